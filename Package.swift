@@ -1,0 +1,52 @@
+// swift-tools-version: 6.1
+// GRDB.swift 7 needs tools version 6.1.
+
+import PackageDescription
+
+let package = Package(
+    name: "diary",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "diary", targets: ["diary"]),
+        .library(name: "DiaryCrypto", targets: ["DiaryCrypto"]),
+        .library(name: "DiaryVault", targets: ["DiaryVault"]),
+        .library(name: "DiaryAgent", targets: ["DiaryAgent"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // libsodium, found through pkg-config; Debian's libsodium-dev provides it.
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
+        ),
+        // The only module that imports CSodium: no C type leaves it.
+        .target(name: "DiaryCrypto", dependencies: ["CSodium"]),
+        .target(
+            name: "DiaryVault",
+            dependencies: ["DiaryCrypto", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "DiaryAgent", dependencies: ["DiaryCrypto"]),
+        .executableTarget(
+            name: "diary",
+            dependencies: [
+                "DiaryVault", "DiaryAgent",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "DiaryCryptoTests",
+            dependencies: ["DiaryCrypto"],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "DiaryVaultTests",
+            dependencies: ["DiaryVault", "DiaryCrypto", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(name: "DiaryAgentTests", dependencies: ["DiaryAgent", "DiaryCrypto"]),
+        .testTarget(name: "diaryTests", dependencies: ["DiaryVault", "DiaryCrypto"]),
+    ]
+)

@@ -1,0 +1,64 @@
+internal import CSodium
+
+/// Length-hiding padding: every sealed object is padded to a bucket size before sealing, so
+/// an observer learns only the bucket, not the exact length.
+///
+/// Buckets: at least 512 bytes; above that, the length is rounded up to a multiple of
+/// `2^(e-3)` where `2^e` is the largest power of two not above the length. The overhead is
+/// therefore below 12.5% and each doubling of length holds 8 buckets (a PADMÉ-like scheme with a
+/// floor). The padding bytes themselves are ISO/IEC 7816-4 (`0x80` then zeros), written and
+/// checked by libsodium's `sodium_pad`/`sodium_unpad`; at least one byte is always added.
+public enum LengthPadding {
+    public static let minimumBucket = 512
+    /// The largest input accepted (64 MiB), far above the vault's own entry limit.
+    public static let maximumLength = 64 << 20
+
+    /// The padded size of an input of `length` bytes.
+    public static func paddedSize(for length: Int) -> Int {
+        precondition(length >= 0 && length <= maximumLength, "length out of range")
+        let needed = length + 1  // ISO 7816-4 adds at least the 0x80 byte
+        if needed <= minimumBucket { return minimumBucket }
+        let exponent = Int.bitWidth - 1 - needed.leadingZeroBitCount  // floor(log2(needed))
+        let step = 1 << (exponent - 3)
+        return (needed + step - 1) / step * step
+    }
+
+    /// True when `size` is one of the bucket sizes (what a strict reader checks first).
+    public static func isBucketSize(_ size: Int) -> Bool {
+        guard size >= minimumBucket else { return false }
+        return paddedSize(for: size - 1) == size
+    }
+
+    /// `bytes` padded to `paddedSize(for: bytes.count)`.
+    public static func pad(_ bytes: [UInt8]) throws -> [UInt8] {
+        _ = Sodium.ready
+        guard bytes.count <= maximumLength else {
+            throw CryptoError.invalidLength(what: "padding input", expected: "<= \(maximumLength)", actual: bytes.count)
+        }
+        let target = paddedSize(for: bytes.count)
+        var out = bytes
+        out.append(contentsOf: repeatElement(0, count: target - bytes.count))
+        var paddedCount = 0
+        let rc = out.withUnsafeMutableBufferPointer { buf in
+            sodium_pad(&paddedCount, buf.baseAddress!, bytes.count, target, target)
+        }
+        guard rc == 0, paddedCount == target else { throw CryptoError.invalidPadding }
+        return out
+    }
+
+    /// Removes the padding, rejecting any input that is not a bucket size or whose padding
+    /// is malformed.
+    public static func unpad(_ padded: [UInt8]) throws -> [UInt8] {
+        _ = Sodium.ready
+        guard isBucketSize(padded.count) else { throw CryptoError.invalidPadding }
+        var length = 0
+        let rc = padded.withUnsafeBufferPointer { buf in
+            sodium_unpad(&length, buf.baseAddress!, buf.count, buf.count)
+        }
+        guard rc == 0 else { throw CryptoError.invalidPadding }
+        // Canonical form only: the unpadded length must map back to this very bucket, so
+        // there is exactly one valid padding for every plaintext.
+        guard paddedSize(for: length) == padded.count else { throw CryptoError.invalidPadding }
+        return Array(padded[0..<length])
+    }
+}

@@ -1,0 +1,2 @@
+import XCTest
+final class DiaryAgentPlaceholderTests: XCTestCase { func testPlaceholder() {} }
