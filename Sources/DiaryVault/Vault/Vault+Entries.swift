@@ -97,7 +97,7 @@ extension Vault {
         }
     }
 
-    private func put(_ entry: Entry) throws -> Entry {
+    func put(_ entry: Entry) throws -> Entry {
         try write { index in
             let sealed = try sealEntry(entry)
             index.rows[entry.id] = IndexRow(summary: entry.summary, sealedHash: BLAKE2b.hash(sealed))
