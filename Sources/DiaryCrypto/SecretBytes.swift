@@ -28,12 +28,9 @@ public final class SecretBytes: @unchecked Sendable {
         pointer = raw
         self.count = count
         sodium_memzero(raw, max(count, 1))
-        do {
-            try initializer(UnsafeMutableRawBufferPointer(start: raw, count: count))
-        } catch {
-            sodium_free(raw)
-            throw error
-        }
+        // No `sodium_free` on failure here: every stored property is set, so a throw from this
+        // point runs `deinit`, which frees the buffer. Freeing it here as well was a double free.
+        try initializer(UnsafeMutableRawBufferPointer(start: raw, count: count))
     }
 
     /// `count` bytes from libsodium's CSPRNG, for a new key.
