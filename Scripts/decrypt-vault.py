@@ -60,10 +60,13 @@ def parse_entry(p: bytes) -> dict:
         n = struct.unpack(">H", p[off:off + 2])[0]
         tags.append(p[off + 2:off + 2 + n].decode())
         off += 2 + n
+    n = struct.unpack(">H", p[off:off + 2])[0]
+    source = p[off + 2:off + 2 + n].decode()
+    off += 2 + n
     n = struct.unpack(">I", p[off:off + 4])[0]
     text = p[off + 4:off + 4 + n].decode()
     assert off + 4 + n == len(p), "trailing bytes"
-    return dict(date=date, created=created, modified=modified, starred=bool(flags & 1), tags=tags, text=text)
+    return dict(date=date, created=created, modified=modified, starred=bool(flags & 1), tags=tags, source=source, text=text)
 
 
 def read_backup(path: str):

@@ -77,6 +77,7 @@ final class FormatExampleTests: VaultTestCase {
             var offset = 1 + 8 * 3 + 1
             let tagCount = Int(plain[offset]); offset += 1
             for _ in 0..<tagCount { offset += 2 + Int(be(plain[offset..<offset + 2])) }
+            offset += 2 + Int(be(plain[offset..<offset + 2]))  // source
             let textLength = Int(be(plain[offset..<offset + 4])); offset += 4
             XCTAssertEqual(offset + textLength, plain.count, "no trailing bytes")
             texts.append(String(decoding: plain[offset...], as: UTF8.self))
