@@ -50,6 +50,12 @@ let package = Package(
             dependencies: ["DiaryVault", "DiaryCrypto"],
             path: "Tests/VaultStressChild"
         ),
+        // In-process benchmarks of the vault layer (Scripts/bench-* drive it); not in the product.
+        .executableTarget(
+            name: "diary-bench",
+            dependencies: ["DiaryVault", "DiaryCrypto"],
+            path: "Scripts/Bench"
+        ),
         .testTarget(
             name: "DiaryCryptoTests",
             dependencies: ["DiaryCrypto"],
