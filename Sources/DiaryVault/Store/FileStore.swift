@@ -62,15 +62,19 @@ public final class FileStore: VaultStore {
         }
     }
 
+    /// Runs `body` holding the exclusive lock, after finishing any interrupted change, so the
+    /// read-modify-write in `body` starts from a settled state.
     public func withWriteLock<T>(_ body: () throws -> T) throws -> T {
-        try lock.withLock(exclusive: true, body)
+        try lock.withLock(exclusive: true) {
+            try recoverLocked()
+            return try body()
+        }
     }
 
     /// Applies `change` atomically and durably. An id both put and deleted ends up put.
     /// Takes the write lock itself if the caller does not hold it.
     public func apply(_ change: StoreChange) throws {
         try withWriteLock {
-            try recoverLocked()
             try DurableFile.removeTempFiles(in: directory)
             try DurableFile.removeTempFiles(in: entriesURL)
             try Self.writeLocked(change, in: directory)

@@ -87,6 +87,8 @@ public final class SQLiteStore: VaultStore {
     public func apply(_ change: StoreChange) throws {
         if change.isEmpty { return }
         try withWriteLock {
+            // A killed `create` or `backup` into this directory may have left temporary files.
+            try DurableFile.removeTempFiles(in: directory)
             try SQLiteSchema.mapping(path: path) {
                 try dbQueue.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
