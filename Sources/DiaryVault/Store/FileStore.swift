@@ -82,7 +82,9 @@ public final class FileStore: VaultStore {
     }
 
     public func withSnapshot<T>(_ body: (any StoreReader) throws -> T) throws -> T {
-        while true {
+        // Another process could crash again between our recovery and our next look; a few
+        // rounds are plenty, and bounding them turns a journal we cannot settle into an error.
+        for _ in 0..<8 {
             // The shared lock keeps writers out, so the files cannot change under `body`.
             let outcome: SnapshotOutcome<T> = try lock.withLock(exclusive: false) {
                 if FileManager.default.fileExists(atPath: journalURL.path) { return .needsRecovery }
@@ -93,6 +95,7 @@ public final class FileStore: VaultStore {
             case .needsRecovery: try lock.withLock(exclusive: true) { try recoverLocked() }
             }
         }
+        throw StoreError.io(path: journalURL.path, detail: "an interrupted change could not be finished")
     }
 
     public func storeFiles() throws -> [String] {
