@@ -68,6 +68,21 @@ final class StoreConformanceConcurrencyTests: XCTestCase {
         }
     }
 
+    func testReadsNestInsideASnapshotAndWritesThereAreRefused() {
+        forEachStore { store in
+            let header = try store.withSnapshot { outer in
+                try store.withSnapshot { inner in
+                    XCTAssertEqual(try inner.readIndex(), try outer.readIndex())
+                    return try store.readHeader()
+                }
+            }
+            XCTAssertEqual(header, try store.readHeader(), "\(store.kind)")
+            try store.withSnapshot { _ in
+                XCTAssertThrowsError(try store.apply(StoreChange(index: blob())), "\(store.kind)")
+            }
+        }
+    }
+
     func testConcurrentReadModifyWritesLoseNoEntry() {
         forEachStore { store in
             let directory = store.directory
