@@ -47,6 +47,30 @@ final class StoreConformanceConcurrencyTests: XCTestCase {
         }
     }
 
+    func testRacingCreatesOnOneDirectoryLeaveOneVaultAndOneRefusal() throws {
+        for kind in StoreKind.allCases {
+            let directory = scratch.vaultURL()
+            let created = Counter(), refused = Counter()
+            let headers = [blob(), blob()]
+            let tasks = headers.map { header in
+                BackgroundTask {
+                    do {
+                        _ = try StoreLayout.create(kind, at: directory, initial: StoreChange(header: header, index: header))
+                        created.increment()
+                    } catch StoreError.alreadyExists {
+                        refused.increment()
+                    }
+                }
+            }
+            for task in tasks { try task.wait() }
+            XCTAssertEqual(created.value, 1, "\(kind)")
+            XCTAssertEqual(refused.value, 1, "\(kind)")
+            let store = try StoreLayout.open(at: directory)
+            XCTAssertTrue(headers.contains(try store.readHeader()))
+            XCTAssertEqual(try store.readIndex(), try store.readHeader(), "\(kind): header and index of the same create")
+        }
+    }
+
     func testWriteLockIsReleasedWhenTheBodyThrows() {
         forEachStore { store in
             struct Boom: Error {}

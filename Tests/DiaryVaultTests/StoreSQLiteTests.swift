@@ -106,6 +106,8 @@ final class StoreSQLiteTests: XCTestCase {
         let destination = scratch.root.appendingPathComponent("copy.sqlite")
         try store.backup(to: destination)
         XCTAssertEqual(try mode(of: destination), 0o600)
+        let page1 = try XCTUnwrap(FileManager.default.contents(atPath: destination.path)).prefix(20)
+        XCTAssertEqual(Array(page1.suffix(2)), [1, 1], "rollback-journal mode: opens without -wal/-shm")
         let siblings = try FileManager.default.contentsOfDirectory(atPath: scratch.root.path)
         XCTAssertFalse(siblings.contains { $0.hasPrefix("copy.sqlite-") || $0.hasPrefix(".tmp-") }, "\(siblings)")
         // Open the copy as a vault of its own.

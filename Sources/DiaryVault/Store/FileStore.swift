@@ -43,23 +43,21 @@ public final class FileStore: VaultStore {
     }
 
     /// Creates a files vault in an existing, empty 0700 `directory` holding `initial`.
+    /// The caller holds the vault lock (`StoreLayout.create` does).
     static func create(at directory: URL, initial: StoreChange) throws -> FileStore {
         guard let header = initial.header else {
             throw StoreError.io(path: directory.path, detail: "a new vault needs a header")
         }
         try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
-        let lock = FileLock(url: directory.appendingPathComponent(lockName))
-        try lock.createFile()
+        try FileLock(url: directory.appendingPathComponent(lockName)).createFile()
         try DurableFile.syncDirectory(directory)
-        return try lock.withLock(exclusive: true) {
-            var rest = initial
-            rest.header = nil
-            try writeLocked(rest, in: directory)
-            // The header goes last: until it exists the directory is not a vault, and what an
-            // interrupted create leaves behind is recognised as leftovers (see `StoreLayout`).
-            try DurableFile.write(header, to: directory.appendingPathComponent(headerName))
-            return try FileStore(openingAt: directory)
-        }
+        var rest = initial
+        rest.header = nil
+        try writeLocked(rest, in: directory)
+        // The header goes last: until it exists the directory is not a vault, and what an
+        // interrupted create leaves behind is recognised as leftovers (see `StoreLayout`).
+        try DurableFile.write(header, to: directory.appendingPathComponent(headerName))
+        return try FileStore(openingAt: directory)
     }
 
     /// Runs `body` holding the exclusive lock, after finishing any interrupted change, so the

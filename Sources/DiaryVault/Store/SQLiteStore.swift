@@ -48,7 +48,8 @@ public final class SQLiteStore: VaultStore {
     /// Creates the database holding `initial` in an existing, empty 0700 `directory`.
     ///
     /// The database is built and closed under a temporary name, then renamed into place:
-    /// `vault.sqlite` appears complete or not at all.
+    /// `vault.sqlite` appears complete or not at all. The caller holds the vault lock
+    /// (`StoreLayout.create` does).
     static func create(at directory: URL, initial: StoreChange) throws -> SQLiteStore {
         guard initial.header != nil else {
             throw StoreError.io(path: directory.path, detail: "a new vault needs a header")
@@ -124,7 +125,12 @@ public final class SQLiteStore: VaultStore {
         do {
             let target = try SQLiteSchema.mapping(path: destination.path) { try DatabaseQueue(path: temp.path) }
             try read { db in try target.writeWithoutTransaction { try db.backup(to: $0) } }
-            try SQLiteSchema.mapping(path: destination.path) { try target.close() }
+            try SQLiteSchema.mapping(path: destination.path) {
+                // The copy inherits WAL mode from page 1; a rollback-journal file needs no
+                // `-wal`/`-shm` companions to be opened, wherever it is copied.
+                try target.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+                try target.close()
+            }
             try Self.syncFile(temp)
             try DurableFile.commit(temp, to: destination)
             try DurableFile.syncDirectory(parent)
