@@ -70,6 +70,26 @@ final class StoreFileJournalTests: XCTestCase {
         XCTAssertFalse(try store.storeFiles().contains { $0.contains(".tmp-") }, "temporaries cleaned")
     }
 
+    func testStagedFilesWithoutAJournalLeaveTheOldState() throws {
+        // Died after staging the new blobs, before naming the journal.
+        try Data(blob()).write(to: directory.appendingPathComponent(".tmp-0a1b"))
+        try Data(blob()).write(to: directory.appendingPathComponent("entries/.tmp-2c3d"))
+        try Data(blob()).write(to: directory.appendingPathComponent(".tmp-journal"))
+        let store = try StoreLayout.open(at: directory)
+        try assertOldState(store)
+        try store.withWriteLock { try store.apply(StoreChange(index: blob())) }
+        XCTAssertFalse(try store.storeFiles().contains { $0.contains(".tmp-") }, "temporaries cleaned")
+    }
+
+    func testFullyPerformedJournalNotYetRemovedGivesTheNewState() throws {
+        let (change, added, removed) = pendingChange()
+        let store = try StoreLayout.open(at: directory)
+        try store.withWriteLock { try store.apply(change) }
+        // Died after the last rename, before removing the journal.
+        try writeJournal(FileJournal(operations: FileStore.operations(for: change)).encoded())
+        try assertNewState(try StoreLayout.open(at: directory), change, added: added, removed: removed)
+    }
+
     func testJournalFoundByASnapshotOfAnOpenStoreIsFinishedFirst() throws {
         let store = try StoreLayout.open(at: directory)
         let (change, added, removed) = pendingChange()
