@@ -43,34 +43,36 @@ public final class FileStore: VaultStore {
     }
 
     /// Creates a files vault in an existing, empty 0700 `directory` holding `initial`.
+    /// The caller holds the vault lock (`StoreLayout.create` does).
     static func create(at directory: URL, initial: StoreChange) throws -> FileStore {
         guard let header = initial.header else {
             throw StoreError.io(path: directory.path, detail: "a new vault needs a header")
         }
         try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
-        let lock = FileLock(url: directory.appendingPathComponent(lockName))
-        try lock.createFile()
+        try FileLock(url: directory.appendingPathComponent(lockName)).createFile()
         try DurableFile.syncDirectory(directory)
-        return try lock.withLock(exclusive: true) {
-            var rest = initial
-            rest.header = nil
-            try writeLocked(rest, in: directory)
-            // The header goes last: until it exists the directory is not a vault, and what an
-            // interrupted create leaves behind is recognised as leftovers (see `StoreLayout`).
-            try DurableFile.write(header, to: directory.appendingPathComponent(headerName))
-            return try FileStore(openingAt: directory)
-        }
+        var rest = initial
+        rest.header = nil
+        try writeLocked(rest, in: directory)
+        // The header goes last: until it exists the directory is not a vault, and what an
+        // interrupted create leaves behind is recognised as leftovers (see `StoreLayout`).
+        try DurableFile.write(header, to: directory.appendingPathComponent(headerName))
+        return try FileStore(openingAt: directory)
     }
 
+    /// Runs `body` holding the exclusive lock, after finishing any interrupted change, so the
+    /// read-modify-write in `body` starts from a settled state.
     public func withWriteLock<T>(_ body: () throws -> T) throws -> T {
-        try lock.withLock(exclusive: true, body)
+        try lock.withLock(exclusive: true) {
+            try recoverLocked()
+            return try body()
+        }
     }
 
     /// Applies `change` atomically and durably. An id both put and deleted ends up put.
     /// Takes the write lock itself if the caller does not hold it.
     public func apply(_ change: StoreChange) throws {
         try withWriteLock {
-            try recoverLocked()
             try DurableFile.removeTempFiles(in: directory)
             try DurableFile.removeTempFiles(in: entriesURL)
             try Self.writeLocked(change, in: directory)
@@ -78,7 +80,9 @@ public final class FileStore: VaultStore {
     }
 
     public func withSnapshot<T>(_ body: (any StoreReader) throws -> T) throws -> T {
-        while true {
+        // Another process could crash again between our recovery and our next look; a few
+        // rounds are plenty, and bounding them turns a journal we cannot settle into an error.
+        for _ in 0..<8 {
             // The shared lock keeps writers out, so the files cannot change under `body`.
             let outcome: SnapshotOutcome<T> = try lock.withLock(exclusive: false) {
                 if FileManager.default.fileExists(atPath: journalURL.path) { return .needsRecovery }
@@ -89,6 +93,7 @@ public final class FileStore: VaultStore {
             case .needsRecovery: try lock.withLock(exclusive: true) { try recoverLocked() }
             }
         }
+        throw StoreError.io(path: journalURL.path, detail: "an interrupted change could not be finished")
     }
 
     public func storeFiles() throws -> [String] {
