@@ -63,7 +63,7 @@ final class StoreFileJournalTests: XCTestCase {
         // plus a staged temporary file that never got renamed.
         try Data(change.header!).write(to: directory.appendingPathComponent("vault.header"))
         try FileManager.default.removeItem(at: directory.appendingPathComponent("entries/\(FileStore.fileName(for: removed))"))
-        try Data([0xAA]).write(to: directory.appendingPathComponent("entries/.tmp-abc"))
+        try Data([0xAA]).write(to: directory.appendingPathComponent(".tmp-abc"))
         let store = try StoreLayout.open(at: directory)
         try assertNewState(store, change, added: added, removed: removed)
         try store.withWriteLock { try store.apply(StoreChange(index: blob())) }
@@ -73,7 +73,7 @@ final class StoreFileJournalTests: XCTestCase {
     func testStagedFilesWithoutAJournalLeaveTheOldState() throws {
         // Died after staging the new blobs, before naming the journal.
         try Data(blob()).write(to: directory.appendingPathComponent(".tmp-0a1b"))
-        try Data(blob()).write(to: directory.appendingPathComponent("entries/.tmp-2c3d"))
+        try Data(blob()).write(to: directory.appendingPathComponent(".tmp-2c3d"))
         try Data(blob()).write(to: directory.appendingPathComponent(".tmp-journal"))
         let store = try StoreLayout.open(at: directory)
         try assertOldState(store)

@@ -73,8 +73,10 @@ public final class FileStore: VaultStore {
     /// Takes the write lock itself if the caller does not hold it.
     public func apply(_ change: StoreChange) throws {
         try withWriteLock {
+            // Blobs are staged in the vault directory itself (see `stage`), so only it can hold
+            // a killed writer's leftovers; scanning `entries/` here would make every write cost
+            // O(number of entries).
             try DurableFile.removeTempFiles(in: directory)
-            try DurableFile.removeTempFiles(in: entriesURL)
             try Self.writeLocked(change, in: directory)
         }
     }
@@ -186,15 +188,17 @@ public final class FileStore: VaultStore {
         try commit(try stage(operations, in: directory), operations, in: directory)
     }
 
-    /// Writes each put's blob to an fsynced temporary file beside its target; returns
-    /// (temporary, target) pairs. On failure no temporary file is left.
+    /// Writes each put's blob to an fsynced temporary file in the vault directory; returns
+    /// (temporary, target) pairs. On failure no temporary file is left. The rename into
+    /// `entries/` stays atomic (one file system), and leftovers are found without listing
+    /// every entry.
     private static func stage(_ operations: [FileJournal.Operation], in directory: URL) throws -> [(URL, URL)] {
         try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
         var staged = [(URL, URL)]()
         do {
             for case .put(let name, let bytes) in operations {
                 let target = directory.appendingPathComponent(name)
-                staged.append((try DurableFile.stage(bytes, in: target.deletingLastPathComponent()), target))
+                staged.append((try DurableFile.stage(bytes, in: directory), target))
             }
         } catch {
             for (temp, _) in staged { _ = try? DurableFile.remove(temp) }
