@@ -76,12 +76,16 @@ enum DayOneImporter {
             }
             var out: [UInt8] = []
             do {
-                _ = try archive.extract(member, skipCRC32: false) { chunk in
+                // This form of extract computes the CRC-32 but leaves the comparison to us.
+                let crc = try archive.extract(member, skipCRC32: false) { chunk in
                     guard out.count + chunk.count <= Importer.maximumFileBytes else {
                         throw ExchangeError.tooLarge(
                             file: file + ":" + name, bytes: out.count + chunk.count, limit: Importer.maximumFileBytes)
                     }
                     out += chunk
+                }
+                guard crc == member.checksum else {
+                    throw ExchangeError.unreadable(file: file + ":" + name, detail: "damaged zip member")
                 }
             } catch let error as ExchangeError {
                 throw error
