@@ -67,9 +67,9 @@ enum MarkdownImporter {
             front = try FrontMatter(lines: lines[1..<end], firstLine: 2, file: file, timeZone: timeZone)
             bodyStart = end + 1
         }
-        var body = lines[bodyStart...].joined(separator: "\n")
-        while body.first?.isNewline == true || body.hasPrefix(" \n") { body = String(body.drop(while: { $0 == " " }).dropFirst()) }
-        body = String(body.reversed().drop(while: \.isWhitespace).reversed())
+        // Blank lines after the front matter and trailing white space are layout, not text.
+        let textLines = lines[bodyStart...].drop(while: { $0.allSatisfy(\.isWhitespace) })
+        var body = String(textLines.joined(separator: "\n").reversed().drop(while: \.isWhitespace).reversed())
         if let title = front.title?.trimmingCharacters(in: .whitespaces), !title.isEmpty {
             let firstLine = body.prefix(while: { !$0.isNewline }).drop(while: { $0 == "#" || $0 == " " })
             if !firstLine.hasPrefix(title) { body = body.isEmpty ? title : title + "\n" + body }
