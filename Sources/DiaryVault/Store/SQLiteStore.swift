@@ -257,11 +257,17 @@ struct SQLiteReader: StoreReader {
     }
 
     func readEntry(_ id: UUID) throws -> [UInt8]? {
-        let sql = "SELECT sealed FROM entry WHERE id = ?"
-        guard let value = try DatabaseValue.fetchOne(db, sql: sql, arguments: [SQLiteSchema.key(id)]) else {
+        // The id is read back too: in a damaged B-tree (a flipped key byte leaves rows out of
+        // order, which quick_check does not notice) a lookup can land on another row.
+        let sql = "SELECT id, sealed FROM entry WHERE id = ?"
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: [SQLiteSchema.key(id)]) else {
             return nil
         }
-        return try SQLiteSchema.blob(value, path: path, what: "entry \(id.uuidString.lowercased())")
+        let what = "entry \(id.uuidString.lowercased())"
+        guard try SQLiteSchema.entryID(row[0] as DatabaseValue, path: path) == id else {
+            throw StoreError.corrupt(path: path, detail: "\(what): the lookup returned another row")
+        }
+        return try SQLiteSchema.blob(row[1] as DatabaseValue, path: path, what: what)
     }
 
     func entryIDs() throws -> [UUID] {
