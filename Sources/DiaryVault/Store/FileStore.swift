@@ -107,14 +107,6 @@ public final class FileStore: VaultStore {
         return files.sorted()
     }
 
-    public func readHeader() throws -> [UInt8] { try withSnapshot { try $0.readHeader() } }
-    public func readIndex() throws -> [UInt8]? { try withSnapshot { try $0.readIndex() } }
-    public func readEntry(_ id: UUID) throws -> [UInt8]? { try withSnapshot { try $0.readEntry(id) } }
-    public func entryIDs() throws -> [UUID] { try withSnapshot { try $0.entryIDs() } }
-    public func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws {
-        try withSnapshot { try $0.forEachEntry(body) }
-    }
-
     /// The entry id a file in `entries/` names, or nil unless the name is a canonical lowercase UUID.
     static func entryID(fromFileName name: String) -> UUID? {
         guard name.utf8.count == 36, let id = UUID(uuidString: name), fileName(for: id) == name else { return nil }

@@ -156,14 +156,6 @@ public final class SQLiteStore: VaultStore {
         }
     }
 
-    public func readHeader() throws -> [UInt8] { try withSnapshot { try $0.readHeader() } }
-    public func readIndex() throws -> [UInt8]? { try withSnapshot { try $0.readIndex() } }
-    public func readEntry(_ id: UUID) throws -> [UInt8]? { try withSnapshot { try $0.readEntry(id) } }
-    public func entryIDs() throws -> [UUID] { try withSnapshot { try $0.entryIDs() } }
-    public func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws {
-        try withSnapshot { try $0.forEachEntry(body) }
-    }
-
     /// Runs `body` on the store's own connection (tests inspect its pragmas this way).
     func inspect<T>(_ body: (Database) throws -> T) throws -> T {
         try read(body)

@@ -90,6 +90,18 @@ public protocol VaultStore: AnyObject, StoreReader {
     func storeFiles() throws -> [String]
 }
 
+extension VaultStore {
+    // A store read outside a snapshot is a snapshot of one read: each store defines only
+    // `withSnapshot`, and these forward to it.
+    public func readHeader() throws -> [UInt8] { try withSnapshot { try $0.readHeader() } }
+    public func readIndex() throws -> [UInt8]? { try withSnapshot { try $0.readIndex() } }
+    public func readEntry(_ id: UUID) throws -> [UInt8]? { try withSnapshot { try $0.readEntry(id) } }
+    public func entryIDs() throws -> [UUID] { try withSnapshot { try $0.entryIDs() } }
+    public func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws {
+        try withSnapshot { try $0.forEachEntry(body) }
+    }
+}
+
 /// Errors of the storage layer. Messages name paths or ids, never contents.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAVault(path: String)
