@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+
+/// Where the agent's socket lives, and the checks that make that place private.
+///
+/// The socket sits in a per-user directory: `$XDG_RUNTIME_DIR/diary` (a memory file system the
+/// login manager creates 0700 for us), else `/tmp/diary-<uid>`. `/tmp` is shared with every user,
+/// so another user could create `/tmp/diary-<uid>` first and wait for our socket (and, through a
+/// `set`, our key); that is why an existing directory must be ours, not a symlink, and closed to
+/// group and world, or we refuse to use it.
+public enum AgentPaths {
+    /// The private runtime directory for this user, created 0700 if missing.
+    public static func runtimeDirectory() throws -> URL {
+        try runtimeDirectory(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The private runtime directory for this user, reading `XDG_RUNTIME_DIR` from `environment`.
+    public static func runtimeDirectory(environment: [String: String]) throws -> URL {
+        if let xdg = environment["XDG_RUNTIME_DIR"], xdg.hasPrefix("/"), isDirectory(xdg) {
+            let directory = URL(fileURLWithPath: xdg, isDirectory: true)
+                .appendingPathComponent("diary", isDirectory: true)
+            try ensurePrivateDirectory(directory)
+            return directory
+        }
+        let directory = URL(fileURLWithPath: "/tmp/diary-\(geteuid())", isDirectory: true)
+        try ensurePrivateDirectory(directory)
+        return directory
+    }
+
+    /// The socket of the agent for `vaultID`, inside `runtimeDirectory()`.
+    public static func socketURL(vaultID: UUID) throws -> URL {
+        try socketURL(vaultID: vaultID, in: runtimeDirectory())
+    }
+
+    /// The socket of the agent for `vaultID` inside `directory` (which is not checked here).
+    public static func socketURL(vaultID: UUID, in directory: URL) -> URL {
+        directory.appendingPathComponent("\(vaultIDHex(vaultID)).sock", isDirectory: false)
+    }
+
+    /// The vault id as 32 lowercase hex digits, the form used in file names.
+    public static func vaultIDHex(_ vaultID: UUID) -> String {
+        vaultID.uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
+    /// Creates `directory` with mode 0700 if it does not exist, then checks that it is a real
+    /// directory (not a symlink) owned by the effective user, with no group or world access.
+    public static func ensurePrivateDirectory(_ directory: URL) throws {
+        let path = directory.path
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw AgentError.lastSystemError("mkdir \(path)")
+        }
+        try checkPrivateDirectory(path)
+    }
+
+    /// Refuses `path` unless it is a directory, not a symlink, owned by us, mode `0?00`.
+    static func checkPrivateDirectory(_ path: String) throws {
+        var info = stat()
+        // lstat, not stat: a symlink planted by someone else must not redirect us.
+        guard lstat(path, &info) == 0 else { throw AgentError.lastSystemError("lstat \(path)") }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFLNK {
+            throw AgentError.insecureDirectory(path: path, reason: "it is a symbolic link")
+        }
+        guard kind == S_IFDIR else {
+            throw AgentError.insecureDirectory(path: path, reason: "it is not a directory")
+        }
+        guard info.st_uid == geteuid() else {
+            throw AgentError.insecureDirectory(
+                path: path, reason: "it is owned by uid \(info.st_uid), not \(geteuid())")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            throw AgentError.insecureDirectory(
+                path: path, reason: "mode \(mode) lets group or others in (want 700)")
+        }
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+}
