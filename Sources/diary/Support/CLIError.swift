@@ -6,6 +6,8 @@ import Foundation
 enum CLIError: Error, Equatable, CustomStringConvertible {
     /// No agent holds the key, no passphrase file was given and there is no terminal to ask on.
     case locked(vault: String)
+    /// A new passphrase is needed and there is neither a file nor a terminal.
+    case noTerminalForNewPassphrase
     /// The passphrase file could not be read, or its first line is empty.
     case passphraseFile(path: String, detail: String)
     /// The two passphrases typed at `init`/`passwd` differ.
@@ -38,6 +40,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .locked(let vault): return "the vault is locked: \(vault)"
+        case .noTerminalForNewPassphrase: return "a new passphrase is needed, and there is no terminal to ask on"
         case .passphraseFile(let path, let detail): return "cannot use passphrase file \(path): \(detail)"
         case .passphraseMismatch: return "the passphrases do not match; nothing was changed"
         case .emptyPassphrase: return "the passphrase is empty; nothing was changed"
@@ -61,6 +64,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     var hint: String? {
         switch self {
         case .locked: return "run `diary unlock`, or pass --passphrase-file"
+        case .noTerminalForNewPassphrase: return "pass --new-passphrase-file"
         case .confirmationNeeded: return "pass --yes to confirm without a terminal"
         case .noMemoryFileSystem:
             return "set XDG_RUNTIME_DIR to a tmpfs directory, or pass the text as an argument or on stdin"
@@ -71,7 +75,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
 
     var exitCode: ExitCode {
         switch self {
-        case .locked: return .locked
+        case .locked, .noTerminalForNewPassphrase: return .locked
         case .passphraseFile, .passphraseMismatch, .emptyPassphrase, .declined, .editorFailed,
             .noMemoryFileSystem, .system, .agent, .badPath, .emptyText:
             return .failure
