@@ -37,6 +37,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A child process for the crash (SIGKILL) and multi-process tests of DiaryVault; it is
+        // not part of the product.
+        .executableTarget(
+            name: "diary-vault-stress",
+            dependencies: ["DiaryVault", "DiaryCrypto"],
+            path: "Tests/VaultStressChild"
+        ),
         .testTarget(
             name: "DiaryCryptoTests",
             dependencies: ["DiaryCrypto"],

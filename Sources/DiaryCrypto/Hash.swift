@@ -17,6 +17,50 @@ public enum BLAKE2b {
     }
 }
 
+extension BLAKE2b {
+    /// Incremental BLAKE2b, for data too large to hold at once (backup files).
+    public final class Hasher {
+        // The state is libsodium's opaque crypto_generichash_state, kept behind a raw pointer
+        // so no C type reaches the public API.
+        private let state: UnsafeMutableRawPointer
+        private let outputCount: Int
+        private var finished = false
+
+        public init(outputCount: Int = 32) {
+            _ = Sodium.ready
+            precondition((16...64).contains(outputCount), "BLAKE2b output length out of range")
+            self.outputCount = outputCount
+            state = UnsafeMutableRawPointer.allocate(
+                byteCount: crypto_generichash_statebytes(), alignment: 64)
+            let rc = crypto_generichash_init(
+                OpaquePointer(state), nil, 0, outputCount)
+            precondition(rc == 0, "crypto_generichash_init failed")
+        }
+
+        deinit { state.deallocate() }
+
+        public func update(_ bytes: [UInt8]) {
+            precondition(!finished, "hasher already finished")
+            let rc = bytes.withNonNullPointer { p, n in
+                crypto_generichash_update(
+                    OpaquePointer(state), p, UInt64(n))
+            }
+            precondition(rc == 0, "crypto_generichash_update failed")
+        }
+
+        public func finish() -> [UInt8] {
+            precondition(!finished, "hasher already finished")
+            finished = true
+            var out = [UInt8](repeating: 0, count: outputCount)
+            let rc = out.withNonNullMutablePointer { o, n in
+                crypto_generichash_final(OpaquePointer(state), o, n)
+            }
+            precondition(rc == 0, "crypto_generichash_final failed")
+            return out
+        }
+    }
+}
+
 /// Constant-time equality of two public byte strings of equal length (tags, hashes).
 public func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     _ = Sodium.ready

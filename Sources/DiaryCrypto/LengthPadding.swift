@@ -24,10 +24,17 @@ public enum LengthPadding {
     }
 
     /// True when `size` is one of the bucket sizes (what a strict reader checks first).
+    ///
+    /// Total for any `size`: a crafted file may claim any length, and this check must reject it
+    /// rather than trap. A bucket `b` above the floor is a multiple of `2^(e-3)`, `2^e <= b`.
     public static func isBucketSize(_ size: Int) -> Bool {
-        guard size >= minimumBucket else { return false }
-        return paddedSize(for: size - 1) == size
+        guard size >= minimumBucket, size <= largestBucket else { return false }
+        let exponent = Int.bitWidth - 1 - size.leadingZeroBitCount  // floor(log2(size))
+        return size == minimumBucket || size % (1 << (exponent - 3)) == 0
     }
+
+    /// The bucket of a `maximumLength` input (72 MiB): the largest size `unpad` accepts.
+    public static let largestBucket = paddedSize(for: maximumLength)
 
     /// `bytes` padded to `paddedSize(for: bytes.count)`.
     public static func pad(_ bytes: [UInt8]) throws -> [UInt8] {
@@ -55,7 +62,7 @@ public enum LengthPadding {
         let rc = padded.withUnsafeBufferPointer { buf in
             sodium_unpad(&length, buf.baseAddress!, buf.count, buf.count)
         }
-        guard rc == 0 else { throw CryptoError.invalidPadding }
+        guard rc == 0, length <= maximumLength else { throw CryptoError.invalidPadding }
         // Canonical form only: the unpadded length must map back to this very bucket, so
         // there is exactly one valid padding for every plaintext.
         guard paddedSize(for: length) == padded.count else { throw CryptoError.invalidPadding }

@@ -6,6 +6,9 @@ import Foundation
 public enum PassphraseKDF {
     public static let saltByteCount = 16
     public static let keyByteCount = 32
+    /// Output lengths `deriveKey` accepts: libsodium's minimum up to a generous cap, wide
+    /// enough to replay libsodium's own known answers (155 to 250 bytes).
+    public static let outputByteCountBounds: ClosedRange<Int> = 16...1024
 
     /// A fresh random salt.
     public static func randomSalt() -> [UInt8] { SecureRandom.bytes(count: saltByteCount) }
@@ -24,8 +27,11 @@ public enum PassphraseKDF {
         guard salt.count == saltByteCount else {
             throw CryptoError.invalidLength(what: "salt", expected: "\(saltByteCount)", actual: salt.count)
         }
-        guard (16...64).contains(outputCount) else {
-            throw CryptoError.invalidLength(what: "derived key", expected: "16...64", actual: outputCount)
+        guard outputByteCountBounds.contains(outputCount) else {
+            throw CryptoError.invalidLength(
+                what: "derived key",
+                expected: "\(outputByteCountBounds.lowerBound)...\(outputByteCountBounds.upperBound)",
+                actual: outputCount)
         }
         guard passphrase.count > 0 else { throw CryptoError.emptyPassphrase }
         return try SecretBytes(count: outputCount) { out in

@@ -28,12 +28,9 @@ public final class SecretBytes: @unchecked Sendable {
         pointer = raw
         self.count = count
         sodium_memzero(raw, max(count, 1))
-        do {
-            try initializer(UnsafeMutableRawBufferPointer(start: raw, count: count))
-        } catch {
-            sodium_free(raw)
-            throw error
-        }
+        // No `sodium_free` on failure here: every stored property is set, so a throw from this
+        // point runs `deinit`, which frees the buffer. Freeing it here as well was a double free.
+        try initializer(UnsafeMutableRawBufferPointer(start: raw, count: count))
     }
 
     /// `count` bytes from libsodium's CSPRNG, for a new key.
@@ -45,15 +42,19 @@ public final class SecretBytes: @unchecked Sendable {
 
     /// Copies `bytes` into guarded memory and zeroes the caller's array afterwards, so the only
     /// copy left is the guarded one.
+    ///
+    /// Why no local copy of `bytes`: a second reference to the array's storage would make the
+    /// zeroing below copy-on-write into a fresh buffer, zeroing that and freeing the original
+    /// with the secret still in it. The capacity is kept so the zeroed storage is what the
+    /// caller's (now empty) array still owns.
     public convenience init(consuming bytes: inout [UInt8]) throws {
-        let source = bytes
-        try self.init(count: source.count) { buffer in
-            source.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        try self.init(count: bytes.count) { buffer in
+            bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
         }
         bytes.withUnsafeMutableBytes { raw in
             if let base = raw.baseAddress { sodium_memzero(base, raw.count) }
         }
-        bytes.removeAll()
+        bytes.removeAll(keepingCapacity: true)
     }
 
     deinit {

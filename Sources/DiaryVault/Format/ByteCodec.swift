@@ -1,0 +1,135 @@
+import Foundation
+
+/// Appends big-endian integers and length-prefixed fields to a byte buffer.
+struct ByteWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    mutating func append(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
+    mutating func append(_ raw: ArraySlice<UInt8>) { bytes.append(contentsOf: raw) }
+    mutating func u8(_ v: UInt8) { bytes.append(v) }
+    mutating func u16(_ v: UInt16) { appendBigEndian(v) }
+    mutating func u32(_ v: UInt32) { appendBigEndian(v) }
+    mutating func u64(_ v: UInt64) { appendBigEndian(v) }
+    mutating func i64(_ v: Int64) { appendBigEndian(UInt64(bitPattern: v)) }
+    mutating func uuid(_ id: UUID) { append(id.bytes) }
+
+    /// A UTF-8 string behind a 16-bit length.
+    mutating func string16(_ s: String) {
+        let utf8 = Array(s.utf8)
+        precondition(utf8.count <= Int(UInt16.max), "string field too long")
+        u16(UInt16(utf8.count))
+        append(utf8)
+    }
+
+    /// A UTF-8 string behind a 32-bit length.
+    mutating func string32(_ s: String) {
+        let utf8 = Array(s.utf8)
+        u32(UInt32(utf8.count))
+        append(utf8)
+    }
+
+    private mutating func appendBigEndian<T: FixedWidthInteger>(_ v: T) {
+        withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+}
+
+/// Reads what `ByteWriter` wrote, refusing anything out of bounds or malformed.
+///
+/// Every read is bounds-checked and throws `FormatError.truncated` instead of trapping: the
+/// input may come from a hostile file.
+struct ByteReader {
+    private let bytes: [UInt8]
+    private(set) var offset: Int
+
+    init(_ bytes: [UInt8], offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    var remaining: Int { bytes.count - offset }
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func take(_ n: Int) throws -> [UInt8] {
+        guard n >= 0, n <= remaining else { throw FormatError.truncated }
+        defer { offset += n }
+        return Array(bytes[offset..<offset + n])
+    }
+
+    mutating func u8() throws -> UInt8 { try take(1)[0] }
+    mutating func u16() throws -> UInt16 { try bigEndian() }
+    mutating func u32() throws -> UInt32 { try bigEndian() }
+    mutating func u64() throws -> UInt64 { try bigEndian() }
+    mutating func i64() throws -> Int64 { Int64(bitPattern: try bigEndian()) }
+    mutating func uuid() throws -> UUID { UUID(bytes: try take(16)) }
+
+    mutating func string16() throws -> String { try utf8(count: Int(try u16())) }
+    mutating func string32(limit: Int) throws -> String {
+        let n = Int(try u32())
+        guard n <= limit else { throw FormatError.fieldTooLarge }
+        return try utf8(count: n)
+    }
+
+    /// Fails unless every byte has been consumed: trailing data is not canonical.
+    func expectEnd() throws {
+        guard isAtEnd else { throw FormatError.trailingBytes }
+    }
+
+    private mutating func utf8(count: Int) throws -> String {
+        let raw = try take(count)
+        guard let s = String(validating: raw, as: UTF8.self) else { throw FormatError.invalidUTF8 }
+        return s
+    }
+
+    private mutating func bigEndian<T: FixedWidthInteger>() throws -> T {
+        let raw = try take(MemoryLayout<T>.size)
+        return raw.reduce(T(0)) { ($0 << 8) | T($1) }
+    }
+}
+
+/// Low-level decoding failures; the vault layer turns them into damage reports.
+enum FormatError: Error, Equatable, CustomStringConvertible {
+    case truncated
+    case trailingBytes
+    case invalidUTF8
+    case fieldTooLarge
+    case badMagic
+    case unsupportedVersion(Int)
+    case invalidField(String)
+
+    var description: String {
+        switch self {
+        case .truncated: return "truncated"
+        case .trailingBytes: return "unexpected trailing bytes"
+        case .invalidUTF8: return "invalid UTF-8"
+        case .fieldTooLarge: return "field too large"
+        case .badMagic: return "wrong magic bytes"
+        case .unsupportedVersion(let v): return "unsupported version \(v)"
+        case .invalidField(let what): return "invalid \(what)"
+        }
+    }
+}
+
+extension UUID {
+    /// The 16 bytes in RFC 9562 (network) order.
+    var bytes: [UInt8] {
+        let u = uuid
+        return [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15]
+    }
+
+    init(bytes b: [UInt8]) {
+        precondition(b.count == 16)
+        self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                         b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+
+    /// Lowercase hex without dashes, as used in file names and prefixes.
+    var compactHex: String { uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
+}
+
+extension Date {
+    /// Milliseconds since 1970-01-01T00:00:00Z: the on-disk time unit.
+    var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    init(millisecondsSince1970 ms: Int64) { self.init(timeIntervalSince1970: Double(ms) / 1000) }
+}

@@ -1,0 +1,84 @@
+import DiaryCrypto
+import Foundation
+
+/// What a sealed object is. Part of its associated data, so one kind can't pose as another.
+enum ObjectKind: UInt8 {
+    case entry = 1
+    case index = 2
+}
+
+/// A sealed object (an entry or the index) as stored:
+/// `version u8 | kind u8 | generation u32 | nonce 24 | ciphertext ‖ tag`.
+///
+/// The plaintext is padded with `LengthPadding` before sealing, so its ciphertext is always a
+/// bucket size plus the 16-byte tag.
+struct Envelope {
+    static let version: UInt8 = 1
+    static let prefixLength = 6
+    static let overhead = prefixLength + XChaCha20Poly1305.nonceByteCount + XChaCha20Poly1305.tagByteCount
+    /// The domain label that opens every associated data string (docs/FORMAT.md §5).
+    static let domain: [UInt8] = Array("diary.v1".utf8)
+    /// The object id used for the index, which has no UUID of its own.
+    static let indexObjectID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
+    let kind: ObjectKind
+    let generation: UInt32
+
+    /// `domain ‖ vault id ‖ version ‖ kind ‖ generation ‖ object id`: binds the ciphertext
+    /// to its vault, its identity, its kind and its key generation, so a sealed entry moved
+    /// to another id, another vault or replayed from another generation fails to open.
+    static func associatedData(vaultID: UUID, kind: ObjectKind, generation: UInt32, objectID: UUID) -> [UInt8] {
+        var w = ByteWriter(capacity: 8 + 16 + 6 + 16)
+        w.append(domain)
+        w.uuid(vaultID)
+        w.append(prefix(kind: kind, generation: generation))
+        w.uuid(objectID)
+        return w.bytes
+    }
+
+    static func prefix(kind: ObjectKind, generation: UInt32) -> [UInt8] {
+        var w = ByteWriter(capacity: prefixLength)
+        w.u8(version)
+        w.u8(kind.rawValue)
+        w.u32(generation)
+        return w.bytes
+    }
+
+    /// Pads and seals `plaintext` under `keys`.
+    static func seal(
+        _ plaintext: [UInt8], kind: ObjectKind, objectID: UUID, vaultID: UUID, keys: GenerationKeys
+    ) throws -> [UInt8] {
+        let ad = associatedData(vaultID: vaultID, kind: kind, generation: keys.generation, objectID: objectID)
+        let box = try XChaCha20Poly1305.seal(try LengthPadding.pad(plaintext), key: keys.key(for: kind), associatedData: ad)
+        return prefix(kind: kind, generation: keys.generation) + box.nonce + box.ciphertext
+    }
+
+    /// Reads the clear prefix strictly: version, kind and generation, and a ciphertext whose
+    /// length is a padding bucket plus a tag.
+    static func peek(_ sealed: [UInt8], expecting kind: ObjectKind) throws -> Envelope {
+        guard sealed.count >= overhead + LengthPadding.minimumBucket else { throw FormatError.truncated }
+        guard sealed[0] == version else { throw FormatError.unsupportedVersion(Int(sealed[0])) }
+        guard sealed[1] == kind.rawValue else { throw FormatError.invalidField("object kind") }
+        let generation = sealed[2..<6].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard LengthPadding.isBucketSize(sealed.count - overhead) else {
+            throw FormatError.invalidField("sealed length")
+        }
+        return Envelope(kind: kind, generation: generation)
+    }
+
+    /// Opens a sealed object and removes its padding.
+    static func open(
+        _ sealed: [UInt8], kind: ObjectKind, objectID: UUID, vaultID: UUID, keyRing: KeyRing
+    ) throws -> [UInt8] {
+        let envelope = try peek(sealed, expecting: kind)
+        guard let keys = keyRing[envelope.generation] else {
+            throw FormatError.invalidField("key generation \(envelope.generation)")
+        }
+        let nonceEnd = prefixLength + XChaCha20Poly1305.nonceByteCount
+        let padded = try XChaCha20Poly1305.open(
+            Array(sealed[nonceEnd...]), key: keys.key(for: kind),
+            nonce: Array(sealed[prefixLength..<nonceEnd]),
+            associatedData: associatedData(vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID))
+        return try LengthPadding.unpad(padded)
+    }
+}

@@ -1,0 +1,93 @@
+import DiaryCrypto
+import Foundation
+
+/// The keys of one vault-key generation: the vault key and the subkeys derived from it.
+///
+/// Entries and the index get separate subkeys (`crypto_kdf_derive_from_key`, see
+/// docs/FORMAT.md §4), so a sealed index can never be opened as an entry or the reverse, even
+/// before their associated data is compared.
+struct GenerationKeys {
+    static let entryContext = try! SubkeyContext("diaryent")
+    static let indexContext = try! SubkeyContext("diaryidx")
+
+    let generation: UInt32
+    let vaultKey: SecretBytes
+    let entryKey: SecretBytes
+    let indexKey: SecretBytes
+
+    init(generation: UInt32, vaultKey: SecretBytes) throws {
+        self.generation = generation
+        self.vaultKey = vaultKey
+        entryKey = try vaultKey.deriveSubkey(id: 1, context: Self.entryContext)
+        indexKey = try vaultKey.deriveSubkey(id: 1, context: Self.indexContext)
+    }
+
+    func key(for kind: ObjectKind) -> SecretBytes {
+        switch kind {
+        case .entry: return entryKey
+        case .index: return indexKey
+        }
+    }
+}
+
+/// Every unwrapped generation of a vault: one normally, two during a key rotation.
+struct KeyRing {
+    private(set) var byGeneration: [UInt32: GenerationKeys]
+
+    init(_ keys: [GenerationKeys]) {
+        byGeneration = Dictionary(uniqueKeysWithValues: keys.map { ($0.generation, $0) })
+    }
+
+    /// The newest generation: every new seal uses it.
+    var current: GenerationKeys { byGeneration[byGeneration.keys.max()!]! }
+
+    subscript(generation: UInt32) -> GenerationKeys? { byGeneration[generation] }
+}
+
+extension VaultHeader {
+    /// A new header with one fresh random vault key (generation 1) wrapped under `passphrase`.
+    static func create(
+        store: StoreKind, kdf: KDFParameters, passphrase: SecretBytes
+    ) throws -> (VaultHeader, GenerationKeys) {
+        let vaultKey = try SecretBytes(randomCount: 32)
+        var header = VaultHeader(
+            vaultID: SecureRandom.uuid(), store: store, kdf: kdf,
+            salt: PassphraseKDF.randomSalt(), slots: [])
+        let kek = try PassphraseKDF.deriveKey(passphrase: passphrase, salt: header.salt, parameters: kdf)
+        let keys = try GenerationKeys(generation: 1, vaultKey: vaultKey)
+        try header.setSlots([keys], kek: kek)
+        return (header, keys)
+    }
+
+    /// Derives the key-encryption key for this header's salt and parameters.
+    func deriveKEK(_ passphrase: SecretBytes) throws -> SecretBytes {
+        try PassphraseKDF.deriveKey(passphrase: passphrase, salt: salt, parameters: kdf)
+    }
+
+    /// Opens every slot with `kek`. A failure means the passphrase is wrong (the checksum
+    /// already ruled out accidental damage) or someone forged the header.
+    func unwrap(kek: SecretBytes) throws -> KeyRing {
+        let prefix = authenticatedPrefix
+        var keys: [GenerationKeys] = []
+        for slot in slots {
+            var raw = try XChaCha20Poly1305.open(
+                slot.sealedKey, key: kek, nonce: slot.nonce,
+                associatedData: Self.slotAssociatedData(prefix: prefix, generation: slot.generation))
+            keys.append(try GenerationKeys(generation: slot.generation, vaultKey: SecretBytes(consuming: &raw)))
+        }
+        return KeyRing(keys)
+    }
+
+    /// Replaces the slots with `keys`, each sealed under `kek` with a fresh nonce.
+    mutating func setSlots(_ keys: [GenerationKeys], kek: SecretBytes) throws {
+        let prefix = authenticatedPrefix
+        slots = try keys.sorted { $0.generation < $1.generation }.map { k in
+            let box = try k.vaultKey.withUnsafeBytes { raw in
+                try XChaCha20Poly1305.seal(
+                    Array(raw), key: kek,
+                    associatedData: Self.slotAssociatedData(prefix: prefix, generation: k.generation))
+            }
+            return KeySlot(generation: k.generation, nonce: box.nonce, sealedKey: box.ciphertext)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// One diary entry, decrypted.
+public struct Entry: Equatable, Sendable {
+    public let id: UUID
+    /// The whole text: the first line is the title, the rest the body.
+    public var text: String
+    /// The entry's date, chosen by the user (default: when it was written).
+    public var date: Date
+    public var created: Date
+    public var modified: Date
+    public var starred: Bool
+    /// Sorted, without duplicates, as written.
+    public var tags: [String]
+
+    public init(
+        id: UUID, text: String, date: Date, created: Date, modified: Date, starred: Bool, tags: [String]
+    ) {
+        self.id = id
+        self.text = text
+        self.date = date
+        self.created = created
+        self.modified = modified
+        self.starred = starred
+        self.tags = tags
+    }
+
+    /// The first line, trimmed; "Untitled" when that line is blank (as the original diary
+    /// apps showed it).
+    public var title: String { EntryText.title(of: text) }
+
+    /// Everything after the first line.
+    public var body: String {
+        guard let newline = text.firstIndex(where: \.isNewline) else { return "" }
+        return String(text[text.index(after: newline)...])
+    }
+}
+
+/// One row of the sealed index: what `list` shows without decrypting any entry.
+public struct EntrySummary: Equatable, Sendable {
+    public let id: UUID
+    public var title: String
+    public var date: Date
+    public var created: Date
+    public var modified: Date
+    public var starred: Bool
+    public var tags: [String]
+    /// UTF-8 byte count of the text.
+    public var size: Int
+}
+
+/// Which entries `list` and `search` return. Dates are inclusive and apply to the entry date.
+public struct EntryFilter: Sendable, Equatable {
+    /// When true, starred entries only.
+    public var starred: Bool
+    public var tag: String?
+    public var from: Date?
+    public var to: Date?
+    /// At most this many (the newest).
+    public var limit: Int?
+
+    public init(starred: Bool = false, tag: String? = nil, from: Date? = nil, to: Date? = nil, limit: Int? = nil) {
+        self.starred = starred
+        self.tag = tag
+        self.from = from
+        self.to = to
+        self.limit = limit
+    }
+
+    func matches(_ s: EntrySummary) -> Bool {
+        if starred && !s.starred { return false }
+        if let tag, !s.tags.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) { return false }
+        if let from, s.date < from { return false }
+        if let to, s.date > to { return false }
+        return true
+    }
+}
+
+/// Rules about entry text shared by every write path.
+enum EntryText {
+    static let untitled = "Untitled"
+    /// Titles in the index are cut to this many characters; `show` has the full line.
+    static let maximumTitleCharacters = 200
+
+    static func title(of text: String) -> String {
+        let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let trimmed = firstLine.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return untitled }
+        return String(trimmed.prefix(maximumTitleCharacters))
+    }
+
+    /// True when the text holds nothing but white space: such an entry is never stored.
+    static func isBlank(_ text: String) -> Bool {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+
+    /// Tags trimmed, without a leading '#', empty ones dropped, duplicates removed, sorted.
+    static func normalizedTags(_ tags: [String]) -> [String] {
+        var seen = Set<String>()
+        var out: [String] = []
+        for raw in tags {
+            var t = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            if t.hasPrefix("#") { t.removeFirst() }
+            guard !t.isEmpty, t.utf8.count <= 200, seen.insert(t).inserted else { continue }
+            out.append(t)
+        }
+        return out.sorted()
+    }
+}

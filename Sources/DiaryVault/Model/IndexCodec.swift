@@ -1,0 +1,86 @@
+import Foundation
+
+/// The decrypted index: metadata of every entry, and a counter that grows with every write.
+struct IndexSnapshot: Equatable {
+    /// Grows by one with every write to the vault; lets a machine notice a rolled-back copy.
+    var generation: UInt64
+    var rows: [UUID: IndexRow]
+}
+
+/// One entry's metadata plus the hash of its sealed bytes (to tell a stale index).
+struct IndexRow: Equatable {
+    var summary: EntrySummary
+    /// BLAKE2b-256 of the entry's sealed bytes as stored.
+    var sealedHash: [UInt8]
+}
+
+/// The plaintext of the sealed index (docs/FORMAT.md §7):
+/// `version u8 | generation u64 | count u32 | rows…`, each row
+/// `id 16 | date i64 | created i64 | modified i64 | flags u8 | size u32 | sealed hash 32 |
+/// title (u16 + UTF-8) | tag count u8 | tags (u16 + UTF-8)…`.
+enum IndexCodec {
+    static let version: UInt8 = 1
+
+    static func encode(_ index: IndexSnapshot) -> [UInt8] {
+        var w = ByteWriter(capacity: 64 + index.rows.count * 128)
+        w.u8(version)
+        w.u64(index.generation)
+        w.u32(UInt32(index.rows.count))
+        // Sorted by id so the same index always encodes to the same bytes.
+        for row in index.rows.values.sorted(by: { $0.summary.id.uuidString < $1.summary.id.uuidString }) {
+            let s = row.summary
+            w.uuid(s.id)
+            w.i64(s.date.millisecondsSince1970)
+            w.i64(s.created.millisecondsSince1970)
+            w.i64(s.modified.millisecondsSince1970)
+            w.u8(s.starred ? EntryCodec.starredFlag : 0)
+            w.u32(UInt32(s.size))
+            w.append(row.sealedHash)
+            w.string16(s.title)
+            w.u8(UInt8(s.tags.count))
+            for tag in s.tags { w.string16(tag) }
+        }
+        return w.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> IndexSnapshot {
+        var r = ByteReader(bytes)
+        guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
+        let generation = try r.u64()
+        let count = Int(try r.u32())
+        // Each row takes at least 80 bytes: a count that cannot fit is a lie, refuse it
+        // before reserving memory for it.
+        guard count <= r.remaining / 80 else { throw FormatError.invalidField("row count") }
+        var rows: [UUID: IndexRow] = [:]
+        rows.reserveCapacity(count)
+        for _ in 0..<count {
+            let id = try r.uuid()
+            let date = Date(millisecondsSince1970: try r.i64())
+            let created = Date(millisecondsSince1970: try r.i64())
+            let modified = Date(millisecondsSince1970: try r.i64())
+            let flags = try r.u8()
+            guard flags & ~EntryCodec.starredFlag == 0 else { throw FormatError.invalidField("flags") }
+            let size = Int(try r.u32())
+            let hash = try r.take(32)
+            let title = try r.string16()
+            let tagCount = Int(try r.u8())
+            var tags: [String] = []
+            for _ in 0..<tagCount { tags.append(try r.string16()) }
+            let summary = EntrySummary(
+                id: id, title: title, date: date, created: created, modified: modified,
+                starred: flags & EntryCodec.starredFlag != 0, tags: tags, size: size)
+            guard rows.updateValue(IndexRow(summary: summary, sealedHash: hash), forKey: id) == nil else {
+                throw FormatError.invalidField("duplicate id")
+            }
+        }
+        try r.expectEnd()
+        return IndexSnapshot(generation: generation, rows: rows)
+    }
+}
+
+extension Entry {
+    var summary: EntrySummary {
+        EntrySummary(id: id, title: title, date: date, created: created, modified: modified,
+                     starred: starred, tags: tags, size: text.utf8.count)
+    }
+}

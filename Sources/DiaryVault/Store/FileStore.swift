@@ -1,0 +1,251 @@
+import Foundation
+
+/// The key-value store: one file per sealed blob inside the vault directory.
+///
+/// ```
+/// <dir>/vault.header            the header (its presence makes the directory a files vault)
+/// <dir>/vault.index             the sealed index
+/// <dir>/entries/<lowercase-uuid> one sealed entry per file
+/// <dir>/vault.lock              flock target serialising writers (and fencing snapshots)
+/// <dir>/vault.journal           only while a multi-file change is in flight
+/// ```
+///
+/// Every file is replaced by write-temp, fsync, rename, fsync-dir (`DurableFile`). A change that
+/// touches more than one file is made atomic by the redo journal (`FileJournal`): the journal
+/// is durable before the first file moves and removed after the last move is durable, and any
+/// reader or writer that finds one finishes it first. A crash at any instant therefore leaves
+/// the old state (no journal yet) or the new one (journal replayed).
+public final class FileStore: VaultStore {
+    static let headerName = "vault.header"
+    static let indexName = "vault.index"
+    static let entriesName = "entries"
+    static let lockName = "vault.lock"
+    /// A journal holds a whole change, so it may be far larger than any one blob.
+    static let maxJournalSize = Int.max
+
+    public let kind = StoreKind.files
+    public let directory: URL
+    private let lock: FileLock
+
+    private var journalURL: URL { directory.appendingPathComponent(FileJournal.fileName) }
+    private var entriesURL: URL { directory.appendingPathComponent(Self.entriesName) }
+
+    /// Opens the files vault in `directory`, finishing a change that a crash interrupted.
+    init(openingAt directory: URL) throws {
+        self.directory = directory
+        self.lock = FileLock(url: directory.appendingPathComponent(Self.lockName))
+        guard try DurableFile.read(directory.appendingPathComponent(Self.headerName)) != nil else {
+            throw StoreError.noVault(path: directory.path)
+        }
+        if FileManager.default.fileExists(atPath: journalURL.path) {
+            try lock.withLock(exclusive: true) { try recoverLocked() }
+        }
+    }
+
+    /// Creates a files vault in an existing, empty 0700 `directory` holding `initial`.
+    static func create(at directory: URL, initial: StoreChange) throws -> FileStore {
+        guard let header = initial.header else {
+            throw StoreError.io(path: directory.path, detail: "a new vault needs a header")
+        }
+        try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
+        let lock = FileLock(url: directory.appendingPathComponent(lockName))
+        try lock.createFile()
+        try DurableFile.syncDirectory(directory)
+        return try lock.withLock(exclusive: true) {
+            var rest = initial
+            rest.header = nil
+            try writeLocked(rest, in: directory)
+            // The header goes last: until it exists the directory is not a vault, and what an
+            // interrupted create leaves behind is recognised as leftovers (see `StoreLayout`).
+            try DurableFile.write(header, to: directory.appendingPathComponent(headerName))
+            return try FileStore(openingAt: directory)
+        }
+    }
+
+    public func withWriteLock<T>(_ body: () throws -> T) throws -> T {
+        try lock.withLock(exclusive: true, body)
+    }
+
+    /// Applies `change` atomically and durably. An id both put and deleted ends up put.
+    /// Takes the write lock itself if the caller does not hold it.
+    public func apply(_ change: StoreChange) throws {
+        try withWriteLock {
+            try recoverLocked()
+            try DurableFile.removeTempFiles(in: directory)
+            try DurableFile.removeTempFiles(in: entriesURL)
+            try Self.writeLocked(change, in: directory)
+        }
+    }
+
+    public func withSnapshot<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        while true {
+            // The shared lock keeps writers out, so the files cannot change under `body`.
+            let outcome: SnapshotOutcome<T> = try lock.withLock(exclusive: false) {
+                if FileManager.default.fileExists(atPath: journalURL.path) { return .needsRecovery }
+                return .done(try body(FileReader(directory: directory)))
+            }
+            switch outcome {
+            case .done(let value): return value
+            case .needsRecovery: try lock.withLock(exclusive: true) { try recoverLocked() }
+            }
+        }
+    }
+
+    public func storeFiles() throws -> [String] {
+        let own: Set<String> = [Self.headerName, Self.indexName, Self.lockName, FileJournal.fileName]
+        var files = try (DurableFile.names(in: directory) ?? []).filter {
+            own.contains($0) || $0.hasPrefix(DurableFile.tempPrefix)
+        }
+        files += try (DurableFile.names(in: entriesURL) ?? []).map { Self.entriesName + "/" + $0 }
+        return files.sorted()
+    }
+
+    public func readHeader() throws -> [UInt8] { try withSnapshot { try $0.readHeader() } }
+    public func readIndex() throws -> [UInt8]? { try withSnapshot { try $0.readIndex() } }
+    public func readEntry(_ id: UUID) throws -> [UInt8]? { try withSnapshot { try $0.readEntry(id) } }
+    public func entryIDs() throws -> [UUID] { try withSnapshot { try $0.entryIDs() } }
+    public func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws {
+        try withSnapshot { try $0.forEachEntry(body) }
+    }
+
+    /// The entry id a file in `entries/` names, or nil unless the name is a canonical lowercase UUID.
+    static func entryID(fromFileName name: String) -> UUID? {
+        guard name.utf8.count == 36, let id = UUID(uuidString: name), fileName(for: id) == name else { return nil }
+        return id
+    }
+
+    /// The file name of an entry: its UUID in lowercase.
+    static func fileName(for id: UUID) -> String {
+        id.uuidString.lowercased()
+    }
+
+    // MARK: - Writing (lock held)
+
+    /// Finishes or discards a journal left by an interrupted writer. Caller holds the write lock.
+    private func recoverLocked() throws {
+        guard let bytes = try DurableFile.read(journalURL, limit: Self.maxJournalSize) else { return }
+        // Our journal only ever appears under its name complete (it is renamed into place after
+        // an fsync), so one that does not parse was never acted upon: discarding it keeps the
+        // old state. One that parses is replayed; replay is idempotent.
+        if let journal = FileJournal.decode(bytes) {
+            try Self.perform(journal.operations, in: directory)
+        }
+        try DurableFile.remove(journalURL)
+        try DurableFile.syncDirectory(directory)
+        try DurableFile.removeTempFiles(in: directory)
+    }
+
+    /// Writes `change`: directly when it touches one file (a rename is atomic), through the
+    /// journal otherwise. Caller holds the write lock and has recovered any older journal.
+    private static func writeLocked(_ change: StoreChange, in directory: URL) throws {
+        let operations = operations(for: change)
+        if operations.isEmpty { return }
+        if operations.count == 1 {
+            try perform(operations, in: directory)
+            return
+        }
+        // Stage every new blob, then name the journal: if either fails (a full disk), nothing
+        // has moved and no journal exists, so the vault keeps its old state.
+        let staged = try stage(operations, in: directory)
+        let journalURL = directory.appendingPathComponent(FileJournal.fileName)
+        do {
+            try DurableFile.write(FileJournal(operations: operations).encoded(), to: journalURL)
+        } catch {
+            for (temp, _) in staged { _ = try? DurableFile.remove(temp) }
+            throw error
+        }
+        // From here on a failure leaves the journal, and the next reader or writer finishes it.
+        try commit(staged, operations, in: directory)
+        try DurableFile.remove(journalURL)
+        try DurableFile.syncDirectory(directory)
+    }
+
+    /// The file operations of `change`, header first and entries in name order.
+    static func operations(for change: StoreChange) -> [FileJournal.Operation] {
+        var operations = [FileJournal.Operation]()
+        if let header = change.header { operations.append(.put(name: headerName, bytes: header)) }
+        if let index = change.index { operations.append(.put(name: indexName, bytes: index)) }
+        let puts = change.putEntries.map { (entriesName + "/" + fileName(for: $0.key), $0.value) }
+        for (name, bytes) in puts.sorted(by: { $0.0 < $1.0 }) {
+            operations.append(.put(name: name, bytes: bytes))
+        }
+        let deletes = change.deleteEntries.subtracting(change.putEntries.keys)
+        for name in deletes.map({ entriesName + "/" + fileName(for: $0) }).sorted() {
+            operations.append(.delete(name: name))
+        }
+        return operations
+    }
+
+    /// Carries out `operations` (idempotently) and makes them durable.
+    private static func perform(_ operations: [FileJournal.Operation], in directory: URL) throws {
+        try commit(try stage(operations, in: directory), operations, in: directory)
+    }
+
+    /// Writes each put's blob to an fsynced temporary file beside its target; returns
+    /// (temporary, target) pairs. On failure no temporary file is left.
+    private static func stage(_ operations: [FileJournal.Operation], in directory: URL) throws -> [(URL, URL)] {
+        try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
+        var staged = [(URL, URL)]()
+        do {
+            for case .put(let name, let bytes) in operations {
+                let target = directory.appendingPathComponent(name)
+                staged.append((try DurableFile.stage(bytes, in: target.deletingLastPathComponent()), target))
+            }
+        } catch {
+            for (temp, _) in staged { _ = try? DurableFile.remove(temp) }
+            throw error
+        }
+        return staged
+    }
+
+    /// Renames the staged files into place, removes the deleted entries, and syncs both directories.
+    private static func commit(
+        _ staged: [(URL, URL)], _ operations: [FileJournal.Operation], in directory: URL
+    ) throws {
+        for (temp, target) in staged { try DurableFile.commit(temp, to: target) }
+        for case .delete(let name) in operations {
+            try DurableFile.remove(directory.appendingPathComponent(name))
+        }
+        try DurableFile.syncDirectory(directory.appendingPathComponent(entriesName))
+        try DurableFile.syncDirectory(directory)
+    }
+}
+
+private enum SnapshotOutcome<T> {
+    case done(T)
+    case needsRecovery
+}
+
+/// Reads one consistent state of a files vault; valid only while the snapshot lock is held.
+struct FileReader: StoreReader {
+    let directory: URL
+
+    private func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+
+    func readHeader() throws -> [UInt8] {
+        guard let bytes = try DurableFile.read(url(FileStore.headerName)) else {
+            throw StoreError.corrupt(path: url(FileStore.headerName).path, detail: "is missing")
+        }
+        return bytes
+    }
+
+    func readIndex() throws -> [UInt8]? {
+        try DurableFile.read(url(FileStore.indexName))
+    }
+
+    func readEntry(_ id: UUID) throws -> [UInt8]? {
+        try DurableFile.read(url(FileStore.entriesName).appendingPathComponent(FileStore.fileName(for: id)))
+    }
+
+    /// Ids of the files in `entries/` named as lowercase UUIDs; temporary files and other
+    /// names are not entries.
+    func entryIDs() throws -> [UUID] {
+        try (DurableFile.names(in: url(FileStore.entriesName)) ?? []).compactMap(FileStore.entryID(fromFileName:))
+    }
+
+    func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws {
+        for id in try entryIDs().sorted(by: { $0.uuidString < $1.uuidString }) {
+            if let bytes = try readEntry(id) { try body(id, bytes) }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+
+/// The SQLite store's schema, connection settings and strict row parsing.
+enum SQLiteSchema {
+    /// `PRAGMA application_id`: "DRY1", so `file(1)` and we can tell a diary database apart.
+    static let applicationID: Int32 = 0x4452_5931
+    /// `PRAGMA user_version`: the schema version; others are refused.
+    static let version: Int32 = 1
+
+    /// Tables of version 1. `entry` is WITHOUT ROWID so no rowid reveals insertion order;
+    /// the CHECKs keep our own writes canonical (reads still verify, since a file can be crafted).
+    static let createSQL = """
+        CREATE TABLE header (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob'));
+        CREATE TABLE sealed_index (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob'));
+        CREATE TABLE entry (
+            id BLOB PRIMARY KEY CHECK (typeof(id) = 'blob' AND length(id) = 16),
+            sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob')
+        ) WITHOUT ROWID;
+        PRAGMA application_id = \(applicationID);
+        PRAGMA user_version = \(version);
+        """
+
+    /// Connection settings applied to every connection, including backups' sources.
+    static func configuration(path: String) -> Configuration {
+        var config = Configuration()
+        config.label = "diary.vault"
+        // Other diary processes may hold the database briefly; wait rather than fail.
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            // Freed pages are zeroed, so deleted or replaced ciphertext does not linger.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+            // WAL lets readers keep a consistent snapshot while a writer commits.
+            // (Set by hand: GRDB's `.wal` setting would also lower `synchronous` to NORMAL.)
+            let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+            guard mode == "wal" else {
+                throw StoreError.io(path: path, detail: "could not enable write-ahead logging")
+            }
+            // FULL: a commit is on disk (WAL fsynced) before `apply` returns.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return config
+    }
+
+    /// Refuses a database that is not ours or of an unknown schema version.
+    static func verify(_ db: Database, path: String) throws {
+        let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        guard appID == applicationID else { throw StoreError.notAVault(path: path) }
+        let found = try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        guard found == version else {
+            throw StoreError.corrupt(path: path, detail: "unsupported store schema version \(found)")
+        }
+    }
+
+    /// The 16 raw bytes that key an entry row.
+    static func key(_ id: UUID) -> Data {
+        withUnsafeBytes(of: id.uuid) { Data($0) }
+    }
+
+    /// The entry id in a row's key column; anything but a 16-byte blob is damage.
+    static func entryID(_ value: DatabaseValue, path: String) throws -> UUID {
+        guard case .blob(let data) = value.storage, data.count == 16 else {
+            throw StoreError.corrupt(path: path, detail: "an entry row has an invalid id")
+        }
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &raw) { $0.copyBytes(from: data) }
+        return UUID(uuid: raw)
+    }
+
+    /// A sealed blob column; anything but a blob is damage.
+    static func blob(_ value: DatabaseValue, path: String, what: String) throws -> [UInt8] {
+        guard case .blob(let data) = value.storage else {
+            throw StoreError.corrupt(path: path, detail: "\(what) is not a blob")
+        }
+        return [UInt8](data)
+    }
+
+    /// Maps GRDB's errors to `StoreError`, keeping SQL text and arguments out of the message.
+    static func mapping<T>(path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                throw StoreError.corrupt(path: path, detail: "not a valid sqlite database")
+            case .SQLITE_FULL:
+                throw StoreError.io(path: path, detail: "no space left on device")
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                throw StoreError.io(path: path, detail: "database is locked by another process")
+            case .SQLITE_ERROR:
+                // "no such table" and the like: the file is a database but not a vault's.
+                throw StoreError.corrupt(path: path, detail: error.message ?? "sql error")
+            default:
+                throw StoreError.io(path: path, detail: error.message ?? "sqlite error \(error.resultCode.rawValue)")
+            }
+        }
+    }
+}

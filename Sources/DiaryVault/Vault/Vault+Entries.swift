@@ -1,0 +1,121 @@
+import DiaryCrypto
+import Foundation
+
+extension Vault {
+    // MARK: Reading
+
+    /// The entry with this id, decrypted.
+    public func entry(_ id: UUID) throws -> Entry {
+        guard let sealed = try storeCall({ try backend.readEntry(id) }) else {
+            throw VaultError.unknownID(id.uuidString.lowercased())
+        }
+        do {
+            return try openEntry(sealed, id: id)
+        } catch {
+            throw VaultError.entryDamaged(id, "\(error)")
+        }
+    }
+
+    func openEntry(_ sealed: [UInt8], id: UUID) throws -> Entry {
+        try EntryCodec.decode(
+            Envelope.open(sealed, kind: .entry, objectID: id, vaultID: header.vaultID, keyRing: keyRing),
+            id: id, textLimit: Self.maximumTextBytes)
+    }
+
+    func sealEntry(_ entry: Entry) throws -> [UInt8] {
+        try Envelope.seal(
+            EntryCodec.encode(entry), kind: .entry, objectID: entry.id, vaultID: header.vaultID, keys: keyRing.current)
+    }
+
+    /// Entries matching `filter`, newest first by entry date, from the index alone.
+    public func list(_ filter: EntryFilter = EntryFilter()) -> [EntrySummary] {
+        let sorted = index.rows.values.lazy.map(\.summary).filter(filter.matches).sorted(by: Self.newestFirst)
+        if let limit = filter.limit { return Array(sorted.prefix(max(limit, 0))) }
+        return sorted
+    }
+
+    static func newestFirst(_ a: EntrySummary, _ b: EntrySummary) -> Bool {
+        if a.date != b.date { return a.date > b.date }
+        if a.created != b.created { return a.created > b.created }
+        return a.id.uuidString < b.id.uuidString
+    }
+
+    /// Resolves a full UUID or a unique prefix of at least 4 hex digits (dashes ignored).
+    public func resolve(_ idOrPrefix: String) throws -> UUID {
+        let hex = idOrPrefix.lowercased().replacingOccurrences(of: "-", with: "")
+        guard hex.count >= 4, hex.count <= 32, hex.allSatisfy(\.isHexDigit) else {
+            throw VaultError.invalidID(idOrPrefix)
+        }
+        let matches = index.rows.keys.filter { $0.compactHex.hasPrefix(hex) }.sorted { $0.uuidString < $1.uuidString }
+        switch matches.count {
+        case 0: throw VaultError.unknownID(idOrPrefix)
+        case 1: return matches[0]
+        default: throw VaultError.ambiguousID(idOrPrefix, matches: matches)
+        }
+    }
+
+    // MARK: Writing
+
+    /// Adds an entry. Text that is empty after trimming white space is refused, and nothing
+    /// is stored.
+    public func add(text: String, date: Date? = nil, starred: Bool = false, tags: [String] = []) throws -> Entry {
+        try Self.validate(text: text, tags: tags)
+        let now = Self.now()
+        let entry = Entry(
+            id: SecureRandom.uuid(), text: text, date: Self.truncated(date ?? now), created: now,
+            modified: now, starred: starred, tags: EntryText.normalizedTags(tags))
+        return try put(entry)
+    }
+
+    /// Changes what is given; the rest stays. Returns the entry as stored. Changing nothing
+    /// writes nothing.
+    @discardableResult
+    public func update(
+        _ id: UUID, text: String? = nil, date: Date? = nil, starred: Bool? = nil, tags: [String]? = nil
+    ) throws -> Entry {
+        if let text { try Self.validate(text: text, tags: tags ?? []) } else if let tags { try Self.validate(text: "x", tags: tags) }
+        var entry = try entry(id)
+        let before = entry
+        if let text { entry.text = text }
+        if let date { entry.date = Self.truncated(date) }
+        if let starred { entry.starred = starred }
+        if let tags { entry.tags = EntryText.normalizedTags(tags) }
+        guard entry != before else { return before }
+        entry.modified = Self.now()
+        return try put(entry)
+    }
+
+    /// Deletes an entry.
+    public func delete(_ id: UUID) throws {
+        try write { index in
+            let stored = try backend.readEntry(id)
+            guard index.rows[id] != nil || stored != nil else {
+                throw VaultError.unknownID(id.uuidString.lowercased())
+            }
+            index.rows[id] = nil
+            return (StoreChange(deleteEntries: [id]), ())
+        }
+    }
+
+    func put(_ entry: Entry) throws -> Entry {
+        try write { index in
+            let sealed = try sealEntry(entry)
+            index.rows[entry.id] = IndexRow(summary: entry.summary, sealedHash: BLAKE2b.hash(sealed))
+            return (StoreChange(putEntries: [entry.id: sealed]), entry)
+        }
+    }
+
+    static func validate(text: String, tags: [String]) throws {
+        if EntryText.isBlank(text) { throw VaultError.emptyText }
+        let bytes = text.utf8.count
+        if bytes > maximumTextBytes { throw VaultError.entryTooLarge(bytes: bytes, limit: maximumTextBytes) }
+        if EntryText.normalizedTags(tags).count > maximumTags {
+            throw VaultError.entryTooLarge(bytes: tags.count, limit: maximumTags)
+        }
+    }
+
+    /// Now, at the millisecond precision the format stores, so what `add` returns equals what
+    /// a later read returns.
+    static func now() -> Date { truncated(Date()) }
+    static func truncated(_ d: Date) -> Date { Date(millisecondsSince1970: d.millisecondsSince1970) }
+}

@@ -1,0 +1,104 @@
+import DiaryCrypto
+import Foundation
+
+extension Vault {
+    /// Changes the passphrase by rewriting the header alone: the vault key is unchanged, so
+    /// the cost does not depend on the number of entries. A new salt is drawn; `kdf`, when
+    /// given, replaces the cost parameters.
+    public func changePassphrase(current: SecretBytes, new: SecretBytes, kdf newKDF: KDFParameters? = nil) throws {
+        let newPassphrase = try Passphrase.normalized(new)
+        if let newKDF { try newKDF.validate() }
+        try storeCall {
+            try backend.withWriteLock {
+                let onDisk = try Self.readHeader(backend)
+                let ring = try Self.unwrap(onDisk, passphrase: current)
+                var next = onDisk
+                next.salt = PassphraseKDF.randomSalt()
+                if let newKDF { next.kdf = newKDF }
+                try next.setSlots(ring.all, kek: next.deriveKEK(newPassphrase))
+                try backend.apply(StoreChange(header: next.encoded()))
+                header = next
+                keyRing = ring
+            }
+        }
+    }
+
+    /// Rotates the vault key: every entry and the index are sealed again under a new random
+    /// key of the next generation.
+    ///
+    /// Crash safety (docs/FORMAT.md §8): the header first gains a second slot holding the new
+    /// key, so from then on both generations open; entries are re-sealed in batches, each batch
+    /// one atomic change; only when none is left under the old generation does the header drop
+    /// the old slot. Interrupted at any point, the vault opens with its passphrase and a second
+    /// call finishes the job. Returns the ids of entries that could not be re-sealed because
+    /// they were already damaged.
+    @discardableResult
+    public func rotateKey(
+        passphrase: SecretBytes, batchSize: Int = 256, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> [UUID] {
+        try storeCall {
+            try backend.withWriteLock {
+                var onDisk = try Self.readHeader(backend)
+                let kek = try onDisk.deriveKEK(try Passphrase.normalized(passphrase))
+                var ring: KeyRing
+                do { ring = try onDisk.unwrap(kek: kek) } catch { throw VaultError.wrongPassphrase }
+                if onDisk.slots.count == 1 {
+                    let next = try GenerationKeys(
+                        generation: onDisk.currentGeneration + 1, vaultKey: SecretBytes(randomCount: 32))
+                    ring = KeyRing(ring.all + [next])
+                    try onDisk.setSlots(ring.all, kek: kek)
+                    try backend.apply(StoreChange(header: onDisk.encoded()))
+                }
+                header = onDisk
+                keyRing = ring
+                (index, indexState) = try loadIndex()
+                let damaged = try resealAll(batchSize: batchSize, progress: progress)
+                // Every readable entry is now under the new generation: drop the old key.
+                try onDisk.setSlots([ring.current], kek: kek)
+                index.generation += 1
+                try backend.apply(StoreChange(header: onDisk.encoded(), index: try sealIndex(index)))
+                header = onDisk
+                keyRing = KeyRing([ring.current])
+                indexState = .ok
+                try (backend as? SQLiteStore)?.vacuum()
+                return damaged
+            }
+        }
+    }
+
+    /// Re-seals, in batches, every entry not yet under the current generation.
+    private func resealAll(batchSize: Int, progress: ((Int, Int) -> Void)?) throws -> [UUID] {
+        let target = keyRing.current.generation
+        let ids = try backend.entryIDs()
+        var pending: [UUID] = []
+        for id in ids {
+            guard let sealed = try backend.readEntry(id) else { continue }
+            if (try? Envelope.peek(sealed, expecting: .entry).generation) != target { pending.append(id) }
+        }
+        var damaged: [UUID] = []
+        var done = 0
+        progress?(0, pending.count)
+        for batch in stride(from: 0, to: pending.count, by: max(batchSize, 1)).map({ pending[$0..<min($0 + batchSize, pending.count)] }) {
+            var puts: [UUID: [UInt8]] = [:]
+            for id in batch {
+                guard let sealed = try backend.readEntry(id), let entry = try? openEntry(sealed, id: id) else {
+                    damaged.append(id)
+                    continue
+                }
+                let resealed = try sealEntry(entry)
+                puts[id] = resealed
+                index.rows[id] = IndexRow(summary: entry.summary, sealedHash: BLAKE2b.hash(resealed))
+            }
+            index.generation += 1
+            try backend.apply(StoreChange(index: try sealIndex(index), putEntries: puts))
+            done += batch.count
+            progress?(done, pending.count)
+        }
+        return damaged
+    }
+}
+
+extension KeyRing {
+    /// Every generation, oldest first.
+    var all: [GenerationKeys] { byGeneration.values.sorted { $0.generation < $1.generation } }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// What can go wrong with a vault. Messages are lowercase, name the path or the entry id, and
+/// never contain plaintext.
+public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
+    case noVault(path: String)
+    case notAVault(path: String)
+    case alreadyExists(path: String)
+    case unsupportedVersion(found: Int, supported: Int)
+    case wrongPassphrase
+    case wrongKey
+    case rotationInterrupted
+    case headerDamaged(String)
+    case indexUnavailable(String)
+    case emptyText
+    case entryTooLarge(bytes: Int, limit: Int)
+    case unknownID(String)
+    case ambiguousID(String, matches: [UUID])
+    case invalidID(String)
+    case entryDamaged(UUID, String)
+    case backupExists(path: String)
+    case notABackup(path: String)
+    case backupDamaged(path: String, detail: String)
+    case io(path: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .noVault(let path): return "no vault at \(path)"
+        case .notAVault(let path): return "\(path) is not a diary vault"
+        case .alreadyExists(let path): return "a vault already exists at \(path)"
+        case .unsupportedVersion(let found, let supported):
+            return "the vault has format version \(found); this diary supports version \(supported)"
+        case .wrongPassphrase: return "wrong passphrase"
+        case .wrongKey: return "the session key does not open this vault"
+        case .rotationInterrupted: return "a key rotation was interrupted"
+        case .headerDamaged(let detail): return "the vault header is damaged (\(detail))"
+        case .indexUnavailable(let detail): return "the index cannot be read (\(detail))"
+        case .emptyText: return "the entry is empty; nothing was stored"
+        case .entryTooLarge(let bytes, let limit):
+            return "the entry is \(bytes) bytes; the limit is \(limit) bytes"
+        case .unknownID(let id): return "no entry matches '\(id)'"
+        case .ambiguousID(let id, let matches):
+            let list = matches.map { $0.uuidString.lowercased() }.joined(separator: ", ")
+            return "'\(id)' matches \(matches.count) entries: \(list)"
+        case .invalidID(let id): return "'\(id)' is not an entry id (a UUID or at least 4 hex digits)"
+        case .entryDamaged(let id, let detail): return "entry \(id.uuidString.lowercased()) is damaged (\(detail))"
+        case .backupExists(let path): return "\(path) already exists; a backup never overwrites a file"
+        case .notABackup(let path): return "\(path) is not a diary backup"
+        case .backupDamaged(let path, let detail): return "the backup \(path) is damaged (\(detail))"
+        case .io(let path, let detail): return "\(path): \(detail)"
+        }
+    }
+}
+
+extension VaultError {
+    /// Maps a storage error to the vault's vocabulary.
+    init(_ error: StoreError) {
+        switch error {
+        case .noVault(let p): self = .noVault(path: p)
+        case .notAVault(let p): self = .notAVault(path: p)
+        case .alreadyExists(let p): self = .alreadyExists(path: p)
+        case .io(let p, let d): self = .io(path: p, detail: d)
+        case .corrupt(let p, let d): self = .io(path: p, detail: "damaged: \(d)")
+        }
+    }
+}
+
+/// Runs `body`, translating `StoreError` into `VaultError`.
+func storeCall<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as StoreError {
+        throw VaultError(error)
+    }
+}

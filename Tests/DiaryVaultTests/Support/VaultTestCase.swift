@@ -1,0 +1,62 @@
+import DiaryCrypto
+import Foundation
+import XCTest
+
+@testable import DiaryVault
+
+/// Base class for vault tests: temporary directories, passphrases, and the habit (GRDB's) of
+/// writing a behaviour once and running it against every store.
+class VaultTestCase: XCTestCase {
+    private(set) var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("diary-vault-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// A fresh path inside the scratch directory (not created).
+    func path(_ name: String) -> URL { scratch.appendingPathComponent(name) }
+
+    func secret(_ text: String) -> SecretBytes {
+        var bytes = Array(text.utf8)
+        return try! SecretBytes(consuming: &bytes)
+    }
+
+    /// Creates a vault with the test-only KDF cost (KDFParameters.insecureForTesting).
+    func makeVault(_ kind: StoreKind, name: String? = nil, passphrase: String = "correct horse") throws -> Vault {
+        try Vault.create(
+            at: path(name ?? "vault-\(kind.rawValue)"), store: kind, passphrase: secret(passphrase),
+            kdf: .insecureForTesting)
+    }
+
+    /// Runs `body` once per store kind; an error names the store it came from.
+    func forEachStore(file: StaticString = #filePath, line: UInt = #line, _ body: (StoreKind) throws -> Void) {
+        for kind in StoreKind.allCases {
+            do {
+                try body(kind)
+            } catch {
+                XCTFail("store \(kind.rawValue): \(error)", file: file, line: line)
+            }
+        }
+    }
+
+    func date(_ iso: String) -> Date {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f.date(from: iso)!
+    }
+}
+
+/// Asserts that `body` throws exactly `expected`.
+func XCTAssertThrowsVaultError<T>(
+    _ expected: VaultError, _ body: @autoclosure () throws -> T, file: StaticString = #filePath, line: UInt = #line
+) {
+    XCTAssertThrowsError(try body(), file: file, line: line) { error in
+        XCTAssertEqual(error as? VaultError, expected, "\(error)", file: file, line: line)
+    }
+}

@@ -1,0 +1,165 @@
+import DiaryCrypto
+import Foundation
+import XCTest
+
+@testable import DiaryVault
+
+/// Backup, verify and restore, run against both stores.
+final class VaultBackupTests: VaultTestCase {
+    func testBackupRestoresIntoEitherStoreWithTheSameEntries() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let a = try vault.add(text: "한국어 일기\n본문 ✨", date: date("2023-09-15T09:00:00Z"), starred: true, tags: ["x"])
+            let b = try vault.add(text: "second")
+            let file = path("backup-\(kind.rawValue).diarybak")
+            try vault.backup(to: file)
+            XCTAssertTrue(try Vault.verifyBackup(file, passphrase: secret("correct horse")).isClean)
+            for target in StoreKind.allCases {
+                let restored = try Vault.restore(
+                    backup: file, to: path("restored-\(kind.rawValue)-\(target.rawValue)"),
+                    passphrase: secret("correct horse"), store: target)
+                XCTAssertEqual(restored.store, target)
+                let reopened = try Vault.open(at: restored.directory, passphrase: secret("correct horse"))
+                XCTAssertEqual(try reopened.entry(a.id), a)
+                XCTAssertEqual(try reopened.entry(b.id), b)
+                XCTAssertEqual(reopened.id, vault.id)
+            }
+        }
+    }
+
+    func testBackupContainsNoPlaintextAndNeverOverwrites() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            _ = try vault.add(text: "SECRET-MARKER-42 diary text")
+            let file = path("b-\(kind.rawValue).diarybak")
+            try vault.backup(to: file)
+            let bytes = try Data(contentsOf: file)
+            XCTAssertNil(bytes.range(of: Data("SECRET-MARKER-42".utf8)))
+            XCTAssertThrowsVaultError(.backupExists(path: file.path), try vault.backup(to: file))
+            let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+            XCTAssertEqual(mode, 0o600)
+        }
+    }
+
+    func testRestoreRefusesAnExistingVaultAndAWrongPassphrase() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            _ = try vault.add(text: "one")
+            let file = path("r-\(kind.rawValue).diarybak")
+            try vault.backup(to: file)
+            XCTAssertThrowsVaultError(
+                .alreadyExists(path: vault.directory.path),
+                try Vault.restore(backup: file, to: vault.directory, passphrase: secret("correct horse")))
+            XCTAssertThrowsVaultError(
+                .wrongPassphrase,
+                try Vault.restore(backup: file, to: path("new-\(kind.rawValue)"), passphrase: secret("nope")))
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path("new-\(kind.rawValue)").appendingPathComponent("vault.header").path))
+        }
+    }
+
+    func testEveryFlippedByteOfABackupIsDetected() throws {
+        let vault = try makeVault(.files)
+        _ = try vault.add(text: "one")
+        _ = try vault.add(text: "two")
+        let file = path("flip.diarybak")
+        try vault.backup(to: file)
+        let original = Array(try Data(contentsOf: file))
+        let flipped = path("flipped.diarybak")
+        for offset in stride(from: 0, to: original.count, by: 7) {
+            var bytes = original
+            bytes[offset] ^= 0x01
+            try? FileManager.default.removeItem(at: flipped)
+            try Data(bytes).write(to: flipped)
+            do {
+                let report = try Vault.verifyBackup(flipped, passphrase: secret("correct horse"))
+                XCTAssertFalse(report.isClean, "flip at \(offset) went unnoticed")
+            } catch {
+                // Refusing the file outright (not a backup, unsupported version) also counts.
+            }
+        }
+    }
+
+    func testTruncatedBackupIsDamaged() throws {
+        let vault = try makeVault(.sqlite)
+        _ = try vault.add(text: "one")
+        let file = path("t.diarybak")
+        try vault.backup(to: file)
+        let bytes = try Data(contentsOf: file)
+        try bytes.prefix(bytes.count - 10).write(to: path("short.diarybak"))
+        XCTAssertFalse(try Vault.verifyBackup(path("short.diarybak"), passphrase: secret("correct horse")).isClean)
+    }
+
+    func testMissingOrDamagedIndexStillOpensAndReindexRepairsIt() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let e = try vault.add(text: "survives", tags: ["t"])
+            // Replace the index with garbage of a valid envelope shape.
+            try vault.backend.withWriteLock {
+                try vault.backend.apply(StoreChange(index: Array(repeating: 1, count: 600)))
+            }
+            let damaged = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
+            XCTAssertEqual(damaged.indexState, .damaged)
+            XCTAssertEqual(damaged.list().map(\.id), [e.id])
+            XCTAssertFalse(try damaged.verify().isClean)
+            XCTAssertEqual(try damaged.reindex(), 1)
+            let repaired = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
+            XCTAssertEqual(repaired.indexState, .ok)
+            XCTAssertEqual(repaired.list().first?.tags, ["t"])
+            XCTAssertTrue(try repaired.verify().isClean)
+        }
+    }
+
+    func testVerifyNamesADamagedEntryAndOthersStayReadable() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let good = try vault.add(text: "good")
+            let bad = try vault.add(text: "bad")
+            var sealed: [UInt8] = []
+            try vault.backend.withSnapshot { sealed = try $0.readEntry(bad.id)! }
+            sealed[sealed.count - 1] ^= 0x80
+            try vault.backend.withWriteLock { try vault.backend.apply(StoreChange(putEntries: [bad.id: sealed])) }
+            let report = try vault.verify()
+            XCTAssertEqual(report.damaged.map(\.object), [.entry(bad.id)])
+            XCTAssertEqual(try vault.entry(good.id).text, "good")
+            XCTAssertThrowsError(try vault.entry(bad.id)) { error in
+                guard case VaultError.entryDamaged(let id, _) = error else { return XCTFail("\(error)") }
+                XCTAssertEqual(id, bad.id)
+            }
+        }
+    }
+
+    func testSwappedEntriesAreDetected() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let a = try vault.add(text: "alpha")
+            let b = try vault.add(text: "beta")
+            var blobs: [UUID: [UInt8]] = [:]
+            try vault.backend.withSnapshot { r in try r.forEachEntry { blobs[$0] = $1 } }
+            try vault.backend.withWriteLock {
+                try vault.backend.apply(StoreChange(putEntries: [a.id: blobs[b.id]!, b.id: blobs[a.id]!]))
+            }
+            XCTAssertThrowsError(try vault.entry(a.id))
+            XCTAssertThrowsError(try vault.entry(b.id))
+            XCTAssertEqual(try vault.verify().damaged.count, 2)
+        }
+    }
+
+    func testNewerFormatVersionAndForeignDirectoryAreRefused() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            var header = try vault.backend.readHeader()
+            header[9] = 2  // version 2
+            let body = Array(header[..<(header.count - 32)])
+            header = body + BLAKE2b.hash(body)
+            try vault.backend.withWriteLock { try vault.backend.apply(StoreChange(header: header)) }
+            XCTAssertThrowsVaultError(
+                .unsupportedVersion(found: 2, supported: 1),
+                try Vault.open(at: vault.directory, passphrase: secret("correct horse")))
+        }
+        let foreign = path("foreign")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try Data("hello".utf8).write(to: foreign.appendingPathComponent("notes.txt"))
+        XCTAssertThrowsVaultError(.notAVault(path: foreign.path), try Vault.open(at: foreign, passphrase: secret("x")))
+        XCTAssertThrowsVaultError(.noVault(path: path("missing").path), try Vault.open(at: path("missing"), passphrase: secret("x")))
+    }
+}
