@@ -3,8 +3,17 @@ import Foundation
 
 /// The agent's line protocol: one JSON object per line, each carrying `"v": 1`.
 ///
-/// Requests: `get`, `status`, `lock`, `set` (with `key` and `generation`). Replies carry `"ok"`;
-/// a failure carries `"error"`. Field names are snake_case. See `docs/` for the full description.
+/// Requests and replies (field names snake_case, the key as lowercase hex, times in seconds):
+///
+///     {"v":1,"op":"get"}     -> {"v":1,"ok":true,"key":"<hex>","generation":N,"vault":"<uuid>",
+///                                "idle_remaining":S,"max_remaining":S}
+///     {"v":1,"op":"status"}  -> the same without "key"
+///     {"v":1,"op":"set","key":"<hex>","generation":N} -> the status; the key is replaced
+///     {"v":1,"op":"lock"}    -> {"v":1,"ok":true}, then the agent drops the key and exits
+///     anything else          -> {"v":1,"ok":false,"error":"<lowercase message>"}
+///
+/// `get` and `set` restart the idle timer; `status` does not. A peer of another uid gets
+/// `{"v":1,"ok":false,"error":"permission denied"}` and is disconnected.
 public enum AgentProtocol {
     /// The protocol version this build speaks; anything else is refused.
     public static let version = 1

@@ -95,13 +95,15 @@ enum Hex {
         guard !range.isEmpty, range.count % 2 == 0 else {
             throw AgentError.protocolViolation("key is not an even number of hex digits")
         }
+        // Validate before allocating: the initializer below must not throw (a throwing
+        // SecretBytes initializer currently frees its memory twice).
+        guard range.allSatisfy({ value(of: text[$0]) != nil }) else {
+            throw AgentError.protocolViolation("key is not lowercase hex")
+        }
         return try SecretBytes(count: range.count / 2) { out in
             var index = range.lowerBound
             for position in 0..<out.count {
-                guard let high = value(of: text[index]), let low = value(of: text[index + 1]) else {
-                    throw AgentError.protocolViolation("key is not lowercase hex")
-                }
-                out[position] = high << 4 | low
+                out[position] = value(of: text[index])! << 4 | value(of: text[index + 1])!
                 index += 2
             }
         }
