@@ -21,7 +21,7 @@ struct List: ParsableCommand {
     func run() throws {
         let vault = try VaultAccess(options: global).open()
         warnAboutIndex(vault)
-        try EntryFormat.printList(try vault.list(filters.filter), json: filters.json)
+        try EntryFormat.printList(vault.list(filters.filter), json: filters.json)
     }
 }
 

@@ -40,7 +40,7 @@ struct Restore: ParsableCommand {
         let passphrase = try VaultAccess(options: global, directoryOverride: target)
             .currentPassphrase(prompt: "Passphrase for \(source.path): ")
         let vault = try Vault.restore(backup: source, to: target, passphrase: passphrase, store: store)
-        let count = try vault.list().count
+        let count = vault.list().count
         Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
     }
 }

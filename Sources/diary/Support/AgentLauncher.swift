@@ -16,8 +16,10 @@ enum AgentLauncher {
         idleTimeout: TimeInterval, maximumLifetime: TimeInterval, client: AgentClient
     ) throws {
         var fds: [Int32] = [0, 0]
-        guard pipe2(&fds, O_CLOEXEC) == 0 else { throw CLIError.system(what: "pipe", errno: errno) }
+        guard pipe(&fds) == 0 else { throw CLIError.system(what: "pipe", errno: errno) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
+        // The write end must not leak into the agent, or it would never see end-of-file.
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
         var readClosed = false
         defer {
             if !readClosed { close(readEnd) }
@@ -32,12 +34,12 @@ enum AgentLauncher {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // Nothing else of ours (an open database, a test harness's pipe) may leak into a
         // process that lives for hours.
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        closeFrom(3, actions: &actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(spawnSetSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var emptyMask = sigset_t()
         sigemptyset(&emptyMask)
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
@@ -81,6 +83,18 @@ enum AgentLauncher {
             usleep(20_000)
         }
         throw CLIError.agent("the agent did not answer within \(Int(readyTimeout))s")
+    }
+
+    /// glibc's `POSIX_SPAWN_SETSID` (2.26+), hidden from Swift behind `_GNU_SOURCE`.
+    private static let spawnSetSID: Int32 = 0x80
+
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up at run time because
+    /// the Glibc module does not export it; without it the descriptors we opened are CLOEXEC anyway.
+    private static func closeFrom(_ fd: Int32, actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, fd)
     }
 
     /// The path of the running `diary` binary, so the agent is the same build.

@@ -44,7 +44,9 @@ struct ErrorReport: Equatable {
             self.init(message: message, hint: "choose a new path; diary never overwrites", code: .alreadyExists)
         case .wrongPassphrase, .wrongKey:
             self.init(message: message, hint: nil, code: .wrongPassphrase)
-        case .headerDamaged, .entryDamaged:
+        case .rotationInterrupted:
+            self.init(message: message, hint: "run `diary rekey` to finish it", code: .failure)
+        case .headerDamaged, .entryDamaged, .indexUnavailable, .backupDamaged:
             self.init(message: message, hint: "run `diary verify` to list all damage", code: .damaged)
         case .notABackup:
             self.init(message: message, hint: nil, code: .damaged)
@@ -60,8 +62,6 @@ struct ErrorReport: Equatable {
         case .invalidID:
             self.init(message: message, hint: "an id is a UUID or at least 4 of its hex digits", code: .usage)
         case .io:
-            self.init(message: message, hint: nil, code: .failure)
-        @unknown default:
             self.init(message: message, hint: nil, code: .failure)
         }
     }
