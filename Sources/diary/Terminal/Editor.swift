@@ -3,7 +3,7 @@ import Foundation
 /// Runs the user's editor on a text held in a memory-backed temporary file.
 ///
 /// The editor is `$VISUAL`, else `$EDITOR`, else `vi`. The value may carry arguments
-/// (`code --wait`, `emacsclient -t`), so it is run as `/bin/sh -c '$EDITOR "$@"' sh FILE`: the
+/// (`code --wait`, `emacsclient -t`), so it is run as `/bin/sh -c 'exec $EDITOR "$@"' sh FILE`: the
 /// shell splits the command the way the user wrote it, and the file name is passed as a
 /// separate argument so no quoting of it can go wrong.
 enum Editor {
@@ -51,7 +51,8 @@ enum Editor {
     /// Runs the editor attached to the terminal and waits; returns its exit status (128+signal
     /// when it was killed, as shells report it).
     private static func run(_ editor: String, file: String) throws -> Int32 {
-        let args = ["/bin/sh", "-c", "\(editor) \"$@\"", "sh", file]
+        // `exec` so the pid we wait for (and stop on SIGTERM) is the editor itself, not a shell.
+        let args = ["/bin/sh", "-c", "exec \(editor) \"$@\"", "sh", file]
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
