@@ -1,0 +1,111 @@
+import Foundation
+import XCTest
+
+/// Types passphrases at a real pseudo-terminal prompt (python3's `pty` module) and shows that
+/// they are not echoed, that a mismatch writes nothing, and that a locked vault asks on the
+/// terminal.
+final class PseudoTerminalTests: XCTestCase {
+    private var box: DiarySandbox!
+
+    override func setUpWithError() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("/usr/bin/python3 is needed to drive a pseudo-terminal")
+        }
+        box = try DiarySandbox(name: "pty")
+    }
+
+    override func tearDown() { box = nil }
+
+    /// Runs `diary args` on a new pty; each (prompt, reply) waits for the prompt text, then types
+    /// the reply. Returns everything the terminal showed, and the exit status.
+    private func runOnTerminal(_ args: [String], dialogue: [(String, String)]) throws -> (output: String, status: Int32) {
+        let driver = box.root.appendingPathComponent("terminal_driver.py")
+        try Data(Self.driver.utf8).write(to: driver)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        let steps = dialogue.flatMap { [$0.0, $0.1] }
+        process.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args + steps
+        process.environment = box.fullEnvironment(["DIARY_PASSPHRASE_FILE": ""])
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    }
+
+    func testInitPromptDoesNotEchoThePassphrase() throws {
+        let secret = "typed-secret-7q"
+        let (output, status) = try runOnTerminal(
+            ["init"], dialogue: [("New passphrase: ", secret), ("(again): ", secret)])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("New passphrase: "), output)
+        XCTAssertFalse(output.contains(secret), "the passphrase was echoed: \(output)")
+        // The typed passphrase opens the vault.
+        try box.ok(["new", "hello"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile(secret)])
+    }
+
+    func testMismatchedPassphrasesWriteNothing() throws {
+        let (output, status) = try runOnTerminal(
+            ["init"], dialogue: [("New passphrase: ", "one thing"), ("(again): ", "another")])
+        XCTAssertEqual(status, 1, output)
+        XCTAssertTrue(output.contains("do not match"), output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path), "no vault was written")
+    }
+
+    func testEmptyPassphraseIsRefused() throws {
+        let (output, status) = try runOnTerminal(["init"], dialogue: [("New passphrase: ", "")])
+        XCTAssertEqual(status, 1, output)
+        XCTAssertTrue(output.contains("the passphrase is empty"), output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path))
+    }
+
+    func testLockedVaultAsksOnTheTerminal() throws {
+        _ = try box.initVault(passphrase: "at the prompt")
+        try box.ok(["new", "Seen through a prompt"])
+        let (output, status) = try runOnTerminal(["list"], dialogue: [("Passphrase for", "at the prompt")])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("Seen through a prompt"), output)
+        XCTAssertFalse(output.contains("at the prompt\r\n"), "not echoed: \(output)")
+    }
+
+    /// The python driver: fork on a pty, answer prompts, relay everything, exit with the child's status.
+    static let driver = #"""
+    import os, pty, sys, time
+    binary, n = sys.argv[1], int(sys.argv[2])
+    args, steps = sys.argv[3:3 + n], sys.argv[3 + n:]
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(binary, [binary] + args)
+    seen = b""
+    def read_until(text, timeout=20):
+        global seen
+        end = time.time() + timeout
+        while text.encode() not in seen and time.time() < end:
+            try:
+                chunk = os.read(fd, 1024)
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            seen += chunk
+        return text.encode() in seen
+    for prompt, reply in zip(steps[0::2], steps[1::2]):
+        if not read_until(prompt):
+            break
+        time.sleep(0.2)  # let diary switch echo off before typing, as a person would
+        os.write(fd, reply.encode() + b"\n")
+    while True:
+        try:
+            chunk = os.read(fd, 1024)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    _, status = os.waitpid(pid, 0)
+    sys.stdout.buffer.write(seen)
+    sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+    """#
+}
