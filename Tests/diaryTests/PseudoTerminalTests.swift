@@ -18,14 +18,16 @@ final class PseudoTerminalTests: XCTestCase {
 
     /// Runs `diary args` on a new pty; each (prompt, reply) waits for the prompt text, then types
     /// the reply. Returns everything the terminal showed, and the exit status.
-    private func runOnTerminal(_ args: [String], dialogue: [(String, String)]) throws -> (output: String, status: Int32) {
+    private func runOnTerminal(
+        _ args: [String], dialogue: [(String, String)], env: [String: String] = [:]
+    ) throws -> (output: String, status: Int32) {
         let driver = box.root.appendingPathComponent("terminal_driver.py")
         try Data(Self.driver.utf8).write(to: driver)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         let steps = dialogue.flatMap { [$0.0, $0.1] }
         process.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args + steps
-        process.environment = box.fullEnvironment(["DIARY_PASSPHRASE_FILE": ""])
+        process.environment = box.fullEnvironment(["DIARY_PASSPHRASE_FILE": ""].merging(env) { $1 })
         let out = Pipe()
         process.standardOutput = out
         process.standardError = out
@@ -68,6 +70,19 @@ final class PseudoTerminalTests: XCTestCase {
         XCTAssertEqual(status, 0, output)
         XCTAssertTrue(output.contains("Seen through a prompt"), output)
         XCTAssertFalse(output.contains("at the prompt\r\n"), "not echoed: \(output)")
+    }
+
+    func testColourOnlyOnATerminalAndNeverWithNOCOLOR() throws {
+        let pass = try box.initVault()
+        try box.ok(["new", "Colourful", "--star"])
+        let env = ["DIARY_PASSPHRASE_FILE": pass]
+        let coloured = try runOnTerminal(["list"], dialogue: [], env: env)
+        XCTAssertEqual(coloured.status, 0, coloured.output)
+        XCTAssertTrue(coloured.output.contains("\u{1B}["), "colour on a terminal: \(coloured.output)")
+        let plain = try runOnTerminal(["list"], dialogue: [], env: env.merging(["NO_COLOR": "1"]) { $1 })
+        XCTAssertTrue(plain.output.contains("Colourful"), plain.output)
+        XCTAssertFalse(plain.output.contains("\u{1B}["), "NO_COLOR: \(plain.output)")
+        XCTAssertFalse(try box.ok(["list"]).stdout.contains("\u{1B}["), "no colour into a pipe")
     }
 
     /// The python driver: fork on a pty, answer prompts, relay everything, exit with the child's status.
