@@ -14,6 +14,19 @@ struct Diary: ParsableCommand {
             passphrase file (--passphrase-file or $DIARY_PASSPHRASE_FILE); else a prompt on the \
             terminal. A passphrase is never taken from an argument or an environment value.
 
+            ENVIRONMENT
+              DIARY_VAULT                the vault directory (like --vault)
+              DIARY_PASSPHRASE_FILE      a file whose first line is the passphrase
+              DIARY_NEW_PASSPHRASE_FILE  the same for a new passphrase (init, passwd)
+              VISUAL, EDITOR             the editor (may carry arguments); default vi
+              LC_ALL, LC_TIME, LANG      the locale of dates, in this order
+              NO_COLOR                   set: never colour the output
+              XDG_RUNTIME_DIR            the agent's socket and the editor's file (tmpfs)
+              XDG_DATA_HOME              the default vault is $XDG_DATA_HOME/diary
+              DIARY_INSECURE_TEST_KDF    TEST ONLY: =1 makes `init` use a deliberately weak
+                                         Argon2id cost so test suites run fast; never set
+                                         it for a real diary
+
             EXIT STATUS
             \(ExitCode.helpTable)
 

@@ -20,6 +20,7 @@ struct Init: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var newPassphrase: NewPassphraseOptions
 
     @Option(help: "How entries are stored: sqlite or files.")
     var store: StoreKind = .sqlite
@@ -37,7 +38,7 @@ struct Init: ParsableCommand {
         } catch VaultError.noVault {
             // The expected case.
         }
-        let passphrase = try access.newPassphrase()
+        let passphrase = try access.newPassphrase(newPassphrase)
         try FileManager.default.createDirectory(
             at: directory.deletingLastPathComponent(), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])

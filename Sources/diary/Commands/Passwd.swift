@@ -17,6 +17,7 @@ struct Passwd: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var newPassphrase: NewPassphraseOptions
 
     @Option(help: "Also change the Argon2id cost: interactive, moderate or sensitive.")
     var kdf: KDFPreset?
@@ -25,7 +26,7 @@ struct Passwd: ParsableCommand {
         let access = VaultAccess(options: global)
         // Check the current passphrase before asking for a new one.
         let (vault, current) = try access.openWithPassphrase()
-        let new = try access.newPassphrase()
+        let new = try access.newPassphrase(newPassphrase)
         try vault.changePassphrase(current: current, new: new, kdf: kdf?.parameters)
         Output.note("passphrase changed for \(access.directory.path)")
     }

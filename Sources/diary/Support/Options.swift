@@ -23,14 +23,6 @@ struct GlobalOptions: ParsableArguments {
         completion: .file())
     var passphraseFile: String?
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Read the new passphrase (init, passwd) from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).",
-            valueName: "file"),
-        completion: .file())
-    var newPassphraseFile: String?
-
     private var environment: [String: String] { ProcessInfo.processInfo.environment }
 
     /// The vault directory: `--vault`, else `$DIARY_VAULT`, else the XDG data directory.
@@ -49,14 +41,27 @@ struct GlobalOptions: ParsableArguments {
     /// The current passphrase's file, if one was given.
     var passphraseFilePath: String? { passphraseFile ?? nonEmpty(environment["DIARY_PASSPHRASE_FILE"]) }
 
-    /// The new passphrase's file, if one was given.
-    var newPassphraseFilePath: String? {
-        newPassphraseFile ?? nonEmpty(environment["DIARY_NEW_PASSPHRASE_FILE"])
-    }
-
     private func nonEmpty(_ value: String?) -> String? {
         guard let value, !value.isEmpty else { return nil }
         return value
+    }
+}
+
+/// `--new-passphrase-file`, for the commands that set a passphrase (`init`, `passwd`).
+struct NewPassphraseOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).",
+            valueName: "file"),
+        completion: .file())
+    var newPassphraseFile: String?
+
+    /// The new passphrase's file, if one was given.
+    var path: String? {
+        if let newPassphraseFile { return newPassphraseFile }
+        let value = ProcessInfo.processInfo.environment["DIARY_NEW_PASSPHRASE_FILE"] ?? ""
+        return value.isEmpty ? nil : value
     }
 }
 

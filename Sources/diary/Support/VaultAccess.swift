@@ -46,8 +46,8 @@ struct VaultAccess {
     }
 
     /// A new passphrase: from `--new-passphrase-file`, else asked twice on the terminal.
-    func newPassphrase() throws -> SecretBytes {
-        if let path = options.newPassphraseFilePath { return try PassphraseFile.read(path) }
+    func newPassphrase(_ source: NewPassphraseOptions) throws -> SecretBytes {
+        if let path = source.path { return try PassphraseFile.read(path) }
         guard let tty = TTY.open() else { throw CLIError.noTerminalForNewPassphrase }
         return try PassphrasePrompt.readNew(on: tty)
     }
