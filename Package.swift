@@ -15,6 +15,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // Day One exports arrive as .zip files; Foundation on Linux cannot read them.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         // libsodium, found through pkg-config; Debian's libsodium-dev provides it.
@@ -27,7 +29,11 @@ let package = Package(
         .target(name: "DiaryCrypto", dependencies: ["CSodium"]),
         .target(
             name: "DiaryVault",
-            dependencies: ["DiaryCrypto", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "DiaryCrypto",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
         ),
         .target(name: "DiaryAgent", dependencies: ["DiaryCrypto"]),
         .executableTarget(
@@ -43,6 +49,12 @@ let package = Package(
             name: "diary-vault-stress",
             dependencies: ["DiaryVault", "DiaryCrypto"],
             path: "Tests/VaultStressChild"
+        ),
+        // In-process benchmarks of the vault layer (Scripts/bench-* drive it); not in the product.
+        .executableTarget(
+            name: "diary-bench",
+            dependencies: ["DiaryVault", "DiaryCrypto"],
+            path: "Scripts/Bench"
         ),
         .testTarget(
             name: "DiaryCryptoTests",

@@ -148,3 +148,42 @@ final class VaultEntryTests: VaultTestCase {
         }
     }
 }
+
+/// Bulk import, run against both stores.
+final class VaultImportTests: VaultTestCase {
+    func testImportKeepsIdsAndDatesAndIsIdempotent() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let d = date("2019-05-01T12:00:00Z")
+            let entries = [
+                Entry(id: UUID(), text: "imported one", date: d, created: d, modified: d, starred: true,
+                      tags: ["@work"], source: "jrnl:abc"),
+                Entry(id: UUID(), text: "imported two", date: d, created: d, modified: d, starred: false,
+                      tags: [], source: "jrnl:def"),
+            ]
+            let first = try vault.importEntries(entries)
+            XCTAssertEqual(first.imported, entries.map(\.id))
+            XCTAssertEqual(try vault.entry(entries[0].id), entries[0])
+            // Same sources with new ids are still duplicates.
+            let again = entries.map {
+                Entry(id: UUID(), text: $0.text, date: d, created: d, modified: d, starred: false, tags: [], source: $0.source)
+            }
+            XCTAssertEqual(try vault.importEntries(again), ImportOutcome(imported: [], duplicates: 2))
+            XCTAssertEqual(vault.list().count, 2)
+        }
+    }
+
+    func testImportWithOneBlankEntryImportsNothing() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let d = Date()
+            let entries = [
+                Entry(id: UUID(), text: "fine", date: d, created: d, modified: d, starred: false, tags: []),
+                Entry(id: UUID(), text: "  \n", date: d, created: d, modified: d, starred: false, tags: []),
+            ]
+            XCTAssertThrowsVaultError(
+                .importRefused(position: 2, detail: VaultError.emptyText.description), try vault.importEntries(entries))
+            XCTAssertEqual(vault.list(), [])
+        }
+    }
+}

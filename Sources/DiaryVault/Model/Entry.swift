@@ -12,9 +12,13 @@ public struct Entry: Equatable, Sendable {
     public var starred: Bool
     /// Sorted, without duplicates, as written.
     public var tags: [String]
+    /// Where an imported entry came from (for example `jrnl:<hash>` or `dayone:<uuid>`), so a
+    /// second import of the same file adds nothing; nil for entries written in `diary`.
+    public var source: String?
 
     public init(
-        id: UUID, text: String, date: Date, created: Date, modified: Date, starred: Bool, tags: [String]
+        id: UUID, text: String, date: Date, created: Date, modified: Date, starred: Bool, tags: [String],
+        source: String? = nil
     ) {
         self.id = id
         self.text = text
@@ -23,6 +27,7 @@ public struct Entry: Equatable, Sendable {
         self.modified = modified
         self.starred = starred
         self.tags = tags
+        self.source = source
     }
 
     /// The first line, trimmed; "Untitled" when that line is blank (as the original diary
@@ -47,6 +52,8 @@ public struct EntrySummary: Equatable, Sendable {
     public var tags: [String]
     /// UTF-8 byte count of the text.
     public var size: Int
+    /// See `Entry.source`.
+    public var source: String?
 }
 
 /// Which entries `list` and `search` return. Dates are inclusive and apply to the entry date.

@@ -2,7 +2,7 @@ import Foundation
 
 /// The plaintext of a sealed entry (docs/FORMAT.md §6):
 /// `version u8 | date i64 | created i64 | modified i64 | flags u8 | tag count u8 |
-/// tags (u16 length + UTF-8)… | text length u32 | text UTF-8`, times in Unix milliseconds.
+/// tags (u16 length + UTF-8)… | source (u16 length + UTF-8, empty = none) | text length u32 | text UTF-8`, times in Unix milliseconds.
 ///
 /// Binary rather than JSON because `search` decodes every entry: this parses in microseconds.
 enum EntryCodec {
@@ -18,6 +18,7 @@ enum EntryCodec {
         w.u8(e.starred ? starredFlag : 0)
         w.u8(UInt8(e.tags.count))
         for tag in e.tags { w.string16(tag) }
+        w.string16(e.source ?? "")
         w.string32(e.text)
         return w.bytes
     }
@@ -33,9 +34,10 @@ enum EntryCodec {
         let tagCount = Int(try r.u8())
         var tags: [String] = []
         for _ in 0..<tagCount { tags.append(try r.string16()) }
+        let source = try r.string16()
         let text = try r.string32(limit: textLimit)
         try r.expectEnd()
         return Entry(id: id, text: text, date: date, created: created, modified: modified,
-                     starred: flags & starredFlag != 0, tags: tags)
+                     starred: flags & starredFlag != 0, tags: tags, source: source.isEmpty ? nil : source)
     }
 }

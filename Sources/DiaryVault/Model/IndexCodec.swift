@@ -17,7 +17,7 @@ struct IndexRow: Equatable {
 /// The plaintext of the sealed index (docs/FORMAT.md §7):
 /// `version u8 | generation u64 | count u32 | rows…`, each row
 /// `id 16 | date i64 | created i64 | modified i64 | flags u8 | size u32 | sealed hash 32 |
-/// title (u16 + UTF-8) | tag count u8 | tags (u16 + UTF-8)…`.
+/// title (u16 + UTF-8) | tag count u8 | tags (u16 + UTF-8)… | source (u16 + UTF-8, empty = none)`.
 enum IndexCodec {
     static let version: UInt8 = 1
 
@@ -39,6 +39,7 @@ enum IndexCodec {
             w.string16(s.title)
             w.u8(UInt8(s.tags.count))
             for tag in s.tags { w.string16(tag) }
+            w.string16(s.source ?? "")
         }
         return w.bytes
     }
@@ -48,9 +49,9 @@ enum IndexCodec {
         guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
         let generation = try r.u64()
         let count = Int(try r.u32())
-        // Each row takes at least 80 bytes: a count that cannot fit is a lie, refuse it
+        // Each row takes at least 82 bytes: a count that cannot fit is a lie, refuse it
         // before reserving memory for it.
-        guard count <= r.remaining / 80 else { throw FormatError.invalidField("row count") }
+        guard count <= r.remaining / 82 else { throw FormatError.invalidField("row count") }
         var rows: [UUID: IndexRow] = [:]
         rows.reserveCapacity(count)
         for _ in 0..<count {
@@ -66,9 +67,11 @@ enum IndexCodec {
             let tagCount = Int(try r.u8())
             var tags: [String] = []
             for _ in 0..<tagCount { tags.append(try r.string16()) }
+            let source = try r.string16()
             let summary = EntrySummary(
                 id: id, title: title, date: date, created: created, modified: modified,
-                starred: flags & EntryCodec.starredFlag != 0, tags: tags, size: size)
+                starred: flags & EntryCodec.starredFlag != 0, tags: tags, size: size,
+                source: source.isEmpty ? nil : source)
             guard rows.updateValue(IndexRow(summary: summary, sealedHash: hash), forKey: id) == nil else {
                 throw FormatError.invalidField("duplicate id")
             }
@@ -81,6 +84,6 @@ enum IndexCodec {
 extension Entry {
     var summary: EntrySummary {
         EntrySummary(id: id, title: title, date: date, created: created, modified: modified,
-                     starred: starred, tags: tags, size: text.utf8.count)
+                     starred: starred, tags: tags, size: text.utf8.count, source: source)
     }
 }

@@ -21,6 +21,7 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case backupExists(path: String)
     case notABackup(path: String)
     case backupDamaged(path: String, detail: String)
+    case importRefused(position: Int, detail: String)
     case io(path: String, detail: String)
 
     public var description: String {
@@ -47,6 +48,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .backupExists(let path): return "\(path) already exists; a backup never overwrites a file"
         case .notABackup(let path): return "\(path) is not a diary backup"
         case .backupDamaged(let path, let detail): return "the backup \(path) is damaged (\(detail))"
+        case .importRefused(let position, let detail):
+            return "entry \(position) of the import: \(detail); nothing was imported"
         case .io(let path, let detail): return "\(path): \(detail)"
         }
     }
