@@ -52,7 +52,7 @@ struct ErrorReport: Equatable {
             self.init(message: message, hint: nil, code: .damaged)
         case .emptyText:
             self.init(message: message, hint: CLIError.emptyText.hint, code: .failure)
-        case .entryTooLarge:
+        case .entryTooLarge, .importRefused:
             self.init(message: message, hint: nil, code: .inputRefused)
         case .unknownID:
             self.init(message: message, hint: "`diary list` shows the ids", code: .failure)
