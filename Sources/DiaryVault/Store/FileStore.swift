@@ -43,42 +43,48 @@ public final class FileStore: VaultStore {
     }
 
     /// Creates a files vault in an existing, empty 0700 `directory` holding `initial`.
+    /// The caller holds the vault lock (`StoreLayout.create` does).
     static func create(at directory: URL, initial: StoreChange) throws -> FileStore {
         guard let header = initial.header else {
             throw StoreError.io(path: directory.path, detail: "a new vault needs a header")
         }
         try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
-        let lock = FileLock(url: directory.appendingPathComponent(lockName))
-        try lock.createFile()
+        try FileLock(url: directory.appendingPathComponent(lockName)).createFile()
         try DurableFile.syncDirectory(directory)
-        return try lock.withLock(exclusive: true) {
-            var rest = initial
-            rest.header = nil
-            try writeLocked(rest, in: directory)
-            // The header goes last: until it exists the directory is not a vault, and what an
-            // interrupted create leaves behind is recognised as leftovers (see `StoreLayout`).
-            try DurableFile.write(header, to: directory.appendingPathComponent(headerName))
-            return try FileStore(openingAt: directory)
-        }
+        var rest = initial
+        rest.header = nil
+        try writeLocked(rest, in: directory)
+        // The header goes last: until it exists the directory is not a vault, and what an
+        // interrupted create leaves behind is recognised as leftovers (see `StoreLayout`).
+        try DurableFile.write(header, to: directory.appendingPathComponent(headerName))
+        return try FileStore(openingAt: directory)
     }
 
+    /// Runs `body` holding the exclusive lock, after finishing any interrupted change, so the
+    /// read-modify-write in `body` starts from a settled state.
     public func withWriteLock<T>(_ body: () throws -> T) throws -> T {
-        try lock.withLock(exclusive: true, body)
+        try lock.withLock(exclusive: true) {
+            try recoverLocked()
+            return try body()
+        }
     }
 
     /// Applies `change` atomically and durably. An id both put and deleted ends up put.
     /// Takes the write lock itself if the caller does not hold it.
     public func apply(_ change: StoreChange) throws {
         try withWriteLock {
-            try recoverLocked()
+            // Blobs are staged in the vault directory itself (see `stage`), so only it can hold
+            // a killed writer's leftovers; scanning `entries/` here would make every write cost
+            // O(number of entries).
             try DurableFile.removeTempFiles(in: directory)
-            try DurableFile.removeTempFiles(in: entriesURL)
             try Self.writeLocked(change, in: directory)
         }
     }
 
     public func withSnapshot<T>(_ body: (any StoreReader) throws -> T) throws -> T {
-        while true {
+        // Another process could crash again between our recovery and our next look; a few
+        // rounds are plenty, and bounding them turns a journal we cannot settle into an error.
+        for _ in 0..<8 {
             // The shared lock keeps writers out, so the files cannot change under `body`.
             let outcome: SnapshotOutcome<T> = try lock.withLock(exclusive: false) {
                 if FileManager.default.fileExists(atPath: journalURL.path) { return .needsRecovery }
@@ -89,6 +95,7 @@ public final class FileStore: VaultStore {
             case .needsRecovery: try lock.withLock(exclusive: true) { try recoverLocked() }
             }
         }
+        throw StoreError.io(path: journalURL.path, detail: "an interrupted change could not be finished")
     }
 
     public func storeFiles() throws -> [String] {
@@ -181,15 +188,17 @@ public final class FileStore: VaultStore {
         try commit(try stage(operations, in: directory), operations, in: directory)
     }
 
-    /// Writes each put's blob to an fsynced temporary file beside its target; returns
-    /// (temporary, target) pairs. On failure no temporary file is left.
+    /// Writes each put's blob to an fsynced temporary file in the vault directory; returns
+    /// (temporary, target) pairs. On failure no temporary file is left. The rename into
+    /// `entries/` stays atomic (one file system), and leftovers are found without listing
+    /// every entry.
     private static func stage(_ operations: [FileJournal.Operation], in directory: URL) throws -> [(URL, URL)] {
         try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
         var staged = [(URL, URL)]()
         do {
             for case .put(let name, let bytes) in operations {
                 let target = directory.appendingPathComponent(name)
-                staged.append((try DurableFile.stage(bytes, in: target.deletingLastPathComponent()), target))
+                staged.append((try DurableFile.stage(bytes, in: directory), target))
             }
         } catch {
             for (temp, _) in staged { _ = try? DurableFile.remove(temp) }

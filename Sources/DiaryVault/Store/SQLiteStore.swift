@@ -48,7 +48,8 @@ public final class SQLiteStore: VaultStore {
     /// Creates the database holding `initial` in an existing, empty 0700 `directory`.
     ///
     /// The database is built and closed under a temporary name, then renamed into place:
-    /// `vault.sqlite` appears complete or not at all.
+    /// `vault.sqlite` appears complete or not at all. The caller holds the vault lock
+    /// (`StoreLayout.create` does).
     static func create(at directory: URL, initial: StoreChange) throws -> SQLiteStore {
         guard initial.header != nil else {
             throw StoreError.io(path: directory.path, detail: "a new vault needs a header")
@@ -87,28 +88,26 @@ public final class SQLiteStore: VaultStore {
     public func apply(_ change: StoreChange) throws {
         if change.isEmpty { return }
         try withWriteLock {
-            try SQLiteSchema.mapping(path: path) {
-                try dbQueue.writeWithoutTransaction { db in
-                    try db.inTransaction(.immediate) {
-                        try Self.write(change, in: db)
-                        return .commit
-                    }
+            // A killed `create` or `backup` into this directory may have left temporary files.
+            try DurableFile.removeTempFiles(in: directory)
+            try write { db in
+                try db.inTransaction(.immediate) {
+                    try Self.write(change, in: db)
+                    return .commit
                 }
             }
             if !change.deleteEntries.isEmpty {
                 // Old WAL frames still hold the deleted rows' pages; truncating the log after a
                 // checkpoint drops them. Best effort: another process's read may keep it busy.
-                _ = try? dbQueue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+                try? write { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
             }
         }
     }
 
     public func withSnapshot<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         let path = self.path
-        return try SQLiteSchema.mapping(path: path) {
-            // One read transaction: in WAL mode it sees a single committed state throughout.
-            try dbQueue.read { db in try body(SQLiteReader(db: db, path: path)) }
-        }
+        // One read transaction: in WAL mode it sees a single committed state throughout.
+        return try read { db in try body(SQLiteReader(db: db, path: path)) }
     }
 
     public func storeFiles() throws -> [String] {
@@ -124,9 +123,12 @@ public final class SQLiteStore: VaultStore {
         let parent = destination.deletingLastPathComponent()
         let temp = try Self.createEmptyFile(in: parent, suffix: ".sqlite")
         do {
+            let target = try SQLiteSchema.mapping(path: destination.path) { try DatabaseQueue(path: temp.path) }
+            try read { db in try target.writeWithoutTransaction { try db.backup(to: $0) } }
             try SQLiteSchema.mapping(path: destination.path) {
-                let target = try DatabaseQueue(path: temp.path)
-                try dbQueue.backup(to: target)
+                // The copy inherits WAL mode from page 1; a rollback-journal file needs no
+                // `-wal`/`-shm` companions to be opened, wherever it is copied.
+                try target.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
                 try target.close()
             }
             try Self.syncFile(temp)
@@ -144,13 +146,11 @@ public final class SQLiteStore: VaultStore {
     /// rotation) or of deleted entries is no longer in any page of the files.
     public func vacuum() throws {
         try withWriteLock {
-            try SQLiteSchema.mapping(path: path) {
-                try dbQueue.writeWithoutTransaction { db in
-                    try db.execute(sql: "VACUUM")
-                    let busy = try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
-                    guard busy == 0 else {
-                        throw StoreError.io(path: path, detail: "could not truncate the log: database is busy")
-                    }
+            try write { db in
+                try db.execute(sql: "VACUUM")
+                let busy = try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
+                guard busy == 0 else {
+                    throw StoreError.io(path: path, detail: "could not truncate the log: database is busy")
                 }
             }
         }
@@ -166,7 +166,40 @@ public final class SQLiteStore: VaultStore {
 
     /// Runs `body` on the store's own connection (tests inspect its pragmas this way).
     func inspect<T>(_ body: (Database) throws -> T) throws -> T {
-        try dbQueue.read(body)
+        try read(body)
+    }
+
+    /// Runs `body` in one read transaction — or, when this thread is already inside one (a
+    /// read or snapshot nested in a snapshot), in that same transaction: GRDB connections are
+    /// not reentrant, and the outer snapshot already fixes the state.
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try SQLiteSchema.mapping(path: path) {
+            try dbQueue.unsafeReentrantRead { db in
+                if db.isInsideTransaction { return try body(db) }
+                return try db.readOnly {
+                    var result: T?
+                    try db.inTransaction(.deferred) {
+                        result = try body(db)
+                        return .commit
+                    }
+                    guard let result else { throw StoreError.io(path: path, detail: "read transaction failed") }
+                    return result
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on the connection outside any transaction; refuses inside a snapshot,
+    /// whose state must not change under it.
+    private func write(_ body: (Database) throws -> Void) throws {
+        try SQLiteSchema.mapping(path: path) {
+            try dbQueue.unsafeReentrantWrite { db in
+                guard !db.isInsideTransaction else {
+                    throw StoreError.io(path: path, detail: "cannot write inside a snapshot")
+                }
+                try body(db)
+            }
+        }
     }
 
     private static func write(_ change: StoreChange, in db: Database) throws {

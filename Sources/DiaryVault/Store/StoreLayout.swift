@@ -35,15 +35,23 @@ public enum StoreLayout {
             try makeParents(of: directory)
             try DurableFile.makeDirectory(directory)
             try DurableFile.syncDirectory(directory.deletingLastPathComponent())
-        case .empty:
+        case .empty, .leftovers:
             try DurableFile.makeDirectory(directory)
-        case .leftovers:
-            try DurableFile.makeDirectory(directory)
-            try removeLeftovers(in: directory)
         }
-        switch kind {
-        case .sqlite: return try SQLiteStore.create(at: directory, initial: initial)
-        case .files: return try FileStore.create(at: directory, initial: initial)
+        // Two `diary init`s racing on one directory: the vault lock lets one finish first,
+        // and the other then finds its vault and refuses.
+        let lock = FileLock(url: directory.appendingPathComponent(FileStore.lockName))
+        try lock.createFile()
+        return try lock.withLock(exclusive: true) {
+            switch try inspect(directory) {
+            case .vault: throw StoreError.alreadyExists(path: directory.path)
+            case .foreign: throw StoreError.notAVault(path: directory.path)
+            case .missing, .empty, .leftovers: try removeLeftovers(in: directory)
+            }
+            switch kind {
+            case .sqlite: return try SQLiteStore.create(at: directory, initial: initial)
+            case .files: return try FileStore.create(at: directory, initial: initial)
+            }
         }
     }
 

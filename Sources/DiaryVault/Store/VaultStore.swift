@@ -59,6 +59,13 @@ public protocol StoreReader {
 /// - Leftover temporary files from a killed writer are ignored by readers and cleaned up by
 ///   the next writer; they are never reported as entries or damage.
 /// - Readers do not need the write lock; writers call `apply` only inside `withWriteLock`.
+///   (Both stores take the lock themselves if `apply` is called without it.)
+/// - The store-level `StoreReader` methods each read in a snapshot of their own; reads inside
+///   `withSnapshot` (on the reader or on the store) see the snapshot's state. `apply` inside a
+///   snapshot is refused with an error.
+/// - An id that is both put and deleted in one `StoreChange` ends up put.
+///
+/// Obtain stores through `StoreLayout` (create, open, detect).
 public protocol VaultStore: AnyObject, StoreReader {
     var kind: StoreKind { get }
     /// The vault directory.
@@ -67,6 +74,9 @@ public protocol VaultStore: AnyObject, StoreReader {
     /// Runs `body` holding an exclusive, cross-process advisory lock on the vault
     /// (`flock` on `vault.lock`), so that read-modify-write sequences of concurrent `diary`
     /// processes are serialised and none of their entries is dropped.
+    ///
+    /// Reentrant on one thread; two store instances (or processes) exclude each other. The files
+    /// store first finishes any change a crashed writer left in its journal.
     func withWriteLock<T>(_ body: () throws -> T) throws -> T
 
     /// Applies `change` atomically and durably.
