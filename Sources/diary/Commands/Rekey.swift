@@ -26,7 +26,7 @@ struct Rekey: ParsableCommand {
         let unsealable = try vault.rotateKey(passphrase: passphrase, progress: progress.update)
         progress.finish()
         for id in unsealable {
-            Output.warning("entry \(EntryFormat.fullID(id)) was already damaged and keeps the old key; run `diary verify`")
+            Output.warning("entry \(EntryFormat.fullID(id)) was already damaged and was not re-encrypted; run `diary verify`")
         }
         let client = try access.agent(for: vault.id)
         if let status = try? client.status(), status.vaultID == vault.id {
