@@ -1,0 +1,248 @@
+function __diary_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __diary_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __diary_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __diary_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __diary_parse_tokens -S
+    set -l unparsed_tokens (__diary_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'diary'
+        __diary_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'init'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'new-passphrase-file=' 'store=' 'kdf=' 'version' 'h/help'
+        case 'unlock'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'timeout=' 'max=' 'version' 'h/help'
+        case 'lock'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'version' 'h/help'
+        case 'status'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'version' 'h/help'
+        case 'new'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'edit' 'date=' 'tag=+' 'star' 'version' 'h/help'
+        case 'list'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'starred' 'tag=' 'from=' 'to=' 'n/limit=' 'json' 'version' 'h/help'
+        case 'show'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'json' 'version' 'h/help'
+        case 'edit'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'date=' 'yes' 'version' 'h/help'
+        case 'delete'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'yes' 'version' 'h/help'
+        case 'star'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'version' 'h/help'
+        case 'unstar'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'version' 'h/help'
+        case 'tag'
+            __diary_parse_subcommand -r 2 'vault=' 'passphrase-file=' 'version' 'h/help'
+        case 'search'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'starred' 'tag=' 'from=' 'to=' 'n/limit=' 'json' 'version' 'h/help'
+        case 'passwd'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'new-passphrase-file=' 'kdf=' 'version' 'h/help'
+        case 'rekey'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'version' 'h/help'
+        case 'backup'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'version' 'h/help'
+        case 'verify'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'version' 'h/help'
+        case 'restore'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'to=' 'store=' 'version' 'h/help'
+        case 'reindex'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'version' 'h/help'
+        case 'help'
+            __diary_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __diary_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __diary_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __diary_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __diary_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__diary_tokens -p)
+    if test -z "$(__diary_tokens -t)"
+        set -l index (count (__diary_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'diary' -f
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'init' -d 'Create a new vault.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'unlock' -d 'Unlock the vault for a while.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'lock' -d 'Lock the vault now.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'status' -d 'Say whether the vault is unlocked, and for how long.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'new' -d 'Write a new entry.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'list' -d 'List entries, newest first.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'show' -d 'Show an entry.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'edit' -d 'Edit an entry in your editor.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'delete' -d 'Delete an entry.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'star' -d 'Star an entry.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'unstar' -d 'Remove an entry\'s star.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'tag' -d 'Add or remove an entry\'s tags.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'search' -d 'Find entries containing a text.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'passwd' -d 'Change the passphrase.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'rekey' -d 'Rotate the vault key and re-encrypt every entry.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'backup' -d 'Write a backup of the vault to one file.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'verify' -d 'Check a vault or a backup file for damage.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'restore' -d 'Restore a backup into a new vault.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'reindex' -d 'Rebuild the index from the entries.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" new-passphrase-file' -l 'new-passphrase-file' -d 'Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" store' -l 'store' -d 'How entries are stored: sqlite or files.' -rfka 'sqlite files'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" kdf' -l 'kdf' -d 'Argon2id cost: interactive, moderate or sensitive.' -rfka 'interactive moderate sensitive'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unlock" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unlock" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unlock" timeout' -l 'timeout' -d 'Lock after this long without use.' -rfka ''
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unlock" max' -l 'max' -d 'Lock after this long in any case.' -rfka ''
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unlock" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unlock" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary lock" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary lock" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary lock" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary lock" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary status" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary status" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary status" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary status" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" edit' -l 'edit' -d 'Open the editor even when text or stdin is given.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" date' -l 'date' -d 'The entry\'s date (ISO 8601, today, yesterday); default now.' -rfka 'today yesterday'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new"' -l 'tag' -d 'Tag the entry (repeatable).' -rfka ''
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" star' -l 'star' -d 'Star the entry.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" starred' -l 'starred' -d 'Only starred entries.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" tag' -l 'tag' -d 'Only entries with this tag.' -rfka ''
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" from' -l 'from' -d 'Only entries dated on or after this date.' -rfka 'today yesterday'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" to' -l 'to' -d 'Only entries dated on or before this date (a day counts whole).' -rfka 'today yesterday'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" limit n' -s 'n' -l 'limit' -d 'At most this many entries.' -rfka ''
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" json' -l 'json' -d 'Print JSON (an array of objects with sorted keys) instead of lines.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" json' -l 'json' -d 'Print JSON.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" date' -l 'date' -d 'A new date for the entry (ISO 8601, today, yesterday).' -rfka 'today yesterday'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" yes' -l 'yes' -d 'Delete without asking if the text is emptied.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary delete" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary delete" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary delete" yes' -l 'yes' -d 'Do not ask.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary delete" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary delete" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary star" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary star" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary star" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary star" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unstar" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unstar" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unstar" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unstar" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary tag" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary tag" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary tag" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary tag" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" starred' -l 'starred' -d 'Only starred entries.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" tag' -l 'tag' -d 'Only entries with this tag.' -rfka ''
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" from' -l 'from' -d 'Only entries dated on or after this date.' -rfka 'today yesterday'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" to' -l 'to' -d 'Only entries dated on or before this date (a day counts whole).' -rfka 'today yesterday'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" limit n' -s 'n' -l 'limit' -d 'At most this many entries.' -rfka ''
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" json' -l 'json' -d 'Print JSON (an array of objects with sorted keys) instead of lines.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" new-passphrase-file' -l 'new-passphrase-file' -d 'Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" kdf' -l 'kdf' -d 'Also change the Argon2id cost: interactive, moderate or sensitive.' -rfka 'interactive moderate sensitive'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary rekey" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary rekey" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary rekey" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary rekey" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary backup" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary backup" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary backup" -eq 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'diarybak\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary backup" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary backup" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary verify" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary verify" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary verify" -eq 1' -F
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary verify" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary verify" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary restore" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary restore" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary restore" -eq 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'diarybak\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary restore" to' -l 'to' -d 'The new vault directory.' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary restore" store' -l 'store' -d 'Store shape of the restored vault (default: as in the backup).' -rfka 'sqlite files'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary restore" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary restore" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary help" version' -l 'version' -d 'Show the version.'

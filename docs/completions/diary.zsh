@@ -1,0 +1,401 @@
+#compdef diary
+
+__diary_complete() {
+    local -ar non_empty_completions=("${@:#(|:*)}")
+    local -ar empty_completions=("${(M)@:#(|:*)}")
+    _describe -V '' non_empty_completions -- empty_completions -P $'\'\''
+}
+
+__diary_custom_complete() {
+    local -a completions
+    completions=("${(@f)"$("${command_name}" "${@}" "${command_line[@]}")"}")
+    if [[ "${#completions[@]}" -gt 1 ]]; then
+        __diary_complete "${completions[@]:0:-1}"
+    fi
+}
+
+__diary_cursor_index_in_current_word() {
+    if [[ -z "${QIPREFIX}${IPREFIX}${PREFIX}" ]]; then
+        printf 0
+    else
+        printf %s "${#${(z)LBUFFER}[-1]}"
+    fi
+}
+
+_diary() {
+    emulate -RL zsh -G
+    setopt extendedglob nullglob numericglobsort
+    unsetopt aliases banghist
+
+    local -xr SAP_SHELL=zsh
+    local -x SAP_SHELL_VERSION
+    SAP_SHELL_VERSION="$(builtin emulate zsh -c 'printf %s "${ZSH_VERSION}"')"
+    local -r SAP_SHELL_VERSION
+
+    local context state state_descr line
+    local -A opt_args
+
+    local -r command_name="${words[1]}"
+    local -ar command_line=("${words[@]}")
+    local -ir current_word_index="$((CURRENT - 1))"
+
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'init:Create a new vault.'
+            'unlock:Unlock the vault for a while.'
+            'lock:Lock the vault now.'
+            'status:Say whether the vault is unlocked, and for how long.'
+            'new:Write a new entry.'
+            'list:List entries, newest first.'
+            'show:Show an entry.'
+            'edit:Edit an entry in your editor.'
+            'delete:Delete an entry.'
+            'star:Star an entry.'
+            'unstar:Remove an entry'\''s star.'
+            'tag:Add or remove an entry'\''s tags.'
+            'search:Find entries containing a text.'
+            'passwd:Change the passphrase.'
+            'rekey:Rotate the vault key and re-encrypt every entry.'
+            'backup:Write a backup of the vault to one file.'
+            'verify:Check a vault or a backup file for damage.'
+            'restore:Restore a backup into a new vault.'
+            'reindex:Rebuild the index from the entries.'
+            'help:Show subcommand help information.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|help)
+            "_diary_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_diary_init() {
+    local -i ret=1
+    local -ar ___store=('sqlite' 'files')
+    local -ar ___kdf=('interactive' 'moderate' 'sensitive')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--new-passphrase-file[Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).]:file:_files'
+        '--store[How entries are stored\: sqlite or files.]:store:{__diary_complete "${___store[@]}"}'
+        '--kdf[Argon2id cost\: interactive, moderate or sensitive.]:kdf:{__diary_complete "${___kdf[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_unlock() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--timeout[Lock after this long without use.]:duration:'
+        '--max[Lock after this long in any case.]:duration:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_lock() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_status() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_new() {
+    local -i ret=1
+    local -ar ___date=('today' 'yesterday')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':text:'
+        '--edit[Open the editor even when text or stdin is given.]'
+        '--date[The entry'\''s date (ISO 8601, today, yesterday); default now.]:date:{__diary_complete "${___date[@]}"}'
+        '*--tag[Tag the entry (repeatable).]:tag:'
+        '--star[Star the entry.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_list() {
+    local -i ret=1
+    local -ar ___from=('today' 'yesterday')
+    local -ar ___to=('today' 'yesterday')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--starred[Only starred entries.]'
+        '--tag[Only entries with this tag.]:tag:'
+        '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
+        '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
+        '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
+        '--json[Print JSON (an array of objects with sorted keys) instead of lines.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:'
+        '--json[Print JSON.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_edit() {
+    local -i ret=1
+    local -ar ___date=('today' 'yesterday')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:'
+        '--date[A new date for the entry (ISO 8601, today, yesterday).]:date:{__diary_complete "${___date[@]}"}'
+        '--yes[Delete without asking if the text is emptied.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_delete() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:'
+        '--yes[Do not ask.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_star() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_unstar() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_tag() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:'
+        '*:change:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_search() {
+    local -i ret=1
+    local -ar ___from=('today' 'yesterday')
+    local -ar ___to=('today' 'yesterday')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':query:'
+        '--starred[Only starred entries.]'
+        '--tag[Only entries with this tag.]:tag:'
+        '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
+        '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
+        '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
+        '--json[Print JSON (an array of objects with sorted keys) instead of lines.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_passwd() {
+    local -i ret=1
+    local -ar ___kdf=('interactive' 'moderate' 'sensitive')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--new-passphrase-file[Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).]:file:_files'
+        '--kdf[Also change the Argon2id cost\: interactive, moderate or sensitive.]:kdf:{__diary_complete "${___kdf[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_rekey() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_backup() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':path:_files -g '\''*.diarybak'\'''
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_verify() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':path:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_restore() {
+    local -i ret=1
+    local -ar ___store=('sqlite' 'files')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':backup:_files -g '\''*.diarybak'\'''
+        '--to[The new vault directory.]:path:_files -/'
+        '--store[Store shape of the restored vault (default\: as in the backup).]:store:{__diary_complete "${___store[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_reindex() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_help() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '*:subcommands:'
+        '--version[Show the version.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+if [[ "${funcstack[1]}" = _diary ]]; then
+    _diary "${@}"
+else
+    compdef _diary diary
+fi
