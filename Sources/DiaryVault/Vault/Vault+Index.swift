@@ -55,7 +55,7 @@ extension Vault {
                 try refreshUnderLock()
                 var next = index
                 var (change, result) = try body(&next)
-                next.generation += 1
+                next.generation = Self.nextGeneration(after: next.generation)
                 change.index = try sealIndex(next)
                 try backend.apply(change)
                 index = next
@@ -75,7 +75,14 @@ extension Vault {
             header = current
         }
         (index, indexState) = try loadIndex()
-        if indexState != .ok { index.generation = max(index.generation, 0) }
+    }
+
+    /// The index generation after `current`: one more, or the current time in milliseconds if
+    /// that is larger. The clock term keeps the counter ahead of any copy this machine has
+    /// seen even when a damaged index had to be rebuilt from the entries (which loses the
+    /// old count), so the rollback warning does not cry wolf after a repair.
+    static func nextGeneration(after current: UInt64) -> UInt64 {
+        max(current &+ 1, UInt64(max(Date().millisecondsSince1970, 0)))
     }
 
     /// Rebuilds the index from the entries and writes it. Returns the number of entries.

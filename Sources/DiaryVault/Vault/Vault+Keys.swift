@@ -55,7 +55,7 @@ extension Vault {
                 let damaged = try resealAll(batchSize: batchSize, progress: progress)
                 // Every readable entry is now under the new generation: drop the old key.
                 try onDisk.setSlots([ring.current], kek: kek)
-                index.generation += 1
+                index.generation = Self.nextGeneration(after: index.generation)
                 try backend.apply(StoreChange(header: onDisk.encoded(), index: try sealIndex(index)))
                 header = onDisk
                 keyRing = KeyRing([ring.current])
@@ -89,7 +89,7 @@ extension Vault {
                 puts[id] = resealed
                 index.rows[id] = IndexRow(summary: entry.summary, sealedHash: BLAKE2b.hash(resealed))
             }
-            index.generation += 1
+            index.generation = Self.nextGeneration(after: index.generation)
             try backend.apply(StoreChange(index: try sealIndex(index), putEntries: puts))
             done += batch.count
             progress?(done, pending.count)
