@@ -18,14 +18,14 @@ struct Import: ParsableCommand {
             entries already in the vault count as duplicates.
 
             FORMATS
-              jrnl      `jrnl --export json`; title and body become the text, date and time are
-                        read in the local time zone, @tags and the star carry over
-              dayone    Day One's JSON export, the .json file or the .zip holding it; media
-                        become a placeholder in the text and are counted in the summary
-              markdown  one entry per .md file (a directory means its .md files); the date
-                        comes from the front matter (date:, tags:, starred:, title:) or from a
-                        file name starting with YYYY-MM-DD
-              diary     `diary export --format json`: every field, the same ids
+              jrnl      `jrnl --export json`: title and body become the text;
+                        date and time are local; @tags and stars carry over
+              dayone    Day One's JSON export (the .json, or the .zip with it);
+                        media become placeholders, counted in the summary
+              markdown  one entry per .md file (a directory: its .md files);
+                        the date comes from the front matter (date:, tags:,
+                        starred:, title:) or a file name YYYY-MM-DD…
+              diary     `diary export --format json`: every field, same ids
 
             Prints nothing on stdout. The summary goes to stderr: entries imported, entries \
             skipped (with the file and position of each, e.g. an empty jrnl entry), duplicates, \
@@ -35,7 +35,7 @@ struct Import: ParsableCommand {
               jrnl --export json > j.json && diary import --from jrnl j.json
               diary import --from dayone "Day One export.zip"
               diary import --from markdown ~/notes/journal/
-              diary export --format json --to all.json --yes && diary import --from diary all.json
+              diary export --to all.json --yes && diary import --from diary all.json
             """)
 
     @OptionGroup var global: GlobalOptions
