@@ -16,6 +16,7 @@ struct ErrorReport: Equatable {
         switch error {
         case let e as CLIError: self.init(message: e.description, hint: e.hint, code: e.exitCode)
         case let e as VaultError: self.init(vault: e)
+        case let e as ExchangeError: self.init(exchange: e)
         case let e as CryptoError:
             self.init(
                 message: e.description, hint: nil,
@@ -62,6 +63,29 @@ struct ErrorReport: Equatable {
         case .invalidID:
             self.init(message: message, hint: "an id is a UUID or at least 4 of its hex digits", code: .usage)
         case .io:
+            self.init(message: message, hint: nil, code: .failure)
+        }
+    }
+
+    /// Import and export problems. A file that cannot be read is an I/O failure (1); a file
+    /// that reads but is not acceptable input is refused (67), like text that is not UTF-8.
+    private init(exchange error: ExchangeError) {
+        let message = error.description
+        let nothing = "nothing was imported; fix the file and import it again"
+        switch error {
+        case .unreadable:
+            self.init(message: message, hint: "nothing was imported", code: .failure)
+        case .notAnExport:
+            self.init(message: message, hint: "check --from (jrnl, dayone, markdown or diary); nothing was imported",
+                      code: .inputRefused)
+        case .unsupportedVersion:
+            self.init(message: message, hint: "this export was written by a newer diary; upgrade diary",
+                      code: .inputRefused)
+        case .tooLarge, .invalidUTF8, .malformedJSON, .invalidEntry, .invalidFrontMatter, .noDate, .noInput:
+            self.init(message: message, hint: nothing, code: .inputRefused)
+        case .outputExists:
+            self.init(message: message, hint: "choose a new path; diary never overwrites", code: .alreadyExists)
+        case .writeFailed:
             self.init(message: message, hint: nil, code: .failure)
         }
     }

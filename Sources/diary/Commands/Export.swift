@@ -1,0 +1,153 @@
+import ArgumentParser
+import DiaryVault
+import Foundation
+
+/// `diary export`: the entries as plaintext JSON or Markdown, only with explicit consent.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export entries as plaintext JSON or Markdown.",
+        discussion: """
+            The output is NOT encrypted. A warning always goes to stderr; on a terminal diary \
+            then asks before writing anything. Without a terminal (scripts, pipes, cron) --yes \
+            is required, also when writing to stdout; otherwise nothing is written and the exit \
+            status is 64.
+
+            --format json (the default) writes every field of every entry: id, text, date, \
+            created, modified, star, tags. `diary import --from diary` reads it back into any \
+            vault with the same ids and values.
+
+            --format markdown writes one document (newest entry first, dates in your locale), \
+            or, when --to names a directory (one that exists, or a path ending in '/'), one \
+            .md file per entry with front matter that `diary import --from markdown` reads back.
+
+            Without --to the export goes to stdout. An existing file is never overwritten \
+            (status 73, nothing written); files are created with mode 0600, a new directory \
+            with mode 0700. --starred and --tag export only the matching entries.
+
+            EXAMPLE
+              diary export --format json --to ~/diary.json
+              diary export --format markdown --to ~/diary-md/ --yes
+              diary export --tag travel --yes | jq '.entries | length'
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "What to write: json (lossless) or markdown.")
+    var format: ExportFormat = .json
+
+    @Option(
+        help: ArgumentHelp("Where to write (a file; for markdown also a directory); default stdout.", valueName: "path"),
+        completion: .file())
+    var to: String?
+
+    @Flag(help: "Only starred entries.")
+    var starred = false
+
+    @Option(help: ArgumentHelp("Only entries with this tag.", valueName: "tag"))
+    var tag: String?
+
+    @Flag(help: "Do not ask: consent to writing plaintext.")
+    var yes = false
+
+    func validate() throws {
+        if format == .json, let to, to.hasSuffix("/") {
+            throw ValidationError("--format json writes one file; give a file name, not a directory")
+        }
+    }
+
+    func run() throws {
+        let destination = try ExportDestination(to, format: format)
+        // Refuse before the passphrase and the question: the answer would not matter.
+        try destination.refuseExisting()
+        let vault = try VaultAccess(options: global).open()
+        let filter = EntryFilter(starred: starred, tag: tag.map(Tags.clean))
+        // Every entry is decrypted before anything is written, so a damaged entry fails the
+        // export (status 65) instead of leaving half of it behind.
+        let entries = try vault.list(filter).map { try vault.entry($0.id) }
+        try destination.refuseClashes(entries)
+        let count = "\(entries.count) entr\(entries.count == 1 ? "y" : "ies")"
+        Output.warning("the export is NOT encrypted: \(count) as plaintext to \(destination)")
+        try confirmDestructive(
+            "exporting plaintext", question: "Write \(count) as plaintext to \(destination)?", yes: yes)
+        try destination.write(entries, format: format)
+        if destination.url != nil { Output.note("exported \(count) to \(destination)") }
+    }
+}
+
+/// Where an export goes: stdout, one file, or a directory of Markdown files.
+enum ExportDestination: CustomStringConvertible {
+    case stdout
+    case file(URL)
+    case directory(URL)
+
+    /// A directory only for Markdown, and only when `path` is one or ends in '/'.
+    init(_ path: String?, format: ExportFormat) throws {
+        guard let path else { self = .stdout; return }
+        let expanded = (path as NSString).expandingTildeInPath
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: expanded, isDirectory: &isDirectory)
+        if format == .markdown && (path.hasSuffix("/") || (exists && isDirectory.boolValue)) {
+            self = .directory(URL(fileURLWithPath: expanded, isDirectory: true).standardizedFileURL)
+        } else {
+            self = .file(URL(fileURLWithPath: expanded).standardizedFileURL)
+        }
+    }
+
+    var url: URL? {
+        switch self {
+        case .stdout: return nil
+        case .file(let url), .directory(let url): return url
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .stdout: return "stdout"
+        case .file(let url): return url.path
+        case .directory(let url): return url.path + "/"
+        }
+    }
+
+    /// Throws `outputExists` for a file that is already there (a directory may exist).
+    func refuseExisting() throws {
+        if case .file(let url) = self, FileManager.default.fileExists(atPath: url.path) {
+            throw ExchangeError.outputExists(path: url.path)
+        }
+    }
+
+    /// For a directory: throws `outputExists` when any entry's file is already there, so a
+    /// clash is found before the question, not after half the files are written.
+    func refuseClashes(_ entries: [Entry]) throws {
+        guard case .directory(let url) = self else { return }
+        for entry in entries {
+            let file = url.appendingPathComponent(Exporter.markdownFileName(entry, timeZone: .current))
+            if FileManager.default.fileExists(atPath: file.path) { throw ExchangeError.outputExists(path: file.path) }
+        }
+    }
+
+    func write(_ entries: [Entry], format: ExportFormat) throws {
+        switch (self, format) {
+        case (.stdout, .json):
+            var data = Exporter.json(entries)
+            Output.write(String(decoding: data, as: UTF8.self), to: STDOUT_FILENO)
+            data.resetBytes(in: 0..<data.count)
+        case (.stdout, .markdown):
+            Output.write(markdownDocument(entries), to: STDOUT_FILENO)
+        case (.file(let url), .json):
+            var data = Exporter.json(entries)
+            defer { data.resetBytes(in: 0..<data.count) }
+            try Exporter.writeNew(data, to: url)
+        case (.file(let url), .markdown):
+            try Exporter.writeNew(Data(markdownDocument(entries).utf8), to: url)
+        case (.directory(let url), _):
+            try refuseClashes(entries)
+            try Exporter.markdownFiles(entries, into: url, timeZone: .current)
+        }
+    }
+
+    private func markdownDocument(_ entries: [Entry]) -> String {
+        Exporter.markdownDocument(entries, timeZone: .current, locale: DateOutput.locale)
+    }
+}
+
+extension ExportFormat: ExpressibleByArgument {}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import DiaryVault
+import Foundation
+
+/// `diary import`: entries from jrnl, Day One, Markdown files or a diary export, all or nothing.
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import entries from jrnl, Day One, Markdown or a diary export.",
+        discussion: """
+            Every file is read and checked before anything is stored, and the entries are stored \
+            in one atomic change: all of them, or none. A malformed file (bad JSON, the wrong \
+            kind of export, an invalid date, a file over 256 MiB) names the file and the entry \
+            or line, imports nothing and exits with status 67; a file that cannot be read exits \
+            with status 1.
+
+            Importing the same file again adds nothing: each imported entry remembers where it \
+            came from (a Day One uuid, a hash of a jrnl or Markdown entry, a diary id), and \
+            entries already in the vault count as duplicates.
+
+            FORMATS
+              jrnl      `jrnl --export json`: title and body become the text;
+                        date and time are local; @tags and stars carry over
+              dayone    Day One's JSON export (the .json, or the .zip with it);
+                        media become placeholders, counted in the summary
+              markdown  one entry per .md file (a directory: its .md files);
+                        the date comes from the front matter (date:, tags:,
+                        starred:, title:) or a file name YYYY-MM-DD…
+              diary     `diary export --format json`: every field, same ids
+
+            Prints nothing on stdout. The summary goes to stderr: entries imported, entries \
+            skipped (with the file and position of each, e.g. an empty jrnl entry), duplicates, \
+            and media references not imported. Progress is shown when stderr is a terminal.
+
+            EXAMPLE
+              jrnl --export json > j.json && diary import --from jrnl j.json
+              diary import --from dayone "Day One export.zip"
+              diary import --from markdown ~/notes/journal/
+              diary export --to all.json --yes && diary import --from diary all.json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("What the files are: jrnl, dayone, markdown or diary.", valueName: "format"))
+    var from: ImportFormat
+
+    @Argument(help: ArgumentHelp("The files to import (for markdown, also directories).", valueName: "file"),
+              completion: .file())
+    var files: [String]
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one file to import") }
+    }
+
+    func run() throws {
+        let urls = files.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath).standardizedFileURL }
+        // Open first: a locked or missing vault must fail before minutes of parsing.
+        let vault = try VaultAccess(options: global).open()
+        let batch = try Importer.read(from, from: urls, timeZone: .current)
+        var summary = ImportSummary(batch: batch, imported: 0, duplicates: 0)
+        // Nothing to store (every entry skipped): no write at all.
+        if !batch.entries.isEmpty {
+            let progress = Progress("importing")
+            defer { progress.finish() }
+            let outcome = try vault.importEntries(batch.entries, progress: progress.update)
+            (summary.imported, summary.duplicates) = (outcome.imported.count, outcome.duplicates)
+        }
+        summary.print()
+    }
+}
+
+/// The lines `import` ends with, on stderr. They name files and positions, never entry text.
+struct ImportSummary {
+    let batch: ImportBatch
+    var imported: Int
+    var duplicates: Int
+
+    var lines: [String] {
+        var lines = batch.skipped.map { "skipped \($0)" }
+        lines.append(
+            "imported \(imported), skipped \(batch.skipped.count), duplicates \(duplicates)")
+        let media = batch.mediaReferencesDropped
+        if media > 0 {
+            lines.append(
+                "\(media) media reference\(media == 1 ? "" : "s") not imported (the text keeps a placeholder for each)")
+        }
+        return lines
+    }
+
+    func print() {
+        for line in lines { Output.note(line) }
+    }
+}
+
+extension ImportFormat: ExpressibleByArgument {}
