@@ -173,13 +173,13 @@ _diary() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|help)
+    init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|import|export|help)
         # Offer subcommand argument completions
         "_diary_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init unlock lock status new list show edit delete star unstar tag search passwd rekey backup verify restore reindex help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init unlock lock status new list show edit delete star unstar tag search passwd rekey backup verify restore reindex import export help' -- "${cur}"))
         ;;
     esac
 }
@@ -656,6 +656,69 @@ _diary_reindex() {
         ;;
     '--passphrase-file')
         __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_import() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file --from)
+    __diary_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--from')
+        __diary_add_completions -W 'jrnl'$'\n''dayone'$'\n''markdown'$'\n''diary'
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_export() {
+    repeating_flags=()
+    non_repeating_flags=(--starred --yes --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file --format --to --tag)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--format')
+        __diary_add_completions -W 'json'$'\n''markdown'
+        return
+        ;;
+    '--to')
+        __diary_add_completions -f
+        return
+        ;;
+    '--tag')
         return
         ;;
     esac

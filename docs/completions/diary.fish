@@ -60,6 +60,10 @@ function __diary_parse_tokens -S
             __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'to=' 'store=' 'version' 'h/help'
         case 'reindex'
             __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'version' 'h/help'
+        case 'import'
+            __diary_parse_subcommand -r 1 'vault=' 'passphrase-file=' 'from=' 'version' 'h/help'
+        case 'export'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'format=' 'to=' 'starred' 'tag=' 'yes' 'version' 'h/help'
         case 'help'
             __diary_parse_subcommand -r 1 'version'
         end
@@ -136,6 +140,8 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" 
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'verify' -d 'Check a vault or a backup file for damage.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'restore' -d 'Restore a backup into a new vault.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'reindex' -d 'Rebuild the index from the entries.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'import' -d 'Import entries from jrnl, Day One, Markdown or a diary export.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'export' -d 'Export entries as plaintext JSON or Markdown.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
@@ -245,4 +251,19 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" from' -l 'from' -d 'What the files are: jrnl, dayone, markdown or diary.' -rfka 'jrnl dayone markdown diary'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary import" -ge 1' -F
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" format' -l 'format' -d 'What to write: json (lossless) or markdown.' -rfka 'json markdown'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" to' -l 'to' -d 'Where to write (a file; for markdown also a directory); default stdout.' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" starred' -l 'starred' -d 'Only starred entries.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" tag' -l 'tag' -d 'Only entries with this tag.' -rfka ''
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" yes' -l 'yes' -d 'Do not ask: consent to writing plaintext.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary help" version' -l 'version' -d 'Show the version.'

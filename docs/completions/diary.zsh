@@ -69,13 +69,15 @@ _diary() {
             'verify:Check a vault or a backup file for damage.'
             'restore:Restore a backup into a new vault.'
             'reindex:Rebuild the index from the entries.'
+            'import:Import entries from jrnl, Day One, Markdown or a diary export.'
+            'export:Export entries as plaintext JSON or Markdown.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|help)
+        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|import|export|help)
             "_diary_${words[1]}" && ret=0
             ;;
         esac
@@ -375,6 +377,41 @@ _diary_reindex() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_import() {
+    local -i ret=1
+    local -ar ___from=('jrnl' 'dayone' 'markdown' 'diary')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--from[What the files are\: jrnl, dayone, markdown or diary.]:format:{__diary_complete "${___from[@]}"}'
+        '*:file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_export() {
+    local -i ret=1
+    local -ar ___format=('json' 'markdown')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--format[What to write\: json (lossless) or markdown.]:format:{__diary_complete "${___format[@]}"}'
+        '--to[Where to write (a file; for markdown also a directory); default stdout.]:path:_files'
+        '--starred[Only starred entries.]'
+        '--tag[Only entries with this tag.]:tag:'
+        '--yes[Do not ask\: consent to writing plaintext.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -87,8 +87,10 @@ final class Progress {
         Output.write("\r\(label): \(done)/\(total) (\(percent)%)", to: STDERR_FILENO)
     }
 
-    /// Ends the progress line.
+    /// Ends the progress line; calling it again does nothing (commands call it before printing
+    /// their result and again from a `defer` for the error paths).
     func finish() {
         if enabled && started { Output.write("\n", to: STDERR_FILENO) }
+        started = false
     }
 }
