@@ -23,7 +23,11 @@ struct VaultAccess {
     func open() throws -> Vault {
         let info = try inspect()
         if let vault = try openWithAgent(info) { return vault }
-        return try Vault.open(at: directory, passphrase: currentPassphrase())
+        let vault = try Vault.open(at: directory, passphrase: currentPassphrase())
+        if vault.rotationInterrupted {
+            Output.warning("a key rotation was interrupted; run `diary rekey` to finish it")
+        }
+        return vault
     }
 
     /// The vault opened with a passphrase, never the agent's key (`unlock`, `passwd`, `rekey`).
@@ -62,6 +66,9 @@ struct VaultAccess {
             return try Vault.open(at: directory, vaultKey: held.key, keyGeneration: held.generation)
         } catch VaultError.wrongKey {
             Output.warning("the unlock agent's key does not open this vault any more; asking for the passphrase")
+            return nil
+        } catch VaultError.rotationInterrupted, VaultError.indexUnavailable {
+            // Both need every key generation or a rebuilt index: only the passphrase gives that.
             return nil
         }
     }
