@@ -22,7 +22,18 @@ public enum FuzzEntryPoints {
     private static let entryID = UUID(uuid: (16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1))
 
     /// `VaultHeader.decode` followed by the KDF bounds check the vault applies before deriving.
+    /// The input is tried as it is and with its last 32 bytes replaced by the right checksum:
+    /// a mutated header almost never carries a valid BLAKE2b checksum, and without the repair
+    /// the field parser behind the checksum would hardly ever run.
     public static func header(_ bytes: [UInt8]) {
+        decodeHeader(bytes)
+        if bytes.count > VaultHeader.checksumLength {
+            let body = Array(bytes.dropLast(VaultHeader.checksumLength))
+            decodeHeader(body + BLAKE2b.hash(body))
+        }
+    }
+
+    private static func decodeHeader(_ bytes: [UInt8]) {
         guard let header = try? VaultHeader.decode(bytes) else { return }
         _ = try? header.kdf.validate()
         check(header.encoded() == bytes, "header decoded from non-canonical bytes")
@@ -77,10 +88,39 @@ public enum FuzzEntryPoints {
 
     /// `BackupFile.parse`, then everything a restore reads from it before deriving a key: the
     /// header, and every sealed object opened under the fixed key as `verify` would.
+    /// Like `header`, the input is also tried with a correct end record in place of its last
+    /// 45 bytes (count and hash recomputed), so the record parser is reached.
     public static func backup(_ bytes: [UInt8]) {
+        parseBackup(bytes)
+        let endLength = 1 + 4 + 8 + 32
+        if bytes.count >= 10 + endLength {
+            parseBackup(withEndRecord(Array(bytes.dropLast(endLength))))
+        }
+    }
+
+    private static func parseBackup(_ bytes: [UInt8]) {
         guard let contents = try? BackupFile.parse(bytes, path: "fuzz") else { return }
         header(contents.header)
         _ = Verifier(vaultID: vaultID, keyRing: keyRing).check(sealedIndex: contents.index, entries: contents.entries)
+    }
+
+    /// `body` followed by the end record a writer would put there: the number of records the
+    /// framing shows after the 10-byte file header, and the hash of `body`.
+    private static func withEndRecord(_ body: [UInt8]) -> [UInt8] {
+        var records: UInt64 = 0
+        var offset = 10
+        while offset + 5 <= body.count {
+            let length = body[(offset + 1)..<(offset + 5)].reduce(0) { $0 << 8 | Int($1) }
+            offset += 5 + length
+            records += 1
+        }
+        var w = ByteWriter()
+        w.append(body)
+        w.u8(BackupFile.endType)
+        w.u32(8 + 32)
+        w.u64(records)
+        w.append(BLAKE2b.hash(body))
+        return w.bytes
     }
 
     /// Traps with `message`: for the fuzzer, a broken invariant is as much a bug as a crash.
