@@ -91,8 +91,14 @@ enum BackupFile {
         do { data = Array(try Data(contentsOf: url)) } catch {
             throw VaultError.io(path: url.path, detail: "cannot read")
         }
-        guard data.count >= 10, Array(data[0..<8]) == magic else { throw VaultError.notABackup(path: url.path) }
-        let damaged = { (detail: String) in VaultError.backupDamaged(path: url.path, detail: detail) }
+        return try parse(data, path: url.path)
+    }
+
+    /// Parses the bytes of a backup file; `path` only names the file in errors. Separate from
+    /// `read` so the fuzzer can feed bytes without touching the disk.
+    static func parse(_ data: [UInt8], path: String) throws -> Contents {
+        guard data.count >= 10, Array(data[0..<8]) == magic else { throw VaultError.notABackup(path: path) }
+        let damaged = { (detail: String) in VaultError.backupDamaged(path: path, detail: detail) }
         let version = Int(data[8]) << 8 | Int(data[9])
         guard version == Int(Self.version) else {
             throw VaultError.unsupportedVersion(found: version, supported: Int(Self.version))

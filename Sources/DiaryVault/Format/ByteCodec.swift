@@ -64,6 +64,15 @@ struct ByteReader {
     mutating func i64() throws -> Int64 { Int64(bitPattern: try bigEndian()) }
     mutating func uuid() throws -> UUID { UUID(bytes: try take(16)) }
 
+    /// A time (i64 milliseconds), refused outside `Date.storableMilliseconds`: a Date holds
+    /// it as a Double, so a larger value would not survive re-encoding (and near the i64
+    /// limits the conversion back would trap).
+    mutating func time() throws -> Date {
+        let ms = try i64()
+        guard Date.storableMilliseconds.contains(ms) else { throw FormatError.invalidField("time") }
+        return Date(millisecondsSince1970: ms)
+    }
+
     mutating func string16() throws -> String { try utf8(count: Int(try u16())) }
     mutating func string32(limit: Int) throws -> String {
         let n = Int(try u32())
@@ -129,7 +138,18 @@ extension UUID {
 }
 
 extension Date {
-    /// Milliseconds since 1970-01-01T00:00:00Z: the on-disk time unit.
-    var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    /// The times the format stores: 0001-01-01T00:00:00Z through 9999-12-31T23:59:59.999Z
+    /// (docs/FORMAT.md §1). Within it, milliseconds survive the trip through a Date exactly.
+    static let storableMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
+    /// Milliseconds since 1970-01-01T00:00:00Z: the on-disk time unit, clamped to
+    /// `storableMilliseconds` so that no Date can trap here or encode to a time readers refuse.
+    var millisecondsSince1970: Int64 {
+        let ms = (timeIntervalSince1970 * 1000).rounded()
+        let range = Self.storableMilliseconds
+        guard ms >= Double(range.lowerBound) else { return range.lowerBound }  // also -infinity, NaN
+        guard ms <= Double(range.upperBound) else { return range.upperBound }  // also +infinity
+        return Int64(ms)
+    }
     init(millisecondsSince1970 ms: Int64) { self.init(timeIntervalSince1970: Double(ms) / 1000) }
 }

@@ -26,9 +26,9 @@ enum EntryCodec {
     static func decode(_ bytes: [UInt8], id: UUID, textLimit: Int) throws -> Entry {
         var r = ByteReader(bytes)
         guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
-        let date = Date(millisecondsSince1970: try r.i64())
-        let created = Date(millisecondsSince1970: try r.i64())
-        let modified = Date(millisecondsSince1970: try r.i64())
+        let date = try r.time()
+        let created = try r.time()
+        let modified = try r.time()
         let flags = try r.u8()
         guard flags & ~starredFlag == 0 else { throw FormatError.invalidField("flags") }
         let tagCount = Int(try r.u8())

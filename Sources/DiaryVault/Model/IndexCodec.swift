@@ -56,9 +56,9 @@ enum IndexCodec {
         rows.reserveCapacity(count)
         for _ in 0..<count {
             let id = try r.uuid()
-            let date = Date(millisecondsSince1970: try r.i64())
-            let created = Date(millisecondsSince1970: try r.i64())
-            let modified = Date(millisecondsSince1970: try r.i64())
+            let date = try r.time()
+            let created = try r.time()
+            let modified = try r.time()
             let flags = try r.u8()
             guard flags & ~EntryCodec.starredFlag == 0 else { throw FormatError.invalidField("flags") }
             let size = Int(try r.u32())

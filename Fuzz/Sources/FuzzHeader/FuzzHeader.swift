@@ -1,0 +1,8 @@
+import DiaryVault
+
+/// libFuzzer's entry point: one input to `FuzzEntryPoints.header`. No top-level code.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    FuzzEntryPoints.header(Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}

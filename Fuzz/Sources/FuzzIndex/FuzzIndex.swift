@@ -1,0 +1,8 @@
+import DiaryVault
+
+/// libFuzzer's entry point: one input to `FuzzEntryPoints.index`. No top-level code.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    FuzzEntryPoints.index(Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}

@@ -1,0 +1,130 @@
+import DiaryCrypto
+import Foundation
+
+/// Entry points for the libFuzzer targets in `Fuzz/`: each feeds bytes to one parser of data
+/// read from disk.
+///
+/// The parsers stay `internal`; only these functions are public, so the fuzz package (a
+/// separate SwiftPM package, because an executable without `main` links only with the fuzzer
+/// runtime) can reach them. A thrown error is a correct answer to bad input and is swallowed;
+/// a trap is the bug the fuzzer looks for. Where a parser accepts its input, the entry point
+/// also checks that the input was canonical (it re-encodes to the same bytes), because the
+/// format promises exactly one encoding per value and the vault re-encodes what it decoded.
+public enum FuzzEntryPoints {
+    /// A fixed, public key: with it the fuzzer can reach the code behind a successful AEAD open.
+    /// Not a secret; nothing real is sealed under it.
+    private static let keyRing: KeyRing = {
+        var raw = [UInt8](repeating: 0x42, count: 32)
+        let vaultKey = try! SecretBytes(consuming: &raw)
+        return KeyRing([try! GenerationKeys(generation: 1, vaultKey: vaultKey)])
+    }()
+    private static let vaultID = UUID(uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))
+    private static let entryID = UUID(uuid: (16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1))
+
+    /// `VaultHeader.decode` followed by the KDF bounds check the vault applies before deriving.
+    /// The input is tried as it is and with its last 32 bytes replaced by the right checksum:
+    /// a mutated header almost never carries a valid BLAKE2b checksum, and without the repair
+    /// the field parser behind the checksum would hardly ever run.
+    public static func header(_ bytes: [UInt8]) {
+        decodeHeader(bytes)
+        if bytes.count > VaultHeader.checksumLength {
+            let body = Array(bytes.dropLast(VaultHeader.checksumLength))
+            decodeHeader(body + BLAKE2b.hash(body))
+        }
+    }
+
+    private static func decodeHeader(_ bytes: [UInt8]) {
+        guard let header = try? VaultHeader.decode(bytes) else { return }
+        _ = try? header.kdf.validate()
+        check(header.encoded() == bytes, "header decoded from non-canonical bytes")
+    }
+
+    /// `Envelope.peek` and `Envelope.open` under the fixed key. The first byte picks the kind
+    /// (bit 0) and whether the rest is stored bytes (bit 1 clear) or a padded plaintext that is
+    /// first sealed under the fixed key (bit 1 set), so that `open` gets past the AEAD and
+    /// its padding check and the entry or index decoder behind it are reached.
+    public static func envelope(_ bytes: [UInt8]) {
+        guard let mode = bytes.first else { return }
+        let kind: ObjectKind = mode & 1 == 0 ? .entry : .index
+        let objectID = kind == .entry ? entryID : Envelope.indexObjectID
+        var sealed = Array(bytes.dropFirst())
+        if mode & 2 != 0 {
+            let keys = keyRing.current
+            let ad = Envelope.associatedData(vaultID: vaultID, kind: kind, generation: keys.generation, objectID: objectID)
+            guard let box = try? XChaCha20Poly1305.seal(sealed, key: keys.key(for: kind), associatedData: ad) else {
+                return
+            }
+            sealed = Envelope.prefix(kind: kind, generation: keys.generation) + box.nonce + box.ciphertext
+        }
+        _ = try? Envelope.peek(sealed, expecting: kind)
+        guard let plaintext = try? Envelope.open(
+            sealed, kind: kind, objectID: objectID, vaultID: vaultID, keyRing: keyRing) else { return }
+        switch kind {
+        case .entry: entry(plaintext)
+        case .index: index(plaintext)
+        }
+    }
+
+    /// `LengthPadding.unpad`; what it accepts must pad back to the same bytes.
+    public static func padding(_ bytes: [UInt8]) {
+        guard let unpadded = try? LengthPadding.unpad(bytes) else { return }
+        check((try? LengthPadding.pad(unpadded)) == bytes, "padding accepted in a non-canonical form")
+    }
+
+    /// `EntryCodec.decode` on a plaintext, as if an attacker held the key.
+    public static func entry(_ bytes: [UInt8]) {
+        guard let entry = try? EntryCodec.decode(bytes, id: entryID, textLimit: Vault.maximumTextBytes) else { return }
+        check(EntryCodec.encode(entry) == bytes, "entry decoded from non-canonical bytes")
+    }
+
+    /// `IndexCodec.decode` on a plaintext, as if an attacker held the key.
+    public static func index(_ bytes: [UInt8]) {
+        guard let index = try? IndexCodec.decode(bytes) else { return }
+        // Rows are sorted on encode, so only an index written in that order is canonical;
+        // re-encoding must not trap and must decode to the same index.
+        let again = IndexCodec.encode(index)
+        check((try? IndexCodec.decode(again)) == index, "index does not survive a round trip")
+    }
+
+    /// `BackupFile.parse`, then everything a restore reads from it before deriving a key: the
+    /// header, and every sealed object opened under the fixed key as `verify` would.
+    /// Like `header`, the input is also tried with a correct end record in place of its last
+    /// 45 bytes (count and hash recomputed), so the record parser is reached.
+    public static func backup(_ bytes: [UInt8]) {
+        parseBackup(bytes)
+        let endLength = 1 + 4 + 8 + 32
+        if bytes.count >= 10 + endLength {
+            parseBackup(withEndRecord(Array(bytes.dropLast(endLength))))
+        }
+    }
+
+    private static func parseBackup(_ bytes: [UInt8]) {
+        guard let contents = try? BackupFile.parse(bytes, path: "fuzz") else { return }
+        header(contents.header)
+        _ = Verifier(vaultID: vaultID, keyRing: keyRing).check(sealedIndex: contents.index, entries: contents.entries)
+    }
+
+    /// `body` followed by the end record a writer would put there: the number of records the
+    /// framing shows after the 10-byte file header, and the hash of `body`.
+    private static func withEndRecord(_ body: [UInt8]) -> [UInt8] {
+        var records: UInt64 = 0
+        var offset = 10
+        while offset + 5 <= body.count {
+            let length = body[(offset + 1)..<(offset + 5)].reduce(0) { $0 << 8 | Int($1) }
+            offset += 5 + length
+            records += 1
+        }
+        var w = ByteWriter()
+        w.append(body)
+        w.u8(BackupFile.endType)
+        w.u32(8 + 32)
+        w.u64(records)
+        w.append(BLAKE2b.hash(body))
+        return w.bytes
+    }
+
+    /// Traps with `message`: for the fuzzer, a broken invariant is as much a bug as a crash.
+    private static func check(_ condition: Bool, _ message: StaticString) {
+        if !condition { fatalError("\(message)") }
+    }
+}
