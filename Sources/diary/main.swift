@@ -6,7 +6,9 @@ import Foundation
 do {
     var command = try Diary.parseAsRoot()
     try command.run()
+    RollbackWatch.recordAll()
 } catch {
+    RollbackWatch.recordAll()
     if let report = ErrorReport(error) { report.exit() }
     let code = Diary.exitCode(for: error)
     if code == .success {

@@ -33,6 +33,7 @@ final class RollbackGuardTests: VaultTestCase {
             let vault = try makeVault(kind)
             _ = try vault.add(text: "first")
             XCTAssertNil(try openAndCheck(live))
+            let oldGeneration = vault.indexGeneration
             try copyDirectory(live, to: old)
 
             _ = try vault.add(text: "second")
@@ -42,7 +43,7 @@ final class RollbackGuardTests: VaultTestCase {
 
             try copyDirectory(old, to: live)
             let warning = try openAndCheck(live)
-            XCTAssertEqual(warning, .olderThanSeen(vaultID: vault.id, seen: newest, found: newest - 2))
+            XCTAssertEqual(warning, .olderThanSeen(vaultID: vault.id, seen: newest, found: oldGeneration))
             XCTAssertTrue(warning?.description.contains(vault.id.uuidString.lowercased()) == true)
             // Recording the old copy must not lower the memory: the warning persists.
             XCTAssertNotNil(try openAndCheck(live))

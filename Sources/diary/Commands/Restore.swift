@@ -39,6 +39,7 @@ struct Restore: ParsableCommand {
         let passphrase = try VaultAccess(options: global, directoryOverride: target)
             .currentPassphrase(prompt: "Passphrase for \(source.path): ")
         let vault = try Vault.restore(backup: source, to: target, passphrase: passphrase, store: store)
+        RollbackWatch.created(vault)
         let count = vault.list().count
         Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
     }

@@ -22,8 +22,12 @@ struct VaultAccess {
     /// The vault opened with the agent's key, a passphrase file or the terminal, in that order.
     func open() throws -> Vault {
         let info = try inspect()
-        if let vault = try openWithAgent(info) { return vault }
+        if let vault = try openWithAgent(info) {
+            RollbackWatch.opened(vault)
+            return vault
+        }
         let vault = try Vault.open(at: directory, passphrase: currentPassphrase())
+        RollbackWatch.opened(vault)
         if vault.rotationInterrupted {
             Output.warning("a key rotation was interrupted; run `diary rekey` to finish it")
         }
@@ -34,7 +38,9 @@ struct VaultAccess {
     func openWithPassphrase() throws -> (Vault, SecretBytes) {
         _ = try inspect()
         let passphrase = try currentPassphrase()
-        return (try Vault.open(at: directory, passphrase: passphrase), passphrase)
+        let vault = try Vault.open(at: directory, passphrase: passphrase)
+        RollbackWatch.opened(vault)
+        return (vault, passphrase)
     }
 
     /// The client of this vault's agent (whether or not one runs).
