@@ -5,6 +5,8 @@ import Foundation
 // exit code (ExitCodes.swift); ArgumentParser's (usage, --help) keep their wording and code.
 do {
     var command = try Diary.parseAsRoot()
+    // Runs on success and on a thrown error alike, before the process exits.
+    defer { RollbackCheck.recordOpened() }
     try command.run()
 } catch {
     if let report = ErrorReport(error) { report.exit() }

@@ -22,15 +22,18 @@ struct VaultAccess {
     /// The vault opened with the agent's key, a passphrase file or the terminal, in that order.
     func open() throws -> Vault {
         let info = try inspect()
-        if let vault = try openWithAgent(info) { return vault }
-        return try Vault.open(at: directory, passphrase: currentPassphrase())
+        let vault = try openWithAgent(info) ?? Vault.open(at: directory, passphrase: currentPassphrase())
+        RollbackCheck.afterOpen(vault)
+        return vault
     }
 
     /// The vault opened with a passphrase, never the agent's key (`unlock`, `passwd`, `rekey`).
     func openWithPassphrase() throws -> (Vault, SecretBytes) {
         _ = try inspect()
         let passphrase = try currentPassphrase()
-        return (try Vault.open(at: directory, passphrase: passphrase), passphrase)
+        let vault = try Vault.open(at: directory, passphrase: passphrase)
+        RollbackCheck.afterOpen(vault)
+        return (vault, passphrase)
     }
 
     /// The client of this vault's agent (whether or not one runs).
