@@ -4,7 +4,7 @@ import XCTest
 /// Each assertion records one finding; SECURITY.md's table states the same findings
 /// (`ObserverTableTests`).
 final class ObserverTests: XCTestCase {
-    func testSQLiteStoreShowsOnlyCountsBucketedSizesIdsAndTheHeader() throws {
+    func testSQLiteStoreShowsCountsBucketedSizesIdsFreePagesAndTheHeader() throws {
         let facts = try ObserverScenario.shared("sqlite").facts
         XCTAssertEqual(facts["count"], "yes (exact)", "entry count: SELECT count(*) FROM entry needs no key")
         XCTAssertEqual(facts["ids"], "yes (id column)", "entry UUIDs: the id column is clear")
@@ -15,6 +15,7 @@ final class ObserverTests: XCTestCase {
         XCTAssertEqual(facts["changed"], "yes (id column)", "rows whose sealed blob differs name the changed entries")
         XCTAssertEqual(facts["deleted-traces"], "no", "secure_delete and the log truncation leave no deleted ciphertext")
         XCTAssertEqual(facts["edited-traces"], "no", "secure_delete zeroes the replaced cell")
+        XCTAssertEqual(facts["deletions"], "yes (free pages)", "zeroed pages stay on the freelist: one copy shows a deletion")
         XCTAssertEqual(facts["passwd-traces"], "no", "the old header's wrapped key is not left behind")
         XCTAssertEqual(facts["kdf"], "yes (header)", "KDF parameters are clear by design")
         XCTAssertEqual(facts["vault-id"], "yes (header)")
@@ -33,6 +34,7 @@ final class ObserverTests: XCTestCase {
         XCTAssertEqual(facts["vault-mtime"], "no (random times)", "directories carry random times too")
         XCTAssertEqual(facts["changed"], "yes (file names)")
         XCTAssertEqual(facts["deleted-traces"], "no", "the deleted file is gone from the directory")
+        XCTAssertEqual(facts["deletions"], "no", "one copy shows only the live entries' files")
         XCTAssertEqual(facts["edited-traces"], "no", "the edited file was replaced")
         XCTAssertEqual(facts["passwd-traces"], "no", "the old header was replaced")
         XCTAssertEqual(facts["kdf"], "yes (header)")

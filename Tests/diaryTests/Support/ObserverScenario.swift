@@ -102,6 +102,7 @@ final class ObserverScenario {
         facts["changed"] = changed == [b, c] ? facts["ids"]! : "no"
         facts["edited-traces"] = try traces(of: before[b]!, in: edited)
         facts["deleted-traces"] = try traces(of: before[c]!, in: deleted)
+        facts["deletions"] = try deletionsShow(in: deleted, live: Set(before.keys).subtracting([c])) ? (store == "files" ? "yes" : "yes (free pages)") : "no"
         facts["passwd-traces"] = try traces(of: Array(header1[header1.count - 80..<header1.count - 32]), in: second)
         facts["rekey-traces"] = try traces(of: after[a]!, in: third)
         let header3 = try header(third)
@@ -128,6 +129,16 @@ final class ObserverScenario {
         let run = Array(sealed[start..<min(start + 32, sealed.count)])
         let files = try observer.filesContaining(run)
         return files.isEmpty ? "no" : "yes (\(files.joined(separator: ", ")))"
+    }
+
+    /// Whether one copy, on its own, shows that something was deleted: free pages in the
+    /// database, or any file besides the store's own and the live entries.
+    private func deletionsShow(in observer: Observer, live: Set<String>) throws -> Bool {
+        if store == "sqlite" {
+            return Int(try observer.sqlite("vault.sqlite", "PRAGMA freelist_count")[0][0]) ?? 0 > 0
+        }
+        let expected = Set(["vault.header", "vault.index", "vault.lock", "entries"] + live.map { "entries/" + $0 })
+        return Set(try observer.listing()) != expected
     }
 
     private func sizeFinding(_ a: Int, _ b: Int, _ c: Int, _ textA: String, _ textB: String) -> String {
