@@ -23,6 +23,7 @@ struct Diary: ParsableCommand {
               NO_COLOR                   set: never colour the output
               XDG_RUNTIME_DIR            the agent's socket and the editor's file (tmpfs)
               XDG_DATA_HOME              the default vault is $XDG_DATA_HOME/diary
+              XDG_STATE_HOME             verified backups are noted in $XDG_STATE_HOME/diary
               DIARY_INSECURE_TEST_KDF    TEST ONLY: =1 makes `init` use a deliberately weak
                                          Argon2id cost so test suites run fast; never set
                                          it for a real diary
@@ -41,7 +42,7 @@ struct Diary: ParsableCommand {
             New.self, List.self, Show.self, Edit.self, Delete.self,
             Star.self, Unstar.self, Tag.self, Search.self,
             Passwd.self, Rekey.self, Backup.self, Verify.self, Restore.self, Reindex.self,
-            Import.self, Export.self,
+            Import.self, Export.self, Audit.self,
             AgentCommand.self,
         ])
 }

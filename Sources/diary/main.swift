@@ -8,6 +8,7 @@ do {
     try command.run()
     RollbackWatch.recordAll()
 } catch {
+    // A failed command may still have written: remember where its vaults ended.
     RollbackWatch.recordAll()
     if let report = ErrorReport(error) { report.exit() }
     let code = Diary.exitCode(for: error)

@@ -13,7 +13,7 @@ public enum RollbackWarning: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .olderThanSeen(let id, let seen, let found):
             return "vault \(id.uuidString.lowercased()) is older than a copy this machine has seen "
-                + "(index generation \(found) < \(seen)): it may be an old copy put back in place"
+                + "(index generation \(found) < \(seen)): it may be an older copy put back in place"
         case .stateUnreadable(let path, let detail):
             return "the rollback state \(path) is unreadable (\(detail)); it was ignored"
         }

@@ -28,8 +28,13 @@ enum DurableFile {
 
     /// The whole content of the regular file at `url`, or nil when it does not exist.
     /// A symbolic link, a non-regular file or one larger than `limit` is damage.
+    ///
+    /// Reads with `O_NOATIME` where the kernel allows it (we own the file), so reading an entry
+    /// does not stamp its access time: a copy of the vault would otherwise show which entries
+    /// were last read, and when.
     static func read(_ url: URL, limit: Int = maxReadSize) throws -> [UInt8]? {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        var fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | oNoAtime)
+        if fd < 0 && errno == EPERM { fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
         if fd < 0 {
             if errno == ENOENT { return nil }
             if errno == ELOOP { throw StoreError.corrupt(path: url.path, detail: "is a symbolic link") }
@@ -63,8 +68,9 @@ enum DurableFile {
     }
 
     /// Writes `bytes` to a new fsynced temporary file in `directory` and returns its URL.
-    /// The caller renames it into place (or removes it).
-    static func stage(_ bytes: [UInt8], in directory: URL) throws -> URL {
+    /// The caller renames it into place (or removes it). With `hidingTimes`, the file's access
+    /// and modification times are set to an uninformative value (`hideTimes`) before the fsync.
+    static func stage(_ bytes: [UInt8], in directory: URL, hidingTimes: Bool = false) throws -> URL {
         let name = tempPrefix + SecureRandomName.make()
         let url = directory.appendingPathComponent(name)
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, fileMode)
@@ -73,6 +79,10 @@ enum DurableFile {
             defer { close(fd) }
             guard fchmod(fd, fileMode) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
             try writeAll(fd, bytes, path: url.path)
+            if hidingTimes {
+                var times = uninformativeTimes()
+                guard futimens(fd, &times) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+            }
             guard fsync(fd) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
         } catch {
             unlink(url.path)
@@ -90,10 +100,10 @@ enum DurableFile {
         }
     }
 
-    /// Atomically and durably replaces `target` with `bytes`.
-    static func write(_ bytes: [UInt8], to target: URL) throws {
+    /// Atomically and durably replaces `target` with `bytes` (see `stage` for `hidingTimes`).
+    static func write(_ bytes: [UInt8], to target: URL, hidingTimes: Bool = false) throws {
         let directory = target.deletingLastPathComponent()
-        let staged = try stage(bytes, in: directory)
+        let staged = try stage(bytes, in: directory, hidingTimes: hidingTimes)
         try commit(staged, to: target)
         try syncDirectory(directory)
     }

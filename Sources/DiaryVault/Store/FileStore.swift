@@ -56,7 +56,9 @@ public final class FileStore: VaultStore {
         try writeLocked(rest, in: directory)
         // The header goes last: until it exists the directory is not a vault, and what an
         // interrupted create leaves behind is recognised as leftovers (see `StoreLayout`).
-        try DurableFile.write(header, to: directory.appendingPathComponent(headerName))
+        try DurableFile.write(header, to: directory.appendingPathComponent(headerName), hidingTimes: true)
+        try DurableFile.hideTimes(of: directory.appendingPathComponent(lockName))
+        try hideDirectoryTimes(in: directory)
         return try FileStore(openingAt: directory)
     }
 
@@ -132,6 +134,15 @@ public final class FileStore: VaultStore {
         try DurableFile.remove(journalURL)
         try DurableFile.syncDirectory(directory)
         try DurableFile.removeTempFiles(in: directory)
+        try Self.hideDirectoryTimes(in: directory)
+    }
+
+    /// Gives both directories uninformative times (see `HiddenTimes.swift`): each write
+    /// renames, creates or removes names in them, which would otherwise date the vault's last
+    /// write. Called after the last change to a directory's names.
+    static func hideDirectoryTimes(in directory: URL) throws {
+        try DurableFile.hideTimes(of: directory.appendingPathComponent(entriesName))
+        try DurableFile.hideTimes(of: directory)
     }
 
     /// Writes `change`: directly when it touches one file (a rename is atomic), through the
@@ -141,6 +152,7 @@ public final class FileStore: VaultStore {
         if operations.isEmpty { return }
         if operations.count == 1 {
             try perform(operations, in: directory)
+            try hideDirectoryTimes(in: directory)
             return
         }
         // Stage every new blob, then name the journal: if either fails (a full disk), nothing
@@ -157,6 +169,7 @@ public final class FileStore: VaultStore {
         try commit(staged, operations, in: directory)
         try DurableFile.remove(journalURL)
         try DurableFile.syncDirectory(directory)
+        try hideDirectoryTimes(in: directory)
     }
 
     /// The file operations of `change`, header first and entries in name order.
@@ -190,7 +203,8 @@ public final class FileStore: VaultStore {
         do {
             for case .put(let name, let bytes) in operations {
                 let target = directory.appendingPathComponent(name)
-                staged.append((try DurableFile.stage(bytes, in: directory), target))
+                // Each entry file's times would date its last edit: hide them (HiddenTimes.swift).
+                staged.append((try DurableFile.stage(bytes, in: directory, hidingTimes: true), target))
             }
         } catch {
             for (temp, _) in staged { _ = try? DurableFile.remove(temp) }

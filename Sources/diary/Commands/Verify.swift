@@ -8,7 +8,8 @@ struct Verify: ParsableCommand {
         abstract: "Check a vault or a backup file for damage.",
         discussion: """
             Decrypts and authenticates every object of the vault (PATH or --vault), or of the \
-            backup file PATH (which asks for the backup's passphrase). Prints one line per \
+            backup file PATH (which asks for the backup's passphrase; a clean backup is noted in \
+            $XDG_STATE_HOME/diary for `diary audit`). Prints one line per \
             damaged object on stdout, naming the entry id, and exits with status 65 when any \
             damage was found. Undamaged entries stay readable.
 
@@ -31,6 +32,7 @@ struct Verify: ParsableCommand {
             let passphrase = try VaultAccess(options: global)
                 .currentPassphrase(prompt: "Passphrase for \(file.path): ")
             report = try Vault.verifyBackup(file, passphrase: passphrase)
+            if report.isClean { Self.noteVerifiedBackup(file) }
         } else {
             let override = path.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
             let vault = try VaultAccess(options: global, directoryOverride: override).open()
@@ -40,6 +42,16 @@ struct Verify: ParsableCommand {
         for damage in report.damaged { Output.data(damage.description) }
         guard report.isClean else { throw CLIError.damageFound(count: report.damaged.count) }
         Output.note("ok: \(report.checkedEntries) entr\(report.checkedEntries == 1 ? "y" : "ies"), no damage")
+    }
+
+    /// Remembers (outside the vault) that a backup of this vault verified clean, for `diary
+    /// audit`. Failing to remember does not fail the verification.
+    private static func noteVerifiedBackup(_ file: URL) {
+        do {
+            try VerifiedBackups().record(vaultID: try VerifiedBackups.vaultID(ofBackup: file))
+        } catch {
+            Output.warning("could not note the verified backup for `diary audit`: \(error)")
+        }
     }
 }
 

@@ -14,6 +14,10 @@ enum RollbackWatch {
 
     /// Checks `vault` against what this machine remembers and watches it until exit.
     static func opened(_ vault: Vault) {
+        watched.append(vault)
+        // A missing or damaged index was rebuilt in memory without its counter: it says
+        // nothing about rollback (and `list` already reports the damage).
+        guard vault.indexState == .ok else { return }
         do {
             if let warning = try guardian.check(vaultID: vault.id, generation: vault.indexGeneration) {
                 Output.warning("\(warning)")
@@ -22,9 +26,8 @@ enum RollbackWatch {
                 }
             }
         } catch {
-            Output.warning("cannot read the rollback state: \(error)")
+            Output.warning("could not check the vault against older copies: \(error)")
         }
-        watched.append(vault)
     }
 
     /// Watches a vault this command created or restored (nothing to check yet).

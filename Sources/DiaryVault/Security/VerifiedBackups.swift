@@ -1,0 +1,71 @@
+import Foundation
+
+/// Remembers, outside any vault, when a backup of each vault was last verified, so that
+/// `diary audit` can warn when none was verified recently.
+///
+/// One small file per vault id in the per-user state directory, `verified-backup-<id>`, holding
+/// `diary-verified-backup 1` and the time in milliseconds since 1970 on a second line. It holds
+/// no secrets; the directory is 0700 and the file 0600 all the same, because vault ids link a
+/// user to their vaults.
+public struct VerifiedBackups: Sendable {
+    static let prefix = "verified-backup-"
+    static let firstLine = "diary-verified-backup 1"
+    static let maximumFileSize = 256
+
+    public let stateDirectory: URL
+
+    public init(stateDirectory: URL = VerifiedBackups.defaultDirectory()) {
+        self.stateDirectory = stateDirectory
+    }
+
+    /// `$XDG_STATE_HOME/diary`, else `$HOME/.local/state/diary` (a relative `XDG_STATE_HOME`
+    /// is ignored, as the XDG base directory rules say).
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state, isDirectory: true).appendingPathComponent("diary", isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/state/diary", isDirectory: true)
+    }
+
+    func fileURL(_ vaultID: UUID) -> URL {
+        stateDirectory.appendingPathComponent(Self.prefix + vaultID.uuidString.lowercased())
+    }
+
+    /// Records that a backup of `vaultID` was verified clean at `date` (atomic replace).
+    public func record(vaultID: UUID, at date: Date = Date()) throws {
+        let millis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let parent = stateDirectory.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw VaultError.io(path: parent.path, detail: "cannot create directory")
+        }
+        try storeCall {
+            try DurableFile.makeDirectory(stateDirectory)
+            try DurableFile.write(Array("\(Self.firstLine)\n\(millis)\n".utf8), to: fileURL(vaultID))
+        }
+    }
+
+    /// When a backup of `vaultID` was last verified clean, or nil if never (or if the record
+    /// is not one we wrote: it is then ignored, and the next `record` replaces it).
+    public func lastVerified(vaultID: UUID) throws -> Date? {
+        let bytes = try storeCall { try DurableFile.read(fileURL(vaultID), limit: Self.maximumFileSize) }
+        guard let bytes, let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count == 3, lines[0] == Substring(Self.firstLine), lines[2].isEmpty,
+              let millis = Int64(lines[1]), millis >= 0
+        else { return nil }
+        return Date(timeIntervalSince1970: Double(millis) / 1000)
+    }
+
+    /// The vault id a backup file belongs to, read from the header inside it (no key needed).
+    public static func vaultID(ofBackup file: URL) throws -> UUID {
+        let contents = try BackupFile.read(file)
+        do {
+            return try VaultHeader.decode(contents.header).vaultID
+        } catch {
+            throw VaultError.backupDamaged(path: file.path, detail: "header: \(error)")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import DiaryCrypto
+import DiaryVault
+import Foundation
+
+/// `diary audit`: what a copy of the vault reveals, and which settings are weak.
+struct Audit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what someone who copies the vault can learn, and warn about weak settings.",
+        discussion: """
+            Needs no passphrase: it looks at the vault's files the way someone who copied them \
+            would, and prints what they show — the store, the vault id and key derivation cost \
+            from the header, the number of entries and their padded sizes, whether file times \
+            date the entries — followed by one `warning:` line per weak setting: a key \
+            derivation cost below the default, files or directories open wider than 0600/0700, \
+            leftover editor directories, an interrupted key rotation, or no backup verified \
+            (`diary verify BACKUP`) in the last \(AuditFindings.backupMaxAgeDays) days.
+
+            The report, warnings included, is the command's data and goes to stdout; --json \
+            prints it as one object with sorted keys. The exit status is 0 whether or not there \
+            are warnings (scripts read the `warnings` array); it is non-zero only when the vault \
+            cannot be read.
+
+            EXAMPLE
+              diary audit
+              diary audit --json | jq .warnings
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print JSON (one object with sorted keys) instead of lines.")
+    var json = false
+
+    func run() throws {
+        let directory = VaultAccess(options: global).directory
+        let exposure = try VaultExposure.measure(at: directory)
+        let lastVerified = try? VerifiedBackups().lastVerified(vaultID: exposure.info.id)
+        let findings = AuditFindings(
+            exposure: exposure, lastVerifiedBackup: lastVerified, editorLeftovers: AuditFindings.editorLeftovers(),
+            now: Date())
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            Output.data(String(decoding: try encoder.encode(findings.report), as: UTF8.self))
+        } else {
+            for line in findings.lines { Output.data(line) }
+        }
+    }
+}

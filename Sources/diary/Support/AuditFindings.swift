@@ -1,0 +1,141 @@
+import DiaryCrypto
+import DiaryVault
+import Foundation
+
+/// The facts and warnings of `diary audit`, computed from a measured vault.
+struct AuditFindings {
+    /// A backup verified longer ago than this is not "recent".
+    static let backupMaxAgeDays = 30
+
+    let exposure: VaultExposure
+    let lastVerifiedBackup: Date?
+    /// `diary-edit-…` directories left in the editor's memory directory.
+    let editorLeftovers: [String]
+    let now: Date
+
+    /// The editor directories that a `diary edit` killed before its cleanup left behind; they
+    /// may hold an entry's plaintext (in memory, but readable until removed or reboot).
+    static func editorLeftovers() -> [String] {
+        guard let base = MemoryDirectory.base() else { return [] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+        return names.filter { $0.hasPrefix("diary-edit-") }.sorted().map { "\(base)/\($0)" }
+    }
+
+    var warnings: [String] {
+        var result: [String] = []
+        let kdf = exposure.info.kdf
+        if kdf.isBelowDefault {
+            result.append("key derivation \(kdf) is below the default \(KDFParameters.moderate); run `diary passwd --kdf moderate`")
+        }
+        for file in exposure.tooOpen {
+            let path = file.path == "." ? exposure.directory.path : exposure.directory.appendingPathComponent(file.path).path
+            let wanted = file.isDirectory ? "0700" : "0600"
+            result.append("\(path) has mode \(Self.octal(file.mode)), wider than \(wanted); run `chmod \(wanted.dropFirst()) \(path)`")
+        }
+        for path in editorLeftovers {
+            result.append("leftover editor directory \(path) may hold an entry's text; remove it unless a `diary edit` is running")
+        }
+        if exposure.info.keyGenerations.count > 1 {
+            result.append("a key rotation was interrupted; run `diary rekey` to finish it")
+        }
+        if exposure.entryTimes == .informative {
+            result.append("some entry files carry real modification times; editing those entries hides them")
+        }
+        if !backupIsRecent {
+            result.append("no backup of this vault was verified in the last \(Self.backupMaxAgeDays) days; run `diary backup FILE` then `diary verify FILE`")
+        }
+        return result
+    }
+
+    var backupIsRecent: Bool {
+        guard let lastVerifiedBackup else { return false }
+        return now.timeIntervalSince(lastVerifiedBackup) <= Double(Self.backupMaxAgeDays) * 86_400
+    }
+
+    /// The report as lines: facts first, then `warning:` lines.
+    var lines: [String] {
+        let info = exposure.info
+        var lines = [
+            "vault: \(exposure.directory.path)",
+            "store: \(info.store.rawValue)",
+            "readable without the passphrase:",
+            "  vault id: \(info.id.uuidString.lowercased())",
+            "  format version: \(info.formatVersion)",
+            "  key derivation: \(info.kdf)",
+            "  key generation: \(info.keyGenerations.map(String.init).joined(separator: ", "))",
+            "  entries: \(exposure.entryCount)",
+            "  entry sizes (sealed, padded): \(sizesText)",
+            "  entry times: \(timesText)",
+            "  files: \(exposure.files.count) (\(exposure.tooOpen.isEmpty ? "modes ok" : "\(exposure.tooOpen.count) too open"))",
+            "last verified backup: \(lastVerifiedBackup.map(DateOutput.iso) ?? "never")",
+        ]
+        lines += warnings.map { "warning: \($0)" }
+        if warnings.isEmpty { lines.append("no warnings") }
+        return lines
+    }
+
+    private var sizesText: String {
+        let histogram = exposure.sizeHistogram
+        if histogram.isEmpty { return "none" }
+        return histogram.map { "\($0.size) B × \($0.count)" }.joined(separator: ", ")
+    }
+
+    private var timesText: String {
+        switch exposure.entryTimes {
+        case .oneFile: return "one file for all entries: its times date only the vault's last write"
+        case .hidden: return "hidden (entry files carry random times); inode change times on this disk still date writes"
+        case .informative: return "informative (some entry files carry real modification times)"
+        }
+    }
+
+    static func octal(_ mode: UInt32) -> String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    var report: AuditReport {
+        let info = exposure.info
+        return AuditReport(
+            vault: exposure.directory.path, store: info.store.rawValue, vaultID: info.id.uuidString.lowercased(),
+            formatVersion: info.formatVersion,
+            kdf: .init(opsLimit: info.kdf.opsLimit, memLimit: info.kdf.memLimit, belowDefault: info.kdf.isBelowDefault),
+            keyGenerations: info.keyGenerations, entryCount: exposure.entryCount,
+            entrySizes: exposure.sizeHistogram.map { .init(size: $0.size, count: $0.count) },
+            entryTimes: exposure.entryTimes.rawValue,
+            files: exposure.files.map {
+                .init(path: $0.path, mode: Self.octal($0.mode), size: $0.size, tooOpen: $0.isTooOpen)
+            },
+            lastVerifiedBackup: lastVerifiedBackup.map(DateOutput.iso), warnings: warnings)
+    }
+}
+
+/// `diary audit --json`.
+struct AuditReport: Encodable {
+    struct KDF: Encodable {
+        let opsLimit: UInt64
+        let memLimit: UInt64
+        let belowDefault: Bool
+    }
+    struct SizeCount: Encodable {
+        let size: Int
+        let count: Int
+    }
+    struct File: Encodable {
+        let path: String
+        let mode: String
+        let size: Int
+        let tooOpen: Bool
+    }
+    let vault: String
+    let store: String
+    let vaultID: String
+    let formatVersion: Int
+    let kdf: KDF
+    let keyGenerations: [UInt32]
+    let entryCount: Int
+    let entrySizes: [SizeCount]
+    let entryTimes: String
+    let files: [File]
+    let lastVerifiedBackup: String?
+    let warnings: [String]
+}
