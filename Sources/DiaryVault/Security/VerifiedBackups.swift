@@ -18,14 +18,9 @@ public struct VerifiedBackups: Sendable {
         self.stateDirectory = stateDirectory
     }
 
-    /// `$XDG_STATE_HOME/diary`, else `$HOME/.local/state/diary` (a relative `XDG_STATE_HOME`
-    /// is ignored, as the XDG base directory rules say).
+    /// The machine's diary state directory, shared with `RollbackGuard`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return URL(fileURLWithPath: state, isDirectory: true).appendingPathComponent("diary", isDirectory: true)
-        }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/state/diary", isDirectory: true)
+        RollbackGuard.defaultDirectory(environment: environment)
     }
 
     func fileURL(_ vaultID: UUID) -> URL {
