@@ -15,7 +15,7 @@ final class ObserverTests: XCTestCase {
         XCTAssertEqual(facts["changed"], "yes (id column)", "rows whose sealed blob differs name the changed entries")
         XCTAssertEqual(facts["deleted-traces"], "no", "secure_delete and the log truncation leave no deleted ciphertext")
         XCTAssertEqual(facts["edited-traces"], "no", "secure_delete zeroes the replaced cell")
-        XCTAssertEqual(facts["deletions"], "yes (free pages)", "zeroed pages stay on the freelist: one copy shows a deletion")
+        XCTAssertEqual(facts["deletions"], "no", "auto_vacuum FULL: freed pages leave the file, none waits on the freelist")
         XCTAssertEqual(facts["passwd-traces"], "no", "the old header's wrapped key is not left behind")
         XCTAssertEqual(facts["kdf"], "yes (header)", "KDF parameters are clear by design")
         XCTAssertEqual(facts["vault-id"], "yes (header)")

@@ -34,6 +34,11 @@ enum SQLiteSchema {
         config.prepareDatabase { db in
             // Freed pages are zeroed, so deleted or replaced ciphertext does not linger.
             try db.execute(sql: "PRAGMA secure_delete = ON")
+            // Pages freed by a deletion leave the file at once instead of waiting on the
+            // freelist, where one copy of the file would show that something was deleted (an
+            // observer test found it). It takes effect on a new database (set here, before the
+            // first table and before WAL), and on an older vault at its next VACUUM (rekey).
+            try db.execute(sql: "PRAGMA auto_vacuum = FULL")
             // WAL lets readers keep a consistent snapshot while a writer commits.
             // (Set by hand: GRDB's `.wal` setting would also lower `synchronous` to NORMAL.)
             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
