@@ -71,13 +71,14 @@ _diary() {
             'reindex:Rebuild the index from the entries.'
             'import:Import entries from jrnl, Day One, Markdown or a diary export.'
             'export:Export entries as plaintext JSON or Markdown.'
+            'audit:Show what someone who copies the vault can learn, and warn about weak settings.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|import|export|help)
+        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|import|export|audit|help)
             "_diary_${words[1]}" && ret=0
             ;;
         esac
@@ -412,6 +413,20 @@ _diary_export() {
         '--starred[Only starred entries.]'
         '--tag[Only entries with this tag.]:tag:'
         '--yes[Do not ask\: consent to writing plaintext.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_audit() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--json[Print JSON (one object with sorted keys) instead of lines.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
