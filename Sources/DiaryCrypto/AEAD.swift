@@ -30,6 +30,34 @@ public enum XChaCha20Poly1305 {
             ciphertext: try seal(plaintext, key: key, nonce: nonce, associatedData: associatedData))
     }
 
+    /// Seals a secret (a key being wrapped) straight from guarded memory, with a fresh random
+    /// nonce, so no copy of it passes through an ordinary array.
+    public static func seal(
+        secret: SecretBytes, key: SecretBytes, associatedData: [UInt8]
+    ) throws -> SealedBox {
+        _ = Sodium.ready
+        let nonce = SecureRandom.bytes(count: nonceByteCount)
+        try checkKeyAndNonce(key: key, nonce: nonce)
+        var out = [UInt8](repeating: 0, count: secret.count + tagByteCount)
+        var outCount: UInt64 = 0
+        let rc = out.withNonNullMutablePointer { o, _ in
+            secret.withUnsafeBytes { p in
+                associatedData.withNonNullPointer { ad, adCount in
+                    nonce.withNonNullPointer { n, _ in
+                        key.withUnsafeBytes { k in
+                            crypto_aead_xchacha20poly1305_ietf_encrypt(
+                                o, &outCount, p.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(p.count),
+                                ad, UInt64(adCount), nil, n,
+                                k.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                        }
+                    }
+                }
+            }
+        }
+        precondition(rc == 0 && outCount == UInt64(out.count), "XChaCha20-Poly1305 encrypt failed")
+        return SealedBox(nonce: nonce, ciphertext: out)
+    }
+
     /// Seals with a caller-chosen nonce. Only for known-answer tests and format examples:
     /// reusing a nonce under one key destroys confidentiality.
     public static func seal(

@@ -1,5 +1,11 @@
 import ArgumentParser
+import DiaryAgent
 import Foundation
+
+// Before anything is decrypted: no core dump, and no ptrace by other processes of the user. A
+// crash would otherwise leave decrypted entries in a core file (systemd-coredump keeps them
+// on disk). Best effort: a refusal here must not stop the diary from working.
+try? ProcessHardening.apply()
 
 // The entry point. Our own errors become `diary: error: …` / `diary: hint: …` and a documented
 // exit code (ExitCodes.swift); ArgumentParser's (usage, --help) keep their wording and code.

@@ -163,3 +163,49 @@ final class VaultBackupTests: VaultTestCase {
         XCTAssertThrowsVaultError(.noVault(path: path("missing").path), try Vault.open(at: path("missing"), passphrase: secret("x")))
     }
 }
+
+/// Findings of the independent review, pinned down.
+final class VaultReviewRegressionTests: VaultTestCase {
+    func testAnOlderSealedCopyOfAnEntryPutBackIsRefusedAndNotBlessedByAWrite() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let e = try vault.add(text: "version one")
+            var old: [UInt8] = []
+            try vault.backend.withSnapshot { old = try $0.readEntry(e.id)! }
+            _ = try vault.update(e.id, text: "version two")
+            try vault.backend.withWriteLock { try vault.backend.apply(StoreChange(putEntries: [e.id: old])) }
+            let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
+            XCTAssertThrowsError(try reopened.entry(e.id)) { error in
+                guard case VaultError.entryDamaged(let id, _) = error else { return XCTFail("\(error)") }
+                XCTAssertEqual(id, e.id)
+            }
+            XCTAssertThrowsError(try reopened.update(e.id, starred: true), "a write must not re-seal the old copy")
+            try reopened.rotateKey(passphrase: secret("correct horse"))
+            XCTAssertFalse(try reopened.verify().isClean, "rotation must not bless the old copy either")
+        }
+    }
+
+    func testATitleOfOneHugeCharacterIsCutByBytesAndTheEntryIsStored() throws {
+        let vault = try makeVault(.files)
+        let huge = "a" + String(repeating: "\u{0301}", count: 40_000) + "\nbody"
+        let e = try vault.add(text: huge)
+        XCTAssertEqual(try vault.entry(e.id).text, huge)
+        XCTAssertLessThanOrEqual(vault.list().first!.title.utf8.count, EntryText.maximumTitleBytes)
+    }
+
+    func testOverlongTagsAndSourcesAreRefusedAndEmptySourcesAreNone() throws {
+        let vault = try makeVault(.sqlite)
+        let long = String(repeating: "t", count: 201)
+        XCTAssertThrowsVaultError(.invalidTag(bytes: 201, limit: 200), try vault.add(text: "x", tags: [long]))
+        XCTAssertThrowsVaultError(
+            .tooManyTags(count: 256, limit: 255), try vault.add(text: "x", tags: (0...255).map { "t\($0)" }))
+        let d = Date(millisecondsSince1970: 1_600_000_000_000)
+        func entry(_ source: String?) -> Entry {
+            Entry(id: UUID(), text: "imported", date: d, created: d, modified: d, starred: false, tags: [], source: source)
+        }
+        XCTAssertThrowsError(try vault.importEntries([entry(String(repeating: "s", count: 70_000))]))
+        let outcome = try vault.importEntries([entry(""), entry("")])
+        XCTAssertEqual(outcome.imported.count, 2, "an empty source is no source, so not a duplicate")
+        XCTAssertNil(try vault.entry(outcome.imported[0]).source)
+    }
+}

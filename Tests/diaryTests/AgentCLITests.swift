@@ -37,6 +37,15 @@ final class AgentCLITests: XCTestCase {
         XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("locked"))
     }
 
+    func testAbsurdTimeoutsAreUsageErrorsAndStartNoAgent() throws {
+        let pass = try box.passphraseFile("correct horse")
+        for timeout in ["inf", "nan", "1e300", "0", "-5m", "31d"] {
+            let result = try box.run(["unlock", "--passphrase-file", pass, "--timeout", timeout])
+            XCTAssertEqual(result.status, 64, "\(timeout): \(result.stderr)")
+        }
+        XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("locked"))
+    }
+
     func testUnlockTwiceReusesTheAgent() throws {
         try box.ok(["unlock", "--passphrase-file", pass])
         // No passphrase source the second time: it must not be needed.
@@ -86,7 +95,7 @@ final class AgentCLITests: XCTestCase {
 
         let locked = try box.run(["list"])
         XCTAssertEqual(locked.status, 75, locked.stderr)
-        XCTAssertTrue(locked.stderr.contains("does not open this vault any more"), locked.stderr)
+        XCTAssertTrue(locked.stderr.contains("does not open this vault's index"), locked.stderr)
         let opened = try box.ok(["list", "--passphrase-file", pass])
         XCTAssertTrue(opened.stdout.contains("kept"))
     }

@@ -70,6 +70,10 @@ enum BackupFile {
             buffer.append(contentsOf: w.bytes)
             try flush()
             do { try handle.synchronize() } catch { throw VaultError.io(path: url.path, detail: "\(error)") }
+            // The file's directory entry must be durable too before the backup is reported.
+            do { try DurableFile.syncDirectory(url.deletingLastPathComponent()) } catch {
+                throw VaultError.io(path: url.path, detail: "\(error)")
+            }
         }
 
         private mutating func emit(_ bytes: [UInt8]) throws {
@@ -86,7 +90,19 @@ enum BackupFile {
 
     /// Parses a whole backup strictly: magic, version, record framing, the end record's
     /// count and checksum, exactly one header first, at most one index, unique entry ids.
+    /// The largest backup file read: backups are parsed in memory, and this refuses a device or
+    /// a runaway file before allocating (100,000 typical entries make about 200 MB).
+    static let maximumFileBytes = 4 << 30
+
     static func read(_ url: URL) throws -> Contents {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            throw VaultError.io(path: url.path, detail: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw VaultError.notABackup(path: url.path) }
+        guard Int(info.st_size) <= maximumFileBytes else {
+            throw VaultError.backupDamaged(path: url.path, detail: "larger than \(maximumFileBytes) bytes")
+        }
         let data: [UInt8]
         do { data = Array(try Data(contentsOf: url)) } catch {
             throw VaultError.io(path: url.path, detail: "cannot read")

@@ -65,6 +65,9 @@ enum DayOneImporter {
             $0.type == .file && $0.path.lowercased().hasSuffix(".json") && !$0.path.hasPrefix("__MACOSX/")
         }.sorted { $0.path < $1.path }
         guard !jsons.isEmpty else { throw ExchangeError.noInput(path: file, detail: "the archive holds no .json file") }
+        // One limit for the whole archive, not per member: many members must not add up to
+        // an unbounded amount of memory.
+        var total = 0
         return try jsons.map { member in
             let name = member.path
             // The sizes in a zip header are claims; the limit is enforced on the bytes as they
@@ -78,10 +81,11 @@ enum DayOneImporter {
             do {
                 // This form of extract computes the CRC-32 but leaves the comparison to us.
                 let crc = try archive.extract(member, skipCRC32: false) { chunk in
-                    guard out.count + chunk.count <= Importer.maximumFileBytes else {
+                    guard total + chunk.count <= Importer.maximumFileBytes else {
                         throw ExchangeError.tooLarge(
-                            file: file + ":" + name, bytes: out.count + chunk.count, limit: Importer.maximumFileBytes)
+                            file: file + ":" + name, bytes: total + chunk.count, limit: Importer.maximumFileBytes)
                     }
+                    total += chunk.count
                     out += chunk
                 }
                 guard crc == member.checksum else {

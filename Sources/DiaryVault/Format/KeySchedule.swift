@@ -82,11 +82,9 @@ extension VaultHeader {
     mutating func setSlots(_ keys: [GenerationKeys], kek: SecretBytes) throws {
         let prefix = authenticatedPrefix
         slots = try keys.sorted { $0.generation < $1.generation }.map { k in
-            let box = try k.vaultKey.withUnsafeBytes { raw in
-                try XChaCha20Poly1305.seal(
-                    Array(raw), key: kek,
-                    associatedData: Self.slotAssociatedData(prefix: prefix, generation: k.generation))
-            }
+            let box = try XChaCha20Poly1305.seal(
+                secret: k.vaultKey, key: kek,
+                associatedData: Self.slotAssociatedData(prefix: prefix, generation: k.generation))
             return KeySlot(generation: k.generation, nonce: box.nonce, sealedKey: box.ciphertext)
         }
     }

@@ -86,14 +86,21 @@ public struct EntryFilter: Sendable, Equatable {
 /// Rules about entry text shared by every write path.
 enum EntryText {
     static let untitled = "Untitled"
-    /// Titles in the index are cut to this many characters; `show` has the full line.
+    /// Titles in the index are cut to this many characters and at most this many UTF-8 bytes
+    /// (one character can be any number of bytes); `show` has the full line.
     static let maximumTitleCharacters = 200
+    static let maximumTitleBytes = 800
+    /// A tag is at most this many UTF-8 bytes; a source at most this many.
+    static let maximumTagBytes = 200
+    static let maximumSourceBytes = 1024
 
     static func title(of text: String) -> String {
         let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let trimmed = firstLine.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return untitled }
-        return String(trimmed.prefix(maximumTitleCharacters))
+        var title = Substring(trimmed.prefix(maximumTitleCharacters))
+        while title.utf8.count > maximumTitleBytes { title.removeLast() }
+        return title.isEmpty ? untitled : String(title)
     }
 
     /// True when the text holds nothing but white space: such an entry is never stored.
@@ -102,15 +109,21 @@ enum EntryText {
     }
 
     /// Tags trimmed, without a leading '#', empty ones dropped, duplicates removed, sorted.
+    /// (`Vault.validate` refuses tags longer than `maximumTagBytes` before this runs.)
     static func normalizedTags(_ tags: [String]) -> [String] {
         var seen = Set<String>()
         var out: [String] = []
         for raw in tags {
-            var t = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if t.hasPrefix("#") { t.removeFirst() }
-            guard !t.isEmpty, t.utf8.count <= 200, seen.insert(t).inserted else { continue }
+            let t = normalizedTag(raw)
+            guard !t.isEmpty, seen.insert(t).inserted else { continue }
             out.append(t)
         }
         return out.sorted()
+    }
+
+    static func normalizedTag(_ raw: String) -> String {
+        var t = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if t.hasPrefix("#") { t.removeFirst() }
+        return t
     }
 }

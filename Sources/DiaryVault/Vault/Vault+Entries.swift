@@ -5,15 +5,34 @@ extension Vault {
     // MARK: Reading
 
     /// The entry with this id, decrypted.
+    ///
+    /// Its sealed bytes must also hash to what the index recorded: an older sealed copy of
+    /// the same entry put back in place authenticates (same id, same key), and only the
+    /// index can tell it from the current one.
     public func entry(_ id: UUID) throws -> Entry {
         guard let sealed = try storeCall({ try backend.readEntry(id) }) else {
             throw VaultError.unknownID(id.uuidString.lowercased())
         }
+        let entry: Entry
         do {
-            return try openEntry(sealed, id: id)
+            entry = try openEntry(sealed, id: id)
         } catch {
             throw VaultError.entryDamaged(id, "\(error)")
         }
+        if !matchesIndex(sealed, id: id) {
+            // Another process may have written since our index was read: look again first.
+            (index, indexState) = try loadIndex()
+            guard matchesIndex(sealed, id: id) else {
+                throw VaultError.entryDamaged(id, "differs from the index (an older copy put back?)")
+            }
+        }
+        return entry
+    }
+
+    /// True unless the index (when intact) records another hash for this entry.
+    func matchesIndex(_ sealed: [UInt8], id: UUID) -> Bool {
+        guard indexState == .ok, let row = index.rows[id] else { return true }
+        return constantTimeEquals(row.sealedHash, BLAKE2b.hash(sealed))
     }
 
     func openEntry(_ sealed: [UInt8], id: UUID) throws -> Entry {
@@ -73,7 +92,7 @@ extension Vault {
     public func update(
         _ id: UUID, text: String? = nil, date: Date? = nil, starred: Bool? = nil, tags: [String]? = nil
     ) throws -> Entry {
-        if let text { try Self.validate(text: text, tags: tags ?? []) } else if let tags { try Self.validate(text: "x", tags: tags) }
+        try Self.validate(text: text ?? "x", tags: tags ?? [])
         var entry = try entry(id)
         let before = entry
         if let text { entry.text = text }
@@ -105,12 +124,19 @@ extension Vault {
         }
     }
 
-    static func validate(text: String, tags: [String]) throws {
+    /// Refuses what the format cannot hold, before anything is sealed: blank or oversized
+    /// text, too many tags, a tag or a source too long for its length field.
+    static func validate(text: String, tags: [String], source: String? = nil) throws {
         if EntryText.isBlank(text) { throw VaultError.emptyText }
         let bytes = text.utf8.count
         if bytes > maximumTextBytes { throw VaultError.entryTooLarge(bytes: bytes, limit: maximumTextBytes) }
-        if EntryText.normalizedTags(tags).count > maximumTags {
-            throw VaultError.entryTooLarge(bytes: tags.count, limit: maximumTags)
+        if let long = tags.map(EntryText.normalizedTag).first(where: { $0.utf8.count > EntryText.maximumTagBytes }) {
+            throw VaultError.invalidTag(bytes: long.utf8.count, limit: EntryText.maximumTagBytes)
+        }
+        let count = EntryText.normalizedTags(tags).count
+        if count > maximumTags { throw VaultError.tooManyTags(count: count, limit: maximumTags) }
+        if let source, source.utf8.count > EntryText.maximumSourceBytes {
+            throw VaultError.invalidSource(bytes: source.utf8.count, limit: EntryText.maximumSourceBytes)
         }
     }
 

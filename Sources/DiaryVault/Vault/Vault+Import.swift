@@ -22,7 +22,7 @@ extension Vault {
     ) throws -> ImportOutcome {
         for (n, entry) in entries.enumerated() {
             do {
-                try Self.validate(text: entry.text, tags: entry.tags)
+                try Self.validate(text: entry.text, tags: entry.tags, source: entry.source)
             } catch let error as VaultError {
                 throw VaultError.importRefused(position: n + 1, detail: error.description)
             }
@@ -33,6 +33,7 @@ extension Vault {
             var outcome = ImportOutcome(imported: [], duplicates: 0)
             for (n, original) in entries.enumerated() {
                 var entry = original
+                if entry.source?.isEmpty == true { entry.source = nil }  // empty means none
                 entry.tags = EntryText.normalizedTags(entry.tags)
                 entry.date = Self.truncated(entry.date)
                 entry.created = Self.truncated(entry.created)

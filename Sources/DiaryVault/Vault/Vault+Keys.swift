@@ -81,7 +81,10 @@ extension Vault {
         for batch in stride(from: 0, to: pending.count, by: max(batchSize, 1)).map({ pending[$0..<min($0 + batchSize, pending.count)] }) {
             var puts: [UUID: [UInt8]] = [:]
             for id in batch {
-                guard let sealed = try backend.readEntry(id), let entry = try? openEntry(sealed, id: id) else {
+                // An entry that fails to open, or that is not the one the index recorded (an
+                // older copy put back), is not blessed with a fresh seal: it stays as it is.
+                guard let sealed = try backend.readEntry(id), matchesIndex(sealed, id: id),
+                      let entry = try? openEntry(sealed, id: id) else {
                     damaged.append(id)
                     continue
                 }

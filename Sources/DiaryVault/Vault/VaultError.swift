@@ -14,6 +14,10 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case indexUnavailable(String)
     case emptyText
     case entryTooLarge(bytes: Int, limit: Int)
+    case tooManyTags(count: Int, limit: Int)
+    case invalidTag(bytes: Int, limit: Int)
+    case invalidSource(bytes: Int, limit: Int)
+    case storeDamaged(path: String, detail: String)
     case unknownID(String)
     case ambiguousID(String, matches: [UUID])
     case invalidID(String)
@@ -39,6 +43,10 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .emptyText: return "the entry is empty; nothing was stored"
         case .entryTooLarge(let bytes, let limit):
             return "the entry is \(bytes) bytes; the limit is \(limit) bytes"
+        case .tooManyTags(let count, let limit): return "the entry has \(count) tags; the limit is \(limit)"
+        case .invalidTag(let bytes, let limit): return "a tag is \(bytes) bytes long; the limit is \(limit) bytes"
+        case .invalidSource(let bytes, let limit): return "an import source is \(bytes) bytes long; the limit is \(limit) bytes"
+        case .storeDamaged(let path, let detail): return "\(path) is damaged: \(detail)"
         case .unknownID(let id): return "no entry matches '\(id)'"
         case .ambiguousID(let id, let matches):
             let list = matches.map { $0.uuidString.lowercased() }.joined(separator: ", ")
@@ -63,7 +71,7 @@ extension VaultError {
         case .notAVault(let p): self = .notAVault(path: p)
         case .alreadyExists(let p): self = .alreadyExists(path: p)
         case .io(let p, let d): self = .io(path: p, detail: d)
-        case .corrupt(let p, let d): self = .io(path: p, detail: "damaged: \(d)")
+        case .corrupt(let p, let d): self = .storeDamaged(path: p, detail: d)
         }
     }
 }

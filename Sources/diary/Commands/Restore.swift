@@ -8,8 +8,8 @@ struct Restore: ParsableCommand {
         abstract: "Restore a backup into a new vault.",
         discussion: """
             Asks for the backup's passphrase (or reads --passphrase-file), authenticates every \
-            object, and writes a new vault at --to. Never writes over an existing vault or \
-            directory. --store converts to the other store shape on the way.
+            object, and writes a new vault at --to: a new or empty directory, never one that \
+            already holds a vault or anything else. --store converts to the other store shape on the way.
 
             EXAMPLE
               diary restore diary-backup-20240222-150000.diarybak --to ~/diary-restored

@@ -47,13 +47,13 @@ struct ErrorReport: Equatable {
             self.init(message: message, hint: nil, code: .wrongPassphrase)
         case .rotationInterrupted:
             self.init(message: message, hint: "run `diary rekey` to finish it", code: .failure)
-        case .headerDamaged, .entryDamaged, .indexUnavailable, .backupDamaged:
+        case .headerDamaged, .entryDamaged, .indexUnavailable, .backupDamaged, .storeDamaged:
             self.init(message: message, hint: "run `diary verify` to list all damage", code: .damaged)
         case .notABackup:
             self.init(message: message, hint: nil, code: .damaged)
         case .emptyText:
             self.init(message: message, hint: CLIError.emptyText.hint, code: .failure)
-        case .entryTooLarge, .importRefused:
+        case .entryTooLarge, .importRefused, .tooManyTags, .invalidTag, .invalidSource:
             self.init(message: message, hint: nil, code: .inputRefused)
         case .unknownID:
             self.init(message: message, hint: "`diary list` shows the ids", code: .failure)

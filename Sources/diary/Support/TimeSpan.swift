@@ -7,11 +7,21 @@ struct TimeSpan: ExpressibleByArgument, Equatable, Sendable {
 
     init(seconds: TimeInterval) { self.seconds = seconds }
 
+    /// The longest span accepted (a 30-day session is already more than anyone needs); it also
+    /// keeps `inf`, `nan` and `1e300` out.
+    static let maximum: TimeInterval = 30 * 86400
+
     init?(argument: String) {
+        guard let seconds = Self.parse(argument), seconds.isFinite, seconds > 0, seconds <= Self.maximum else {
+            return nil
+        }
+        self.seconds = seconds
+    }
+
+    private static func parse(_ argument: String) -> TimeInterval? {
         let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        if let minutes = Double(argument), minutes > 0 {
-            seconds = minutes * 60
-            return
+        if argument.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let minutes = Double(argument) {
+            return minutes * 60
         }
         var total: TimeInterval = 0
         var number = ""
@@ -25,13 +35,12 @@ struct TimeSpan: ExpressibleByArgument, Equatable, Sendable {
                 return nil
             }
         }
-        guard number.isEmpty, total > 0 else { return nil }
-        seconds = total
+        return number.isEmpty ? total : nil
     }
 
     /// `1h 5m`, `14m 32s`, `45s`: for `status` and `unlock` messages.
     static func describe(_ interval: TimeInterval) -> String {
-        let total = max(0, Int(interval.rounded()))
+        let total = interval.isFinite ? max(0, Int(clamping: Int64(interval.rounded()))) : 0
         let (d, h, m, s) = (total / 86400, total % 86400 / 3600, total % 3600 / 60, total % 60)
         var parts: [String] = []
         if d > 0 { parts.append("\(d)d") }

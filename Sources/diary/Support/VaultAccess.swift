@@ -71,7 +71,7 @@ struct VaultAccess {
         do {
             return try Vault.open(at: directory, vaultKey: held.key, keyGeneration: held.generation)
         } catch VaultError.wrongKey {
-            Output.warning("the unlock agent's key does not open this vault any more; asking for the passphrase")
+            Output.warning("the unlock agent's key does not open this vault's index (another key, or a damaged index); asking for the passphrase")
             return nil
         } catch VaultError.rotationInterrupted, VaultError.indexUnavailable {
             // Both need every key generation or a rebuilt index: only the passphrase gives that.

@@ -52,7 +52,7 @@ enum Editor {
     /// when it was killed, as shells report it).
     private static func run(_ editor: String, file: String) throws -> Int32 {
         // `exec` so the pid we wait for (and stop on SIGTERM) is the editor itself, not a shell.
-        let args = ["/bin/sh", "-c", "exec \(editor) \"$@\"", "sh", file]
+        let args = ["/bin/sh", "-c", "exec \(editor)\(privacyFlags(for: editor)) \"$@\"", "sh", file]
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -66,6 +66,16 @@ enum Editor {
         }
         let signalled = status & 0x7f
         return signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
+    }
+
+    /// Flags that keep Vim and Neovim from copying the text to disk on their own: a swap file
+    /// (`-n`), the viminfo/shada history (`-i NONE`), undo and backup files. Vim may be set up
+    /// to keep those in a directory on disk, outside the memory directory `diary` wipes. (The
+    /// same precaution `pass` takes.) Other editors get nothing added; see SECURITY.md.
+    static func privacyFlags(for editor: String) -> String {
+        let program = editor.split(separator: " ").first.map { String($0.split(separator: "/").last ?? "") } ?? ""
+        guard ["vim", "nvim", "gvim", "vim.basic", "vim.tiny"].contains(program) else { return "" }
+        return " -n -i NONE --cmd 'set noundofile nobackup nowritebackup'"
     }
 
     private static func readFile(_ file: String, limit: Int) throws -> [UInt8] {
