@@ -6,18 +6,7 @@ import XCTest
 @testable import DiaryAgent
 
 /// Who may reach the agent, and what the agent refuses to start on.
-final class AgentSecurityTests: XCTestCase {
-    private var directory: URL!
-    private var socketURL: URL { directory.appendingPathComponent("agent.sock") }
-
-    override func setUpWithError() throws {
-        directory = try makeTemporaryDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class AgentSecurityTests: AgentSocketTestCase {
     // MARK: other users
 
     /// Runs `script` with /usr/bin/python3 as `nobody`; returns its stdout.

@@ -6,18 +6,7 @@ import XCTest
 @testable import DiaryAgent
 
 /// The agent and its client over a real socket: round trips, timers, bad input, signals.
-final class AgentServerTests: XCTestCase {
-    private var directory: URL!
-    private var socketURL: URL { directory.appendingPathComponent("agent.sock") }
-
-    override func setUpWithError() throws {
-        directory = try makeTemporaryDirectory()
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class AgentServerTests: AgentSocketTestCase {
     func testGetReturnsTheKeyGenerationAndVault() throws {
         let key = try makeKey(1)
         let agent = try RunningAgent(socketURL: socketURL, key: key, generation: 4)
