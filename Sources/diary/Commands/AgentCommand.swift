@@ -1,0 +1,38 @@
+import ArgumentParser
+import DiaryAgent
+import Foundation
+
+/// `diary agent`: the unlock agent process itself. Hidden: `diary unlock` starts it.
+///
+/// It reads exactly `--key-bytes` raw key bytes from stdin (a pipe from `unlock`), then serves
+/// the key on the vault's socket until lock, idle timeout, maximum lifetime or a signal.
+struct AgentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "agent",
+        abstract: "Run the unlock agent (started by `diary unlock`; reads the key from stdin).",
+        discussion: """
+            Not for direct use. The key arrives as raw bytes on stdin, never as an argument.
+
+            EXAMPLE
+              (started by) diary unlock
+            """,
+        shouldDisplay: false)
+
+    @Option var vaultId: String
+    @Option var generation: UInt32
+    @Option var keyBytes: Int = 32
+    @Option var timeout: Double
+    @Option var max: Double
+
+    func run() throws {
+        guard let vaultID = UUID(uuidString: vaultId) else { throw ValidationError("--vault-id is not a UUID") }
+        // Harden before the key enters this process: no core dump, no ptrace by the same user.
+        try ProcessHardening.apply()
+        let config = AgentConfig(
+            idleTimeout: timeout, maximumLifetime: max, socketURL: try AgentPaths.socketURL(vaultID: vaultID))
+        // The key is passed inline so the server's reference is the only one.
+        try AgentServer.run(
+            config: config, key: try KeyHandoff.read(from: STDIN_FILENO, byteCount: keyBytes),
+            generation: generation, vaultID: vaultID)
+    }
+}

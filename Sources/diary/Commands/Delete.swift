@@ -1,0 +1,35 @@
+import ArgumentParser
+import DiaryVault
+
+/// `diary delete`: remove an entry.
+struct Delete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Delete an entry.",
+        discussion: """
+            Asks for confirmation on the terminal. Without a terminal (scripts, pipes) --yes is \
+            required; otherwise nothing is deleted and the exit status is 64.
+
+            EXAMPLE
+              diary delete 1b4e28ba --yes
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The entry's id or id prefix.")
+    var id: String
+
+    @Flag(help: "Do not ask.")
+    var yes = false
+
+    func run() throws {
+        let vault = try VaultAccess(options: global).open()
+        let entryID = try vault.resolve(id.lowercased())
+        let short = EntryFormat.shortID(entryID)
+        if !yes {
+            let title = try vault.entry(entryID).title
+            try confirmDestructive("deleting entry \(short)", question: "Delete entry \(short) “\(title)”?", yes: yes)
+        }
+        try vault.delete(entryID)
+        Output.note("deleted \(short)")
+    }
+}

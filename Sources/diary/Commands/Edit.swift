@@ -1,0 +1,52 @@
+import ArgumentParser
+import DiaryVault
+
+/// `diary edit`: change an entry's text in the editor.
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Edit an entry in your editor.",
+        discussion: """
+            Opens the text in $VISUAL, else $EDITOR, else vi, in a private file on a memory file \
+            system that is overwritten and removed afterwards, also when the editor fails or \
+            diary is interrupted. Saved unchanged (and no --date): nothing is written. Emptied: \
+            the entry is deleted after confirmation (--yes without a terminal).
+
+            EXAMPLE
+              EDITOR="code --wait" diary edit 1b4e --date 2024-02-22
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The entry's id or id prefix.")
+    var id: String
+
+    @Option(help: ArgumentHelp("A new date for the entry (ISO 8601, today, yesterday).", valueName: "date"))
+    var date: DateInput?
+
+    @Flag(help: "Delete without asking if the text is emptied.")
+    var yes = false
+
+    func run() throws {
+        let vault = try VaultAccess(options: global).open()
+        let entryID = try vault.resolve(id.lowercased())
+        let entry = try vault.entry(entryID)
+        let short = EntryFormat.shortID(entryID)
+        let edited = try Editor.edit(entry.text, limit: Vault.maximumTextBytes)
+
+        if TextInput.isBlank(edited) {
+            try confirmDestructive(
+                "deleting emptied entry \(short)", question: "The text is empty. Delete entry \(short)?", yes: yes)
+            try vault.delete(entryID)
+            Output.note("deleted \(short)")
+            return
+        }
+        let textChanged = edited != entry.text
+        guard textChanged || date != nil else {
+            Output.note("no changes; nothing written")
+            return
+        }
+        _ = try vault.update(entryID, text: textChanged ? edited : nil, date: date?.start)
+        Output.note("saved \(short)")
+    }
+}
+

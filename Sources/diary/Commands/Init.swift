@@ -1,0 +1,74 @@
+import ArgumentParser
+import DiaryCrypto
+import DiaryVault
+import Foundation
+
+/// `diary init`: create a vault.
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create a new vault.",
+        discussion: """
+            Asks for the new passphrase twice, without echo, on the terminal (or reads the first \
+            line of --new-passphrase-file). An empty passphrase or two that differ are refused and \
+            nothing is written. An existing vault is never overwritten.
+
+            --store chooses the shape on disk: `sqlite` (one database) or `files` (one file per \
+            entry). --kdf chooses the Argon2id cost; `moderate` (256 MiB, 3 passes) is the default.
+
+            EXAMPLE
+              diary init --store files --kdf sensitive
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var newPassphrase: NewPassphraseOptions
+
+    @Option(help: "How entries are stored: sqlite or files.")
+    var store: StoreKind = .sqlite
+
+    @Option(help: "Argon2id cost: interactive, moderate or sensitive.")
+    var kdf: KDFPreset = .moderate
+
+    func run() throws {
+        let access = VaultAccess(options: global)
+        let directory = access.directory
+        // Refuse before asking anything: a passphrase typed for nothing is a bad experience.
+        do {
+            _ = try access.inspect()
+            throw VaultError.alreadyExists(path: directory.path)
+        } catch VaultError.noVault {
+            // The expected case.
+        }
+        let passphrase = try access.newPassphrase(newPassphrase)
+        try FileManager.default.createDirectory(
+            at: directory.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let parameters = KDFPreset.insecureTestSwitch ? KDFParameters.insecureForTesting : kdf.parameters
+        if KDFPreset.insecureTestSwitch {
+            Output.warning("DIARY_INSECURE_TEST_KDF=1: using deliberately weak key derivation (tests only)")
+        }
+        let vault = try Vault.create(at: directory, store: store, passphrase: passphrase, kdf: parameters)
+        Output.note("created a \(vault.store.rawValue) vault at \(directory.path)")
+    }
+}
+
+extension StoreKind: ExpressibleByArgument {}
+
+/// The Argon2id presets offered by `init` and `passwd`.
+enum KDFPreset: String, ExpressibleByArgument, CaseIterable {
+    case interactive, moderate, sensitive
+
+    var parameters: KDFParameters {
+        switch self {
+        case .interactive: return .interactive
+        case .moderate: return .moderate
+        case .sensitive: return .sensitive
+        }
+    }
+
+    /// `DIARY_INSECURE_TEST_KDF=1`: TEST ONLY. Makes `init` use `KDFParameters.insecureForTesting`
+    /// so test suites can create many vaults quickly. Documented in the README and man page as
+    /// test-only; nothing uses it unless the variable is set to exactly `1`.
+    static var insecureTestSwitch: Bool {
+        ProcessInfo.processInfo.environment["DIARY_INSECURE_TEST_KDF"] == "1"
+    }
+}

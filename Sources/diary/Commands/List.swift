@@ -1,0 +1,36 @@
+import ArgumentParser
+import DiaryVault
+
+/// `diary list`: the entries, newest first.
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List entries, newest first.",
+        discussion: """
+            One line per entry: short id, date (in your locale, from LC_ALL, LC_TIME or LANG), \
+            a star when starred, the title, the tags. --json prints an array of objects with \
+            id, title, date, created, modified (ISO 8601), starred, tags and size.
+
+            EXAMPLE
+              diary list --starred --from 2024-01-01 -n 10
+              diary list --tag travel --json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var filters: FilterOptions
+
+    func run() throws {
+        let vault = try VaultAccess(options: global).open()
+        warnAboutIndex(vault)
+        try EntryFormat.printList(vault.list(filters.filter), json: filters.json)
+    }
+}
+
+/// Says on stderr when the listing came from a rebuilt in-memory index.
+func warnAboutIndex(_ vault: Vault) {
+    switch vault.indexState {
+    case .missing, .damaged:
+        Output.warning("the index was unreadable and was rebuilt in memory; run `diary reindex` to repair it")
+    default:
+        break
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import DiaryVault
+import Foundation
+
+/// `diary new`: write an entry.
+struct New: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a new entry.",
+        discussion: """
+            The text comes from the argument; else from stdin when stdin is not a terminal; else \
+            from your editor ($VISUAL, else $EDITOR, else vi). --edit always opens the editor, \
+            starting from the argument's text if there is one. The first line is the title.
+
+            Prints the new entry's full id alone on stdout. Empty text stores nothing and exits \
+            with status 1. Text that is not UTF-8 or larger than 8 MiB is refused (status 67).
+
+            EXAMPLE
+              diary new "Walked to the lake." --tag walks --star
+              fortune | diary new --date yesterday
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The entry's text (else stdin or the editor).")
+    var text: String?
+
+    @Flag(help: "Open the editor even when text or stdin is given.")
+    var edit = false
+
+    @Option(help: ArgumentHelp("The entry's date (ISO 8601, today, yesterday); default now.", valueName: "date"))
+    var date: DateInput?
+
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Tag the entry (repeatable).", valueName: "tag"))
+    var tags: [String] = []
+
+    @Flag(help: "Star the entry.")
+    var star = false
+
+    func run() throws {
+        // Open first: a locked vault must fail before the user has written anything.
+        let vault = try VaultAccess(options: global).open()
+        let limit = Vault.maximumTextBytes
+        let body: String
+        if edit {
+            body = try Editor.edit(text ?? "", limit: limit)
+        } else if let text {
+            body = text
+        } else if !TTY.stdinIsTerminal {
+            body = try TextInput.readStdin(limit: limit)
+        } else {
+            body = try Editor.edit("", limit: limit)
+        }
+        try TextInput.check(body, limit: limit)
+        let entry = try vault.add(text: body, date: date?.start, starred: star, tags: tags.map(Tags.clean))
+        Output.data(EntryFormat.fullID(entry.id))
+    }
+}

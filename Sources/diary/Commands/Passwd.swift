@@ -1,0 +1,34 @@
+import ArgumentParser
+import DiaryVault
+
+/// `diary passwd`: change the passphrase.
+struct Passwd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change the passphrase.",
+        discussion: """
+            Always asks for the current passphrase (or reads --passphrase-file), even while \
+            unlocked, then the new one twice (or --new-passphrase-file). Only the header is \
+            rewritten: the vault key, and so every entry, stays as it is, which takes the same \
+            short time for ten entries or ten thousand. An unlocked session keeps going.
+
+            EXAMPLE
+              diary passwd
+              diary passwd --kdf sensitive
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var newPassphrase: NewPassphraseOptions
+
+    @Option(help: "Also change the Argon2id cost: interactive, moderate or sensitive.")
+    var kdf: KDFPreset?
+
+    func run() throws {
+        let access = VaultAccess(options: global)
+        // Check the current passphrase before asking for a new one.
+        let (vault, current) = try access.openWithPassphrase()
+        let new = try access.newPassphrase(newPassphrase)
+        try vault.changePassphrase(current: current, new: new, kdf: kdf?.parameters)
+        Output.note("passphrase changed for \(access.directory.path)")
+    }
+}
+

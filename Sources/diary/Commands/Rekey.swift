@@ -1,0 +1,36 @@
+import ArgumentParser
+import DiaryVault
+
+/// `diary rekey`: rotate the vault key.
+struct Rekey: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rotate the vault key and re-encrypt every entry.",
+        discussion: """
+            Always asks for the current passphrase. Every entry and the index are re-encrypted \
+            under a new random vault key; progress shows on stderr when it is a terminal. If it \
+            is interrupted, the vault still opens and running `diary rekey` again finishes the \
+            job. An unlocked session keeps going: the agent is given the new key.
+
+            EXAMPLE
+              diary rekey
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let access = VaultAccess(options: global)
+        let (vault, passphrase) = try access.openWithPassphrase()
+        if vault.rotationInterrupted { Output.note("finishing an interrupted key rotation") }
+        let progress = Progress("re-encrypting")
+        defer { progress.finish() }
+        try vault.rotateKey(passphrase: passphrase, progress: progress.update)
+        progress.finish()
+        let client = try access.agent(for: vault.id)
+        if let status = try? client.status(), status.vaultID == vault.id {
+            try client.setKey(vault.vaultKey, generation: vault.keyGeneration)
+            Output.note("the vault key was rotated; the unlocked session now holds the new key")
+        } else {
+            Output.note("the vault key was rotated")
+        }
+    }
+}

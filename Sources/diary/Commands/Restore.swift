@@ -1,0 +1,46 @@
+import ArgumentParser
+import DiaryVault
+import Foundation
+
+/// `diary restore`: a backup into a new vault directory.
+struct Restore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Restore a backup into a new vault.",
+        discussion: """
+            Asks for the backup's passphrase (or reads --passphrase-file), authenticates every \
+            object, and writes a new vault at --to. Never writes over an existing vault or \
+            directory. --store converts to the other store shape on the way.
+
+            EXAMPLE
+              diary restore diary-backup-20240222-150000.diarybak --to ~/diary-restored
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The backup file.", completion: .file(extensions: ["diarybak"]))
+    var backup: String
+
+    @Option(help: ArgumentHelp("The new vault directory.", valueName: "path"), completion: .directory)
+    var to: String
+
+    @Option(help: "Store shape of the restored vault (default: as in the backup).")
+    var store: StoreKind?
+
+    func run() throws {
+        let target = URL(fileURLWithPath: (to as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL
+        let source = URL(fileURLWithPath: backup).standardizedFileURL
+        // Refuse before asking for the passphrase.
+        if FileManager.default.fileExists(atPath: target.path) {
+            if let contents = try? FileManager.default.contentsOfDirectory(atPath: target.path), contents.isEmpty {
+                // An empty directory is allowed: nothing can be lost.
+            } else {
+                throw VaultError.alreadyExists(path: target.path)
+            }
+        }
+        let passphrase = try VaultAccess(options: global, directoryOverride: target)
+            .currentPassphrase(prompt: "Passphrase for \(source.path): ")
+        let vault = try Vault.restore(backup: source, to: target, passphrase: passphrase, store: store)
+        let count = vault.list().count
+        Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
+    }
+}

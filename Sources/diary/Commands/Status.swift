@@ -1,0 +1,32 @@
+import ArgumentParser
+import DiaryAgent
+import DiaryVault
+import Foundation
+
+/// `diary status`: locked or unlocked, which vault, time left.
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Say whether the vault is unlocked, and for how long.",
+        discussion: """
+            Prints one line on stdout: `unlocked` or `locked`, the vault path, and for an \
+            unlocked vault the time left before the idle timeout and the maximum. Does not count \
+            as a use of the key.
+
+            EXAMPLE
+              diary status
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let access = VaultAccess(options: global)
+        let info = try access.inspect()
+        let path = access.directory.path
+        if let status = try access.agent(for: info.id).status(), status.vaultID == info.id {
+            Output.data(
+                "unlocked \(path) (\(info.store.rawValue)): locks in \(TimeSpan.describe(status.idleRemaining)) without use, at most \(TimeSpan.describe(status.maxRemaining))")
+        } else {
+            Output.data("locked \(path) (\(info.store.rawValue))")
+        }
+    }
+}

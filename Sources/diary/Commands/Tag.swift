@@ -1,0 +1,48 @@
+import ArgumentParser
+import DiaryVault
+
+/// `diary tag`: add and remove tags.
+struct Tag: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add or remove an entry's tags.",
+        discussion: """
+            +TAG adds a tag, -TAG removes one; a bare TAG adds. A leading # is optional. Prints \
+            the resulting tags on stderr.
+
+            EXAMPLE
+              diary tag 1b4e +travel +family -draft
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The entry's id or id prefix.")
+    var id: String
+
+    // `.allUnrecognized` because `-draft` would otherwise be taken for an unknown option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+TAG to add, -TAG to remove.", valueName: "change"))
+    var changes: [String] = []
+
+    func validate() throws {
+        guard !changes.isEmpty else { throw ValidationError("give at least one +TAG or -TAG") }
+        for change in changes where Tags.clean(String(change.drop { $0 == "+" || $0 == "-" })).isEmpty {
+            throw ValidationError("'\(change)' names no tag")
+        }
+    }
+
+    func run() throws {
+        let vault = try VaultAccess(options: global).open()
+        let entryID = try vault.resolve(id.lowercased())
+        var tags = try vault.entry(entryID).tags
+        for change in changes {
+            let name = Tags.clean(String(change.dropFirst(change.first == "+" || change.first == "-" ? 1 : 0)))
+            if change.hasPrefix("-") {
+                tags.removeAll { $0 == name }
+            } else if !tags.contains(name) {
+                tags.append(name)
+            }
+        }
+        let updated = try vault.update(entryID, tags: tags)
+        let shown = updated.tags.isEmpty ? "no tags" : updated.tags.map { "#\($0)" }.joined(separator: " ")
+        Output.note("\(EntryFormat.shortID(entryID)): \(shown)")
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import DiaryAgent
+import DiaryVault
+import Foundation
+
+/// `diary unlock`: start (or reuse) the agent that holds the vault key for a session.
+struct Unlock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Unlock the vault for a while.",
+        discussion: """
+            Asks for the passphrase once and starts an agent that keeps the vault key in guarded \
+            memory, so later commands need no passphrase. The agent forgets the key and exits \
+            after --timeout without use, at --max however busy, or on `diary lock`. If an agent \
+            already holds this vault's key, it is reused and nothing is asked.
+
+            Durations: 90s, 15m, 8h, 1h30m; a bare number means minutes.
+
+            EXAMPLE
+              diary unlock --timeout 30m --max 4h
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: ArgumentHelp("Lock after this long without use.", valueName: "duration"))
+    var timeout = TimeSpan(seconds: 15 * 60)
+
+    @Option(help: ArgumentHelp("Lock after this long in any case.", valueName: "duration"))
+    var max = TimeSpan(seconds: 8 * 3600)
+
+    func run() throws {
+        let access = VaultAccess(options: global)
+        let info = try access.inspect()
+        let client = try access.agent(for: info.id)
+        if let status = try? client.status(), status.vaultID == info.id {
+            Output.note("already unlocked: \(access.directory.path) (locks in \(TimeSpan.describe(min(status.idleRemaining, status.maxRemaining))))")
+            return
+        }
+        let (vault, _) = try access.openWithPassphrase()
+        try AgentLauncher.start(
+            key: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id,
+            idleTimeout: timeout.seconds, maximumLifetime: max.seconds, client: client)
+        Output.note(
+            "unlocked \(access.directory.path) for \(TimeSpan.describe(timeout.seconds)) without use, at most \(TimeSpan.describe(max.seconds))")
+    }
+}
+

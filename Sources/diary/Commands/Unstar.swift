@@ -1,0 +1,21 @@
+import ArgumentParser
+import DiaryVault
+
+/// `diary unstar`: remove the star.
+struct Unstar: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove an entry's star.",
+        discussion: """
+            The opposite of `diary star`; unstarring an unstarred entry changes nothing.
+
+            EXAMPLE
+              diary unstar 1b4e
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The entry's id or id prefix.")
+    var id: String
+
+    func run() throws { try setStar(false, id: id, global: global) }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Errors raised by the command line itself (not by the vault or the agent).
+///
+/// Messages are lowercase, name paths and ids, and never contain entry text or key material.
+enum CLIError: Error, Equatable, CustomStringConvertible {
+    /// No agent holds the key, no passphrase file was given and there is no terminal to ask on.
+    case locked(vault: String)
+    /// A new passphrase is needed and there is neither a file nor a terminal.
+    case noTerminalForNewPassphrase
+    /// The passphrase file could not be read, or its first line is empty.
+    case passphraseFile(path: String, detail: String)
+    /// The two passphrases typed at `init`/`passwd` differ.
+    case passphraseMismatch
+    /// An empty passphrase was typed.
+    case emptyPassphrase
+    /// A command needs a terminal for a question and has none.
+    case confirmationNeeded(what: String)
+    /// The user answered no.
+    case declined
+    /// Text read from stdin or the editor is not valid UTF-8.
+    case notUTF8(source: String)
+    /// Text read from stdin or the editor is larger than the limit.
+    case tooLarge(bytes: Int, limit: Int)
+    /// The text is empty after trimming: nothing is stored.
+    case emptyText
+    /// The editor exited with a failure status or was killed.
+    case editorFailed(command: String, status: Int32)
+    /// No memory file system for the editor's temporary file.
+    case noMemoryFileSystem
+    /// A system call failed.
+    case system(what: String, errno: Int32)
+    /// The unlock agent could not be started or reached.
+    case agent(String)
+    /// `verify` found damage (the report was already printed).
+    case damageFound(count: Int)
+    /// A path given on the command line is unusable.
+    case badPath(path: String, detail: String)
+
+    var description: String {
+        switch self {
+        case .locked(let vault): return "the vault is locked: \(vault)"
+        case .noTerminalForNewPassphrase: return "a new passphrase is needed, and there is no terminal to ask on"
+        case .passphraseFile(let path, let detail): return "cannot use passphrase file \(path): \(detail)"
+        case .passphraseMismatch: return "the passphrases do not match; nothing was changed"
+        case .emptyPassphrase: return "the passphrase is empty; nothing was changed"
+        case .confirmationNeeded(let what): return "\(what) needs confirmation, and there is no terminal to ask on"
+        case .declined: return "cancelled; nothing was changed"
+        case .notUTF8(let source): return "the text from \(source) is not valid UTF-8; nothing was stored"
+        case .tooLarge(let bytes, let limit):
+            return "the text is \(bytes) bytes, more than the limit of \(limit) bytes; nothing was stored"
+        case .emptyText: return "the text is empty; nothing was stored"
+        case .editorFailed(let command, let status):
+            return "the editor '\(command)' failed (status \(status)); nothing was changed"
+        case .noMemoryFileSystem:
+            return "no memory file system for the editor's temporary file; refusing to write text to disk"
+        case .system(let what, let code): return "\(what): \(String(cString: strerror(code)))"
+        case .agent(let detail): return "unlock agent: \(detail)"
+        case .damageFound(let count): return "damage found in \(count) object\(count == 1 ? "" : "s")"
+        case .badPath(let path, let detail): return "\(path): \(detail)"
+        }
+    }
+
+    var hint: String? {
+        switch self {
+        case .locked: return "run `diary unlock`, or pass --passphrase-file"
+        case .noTerminalForNewPassphrase: return "pass --new-passphrase-file"
+        case .confirmationNeeded: return "pass --yes to confirm without a terminal"
+        case .noMemoryFileSystem:
+            return "set XDG_RUNTIME_DIR to a tmpfs directory, or pass the text as an argument or on stdin"
+        case .emptyText: return "write something, or leave it: an empty entry is never saved"
+        default: return nil
+        }
+    }
+
+    var exitCode: ExitCode {
+        switch self {
+        case .locked, .noTerminalForNewPassphrase: return .locked
+        case .passphraseFile, .passphraseMismatch, .emptyPassphrase, .declined, .editorFailed,
+            .noMemoryFileSystem, .system, .agent, .badPath, .emptyText:
+            return .failure
+        case .confirmationNeeded: return .usage
+        case .notUTF8, .tooLarge: return .inputRefused
+        case .damageFound: return .damaged
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Formats dates for people (in their locale) and for machines (ISO 8601 with offset).
+///
+/// Why not `Locale.current`: on Linux, Foundation ignores `LC_ALL`/`LC_TIME`/`LANG` and reports
+/// `en_001` even under `LC_ALL=ko_KR.UTF-8`, so the locale is read from the environment here.
+enum DateOutput {
+    /// The locale identifier from `LC_ALL`, else `LC_TIME`, else `LANG` (the POSIX precedence),
+    /// with the codeset and modifier removed: `ko_KR.UTF-8` → `ko_KR`, `de_DE@euro` → `de_DE`.
+    /// `C`, `POSIX` and nothing at all give `en_US_POSIX`.
+    static func localeIdentifier(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let raw = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        var identifier = raw
+        if let cut = identifier.firstIndex(where: { $0 == "." || $0 == "@" }) {
+            identifier = String(identifier[..<cut])
+        }
+        if identifier.isEmpty || identifier == "C" || identifier == "POSIX" { return "en_US_POSIX" }
+        return identifier
+    }
+
+    static var locale: Locale { Locale(identifier: localeIdentifier()) }
+
+    /// A day in the user's locale, e.g. `Sep 15, 2023`, `15. Sept. 2023`, `2023년 9월 15일`.
+    ///
+    /// Why a template rather than `dateStyle = .medium`: the medium style is numeric in some
+    /// locales (Korean `2023. 9. 15.`); the `yMMMd` template keeps the month name everywhere and
+    /// still lets the locale order the parts.
+    static func day(_ date: Date) -> String { formatter(template: "yMMMd").string(from: date) }
+
+    /// A day and time in the user's locale, for `show`.
+    static func dayAndTime(_ date: Date) -> String { formatter(template: "yMMMdjmm").string(from: date) }
+
+    /// ISO 8601 with the local offset, e.g. `2024-02-22T15:00:00+01:00`, for `--json`.
+    static func iso(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone.current
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    private static func formatter(template: String) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = TimeZone.current
+        formatter.setLocalizedDateFormatFromTemplate(template)
+        return formatter
+    }
+}

@@ -1,0 +1,75 @@
+import DiaryAgent
+import DiaryCrypto
+import DiaryVault
+import Foundation
+
+/// Turns any error `diary` can meet into what the user sees: a message, maybe a hint, and the
+/// documented exit code (see `ExitCode`).
+struct ErrorReport: Equatable {
+    var message: String
+    var hint: String?
+    var code: ExitCode
+
+    /// The report for `error`, or nil for ArgumentParser's own errors (usage, help), which
+    /// ArgumentParser prints itself.
+    init?(_ error: Error) {
+        switch error {
+        case let e as CLIError: self.init(message: e.description, hint: e.hint, code: e.exitCode)
+        case let e as VaultError: self.init(vault: e)
+        case let e as CryptoError:
+            self.init(
+                message: e.description, hint: nil,
+                code: e == .authenticationFailed ? .damaged : .failure)
+        case let e as AgentError: self.init(message: "unlock agent: \(e.description)", hint: nil, code: .failure)
+        default: return nil
+        }
+    }
+
+    init(message: String, hint: String?, code: ExitCode) {
+        self.message = message
+        self.hint = hint
+        self.code = code
+    }
+
+    private init(vault error: VaultError) {
+        let message = error.description
+        switch error {
+        case .noVault:
+            self.init(message: message, hint: "create one with `diary init`, or pass --vault PATH", code: .noVault)
+        case .notAVault:
+            self.init(message: message, hint: "pass --vault with the path of a diary vault", code: .noVault)
+        case .unsupportedVersion:
+            self.init(message: message, hint: "this vault was written by a newer diary; upgrade diary", code: .noVault)
+        case .alreadyExists, .backupExists:
+            self.init(message: message, hint: "choose a new path; diary never overwrites", code: .alreadyExists)
+        case .wrongPassphrase, .wrongKey:
+            self.init(message: message, hint: nil, code: .wrongPassphrase)
+        case .rotationInterrupted:
+            self.init(message: message, hint: "run `diary rekey` to finish it", code: .failure)
+        case .headerDamaged, .entryDamaged, .indexUnavailable, .backupDamaged:
+            self.init(message: message, hint: "run `diary verify` to list all damage", code: .damaged)
+        case .notABackup:
+            self.init(message: message, hint: nil, code: .damaged)
+        case .emptyText:
+            self.init(message: message, hint: CLIError.emptyText.hint, code: .failure)
+        case .entryTooLarge, .importRefused:
+            self.init(message: message, hint: nil, code: .inputRefused)
+        case .unknownID:
+            self.init(message: message, hint: "`diary list` shows the ids", code: .failure)
+        case .ambiguousID(_, let matches):
+            let ids = matches.map { $0.uuidString.lowercased() }.joined(separator: ", ")
+            self.init(message: "\(message) (matches: \(ids))", hint: "type more of the id", code: .failure)
+        case .invalidID:
+            self.init(message: message, hint: "an id is a UUID or at least 4 of its hex digits", code: .usage)
+        case .io:
+            self.init(message: message, hint: nil, code: .failure)
+        }
+    }
+
+    /// Prints the report on stderr and exits with its code.
+    func exit() -> Never {
+        Output.error(message)
+        if let hint { Output.hint(hint) }
+        Glibc.exit(code.rawValue)
+    }
+}

@@ -1,0 +1,51 @@
+/// The exit statuses of `diary`, in one place.
+///
+/// The numbers follow BSD `sysexits.h` where a meaning matches, so scripts can tell "you typed
+/// it wrong" from "the vault is locked" from "the passphrase is wrong". The man page and the
+/// README copy this table; `ExitCodeTests` keeps them honest.
+enum ExitCode: Int32, CaseIterable, Sendable {
+    /// Success.
+    case ok = 0
+    /// Any other failure: an I/O error, an editor that failed, an unknown or ambiguous id,
+    /// an empty text (nothing stored).
+    case failure = 1
+    /// Usage (`EX_USAGE`): a bad option, argument or date, an id that is not hex, or a
+    /// confirmation that cannot be asked (no terminal and no `--yes`).
+    case usage = 64
+    /// Damage (`EX_DATAERR`): `verify` found damage, or a header, entry or backup failed
+    /// authentication.
+    case damaged = 65
+    /// No usable vault (`EX_NOINPUT`): the directory is missing, holds something else, or a
+    /// vault of a newer format.
+    case noVault = 66
+    /// Input refused: the text is not valid UTF-8 or is larger than the 8 MiB limit.
+    case inputRefused = 67
+    /// Would overwrite (`EX_CANTCREAT`): `init` or `restore` onto an existing vault, `backup`
+    /// onto an existing file.
+    case alreadyExists = 73
+    /// Locked with no way to ask (`EX_TEMPFAIL`): no agent, no passphrase file, no terminal.
+    case locked = 75
+    /// Wrong passphrase (`EX_NOPERM`).
+    case wrongPassphrase = 77
+
+    /// One line per code, for `--help` and the man page.
+    var summary: String {
+        switch self {
+        case .ok: return "success"
+        case .failure: return "failure (I/O, editor failed, unknown or ambiguous id, empty text)"
+        case .usage: return "usage error (bad option, argument, date or id; confirmation needs --yes)"
+        case .damaged: return "damage found (verify) or data failed authentication"
+        case .noVault: return "no usable vault (missing, not a vault, newer format)"
+        case .inputRefused: return "input refused (not UTF-8, larger than 8 MiB)"
+        case .alreadyExists: return "refused to overwrite an existing vault or file"
+        case .locked: return "vault locked and no way to ask for the passphrase"
+        case .wrongPassphrase: return "wrong passphrase"
+        }
+    }
+
+    /// The table as shown at the end of `diary --help`.
+    static var helpTable: String {
+        allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }
+            .joined(separator: "\n")
+    }
+}

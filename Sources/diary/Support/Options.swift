@@ -1,0 +1,105 @@
+import ArgumentParser
+import DiaryVault
+import Foundation
+
+/// Options every command takes: which vault, and where non-interactive passphrases come from.
+///
+/// A passphrase itself is never an option value or an environment value (those leak through
+/// `ps`, shell history and `/proc/PID/environ`); only the *path* of a file holding it is.
+struct GlobalOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).",
+            valueName: "path"),
+        completion: .directory)
+    var vault: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).",
+            valueName: "file"),
+        completion: .file())
+    var passphraseFile: String?
+
+    private var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// The vault directory: `--vault`, else `$DIARY_VAULT`, else the XDG data directory.
+    var vaultURL: URL {
+        if let path = vault ?? nonEmpty(environment["DIARY_VAULT"]) {
+            return URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL
+        }
+        if let data = nonEmpty(environment["XDG_DATA_HOME"]), data.hasPrefix("/") {
+            return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("diary", isDirectory: true)
+        }
+        let home = nonEmpty(environment["HOME"]) ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent(".local/share/diary", isDirectory: true)
+    }
+
+    /// The current passphrase's file, if one was given.
+    var passphraseFilePath: String? { passphraseFile ?? nonEmpty(environment["DIARY_PASSPHRASE_FILE"]) }
+
+    private func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+}
+
+/// `--new-passphrase-file`, for the commands that set a passphrase (`init`, `passwd`).
+struct NewPassphraseOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).",
+            valueName: "file"),
+        completion: .file())
+    var newPassphraseFile: String?
+
+    /// The new passphrase's file, if one was given.
+    var path: String? {
+        if let newPassphraseFile { return newPassphraseFile }
+        let value = ProcessInfo.processInfo.environment["DIARY_NEW_PASSPHRASE_FILE"] ?? ""
+        return value.isEmpty ? nil : value
+    }
+}
+
+/// The filters shared by `list` and `search`.
+struct FilterOptions: ParsableArguments {
+    @Flag(help: "Only starred entries.")
+    var starred = false
+
+    @Option(help: ArgumentHelp("Only entries with this tag.", valueName: "tag"))
+    var tag: String?
+
+    @Option(help: ArgumentHelp("Only entries dated on or after this date.", valueName: "date"))
+    var from: DateInput?
+
+    @Option(help: ArgumentHelp("Only entries dated on or before this date (a day counts whole).", valueName: "date"))
+    var to: DateInput?
+
+    @Option(name: [.customShort("n"), .customLong("limit")], help: ArgumentHelp("At most this many entries.", valueName: "n"))
+    var limit: Int?
+
+    @Flag(help: "Print JSON (an array of objects with sorted keys) instead of lines.")
+    var json = false
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("-n must be at least 1") }
+        if let from, let to, from.start > to.end { throw ValidationError("--from is after --to") }
+    }
+
+    var filter: EntryFilter {
+        EntryFilter(starred: starred, tag: tag.map(Tags.clean), from: from?.start, to: to?.end, limit: limit)
+    }
+}
+
+/// Tag spelling on the command line: a leading `#` is optional (`#work` and `work` are the same tag).
+enum Tags {
+    static func clean(_ tag: String) -> String {
+        var t = tag.trimmingCharacters(in: .whitespaces)
+        if t.hasPrefix("#") { t.removeFirst() }
+        return t
+    }
+}

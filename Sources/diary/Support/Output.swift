@@ -1,0 +1,94 @@
+import Foundation
+
+/// Where `diary` writes: data to stdout, talk (errors, hints, notes, progress) to stderr.
+///
+/// Nothing here ever receives a passphrase or a key. Entry text reaches stdout only through
+/// `data`, when the user asked to see it.
+enum Output {
+    /// Writes `text` and a newline to stdout. Data only: ids, listings, entry text, JSON.
+    static func data(_ text: String) {
+        write(text + "\n", to: STDOUT_FILENO)
+    }
+
+    /// `diary: error: …` on stderr.
+    static func error(_ message: String) { write("diary: error: \(message)\n", to: STDERR_FILENO) }
+
+    /// `diary: hint: …` on stderr.
+    static func hint(_ message: String) { write("diary: hint: \(message)\n", to: STDERR_FILENO) }
+
+    /// `diary: warning: …` on stderr.
+    static func warning(_ message: String) { write("diary: warning: \(message)\n", to: STDERR_FILENO) }
+
+    /// A plain sentence on stderr, e.g. "deleted 1b4e28ba".
+    static func note(_ message: String) { write("\(message)\n", to: STDERR_FILENO) }
+
+    /// True when stdout is a terminal and `NO_COLOR` is unset (or empty), per no-color.org.
+    static var colourEnabled: Bool {
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"] ?? ""
+        return isatty(STDOUT_FILENO) == 1 && noColor.isEmpty
+    }
+
+    /// Writes all of `text`, retrying short writes; errors on a closed pipe are ignored because
+    /// there is nobody left to tell.
+    static func write(_ text: String, to fd: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            offset += n
+        }
+        // The buffer may hold entry text; do not leave it for the allocator to hand out.
+        bytes.withUnsafeMutableBytes { raw in
+            for i in raw.indices { raw[i] = 0 }
+        }
+    }
+}
+
+/// ANSI styles, applied only when `Output.colourEnabled`.
+struct Style {
+    let enabled: Bool
+
+    init(enabled: Bool = Output.colourEnabled) { self.enabled = enabled }
+
+    func dim(_ s: String) -> String { wrap(s, "2") }
+    func bold(_ s: String) -> String { wrap(s, "1") }
+    func yellow(_ s: String) -> String { wrap(s, "33") }
+    func cyan(_ s: String) -> String { wrap(s, "36") }
+
+    private func wrap(_ s: String, _ code: String) -> String {
+        enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
+    }
+}
+
+/// Progress for long work (rekey, backup, verify), on stderr and only when stderr is a terminal,
+/// so pipes and logs stay clean.
+final class Progress {
+    private let label: String
+    private let enabled: Bool
+    private var lastShown = -1
+    private var started = false
+
+    init(_ label: String) {
+        self.label = label
+        enabled = isatty(STDERR_FILENO) == 1
+    }
+
+    /// Reports `done` of `total`; redraws at most once per percent.
+    func update(_ done: Int, _ total: Int) {
+        guard enabled, total > 0 else { return }
+        let percent = done * 100 / total
+        guard percent != lastShown else { return }
+        lastShown = percent
+        started = true
+        Output.write("\r\(label): \(done)/\(total) (\(percent)%)", to: STDERR_FILENO)
+    }
+
+    /// Ends the progress line.
+    func finish() {
+        if enabled && started { Output.write("\n", to: STDERR_FILENO) }
+    }
+}

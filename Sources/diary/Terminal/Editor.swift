@@ -1,0 +1,92 @@
+import Foundation
+
+/// Runs the user's editor on a text held in a memory-backed temporary file.
+///
+/// The editor is `$VISUAL`, else `$EDITOR`, else `vi`. The value may carry arguments
+/// (`code --wait`, `emacsclient -t`), so it is run as `/bin/sh -c 'exec $EDITOR "$@"' sh FILE`: the
+/// shell splits the command the way the user wrote it, and the file name is passed as a
+/// separate argument so no quoting of it can go wrong.
+enum Editor {
+    /// The editor command from the environment.
+    static func command(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        for name in ["VISUAL", "EDITOR"] {
+            if let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return value }
+        }
+        return "vi"
+    }
+
+    /// Opens `text` in the editor and returns what the user saved.
+    ///
+    /// The file is wiped (zeros, fsync, unlink) and its directory removed on every path: after
+    /// success, when the editor fails, and when `diary` is interrupted (see `SignalCleanup`).
+    /// A trailing newline the editor adds to a text that had none is dropped again, so saving
+    /// without changes compares equal.
+    static func edit(_ text: String, limit: Int) throws -> String {
+        let directory = try MemoryDirectory.create()
+        SignalCleanup.install()
+        SignalCleanup.rememberFile(path: "\(directory.path)/entry.txt", directory: directory.path)
+        defer {
+            directory.wipe()
+            SignalCleanup.forgetFile()
+        }
+        var bytes = Array(text.utf8)
+        let addedNewline = !text.isEmpty && !text.hasSuffix("\n")
+        if addedNewline { bytes.append(UInt8(ascii: "\n")) }
+        let file = try directory.createFile("entry.txt", contents: bytes)
+        zero(&bytes)
+
+        let editor = command()
+        let status = try run(editor, file: file)
+        guard status == 0 else { throw CLIError.editorFailed(command: editor, status: status) }
+
+        var edited = try readFile(file, limit: limit)
+        defer { zero(&edited) }
+        if edited.last == UInt8(ascii: "\n") && (addedNewline || text.isEmpty) { edited.removeLast() }
+        guard let result = String(validating: edited, as: UTF8.self) else {
+            throw CLIError.notUTF8(source: "the editor")
+        }
+        return result
+    }
+
+    /// Runs the editor attached to the terminal and waits; returns its exit status (128+signal
+    /// when it was killed, as shells report it).
+    private static func run(_ editor: String, file: String) throws -> Int32 {
+        // `exec` so the pid we wait for (and stop on SIGTERM) is the editor itself, not a shell.
+        let args = ["/bin/sh", "-c", "exec \(editor) \"$@\"", "sh", file]
+        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ)
+        guard rc == 0 else { throw CLIError.system(what: "cannot start the editor '\(editor)'", errno: rc) }
+        SignalCleanup.rememberChild(pid)
+        defer { SignalCleanup.forgetChild() }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw CLIError.system(what: "waiting for the editor", errno: errno) }
+        }
+        let signalled = status & 0x7f
+        return signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
+    }
+
+    private static func readFile(_ file: String, limit: Int) throws -> [UInt8] {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIError.system(what: "cannot read back \(file)", errno: errno) }
+        defer { close(fd) }
+        var st = stat()
+        fstat(fd, &st)
+        guard Int(st.st_size) <= limit else { throw CLIError.tooLarge(bytes: Int(st.st_size), limit: limit) }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            offset += n
+        }
+        return Array(bytes[..<offset])
+    }
+
+    private static func zero(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { raw in for i in raw.indices { raw[i] = 0 } }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+
+/// The editor works on a file in a private directory on a memory file system; afterwards no file
+/// with the plaintext remains — after success, after a failing editor, and after an interrupt.
+final class EditorTests: XCTestCase {
+    private var box: DiarySandbox!
+    private var id = ""
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "editor")
+        _ = try box.initVault()
+        id = try box.ok(["new", "Secret title\nsecret body"]).out
+    }
+
+    override func tearDown() { box = nil }
+
+    func testEditorSeesAPrivateFileOnTmpfsAndItIsGoneAfterwards() throws {
+        // The script records where the file was and its permissions, then edits it.
+        let report = box.root.appendingPathComponent("seen.txt").path
+        let editor = try box.script("""
+            stat -c '%a %n' "$1" "$(dirname "$1")" > '\(report)'
+            df --output=fstype "$1" | tail -1 >> '\(report)'
+            printf 'New title\\nnew body\\n' > "$1"
+            """)
+        try box.ok(["edit", String(id.prefix(8))], env: ["EDITOR": editor])
+        let seen = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(seen.count, 3, "\(seen)")
+        XCTAssertTrue(seen[0].hasPrefix("600 \(box.runtime.path)/diary-edit-"), seen[0])
+        XCTAssertTrue(seen[1].hasPrefix("700 \(box.runtime.path)/diary-edit-"), seen[1])
+        XCTAssertEqual(seen[2].trimmingCharacters(in: .whitespaces), "tmpfs")
+        XCTAssertEqual(try box.editorLeftovers(), [])
+        XCTAssertTrue(try box.ok(["show", id]).stdout.contains("new body"))
+    }
+
+    func testEditorValueMayCarryArguments() throws {
+        let editor = try box.script("[ \"$1\" = --wait ] || exit 9; printf 'Args ok\\n' > \"$2\"", name: "code.sh")
+        try box.ok(["edit", String(id.prefix(8))], env: ["VISUAL": "\(editor) --wait", "EDITOR": "false"])
+        XCTAssertTrue(try box.ok(["show", id]).stdout.contains("Args ok"))
+    }
+
+    func testUnchangedTextWritesNothing() throws {
+        let before = try box.ok(["show", id, "--json"]).stdout
+        let result = try box.ok(["edit", String(id.prefix(8))], env: ["EDITOR": "true"])
+        XCTAssertTrue(result.stderr.contains("no changes; nothing written"))
+        XCTAssertEqual(try box.ok(["show", id, "--json"]).stdout, before, "modified date untouched")
+    }
+
+    func testEmptiedTextWithoutTerminalNeedsYes() throws {
+        let empty = try box.script(": > \"$1\"", name: "empty.sh")
+        XCTAssertEqual(try box.run(["edit", String(id.prefix(8))], env: ["EDITOR": empty]).status, 64)
+        XCTAssertEqual(try box.listJSON().count, 1)
+        try box.ok(["edit", String(id.prefix(8)), "--yes"], env: ["EDITOR": empty])
+        XCTAssertEqual(try box.listJSON().count, 0)
+        XCTAssertEqual(try box.editorLeftovers(), [])
+    }
+
+    func testInterruptedEditLeavesNoPlaintextFile() throws {
+        for sig in [SIGTERM, SIGINT] {
+            let started = box.root.appendingPathComponent("started-\(sig)").path
+            // Touch a marker, then wait to be interrupted.
+            let editor = try box.script("touch '\(started)'; exec sleep 30", name: "slow-\(sig).sh")
+            let process = Process()
+            process.executableURL = DiarySandbox.binary
+            process.arguments = ["edit", String(id.prefix(8))]
+            process.environment = box.fullEnvironment(["EDITOR": editor])
+            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            try process.run()
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: started) && Date() < deadline { usleep(20_000) }
+            XCTAssertEqual(try box.editorLeftovers().count, 1, "the editor's directory exists while it runs")
+            kill(process.processIdentifier, sig)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .uncaughtSignal, "re-raised signal \(sig)")
+            XCTAssertEqual(process.terminationStatus, sig)
+            XCTAssertEqual(try box.editorLeftovers(), [], "nothing left after signal \(sig)")
+        }
+        XCTAssertTrue(try box.ok(["show", id]).stdout.contains("secret body"), "the entry is unchanged")
+    }
+}

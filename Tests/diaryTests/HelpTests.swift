@@ -1,0 +1,38 @@
+import Foundation
+import XCTest
+
+/// Every command documents itself, with an example; the root help carries the exit codes.
+final class HelpTests: XCTestCase {
+    static let commands = [
+        "init", "unlock", "lock", "status", "new", "list", "show", "edit", "delete", "star", "unstar",
+        "tag", "search", "passwd", "rekey", "backup", "verify", "restore", "reindex",
+    ]
+
+    func testEveryCommandHasHelpWithAnExample() throws {
+        let box = try DiarySandbox(name: "help")
+        for command in Self.commands {
+            let result = try box.run([command, "--help"])
+            XCTAssertEqual(result.status, 0, command)
+            XCTAssertTrue(result.stdout.contains("EXAMPLE"), "\(command) --help has an example")
+            XCTAssertTrue(result.stdout.contains("--vault"), "\(command) takes --vault")
+        }
+    }
+
+    func testRootHelpListsCommandsAndExitCodesButNotTheAgent() throws {
+        let help = try DiarySandbox(name: "help").run(["--help"]).stdout
+        for command in Self.commands { XCTAssertTrue(help.contains("  \(command)"), command) }
+        for code in ["64", "65", "66", "67", "73", "75", "77"] { XCTAssertTrue(help.contains("  \(code) "), code) }
+        XCTAssertFalse(help.contains("  agent "), "the agent subcommand is hidden")
+    }
+
+    func testUnknownOptionIsAUsageError() throws {
+        let result = try DiarySandbox(name: "help").run(["list", "--bogus"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.hasPrefix("diary: error: "), result.stderr)
+    }
+
+    func testNoPassphraseIsAcceptedAsAnArgument() throws {
+        let result = try DiarySandbox(name: "help").run(["list", "--passphrase", "secret"])
+        XCTAssertEqual(result.status, 64)
+    }
+}

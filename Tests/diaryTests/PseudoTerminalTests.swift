@@ -1,0 +1,165 @@
+import Foundation
+import XCTest
+
+/// Types passphrases at a real pseudo-terminal prompt (python3's `pty` module) and shows that
+/// they are not echoed, that a mismatch writes nothing, and that a locked vault asks on the
+/// terminal.
+final class PseudoTerminalTests: XCTestCase {
+    private var box: DiarySandbox!
+
+    override func setUpWithError() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("/usr/bin/python3 is needed to drive a pseudo-terminal")
+        }
+        box = try DiarySandbox(name: "pty")
+    }
+
+    override func tearDown() { box = nil }
+
+    /// Runs `diary args` on a new pty; each (prompt, reply) waits for the prompt text, then types
+    /// the reply. Returns everything the terminal showed, and the exit status.
+    private func runOnTerminal(
+        _ args: [String], dialogue: [(String, String)], env: [String: String] = [:]
+    ) throws -> (output: String, status: Int32) {
+        let driver = box.root.appendingPathComponent("terminal_driver.py")
+        try Data(Self.driver.utf8).write(to: driver)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        let steps = dialogue.flatMap { [$0.0, $0.1] }
+        process.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args + steps
+        process.environment = box.fullEnvironment(["DIARY_PASSPHRASE_FILE": ""].merging(env) { $1 })
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    }
+
+    func testInitPromptDoesNotEchoThePassphrase() throws {
+        let secret = "typed-secret-7q"
+        let (output, status) = try runOnTerminal(
+            ["init"], dialogue: [("New passphrase: ", secret), ("(again): ", secret)])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("New passphrase: "), output)
+        XCTAssertFalse(output.contains(secret), "the passphrase was echoed: \(output)")
+        // The typed passphrase opens the vault.
+        try box.ok(["new", "hello"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile(secret)])
+    }
+
+    func testMismatchedPassphrasesWriteNothing() throws {
+        let (output, status) = try runOnTerminal(
+            ["init"], dialogue: [("New passphrase: ", "one thing"), ("(again): ", "another")])
+        XCTAssertEqual(status, 1, output)
+        XCTAssertTrue(output.contains("do not match"), output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path), "no vault was written")
+    }
+
+    func testEmptyPassphraseIsRefused() throws {
+        let (output, status) = try runOnTerminal(["init"], dialogue: [("New passphrase: ", "")])
+        XCTAssertEqual(status, 1, output)
+        XCTAssertTrue(output.contains("the passphrase is empty"), output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path))
+    }
+
+    func testLockedVaultAsksOnTheTerminal() throws {
+        _ = try box.initVault(passphrase: "at the prompt")
+        try box.ok(["new", "Seen through a prompt"])
+        let (output, status) = try runOnTerminal(["list"], dialogue: [("Passphrase for", "at the prompt")])
+        XCTAssertEqual(status, 0, output)
+        XCTAssertTrue(output.contains("Seen through a prompt"), output)
+        XCTAssertFalse(output.contains("at the prompt\r\n"), "not echoed: \(output)")
+    }
+
+    func testColourOnlyOnATerminalAndNeverWithNOCOLOR() throws {
+        let pass = try box.initVault()
+        try box.ok(["new", "Colourful", "--star"])
+        let env = ["DIARY_PASSPHRASE_FILE": pass]
+        let coloured = try runOnTerminal(["list"], dialogue: [], env: env)
+        XCTAssertEqual(coloured.status, 0, coloured.output)
+        XCTAssertTrue(coloured.output.contains("\u{1B}["), "colour on a terminal: \(coloured.output)")
+        let plain = try runOnTerminal(["list"], dialogue: [], env: env.merging(["NO_COLOR": "1"]) { $1 })
+        XCTAssertTrue(plain.output.contains("Colourful"), plain.output)
+        XCTAssertFalse(plain.output.contains("\u{1B}["), "NO_COLOR: \(plain.output)")
+        XCTAssertFalse(try box.ok(["list"]).stdout.contains("\u{1B}["), "no colour into a pipe")
+    }
+
+    func testCtrlCAtThePromptRestoresEcho() throws {
+        _ = try box.initVault()
+        let driver = box.root.appendingPathComponent("interrupt_driver.py")
+        try Data(Self.interruptDriver.utf8).write(to: driver)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [driver.path, DiarySandbox.binary.path]
+        process.environment = box.fullEnvironment(["DIARY_PASSPHRASE_FILE": ""])
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertTrue(report.contains("echo-at-prompt=0"), "echo off while asking: \(report)")
+        XCTAssertTrue(report.contains("status=-2"), "killed by the re-raised SIGINT: \(report)")
+        XCTAssertTrue(report.contains("echo-after=1"), "echo restored: \(report)")
+    }
+
+    /// Starts `diary list` with the pty as its controlling terminal, types Ctrl-C at the prompt,
+    /// and reports the terminal's ECHO flag during the prompt and after diary died.
+    static let interruptDriver = #"""
+    import fcntl, os, pty, subprocess, sys, termios, time
+    master, slave = pty.openpty()
+    def take_terminal():
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    child = subprocess.Popen([sys.argv[1], "list"], stdin=slave, stdout=slave, stderr=slave,
+                             start_new_session=True, preexec_fn=take_terminal)
+    seen, end = b"", time.time() + 20
+    while b"Passphrase for" not in seen and time.time() < end:
+        seen += os.read(master, 1024)
+    time.sleep(0.3)
+    during = 1 if termios.tcgetattr(slave)[3] & termios.ECHO else 0
+    os.write(master, b"\x03")
+    status = child.wait(timeout=20)
+    after = 1 if termios.tcgetattr(slave)[3] & termios.ECHO else 0
+    print(f"echo-at-prompt={during} status={status} echo-after={after}")
+    """#
+
+    /// The python driver: fork on a pty, answer prompts, relay everything, exit with the child's status.
+    static let driver = #"""
+    import os, pty, sys, time
+    binary, n = sys.argv[1], int(sys.argv[2])
+    args, steps = sys.argv[3:3 + n], sys.argv[3 + n:]
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(binary, [binary] + args)
+    seen = b""
+    def read_until(text, timeout=20):
+        global seen
+        end = time.time() + timeout
+        while text.encode() not in seen and time.time() < end:
+            try:
+                chunk = os.read(fd, 1024)
+            except OSError:
+                return False
+            if not chunk:
+                return False
+            seen += chunk
+        return text.encode() in seen
+    for prompt, reply in zip(steps[0::2], steps[1::2]):
+        if not read_until(prompt):
+            break
+        time.sleep(0.2)  # let diary switch echo off before typing, as a person would
+        os.write(fd, reply.encode() + b"\n")
+    while True:
+        try:
+            chunk = os.read(fd, 1024)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    _, status = os.waitpid(pid, 0)
+    sys.stdout.buffer.write(seen)
+    sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+    """#
+}
