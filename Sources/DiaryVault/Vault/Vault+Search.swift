@@ -32,10 +32,3 @@ extension Vault {
         return matches
     }
 }
-
-/// Case- and diacritic-insensitive substring matching.
-enum TextMatcher {
-    static func contains(_ haystack: String, _ needle: String) -> Bool {
-        haystack.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive]) != nil
-    }
-}
