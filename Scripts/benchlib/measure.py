@@ -1,0 +1,74 @@
+"""Runs a command once and reports its wall time and peak memory.
+
+Each command runs in a new session (no controlling terminal), so nothing can prompt on the
+terminal: diary must use its passphrase file or agent, and Python's getpass (jrnl) falls back
+to reading stdin. Peak memory is the child's ru_maxrss from wait4, which covers the
+command and every descendant it waited for (for pass: the gpg processes).
+"""
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+
+class CommandFailed(Exception):
+    pass
+
+
+def run(cmd, env, stdin_text=None, check=True, cwd=None):
+    """Returns (seconds, peak_kib, stdout_text)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
+        if stdin_text is not None:
+            inp.write(stdin_text.encode())
+            inp.seek(0)
+        start = time.perf_counter()
+        p = subprocess.Popen(cmd, env=env, stdin=inp if stdin_text is not None else subprocess.DEVNULL,
+                             stdout=out, stderr=err, start_new_session=True, cwd=cwd)
+        _, status, usage = os.wait4(p.pid, 0)
+        elapsed = time.perf_counter() - start
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        text = out.read().decode(errors="replace")
+        if check and p.returncode != 0:
+            raise CommandFailed(f"{' '.join(cmd)} exited {p.returncode}: {err.read().decode(errors='replace')[-800:]}")
+        return elapsed, usage.ru_maxrss, text
+
+
+class Sample:
+    """Several runs of one operation: the median wall time and the largest peak memory."""
+
+    def __init__(self):
+        self.times, self.peaks = [], []
+
+    def add(self, seconds, peak_kib):
+        self.times.append(seconds)
+        self.peaks.append(peak_kib)
+
+    @property
+    def median(self):
+        return statistics.median(self.times)
+
+    @property
+    def peak_mb(self):
+        return max(self.peaks) / 1024
+
+    def as_dict(self):
+        return {"median_s": self.median, "peak_mb": self.peak_mb, "runs": len(self.times),
+                "min_s": min(self.times), "max_s": max(self.times)}
+
+
+def repeat(runs, make_cmd, env, stdin_text=None, before=None, after=None, check_out=None):
+    """Runs `make_cmd(i)` `runs` times; `before`/`after` run untimed around each run."""
+    sample = Sample()
+    for i in range(runs):
+        if before:
+            before(i)
+        t, peak, out = run(make_cmd(i), env, stdin_text(i) if callable(stdin_text) else stdin_text)
+        if check_out:
+            check_out(out)
+        sample.add(t, peak)
+        if after:
+            after(i)
+    return sample
