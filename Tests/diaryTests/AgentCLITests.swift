@@ -1,3 +1,5 @@
+import DiaryCrypto
+import DiaryVault
 import Foundation
 import XCTest
 
@@ -71,5 +73,21 @@ final class AgentCLITests: XCTestCase {
         XCTAssertFalse(list.stderr.contains("warning"), list.stderr)
         XCTAssertTrue(list.stdout.contains("before rekey"))
         try box.ok(["verify"])
+    }
+
+    func testAStaleAgentKeyFallsBackToThePassphraseWithAWarning() throws {
+        try box.ok(["unlock", "--passphrase-file", pass])
+        try box.ok(["new", "kept"])
+        // Rotate the key behind the agent's back (another machine, an old diary).
+        var bytes = Array("correct horse".utf8)
+        let vault = try Vault.open(at: box.vault, passphrase: try SecretBytes(consuming: &bytes))
+        var again = Array("correct horse".utf8)
+        try vault.rotateKey(passphrase: try SecretBytes(consuming: &again))
+
+        let locked = try box.run(["list"])
+        XCTAssertEqual(locked.status, 75, locked.stderr)
+        XCTAssertTrue(locked.stderr.contains("does not open this vault any more"), locked.stderr)
+        let opened = try box.ok(["list", "--passphrase-file", pass])
+        XCTAssertTrue(opened.stdout.contains("kept"))
     }
 }

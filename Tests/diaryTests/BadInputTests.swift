@@ -141,6 +141,20 @@ final class BadInputTests: XCTestCase {
         try assertRefused(["restore", backup, "--to", box.vault.path], status: 73, message: "already exists")
     }
 
+    func testRestoreIntoANonEmptyDirectoryIsRefusedButAnEmptyOneIsUsed() throws {
+        let backup = box.root.appendingPathComponent("b.diarybak").path
+        try box.ok(["backup", backup])
+        let busy = box.root.appendingPathComponent("busy")
+        try FileManager.default.createDirectory(at: busy, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: busy.appendingPathComponent("notes.txt"))
+        try assertRefused(["restore", backup, "--to", busy.path], status: 73, message: "exists and is not empty")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: busy.path), ["notes.txt"])
+        let empty = box.root.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        try box.ok(["restore", backup, "--to", empty.path])
+        XCTAssertEqual(try box.listJSON(["--vault", empty.path]).count, 1)
+    }
+
     func testInitOverAnExistingVaultIsRefused() throws {
         try assertRefused(["init", "--new-passphrase-file", try box.passphraseFile("other")], status: 73, message: "already exists")
     }

@@ -25,6 +25,15 @@ final class HelpTests: XCTestCase {
         XCTAssertFalse(help.contains("  agent "), "the agent subcommand is hidden")
     }
 
+    func testCompletionScriptsAreGeneratedFromTheParser() throws {
+        let box = try DiarySandbox(name: "help")
+        for shell in ["bash", "zsh", "fish"] {
+            let result = try box.run(["--generate-completion-script", shell])
+            XCTAssertEqual(result.status, 0, shell)
+            XCTAssertTrue(result.stdout.contains("unlock") && result.stdout.contains("passphrase-file"), shell)
+        }
+    }
+
     func testUnknownOptionIsAUsageError() throws {
         let result = try DiarySandbox(name: "help").run(["list", "--bogus"])
         XCTAssertEqual(result.status, 64)

@@ -26,6 +26,8 @@ struct AgentCommand: ParsableCommand {
 
     func run() throws {
         guard let vaultID = UUID(uuidString: vaultId) else { throw ValidationError("--vault-id is not a UUID") }
+        // A daemon must not keep the caller's directory busy (an unmountable USB stick).
+        _ = chdir("/")
         // Harden before the key enters this process: no core dump, no ptrace by the same user.
         try ProcessHardening.apply()
         let config = AgentConfig(

@@ -23,8 +23,11 @@ struct Rekey: ParsableCommand {
         if vault.rotationInterrupted { Output.note("finishing an interrupted key rotation") }
         let progress = Progress("re-encrypting")
         defer { progress.finish() }
-        try vault.rotateKey(passphrase: passphrase, progress: progress.update)
+        let unsealable = try vault.rotateKey(passphrase: passphrase, progress: progress.update)
         progress.finish()
+        for id in unsealable {
+            Output.warning("entry \(EntryFormat.fullID(id)) was already damaged and was not re-encrypted; run `diary verify`")
+        }
         let client = try access.agent(for: vault.id)
         if let status = try? client.status(), status.vaultID == vault.id {
             try client.setKey(vault.vaultKey, generation: vault.keyGeneration)

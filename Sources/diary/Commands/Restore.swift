@@ -31,11 +31,10 @@ struct Restore: ParsableCommand {
         let source = URL(fileURLWithPath: backup).standardizedFileURL
         // Refuse before asking for the passphrase.
         if FileManager.default.fileExists(atPath: target.path) {
-            if let contents = try? FileManager.default.contentsOfDirectory(atPath: target.path), contents.isEmpty {
-                // An empty directory is allowed: nothing can be lost.
-            } else {
-                throw VaultError.alreadyExists(path: target.path)
-            }
+            if (try? Vault.inspect(at: target)) != nil { throw VaultError.alreadyExists(path: target.path) }
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: target.path)) ?? ["?"]
+            // An empty directory is allowed: nothing can be lost.
+            if !contents.isEmpty { throw CLIError.notEmpty(path: target.path) }
         }
         let passphrase = try VaultAccess(options: global, directoryOverride: target)
             .currentPassphrase(prompt: "Passphrase for \(source.path): ")

@@ -34,6 +34,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case agent(String)
     /// `verify` found damage (the report was already printed).
     case damageFound(count: Int)
+    /// `restore` target that exists, is not a vault, and is not empty.
+    case notEmpty(path: String)
     /// A path given on the command line is unusable.
     case badPath(path: String, detail: String)
 
@@ -58,6 +60,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .agent(let detail): return "unlock agent: \(detail)"
         case .damageFound(let count): return "damage found in \(count) object\(count == 1 ? "" : "s")"
         case .badPath(let path, let detail): return "\(path): \(detail)"
+        case .notEmpty(let path): return "\(path) exists and is not empty; restore writes only into a new or empty directory"
         }
     }
 
@@ -82,6 +85,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .confirmationNeeded: return .usage
         case .notUTF8, .tooLarge: return .inputRefused
         case .damageFound: return .damaged
+        case .notEmpty: return .alreadyExists
         }
     }
 }
