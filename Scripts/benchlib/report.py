@@ -58,8 +58,8 @@ def throughput_table(res):
     raw = res["aead"]["bytes_per_s"]
     out = [f"\n### Search throughput against raw XChaCha20-Poly1305 open "
            f"({raw / 1e6:.0f} MB/s for {res['aead']['size']}-byte messages, one core)\n",
-           "| store | N | text | CLI search | CLI MB/s | of raw | in-process search | in-process MB/s | of raw |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "| store | N | text | CLI search | CLI MB/s | of raw | in-process search | in-process MB/s | of raw | of raw, CPU time |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for store, by_n in res["diary"].items():
         for n, r in by_n.items():
             ip = r["inprocess_search"]
@@ -67,7 +67,7 @@ def throughput_table(res):
             cli_bps = ip["text_bytes"] / cli_t
             out.append(f"| {store} | {int(n):,} | {ip['text_bytes'] / 1e6:.1f} MB | {_fmt_s(cli_t)} | {cli_bps / 1e6:.0f} | "
                        f"{cli_bps / raw:.0%} | {_fmt_s(ip['search_s'])} | {ip['bytes_per_s'] / 1e6:.0f} | "
-                       f"{ip['bytes_per_s'] / raw:.0%} |")
+                       f"{ip['bytes_per_s'] / raw:.0%} | {ip['cpu_bytes_per_s'] / res['aead']['cpu_bytes_per_s']:.0%} |")
     return "\n".join(out)
 
 
@@ -106,8 +106,9 @@ def targets(res):
             raw = res["aead"]["bytes_per_s"]
             cli = r["inprocess_search"]["text_bytes"] / r["unlocked"]["search"]["median_s"] / raw
             inproc = r["inprocess_search"]["bytes_per_s"] / raw
+            cpu = r["inprocess_search"]["cpu_bytes_per_s"] / res["aead"]["cpu_bytes_per_s"]
             rows.append((f"{store}: search throughput ≥ 50% of raw open (N=10,000)",
-                         f"CLI {cli:.0%}, in-process {inproc:.0%}", cli >= 0.5))
+                         f"CLI {cli:.0%}; in process {inproc:.0%} (CPU time {cpu:.0%})", cli >= 0.5))
             for op in ("list10", "search"):
                 mb = r["unlocked"][op]["peak_mb"]
                 rows.append((f"{store}: peak memory of {OP_NAMES[op]} ≤ 64 MB (N=10,000)", f"{mb:.0f} MB", mb <= 64))
