@@ -2,8 +2,9 @@
 
 Each command runs in a new session (no controlling terminal), so nothing can prompt on the
 terminal: diary must use its passphrase file or agent, and Python's getpass (jrnl) falls back
-to reading stdin. Peak memory is the child's ru_maxrss from wait4, which covers the
-command and every descendant it waited for (for pass: the gpg processes).
+to reading stdin. Peak memory is GNU time's %M (the command's ru_maxrss, which covers every
+descendant it waited for: for pass, the gpg processes). Not wait4 in this script: Python starts
+children with vfork, so their ru_maxrss would include this script's own memory (the corpus).
 """
 import os
 import statistics
@@ -12,28 +13,36 @@ import tempfile
 import time
 
 
+# GNU time (Debian package `time`).
+TIME = "/usr/bin/time"
+
+
 class CommandFailed(Exception):
     pass
 
 
 def run(cmd, env, stdin_text=None, check=True, cwd=None):
     """Returns (seconds, peak_kib, stdout_text)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp, \
+            tempfile.NamedTemporaryFile("r") as peak:
+        cmd = [TIME, "-f", "%M", "-o", peak.name] + list(cmd)
         if stdin_text is not None:
             inp.write(stdin_text.encode())
             inp.seek(0)
         start = time.perf_counter()
         p = subprocess.Popen(cmd, env=env, stdin=inp if stdin_text is not None else subprocess.DEVNULL,
                              stdout=out, stderr=err, start_new_session=True, cwd=cwd)
-        _, status, usage = os.wait4(p.pid, 0)
+        _, status, _ = os.wait4(p.pid, 0)
         elapsed = time.perf_counter() - start
+        lines = peak.read().split()
+        peak_kib = int(lines[-1]) if lines and lines[-1].isdigit() else 0
         p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         text = out.read().decode(errors="replace")
         if check and p.returncode != 0:
             raise CommandFailed(f"{' '.join(cmd)} exited {p.returncode}: {err.read().decode(errors='replace')[-800:]}")
-        return elapsed, usage.ru_maxrss, text
+        return elapsed, peak_kib, text
 
 
 class Sample:
