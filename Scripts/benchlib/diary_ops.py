@@ -44,6 +44,17 @@ class DiaryBench:
         stats = corpus.stats(entries)
         current = [passphrases[0], passphrases[1]]  # [current, other]
         pick = entries[n // 2]
+        try:
+            results = self._measure_modes(store, n, root, env, stats, current, pick)
+        finally:
+            # Never leave an agent behind, even when a command failed.
+            run([self.diary, "lock"], env, check=False)
+        inproc = json.loads(run([self.bench, "search", "--vault", vault, "--passphrase-file", current[0],
+                                 "--query", corpus.RARE_WORD, "--runs", "3"], dict(os.environ))[2])
+        shutil.rmtree(root, ignore_errors=True)
+        return results, inproc
+
+    def _measure_modes(self, store, n, root, env, stats, current, pick):
         d = self.diary
 
         def pp():
@@ -92,8 +103,4 @@ class DiaryBench:
                 r["passwd"] = results["unlocked"]["passwd"]
                 r["rekey"] = results["unlocked"]["rekey"]
             results[mode] = r
-        run([d, "lock"], env, check=False)
-        inproc = json.loads(run([self.bench, "search", "--vault", vault, "--passphrase-file", current[0],
-                                 "--query", corpus.RARE_WORD, "--runs", "3"], dict(os.environ))[2])
-        shutil.rmtree(root, ignore_errors=True)
-        return results, inproc
+        return results
