@@ -133,6 +133,14 @@ extension UUID {
                          b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 
+    /// The 16 bytes as a big-endian pair: ordered exactly like `uuidString`.
+    var sortKey: (UInt64, UInt64) {
+        withUnsafeBytes(of: uuid) { raw in
+            (UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+             UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+    }
+
     /// Lowercase hex without dashes, as used in file names and prefixes.
     var compactHex: String { uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
 }

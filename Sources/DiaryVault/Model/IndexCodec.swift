@@ -26,8 +26,12 @@ enum IndexCodec {
         w.u8(version)
         w.u64(index.generation)
         w.u32(UInt32(index.rows.count))
-        // Sorted by id so the same index always encodes to the same bytes.
-        for row in index.rows.values.sorted(by: { $0.summary.id.uuidString < $1.summary.id.uuidString }) {
+        // Sorted by id so the same index always encodes to the same bytes. The order of the
+        // canonical uppercase strings is the order of the 16 bytes read as a big-endian number
+        // (hex digits and dashes sit at fixed places; ASCII puts 0-9 before A-F); comparing
+        // those saves formatting two strings per comparison (seconds at 100,000 entries).
+        let ordered = index.rows.values.map { (key: $0.summary.id.sortKey, row: $0) }.sorted { $0.key < $1.key }
+        for (_, row) in ordered {
             let s = row.summary
             w.uuid(s.id)
             w.i64(s.date.millisecondsSince1970)

@@ -65,6 +65,8 @@ extension Vault {
         guard hex.count >= 4, hex.count <= 32, hex.allSatisfy(\.isHexDigit) else {
             throw VaultError.invalidID(idOrPrefix)
         }
+        // A full id names itself: no need to format every id in the index to compare prefixes.
+        if hex.count == 32, let id = UUID(uuidString: idOrPrefix), index.rows[id] != nil { return id }
         let matches = index.rows.keys.filter { $0.compactHex.hasPrefix(hex) }.sorted { $0.uuidString < $1.uuidString }
         switch matches.count {
         case 0: throw VaultError.unknownID(idOrPrefix)

@@ -10,27 +10,25 @@ extension Vault {
         let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
         var matches: [EntrySummary] = []
         var damaged: [UUID] = []
-        for summary in list(unlimited) {
-            if let limit = filter.limit, matches.count >= limit { break }
-            let entry: Entry
-            do {
-                entry = try self.entry(summary.id)
-            } catch VaultError.unknownID {
-                continue
-            } catch {
-                damaged.append(summary.id)
-                continue
+        // One snapshot for the whole scan: a read transaction (or shared lock) per entry cost
+        // more than decrypting it, and the scan now sees one consistent state.
+        try storeCall {
+            try backend.withSnapshot { reader in
+                for summary in list(unlimited) {
+                    if let limit = filter.limit, matches.count >= limit { break }
+                    let entry: Entry
+                    do {
+                        guard let sealed = try reader.readEntry(summary.id) else { continue }
+                        entry = try openEntry(sealed, id: summary.id)
+                    } catch {
+                        damaged.append(summary.id)
+                        continue
+                    }
+                    if needle.isEmpty || TextMatcher.contains(entry.text, needle) { matches.append(summary) }
+                }
             }
-            if needle.isEmpty || TextMatcher.contains(entry.text, needle) { matches.append(summary) }
         }
         damagedDuringLastSearch = damaged
         return matches
-    }
-}
-
-/// Case- and diacritic-insensitive substring matching.
-enum TextMatcher {
-    static func contains(_ haystack: String, _ needle: String) -> Bool {
-        haystack.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive]) != nil
     }
 }

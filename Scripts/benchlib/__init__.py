@@ -1,0 +1,1 @@
+"""Helpers for Scripts/bench: corpus generation, process measurement, peers, reporting."""

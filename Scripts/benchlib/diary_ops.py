@@ -1,0 +1,106 @@
+"""The diary side: build a vault of N corpus entries and time the everyday commands on it."""
+import json
+import os
+import shutil
+import subprocess
+
+from . import corpus
+from .measure import repeat, run, CommandFailed
+
+OPS = ["add", "list10", "show", "search", "tag", "export", "passwd", "rekey", "backup", "verify"]
+# passwd and rekey always need the current passphrase, even while unlocked (issue 4), so they
+# are the same command in both modes and are measured once.
+PASSPHRASE_ONLY = {"passwd", "rekey"}
+
+
+class DiaryBench:
+    def __init__(self, diary, bench, work, runs, log):
+        self.diary, self.bench, self.work, self.runs, self.log = diary, bench, work, runs, log
+        listing = subprocess.run([diary, "--help"], capture_output=True, text=True).stdout
+        self.has_export = any(line.split()[:1] == ["export"] for line in listing.splitlines())
+
+    def runs_for(self, op, n):
+        heavy = op in ("rekey", "backup", "verify", "export")
+        return max(1, min(self.runs, 3)) if heavy and n >= 100_000 else self.runs
+
+    def setup(self, store, n, corpus_file, passphrases):
+        """A fresh vault of the first n corpus entries, built in process (diary-bench load)."""
+        root = os.path.join(self.work, f"diary-{store}-{n}")
+        shutil.rmtree(root, ignore_errors=True)
+        os.makedirs(os.path.join(root, "run"), mode=0o700)
+        vault = os.path.join(root, "vault")
+        _, _, out = run([self.bench, "load", "--vault", vault, "--store", store, "--passphrase-file", passphrases[0],
+                         "--corpus", corpus_file, "--count", str(n), "--kdf", "moderate"], dict(os.environ))
+        loaded = json.loads(out)
+        self.log(f"  loaded {store} N={n}: import {loaded['import_s']:.1f}s")
+        env = dict(os.environ, DIARY_VAULT=vault, XDG_RUNTIME_DIR=os.path.join(root, "run"), NO_COLOR="1")
+        for k in ("DIARY_PASSPHRASE_FILE", "DIARY_NEW_PASSPHRASE_FILE"):
+            env.pop(k, None)
+        return root, vault, env
+
+    def measure(self, store, n, entries, corpus_file, passphrases):
+        """{mode: {op: Sample}} for mode in unlocked, passphrase."""
+        root, vault, env = self.setup(store, n, corpus_file, passphrases)
+        stats = corpus.stats(entries)
+        current = [passphrases[0], passphrases[1]]  # [current, other]
+        pick = entries[n // 2]
+        try:
+            results = self._measure_modes(store, n, root, env, stats, current, pick)
+        finally:
+            # Never leave an agent behind, even when a command failed.
+            run([self.diary, "lock"], env, check=False)
+        inproc = json.loads(run([self.bench, "search", "--vault", vault, "--passphrase-file", current[0],
+                                 "--query", corpus.RARE_WORD, "--runs", "3"], dict(os.environ))[2])
+        shutil.rmtree(root, ignore_errors=True)
+        return results, inproc
+
+    def _measure_modes(self, store, n, root, env, stats, current, pick):
+        d = self.diary
+
+        def pp():
+            return ["--passphrase-file", current[0]]
+
+        def expect_lines(count):
+            def check(out):
+                got = len([l for l in out.splitlines() if l.strip()])
+                if got != count:
+                    raise CommandFailed(f"expected {count} lines, got {got}")
+            return check
+
+        results = {}
+        for mode in ("unlocked", "passphrase"):
+            if mode == "unlocked":
+                run([d, "unlock", "--timeout", "3h", "--max", "8h"] + pp(), env)
+            else:
+                run([d, "lock"], env, check=False)
+            a = (lambda: []) if mode == "unlocked" else pp
+            r = {}
+            self.log(f"  {store} N={n} {mode}")
+            r["add"] = repeat(self.runs_for("add", n), lambda i: [d, "new", f"Bench entry {i}\nAdded by Scripts/bench.",
+                                                                  "--tag", "bench"] + a(), env)
+            r["list10"] = repeat(self.runs, lambda i: [d, "list", "-n", "10"] + a(), env, check_out=expect_lines(10))
+            r["show"] = repeat(self.runs, lambda i: [d, "show", pick["id"]] + a(), env)
+            r["search"] = repeat(self.runs, lambda i: [d, "search", corpus.RARE_WORD] + a(), env,
+                                 check_out=expect_lines(stats["rare_hits"]))
+            r["tag"] = repeat(self.runs, lambda i: [d, "list", "--tag", corpus.TAG_FOR_LISTING] + a(), env,
+                              check_out=expect_lines(stats["tag_hits"]))
+            if self.has_export:
+                r["export"] = repeat(self.runs_for("export", n), lambda i: [d, "export"] + a(), env)
+            bak = os.path.join(root, "backup.diarybak")
+            r["backup"] = repeat(self.runs_for("backup", n), lambda i: [d, "backup", bak] + a(), env,
+                                 before=lambda i: os.path.exists(bak) and os.remove(bak))
+            r["verify"] = repeat(self.runs_for("verify", n), lambda i: [d, "verify"] + a(), env)
+            if mode == "unlocked":
+                def swap(i):
+                    current.reverse()
+                r["passwd"] = repeat(self.runs_for("passwd", n), lambda i: [d, "passwd", "--passphrase-file", current[0],
+                                                                        "--new-passphrase-file", current[1]], env,
+                                     after=swap)
+                r["rekey"] = repeat(self.runs_for("rekey", n), lambda i: [d, "rekey"] + pp(), env)
+                # The session must have survived the rekey with the new key.
+                run([d, "list", "-n", "1"], env)
+            else:
+                r["passwd"] = results["unlocked"]["passwd"]
+                r["rekey"] = results["unlocked"]["rekey"]
+            results[mode] = r
+        return results

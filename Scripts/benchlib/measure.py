@@ -1,0 +1,83 @@
+"""Runs a command once and reports its wall time and peak memory.
+
+Each command runs in a new session (no controlling terminal), so nothing can prompt on the
+terminal: diary must use its passphrase file or agent, and Python's getpass (jrnl) falls back
+to reading stdin. Peak memory is GNU time's %M (the command's ru_maxrss, which covers every
+descendant it waited for: for pass, the gpg processes). Not wait4 in this script: Python starts
+children with vfork, so their ru_maxrss would include this script's own memory (the corpus).
+"""
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+
+# GNU time (Debian package `time`).
+TIME = "/usr/bin/time"
+
+
+class CommandFailed(Exception):
+    pass
+
+
+def run(cmd, env, stdin_text=None, check=True, cwd=None):
+    """Returns (seconds, peak_kib, stdout_text)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp, \
+            tempfile.NamedTemporaryFile("r") as peak:
+        cmd = [TIME, "-f", "%M", "-o", peak.name] + list(cmd)
+        if stdin_text is not None:
+            inp.write(stdin_text.encode())
+            inp.seek(0)
+        start = time.perf_counter()
+        p = subprocess.Popen(cmd, env=env, stdin=inp if stdin_text is not None else subprocess.DEVNULL,
+                             stdout=out, stderr=err, start_new_session=True, cwd=cwd)
+        _, status, _ = os.wait4(p.pid, 0)
+        elapsed = time.perf_counter() - start
+        lines = peak.read().split()
+        peak_kib = int(lines[-1]) if lines and lines[-1].isdigit() else 0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        text = out.read().decode(errors="replace")
+        if check and p.returncode != 0:
+            raise CommandFailed(f"{' '.join(cmd)} exited {p.returncode}: {err.read().decode(errors='replace')[-800:]}")
+        return elapsed, peak_kib, text
+
+
+class Sample:
+    """Several runs of one operation: the median wall time and the largest peak memory."""
+
+    def __init__(self):
+        self.times, self.peaks = [], []
+
+    def add(self, seconds, peak_kib):
+        self.times.append(seconds)
+        self.peaks.append(peak_kib)
+
+    @property
+    def median(self):
+        return statistics.median(self.times)
+
+    @property
+    def peak_mb(self):
+        return max(self.peaks) / 1024
+
+    def as_dict(self):
+        return {"median_s": self.median, "peak_mb": self.peak_mb, "runs": len(self.times),
+                "min_s": min(self.times), "max_s": max(self.times)}
+
+
+def repeat(runs, make_cmd, env, stdin_text=None, before=None, after=None, check_out=None):
+    """Runs `make_cmd(i)` `runs` times; `before`/`after` run untimed around each run."""
+    sample = Sample()
+    for i in range(runs):
+        if before:
+            before(i)
+        t, peak, out = run(make_cmd(i), env, stdin_text(i) if callable(stdin_text) else stdin_text)
+        if check_out:
+            check_out(out)
+        sample.add(t, peak)
+        if after:
+            after(i)
+    return sample

@@ -1,0 +1,122 @@
+"""Tables and the target check, as Markdown (docs/BENCHMARKS.md holds the latest output)."""
+
+OP_NAMES = {"add": "add one entry", "list10": "list last 10", "show": "show one", "search": "search rare word",
+            "tag": "list by tag", "export": "export", "passwd": "passwd", "rekey": "rekey", "backup": "backup",
+            "verify": "verify"}
+
+
+def _fmt_s(x):
+    return "—" if x is None else (f"{x * 1000:.0f} ms" if x < 1 else f"{x:.2f} s")
+
+
+def _ratio(theirs, ours):
+    return "—" if theirs is None or ours is None else f"{theirs / ours:.0f}×" if theirs / ours >= 10 else f"{theirs / ours:.1f}×"
+
+
+def diary_tables(res, sizes, ops):
+    out = []
+    for store in res["diary"]:
+        out.append(f"\n### diary, {store} store (median wall time; peak memory)\n")
+        head = "| operation | " + " | ".join(f"N={n:,} unlocked | N={n:,} passphrase" for n in sizes) + " |"
+        out += [head, "|---" * (1 + 2 * len(sizes)) + "|"]
+        for op in ops:
+            cells = []
+            for n in sizes:
+                for mode in ("unlocked", "passphrase"):
+                    s = res["diary"][store].get(str(n), {}).get(mode, {}).get(op)
+                    cells.append("—" if s is None else f"{_fmt_s(s['median_s'])}; {s['peak_mb']:.0f} MB")
+            out.append(f"| {OP_NAMES[op]} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
+def peer_table(res, n, ops):
+    if not res.get("peers", {}).get(str(n)):
+        return ""
+    peers = res["peers"][str(n)]
+    stores = list(res["diary"])
+    out = [f"\n### N={n:,}: diary (unlocked session) beside jrnl and pass\n"]
+    head = "| operation | " + " | ".join(f"diary {s}" for s in stores)
+    for peer in ("jrnl", "pass"):
+        if peer in peers:
+            head += f" | {peer} | " + " | ".join(f"{peer} ÷ {s}" for s in stores)
+    out += [head + " |", "|---" * head.count("|") + "|"]
+    for op in ops:
+        ours = [res["diary"][s].get(str(n), {}).get("unlocked", {}).get(op) for s in stores]
+        ours_t = [o["median_s"] if o else None for o in ours]
+        row = f"| {OP_NAMES[op]} | " + " | ".join(_fmt_s(t) for t in ours_t)
+        for peer in ("jrnl", "pass"):
+            if peer in peers:
+                theirs = peers[peer].get(op)
+                t = theirs["median_s"] if theirs else None
+                row += f" | {_fmt_s(t)}" + (f", {theirs['peak_mb']:.0f} MB" if theirs else "") + " | " + \
+                       " | ".join(_ratio(t, o) for o in ours_t)
+        out.append(row + " |")
+    return "\n".join(out)
+
+
+def throughput_table(res):
+    raw = res["aead"]["bytes_per_s"]
+    out = [f"\n### Search throughput against raw XChaCha20-Poly1305 open "
+           f"({raw / 1e6:.0f} MB/s for {res['aead']['size']}-byte messages, one core)\n",
+           "| store | N | text | CLI search | CLI MB/s | of raw | in-process search | in-process MB/s | of raw | of raw, CPU time |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for store, by_n in res["diary"].items():
+        for n, r in by_n.items():
+            ip = r["inprocess_search"]
+            cli_t = r["unlocked"]["search"]["median_s"]
+            cli_bps = ip["text_bytes"] / cli_t
+            out.append(f"| {store} | {int(n):,} | {ip['text_bytes'] / 1e6:.1f} MB | {_fmt_s(cli_t)} | {cli_bps / 1e6:.0f} | "
+                       f"{cli_bps / raw:.0%} | {_fmt_s(ip['search_s'])} | {ip['bytes_per_s'] / 1e6:.0f} | "
+                       f"{ip['bytes_per_s'] / raw:.0%} | {ip['cpu_bytes_per_s'] / res['aead']['cpu_bytes_per_s']:.0%} |")
+    return "\n".join(out)
+
+
+def targets(res):
+    """[(target, value text, met: bool|None)] for the targets of issue 6."""
+    rows = []
+
+    def t(store, n, op, mode="unlocked"):
+        s = res["diary"].get(store, {}).get(str(n), {}).get(mode, {}).get(op)
+        return s and s["median_s"]
+
+    def peer(name, n, op):
+        s = res.get("peers", {}).get(str(n), {}).get(name, {}).get(op)
+        return s and s["median_s"]
+
+    for store in res["diary"]:
+        for op, want in (("add", 100), ("list10", 60), ("search", 30)):
+            ours, theirs = t(store, 10000, op), peer("jrnl", 10000, op)
+            if ours and theirs:
+                rows.append((f"{store}: {OP_NAMES[op]} ≥ {want}× faster than jrnl (N=10,000)",
+                             f"{theirs / ours:.1f}×", theirs / ours >= want))
+        a, b = t(store, 1000, "passwd"), t(store, 100000, "passwd")
+        if a and b:
+            rows.append((f"{store}: passwd within 1.2× between 1,000 and 100,000", f"{b / a:.2f}×",
+                         max(a, b) / min(a, b) <= 1.2))
+        ours, theirs = t(store, 1000, "search"), peer("pass", 1000, "search")
+        if ours and theirs:
+            rows.append((f"{store}: search ≥ 500× faster than pass grep (N=1,000)", f"{theirs / ours:.0f}×",
+                         theirs / ours >= 500))
+        for op in ("add", "show"):
+            a, b = t(store, 1000, op), t(store, 100000, op)
+            if a and b:
+                rows.append((f"{store}: {OP_NAMES[op]} at 100,000 within 1.5× of 1,000", f"{b / a:.2f}×", b / a <= 1.5))
+        r = res["diary"][store].get("10000")
+        if r:
+            raw = res["aead"]["bytes_per_s"]
+            cli = r["inprocess_search"]["text_bytes"] / r["unlocked"]["search"]["median_s"] / raw
+            inproc = r["inprocess_search"]["bytes_per_s"] / raw
+            cpu = r["inprocess_search"]["cpu_bytes_per_s"] / res["aead"]["cpu_bytes_per_s"]
+            rows.append((f"{store}: search throughput ≥ 50% of raw open (N=10,000)",
+                         f"CLI {cli:.0%}; in process {inproc:.0%} (CPU time {cpu:.0%})", cli >= 0.5))
+            for op in ("list10", "search"):
+                mb = r["unlocked"][op]["peak_mb"]
+                rows.append((f"{store}: peak memory of {OP_NAMES[op]} ≤ 64 MB (N=10,000)", f"{mb:.0f} MB", mb <= 64))
+    return rows
+
+
+def target_table(res):
+    out = ["\n### Targets (issue 6)\n", "| target | measured | met |", "|---|---|---|"]
+    for name, value, met in targets(res):
+        out.append(f"| {name} | {value} | {'yes' if met else '**no**'} |")
+    return "\n".join(out)
