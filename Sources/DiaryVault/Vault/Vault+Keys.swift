@@ -6,19 +6,43 @@ extension Vault {
     /// the cost does not depend on the number of entries. A new salt is drawn; `kdf`, when
     /// given, replaces the cost parameters.
     public func changePassphrase(current: SecretBytes, new: SecretBytes, kdf newKDF: KDFParameters? = nil) throws {
+        (header, keyRing) = try Self.rewrap(backend, current: current, new: new, kdf: newKDF)
+    }
+
+    /// The same, without opening the vault: neither the index nor any entry is read, which
+    /// keeps `diary passwd` equally fast for ten entries and a hundred thousand.
+    public static func changePassphrase(
+        at directory: URL, current: SecretBytes, new: SecretBytes, kdf newKDF: KDFParameters? = nil
+    ) throws {
+        let backend = try storeCall { try StoreLayout.open(at: directory) }
+        _ = try rewrap(backend, current: current, new: new, kdf: newKDF)
+    }
+
+    /// Checks `passphrase` against the header alone (one key derivation, no index read).
+    public static func checkPassphrase(at directory: URL, passphrase: SecretBytes) throws -> VaultInfo {
+        let backend = try storeCall { try StoreLayout.open(at: directory) }
+        let header = try readHeader(backend)
+        _ = try unwrap(header, passphrase: passphrase)
+        return VaultInfo(
+            id: header.vaultID, formatVersion: Int(VaultHeader.currentVersion), store: header.store,
+            kdf: header.kdf, keyGenerations: header.slots.map(\.generation))
+    }
+
+    private static func rewrap(
+        _ backend: any VaultStore, current: SecretBytes, new: SecretBytes, kdf newKDF: KDFParameters?
+    ) throws -> (VaultHeader, KeyRing) {
         let newPassphrase = try Passphrase.normalized(new)
         if let newKDF { try newKDF.validate() }
-        try storeCall {
+        return try storeCall {
             try backend.withWriteLock {
-                let onDisk = try Self.readHeader(backend)
-                let ring = try Self.unwrap(onDisk, passphrase: current)
+                let onDisk = try readHeader(backend)
+                let ring = try unwrap(onDisk, passphrase: current)
                 var next = onDisk
                 next.salt = PassphraseKDF.randomSalt()
                 if let newKDF { next.kdf = newKDF }
                 try next.setSlots(ring.all, kek: next.deriveKEK(newPassphrase))
                 try backend.apply(StoreChange(header: next.encoded()))
-                header = next
-                keyRing = ring
+                return (next, ring)
             }
         }
     }
@@ -70,6 +94,10 @@ extension Vault {
     private func resealAll(batchSize: Int, progress: ((Int, Int) -> Void)?) throws -> [UUID] {
         let target = keyRing.current.generation
         let ids = try backend.entryIDs()
+        // Each batch rewrites the whole index, so a fixed batch size makes a rotation quadratic
+        // in the number of entries; at least 1/16 of them per batch keeps it linear (16 index
+        // rewrites at most) while a crash still loses at most one batch of work.
+        let batchSize = max(batchSize, ids.count / 16)
         var pending: [UUID] = []
         for id in ids {
             guard let sealed = try backend.readEntry(id) else { continue }

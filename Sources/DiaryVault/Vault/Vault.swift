@@ -38,6 +38,9 @@ public final class Vault {
     var index: IndexSnapshot
     /// How the index looked at open.
     public internal(set) var indexState: IndexState
+    /// BLAKE2b of the sealed index the in-memory `index` came from (nil when it was rebuilt):
+    /// lets a write skip decoding the index again when nobody else wrote in between.
+    var loadedIndexHash: [UInt8]?
     /// Entries the last `search` could not open (reported so damage is never silent).
     public internal(set) var damagedDuringLastSearch: [UUID] = []
 

@@ -25,9 +25,13 @@ struct Passwd: ParsableCommand {
     func run() throws {
         let access = VaultAccess(options: global)
         // Check the current passphrase before asking for a new one.
-        let (vault, current) = try access.openWithPassphrase()
+        // Header only: the index and the entries are never read, so the cost does not grow
+        // with the diary.
+        _ = try access.inspect()
+        let current = try access.currentPassphrase()
+        _ = try Vault.checkPassphrase(at: access.directory, passphrase: current)
         let new = try access.newPassphrase(newPassphrase)
-        try vault.changePassphrase(current: current, new: new, kdf: kdf?.parameters)
+        try Vault.changePassphrase(at: access.directory, current: current, new: new, kdf: kdf?.parameters)
         Output.note("passphrase changed for \(access.directory.path)")
     }
 }
