@@ -85,7 +85,7 @@ class DiaryBench:
             r["tag"] = repeat(self.runs, lambda i: [d, "list", "--tag", corpus.TAG_FOR_LISTING] + a(), env,
                               check_out=expect_lines(stats["tag_hits"]))
             if self.has_export:
-                r["export"] = repeat(self.runs_for("export", n), lambda i: [d, "export"] + a(), env)
+                r["export"] = repeat(self.runs_for("export", n), lambda i: [d, "export", "--yes"] + a(), env)
             bak = os.path.join(root, "backup.diarybak")
             r["backup"] = repeat(self.runs_for("backup", n), lambda i: [d, "backup", bak] + a(), env,
                                  before=lambda i: os.path.exists(bak) and os.remove(bak))
