@@ -209,3 +209,24 @@ final class VaultReviewRegressionTests: VaultTestCase {
         XCTAssertNil(try vault.entry(outcome.imported[0]).source)
     }
 }
+
+extension VaultReviewRegressionTests {
+    func testSearchReportsAnOlderCopyPutBackInsteadOfMatchingItsStaleText() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let e = try vault.add(text: "stale word")
+            var old: [UInt8] = []
+            try vault.backend.withSnapshot { old = try $0.readEntry(e.id)! }
+            _ = try vault.update(e.id, text: "fresh word")
+            try vault.backend.withWriteLock { try vault.backend.apply(StoreChange(putEntries: [e.id: old])) }
+            XCTAssertEqual(try vault.search("stale"), [])
+            XCTAssertEqual(vault.damagedDuringLastSearch, [e.id])
+            // A write by another vault instance is picked up, not reported as damage.
+            let other = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
+            let f = try vault.add(text: "first text")
+            _ = try other.update(f.id, text: "second text")
+            XCTAssertEqual(try vault.search("second").map(\.id), [f.id])
+            XCTAssertEqual(vault.damagedDuringLastSearch, [e.id])
+        }
+    }
+}
