@@ -40,6 +40,25 @@ final class VaultKeyTests: VaultTestCase {
         }
     }
 
+    func testHeaderOnlyPassphraseChangeReusesACheckOnlyForTheSameHeader() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let e = try vault.add(text: "kept")
+            let checked = try Vault.checkPassphrase(at: vault.directory, passphrase: secret("correct horse"))
+            XCTAssertEqual(checked.info.id, vault.id)
+            XCTAssertThrowsVaultError(
+                .wrongPassphrase, try Vault.checkPassphrase(at: vault.directory, passphrase: secret("nope")))
+            try Vault.changePassphrase(
+                at: vault.directory, checked: checked, current: secret("correct horse"), new: secret("second"))
+            // The header changed: the old check no longer stands in for the current passphrase.
+            XCTAssertThrowsVaultError(
+                .wrongPassphrase,
+                try Vault.changePassphrase(
+                    at: vault.directory, checked: checked, current: secret("correct horse"), new: secret("third")))
+            XCTAssertEqual(try Vault.open(at: vault.directory, passphrase: secret("second")).entry(e.id).text, "kept")
+        }
+    }
+
     func testAgentKeyOpensVaultAndWrongKeyIsRefused() throws {
         forEachStore { kind in
             let vault = try makeVault(kind)

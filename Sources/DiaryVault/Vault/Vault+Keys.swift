@@ -1,6 +1,15 @@
 import DiaryCrypto
 import Foundation
 
+/// A passphrase proven against a vault's header, and the keys it unwrapped (guarded memory).
+public struct CheckedPassphrase {
+    let header: VaultHeader
+    let ring: KeyRing
+
+    /// What the header says, read without the key.
+    public var info: VaultInfo { header.info }
+}
+
 extension Vault {
     /// Changes the passphrase by rewriting the header alone: the vault key is unchanged, so
     /// the cost does not depend on the number of entries. A new salt is drawn; `kdf`, when
@@ -10,33 +19,36 @@ extension Vault {
     }
 
     /// The same, without opening the vault: neither the index nor any entry is read, which
-    /// keeps `diary passwd` equally fast for ten entries and a hundred thousand.
+    /// keeps `diary passwd` equally fast for ten entries and a hundred thousand. `checked`
+    /// (from `checkPassphrase`) saves deriving the current key a second time, as long as the
+    /// header has not changed since.
     public static func changePassphrase(
-        at directory: URL, current: SecretBytes, new: SecretBytes, kdf newKDF: KDFParameters? = nil
+        at directory: URL, checked: CheckedPassphrase? = nil, current: SecretBytes, new: SecretBytes,
+        kdf newKDF: KDFParameters? = nil
     ) throws {
         let backend = try storeCall { try StoreLayout.open(at: directory) }
-        _ = try rewrap(backend, current: current, new: new, kdf: newKDF)
+        _ = try rewrap(backend, checked: checked, current: current, new: new, kdf: newKDF)
     }
 
     /// Checks `passphrase` against the header alone (one key derivation, no index read).
-    public static func checkPassphrase(at directory: URL, passphrase: SecretBytes) throws -> VaultInfo {
+    public static func checkPassphrase(at directory: URL, passphrase: SecretBytes) throws -> CheckedPassphrase {
         let backend = try storeCall { try StoreLayout.open(at: directory) }
         let header = try readHeader(backend)
-        _ = try unwrap(header, passphrase: passphrase)
-        return VaultInfo(
-            id: header.vaultID, formatVersion: Int(VaultHeader.currentVersion), store: header.store,
-            kdf: header.kdf, keyGenerations: header.slots.map(\.generation))
+        return CheckedPassphrase(header: header, ring: try unwrap(header, passphrase: passphrase))
     }
 
     private static func rewrap(
-        _ backend: any VaultStore, current: SecretBytes, new: SecretBytes, kdf newKDF: KDFParameters?
+        _ backend: any VaultStore, checked: CheckedPassphrase? = nil, current: SecretBytes, new: SecretBytes,
+        kdf newKDF: KDFParameters?
     ) throws -> (VaultHeader, KeyRing) {
         let newPassphrase = try Passphrase.normalized(new)
         if let newKDF { try newKDF.validate() }
         return try storeCall {
             try backend.withWriteLock {
                 let onDisk = try readHeader(backend)
-                let ring = try unwrap(onDisk, passphrase: current)
+                // The check's keys are good only for the very header they were unwrapped from.
+                let ring = try checked.flatMap { $0.header == onDisk ? $0.ring : nil }
+                    ?? unwrap(onDisk, passphrase: current)
                 var next = onDisk
                 next.salt = PassphraseKDF.randomSalt()
                 if let newKDF { next.kdf = newKDF }

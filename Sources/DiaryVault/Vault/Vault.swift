@@ -70,10 +70,7 @@ public final class Vault {
     /// Reads the header of the vault at `directory` without any key.
     public static func inspect(at directory: URL) throws -> VaultInfo {
         let backend = try storeCall { try StoreLayout.open(at: directory) }
-        let header = try readHeader(backend)
-        return VaultInfo(
-            id: header.vaultID, formatVersion: Int(VaultHeader.currentVersion), store: header.store,
-            kdf: header.kdf, keyGenerations: header.slots.map(\.generation))
+        return try readHeader(backend).info
     }
 
     /// Creates a new vault in `directory` (missing or empty) with a random vault key wrapped
@@ -145,5 +142,14 @@ public final class Vault {
             // The checksum matched, so the header is intact: the passphrase is wrong.
             throw VaultError.wrongPassphrase
         }
+    }
+}
+
+extension VaultHeader {
+    /// What this header says without any key.
+    var info: VaultInfo {
+        VaultInfo(
+            id: vaultID, formatVersion: Int(Self.currentVersion), store: store, kdf: kdf,
+            keyGenerations: slots.map(\.generation))
     }
 }

@@ -29,9 +29,10 @@ struct Passwd: ParsableCommand {
         // with the diary.
         _ = try access.inspect()
         let current = try access.currentPassphrase()
-        _ = try Vault.checkPassphrase(at: access.directory, passphrase: current)
+        let checked = try Vault.checkPassphrase(at: access.directory, passphrase: current)
         let new = try access.newPassphrase(newPassphrase)
-        try Vault.changePassphrase(at: access.directory, current: current, new: new, kdf: kdf?.parameters)
+        try Vault.changePassphrase(
+            at: access.directory, checked: checked, current: current, new: new, kdf: kdf?.parameters)
         Output.note("passphrase changed for \(access.directory.path)")
     }
 }
