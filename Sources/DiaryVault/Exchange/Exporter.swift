@@ -104,6 +104,10 @@ public enum Exporter {
             unlink(path)
             throw ExchangeError.writeFailed(path: path, detail: failure)
         }
+        // The new name must survive a crash too, like the backup's (and the stores' writes).
+        do { try DurableFile.syncDirectory(url.deletingLastPathComponent()) } catch {
+            throw ExchangeError.writeFailed(path: path, detail: "\(error)")
+        }
     }
 
     static func newestFirst(_ entries: [Entry]) -> [Entry] {
