@@ -38,7 +38,7 @@ func benchSearch(_ o: Options) throws {
     var openTime = 0.0
     var vault: Vault!
     openTime = try seconds { vault = try Vault.open(at: dir, passphrase: passphrase(fromFile: o.required("passphrase-file"))) }
-    let textBytes = vault.list().reduce(0) { $0 + $1.size }
+    let textBytes = try vault.list().reduce(0) { $0 + $1.size }
     var times: [Double] = []
     var cpuTimes: [Double] = []
     var hits = 0

@@ -89,7 +89,7 @@ final class ExchangeBadInputTests: ExchangeTestCase {
         let good = try fixture("2024-01-01-good.md", "good entry")
         let bad = try fixture("bad.md", "no date")
         XCTAssertThrowsError(try vault.importEntries(Importer.read(.markdown, from: [good, bad]).entries))
-        XCTAssertEqual(vault.list(), [])
+        XCTAssertEqual(try vault.list(), [])
     }
 
     func testErrorMessagesNeverQuoteEntryText() throws {

@@ -72,7 +72,7 @@ final class ExchangeJrnlTests: ExchangeTestCase {
             let again = try vault.importEntries(Importer.read(.jrnl, from: [url], timeZone: seoul).entries)
             XCTAssertEqual(again.imported, [])
             XCTAssertEqual(again.duplicates, 3)
-            XCTAssertEqual(vault.list().count, 3)
+            XCTAssertEqual(try vault.list().count, 3)
             let stored = try vault.entry(first.imported[1])
             XCTAssertEqual(stored.text, "Standup at nine.")
             // The vault normalises tags: duplicates that differ only in case stay as written.

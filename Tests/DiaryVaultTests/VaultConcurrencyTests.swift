@@ -32,7 +32,7 @@ final class VaultConcurrencyTests: VaultTestCase {
 
             let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
             XCTAssertEqual(reopened.indexState, .ok)
-            let listed = reopened.list()
+            let listed = try reopened.list()
             XCTAssertEqual(listed.count, 2 * perChild)
             var texts = Set<String>()
             for summary in listed { texts.insert(try reopened.entry(summary.id).text) }

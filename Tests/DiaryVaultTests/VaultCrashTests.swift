@@ -105,7 +105,7 @@ final class VaultCrashTests: VaultTestCase {
         let report = try vault.verify()
         XCTAssertTrue(report.isClean, "\(context): \(report.damaged)")
         var found: [UUID: CrashModel.State] = [:]
-        for summary in vault.list() {
+        for summary in try vault.list() {
             let entry = try vault.entry(summary.id)
             found[entry.id] = CrashModel.State(hash: stressTextHash(entry.text), starred: entry.starred, tags: entry.tags)
         }

@@ -89,7 +89,7 @@ final class VaultKeyTests: VaultTestCase {
             let after = try snapshotOfEntries(vault)
             for id in ids { XCTAssertNotEqual(before[id], after[id]) }
             let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
-            XCTAssertEqual(Set(reopened.list().map(\.id)), Set(ids))
+            XCTAssertEqual(Set(try reopened.list().map(\.id)), Set(ids))
             for (n, id) in ids.enumerated() { XCTAssertEqual(try reopened.entry(id).text, "entry \(n)") }
             XCTAssertTrue(try reopened.verify().isClean)
             XCTAssertThrowsError(try Vault.open(at: vault.directory, vaultKey: oldKey, keyGeneration: 1))

@@ -56,7 +56,17 @@ final class VaultTamperTests: VaultTestCase {
             XCTFail("\(context): open threw a non-vault error \(error)")
             return .refused(.io(path: "", detail: "\(error)"))
         }
-        for summary in vault.list() {
+        let listed: [EntrySummary]
+        do {
+            listed = try vault.list()
+        } catch let error as VaultError {
+            // Reading the index pages is where a damaged store can first show.
+            return .refused(error)
+        } catch {
+            XCTFail("\(context): list threw a non-vault error \(error)")
+            return .refused(.io(path: "", detail: "\(error)"))
+        }
+        for summary in listed {
             guard let original = originals[summary.id] else {
                 XCTFail("\(context): an entry that was never written is listed")
                 continue
@@ -86,7 +96,7 @@ final class VaultTamperTests: VaultTestCase {
             XCTAssertTrue(unreadable.isSubset(of: namedEntries), "\(context): verify misses a damaged entry")
         }
         if vault.indexState != .ok { XCTAssertTrue(named.contains(.index), "\(context): verify misses the index") }
-        if unreadable.isEmpty && named.isEmpty && vault.indexState == .ok && vault.list().count == originals.count {
+        if unreadable.isEmpty && named.isEmpty && vault.indexState == .ok && listed.count == originals.count {
             return .harmless
         }
         return .damaged(unreadable: unreadable, verify: named)

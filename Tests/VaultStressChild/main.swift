@@ -110,7 +110,7 @@ func crashLoop(_ args: [String]) throws {
         emit("ROT \(vault.keyGeneration)")
     }
     emit("READY")
-    var live = vault.list().map(\.id)
+    var live = try vault.list().map(\.id)
     // Start the cycle somewhere different each run, so short-lived runs also reach PASS and ROT.
     var n = Int(seed % 40)
     for _ in 0..<maxOps {

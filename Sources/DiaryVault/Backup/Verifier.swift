@@ -46,14 +46,14 @@ struct Verifier {
     let keyRing: KeyRing
 
     func check(
-        sealedIndex: [UInt8]?, entries: [(UUID, [UInt8])], progress: ((Int, Int) -> Void)? = nil
+        sealedIndex: [UInt8]?, indexPages: [Int: [UInt8]] = [:], entries: [(UUID, [UInt8])],
+        progress: ((Int, Int) -> Void)? = nil
     ) -> VerifyReport {
         var damage: [Damage] = []
-        var index: IndexSnapshot?
+        var expected: [UUID: (recorded: ([UInt8]) -> Bool, summary: EntrySummary)]?
         if let sealedIndex {
             do {
-                index = try IndexCodec.decode(Envelope.open(
-                    sealedIndex, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing))
+                expected = try indexRows(sealedIndex, pages: indexPages, damage: &damage)
             } catch {
                 damage.append(Damage(object: .index, reason: "\(error)"))
             }
@@ -67,9 +67,9 @@ struct Verifier {
                 _ = try EntryCodec.decode(
                     Envelope.open(sealed, kind: .entry, objectID: id, vaultID: vaultID, keyRing: keyRing),
                     id: id, textLimit: Vault.maximumTextBytes)
-                if let index {
-                    if let row = index.rows[id] {
-                        if row.sealedHash != BLAKE2b.hash(sealed) {
+                if let expected {
+                    if let row = expected[id] {
+                        if !row.recorded(sealed) {
                             damage.append(Damage(object: .entry(id), reason: "differs from the index (replaced or replayed?)"))
                         }
                     } else {
@@ -81,10 +81,51 @@ struct Verifier {
             }
             progress?(n + 1, entries.count)
         }
-        for id in (index?.rows.keys).map(Array.init) ?? [] where !present.contains(id) {
+        for id in (expected?.keys).map(Array.init) ?? [] where !present.contains(id) {
             damage.append(Damage(object: .entry(id), reason: "missing"))
         }
         return VerifyReport(checkedEntries: entries.count, damaged: damage.sorted { $0.description < $1.description })
+    }
+
+    /// Every row the index records, with a check that a sealed entry is the recorded copy.
+    /// Throws when the root is unreadable; a damaged page is added to `damage` and its rows
+    /// are left out (their entries are then reported as not in the index).
+    private func indexRows(
+        _ sealedRoot: [UInt8], pages: [Int: [UInt8]], damage: inout [Damage]
+    ) throws -> [UUID: (recorded: ([UInt8]) -> Bool, summary: EntrySummary)] {
+        let plaintext = try Envelope.open(
+            sealedRoot, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing)
+        var rows: [UUID: (recorded: ([UInt8]) -> Bool, summary: EntrySummary)] = [:]
+        if plaintext.first == LegacyIndexCodec.version {
+            for (id, row) in try LegacyIndexCodec.decode(plaintext).rows {
+                rows[id] = ({ constantTimeEquals(row.sealedHash, BLAKE2b.hash($0)) }, row.summary)
+            }
+            return rows
+        }
+        let root = try IndexRoot.decode(plaintext)
+        for number in 0..<IndexLayout.pageCount {
+            do {
+                guard let sealed = pages[number] else { throw FormatError.invalidField("missing") }
+                guard SealTag(root.tags[number]).matches(sealed) else {
+                    throw FormatError.invalidField("not the copy the root names (an older page put back?)")
+                }
+                let page = try IndexPage.decode(
+                    Envelope.open(
+                        sealed, kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: vaultID,
+                        keyRing: keyRing),
+                    number: number, expectedCount: root.counts[number])
+                for i in 0..<page.count {
+                    let row = page.row(at: i)
+                    rows[row.summary.id] = (row.matches, row.summary)
+                }
+            } catch {
+                damage.append(Damage(object: .index, reason: "page \(number): \(error)"))
+            }
+        }
+        if let stray = pages.keys.first(where: { !(0..<IndexLayout.pageCount).contains($0) }) {
+            damage.append(Damage(object: .index, reason: "page \(stray): not part of the index"))
+        }
+        return rows
     }
 }
 
@@ -96,7 +137,8 @@ extension Vault {
                 var entries: [(UUID, [UInt8])] = []
                 try reader.forEachEntry { entries.append(($0, $1)) }
                 var report = Verifier(vaultID: header.vaultID, keyRing: keyRing).check(
-                    sealedIndex: try reader.readIndex(), entries: entries, progress: progress)
+                    sealedIndex: try reader.readIndex(), indexPages: try reader.readIndexPages(), entries: entries,
+                    progress: progress)
                 // A scan and a lookup take different paths through a store's own index (SQLite's
                 // B-tree); a damaged one can make `show` read something other than what the scan
                 // saw. Each id must look up to the very bytes the scan found.

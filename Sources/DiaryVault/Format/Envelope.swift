@@ -4,10 +4,13 @@ import Foundation
 /// What a sealed object is. Part of its associated data, so one kind can't pose as another.
 enum ObjectKind: UInt8 {
     case entry = 1
+    /// The index root (object id: sixteen zero bytes).
     case index = 2
+    /// One index page (object id: `IndexLayout.objectID(ofPage:)`).
+    case indexPage = 3
 }
 
-/// A sealed object (an entry or the index) as stored:
+/// A sealed object (an entry, the index root or an index page) as stored:
 /// `version u8 | kind u8 | generation u32 | nonce 24 | ciphertext ‖ tag`.
 ///
 /// The plaintext is padded with `LengthPadding` before sealing, so its ciphertext is always a

@@ -25,7 +25,7 @@ struct GenerationKeys {
     func key(for kind: ObjectKind) -> SecretBytes {
         switch kind {
         case .entry: return entryKey
-        case .index: return indexKey
+        case .index, .indexPage: return indexKey
         }
     }
 }

@@ -61,7 +61,7 @@ public enum FuzzEntryPoints {
             sealed, kind: kind, objectID: objectID, vaultID: vaultID, keyRing: keyRing) else { return }
         switch kind {
         case .entry: entry(plaintext)
-        case .index: index(plaintext)
+        case .index, .indexPage: index(plaintext)
         }
     }
 
@@ -77,13 +77,34 @@ public enum FuzzEntryPoints {
         check(EntryCodec.encode(entry) == bytes, "entry decoded from non-canonical bytes")
     }
 
-    /// `IndexCodec.decode` on a plaintext, as if an attacker held the key.
+    /// The index decoders on a plaintext, as if an attacker held the key: the root, a page
+    /// (its number and row count taken from the input, so the decoder gets past them), and
+    /// the version 1 index an upgrade reads. What decodes must encode to the same bytes, and
+    /// a page must survive reading every row and splicing one out and back in.
     public static func index(_ bytes: [UInt8]) {
-        guard let index = try? IndexCodec.decode(bytes) else { return }
-        // Rows are sorted on encode, so only an index written in that order is canonical;
-        // re-encoding must not trap and must decode to the same index.
-        let again = IndexCodec.encode(index)
-        check((try? IndexCodec.decode(again)) == index, "index does not survive a round trip")
+        if let root = try? IndexRoot.decode(bytes) {
+            check(root.encoded() == bytes, "index root decoded from non-canonical bytes")
+        }
+        if bytes.count >= 6 {
+            let count = bytes[2..<6].reduce(0) { $0 << 8 | Int($1) }
+            if let page = try? IndexPage.decode(bytes, number: Int(bytes[1]), expectedCount: count) {
+                check(page.encoded() == bytes, "index page decoded from non-canonical bytes")
+                let rows = (0..<page.count).map(page.row(at:))
+                check(rows.allSatisfy { page.row($0.summary.id) == $0 }, "index page lookup disagrees")
+                if let first = rows.first {
+                    var spliced = page
+                    spliced.remove(first.summary.id)
+                    spliced.upsert(first)
+                    check(spliced == page, "index page does not survive a splice")
+                }
+            }
+        }
+        if let legacy = try? LegacyIndexCodec.decode(bytes) {
+            // Rows are sorted on encode, so only an index written in that order is canonical;
+            // re-encoding must not trap and must decode to the same index.
+            let again = LegacyIndexCodec.encode(legacy)
+            check((try? LegacyIndexCodec.decode(again)) == legacy, "version 1 index does not survive a round trip")
+        }
     }
 
     /// `BackupFile.parse`, then everything a restore reads from it before deriving a key: the

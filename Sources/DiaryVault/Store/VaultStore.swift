@@ -18,6 +18,8 @@ public struct StoreChange: Sendable {
     public var index: [UInt8]?
     /// Entries to create or replace, keyed by entry id.
     public var putEntries: [UUID: [UInt8]]
+    /// Index pages to create or replace, keyed by page number (0...255).
+    public var putIndexPages: [Int: [UInt8]] = [:]
     /// Entries to remove. Removing an entry that does not exist is not an error.
     public var deleteEntries: Set<UUID>
 
@@ -47,6 +49,10 @@ public protocol StoreReader {
     func entryIDs() throws -> [UUID]
     /// Calls `body` once per entry with its sealed bytes.
     func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws
+    /// One sealed index page, or nil when it is absent.
+    func readIndexPage(_ page: Int) throws -> [UInt8]?
+    /// Every stored index page, keyed by page number.
+    func readIndexPages() throws -> [Int: [UInt8]]
 }
 
 /// Where sealed blobs live. Both stores pass one shared test suite.

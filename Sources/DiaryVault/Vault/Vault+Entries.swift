@@ -19,20 +19,21 @@ extension Vault {
         } catch {
             throw VaultError.entryDamaged(id, "\(error)")
         }
-        if !matchesIndex(sealed, id: id) {
+        if try !matchesIndex(sealed, id: id) {
             // Another process may have written since our index was read: look again first.
             (index, indexState) = try loadIndex()
-            guard matchesIndex(sealed, id: id) else {
+            guard try matchesIndex(sealed, id: id) else {
                 throw VaultError.entryDamaged(id, "differs from the index (an older copy put back?)")
             }
         }
         return entry
     }
 
-    /// True unless the index (when intact) records another hash for this entry.
-    func matchesIndex(_ sealed: [UInt8], id: UUID) -> Bool {
-        guard indexState == .ok, let row = index.rows[id] else { return true }
-        return constantTimeEquals(row.sealedHash, BLAKE2b.hash(sealed))
+    /// True unless the index (when intact) records another seal for this entry.
+    func matchesIndex(_ sealed: [UInt8], id: UUID) throws -> Bool {
+        try loadPages([IndexLayout.page(of: id)])
+        guard indexState == .ok else { return true }
+        return index.page(of: id).recordsSeal(sealed, of: id) ?? true
     }
 
     func openEntry(_ sealed: [UInt8], id: UUID) throws -> Entry {
@@ -47,16 +48,15 @@ extension Vault {
     }
 
     /// Entries matching `filter`, newest first by entry date, from the index alone.
-    public func list(_ filter: EntryFilter = EntryFilter()) -> [EntrySummary] {
-        let sorted = index.rows.values.lazy.map(\.summary).filter(filter.matches).sorted(by: Self.newestFirst)
-        if let limit = filter.limit { return Array(sorted.prefix(max(limit, 0))) }
-        return sorted
+    public func list(_ filter: EntryFilter = EntryFilter()) throws -> [EntrySummary] {
+        try loadAllPages()
+        return IndexListing(index: index, filter: filter).summaries()
     }
 
     static func newestFirst(_ a: EntrySummary, _ b: EntrySummary) -> Bool {
         if a.date != b.date { return a.date > b.date }
         if a.created != b.created { return a.created > b.created }
-        return a.id.uuidString < b.id.uuidString
+        return a.id.sortKey < b.id.sortKey
     }
 
     /// Resolves a full UUID or a unique prefix of at least 4 hex digits (dashes ignored).
@@ -65,13 +65,20 @@ extension Vault {
         guard hex.count >= 4, hex.count <= 32, hex.allSatisfy(\.isHexDigit) else {
             throw VaultError.invalidID(idOrPrefix)
         }
-        // A full id names itself: no need to format every id in the index to compare prefixes.
-        if hex.count == 32, let id = UUID(uuidString: idOrPrefix), index.rows[id] != nil { return id }
-        let matches = index.rows.keys.filter { $0.compactHex.hasPrefix(hex) }.sorted { $0.uuidString < $1.uuidString }
+        let pages = IndexLayout.pages(forHexPrefix: Substring(hex))
+        try loadPages(pages)
+        // A full id names itself: no need to compare prefixes.
+        if hex.count == 32, let id = UUID(uuidString: idOrPrefix), index.page(of: id).row(id) != nil { return id }
+        let nibbles = hex.compactMap(\.hexDigitValue).map(UInt8.init)
+        var matches: [UUID] = []
+        for number in pages {
+            guard let page = index.pages[number] else { continue }  // rebuilt indexes hold all
+            for i in 0..<page.count where page.id(ofRowAt: i).hasHexPrefix(nibbles) { matches.append(page.id(ofRowAt: i)) }
+        }
         switch matches.count {
         case 0: throw VaultError.unknownID(idOrPrefix)
         case 1: return matches[0]
-        default: throw VaultError.ambiguousID(idOrPrefix, matches: matches)
+        default: throw VaultError.ambiguousID(idOrPrefix, matches: matches.sorted { $0.sortKey < $1.sortKey })
         }
     }
 
@@ -108,20 +115,20 @@ extension Vault {
 
     /// Deletes an entry.
     public func delete(_ id: UUID) throws {
-        try write { index in
+        try write(pages: [IndexLayout.page(of: id)]) { index in
             let stored = try backend.readEntry(id)
-            guard index.rows[id] != nil || stored != nil else {
+            guard index[id] != nil || stored != nil else {
                 throw VaultError.unknownID(id.uuidString.lowercased())
             }
-            index.rows[id] = nil
+            index[id] = nil
             return (StoreChange(deleteEntries: [id]), ())
         }
     }
 
     func put(_ entry: Entry) throws -> Entry {
-        try write { index in
+        try write(pages: [IndexLayout.page(of: entry.id)]) { index in
             let sealed = try sealEntry(entry)
-            index.rows[entry.id] = IndexRow(summary: entry.summary, sealedHash: BLAKE2b.hash(sealed))
+            index[entry.id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed))
             return (StoreChange(putEntries: [entry.id: sealed]), entry)
         }
     }

@@ -27,8 +27,9 @@ extension Vault {
                 throw VaultError.importRefused(position: n + 1, detail: error.description)
             }
         }
-        return try write { index in
-            var knownSources = Set(index.rows.values.compactMap(\.summary.source))
+        // Sources are compared against every entry, so every page takes part.
+        return try write(pages: 0..<IndexLayout.pageCount) { index in
+            var knownSources = Set(index.allRows().compactMap(\.summary.source))
             var puts: [UUID: [UInt8]] = [:]
             var outcome = ImportOutcome(imported: [], duplicates: 0)
             for (n, original) in entries.enumerated() {
@@ -39,13 +40,13 @@ extension Vault {
                 entry.created = Self.truncated(entry.created)
                 entry.modified = Self.truncated(entry.modified)
                 let sourceSeen = entry.source.map { !knownSources.insert($0).inserted } ?? false
-                if index.rows[entry.id] != nil || puts[entry.id] != nil || sourceSeen {
+                if index[entry.id] != nil || puts[entry.id] != nil || sourceSeen {
                     outcome.duplicates += 1
                     continue
                 }
                 let sealed = try sealEntry(entry)
                 puts[entry.id] = sealed
-                index.rows[entry.id] = IndexRow(summary: entry.summary, sealedHash: BLAKE2b.hash(sealed))
+                index[entry.id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed))
                 outcome.imported.append(entry.id)
                 if (n + 1) % 256 == 0 { progress?(n + 1, entries.count) }
             }

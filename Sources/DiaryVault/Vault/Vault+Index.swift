@@ -2,74 +2,171 @@ import DiaryCrypto
 import Foundation
 
 extension Vault {
-    static func sealIndex(_ index: IndexSnapshot, vaultID: UUID, keys: GenerationKeys) throws -> [UInt8] {
+    // MARK: Sealing
+
+    static func sealRoot(_ root: IndexRoot, vaultID: UUID, keys: GenerationKeys) throws -> [UInt8] {
+        try Envelope.seal(root.encoded(), kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keys: keys)
+    }
+
+    static func sealPage(_ page: IndexPage, vaultID: UUID, keys: GenerationKeys) throws -> [UInt8] {
         try Envelope.seal(
-            IndexCodec.encode(index), kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keys: keys)
+            page.encoded(), kind: .indexPage, objectID: IndexLayout.objectID(ofPage: page.number), vaultID: vaultID,
+            keys: keys)
     }
 
-    func sealIndex(_ index: IndexSnapshot) throws -> [UInt8] {
-        try Self.sealIndex(index, vaultID: header.vaultID, keys: keyRing.current)
-    }
-
-    func openIndex(_ sealed: [UInt8]) throws -> IndexSnapshot {
-        try IndexCodec.decode(
-            Envelope.open(sealed, kind: .index, objectID: Envelope.indexObjectID, vaultID: header.vaultID, keyRing: keyRing))
-    }
-
-    /// Reads the index; when it is missing or fails to open, rebuilds one in memory from the
-    /// entries so the vault stays usable (the index is only a cache).
-    func loadIndex() throws -> (IndexSnapshot, IndexState) {
-        guard let sealed = try storeCall({ try backend.readIndex() }) else {
-            loadedIndexHash = nil
-            return (try rebuildIndex(generation: 0), .missing)
+    /// Seals every changed page and then the root naming them; clears `dirty`.
+    static func sealChanges(
+        of index: inout PagedIndex, into change: inout StoreChange, vaultID: UUID, keys: GenerationKeys
+    ) throws {
+        for number in index.dirty.sorted() {
+            guard let page = index.pages[number] else { preconditionFailure("a changed page is in memory") }
+            let sealed = try sealPage(page, vaultID: vaultID, keys: keys)
+            change.putIndexPages[number] = sealed
+            index.tags[number] = IndexRow.tag(of: sealed)
         }
-        return try decodeIndex(sealed)
+        index.dirty = []
+        change.index = try sealRoot(index.root, vaultID: vaultID, keys: keys)
     }
 
-    private func decodeIndex(_ sealed: [UInt8]) throws -> (IndexSnapshot, IndexState) {
+    func sealChanges(of index: inout PagedIndex, into change: inout StoreChange) throws {
+        try Self.sealChanges(of: &index, into: &change, vaultID: header.vaultID, keys: keyRing.current)
+    }
+
+    func openPage(_ sealed: [UInt8], number: Int, expectedCount: Int) throws -> IndexPage {
+        try IndexPage.decode(
+            Envelope.open(
+                sealed, kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: header.vaultID,
+                keyRing: keyRing),
+            number: number, expectedCount: expectedCount)
+    }
+
+    // MARK: Loading
+
+    /// Reads the index root; when it is missing or fails to open, rebuilds the whole index in
+    /// memory from the entries so the vault stays usable (the index is only a cache).
+    func loadIndex() throws -> (PagedIndex, IndexState) {
+        try decodeRoot(try storeCall { try backend.readIndex() })
+    }
+
+    func decodeRoot(_ sealed: [UInt8]?) throws -> (PagedIndex, IndexState) {
+        loadedRoot = nil
+        guard let sealed else { return (try rebuildIndex(generation: 0), .missing) }
+        let plaintext: [UInt8]
         do {
-            let opened = try openIndex(sealed)
-            loadedIndexHash = BLAKE2b.hash(sealed)
-            return (opened, .ok)
+            plaintext = try Envelope.open(
+                sealed, kind: .index, objectID: Envelope.indexObjectID, vaultID: header.vaultID, keyRing: keyRing)
         } catch {
-            loadedIndexHash = nil
             return (try rebuildIndex(generation: 0), .damaged)
         }
+        if plaintext.first == LegacyIndexCodec.version, let legacy = try? LegacyIndexCodec.decode(plaintext) {
+            loadedRoot = sealed
+            return (try upgrade(legacy), .ok)
+        }
+        guard let root = try? IndexRoot.decode(plaintext) else { return (try rebuildIndex(generation: 0), .damaged) }
+        loadedRoot = sealed
+        return (PagedIndex(root: root), .ok)
+    }
+
+    /// Reads the pages among `numbers` not yet in memory, checking each against the tag the
+    /// root records. A page that does not match may only mean another process wrote since
+    /// the root was read: root and pages are then read again together, in one snapshot.
+    /// Still wrong, the index is damaged and is rebuilt in memory from the entries.
+    func loadPages(_ numbers: some Sequence<Int>) throws {
+        guard indexState == .ok else { return }  // a rebuilt index has every page in memory
+        var wanted = Set(numbers.filter { index.pages[$0] == nil })
+        guard !wanted.isEmpty else { return }
+        let first = try storeCall {
+            try backend.withSnapshot { reader in try wanted.map { ($0, try reader.readIndexPage($0)) } }
+        }
+        if install(first) { return }
+        let (sealedRoot, again) = try storeCall {
+            try backend.withSnapshot { reader in
+                (try reader.readIndex(), try Array(0..<IndexLayout.pageCount).map { ($0, try reader.readIndexPage($0)) })
+            }
+        }
+        if sealedRoot != loadedRoot {
+            (index, indexState) = try decodeRoot(sealedRoot)
+            guard indexState == .ok else { return }
+            wanted = wanted.filter { index.pages[$0] == nil }
+            if install(again.filter { wanted.contains($0.0) }) { return }
+        }
+        loadedRoot = nil
+        (index, indexState) = (try rebuildIndex(generation: 0), .damaged)
+    }
+
+    func loadAllPages() throws { try loadPages(0..<IndexLayout.pageCount) }
+
+    /// Opens the given sealed pages into `index`; false (and nothing installed) if any is
+    /// absent, is not the copy the root names, or fails to open.
+    private func install(_ sealedPages: [(Int, [UInt8]?)]) -> Bool {
+        var opened: [IndexPage] = []
+        for (number, sealed) in sealedPages {
+            guard let sealed, SealTag(index.tags[number]).matches(sealed),
+                  let page = try? openPage(sealed, number: number, expectedCount: index.counts[number])
+            else { return false }
+            opened.append(page)
+        }
+        for page in opened { index.pages[page.number] = page }
+        return true
     }
 
     /// Builds the index from the entries alone. Entries that fail to open are left out (and
     /// reported by `verify`).
-    func rebuildIndex(generation: UInt64) throws -> IndexSnapshot {
-        var rows: [UUID: IndexRow] = [:]
+    func rebuildIndex(generation: UInt64) throws -> PagedIndex {
+        var rows: [IndexRow] = []
         try storeCall {
             try backend.withSnapshot { reader in
                 try reader.forEachEntry { id, sealed in
                     guard let entry = try? openEntry(sealed, id: id) else { return }
-                    rows[id] = IndexRow(summary: entry.summary, sealedHash: BLAKE2b.hash(sealed))
+                    rows.append(IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed)))
                 }
             }
         }
-        return IndexSnapshot(generation: generation, rows: rows)
+        return PagedIndex(generation: generation, rows: rows)
     }
 
-    /// Runs one write: under the cross-process lock, re-reads the header and the index (another
-    /// process may have written since we opened), lets `body` change the index and name the
-    /// entry blobs to put or delete, then stores everything, index included, in one atomic
-    /// change.
+    /// A version 1 index (one object with every row) becomes pages. Each row's hash is
+    /// checked against the entry as stored before its tag is taken, so an entry that was
+    /// already not the indexed copy stays reported as such. The caller writes the result.
+    private func upgrade(_ legacy: LegacyIndex) throws -> PagedIndex {
+        var rows: [IndexRow] = []
+        rows.reserveCapacity(legacy.rows.count)
+        try storeCall {
+            try backend.withSnapshot { reader in
+                for (id, old) in legacy.rows {
+                    var tag = [UInt8](repeating: 0, count: IndexRoot.tagLength)  // matches no seal
+                    if let sealed = try reader.readEntry(id), constantTimeEquals(old.sealedHash, BLAKE2b.hash(sealed)) {
+                        tag = IndexRow.tag(of: sealed)
+                    }
+                    rows.append(IndexRow(summary: old.summary, sealTag: tag))
+                }
+            }
+        }
+        needsUpgrade = true
+        return PagedIndex(generation: legacy.generation, rows: rows)
+    }
+
+    // MARK: Writing
+
+    /// Runs one write: under the cross-process lock, re-reads the header and the index root
+    /// (another process may have written since we opened) and the index `pages` the change
+    /// needs, lets `body` change the index and name the entry blobs to put or delete, then
+    /// stores everything, changed index pages and root included, in one atomic change.
     @discardableResult
-    func write<T>(_ body: (inout IndexSnapshot) throws -> (StoreChange, T)) throws -> T {
+    func write<T>(pages: some Sequence<Int> = [], _ body: (inout PagedIndex) throws -> (StoreChange, T)) throws -> T {
         try storeCall {
             try backend.withWriteLock {
                 try refreshUnderLock()
+                try loadPages(pages)
                 var next = index
                 var (change, result) = try body(&next)
                 next.generation = Self.nextGeneration(after: next.generation)
-                let sealedIndex = try sealIndex(next)
-                change.index = sealedIndex
+                try sealChanges(of: &next, into: &change)
                 try backend.apply(change)
-                loadedIndexHash = BLAKE2b.hash(sealedIndex)
+                loadedRoot = change.index
                 index = next
                 indexState = .ok
+                needsUpgrade = false
                 return result
             }
         }
@@ -84,17 +181,10 @@ extension Vault {
             guard keyRing[current.currentGeneration] != nil else { throw VaultError.wrongKey }
             header = current
         }
-        // Usually nobody wrote since we read the index: the same sealed bytes need no second
-        // decryption and decoding (at 100,000 entries that was most of the cost of `add`).
-        guard let sealed = try storeCall({ try backend.readIndex() }) else {
-            loadedIndexHash = nil
-            (index, indexState) = (try rebuildIndex(generation: 0), .missing)
-            return
-        }
-        if indexState == .ok, let known = loadedIndexHash, constantTimeEquals(known, BLAKE2b.hash(sealed)) {
-            return
-        }
-        (index, indexState) = try decodeIndex(sealed)
+        // Usually nobody wrote since we read the root: the pages in memory are still current.
+        let sealed = try storeCall { try backend.readIndex() }
+        if indexState == .ok, let known = loadedRoot, known == sealed { return }
+        (index, indexState) = try decodeRoot(sealed)
     }
 
     /// The index generation after `current`: one more, or the current time in milliseconds if
@@ -109,9 +199,8 @@ extension Vault {
     @discardableResult
     public func reindex() throws -> Int {
         try write { index in
-            let rebuilt = try rebuildIndex(generation: index.generation)
-            index = rebuilt
-            return (StoreChange(), rebuilt.rows.count)
+            index = try rebuildIndex(generation: index.generation)
+            return (StoreChange(), index.count)
         }
     }
 }

@@ -88,11 +88,17 @@ extension Vault {
                 header = onDisk
                 keyRing = ring
                 (index, indexState) = try loadIndex()
+                try loadAllPages()
                 let damaged = try resealAll(batchSize: batchSize, progress: progress)
-                // Every readable entry is now under the new generation: drop the old key.
+                // Every readable entry is now under the new generation: drop the old key, and
+                // seal every index page under the new one too.
                 try onDisk.setSlots([ring.current], kek: kek)
                 index.generation = Self.nextGeneration(after: index.generation)
-                try backend.apply(StoreChange(header: onDisk.encoded(), index: try sealIndex(index)))
+                index.markAllDirty()
+                var last = StoreChange(header: onDisk.encoded())
+                try sealChanges(of: &index, into: &last)
+                try backend.apply(last)
+                loadedRoot = last.index
                 header = onDisk
                 keyRing = KeyRing([ring.current])
                 indexState = .ok
@@ -106,9 +112,10 @@ extension Vault {
     private func resealAll(batchSize: Int, progress: ((Int, Int) -> Void)?) throws -> [UUID] {
         let target = keyRing.current.generation
         let ids = try backend.entryIDs()
-        // Each batch rewrites the whole index, so a fixed batch size makes a rotation quadratic
-        // in the number of entries; at least 1/16 of them per batch keeps it linear (16 index
-        // rewrites at most) while a crash still loses at most one batch of work.
+        // A batch of random ids touches nearly every index page, so each batch rewrites about
+        // the whole index: a fixed batch size would make a rotation quadratic in the number
+        // of entries; at least 1/16 of them per batch keeps it linear (16 index rewrites at
+        // most) while a crash still loses at most one batch of work.
         let batchSize = max(batchSize, ids.count / 16)
         var pending: [UUID] = []
         for id in ids {
@@ -123,17 +130,20 @@ extension Vault {
             for id in batch {
                 // An entry that fails to open, or that is not the one the index recorded (an
                 // older copy put back), is not blessed with a fresh seal: it stays as it is.
-                guard let sealed = try backend.readEntry(id), matchesIndex(sealed, id: id),
+                guard let sealed = try backend.readEntry(id), try matchesIndex(sealed, id: id),
                       let entry = try? openEntry(sealed, id: id) else {
                     damaged.append(id)
                     continue
                 }
                 let resealed = try sealEntry(entry)
                 puts[id] = resealed
-                index.rows[id] = IndexRow(summary: entry.summary, sealedHash: BLAKE2b.hash(resealed))
+                index[id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: resealed))
             }
             index.generation = Self.nextGeneration(after: index.generation)
-            try backend.apply(StoreChange(index: try sealIndex(index), putEntries: puts))
+            var change = StoreChange(putEntries: puts)
+            try sealChanges(of: &index, into: &change)
+            try backend.apply(change)
+            loadedRoot = change.index
             done += batch.count
             progress?(done, pending.count)
         }

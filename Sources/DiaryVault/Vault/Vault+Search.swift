@@ -19,7 +19,7 @@ extension Vault {
         // more than decrypting it, and the scan now sees one consistent state.
         try storeCall {
             try backend.withSnapshot { reader in
-                for summary in list(unlimited) {
+                for summary in try list(unlimited) {
                     if let limit = filter.limit, matches.count >= limit { break }
                     let stored: [UInt8]?
                     do { stored = try reader.readEntry(summary.id) } catch {
@@ -29,7 +29,7 @@ extension Vault {
                     guard let sealed = stored else { continue }  // deleted meanwhile
                     // Not the copy the index recorded: written since by another process, or an
                     // older copy put back. Decided below, never matched stale.
-                    guard matchesIndex(sealed, id: summary.id) else {
+                    guard try matchesIndex(sealed, id: summary.id) else {
                         differing.append((summary, sealed))
                         continue
                     }
@@ -40,7 +40,7 @@ extension Vault {
         if !differing.isEmpty {
             (index, indexState) = try loadIndex()
             for (summary, sealed) in differing {
-                if matchesIndex(sealed, id: summary.id) { consider(summary, sealed) } else { damaged.append(summary.id) }
+                if try matchesIndex(sealed, id: summary.id) { consider(summary, sealed) } else { damaged.append(summary.id) }
             }
             matches.sort(by: Self.newestFirst)
             if let limit = filter.limit { matches = Array(matches.prefix(limit)) }

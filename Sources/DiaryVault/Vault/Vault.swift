@@ -35,12 +35,16 @@ public final class Vault {
     let backend: any VaultStore
     var header: VaultHeader
     var keyRing: KeyRing
-    var index: IndexSnapshot
+    /// The root and the pages read so far (`Vault+Index.swift`).
+    var index: PagedIndex
     /// How the index looked at open.
     public internal(set) var indexState: IndexState
-    /// BLAKE2b of the sealed index the in-memory `index` came from (nil when it was rebuilt):
-    /// lets a write skip decoding the index again when nobody else wrote in between.
-    var loadedIndexHash: [UInt8]?
+    /// The sealed root the in-memory `index` came from (nil when it was rebuilt): lets a
+    /// write skip reading the index again when nobody else wrote in between.
+    var loadedRoot: [UInt8]?
+    /// Set when the index on disk is the older one-object kind: the next write (done at open)
+    /// stores it as pages.
+    var needsUpgrade = false
     /// Entries the last `search` could not open (reported so damage is never silent).
     public internal(set) var damagedDuringLastSearch: [UUID] = []
 
@@ -48,9 +52,10 @@ public final class Vault {
         self.backend = backend
         self.header = header
         self.keyRing = keyRing
-        index = IndexSnapshot(generation: 0, rows: [:])
+        index = PagedIndex(generation: 0)
         indexState = .ok
         (index, indexState) = try loadIndex()
+        if needsUpgrade { try write { _ in (StoreChange(), ()) } }
     }
 
     public var id: UUID { header.vaultID }
@@ -64,6 +69,8 @@ public final class Vault {
     public var rotationInterrupted: Bool { header.slots.count > 1 }
     /// The index's write counter as last read or written.
     public var indexGeneration: UInt64 { index.generation }
+    /// The number of entries, as the index records it.
+    public var entryCount: Int { index.count }
 
     // MARK: Creating and opening
 
@@ -82,10 +89,10 @@ public final class Vault {
         try kdf.validate()
         let (header, keys) = try VaultHeader.create(store: store, kdf: kdf, passphrase: normalized)
         let ring = KeyRing([keys])
-        let emptyIndex = try sealIndex(IndexSnapshot(generation: 1, rows: [:]), vaultID: header.vaultID, keys: keys)
-        let backend = try storeCall {
-            try StoreLayout.create(store, at: directory, initial: StoreChange(header: header.encoded(), index: emptyIndex))
-        }
+        var initial = StoreChange(header: header.encoded())
+        var empty = PagedIndex(generation: 1)
+        try sealChanges(of: &empty, into: &initial, vaultID: header.vaultID, keys: keys)
+        let backend = try storeCall { try StoreLayout.create(store, at: directory, initial: initial) }
         return try Vault(backend: backend, header: header, keyRing: ring)
     }
 
@@ -109,7 +116,7 @@ public final class Vault {
         let ring = KeyRing([try GenerationKeys(generation: keyGeneration, vaultKey: vaultKey.slice(0..<32))])
         let vault = try Vault(backend: backend, header: header, keyRing: ring)
         guard vault.indexState == .ok else {
-            throw vault.indexState == .missing && vault.index.rows.isEmpty
+            throw vault.indexState == .missing && vault.index.count == 0
                 ? VaultError.indexUnavailable("missing")
                 : VaultError.wrongKey
         }

@@ -40,7 +40,7 @@ struct Restore: ParsableCommand {
             .currentPassphrase(prompt: "Passphrase for \(source.path): ")
         let vault = try Vault.restore(backup: source, to: target, passphrase: passphrase, store: store)
         RollbackWatch.created(vault)
-        let count = vault.list().count
+        let count = vault.entryCount
         Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
     }
 }

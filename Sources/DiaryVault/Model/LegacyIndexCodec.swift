@@ -1,27 +1,27 @@
 import Foundation
 
-/// The decrypted index: metadata of every entry, and a counter that grows with every write.
-struct IndexSnapshot: Equatable {
-    /// Grows by one with every write to the vault; lets a machine notice a rolled-back copy.
+/// A version 1 index: one sealed object with every entry's row (vaults written before index
+/// pages). Read so such a vault can be upgraded in place; never written by `diary`.
+struct LegacyIndex: Equatable {
     var generation: UInt64
-    var rows: [UUID: IndexRow]
+    var rows: [UUID: LegacyIndexRow]
 }
 
-/// One entry's metadata plus the hash of its sealed bytes (to tell a stale index).
-struct IndexRow: Equatable {
+/// A version 1 row: the summary plus the BLAKE2b-256 of the sealed entry as stored.
+struct LegacyIndexRow: Equatable {
     var summary: EntrySummary
-    /// BLAKE2b-256 of the entry's sealed bytes as stored.
     var sealedHash: [UInt8]
 }
 
-/// The plaintext of the sealed index (docs/FORMAT.md §7):
+/// The plaintext of a version 1 sealed index (docs/FORMAT.md §7.3):
 /// `version u8 | generation u64 | count u32 | rows…`, each row
 /// `id 16 | date i64 | created i64 | modified i64 | flags u8 | size u32 | sealed hash 32 |
 /// title (u16 + UTF-8) | tag count u8 | tags (u16 + UTF-8)… | source (u16 + UTF-8, empty = none)`.
-enum IndexCodec {
+enum LegacyIndexCodec {
     static let version: UInt8 = 1
 
-    static func encode(_ index: IndexSnapshot) -> [UInt8] {
+    /// Only tests write this version (to check the upgrade).
+    static func encode(_ index: LegacyIndex) -> [UInt8] {
         var w = ByteWriter(capacity: 64 + index.rows.count * 128)
         w.u8(version)
         w.u64(index.generation)
@@ -48,7 +48,7 @@ enum IndexCodec {
         return w.bytes
     }
 
-    static func decode(_ bytes: [UInt8]) throws -> IndexSnapshot {
+    static func decode(_ bytes: [UInt8]) throws -> LegacyIndex {
         var r = ByteReader(bytes)
         guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
         let generation = try r.u64()
@@ -56,7 +56,7 @@ enum IndexCodec {
         // Each row takes at least 82 bytes: a count that cannot fit is a lie, refuse it
         // before reserving memory for it.
         guard count <= r.remaining / 82 else { throw FormatError.invalidField("row count") }
-        var rows: [UUID: IndexRow] = [:]
+        var rows: [UUID: LegacyIndexRow] = [:]
         rows.reserveCapacity(count)
         for _ in 0..<count {
             let id = try r.uuid()
@@ -76,12 +76,12 @@ enum IndexCodec {
                 id: id, title: title, date: date, created: created, modified: modified,
                 starred: flags & EntryCodec.starredFlag != 0, tags: tags, size: size,
                 source: source.isEmpty ? nil : source)
-            guard rows.updateValue(IndexRow(summary: summary, sealedHash: hash), forKey: id) == nil else {
+            guard rows.updateValue(LegacyIndexRow(summary: summary, sealedHash: hash), forKey: id) == nil else {
                 throw FormatError.invalidField("duplicate id")
             }
         }
         try r.expectEnd()
-        return IndexSnapshot(generation: generation, rows: rows)
+        return LegacyIndex(generation: generation, rows: rows)
     }
 }
 

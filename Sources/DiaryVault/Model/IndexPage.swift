@@ -1,0 +1,217 @@
+import Foundation
+
+/// One decrypted index page: its rows, encoded, sorted by id, kept as bytes.
+///
+/// `list` reads the date, the id and the flags of every row straight from these bytes and
+/// builds strings only for the rows it prints; a write splices one row in or out. Decoding
+/// checks every row in full (lengths, order, page, times, flags, UTF-8), so the accessors
+/// below never meet a malformed row.
+///
+/// Plaintext: `version u8 = 2 | page u8 | row count u32 | rows…`, each row
+/// `id 16 | date i64 | created i64 | modified i64 | flags u8 | size u32 | seal tag 16 |
+/// title str16 | tag count u8 | tags str16… | source str16` (docs/FORMAT.md §7).
+struct IndexPage: Equatable {
+    static let version: UInt8 = 2
+    /// The fixed part of a row, before the title.
+    static let fixedRowLength = 61
+    /// A row with an empty title, no tags and no source.
+    static let minimumRowLength = fixedRowLength + 2 + 1 + 2
+
+    let number: Int
+    private(set) var rows: [UInt8] = []
+    /// Where each row starts in `rows`, in id order.
+    private(set) var offsets: [Int] = []
+
+    init(number: Int) { self.number = number }
+
+    var count: Int { offsets.count }
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter(capacity: 6 + rows.count)
+        w.u8(Self.version)
+        w.u8(UInt8(number))
+        w.u32(UInt32(count))
+        w.append(rows)
+        return w.bytes
+    }
+
+    static func decode(_ bytes: [UInt8], number: Int, expectedCount: Int) throws -> IndexPage {
+        var r = ByteReader(bytes)
+        guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
+        guard Int(try r.u8()) == number else { throw FormatError.invalidField("page number") }
+        let count = Int(try r.u32())
+        guard count == expectedCount else { throw FormatError.invalidField("row count") }
+        guard count <= r.remaining / minimumRowLength else { throw FormatError.truncated }
+        var page = IndexPage(number: number)
+        page.rows = Array(bytes[6...])
+        page.offsets.reserveCapacity(count)
+        var offset = 0
+        var previous: (UInt64, UInt64)?
+        for _ in 0..<count {
+            page.offsets.append(offset)
+            offset = try page.checkRow(at: offset)
+            let key = page.idKey(ofRowAt: page.offsets.count - 1)
+            if let previous, !(previous < key) { throw FormatError.invalidField("row order") }
+            previous = key
+        }
+        guard offset == page.rows.count else { throw FormatError.trailingBytes }
+        return page
+    }
+
+    /// Validates the row at `start` and returns where the next one starts.
+    private func checkRow(at start: Int) throws -> Int {
+        guard rows.count - start >= Self.minimumRowLength else { throw FormatError.truncated }
+        guard IndexLayout.page(of: uuid(at: start)) == number else { throw FormatError.invalidField("page of id") }
+        for field in 0..<3 {
+            guard Date.storableMilliseconds.contains(int64(at: start + 16 + field * 8)) else {
+                throw FormatError.invalidField("time")
+            }
+        }
+        guard rows[start + 40] & ~EntryCodec.starredFlag == 0 else { throw FormatError.invalidField("flags") }
+        var at = start + Self.fixedRowLength
+        at = try checkString(at: at)
+        guard at < rows.count else { throw FormatError.truncated }
+        let tags = Int(rows[at])
+        at += 1
+        for _ in 0..<tags { at = try checkString(at: at) }
+        return try checkString(at: at)
+    }
+
+    private func checkString(at start: Int) throws -> Int {
+        guard rows.count - start >= 2 else { throw FormatError.truncated }
+        let end = start + 2 + Int(uint16(at: start))
+        guard end <= rows.count else { throw FormatError.truncated }
+        guard UTF8Check.isValid(rows[(start + 2)..<end]) else { throw FormatError.invalidUTF8 }
+        return end
+    }
+
+    // MARK: Reading rows
+
+    /// The position of `id` among the rows, or where it would be inserted.
+    func position(of id: UUID) -> (found: Bool, index: Int) {
+        let key = id.sortKey
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) / 2
+            let k = idKey(ofRowAt: mid)
+            if k == key { return (true, mid) }
+            if k < key { low = mid + 1 } else { high = mid }
+        }
+        return (false, low)
+    }
+
+    func row(_ id: UUID) -> IndexRow? {
+        let (found, i) = position(of: id)
+        return found ? row(at: i) : nil
+    }
+
+    func id(ofRowAt i: Int) -> UUID { uuid(at: offsets[i]) }
+    func idKey(ofRowAt i: Int) -> (UInt64, UInt64) {
+        (uint64(at: offsets[i]), uint64(at: offsets[i] + 8))
+    }
+    func dateMilliseconds(ofRowAt i: Int) -> Int64 { int64(at: offsets[i] + 16) }
+    func createdMilliseconds(ofRowAt i: Int) -> Int64 { int64(at: offsets[i] + 24) }
+    func isStarred(rowAt i: Int) -> Bool { rows[offsets[i] + 40] & EntryCodec.starredFlag != 0 }
+
+    /// True when the row for `id` records the tag that ends `sealed`.
+    func recordsSeal(_ sealed: [UInt8], of id: UUID) -> Bool? {
+        let (found, i) = position(of: id)
+        guard found else { return nil }
+        return sealTag(ofRowAt: i).matches(sealed)
+    }
+
+    func sealTag(ofRowAt i: Int) -> SealTag {
+        let start = offsets[i] + 45
+        return SealTag(Array(rows[start..<start + IndexRoot.tagLength]))
+    }
+
+    func row(at i: Int) -> IndexRow {
+        IndexRow(summary: summary(at: i), sealTag: sealTag(ofRowAt: i).bytes)
+    }
+
+    func summary(at i: Int) -> EntrySummary {
+        let start = offsets[i]
+        var at = start + Self.fixedRowLength
+        let title = string(at: &at)
+        var tags: [String] = []
+        let tagCount = Int(rows[at])
+        at += 1
+        for _ in 0..<tagCount { tags.append(string(at: &at)) }
+        let source = string(at: &at)
+        return EntrySummary(
+            id: uuid(at: start), title: title,
+            date: Date(millisecondsSince1970: int64(at: start + 16)),
+            created: Date(millisecondsSince1970: int64(at: start + 24)),
+            modified: Date(millisecondsSince1970: int64(at: start + 32)),
+            starred: rows[start + 40] & EntryCodec.starredFlag != 0, tags: tags,
+            size: Int(uint32(at: start + 41)), source: source.isEmpty ? nil : source)
+    }
+
+    // MARK: Changing rows
+
+    /// Inserts the row, or replaces the one with the same id.
+    mutating func upsert(_ row: IndexRow) {
+        precondition(IndexLayout.page(of: row.summary.id) == number, "row on the wrong page")
+        let encoded = Self.encode(row)
+        let (found, i) = position(of: row.summary.id)
+        let start = i < count ? offsets[i] : rows.count
+        let end = found ? (i + 1 < count ? offsets[i + 1] : rows.count) : start
+        rows.replaceSubrange(start..<end, with: encoded)
+        let shift = encoded.count - (end - start)
+        if found {
+            for j in (i + 1)..<count { offsets[j] += shift }
+        } else {
+            for j in i..<count { offsets[j] += shift }
+            offsets.insert(start, at: i)
+        }
+    }
+
+    /// Removes the row for `id`; false when there was none.
+    @discardableResult
+    mutating func remove(_ id: UUID) -> Bool {
+        let (found, i) = position(of: id)
+        guard found else { return false }
+        let start = offsets[i]
+        let end = i + 1 < count ? offsets[i + 1] : rows.count
+        rows.removeSubrange(start..<end)
+        offsets.remove(at: i)
+        for j in i..<count { offsets[j] -= end - start }
+        return true
+    }
+
+    static func encode(_ row: IndexRow) -> [UInt8] {
+        let s = row.summary
+        var w = ByteWriter(capacity: minimumRowLength + s.title.utf8.count + 16 * s.tags.count)
+        w.uuid(s.id)
+        w.i64(s.date.millisecondsSince1970)
+        w.i64(s.created.millisecondsSince1970)
+        w.i64(s.modified.millisecondsSince1970)
+        w.u8(s.starred ? EntryCodec.starredFlag : 0)
+        w.u32(UInt32(clamping: s.size))
+        precondition(row.sealTag.count == IndexRoot.tagLength)
+        w.append(row.sealTag)
+        w.string16(s.title)
+        w.u8(UInt8(s.tags.count))
+        for tag in s.tags { w.string16(tag) }
+        w.string16(s.source ?? "")
+        return w.bytes
+    }
+
+    // MARK: Raw fields (bounds were checked by `decode` or written by `encode`)
+
+    private func uint64(at i: Int) -> UInt64 {
+        rows.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: i, as: UInt64.self)) }
+    }
+    private func int64(at i: Int) -> Int64 { Int64(bitPattern: uint64(at: i)) }
+    private func uint32(at i: Int) -> UInt32 {
+        rows.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: i, as: UInt32.self)) }
+    }
+    private func uint16(at i: Int) -> UInt16 { UInt16(rows[i]) << 8 | UInt16(rows[i + 1]) }
+    private func uuid(at i: Int) -> UUID { UUID(bytes: Array(rows[i..<i + 16])) }
+    private func string(at i: inout Int) -> String {
+        let n = Int(uint16(at: i))
+        defer { i += 2 + n }
+        return String(decoding: rows[(i + 2)..<(i + 2 + n)], as: UTF8.self)
+    }
+}
