@@ -46,7 +46,7 @@ def open_sealed(sealed: bytes, kind: int, object_id: bytes, vault_id: bytes, key
     gen = struct.unpack(">I", sealed[2:6])[0]
     assert version == 1 and k == kind, "wrong envelope"
     ad = b"diary.v1" + vault_id + sealed[0:6] + object_id
-    key = keys[gen][0 if kind == 1 else 1]
+    key = keys[gen][0 if kind == 1 else 1]  # the index root (2) and its pages (3) use IK
     padded = b.crypto_aead_xchacha20poly1305_ietf_decrypt(sealed[30:], ad, sealed[6:30], key)
     return unpad(padded)
 
@@ -69,10 +69,46 @@ def parse_entry(p: bytes) -> dict:
     return dict(date=date, created=created, modified=modified, starred=bool(flags & 1), tags=tags, source=source, text=text)
 
 
+def parse_page(p: bytes, number: int) -> dict:
+    """An index page (FORMAT.md §7): {entry id: seal tag}."""
+    assert p[0] == 2 and p[1] == number
+    count = struct.unpack(">I", p[2:6])[0]
+    off, rows = 6, {}
+    for _ in range(count):
+        rid = p[off:off + 16]
+        assert rid[0] >> 2 == number, "row on the wrong page"
+        tag = p[off + 45:off + 61]
+        off += 61
+        off += 2 + struct.unpack(">H", p[off:off + 2])[0]  # title
+        ntags = p[off]
+        off += 1
+        for _ in range(ntags):
+            off += 2 + struct.unpack(">H", p[off:off + 2])[0]
+        off += 2 + struct.unpack(">H", p[off:off + 2])[0]  # source
+        rows[str(uuid.UUID(bytes=rid))] = tag
+    assert off == len(p), "trailing bytes"
+    return rows
+
+
+def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
+    """(generation, {entry id: seal tag}) from the root and its 64 pages."""
+    r = open_sealed(root, 2, bytes(16), vault_id, keys)
+    assert r[0] == 2 and struct.unpack(">H", r[9:11])[0] == 64
+    generation, rows = struct.unpack(">Q", r[1:9])[0], {}
+    for n in range(64):
+        count, tag = struct.unpack(">I", r[11 + 20 * n:15 + 20 * n])[0], r[15 + 20 * n:31 + 20 * n]
+        sealed = pages[n]
+        assert sealed[-16:] == tag, f"page {n} is not the copy the root names"
+        page = parse_page(open_sealed(sealed, 3, bytes(15) + bytes([n]), vault_id, keys), n)
+        assert len(page) == count
+        rows.update(page)
+    return generation, rows
+
+
 def read_backup(path: str):
     data = open(path, "rb").read()
     assert data[:8] == b"DIARYBAK" and struct.unpack(">H", data[8:10])[0] == 1
-    off, header, index, entries, count = 10, None, None, {}, 0
+    off, header, index, pages, entries, count = 10, None, None, {}, {}, 0
     while True:
         start = off
         t = data[off]
@@ -81,7 +117,7 @@ def read_backup(path: str):
         off += 5 + n
         if t == 255:
             assert struct.unpack(">Q", payload[:8])[0] == count and payload[8:] == h(data[:start]) and off == len(data)
-            return header, index, entries
+            return header, index, pages, entries
         count += 1
         if t == 1:
             header = payload
@@ -89,21 +125,25 @@ def read_backup(path: str):
             index = payload
         elif t == 3:
             entries[str(uuid.UUID(bytes=payload[:16]))] = payload[16:]
+        elif t == 4:
+            pages[payload[0]] = payload[1:]
 
 
 def read_files_vault(path: str):
     header = open(os.path.join(path, "vault.header"), "rb").read()
     index = open(os.path.join(path, "vault.index"), "rb").read()
+    pages = {int(name, 16): open(os.path.join(path, "index", name), "rb").read()
+             for name in os.listdir(os.path.join(path, "index"))}
     entries = {}
     for name in sorted(os.listdir(os.path.join(path, "entries"))):
         entries[name] = open(os.path.join(path, "entries", name), "rb").read()
-    return header, index, entries
+    return header, index, pages, entries
 
 
 def main() -> None:
     source = sys.argv[1]
     passphrase = sys.argv[2] if len(sys.argv) > 2 else getpass.getpass("passphrase: ")
-    header, index, entries = read_backup(source) if os.path.isfile(source) else read_files_vault(source)
+    header, index, pages, entries = read_backup(source) if os.path.isfile(source) else read_files_vault(source)
     assert header[:8] == b"DIARYVLT" and header[-32:] == h(header[:-32])
     vault_id, salt = header[12:28], header[44:60]
     ops, mem = struct.unpack(">QQ", header[28:44])
@@ -122,8 +162,8 @@ def main() -> None:
         out.append(f"| VK_{gen} | `{vk.hex()}` |")
         out.append(f"| EK_{gen} = KDF(VK, 1, \"diaryent\") | `{keys[gen][0].hex()}` |")
         out.append(f"| IK_{gen} = KDF(VK, 1, \"diaryidx\") | `{keys[gen][1].hex()}` |")
-    idx = open_sealed(index, 2, bytes(16), vault_id, keys)
-    out.append(f"| index generation, rows | {struct.unpack('>Q', idx[1:9])[0]}, {struct.unpack('>I', idx[9:13])[0]} |")
+    generation, rows = read_index(index, pages, vault_id, keys)
+    out.append(f"| index generation, rows | {generation}, {len(rows)} |")
     print("| value | hex / text |\n|---|---|\n" + "\n".join(out) + "\n")
     for name, sealed in entries.items():
         e = parse_entry(open_sealed(sealed, 1, uuid.UUID(name).bytes, vault_id, keys))
@@ -131,6 +171,8 @@ def main() -> None:
         print(f"### entry {name}\n")
         print(f"- sealed ({len(sealed)} bytes): nonce `{sealed[6:30].hex()}`")
         print(f"- associated data: `{ad.hex()}`")
+        assert rows[name] == sealed[-16:], "the entry is not the copy its index row names"
+        print(f"- index page {uuid.UUID(name).bytes[0] >> 2}, row tag `{rows[name].hex()}` (the sealed entry's last 16 bytes)")
         print(f"- date {e['date']}, created {e['created']}, modified {e['modified']}, starred {e['starred']}, tags {e['tags']}")
         print("- text:\n\n```\n" + e["text"] + "\n```\n")
 

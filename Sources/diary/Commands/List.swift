@@ -20,8 +20,10 @@ struct List: ParsableCommand {
 
     func run() throws {
         let vault = try VaultAccess(options: global).open()
+        // Pages are read by `list`, so damage to one shows only then: warn after it.
+        let summaries = try vault.list(filters.filter)
         warnAboutIndex(vault)
-        try EntryFormat.printList(vault.list(filters.filter), json: filters.json)
+        try EntryFormat.printList(summaries, json: filters.json)
     }
 }
 

@@ -1,0 +1,120 @@
+import DiaryCrypto
+import Foundation
+import XCTest
+
+@testable import DiaryVault
+
+/// The paged index at work in a vault (docs/FORMAT.md §7): what is read, what is written, and
+/// what happens when a page is stale, damaged, or from an older version of the format.
+final class VaultIndexPageTests: VaultTestCase {
+    private func add(_ vault: Vault, _ n: Int) throws -> [Entry] {
+        try (0..<n).map { try vault.add(text: "Entry \($0)\nbody", date: Date(timeIntervalSince1970: Double($0) * 86_400)) }
+    }
+
+    func testShowReadsOnePageAndListReadsThemAll() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let entries = try add(vault, 40)
+            let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
+            XCTAssertEqual(reopened.entryCount, 40, "the count comes from the root")
+            XCTAssertTrue(reopened.index.pages.allSatisfy { $0 == nil }, "opening reads the root alone")
+            let target = entries[17]
+            XCTAssertEqual(try reopened.entry(try reopened.resolve(String(target.id.compactHex.prefix(8)))), target)
+            XCTAssertEqual(reopened.index.pages.compactMap { $0 }.map(\.number), [IndexLayout.page(of: target.id)])
+            XCTAssertEqual(try reopened.list().count, 40)
+            XCTAssertTrue(reopened.index.allPagesLoaded)
+        }
+    }
+
+    func testAWriteSealsOnlyTheChangedPageAndTheRoot() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let entries = try add(vault, 30)
+            let pagesBefore = try vault.backend.readIndexPages()
+            let rootBefore = try vault.backend.readIndex()
+            XCTAssertEqual(pagesBefore.count, IndexLayout.pageCount, "every page exists, empty ones too")
+            try vault.update(entries[3].id, starred: true)
+            let pagesAfter = try vault.backend.readIndexPages()
+            let changed = pagesAfter.keys.filter { pagesAfter[$0] != pagesBefore[$0] }
+            XCTAssertEqual(changed, [IndexLayout.page(of: entries[3].id)])
+            XCTAssertNotEqual(try vault.backend.readIndex(), rootBefore)
+            XCTAssertTrue(try vault.verify().isClean)
+        }
+    }
+
+    func testAnOlderPagePutBackIsRefusedAndTheIndexRebuilt() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let entries = try add(vault, 10)
+            let target = entries[4]
+            let page = IndexLayout.page(of: target.id)
+            let old = try XCTUnwrap(try vault.backend.readIndexPage(page))
+            try vault.update(target.id, tags: ["after"])
+            // Someone puts the page back as it was (from an old backup, say): it still opens.
+            try vault.backend.apply(StoreChange(putIndexPages: [page: old]))
+            let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
+            XCTAssertEqual(try reopened.list().first { $0.id == target.id }?.tags, ["after"],
+                           "the listing comes from the entries, not the stale page")
+            XCTAssertEqual(reopened.indexState, .damaged)
+            let report = try reopened.verify()
+            XCTAssertTrue(report.damaged.contains { $0.object == .index && $0.reason.hasPrefix("page \(page):") },
+                          "\(report.damaged)")
+            // The next write stores the rebuilt index.
+            _ = try reopened.add(text: "repair")
+            XCTAssertTrue(try Vault.open(at: vault.directory, passphrase: secret("correct horse")).verify().isClean)
+        }
+    }
+
+    func testAnOlderEntryPutBackIsRefusedThroughItsPage() throws {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let entry = try vault.add(text: "Original\nfirst words")
+            let old = try XCTUnwrap(try vault.backend.readEntry(entry.id))
+            try vault.update(entry.id, text: "Edited\nsecond words")
+            try vault.backend.apply(StoreChange(putEntries: [entry.id: old]))
+            let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
+            XCTAssertThrowsError(try reopened.entry(entry.id)) { error in
+                guard case .entryDamaged(let id, _) = error as? VaultError else { return XCTFail("\(error)") }
+                XCTAssertEqual(id, entry.id)
+            }
+            XCTAssertEqual(try reopened.verify().damaged.map(\.object), [.entry(entry.id)])
+        }
+    }
+
+    func testPagesWrittenByAnotherProcessAfterOpenAreReadWithTheirRoot() throws {
+        forEachStore { kind in
+            let first = try makeVault(kind)
+            _ = try add(first, 20)
+            let reader = try Vault.open(at: first.directory, passphrase: secret("correct horse"))
+            // Another writer changes pages and the root after `reader` read the root.
+            let second = try Vault.open(at: first.directory, passphrase: secret("correct horse"))
+            let added = try add(second, 20)
+            XCTAssertEqual(try reader.list().count, 40, "root and pages are read again together")
+            XCTAssertEqual(reader.indexState, .ok)
+            XCTAssertEqual(try reader.entry(added[7].id), added[7])
+        }
+    }
+
+    /// The committed vault in Fixtures/version1-vault was written with the version 1 index (one
+    /// object with every row). Opening it upgrades it in place to a root and pages.
+    func testAVersion1IndexIsUpgradedAtOpen() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/version1-vault")
+        let copy = path("version1")
+        try FileManager.default.copyItem(at: fixture, to: copy)
+        let passphrase = secret("correct horse battery staple")
+        let vault = try Vault.open(at: copy, passphrase: passphrase)
+        XCTAssertEqual(vault.indexState, .ok)
+        XCTAssertEqual(try vault.list().map(\.title), ["둘째 날 🌧️", "First day"])
+        XCTAssertEqual(try vault.backend.readIndexPages().count, IndexLayout.pageCount)
+        let root = try Envelope.open(
+            try XCTUnwrap(try vault.backend.readIndex()), kind: .index, objectID: Envelope.indexObjectID,
+            vaultID: vault.id, keyRing: vault.keyRing)
+        XCTAssertEqual(root.first, IndexRoot.version)
+        XCTAssertGreaterThan(vault.indexGeneration, 3, "the upgrade is a write: the generation moves on")
+        let reopened = try Vault.open(at: copy, vaultKey: vault.vaultKey, keyGeneration: vault.keyGeneration)
+        XCTAssertTrue(try reopened.verify().isClean)
+        XCTAssertEqual(try reopened.list().last?.starred, true)
+        XCTAssertFalse(reopened.needsUpgrade)
+    }
+}
