@@ -59,6 +59,9 @@ final class StoreCrashTests: XCTestCase {
             let header = try snapshot.readHeader()
             let generation = try XCTUnwrap(decode(header))
             XCTAssertEqual(try snapshot.readIndex(), header, "index of generation \(generation)")
+            let pages = try snapshot.readIndexPages()
+            XCTAssertEqual(Set(pages.keys), Set(indexPages), "index pages of generation \(generation)")
+            for (page, bytes) in pages { XCTAssertEqual(decode(bytes), generation, "index page \(page)") }
             let expected = Set(ids(generation: generation))
             XCTAssertEqual(Set(try snapshot.entryIDs()), expected, "entries of generation \(generation)")
             for id in expected {
@@ -95,11 +98,15 @@ final class StoreCrashTests: XCTestCase {
         return Array(stableIDs.dropFirst(4)) + [fresh]
     }
 
+    /// Index pages every generation rewrites, the first and last of the range among them.
+    private static let indexPages = [0, 31, 255]
+
     private static func change(generation: UInt64, ids: [UUID]) -> StoreChange {
         let tagged = encode(generation, size: 64)
         return StoreChange(
             header: tagged, index: tagged,
-            putEntries: Dictionary(uniqueKeysWithValues: ids.map { ($0, encode(generation, size: 4096)) }))
+            putEntries: Dictionary(uniqueKeysWithValues: ids.map { ($0, encode(generation, size: 4096)) }),
+            putIndexPages: Dictionary(uniqueKeysWithValues: indexPages.map { ($0, encode(generation, size: 512)) }))
     }
 
     private static func encode(_ generation: UInt64, size: Int) -> [UInt8] {

@@ -134,7 +134,8 @@ final class StoreFileJournalTests: XCTestCase {
         let journal = FileJournal(operations: operations)
         XCTAssertEqual(FileJournal.decode(journal.encoded()), journal)
         XCTAssertEqual(FileJournal.decode(FileJournal(operations: []).encoded()), FileJournal(operations: []))
-        for name in ["../escape", "entries/../../x", "/etc/passwd", "entries/" + UUID().uuidString, "vault.lock"] {
+        for name in ["../escape", "entries/../../x", "/etc/passwd", "entries/" + UUID().uuidString, "vault.lock",
+                     "index/FF", "index/100", "index/0", "index/", "index", "index/../vault.header", "index/.tmp-1"] {
             XCTAssertNil(FileJournal.decode(FileJournal(operations: [.delete(name: name)]).encoded()), name)
         }
         let dup = FileJournal(operations: [.delete(name: "vault.index"), .delete(name: "vault.index")])
@@ -142,6 +143,77 @@ final class StoreFileJournalTests: XCTestCase {
         var trailing = journal.encoded()
         trailing.append(0)
         XCTAssertNil(FileJournal.decode(trailing), "trailing byte")
+    }
+
+    func testIndexPageNamesAreJournalTargets() {
+        let operations: [FileJournal.Operation] = [
+            .put(name: "index/00", bytes: [1]), .put(name: "index/ff", bytes: [2]), .delete(name: "index/3a"),
+        ]
+        XCTAssertEqual(FileJournal.decode(FileJournal(operations: operations).encoded())?.operations, operations)
+        let change = StoreChange(index: blob(), putIndexPages: [255: [9], 0: [8], 16: [7]])
+        XCTAssertEqual(
+            FileStore.operations(for: change).map(\.name), ["vault.index", "index/00", "index/10", "index/ff"])
+    }
+
+    func testJournalWithIndexPagesIsRolledForwardHalfDone() throws {
+        let store = try StoreLayout.open(at: directory)
+        try store.withWriteLock { try store.apply(StoreChange(putIndexPages: [0: blob(), 1: blob()])) }
+        let (base, added, removed) = pendingChange()
+        var change = base
+        change.putIndexPages = [0: blob(), 2: blob()]
+        try writeJournal(FileJournal(operations: FileStore.operations(for: change)).encoded())
+        // Died after renaming page 0, before page 2 and the entries.
+        try Data(change.putIndexPages[0]!).write(to: directory.appendingPathComponent("index/00"))
+        let reopened = try StoreLayout.open(at: directory)
+        try assertNewState(reopened, change, added: added, removed: removed)
+        XCTAssertEqual(try reopened.readIndexPage(0), change.putIndexPages[0])
+        XCTAssertEqual(try reopened.readIndexPage(2), change.putIndexPages[2])
+        XCTAssertEqual(try reopened.readIndexPages().count, 3, "page 1 untouched")
+    }
+
+    func testJournalWithIndexPagesIsFinishedInAnOldLayoutVaultWithoutIndexDirectory() throws {
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("index"))
+        let (base, added, removed) = pendingChange()
+        var change = base
+        change.putIndexPages = [7: blob()]
+        try writeJournal(FileJournal(operations: FileStore.operations(for: change)).encoded())
+        let store = try StoreLayout.open(at: directory)
+        try assertNewState(store, change, added: added, removed: removed)
+        XCTAssertEqual(try store.readIndexPages(), [7: change.putIndexPages[7]!])
+    }
+
+    func testTornJournalWithIndexPagesKeepsTheOldPages() throws {
+        let store = try StoreLayout.open(at: directory)
+        let old = [0: blob(), 1: blob()]
+        try store.withWriteLock { try store.apply(StoreChange(putIndexPages: old)) }
+        var (change, _, _) = pendingChange()
+        change.putIndexPages = [0: blob(), 1: blob()]
+        let full = FileJournal(operations: FileStore.operations(for: change)).encoded()
+        try writeJournal(Array(full.prefix(full.count - 3)))
+        let reopened = try StoreLayout.open(at: directory)
+        try assertOldState(reopened)
+        XCTAssertEqual(try reopened.readIndexPages(), old)
+    }
+
+    func testLeftoverIndexPagesOfAnInterruptedCreateAreRemovedAndForeignNamesRefused() throws {
+        let fresh = scratch.vaultURL()
+        try FileManager.default.createDirectory(at: fresh.appendingPathComponent("index"), withIntermediateDirectories: true)
+        for name in ["vault.lock", "vault.index", "index/00", "index/3f", "index/.tmp-9"] {
+            try Data([1]).write(to: fresh.appendingPathComponent(name))
+        }
+        XCTAssertThrowsStoreError(.noVault(path: fresh.path)) { try StoreLayout.detect(at: fresh) }
+        let store = try StoreLayout.create(.files, at: fresh, initial: initialChange())
+        XCTAssertEqual(try store.readIndexPages(), [:], "an earlier create's pages are gone")
+        XCTAssertEqual(try store.storeFiles(), ["vault.header", "vault.index", "vault.lock"])
+
+        let foreign = scratch.vaultURL()
+        try FileManager.default.createDirectory(at: foreign.appendingPathComponent("index"), withIntermediateDirectories: true)
+        try Data([1]).write(to: foreign.appendingPathComponent("index/notes.txt"))
+        XCTAssertThrowsStoreError(.notAVault(path: foreign.path)) { try StoreLayout.detect(at: foreign) }
+        XCTAssertThrowsStoreError(.notAVault(path: foreign.path)) {
+            try StoreLayout.create(.files, at: foreign, initial: initialChange())
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: foreign.appendingPathComponent("index/notes.txt").path))
     }
 
     func testMissingHeaderWithEntriesIsDamageNotAnEmptyDirectory() throws {

@@ -6,10 +6,13 @@ import Foundation
 /// ```
 /// magic "DIARYBAK" | version u16 | records… | end record
 /// record:     type u8 | length u32 | payload
-///   type 1 header (payload: the header bytes), 2 index (the sealed index),
-///   3 entry (payload: entry id 16 ‖ sealed entry), 0xFF end (payload: record count u64 ‖
-///   BLAKE2b-256 of every byte before the end record)
+///   type 1 header (payload: the header bytes), 2 index (the sealed index, or its root when
+///   the index is paged), 3 entry (payload: entry id 16 ‖ sealed entry), 4 index page
+///   (payload: page u8 ‖ sealed page), 0xFF end (payload: record count u64 ‖ BLAKE2b-256 of
+///   every byte before the end record)
 /// ```
+/// Index page records came after version 1 was first written and did not need a new version:
+/// a backup without them (an older vault's) reads as having no pages.
 /// The sealed objects inside are exactly the vault's, so the backup is as opaque as the vault;
 /// the end record detects truncation and accidental damage before any key is derived.
 enum BackupFile {
@@ -18,6 +21,7 @@ enum BackupFile {
     static let headerType: UInt8 = 1
     static let indexType: UInt8 = 2
     static let entryType: UInt8 = 3
+    static let indexPageType: UInt8 = 4
     static let endType: UInt8 = 0xFF
     /// No record may claim more than this; larger claims are refused before allocating.
     static let maximumRecordLength = LengthPadding.maximumLength + 1024
@@ -27,6 +31,8 @@ enum BackupFile {
         var header: [UInt8]
         var index: [UInt8]?
         var entries: [(UUID, [UInt8])]
+        /// Sealed index pages by page number; empty for a backup of an unpaged index.
+        var indexPages: [Int: [UInt8]] = [:]
     }
 
     /// Streams a backup to a new file that must not exist yet.
@@ -89,7 +95,8 @@ enum BackupFile {
     }
 
     /// Parses a whole backup strictly: magic, version, record framing, the end record's
-    /// count and checksum, exactly one header first, at most one index, unique entry ids.
+    /// count and checksum, exactly one header first, at most one index, unique entry ids, unique
+    /// index pages in `StoreChange.indexPageRange`.
     /// The largest backup file read: backups are parsed in memory, and this refuses a device or
     /// a runaway file before allocating (100,000 typical entries make about 200 MB).
     static let maximumFileBytes = 4 << 30
@@ -147,6 +154,14 @@ enum BackupFile {
                     let id = UUID(bytes: Array(payload[0..<16]))
                     guard seen.insert(id).inserted else { throw damaged("duplicate entry \(id.uuidString.lowercased())") }
                     contents.entries.append((id, Array(payload[16...])))
+                case indexPageType where count > 1:
+                    guard let number = payload.first, StoreChange.indexPageRange.contains(Int(number)) else {
+                        throw damaged("malformed index page record")
+                    }
+                    let page = Int(number)
+                    guard contents.indexPages.updateValue(Array(payload[1...]), forKey: page) == nil else {
+                        throw damaged("duplicate index page \(page)")
+                    }
                 default: throw damaged("unexpected record type \(type)")
                 }
             }

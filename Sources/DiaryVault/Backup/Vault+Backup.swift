@@ -2,8 +2,8 @@ import DiaryCrypto
 import Foundation
 
 extension Vault {
-    /// Writes a consistent snapshot of the vault (header, index, every sealed entry) to a new
-    /// single file. Ciphertext only: nothing is decrypted on the way. Refuses to overwrite.
+    /// Writes a consistent snapshot of the vault (header, index, index pages, every sealed
+    /// entry) to a new single file. Ciphertext only: nothing is decrypted on the way. Refuses to overwrite.
     public func backup(to file: URL, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws {
         var writer = try BackupFile.Writer(creating: file)
         do {
@@ -12,6 +12,9 @@ extension Vault {
                     try writer.record(type: BackupFile.headerType, payload: reader.readHeader())
                     if let index = try reader.readIndex() {
                         try writer.record(type: BackupFile.indexType, payload: index)
+                    }
+                    for (page, sealed) in try reader.readIndexPages().sorted(by: { $0.key < $1.key }) {
+                        try writer.record(type: BackupFile.indexPageType, payload: [UInt8(page)] + sealed)
                     }
                     let total = try reader.entryIDs().count
                     var done = 0
@@ -53,7 +56,7 @@ extension Vault {
         }
         let change = StoreChange(
             header: header.encoded(), index: contents.index,
-            putEntries: Dictionary(uniqueKeysWithValues: contents.entries))
+            putEntries: Dictionary(uniqueKeysWithValues: contents.entries), putIndexPages: contents.indexPages)
         let backend = try storeCall { try StoreLayout.create(header.store, at: directory, initial: change) }
         return try Vault(backend: backend, header: header, keyRing: ring)
     }

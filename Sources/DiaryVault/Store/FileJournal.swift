@@ -14,8 +14,9 @@ import Foundation
 /// operation: 1 u8 | name length u16 | name | blob length u32 | blob    (put)
 ///            2 u8 | name length u16 | name                             (delete)
 /// ```
-/// `name` is `vault.header`, `vault.index` or `entries/<lowercase uuid>`; anything else is
-/// refused, so a crafted journal cannot write outside the vault.
+/// `name` is `vault.header`, `vault.index`, `index/<2 lowercase hex digits>` or
+/// `entries/<lowercase uuid>`; anything else is refused, so a crafted journal cannot write
+/// outside the vault.
 struct FileJournal: Equatable {
     enum Operation: Equatable {
         case put(name: String, bytes: [UInt8])
@@ -91,6 +92,10 @@ struct FileJournal: Equatable {
     /// Whether `name` is a file a journal may touch.
     static func isValidTarget(_ name: String) -> Bool {
         if name == FileStore.headerName || name == FileStore.indexName { return true }
+        let pagePrefix = FileStore.indexPagesName + "/"
+        if name.hasPrefix(pagePrefix) {
+            return IndexPageNumber.page(fromFileName: String(name.dropFirst(pagePrefix.count))) != nil
+        }
         let prefix = FileStore.entriesName + "/"
         guard name.hasPrefix(prefix) else { return false }
         return FileStore.entryID(fromFileName: String(name.dropFirst(prefix.count))) != nil

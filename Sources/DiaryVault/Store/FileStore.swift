@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The key-value store: one file per sealed blob inside the vault directory.
 ///
@@ -6,6 +11,7 @@ import Foundation
 /// <dir>/vault.header            the header (its presence makes the directory a files vault)
 /// <dir>/vault.index             the sealed index
 /// <dir>/entries/<lowercase-uuid> one sealed entry per file
+/// <dir>/index/<2 hex digits>     one sealed index page per file, named by page number (00…ff)
 /// <dir>/vault.lock              flock target serialising writers (and fencing snapshots)
 /// <dir>/vault.journal           only while a multi-file change is in flight
 /// ```
@@ -19,6 +25,7 @@ public final class FileStore: VaultStore {
     static let headerName = "vault.header"
     static let indexName = "vault.index"
     static let entriesName = "entries"
+    static let indexPagesName = "index"
     static let lockName = "vault.lock"
     /// A journal holds a whole change, so it may be far larger than any one blob.
     static let maxJournalSize = Int.max
@@ -29,6 +36,7 @@ public final class FileStore: VaultStore {
 
     private var journalURL: URL { directory.appendingPathComponent(FileJournal.fileName) }
     private var entriesURL: URL { directory.appendingPathComponent(Self.entriesName) }
+    private var indexPagesURL: URL { directory.appendingPathComponent(Self.indexPagesName) }
 
     /// Opens the files vault in `directory`, finishing a change that a crash interrupted.
     init(openingAt directory: URL) throws {
@@ -48,7 +56,9 @@ public final class FileStore: VaultStore {
         guard let header = initial.header else {
             throw StoreError.io(path: directory.path, detail: "a new vault needs a header")
         }
+        try initial.validate(path: directory.path)
         try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
+        try DurableFile.makeDirectory(directory.appendingPathComponent(indexPagesName))
         try FileLock(url: directory.appendingPathComponent(lockName)).createFile()
         try DurableFile.syncDirectory(directory)
         var rest = initial
@@ -74,6 +84,7 @@ public final class FileStore: VaultStore {
     /// Applies `change` atomically and durably. An id both put and deleted ends up put.
     /// Takes the write lock itself if the caller does not hold it.
     public func apply(_ change: StoreChange) throws {
+        try change.validate(path: directory.path)
         try withWriteLock {
             // Blobs are staged in the vault directory itself (see `stage`), so only it can hold
             // a killed writer's leftovers; scanning `entries/` here would make every write cost
@@ -106,6 +117,7 @@ public final class FileStore: VaultStore {
             own.contains($0) || $0.hasPrefix(DurableFile.tempPrefix)
         }
         files += try (DurableFile.names(in: entriesURL) ?? []).map { Self.entriesName + "/" + $0 }
+        files += try (DurableFile.names(in: indexPagesURL) ?? []).map { Self.indexPagesName + "/" + $0 }
         return files.sorted()
     }
 
@@ -137,11 +149,14 @@ public final class FileStore: VaultStore {
         try Self.hideDirectoryTimes(in: directory)
     }
 
-    /// Gives both directories uninformative times (see `HiddenTimes.swift`): each write
+    /// Gives the directories uninformative times (see `HiddenTimes.swift`): each write
     /// renames, creates or removes names in them, which would otherwise date the vault's last
-    /// write. Called after the last change to a directory's names.
+    /// write. Called after the last change to a directory's names. (`index/` is missing in a
+    /// vault made before paged indexes until its first page is written.)
     static func hideDirectoryTimes(in directory: URL) throws {
         try DurableFile.hideTimes(of: directory.appendingPathComponent(entriesName))
+        let pages = directory.appendingPathComponent(indexPagesName)
+        if access(pages.path, F_OK) == 0 { try DurableFile.hideTimes(of: pages) }
         try DurableFile.hideTimes(of: directory)
     }
 
@@ -172,11 +187,15 @@ public final class FileStore: VaultStore {
         try hideDirectoryTimes(in: directory)
     }
 
-    /// The file operations of `change`, header first and entries in name order.
+    /// The file operations of `change`: header, index, index pages in page order, then entries
+    /// in name order. The page numbers must have been checked (`StoreChange.validate`).
     static func operations(for change: StoreChange) -> [FileJournal.Operation] {
         var operations = [FileJournal.Operation]()
         if let header = change.header { operations.append(.put(name: headerName, bytes: header)) }
         if let index = change.index { operations.append(.put(name: indexName, bytes: index)) }
+        for (page, bytes) in change.putIndexPages.sorted(by: { $0.key < $1.key }) {
+            operations.append(.put(name: indexPageName(page), bytes: bytes))
+        }
         let puts = change.putEntries.map { (entriesName + "/" + fileName(for: $0.key), $0.value) }
         for (name, bytes) in puts.sorted(by: { $0.0 < $1.0 }) {
             operations.append(.put(name: name, bytes: bytes))
@@ -199,6 +218,10 @@ public final class FileStore: VaultStore {
     /// every entry.
     private static func stage(_ operations: [FileJournal.Operation], in directory: URL) throws -> [(URL, URL)] {
         try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
+        if touchesIndexPages(operations) {
+            // Made lazily too: a vault created before paged indexes has no `index/` yet.
+            try DurableFile.makeDirectory(directory.appendingPathComponent(indexPagesName))
+        }
         var staged = [(URL, URL)]()
         do {
             for case .put(let name, let bytes) in operations {
@@ -222,7 +245,19 @@ public final class FileStore: VaultStore {
             try DurableFile.remove(directory.appendingPathComponent(name))
         }
         try DurableFile.syncDirectory(directory.appendingPathComponent(entriesName))
+        if touchesIndexPages(operations) {
+            try DurableFile.syncDirectory(directory.appendingPathComponent(indexPagesName))
+        }
         try DurableFile.syncDirectory(directory)
+    }
+
+    /// The path of an index page relative to the vault directory: `index/<2 hex digits>`.
+    static func indexPageName(_ page: Int) -> String {
+        indexPagesName + "/" + IndexPageNumber.fileName(for: page)
+    }
+
+    private static func touchesIndexPages(_ operations: [FileJournal.Operation]) -> Bool {
+        operations.contains { $0.name.hasPrefix(indexPagesName + "/") }
     }
 }
 
@@ -262,5 +297,22 @@ struct FileReader: StoreReader {
         for id in try entryIDs().sorted(by: { $0.uuidString < $1.uuidString }) {
             if let bytes = try readEntry(id) { try body(id, bytes) }
         }
+    }
+
+    func readIndexPage(_ page: Int) throws -> [UInt8]? {
+        try IndexPageNumber.check(page, path: url(FileStore.indexPagesName).path)
+        // A missing `index/` (a vault made before paged indexes) reads as no file: nil.
+        return try DurableFile.read(url(FileStore.indexPageName(page)))
+    }
+
+    /// The files in `index/` named as pages; temporary files and other names are not pages,
+    /// as in `entries/`.
+    func readIndexPages() throws -> [Int: [UInt8]] {
+        let names = try DurableFile.names(in: url(FileStore.indexPagesName)) ?? []
+        var pages = [Int: [UInt8]]()
+        for page in names.compactMap(IndexPageNumber.page(fromFileName:)) {
+            if let bytes = try readIndexPage(page) { pages[page] = bytes }
+        }
+        return pages
     }
 }

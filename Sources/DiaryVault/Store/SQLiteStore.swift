@@ -9,7 +9,9 @@ import Darwin
 /// The structured store: one SQLite database, `<dir>/vault.sqlite`, through GRDB.
 ///
 /// Tables `header` and `sealed_index` hold one row each; `entry(id BLOB PRIMARY KEY, sealed
-/// BLOB) WITHOUT ROWID` holds one row per entry, keyed by the 16 raw bytes of its UUID. The
+/// BLOB) WITHOUT ROWID` holds one row per entry, keyed by the 16 raw bytes of its UUID, and
+/// `index_page(page INTEGER PRIMARY KEY, sealed BLOB) WITHOUT ROWID` one row per index page
+/// (absent in vaults made before paged indexes; see `SQLiteSchema.createIndexPageSQL`). The
 /// database runs in WAL mode with `synchronous = FULL` and `secure_delete = ON` on every
 /// connection (see `SQLiteSchema.configuration(path:)`). Each process uses one `DatabaseQueue`;
 /// SQLite's own file locking coordinates processes, and `vault.lock` serialises the vault
@@ -54,6 +56,7 @@ public final class SQLiteStore: VaultStore {
         guard initial.header != nil else {
             throw StoreError.io(path: directory.path, detail: "a new vault needs a header")
         }
+        try initial.validate(path: directory.path)
         let temp = try createEmptyFile(in: directory, suffix: ".sqlite")
         do {
             let queue = try SQLiteSchema.mapping(path: temp.path) {
@@ -87,6 +90,7 @@ public final class SQLiteStore: VaultStore {
     /// up put. Takes the write lock itself if the caller does not hold it.
     public func apply(_ change: StoreChange) throws {
         if change.isEmpty { return }
+        try change.validate(path: path)
         try withWriteLock {
             // A killed `create` or `backup` into this directory may have left temporary files.
             try DurableFile.removeTempFiles(in: directory)
@@ -206,6 +210,14 @@ public final class SQLiteStore: VaultStore {
         for id in change.deleteEntries { try delete.execute(arguments: [SQLiteSchema.key(id)]) }
         let put = try db.cachedStatement(sql: "INSERT OR REPLACE INTO entry (id, sealed) VALUES (?, ?)")
         for (id, bytes) in change.putEntries { try put.execute(arguments: [SQLiteSchema.key(id), Data(bytes)]) }
+        if !change.putIndexPages.isEmpty {
+            // A vault made before paged indexes has no table yet: create it in this same
+            // transaction, so the table and its first pages land together or not at all. (Asked
+            // first: any CREATE, even a no-op one, makes GRDB clear its schema cache.)
+            if try !SQLiteSchema.hasIndexPageTable(db) { try db.execute(sql: SQLiteSchema.createIndexPageSQL) }
+            let putPage = try db.cachedStatement(sql: "INSERT OR REPLACE INTO index_page (page, sealed) VALUES (?, ?)")
+            for (page, bytes) in change.putIndexPages { try putPage.execute(arguments: [page, Data(bytes)]) }
+        }
     }
 
     /// Creates an empty 0600 `.tmp-…` file: SQLite gives its journal and log files the
@@ -272,5 +284,32 @@ struct SQLiteReader: StoreReader {
             let id = try SQLiteSchema.entryID(row[0], path: path)
             try body(id, try SQLiteSchema.blob(row[1], path: path, what: "entry \(id.uuidString.lowercased())"))
         }
+    }
+
+    func readIndexPage(_ page: Int) throws -> [UInt8]? {
+        try IndexPageNumber.check(page, path: path)
+        guard try SQLiteSchema.hasIndexPageTable(db) else { return nil }
+        // The page number is read back for the same reason as an entry's id (see `readEntry`).
+        let sql = "SELECT page, sealed FROM index_page WHERE page = ?"
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: [page]) else { return nil }
+        guard try SQLiteSchema.pageNumber(row[0] as DatabaseValue, path: path) == page else {
+            throw StoreError.corrupt(path: path, detail: "index page \(page): the lookup returned another row")
+        }
+        return try SQLiteSchema.blob(row[1] as DatabaseValue, path: path, what: "index page \(page)")
+    }
+
+    func readIndexPages() throws -> [Int: [UInt8]] {
+        guard try SQLiteSchema.hasIndexPageTable(db) else { return [:] }
+        var pages = [Int: [UInt8]]()
+        let rows = try Row.fetchCursor(db, sql: "SELECT page, sealed FROM index_page ORDER BY page")
+        while let row = try rows.next() {
+            let page = try SQLiteSchema.pageNumber(row[0], path: path)
+            let sealed = try SQLiteSchema.blob(row[1], path: path, what: "index page \(page)")
+            // A damaged B-tree can repeat a key; two rows for one page are not one page.
+            guard pages.updateValue(sealed, forKey: page) == nil else {
+                throw StoreError.corrupt(path: path, detail: "index page \(page) appears twice")
+            }
+        }
+        return pages
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// A directory is a SQLite vault when it holds `vault.sqlite`, a files vault when it holds
 /// `vault.header`. Both stores write that marker last, so an interrupted create leaves only
 /// leftovers (`.tmp-…` files, `vault.lock`, `vault.index`, `vault.journal`, an `entries/`
-/// without entries); such a directory counts as holding no vault and may be created over.
+/// without entries, an `index/` holding only index pages); such a directory counts as holding
+/// no vault and may be created over.
 public enum StoreLayout {
     /// Which store the vault in `directory` uses.
     ///
@@ -71,6 +72,7 @@ public enum StoreLayout {
     /// Names an interrupted create may leave behind (besides `.tmp-…` files).
     static let leftoverNames: Set<String> = [
         FileStore.lockName, FileStore.indexName, FileJournal.fileName, FileStore.entriesName,
+        FileStore.indexPagesName,
     ]
 
     /// What `directory` holds.
@@ -94,6 +96,15 @@ public enum StoreLayout {
                 throw StoreError.corrupt(path: directory.path, detail: "\(FileStore.headerName) is missing")
             }
         }
+        if names.contains(FileStore.indexPagesName) {
+            let pages = try DurableFile.names(in: directory.appendingPathComponent(FileStore.indexPagesName)) ?? []
+            // Index pages are a cache sealed under a key whose header never landed: leftovers.
+            // Any other name there is not ours.
+            let ours = { (name: String) in
+                name.hasPrefix(DurableFile.tempPrefix) || IndexPageNumber.page(fromFileName: name) != nil
+            }
+            guard pages.allSatisfy(ours) else { return .foreign }
+        }
         return .leftovers
     }
 
@@ -103,6 +114,12 @@ public enum StoreLayout {
         try DurableFile.remove(directory.appendingPathComponent(FileJournal.fileName))
         let entries = directory.appendingPathComponent(FileStore.entriesName)
         try DurableFile.removeTempFiles(in: entries)
+        let pages = directory.appendingPathComponent(FileStore.indexPagesName)
+        if let names = try DurableFile.names(in: pages) {
+            // `inspect` found only temporary files and pages here.
+            for name in names { try DurableFile.remove(pages.appendingPathComponent(name)) }
+            try DurableFile.syncDirectory(pages)
+        }
         try DurableFile.syncDirectory(directory)
     }
 

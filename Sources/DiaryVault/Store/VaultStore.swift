@@ -18,23 +18,34 @@ public struct StoreChange: Sendable {
     public var index: [UInt8]?
     /// Entries to create or replace, keyed by entry id.
     public var putEntries: [UUID: [UInt8]]
-    /// Index pages to create or replace, keyed by page number (0...255).
-    public var putIndexPages: [Int: [UInt8]] = [:]
     /// Entries to remove. Removing an entry that does not exist is not an error.
     public var deleteEntries: Set<UUID>
+    /// Index pages to create or replace, keyed by page number (0...255).
+    public var putIndexPages: [Int: [UInt8]]
+
+    /// The page numbers a store accepts; `apply` refuses a change naming any other.
+    public static let indexPageRange = 0...255
 
     public init(
         header: [UInt8]? = nil, index: [UInt8]? = nil,
-        putEntries: [UUID: [UInt8]] = [:], deleteEntries: Set<UUID> = []
+        putEntries: [UUID: [UInt8]] = [:], deleteEntries: Set<UUID> = [],
+        putIndexPages: [Int: [UInt8]] = [:]
     ) {
         self.header = header
         self.index = index
         self.putEntries = putEntries
         self.deleteEntries = deleteEntries
+        self.putIndexPages = putIndexPages
     }
 
     public var isEmpty: Bool {
-        header == nil && index == nil && putEntries.isEmpty && deleteEntries.isEmpty
+        header == nil && index == nil && putEntries.isEmpty && deleteEntries.isEmpty && putIndexPages.isEmpty
+    }
+
+    /// Refuses a change naming an index page outside `indexPageRange`, before anything is
+    /// written: a store must never turn an out-of-range number into a name or a row.
+    func validate(path: String) throws {
+        for page in putIndexPages.keys { try IndexPageNumber.check(page, path: path) }
     }
 }
 
@@ -49,7 +60,8 @@ public protocol StoreReader {
     func entryIDs() throws -> [UUID]
     /// Calls `body` once per entry with its sealed bytes.
     func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws
-    /// One sealed index page, or nil when it is absent.
+    /// One sealed index page, or nil when it is absent. A number outside
+    /// `StoreChange.indexPageRange` is refused.
     func readIndexPage(_ page: Int) throws -> [UInt8]?
     /// Every stored index page, keyed by page number.
     func readIndexPages() throws -> [Int: [UInt8]]
@@ -106,6 +118,8 @@ extension VaultStore {
     public func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws {
         try withSnapshot { try $0.forEachEntry(body) }
     }
+    public func readIndexPage(_ page: Int) throws -> [UInt8]? { try withSnapshot { try $0.readIndexPage(page) } }
+    public func readIndexPages() throws -> [Int: [UInt8]] { try withSnapshot { try $0.readIndexPages() } }
 }
 
 /// Errors of the storage layer. Messages name paths or ids, never contents.

@@ -1,0 +1,124 @@
+import DiaryCrypto
+import Foundation
+import XCTest
+
+@testable import DiaryVault
+
+/// Index pages in the backup container: record type 4, carried through backup and restore,
+/// refused when duplicated or malformed, and optional so that older backups still restore.
+final class VaultBackupIndexPageTests: VaultTestCase {
+    /// The records of a backup file, in order, without the end record.
+    private func records(of file: URL) throws -> [(type: UInt8, payload: [UInt8])] {
+        let bytes = Array(try Data(contentsOf: file))
+        var reader = ByteReader(bytes, offset: 10)
+        var result: [(UInt8, [UInt8])] = []
+        while true {
+            let type = try reader.u8()
+            let payload = try reader.take(Int(try reader.u32()))
+            if type == BackupFile.endType { return result }
+            result.append((type, payload))
+        }
+    }
+
+    /// A well-formed container (magic, version, end record with the right count and hash)
+    /// around `records`, so only what the records say is under test.
+    private func writeBackup(_ records: [(type: UInt8, payload: [UInt8])], to file: URL) throws {
+        var w = ByteWriter()
+        w.append(BackupFile.magic)
+        w.u16(BackupFile.version)
+        for record in records {
+            w.u8(record.type)
+            w.u32(UInt32(record.payload.count))
+            w.append(record.payload)
+        }
+        let hash = BLAKE2b.hash(w.bytes)
+        w.u8(BackupFile.endType)
+        w.u32(40)
+        w.u64(UInt64(records.count))
+        w.append(hash)
+        try Data(w.bytes).write(to: file)
+    }
+
+    /// A vault with two entries whose store also holds `pages`, and a backup of it.
+    private func backedUpVault(_ kind: StoreKind, pages: [Int: [UInt8]]) throws -> (Vault, [Entry], URL) {
+        let vault = try makeVault(kind)
+        let entries = [try vault.add(text: "first"), try vault.add(text: "second")]
+        try vault.backend.withWriteLock { try vault.backend.apply(StoreChange(putIndexPages: pages)) }
+        let file = path("pages-\(kind.rawValue).diarybak")
+        try vault.backup(to: file)
+        return (vault, entries, file)
+    }
+
+    func testBackupCarriesEveryIndexPageAndRestorePutsThemBack() throws {
+        let pages = [0: blob(), 1: blob(90), 63: blob(), 255: blob(5)]
+        forEachStore { kind in
+            let (vault, entries, file) = try backedUpVault(kind, pages: pages)
+            let stored = try vault.backend.readIndexPages()
+            XCTAssertEqual(try BackupFile.read(file).indexPages, stored)
+            XCTAssertEqual(try records(of: file).filter { $0.type == BackupFile.indexPageType }.map { $0.payload[0] },
+                           stored.keys.sorted().map(UInt8.init), "one record per page, in page order")
+            for target in StoreKind.allCases {
+                let directory = path("restored-\(kind.rawValue)-\(target.rawValue)")
+                _ = try Vault.restore(backup: file, to: directory, passphrase: secret("correct horse"), store: target)
+                XCTAssertEqual(try StoreLayout.open(at: directory).readIndexPages(), stored, "\(kind) → \(target)")
+                let reopened = try Vault.open(at: directory, passphrase: secret("correct horse"))
+                XCTAssertEqual(try reopened.entry(entries[1].id), entries[1])
+            }
+        }
+    }
+
+    func testOldBackupWithoutPageRecordsStillRestores() throws {
+        forEachStore { kind in
+            let (_, entries, file) = try backedUpVault(kind, pages: [4: blob()])
+            let old = path("old-\(kind.rawValue).diarybak")
+            try writeBackup(try records(of: file).filter { $0.type != BackupFile.indexPageType }, to: old)
+            XCTAssertEqual(try BackupFile.read(old).indexPages, [:])
+            XCTAssertTrue(try Vault.verifyBackup(old, passphrase: secret("correct horse")).isClean)
+            let directory = path("restored-old-\(kind.rawValue)")
+            let restored = try Vault.restore(backup: old, to: directory, passphrase: secret("correct horse"))
+            XCTAssertEqual(try restored.entry(entries[0].id), entries[0])
+            XCTAssertEqual(try StoreLayout.open(at: directory).readIndexPages(), [:], "\(kind)")
+        }
+    }
+
+    func testDuplicateOrMalformedPageRecordsMakeTheBackupDamaged() throws {
+        let (_, _, file) = try backedUpVault(.files, pages: [:])
+        let original = try records(of: file)
+        let page = { (number: UInt8) in (type: BackupFile.indexPageType, payload: [number] + blob()) }
+        let cases: [(String, [(type: UInt8, payload: [UInt8])])] = [
+            ("duplicate page", original + [page(7), page(7)]),
+            ("empty payload", original + [(type: BackupFile.indexPageType, payload: [])]),
+            ("page before the header", [page(0)] + original),
+        ]
+        for (name, records) in cases {
+            let bad = path("bad-\(name.replacingOccurrences(of: " ", with: "-")).diarybak")
+            try writeBackup(records, to: bad)
+            XCTAssertThrowsError(try BackupFile.read(bad), name) { error in
+                guard case VaultError.backupDamaged = error else { return XCTFail("\(name): \(error)") }
+            }
+            let report = try Vault.verifyBackup(bad, passphrase: secret("correct horse"))
+            XCTAssertEqual(report.damaged.map(\.object), [.backupFile], name)
+            let target = path("never-\(name.replacingOccurrences(of: " ", with: "-"))")
+            XCTAssertThrowsError(try Vault.restore(backup: bad, to: target, passphrase: secret("correct horse")), name)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "\(name): nothing restored")
+        }
+        // The same pages, once each, are fine: the refusals above are about the records alone.
+        let good = path("good.diarybak")
+        try writeBackup(original + [page(7), page(8)], to: good)
+        XCTAssertEqual(try BackupFile.read(good).indexPages.keys.sorted(), [7, 8])
+    }
+
+    func testEveryFlippedByteOfABackupWithPagesIsDetected() throws {
+        let (_, _, file) = try backedUpVault(.sqlite, pages: [0: blob(40), 200: blob(40)])
+        let original = Array(try Data(contentsOf: file))
+        let pagesStart = try XCTUnwrap(Data(original).range(of: Data([BackupFile.indexPageType, 0, 0, 0, 41, 0])))
+        let flipped = path("flipped.diarybak")
+        for offset in pagesStart.lowerBound..<(pagesStart.lowerBound + 2 * 46) {
+            var bytes = original
+            bytes[offset] ^= 0x01
+            try? FileManager.default.removeItem(at: flipped)
+            try Data(bytes).write(to: flipped)
+            XCTAssertThrowsError(try BackupFile.read(flipped), "flip at \(offset) went unnoticed")
+        }
+    }
+}
