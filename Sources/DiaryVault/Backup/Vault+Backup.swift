@@ -45,7 +45,7 @@ extension Vault {
         let ring: KeyRing
         do { ring = try header.unwrap(kek: kek) } catch { throw VaultError.wrongPassphrase }
         let report = Verifier(vaultID: header.vaultID, keyRing: ring).check(
-            sealedIndex: contents.index, entries: contents.entries)
+            sealedIndex: contents.index, indexPages: contents.indexPages, entries: contents.entries)
         guard report.isClean else {
             throw VaultError.backupDamaged(path: file.path, detail: report.damaged.map(\.description).joined(separator: "; "))
         }
@@ -72,7 +72,7 @@ extension Vault {
         let header = try decodeBackupHeader(contents.header, file: file)
         let ring = try unwrap(header, passphrase: passphrase)
         return Verifier(vaultID: header.vaultID, keyRing: ring).check(
-            sealedIndex: contents.index, entries: contents.entries)
+            sealedIndex: contents.index, indexPages: contents.indexPages, entries: contents.entries)
     }
 
     private static func decodeBackupHeader(_ bytes: [UInt8], file: URL) throws -> VaultHeader {

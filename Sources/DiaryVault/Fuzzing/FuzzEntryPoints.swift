@@ -122,7 +122,8 @@ public enum FuzzEntryPoints {
     private static func parseBackup(_ bytes: [UInt8]) {
         guard let contents = try? BackupFile.parse(bytes, path: "fuzz") else { return }
         header(contents.header)
-        _ = Verifier(vaultID: vaultID, keyRing: keyRing).check(sealedIndex: contents.index, entries: contents.entries)
+        _ = Verifier(vaultID: vaultID, keyRing: keyRing).check(
+            sealedIndex: contents.index, indexPages: contents.indexPages, entries: contents.entries)
     }
 
     /// `body` followed by the end record a writer would put there: the number of records the

@@ -184,7 +184,12 @@ extension Vault {
         // Usually nobody wrote since we read the root: the pages in memory are still current.
         let sealed = try storeCall { try backend.readIndex() }
         if indexState == .ok, let known = loadedRoot, known == sealed { return }
+        let wasDamaged = indexState != .ok
         (index, indexState) = try decodeRoot(sealed)
+        // This write is also a repair: a page found bad before must not stay on disk because
+        // this write happens not to touch it. Every page is checked; any still bad means the
+        // index is rebuilt from the entries and written whole.
+        if wasDamaged { try loadAllPages() }
     }
 
     /// The index generation after `current`: one more, or the current time in milliseconds if
