@@ -126,6 +126,10 @@ final class VaultTamperTests: VaultTestCase {
     func testEveryFlippedByteOfAFilesVaultIsReportedAndContained() throws {
         let (directory, originals) = try makeSmallVault(.files)
         var files = [FileStore.headerName, FileStore.indexName]
+        // One index page that holds a row, and one that is empty.
+        let used = IndexLayout.page(of: originals.keys.first!)
+        let empty = (0..<IndexLayout.pageCount).first { p in !originals.keys.contains { IndexLayout.page(of: $0) == p } }!
+        files += [used, empty].map(FileStore.indexPageName)
         files += originals.keys.map { FileStore.entriesName + "/" + FileStore.fileName(for: $0) }
         var detected = 0, harmless = 0
         for name in files {
@@ -145,7 +149,8 @@ final class VaultTamperTests: VaultTestCase {
                     case .headerDamaged, .notAVault, .unsupportedVersion: break
                     default: XCTFail("\(context): \(error)")
                     }
-                case (FileStore.indexName, .damaged(let unreadable, let named)):
+                case (_, .damaged(let unreadable, let named)) where name == FileStore.indexName
+                    || name.hasPrefix(FileStore.indexPagesName + "/"):
                     // The index is a cache: every entry still reads, only the index is named.
                     XCTAssertEqual(unreadable, [], context)
                     XCTAssertEqual(named, [.index], context)

@@ -51,9 +51,10 @@ struct Verifier {
     ) -> VerifyReport {
         var damage: [Damage] = []
         var expected: [UUID: (recorded: ([UInt8]) -> Bool, summary: EntrySummary)]?
+        var damagedPages = Set<Int>()
         if let sealedIndex {
             do {
-                expected = try indexRows(sealedIndex, pages: indexPages, damage: &damage)
+                expected = try indexRows(sealedIndex, pages: indexPages, damage: &damage, damagedPages: &damagedPages)
             } catch {
                 damage.append(Damage(object: .index, reason: "\(error)"))
             }
@@ -72,7 +73,8 @@ struct Verifier {
                         if !row.recorded(sealed) {
                             damage.append(Damage(object: .entry(id), reason: "differs from the index (replaced or replayed?)"))
                         }
-                    } else {
+                    } else if !damagedPages.contains(IndexLayout.page(of: id)) {
+                        // (An entry whose page is damaged is covered by that page's report.)
                         damage.append(Damage(object: .entry(id), reason: "not in the index (run `diary reindex`)"))
                     }
                 }
@@ -88,10 +90,10 @@ struct Verifier {
     }
 
     /// Every row the index records, with a check that a sealed entry is the recorded copy.
-    /// Throws when the root is unreadable; a damaged page is added to `damage` and its rows
-    /// are left out (their entries are then reported as not in the index).
+    /// Throws when the root is unreadable; a damaged page is added to `damage` and
+    /// `damagedPages`, and its rows are left out.
     private func indexRows(
-        _ sealedRoot: [UInt8], pages: [Int: [UInt8]], damage: inout [Damage]
+        _ sealedRoot: [UInt8], pages: [Int: [UInt8]], damage: inout [Damage], damagedPages: inout Set<Int>
     ) throws -> [UUID: (recorded: ([UInt8]) -> Bool, summary: EntrySummary)] {
         let plaintext = try Envelope.open(
             sealedRoot, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing)
@@ -119,6 +121,7 @@ struct Verifier {
                     rows[row.summary.id] = (row.matches, row.summary)
                 }
             } catch {
+                damagedPages.insert(number)
                 damage.append(Damage(object: .index, reason: "page \(number): \(error)"))
             }
         }
