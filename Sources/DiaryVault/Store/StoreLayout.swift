@@ -29,6 +29,8 @@ public enum StoreLayout {
         guard initial.header != nil else {
             throw StoreError.io(path: directory.path, detail: "a new vault needs a header")
         }
+        // Refused before the directory is touched, like a change without a header.
+        try initial.validate(path: directory.path)
         switch try inspect(directory) {
         case .vault: throw StoreError.alreadyExists(path: directory.path)
         case .foreign: throw StoreError.notAVault(path: directory.path)
