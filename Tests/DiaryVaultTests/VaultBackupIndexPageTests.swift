@@ -39,21 +39,20 @@ final class VaultBackupIndexPageTests: VaultTestCase {
         try Data(w.bytes).write(to: file)
     }
 
-    /// A vault with two entries whose store also holds `pages`, and a backup of it.
-    private func backedUpVault(_ kind: StoreKind, pages: [Int: [UInt8]]) throws -> (Vault, [Entry], URL) {
+    /// A vault with two entries (and so its 64 index pages), and a backup of it.
+    private func backedUpVault(_ kind: StoreKind) throws -> (Vault, [Entry], URL) {
         let vault = try makeVault(kind)
         let entries = [try vault.add(text: "first"), try vault.add(text: "second")]
-        try vault.backend.withWriteLock { try vault.backend.apply(StoreChange(putIndexPages: pages)) }
         let file = path("pages-\(kind.rawValue).diarybak")
         try vault.backup(to: file)
         return (vault, entries, file)
     }
 
     func testBackupCarriesEveryIndexPageAndRestorePutsThemBack() throws {
-        let pages = [0: blob(), 1: blob(90), 63: blob(), 255: blob(5)]
         forEachStore { kind in
-            let (vault, entries, file) = try backedUpVault(kind, pages: pages)
+            let (vault, entries, file) = try backedUpVault(kind)
             let stored = try vault.backend.readIndexPages()
+            XCTAssertEqual(stored.count, IndexLayout.pageCount)
             XCTAssertEqual(try BackupFile.read(file).indexPages, stored)
             XCTAssertEqual(try records(of: file).filter { $0.type == BackupFile.indexPageType }.map { $0.payload[0] },
                            stored.keys.sorted().map(UInt8.init), "one record per page, in page order")
@@ -63,26 +62,47 @@ final class VaultBackupIndexPageTests: VaultTestCase {
                 XCTAssertEqual(try StoreLayout.open(at: directory).readIndexPages(), stored, "\(kind) → \(target)")
                 let reopened = try Vault.open(at: directory, passphrase: secret("correct horse"))
                 XCTAssertEqual(try reopened.entry(entries[1].id), entries[1])
+                XCTAssertTrue(try reopened.verify().isClean)
             }
         }
     }
 
-    func testOldBackupWithoutPageRecordsStillRestores() throws {
+    func testABackupMissingAPageRecordIsDamaged() throws {
+        let (_, entries, file) = try backedUpVault(.files)
+        let page = UInt8(IndexLayout.page(of: entries[0].id))
+        let cut = path("cut.diarybak")
+        try writeBackup(try records(of: file).filter { !($0.type == BackupFile.indexPageType && $0.payload[0] == page) }, to: cut)
+        let report = try Vault.verifyBackup(cut, passphrase: secret("correct horse"))
+        XCTAssertTrue(report.damaged.contains { $0.object == .index && $0.reason.hasPrefix("page \(page):") }, "\(report.damaged)")
+    }
+
+    /// A backup of a vault written before index pages (Fixtures/version1-vault): no page
+    /// records and a version 1 index. It verifies, restores, and is upgraded when opened.
+    func testVersion1BackupWithoutPageRecordsStillRestores() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/version1-vault")
+        func read(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: fixture.appendingPathComponent(name))) }
+        var records: [(type: UInt8, payload: [UInt8])] = [
+            (BackupFile.headerType, try read("vault.header")), (BackupFile.indexType, try read("vault.index")),
+        ]
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixture.appendingPathComponent("entries").path) {
+            records.append((BackupFile.entryType, UUID(uuidString: name)!.bytes + (try read("entries/" + name))))
+        }
+        let old = path("version1.diarybak")
+        try writeBackup(records, to: old)
+        XCTAssertEqual(try BackupFile.read(old).indexPages, [:])
+        let passphrase = secret("correct horse battery staple")
+        XCTAssertTrue(try Vault.verifyBackup(old, passphrase: passphrase).isClean)
         forEachStore { kind in
-            let (_, entries, file) = try backedUpVault(kind, pages: [4: blob()])
-            let old = path("old-\(kind.rawValue).diarybak")
-            try writeBackup(try records(of: file).filter { $0.type != BackupFile.indexPageType }, to: old)
-            XCTAssertEqual(try BackupFile.read(old).indexPages, [:])
-            XCTAssertTrue(try Vault.verifyBackup(old, passphrase: secret("correct horse")).isClean)
             let directory = path("restored-old-\(kind.rawValue)")
-            let restored = try Vault.restore(backup: old, to: directory, passphrase: secret("correct horse"))
-            XCTAssertEqual(try restored.entry(entries[0].id), entries[0])
-            XCTAssertEqual(try StoreLayout.open(at: directory).readIndexPages(), [:], "\(kind)")
+            let restored = try Vault.restore(backup: old, to: directory, passphrase: passphrase, store: kind)
+            XCTAssertEqual(try restored.list().map(\.title), ["둘째 날 🌧️", "First day"])
+            XCTAssertEqual(try StoreLayout.open(at: directory).readIndexPages().count, IndexLayout.pageCount, "\(kind)")
         }
     }
 
     func testDuplicateOrMalformedPageRecordsMakeTheBackupDamaged() throws {
-        let (_, _, file) = try backedUpVault(.files, pages: [:])
+        let (_, _, file) = try backedUpVault(.files)
         let original = try records(of: file)
         let page = { (number: UInt8) in (type: BackupFile.indexPageType, payload: [number] + blob()) }
         let cases: [(String, [(type: UInt8, payload: [UInt8])])] = [
@@ -102,18 +122,21 @@ final class VaultBackupIndexPageTests: VaultTestCase {
             XCTAssertThrowsError(try Vault.restore(backup: bad, to: target, passphrase: secret("correct horse")), name)
             XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "\(name): nothing restored")
         }
-        // The same pages, once each, are fine: the refusals above are about the records alone.
+        // The same records, once each, are fine: the refusals above are about the records alone.
         let good = path("good.diarybak")
-        try writeBackup(original + [page(7), page(8)], to: good)
-        XCTAssertEqual(try BackupFile.read(good).indexPages.keys.sorted(), [7, 8])
+        try writeBackup(original, to: good)
+        XCTAssertEqual(try BackupFile.read(good).indexPages.keys.sorted(), Array(0..<IndexLayout.pageCount))
     }
 
     func testEveryFlippedByteOfABackupWithPagesIsDetected() throws {
-        let (_, _, file) = try backedUpVault(.sqlite, pages: [0: blob(40), 200: blob(40)])
+        let (_, _, file) = try backedUpVault(.sqlite)
         let original = Array(try Data(contentsOf: file))
-        let pagesStart = try XCTUnwrap(Data(original).range(of: Data([BackupFile.indexPageType, 0, 0, 0, 41, 0])))
+        // The first two page records (pages 0 and 1), framing included.
+        let pageRecords = try records(of: file).filter { $0.type == BackupFile.indexPageType }
+        let length = 5 + pageRecords[0].payload.count
+        let first = try XCTUnwrap(Data(original).range(of: Data([BackupFile.indexPageType] + u32(length - 5) + [0])))
         let flipped = path("flipped.diarybak")
-        for offset in pagesStart.lowerBound..<(pagesStart.lowerBound + 2 * 46) {
+        for offset in first.lowerBound..<(first.lowerBound + length + 5 + pageRecords[1].payload.count) {
             var bytes = original
             bytes[offset] ^= 0x01
             try? FileManager.default.removeItem(at: flipped)
@@ -121,4 +144,6 @@ final class VaultBackupIndexPageTests: VaultTestCase {
             XCTAssertThrowsError(try BackupFile.read(flipped), "flip at \(offset) went unnoticed")
         }
     }
+
+    private func u32(_ v: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(v).bigEndian) { Array($0) } }
 }
