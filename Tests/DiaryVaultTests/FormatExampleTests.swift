@@ -59,11 +59,36 @@ final class FormatExampleTests: VaultTestCase {
         let entryKey = try vaultKey.deriveSubkey(id: 1, context: SubkeyContext("diaryent"))
         let indexKey = try vaultKey.deriveSubkey(id: 1, context: SubkeyContext("diaryidx"))
 
-        // §5 and §7: the index.
-        let index = try openSealed(try bytes("vault.index"), kind: 2, objectID: [UInt8](repeating: 0, count: 16),
-                                   vaultID: vaultID, key: indexKey)
-        XCTAssertEqual(index[0], 1)
-        XCTAssertEqual(be(index[9..<13]), 2, "two rows")
+        // §5 and §7: the index root, then its 64 pages.
+        let root = try openSealed(try bytes("vault.index"), kind: 2, objectID: [UInt8](repeating: 0, count: 16),
+                                  vaultID: vaultID, key: indexKey)
+        XCTAssertEqual(root[0], 2)
+        XCTAssertEqual(be(root[9..<11]), 64)
+        XCTAssertEqual(root.count, 11 + 64 * 20)
+        var rowTags: [UUID: [UInt8]] = [:]
+        for page in 0..<64 {
+            let record = 11 + page * 20
+            let sealedPage = try bytes("index/" + String(format: "%02x", page))
+            XCTAssertEqual(Array(sealedPage.suffix(16)), Array(root[(record + 4)..<(record + 20)]), "page \(page)'s tag")
+            let plain = try openSealed(sealedPage, kind: 3, objectID: [UInt8](repeating: 0, count: 15) + [UInt8(page)],
+                                       vaultID: vaultID, key: indexKey)
+            XCTAssertEqual(plain[0], 2)
+            XCTAssertEqual(Int(plain[1]), page)
+            XCTAssertEqual(be(plain[2..<6]), be(root[record..<(record + 4)]), "row count as the root says")
+            var offset = 6
+            for _ in 0..<be(plain[2..<6]) {
+                let id = Array(plain[offset..<(offset + 16)])
+                XCTAssertEqual(Int(id[0] >> 2), page, "a row lives on the page of its id")
+                rowTags[UUID(bytes: id)] = Array(plain[(offset + 45)..<(offset + 61)])
+                offset += 61
+                offset += 2 + Int(be(plain[offset..<(offset + 2)]))  // title
+                let tagCount = Int(plain[offset]); offset += 1
+                for _ in 0..<tagCount { offset += 2 + Int(be(plain[offset..<(offset + 2)])) }
+                offset += 2 + Int(be(plain[offset..<(offset + 2)]))  // source
+            }
+            XCTAssertEqual(offset, plain.count, "no trailing bytes")
+        }
+        XCTAssertEqual(rowTags.count, 2, "two rows")
 
         // §5 and §7: every entry.
         let names = try FileManager.default.contentsOfDirectory(
@@ -73,6 +98,7 @@ final class FormatExampleTests: VaultTestCase {
             let id = UUID(uuidString: url.lastPathComponent)!
             let sealed = Array(try Data(contentsOf: url))
             let plain = try openSealed(sealed, kind: 1, objectID: id.bytes, vaultID: vaultID, key: entryKey)
+            XCTAssertEqual(rowTags[id], Array(sealed.suffix(16)), "the index row names this very copy")
             XCTAssertEqual(plain[0], 1)
             var offset = 1 + 8 * 3 + 1
             let tagCount = Int(plain[offset]); offset += 1
