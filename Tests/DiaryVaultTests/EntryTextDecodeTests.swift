@@ -60,15 +60,42 @@ final class EntryTextDecodeTests: XCTestCase {
         XCTAssertEqual(fast([2]), .failure(.unsupportedVersion(2)))
     }
 
+    /// Long runs of Hangul and ASCII (the eight-byte path), with a byte changed here and there.
+    func testUTF8CheckAgreesWithStringValidatingOnMutatedHangulText() {
+        var rng = SplitMix(seed: 5)
+        let words = ["가", "각", "한", "했", "힣", "하", "오늘", "카페", "뷁", "ㄱ", "ힰ", "퀘", "a", "Ab", "e\u{301}", "漢", "カ", "é", "😀"]
+        let replacements: [UInt8] = [0x20, 0x80, 0x9D, 0x9E, 0x9F, 0xA0, 0xAF, 0xB0, 0xBF, 0xC2, 0xE0, 0xE9, 0xEA,
+                                     0xEB, 0xEC, 0xED, 0xEE, 0xF0, 0xFF]
+        for round in 0..<20_000 {
+            let text = (0..<Int(rng.next() % 12)).map { _ in words[Int(rng.next() % UInt64(words.count))] }
+                .joined(separator: rng.next() % 2 == 0 ? " " : "")
+            var bytes = Array(text.utf8)
+            if !bytes.isEmpty, round % 3 != 0 {
+                bytes[Int(rng.next() % UInt64(bytes.count))] = replacements[Int(rng.next() % UInt64(replacements.count))]
+            }
+            let reference = String(validating: bytes, as: UTF8.self)
+            let scanned = bytes.withUnsafeBytes { UTF8Check.scan($0).map(\.onlyASCIIAndBarriers) }
+            XCTAssertEqual(scanned != nil, reference != nil, "round \(round): \(bytes)")
+            if let reference, let scanned {
+                let expected = reference.unicodeScalars.allSatisfy { s in
+                    s.isASCII || (0xAC00...0xD7A3).contains(s.value) || (0x3040...0x30FF).contains(s.value)
+                        || (0x4E00...0x9FFF).contains(s.value)
+                }
+                XCTAssertEqual(scanned, expected, "round \(round): \(reference.debugDescription)")
+            }
+        }
+    }
+
     func testUTF8CheckAgreesWithStringValidatingOnGeneratedBytes() {
         var rng = SplitMix(seed: 99)
         // Bytes near the edges of table 3-7, so overlong forms, surrogates and the U+10FFFF limit come up often.
-        let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF,
-                                    0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF]
+        let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9D, 0x9E, 0x9F, 0xA0, 0xAF, 0xB0, 0xBF, 0xC0,
+                                    0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEA, 0xEB, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1,
+                                    0xF3, 0xF4, 0xF5, 0xFF]
         for round in 0..<20_000 {
-            let count = Int(rng.next() % 24)
+            let count = Int(rng.next() % 40)
             let bytes: [UInt8] = (0..<count).map { _ in
-                rng.next() % 3 == 0 ? UInt8(truncatingIfNeeded: rng.next()) : interesting[Int(rng.next() % 25)]
+                rng.next() % 3 == 0 ? UInt8(truncatingIfNeeded: rng.next()) : interesting[Int(rng.next() % UInt64(interesting.count))]
             }
             let expected = String(validating: bytes, as: UTF8.self) != nil
             XCTAssertEqual(bytes.withUnsafeBytes(UTF8Check.isValid), expected, "round \(round): \(bytes)")

@@ -31,14 +31,22 @@ enum UTF8Check {
         var barriersOnly = true
         var i = 0
         while i < n {
+            // Eight bytes at a time: pure ASCII, or ASCII and Hangul syllables (`hangulWindow`).
+            if i + 8 <= n {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                if word & highBits == 0 {
+                    i += 8
+                    continue
+                }
+                let consumed = hangulWindow(word)
+                if consumed > 0 {
+                    i += consumed
+                    continue
+                }
+            }
             let b0 = base[i]
             if b0 < 0x80 {
-                // ASCII runs eight bytes at a time.
-                if i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                    i += 8
-                } else {
-                    i += 1
-                }
+                i += 1
                 continue
             }
             // Three-byte scalars (Hangul, kana, CJK: most of a non-Latin diary) on a short path:
@@ -76,5 +84,41 @@ enum UTF8Check {
             i += length
         }
         return ValidatedUTF8(bytes: bytes, onlyASCIIAndBarriers: barriersOnly)
+    }
+
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// How many bytes at the start of `word` (eight bytes from a scalar boundary, little-endian)
+    /// are valid UTF-8 made only of ASCII and Hangul syllables, decided for the whole word at
+    /// once; 0 when the word holds anything else, which the scalar path then decides.
+    ///
+    /// Per byte, as a high-bit mask: ASCII `0xxxxxxx`, continuation `10xxxxxx`, three-byte lead
+    /// `1110xxxx`. Every byte must be one of these, and the continuations must be exactly the
+    /// two bytes after each lead. A lead in byte 6 or 7 is left to the next word. The leads
+    /// accepted: EB and EC (U+B000–U+CFFF), EA followed by B0–BF (U+AC00–U+AFFF), ED followed
+    /// by 80–9D (U+D000–U+D77F): all Hangul syllables, so all barriers, and none of them an
+    /// overlong form or a surrogate.
+    @inline(__always)
+    private static func hangulWindow(_ w: UInt64) -> Int {
+        let h = highBits
+        let ascii = ~w & h
+        let continuation = w & ~(w << 1) & h
+        let lead = w & (w << 1) & (w << 2) & ~(w << 3) & h
+        guard ascii | continuation | lead == h, continuation == (lead << 8 | lead << 16) else { return 0 }
+        let consumed = lead & (0x80 << 56) != 0 ? 7 : lead & (0x80 << 48) != 0 ? 6 : 8
+        let leads = lead & 0x0000_8080_8080_8080  // those whose three bytes lie in the word
+        @inline(__always) func equal(_ c: UInt64) -> UInt64 {
+            // Exact per-byte equality: the high bit of each byte of `x` that is zero, no carries.
+            let x = w ^ (0x0101_0101_0101_0101 &* c)
+            return ~(((x & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | x | 0x7F7F_7F7F_7F7F_7F7F)
+        }
+        let ea = equal(0xEA) & leads
+        let ed = equal(0xED) & leads
+        guard (equal(0xEB) | equal(0xEC)) & leads | ea | ed == leads else { return 0 }
+        let next = w >> 8  // byte k + 1 in the place of byte k; bit j of a byte moves to bit 7 by `<< (7 - j)`
+        let eaFollowerOK = (next << 2) & (next << 3) & h  // bits 5 and 4 set: B0–BF
+        let edFollowerBad = ((next << 2) | ((next << 3) & (next << 4) & (next << 5) & (next << 6))) & h  // A0– or 9E/9F
+        guard ea & ~eaFollowerOK == 0, ed & edFollowerBad == 0 else { return 0 }
+        return consumed
     }
 }

@@ -263,17 +263,58 @@ struct FileReader: StoreReader {
     /// the path is not resolved again for every entry, and read straight into an array of
     /// their size (`readEntryFile`); the checks are `DurableFile.read`'s.
     func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws {
-        let ids = try entryIDs().sorted { $0.sortKey < $1.sortKey }
-        guard !ids.isEmpty else { return }
         let entries = url(FileStore.entriesName)
+        // The listed names are kept for `openat`; parsing them here instead of through
+        // `entryIDs` avoids Foundation's UUID parser and formatter, which cost more per entry
+        // than the read.
+        let files = (try DurableFile.names(in: entries) ?? []).compactMap { name in
+            Self.canonicalEntryID(name).map { (id: $0, name: name) }
+        }.sorted { $0.id.sortKey < $1.id.sortKey }
+        guard !files.isEmpty else { return }
         let dirFD = open(entries.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dirFD >= 0 else { throw StoreError.io(path: entries.path, detail: DurableFile.errnoText()) }
         defer { close(dirFD) }
-        for id in ids {
-            let name = FileStore.fileName(for: id)
+        for (id, name) in files {
             if let bytes = try Self.readEntryFile(name, in: dirFD, path: { entries.appendingPathComponent(name).path }) {
                 try body(id, bytes)
             }
+        }
+    }
+
+    /// The id an entry file name stands for, accepting exactly the names
+    /// `FileStore.entryID(fromFileName:)` accepts (a lowercase 8-4-4-4-12 hex UUID), decoded
+    /// byte by byte.
+    static func canonicalEntryID(_ name: String) -> UUID? {
+        var name = name
+        return name.withUTF8 { chars -> UUID? in
+            guard chars.count == 36 else { return nil }
+            var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let valid = withUnsafeMutableBytes(of: &raw) { out -> Bool in
+                var at = 0
+                var byte = 0
+                while at < 36 {
+                    if at == 8 || at == 13 || at == 18 || at == 23 {
+                        guard chars[at] == UInt8(ascii: "-") else { return false }
+                        at += 1
+                        continue
+                    }
+                    guard let high = Self.hexValue(chars[at]), let low = Self.hexValue(chars[at + 1]) else { return false }
+                    out[byte] = high << 4 | low
+                    byte += 1
+                    at += 2
+                }
+                return true
+            }
+            return valid ? UUID(uuid: raw) : nil
+        }
+    }
+
+    /// A lowercase hex digit's value; uppercase is not canonical in a file name.
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        default: return nil
         }
     }
 
