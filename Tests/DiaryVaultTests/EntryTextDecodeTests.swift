@@ -63,11 +63,12 @@ final class EntryTextDecodeTests: XCTestCase {
     /// Long runs of Hangul and ASCII (the eight-byte path), with a byte changed here and there.
     func testUTF8CheckAgreesWithStringValidatingOnMutatedHangulText() {
         var rng = SplitMix(seed: 5)
-        let words = ["가", "각", "한", "했", "힣", "하", "오늘", "카페", "뷁", "ㄱ", "ힰ", "퀘", "a", "Ab", "e\u{301}", "漢", "カ", "é", "😀"]
+        let words = ["가", "각", "한", "했", "힣", "하", "오늘", "카페", "뷁", "ㄱ", "ힰ", "퀘", "a", "Ab", "e\u{301}", "漢", "カ", "é", "😀",
+                     "a much longer run of plain ascii prose, past thirty-two bytes", "박물관에서 익룡을 봤다"]
         let replacements: [UInt8] = [0x20, 0x80, 0x9D, 0x9E, 0x9F, 0xA0, 0xAF, 0xB0, 0xBF, 0xC2, 0xE0, 0xE9, 0xEA,
                                      0xEB, 0xEC, 0xED, 0xEE, 0xF0, 0xFF]
         for round in 0..<20_000 {
-            let text = (0..<Int(rng.next() % 12)).map { _ in words[Int(rng.next() % UInt64(words.count))] }
+            let text = (0..<Int(rng.next() % 40)).map { _ in words[Int(rng.next() % UInt64(words.count))] }
                 .joined(separator: rng.next() % 2 == 0 ? " " : "")
             var bytes = Array(text.utf8)
             if !bytes.isEmpty, round % 3 != 0 {
