@@ -68,4 +68,27 @@ public enum LengthPadding {
         guard paddedSize(for: length) == padded.count else { throw CryptoError.invalidPadding }
         return Array(padded[0..<length])
     }
+
+    /// The unpadded length of `padded`, accepting exactly what `unpad` accepts, without
+    /// copying: for scans that read the plaintext in place.
+    ///
+    /// Variable time, unlike `sodium_unpad`, which is constant time and reads the whole padded
+    /// block (for a search, more work than the decryption). That is acceptable here because
+    /// padding is removed only from plaintext that the AEAD has already authenticated: the
+    /// bytes were written by a holder of the key, so a timing difference tells an attacker
+    /// nothing they could choose, and the padding length is visible from the bucket anyway.
+    /// Do not call this on unauthenticated input. The rules are `sodium_unpad`'s: from the end,
+    /// zero bytes, then the `0x80` marker; anything else (no marker, another non-zero byte
+    /// first) is malformed. Then the same bucket and canonical-length checks as `unpad`.
+    public static func unpaddedLength(_ padded: UnsafeRawBufferPointer) throws -> Int {
+        guard isBucketSize(padded.count), let base = padded.baseAddress else { throw CryptoError.invalidPadding }
+        var end = padded.count  // bytes [end, count) are known to be zero
+        // Eight bytes at a time while they are zero; `isBucketSize` guarantees count >= 512.
+        while end >= 8, base.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self) == 0 { end -= 8 }
+        while end > 0, padded[end - 1] == 0 { end -= 1 }
+        guard end > 0, padded[end - 1] == 0x80 else { throw CryptoError.invalidPadding }
+        let length = end - 1
+        guard length <= maximumLength, paddedSize(for: length) == padded.count else { throw CryptoError.invalidPadding }
+        return length
+    }
 }

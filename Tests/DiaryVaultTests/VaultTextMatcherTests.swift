@@ -37,6 +37,48 @@ final class VaultTextMatcherTests: XCTestCase {
         XCTAssertEqual(checked, 3000 * Self.needles.count)
     }
 
+    /// The in-place byte path used by `search` (whole-text bytewise scan, eight bytes at a time)
+    /// against Foundation, on texts long enough to cross many words, with matches at every
+    /// offset, including the last bytes.
+    func testBytePathAgreesWithFoundationOnGeneratedTexts() {
+        var rng = SplitMix(seed: 7)
+        let filler = ["the", "QuEtZaL", "museum", "오늘", "카페에", "a", "@`", "1!", "~", "\t", "coatlus", "c"]
+        let needles = Self.needles + ["quetzalcoatlus", "@", "`", "1", "q", "the museum", "s c", "lus"]
+        for round in 0..<3000 {
+            var text = ""
+            for _ in 0..<Int(rng.next() % 40) {
+                // Mostly ASCII and Hangul (the common case), sometimes a piece that needs Foundation.
+                let fromPieces = rng.next() % 8 == 0
+                let pool = fromPieces ? Self.pieces : filler
+                text += pool[Int(rng.next() % UInt64(pool.count))]
+                if rng.next() % 3 != 0 { text += " " }
+            }
+            let query = needles[Int(rng.next() % UInt64(needles.count))]
+            var bytes = Array(text.utf8)
+            let fast = bytes.withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, TextMatcher.Query(query)) }
+            XCTAssertEqual(fast, TextMatcher.foundationContains(text, query),
+                           "round \(round): text \(text.debugDescription), needle \(query.debugDescription)")
+            bytes.removeAll()
+        }
+    }
+
+    func testBytePathFindsMatchesAtEveryOffsetAndNotPastTheEnd() {
+        let query = TextMatcher.Query("Quetzal")
+        for prefix in 0..<20 {
+            for suffix in 0..<10 {
+                let text = String(repeating: "x", count: prefix) + "qUETZAL" + String(repeating: "y", count: suffix)
+                XCTAssertTrue(Array(text.utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, query) }, text)
+                let cut = String(repeating: "x", count: prefix) + "qUETZA"
+                XCTAssertFalse(Array(cut.utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, query) }, cut)
+                let split = String(repeating: "x", count: prefix) + "qUET한ZAL"
+                XCTAssertFalse(Array(split.utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, query) }, split)
+            }
+        }
+        XCTAssertFalse([UInt8]().withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, query) })
+        XCTAssertTrue(Array("CAFÉ au lait".utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, TextMatcher.Query("cafe")) })
+        XCTAssertTrue(Array("오늘 카페".utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, TextMatcher.Query("카페")) })
+    }
+
     func testASCIINeedleFindsWordsBetweenHangulAndAcrossCase() {
         XCTAssertTrue(TextMatcher.contains("오늘 QUETZALCOATLUS 봤다", "quetzalcoatlus"))
         XCTAssertTrue(TextMatcher.contains("박물관에서quetzalcoatlus를", "Quetzalcoatlus"))

@@ -84,4 +84,31 @@ struct Envelope {
             associatedData: associatedData(vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID))
         return try LengthPadding.unpad(padded)
     }
+
+    /// Opens a sealed object into `buffer` and passes its unpadded plaintext to `body`, with
+    /// no copy of the ciphertext or the plaintext: for scans over many entries. Checks exactly
+    /// what `open` checks; the plaintext is zeroed once `body` returns or throws.
+    static func open<R>(
+        _ sealed: [UInt8], kind: ObjectKind, objectID: UUID, vaultID: UUID, keyRing: KeyRing,
+        into buffer: PlaintextBuffer, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
+        let envelope = try peek(sealed, expecting: kind)
+        guard let keys = keyRing[envelope.generation] else {
+            throw FormatError.invalidField("key generation \(envelope.generation)")
+        }
+        let nonceEnd = prefixLength + XChaCha20Poly1305.nonceByteCount
+        let ad = associatedData(vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID)
+        return try sealed.withUnsafeBytes { raw in
+            try ad.withUnsafeBytes { adBytes in
+                try XChaCha20Poly1305.open(
+                    UnsafeRawBufferPointer(rebasing: raw[nonceEnd...]), key: keys.key(for: kind),
+                    nonce: UnsafeRawBufferPointer(rebasing: raw[prefixLength..<nonceEnd]),
+                    associatedData: adBytes, into: buffer
+                ) { padded in
+                    // After authentication only: see `LengthPadding.unpaddedLength`.
+                    try body(UnsafeRawBufferPointer(rebasing: padded[0..<LengthPadding.unpaddedLength(padded)]))
+                }
+            }
+        }
+    }
 }

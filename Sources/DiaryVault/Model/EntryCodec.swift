@@ -41,3 +41,50 @@ enum EntryCodec {
                      starred: flags & starredFlag != 0, tags: tags, source: source.isEmpty ? nil : source)
     }
 }
+
+extension EntryCodec {
+    /// The text bytes of an encoded entry, read in place: what `search` needs, without building
+    /// Strings or copying. Validates everything `decode` validates (version, times, flags, that
+    /// every tag, the source and the text are UTF-8, the text limit, no trailing bytes) and
+    /// throws the same errors, so an entry `decode` refuses is refused here too.
+    static func text(in bytes: UnsafeRawBufferPointer, textLimit: Int) throws -> ValidatedUTF8 {
+        var r = RawReader(bytes: bytes)
+        guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
+        for _ in 0..<3 {
+            guard Date.storableMilliseconds.contains(Int64(bitPattern: try r.bigEndian(8))) else {
+                throw FormatError.invalidField("time")
+            }
+        }
+        guard try r.u8() & ~starredFlag == 0 else { throw FormatError.invalidField("flags") }
+        let tagCount = Int(try r.u8())
+        for _ in 0..<tagCount { try r.utf8(count: Int(try r.bigEndian(2))) }
+        try r.utf8(count: Int(try r.bigEndian(2)))  // source
+        let textLength = Int(try r.bigEndian(4))
+        guard textLength <= textLimit else { throw FormatError.fieldTooLarge }
+        guard let text = UTF8Check.scan(try r.take(textLength)) else { throw FormatError.invalidUTF8 }
+        guard r.offset == bytes.count else { throw FormatError.trailingBytes }
+        return text
+    }
+}
+
+/// A bounds-checked cursor over borrowed bytes, for `EntryCodec.text(in:textLimit:)`.
+private struct RawReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset = 0
+
+    mutating func take(_ n: Int) throws -> UnsafeRawBufferPointer {
+        guard n >= 0, n <= bytes.count - offset else { throw FormatError.truncated }
+        defer { offset += n }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + n])
+    }
+
+    mutating func u8() throws -> UInt8 { try take(1)[0] }
+
+    mutating func bigEndian(_ n: Int) throws -> UInt64 {
+        try take(n).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+
+    mutating func utf8(count: Int) throws {
+        guard UTF8Check.scan(try take(count)) != nil else { throw FormatError.invalidUTF8 }
+    }
+}

@@ -27,7 +27,7 @@ struct IndexListing {
         let limit = filter.limit.map { max($0, 0) }
         var chosen: [Candidate] = []
         for case let page? in index.pages {
-            for row in 0..<page.count where passes(page, row) {
+            for row in 0..<page.count where Self.passes(filter, page, row) {
                 let candidate = Candidate(
                     date: page.dateMilliseconds(ofRowAt: row), created: page.createdMilliseconds(ofRowAt: row),
                     id: page.idKey(ofRowAt: row), page: page.number, row: row)
@@ -54,7 +54,7 @@ struct IndexListing {
     }
 
     /// The filter, on the cheap fields first; a tag filter needs the row's strings.
-    private func passes(_ page: IndexPage, _ row: Int) -> Bool {
+    static func passes(_ filter: EntryFilter, _ page: IndexPage, _ row: Int) -> Bool {
         if filter.starred && !page.isStarred(rowAt: row) { return false }
         if filter.from != nil || filter.to != nil {
             let date = Date(millisecondsSince1970: page.dateMilliseconds(ofRowAt: row))

@@ -278,11 +278,20 @@ struct SQLiteReader: StoreReader {
         try DatabaseValue.fetchAll(db, sql: "SELECT id FROM entry").map { try SQLiteSchema.entryID($0, path: path) }
     }
 
+    /// One cursor over the table in key order. The sealed bytes are copied once, straight from
+    /// SQLite's row into the array handed to `body`; the column's type is checked in SQL
+    /// (`typeof`), so a damaged row that is not a blob is still refused, as `SQLiteSchema.blob`
+    /// does, and the entry's name is formatted only for that error.
     func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws {
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, sealed FROM entry ORDER BY id")
+        let sql = "SELECT id, sealed, typeof(sealed) = 'blob' FROM entry ORDER BY id"
+        let rows = try Row.fetchCursor(db, sql: sql)
         while let row = try rows.next() {
             let id = try SQLiteSchema.entryID(row[0], path: path)
-            try body(id, try SQLiteSchema.blob(row[1], path: path, what: "entry \(id.uuidString.lowercased())"))
+            guard row[2] as Bool? == true else {
+                throw StoreError.corrupt(path: path, detail: "entry \(id.uuidString.lowercased()) is not a blob")
+            }
+            let sealed = try row.withUnsafeData(atIndex: 1) { data in data.map { [UInt8]($0) } ?? [] }
+            try body(id, sealed)
         }
     }
 

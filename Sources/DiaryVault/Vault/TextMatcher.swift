@@ -23,6 +23,77 @@ enum TextMatcher {
         return text.withUTF8 { bytes in segmentedContains(bytes, pattern: pattern.map(lowerASCII), needle: needle) }
     }
 
+    /// A query prepared once for a scan over many texts.
+    struct Query {
+        let needle: String
+        /// The needle lowercased, when it is non-empty printable ASCII (the fast path); else nil.
+        let pattern: [UInt8]?
+
+        init(_ needle: String) {
+            self.needle = needle
+            let bytes = Array(needle.utf8)
+            pattern = !bytes.isEmpty && bytes.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) ? bytes.map(lowerASCII) : nil
+        }
+    }
+
+    /// `contains(String(decoding: text.bytes, as: UTF8.self), query.needle)`, decided on the
+    /// bytes in place.
+    ///
+    /// Why it is equivalent: a bytewise match of a printable-ASCII pattern holds no byte above
+    /// 0x7F, so it never spans a barrier and lies inside one segment; searching the whole text
+    /// bytewise at once therefore finds a match exactly when some segment, searched bytewise,
+    /// has one. When every non-ASCII scalar is a barrier (`UTF8Check` noted it while
+    /// validating), every segment is pure ASCII and that bytewise answer is the answer.
+    /// Otherwise the segment-by-segment path decides, with Foundation for the mixed segments,
+    /// as `contains` does.
+    static func contains(_ text: ValidatedUTF8, _ query: Query) -> Bool {
+        guard let pattern = query.pattern else {
+            return foundationContains(String(decoding: text.bytes, as: UTF8.self), query.needle)
+        }
+        guard let base = text.bytes.baseAddress else { return false }
+        let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: text.bytes.count)
+        if text.onlyASCIIAndBarriers { return bytewiseContains(bytes, pattern: pattern) }
+        return segmentedContains(bytes, pattern: pattern, needle: query.needle)
+    }
+
+    /// True when `pattern` (lowercase) occurs in `bytes` ignoring ASCII case. Candidates for the
+    /// first byte are found eight bytes at a time: `b | 0x20 == p | 0x20` holds for both cases
+    /// of a letter (and for a few other bytes, which the full comparison then turns away).
+    private static func bytewiseContains(_ bytes: UnsafeBufferPointer<UInt8>, pattern: [UInt8]) -> Bool {
+        let n = bytes.count
+        let m = pattern.count
+        guard m > 0, n >= m, let base = bytes.baseAddress else { return m == 0 }
+        let last = n - m
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let target = ones &* UInt64(pattern[0] | 0x20)
+        return pattern.withUnsafeBufferPointer { p in
+            @inline(__always) func matchesAt(_ i: Int) -> Bool {
+                var k = 1
+                while k < m, lowerASCII(base[i + k]) == p[k] { k += 1 }
+                return k == m && lowerASCII(base[i]) == p[0]
+            }
+            var i = 0
+            while i + 8 <= n, i <= last {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                let y = (word | (ones &* 0x20)) ^ target
+                var zeros = (y &- ones) & ~y & highs  // a high bit per zero byte (and maybe a few more)
+                while zeros != 0 {
+                    let at = i + zeros.trailingZeroBitCount / 8
+                    if at > last { return false }
+                    if matchesAt(at) { return true }
+                    zeros &= zeros &- 1
+                }
+                i += 8
+            }
+            while i <= last {
+                if matchesAt(i) { return true }
+                i += 1
+            }
+            return false
+        }
+    }
+
     static func foundationContains(_ haystack: String, _ needle: String) -> Bool {
         haystack.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive]) != nil
     }
@@ -77,7 +148,7 @@ enum TextMatcher {
     /// Three-byte scalars that never take part in an ASCII match: Hangul syllables
     /// (U+AC00–U+D7A3), Hiragana and Katakana (U+3040–U+30FF), CJK ideographs (U+4E00–U+9FFF).
     @inline(__always)
-    private static func isBarrier(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8) -> Bool {
+    static func isBarrier(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8) -> Bool {
         let scalar = UInt32(b0 & 0x0F) << 12 | UInt32(b1 & 0x3F) << 6 | UInt32(b2 & 0x3F)
         return (0xAC00...0xD7A3).contains(scalar) || (0x3040...0x30FF).contains(scalar)
             || (0x4E00...0x9FFF).contains(scalar)

@@ -1,51 +1,93 @@
+import DiaryCrypto
 import Foundation
 
 extension Vault {
     /// Entries whose text contains `query`, ignoring case and diacritics (Unicode aware),
     /// newest first. Only entries that pass `filter` are decrypted. Entries that fail to open,
-    /// or are not the copy the index recorded, are skipped and named in `damagedDuringLastSearch`.
+    /// or are not the copy the index recorded, are skipped and named in `damagedDuringLastSearch`
+    /// (newest first). Entries the index does not list are not searched.
     public func search(_ query: String, filter: EntryFilter = EntryFilter()) throws -> [EntrySummary] {
         var unlimited = filter
         unlimited.limit = nil
         let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        let prepared = TextMatcher.Query(needle)
+        // One guarded buffer for every entry's plaintext, zeroed after each entry (see
+        // `PlaintextBuffer`): no per-entry arrays or Strings hold decrypted text.
+        let buffer = PlaintextBuffer()
         var matches: [EntrySummary] = []
-        var damaged: [UUID] = []
+        var damaged: [EntrySummary] = []
         var differing: [(EntrySummary, [UInt8])] = []
-        func consider(_ summary: EntrySummary, _ sealed: [UInt8]) {
-            guard let entry = try? openEntry(sealed, id: summary.id) else { return damaged.append(summary.id) }
-            if needle.isEmpty || TextMatcher.contains(entry.text, needle) { matches.append(summary) }
+        func consider(_ id: UUID, _ sealed: [UInt8], _ summary: @autoclosure () -> EntrySummary) {
+            let hit = try? Envelope.open(
+                sealed, kind: .entry, objectID: id, vaultID: header.vaultID, keyRing: keyRing, into: buffer
+            ) { plaintext in
+                // Parsed as strictly as `openEntry` does, even when the query is empty.
+                let text = try EntryCodec.text(in: plaintext, textLimit: Self.maximumTextBytes)
+                return needle.isEmpty || TextMatcher.contains(text, prepared)
+            }
+            switch hit {
+            case nil: damaged.append(summary())
+            case true?: matches.append(summary())
+            case false?: break
+            }
         }
-        // One snapshot for the whole scan: a read transaction (or shared lock) per entry cost
-        // more than decrypting it, and the scan now sees one consistent state.
-        try storeCall {
-            try backend.withSnapshot { reader in
-                for summary in try list(unlimited) {
-                    if let limit = filter.limit, matches.count >= limit { break }
-                    let stored: [UInt8]?
-                    do { stored = try reader.readEntry(summary.id) } catch {
-                        damaged.append(summary.id)
-                        continue
+        // Rows are read in place from the pages: a summary (strings) is built only for the
+        // entries reported.
+        func take(_ id: UUID, _ sealed: [UInt8]) {
+            let page = index.page(of: id)
+            let (found, row) = page.position(of: id)
+            guard found, IndexListing.passes(unlimited, page, row) else { return }
+            // Not the copy the index recorded: written since by another process, or an older
+            // copy put back. Decided below, never matched stale.
+            guard page.sealTag(ofRowAt: row).matches(sealed) else {
+                return differing.append((page.summary(at: row), sealed))
+            }
+            consider(id, sealed, page.summary(at: row))
+        }
+        try loadAllPages()
+        do {
+            // One snapshot, read in the store's own order (SQLite: one cursor over the table;
+            // files: one directory listing): a lookup per id cost more than decrypting.
+            try storeCall {
+                try backend.withSnapshot { reader in
+                    try reader.forEachEntry { id, sealed in take(id, sealed) }
+                }
+            }
+        } catch {
+            // A row or file that cannot be read stops the scan. Start over with one lookup per
+            // id, so the failure is contained to the entries it hits, as a damaged entry should be.
+            (matches, damaged, differing) = ([], [], [])
+            let summaries = try list(unlimited)
+            try storeCall {
+                try backend.withSnapshot { reader in
+                    for summary in summaries {
+                        let stored: [UInt8]?
+                        do { stored = try reader.readEntry(summary.id) } catch {
+                            damaged.append(summary)
+                            continue
+                        }
+                        guard let sealed = stored else { continue }  // deleted meanwhile
+                        take(summary.id, sealed)
                     }
-                    guard let sealed = stored else { continue }  // deleted meanwhile
-                    // Not the copy the index recorded: written since by another process, or an
-                    // older copy put back. Decided below, never matched stale.
-                    guard try matchesIndex(sealed, id: summary.id) else {
-                        differing.append((summary, sealed))
-                        continue
-                    }
-                    consider(summary, sealed)
                 }
             }
         }
         if !differing.isEmpty {
             (index, indexState) = try loadIndex()
             for (summary, sealed) in differing {
-                if try matchesIndex(sealed, id: summary.id) { consider(summary, sealed) } else { damaged.append(summary.id) }
+                if try matchesIndex(sealed, id: summary.id) {
+                    // Reported as the index now has it (another process may have retitled it).
+                    let current = index.pages[IndexLayout.page(of: summary.id)]?.row(summary.id)?.summary
+                    consider(summary.id, sealed, current ?? summary)
+                } else {
+                    damaged.append(summary)
+                }
             }
-            matches.sort(by: Self.newestFirst)
-            if let limit = filter.limit { matches = Array(matches.prefix(limit)) }
         }
-        damagedDuringLastSearch = damaged
+        // The scan ran in store order: only the matches need sorting, not every row.
+        matches.sort(by: Self.newestFirst)
+        if let limit = filter.limit { matches = Array(matches.prefix(max(limit, 0))) }
+        damagedDuringLastSearch = damaged.sorted(by: Self.newestFirst).map(\.id)
         return matches
     }
 }

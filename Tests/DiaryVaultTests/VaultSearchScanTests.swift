@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+
+@testable import DiaryVault
+
+/// `Vault.search` reads the store in one scan, in the store's order: results must still come
+/// newest first with the limit applied, and damage must still be contained and reported.
+final class VaultSearchScanTests: VaultTestCase {
+    private func day(_ n: Int) -> Date { Date(millisecondsSince1970: 1_700_000_000_000 + Int64(n) * 86_400_000) }
+
+    func testMatchesComeNewestFirstWithTheLimitAppliedWhateverTheStoreOrder() {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            // Random ids, so the store's order (by id) has nothing to do with the dates.
+            var added: [(Date, UUID)] = []
+            for n in 0..<12 {
+                let e = try vault.add(text: n % 3 == 0 ? "plain day \(n)" : "saw a Quetzalcoatlus, day \(n)", date: day(n))
+                if n % 3 != 0 { added.append((e.date, e.id)) }
+            }
+            let newestFirst = added.sorted { $0.0 > $1.0 }.map(\.1)
+            XCTAssertEqual(try vault.search("quetzalcoatlus").map(\.id), newestFirst)
+            XCTAssertEqual(try vault.search("QUETZAL", filter: EntryFilter(limit: 3)).map(\.id), Array(newestFirst.prefix(3)))
+            XCTAssertEqual(try vault.search("quetzal", filter: EntryFilter(limit: 0)), [])
+            XCTAssertEqual(try vault.search(" ").count, 12, "an empty query matches every entry it can open")
+        }
+    }
+
+    func testDamagedEntriesAreReportedNewestFirstAndTheRestAreSearched() {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let entries = try (0..<6).map { try vault.add(text: "entry number \($0)", date: day($0)) }
+            var change = StoreChange()
+            for e in [entries[1], entries[4]] {
+                var sealed = try XCTUnwrap(try vault.backend.readEntry(e.id))
+                sealed[sealed.count - 1] ^= 1  // the tag: fails to open, and no longer the indexed copy
+                change.putEntries[e.id] = sealed
+            }
+            try vault.backend.withWriteLock { try vault.backend.apply(change) }
+            XCTAssertEqual(try vault.search("number").map(\.id), [5, 3, 2, 0].map { entries[$0].id })
+            XCTAssertEqual(vault.damagedDuringLastSearch, [entries[4].id, entries[1].id])
+        }
+    }
+
+    func testAnEntryFileThatCannotBeReadDoesNotStopTheSearch() throws {
+        let vault = try makeVault(.files)
+        let a = try vault.add(text: "first lake", date: day(1))
+        let b = try vault.add(text: "second lake", date: day(2))
+        let c = try vault.add(text: "third lake", date: day(3))
+        // A directory where b's file should be: the scan's read fails, and the search falls
+        // back to one lookup per entry, which reports b alone.
+        let file = vault.directory.appendingPathComponent("entries").appendingPathComponent(FileStore.fileName(for: b.id))
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        XCTAssertEqual(try vault.search("lake").map(\.id), [c.id, a.id])
+        XCTAssertEqual(vault.damagedDuringLastSearch, [b.id])
+    }
+
+    func testNonASCIIQueriesStillFollowFoundation() {
+        forEachStore { kind in
+            let vault = try makeVault(kind)
+            let korean = try vault.add(text: "오늘 박물관에서 익룡을 봤다", date: day(1))
+            let french = try vault.add(text: "Un CAFÉ noir à Paris", date: day(2))
+            _ = try vault.add(text: "nothing to see", date: day(3))
+            XCTAssertEqual(try vault.search("박물관").map(\.id), [korean.id])
+            XCTAssertEqual(try vault.search("café").map(\.id), [french.id])
+            XCTAssertEqual(try vault.search("a PARIS").map(\.id), [french.id], "à folds to a")
+        }
+    }
+}
