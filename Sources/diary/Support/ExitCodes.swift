@@ -46,14 +46,16 @@ enum ExitCode: Int32, CaseIterable, Sendable {
 
     /// The table as shown at the end of `diary --help`.
     ///
-    /// Built on every run (the root command's discussion holds it), so the padding is plain
-    /// Swift: Foundation's `padding(toLength:withPad:startingAt:)` bridges through NSString and
-    /// cost a third of a millisecond of every command's start.
+    /// Built on every run (the root command's discussion holds it), so it is plain string
+    /// appending: Foundation's `padding(toLength:withPad:startingAt:)` bridges through
+    /// NSString, and the generic `joined(separator:)` looks up conformances at run time.
     static var helpTable: String {
-        allCases.map { code in
+        var table = ""
+        for code in allCases {
             let number = String(code.rawValue)
-            return "  " + number + String(repeating: " ", count: max(0, 4 - number.count)) + code.summary
+            if !table.isEmpty { table += "\n" }
+            table += "  " + number + String(repeating: " ", count: max(0, 4 - number.count)) + code.summary
         }
-        .joined(separator: "\n")
+        return table
     }
 }
