@@ -40,6 +40,20 @@ final class StoreSQLiteTests: XCTestCase {
         XCTAssertEqual(synchronous, 2, "FULL")
     }
 
+    func testNewVaultHasFullAutoVacuum() throws {
+        XCTAssertEqual(try store.inspect { try Int.fetchOne($0, sql: "PRAGMA auto_vacuum") }, 1, "FULL")
+    }
+
+    func testOpeningAndReadingAnExistingVaultWritesNothing() throws {
+        store = nil  // the last connection closes: the log is checkpointed and removed
+        let reopened = try SQLiteStore(openingAt: directory)
+        XCTAssertEqual(try reopened.readHeader(), initial.header)
+        XCTAssertEqual(try reopened.inspect { try Int.fetchOne($0, sql: "PRAGMA auto_vacuum") }, 1, "still FULL")
+        let wal = directory.appendingPathComponent("vault.sqlite-wal")
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: wal.path)[.size] as? NSNumber)?.intValue ?? 0
+        XCTAssertEqual(walSize, 0, "a reader commits nothing (no transaction, no fsync) when it opens")
+    }
+
     func testEntryTableHasNoRowidAndIdsAreRaw16Bytes() throws {
         let (sql, lengths) = try store.inspect { db in
             (try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'entry'") ?? "",

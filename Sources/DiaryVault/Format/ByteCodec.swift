@@ -142,7 +142,23 @@ extension UUID {
     }
 
     /// Lowercase hex without dashes, as used in file names and prefixes.
-    var compactHex: String { uuidString.lowercased().replacingOccurrences(of: "-", with: "") }
+    ///
+    /// Written from the 16 bytes: resolving a short id (`show 1b4e28ba`) formats every id in
+    /// the index, and `uuidString`, `lowercased()` and NSString's `replacingOccurrences` took
+    /// about 3 µs per id, 30 ms at 10,000 entries.
+    var compactHex: String {
+        withUnsafeBytes(of: uuid) { raw in
+            String(unsafeUninitializedCapacity: 32) { hex in
+                for (i, byte) in raw.enumerated() {
+                    hex[2 * i] = Self.hexDigits[Int(byte >> 4)]
+                    hex[2 * i + 1] = Self.hexDigits[Int(byte & 0x0f)]
+                }
+                return 32
+            }
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }
 
 extension Date {

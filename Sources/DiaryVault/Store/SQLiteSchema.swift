@@ -49,7 +49,12 @@ enum SQLiteSchema {
             // freelist, where one copy of the file would show that something was deleted (an
             // observer test found it). It takes effect on a new database (set here, before the
             // first table and before WAL), and on an older vault at its next VACUUM (rekey).
-            try db.execute(sql: "PRAGMA auto_vacuum = FULL")
+            // Only set when not already FULL: setting it always runs a write transaction
+            // (SQLite rewrites the incremental-vacuum flag on page 1), which made every open,
+            // even a reader's, commit to the WAL with three fsyncs and checkpoint it on close.
+            if try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") != 1 {
+                try db.execute(sql: "PRAGMA auto_vacuum = FULL")
+            }
             // WAL lets readers keep a consistent snapshot while a writer commits.
             // (Set by hand: GRDB's `.wal` setting would also lower `synchronous` to NORMAL.)
             let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")

@@ -61,7 +61,7 @@ extension Vault {
 
     /// Resolves a full UUID or a unique prefix of at least 4 hex digits (dashes ignored).
     public func resolve(_ idOrPrefix: String) throws -> UUID {
-        let hex = idOrPrefix.lowercased().replacingOccurrences(of: "-", with: "")
+        let hex = String(idOrPrefix.lowercased().filter { $0 != "-" })  // no NSString bridging
         guard hex.count >= 4, hex.count <= 32, hex.allSatisfy(\.isHexDigit) else {
             throw VaultError.invalidID(idOrPrefix)
         }

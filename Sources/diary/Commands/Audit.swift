@@ -6,6 +6,7 @@ import Foundation
 /// `diary audit`: what a copy of the vault reveals, and which settings are weak.
 struct Audit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "audit",
         abstract: "Show what someone who copies the vault can learn, and warn about weak settings.",
         discussion: """
             Needs no passphrase: it looks at the vault's files the way someone who copied them \

@@ -5,6 +5,7 @@ import Foundation
 /// `diary backup`: one ciphertext-only file.
 struct Backup: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "backup",
         abstract: "Write a backup of the vault to one file.",
         discussion: """
             The file holds ciphertext only (it opens with the passphrase current at backup \

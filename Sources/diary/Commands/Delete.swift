@@ -4,6 +4,7 @@ import DiaryVault
 /// `diary delete`: remove an entry.
 struct Delete: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "delete",
         abstract: "Delete an entry.",
         discussion: """
             Asks for confirmation on the terminal. Without a terminal (scripts, pipes) --yes is \

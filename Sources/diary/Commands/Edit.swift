@@ -4,6 +4,7 @@ import DiaryVault
 /// `diary edit`: change an entry's text in the editor.
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Edit an entry in your editor.",
         discussion: """
             Opens the text in $VISUAL, else $EDITOR, else vi, in a private file on a memory file \

@@ -5,6 +5,7 @@ import Foundation
 /// `diary export`: the entries as plaintext JSON or Markdown, only with explicit consent.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export entries as plaintext JSON or Markdown.",
         discussion: """
             The output is NOT encrypted. A warning always goes to stderr; on a terminal diary \

@@ -5,6 +5,7 @@ import Foundation
 /// `diary import`: entries from jrnl, Day One, Markdown files or a diary export, all or nothing.
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Import entries from jrnl, Day One, Markdown or a diary export.",
         discussion: """
             Every file is read and checked before anything is stored, and the entries are stored \

@@ -6,6 +6,7 @@ import Foundation
 /// `diary init`: create a vault.
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Create a new vault.",
         discussion: """
             Asks for the new passphrase twice, without echo, on the terminal (or reads the first \

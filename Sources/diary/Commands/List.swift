@@ -4,6 +4,7 @@ import DiaryVault
 /// `diary list`: the entries, newest first.
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List entries, newest first.",
         discussion: """
             One line per entry: short id, date (in your locale, from LC_ALL, LC_TIME or LANG), \

@@ -6,6 +6,7 @@ import Foundation
 /// `diary lock`: make the agent forget the key now.
 struct Lock: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lock",
         abstract: "Lock the vault now.",
         discussion: """
             Tells this vault's agent to wipe the key and exit. Afterwards every command needs \

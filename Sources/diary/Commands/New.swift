@@ -5,6 +5,7 @@ import Foundation
 /// `diary new`: write an entry.
 struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "new",
         abstract: "Write a new entry.",
         discussion: """
             The text comes from the argument; else from stdin when stdin is not a terminal; else \

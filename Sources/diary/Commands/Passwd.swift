@@ -4,6 +4,7 @@ import DiaryVault
 /// `diary passwd`: change the passphrase.
 struct Passwd: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "passwd",
         abstract: "Change the passphrase.",
         discussion: """
             Always asks for the current passphrase (or reads --passphrase-file), even while \

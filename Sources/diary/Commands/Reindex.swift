@@ -5,6 +5,7 @@ import Foundation
 /// `diary reindex`: rebuild the index from the entries.
 struct Reindex: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "reindex",
         abstract: "Rebuild the index from the entries.",
         discussion: """
             The index (titles, dates, stars, tags) is a sealed cache. If it is lost or damaged, \

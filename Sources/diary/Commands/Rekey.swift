@@ -4,6 +4,7 @@ import DiaryVault
 /// `diary rekey`: rotate the vault key.
 struct Rekey: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rekey",
         abstract: "Rotate the vault key and re-encrypt every entry.",
         discussion: """
             Always asks for the current passphrase. Every entry and the index are re-encrypted \

@@ -5,6 +5,7 @@ import Foundation
 /// `diary restore`: a backup into a new vault directory.
 struct Restore: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "restore",
         abstract: "Restore a backup into a new vault.",
         discussion: """
             Asks for the backup's passphrase (or reads --passphrase-file), authenticates every \

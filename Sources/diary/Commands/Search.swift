@@ -4,6 +4,7 @@ import DiaryVault
 /// `diary search`: full-text search.
 struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Find entries containing a text.",
         discussion: """
             Case- and diacritic-insensitive search over titles and texts, decrypted in memory. \

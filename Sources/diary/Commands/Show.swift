@@ -4,6 +4,7 @@ import DiaryVault
 /// `diary show`: one whole entry.
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Show an entry.",
         discussion: """
             ID is a full UUID or a unique prefix of at least 4 hex digits (as `list` shows). \

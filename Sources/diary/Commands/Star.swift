@@ -4,6 +4,7 @@ import DiaryVault
 /// `diary star`: mark an entry as a favourite.
 struct Star: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "star",
         abstract: "Star an entry.",
         discussion: """
             Starred entries show a ★ in `list` and can be listed alone with `list --starred`.

@@ -6,6 +6,7 @@ import Foundation
 /// `diary status`: locked or unlocked, which vault, time left.
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Say whether the vault is unlocked, and for how long.",
         discussion: """
             Prints one line on stdout: `unlocked` or `locked`, the vault path, and for an \

@@ -4,6 +4,7 @@ import DiaryVault
 /// `diary tag`: add and remove tags.
 struct Tag: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "tag",
         abstract: "Add or remove an entry's tags.",
         discussion: """
             +TAG adds a tag, -TAG removes one; a bare TAG adds. A leading # is optional. Prints \

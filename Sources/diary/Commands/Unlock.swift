@@ -6,6 +6,7 @@ import Foundation
 /// `diary unlock`: start (or reuse) the agent that holds the vault key for a session.
 struct Unlock: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "unlock",
         abstract: "Unlock the vault for a while.",
         discussion: """
             Asks for the passphrase once and starts an agent that keeps the vault key in guarded \

@@ -4,6 +4,7 @@ import DiaryVault
 /// `diary unstar`: remove the star.
 struct Unstar: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "unstar",
         abstract: "Remove an entry's star.",
         discussion: """
             The opposite of `diary star`; unstarring an unstarred entry changes nothing.

@@ -5,6 +5,7 @@ import Foundation
 /// `diary verify`: authenticate everything.
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verify",
         abstract: "Check a vault or a backup file for damage.",
         discussion: """
             Decrypts and authenticates every object of the vault (PATH or --vault), or of the \

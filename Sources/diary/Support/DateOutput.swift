@@ -25,18 +25,26 @@ enum DateOutput {
     /// Why a template rather than `dateStyle = .medium`: the medium style is numeric in some
     /// locales (Korean `2023. 9. 15.`); the `yMMMd` template keeps the month name everywhere and
     /// still lets the locale order the parts.
-    static func day(_ date: Date) -> String { formatter(template: "yMMMd").string(from: date) }
+    static func day(_ date: Date) -> String { dayFormatter.string(from: date) }
 
     /// A day and time in the user's locale, for `show`.
-    static func dayAndTime(_ date: Date) -> String { formatter(template: "yMMMdjmm").string(from: date) }
+    static func dayAndTime(_ date: Date) -> String { dayAndTimeFormatter.string(from: date) }
 
     /// ISO 8601 with the local offset, e.g. `2024-02-22T15:00:00+01:00`, for `--json`.
-    static func iso(_ date: Date) -> String {
+    static func iso(_ date: Date) -> String { isoFormatter.string(from: date) }
+
+    // Each formatter is built once per process, on first use: building one (locale lookup,
+    // template resolution by ICU) cost more than formatting a date, once per listed line.
+    // The environment and the time zone do not change while a command runs. (The ISO
+    // formatter is not declared Sendable; one command runs on one thread, which alone uses it.)
+    private static let dayFormatter = formatter(template: "yMMMd")
+    private static let dayAndTimeFormatter = formatter(template: "yMMMdjmm")
+    nonisolated(unsafe) private static let isoFormatter: ISO8601DateFormatter = {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone.current
         formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
-    }
+        return formatter
+    }()
 
     private static func formatter(template: String) -> DateFormatter {
         let formatter = DateFormatter()

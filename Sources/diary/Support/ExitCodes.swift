@@ -45,8 +45,17 @@ enum ExitCode: Int32, CaseIterable, Sendable {
     }
 
     /// The table as shown at the end of `diary --help`.
+    ///
+    /// Built on every run (the root command's discussion holds it), so it is plain string
+    /// appending: Foundation's `padding(toLength:withPad:startingAt:)` bridges through
+    /// NSString, and the generic `joined(separator:)` looks up conformances at run time.
     static var helpTable: String {
-        allCases.map { "  \(String($0.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0))\($0.summary)" }
-            .joined(separator: "\n")
+        var table = ""
+        for code in allCases {
+            let number = String(code.rawValue)
+            if !table.isEmpty { table += "\n" }
+            table += "  " + number + String(repeating: " ", count: max(0, 4 - number.count)) + code.summary
+        }
+        return table
     }
 }

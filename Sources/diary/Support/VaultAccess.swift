@@ -20,13 +20,14 @@ struct VaultAccess {
     func inspect() throws -> VaultInfo { try Vault.inspect(at: directory) }
 
     /// The vault opened with the agent's key, a passphrase file or the terminal, in that order.
+    /// The store is opened once, for the header's vault id and then for the key.
     func open() throws -> Vault {
-        let info = try inspect()
-        if let vault = try openWithAgent(info) {
+        let sealed = try SealedVault(at: directory)
+        if let vault = try openWithAgent(sealed) {
             RollbackWatch.opened(vault)
             return vault
         }
-        let vault = try Vault.open(at: directory, passphrase: currentPassphrase())
+        let vault = try sealed.open(passphrase: currentPassphrase())
         RollbackWatch.opened(vault)
         if vault.rotationInterrupted {
             Output.warning("a key rotation was interrupted; run `diary rekey` to finish it")
@@ -36,9 +37,9 @@ struct VaultAccess {
 
     /// The vault opened with a passphrase, never the agent's key (`unlock`, `passwd`, `rekey`).
     func openWithPassphrase() throws -> (Vault, SecretBytes) {
-        _ = try inspect()
+        let sealed = try SealedVault(at: directory)  // a missing vault fails before any prompt
         let passphrase = try currentPassphrase()
-        let vault = try Vault.open(at: directory, passphrase: passphrase)
+        let vault = try sealed.open(passphrase: passphrase)
         RollbackWatch.opened(vault)
         return (vault, passphrase)
     }
@@ -64,12 +65,12 @@ struct VaultAccess {
 
     /// Tries the agent. A missing agent, another vault's agent or a stale key (the vault was
     /// rekeyed elsewhere) falls through to the passphrase; a stale key earns a warning.
-    private func openWithAgent(_ info: VaultInfo) throws -> Vault? {
+    private func openWithAgent(_ sealed: SealedVault) throws -> Vault? {
         let client: AgentClient
-        do { client = try agent(for: info.id) } catch { return nil }
-        guard let held = try? client.fetchKey(), held.vaultID == info.id else { return nil }
+        do { client = try agent(for: sealed.info.id) } catch { return nil }
+        guard let held = try? client.fetchKey(), held.vaultID == sealed.info.id else { return nil }
         do {
-            return try Vault.open(at: directory, vaultKey: held.key, keyGeneration: held.generation)
+            return try sealed.open(vaultKey: held.key, keyGeneration: held.generation)
         } catch VaultError.wrongKey {
             Output.warning("the unlock agent's key does not open this vault's index (another key, or a damaged index); asking for the passphrase")
             return nil

@@ -1,0 +1,16 @@
+import Foundation
+import XCTest
+
+@testable import DiaryVault
+
+/// `UUID.compactHex`: the form of ids in file names and short-id prefixes.
+final class UUIDHexTests: XCTestCase {
+    func testCompactHexIsTheLowercaseUUIDStringWithoutDashes() throws {
+        let known = try XCTUnwrap(UUID(uuidString: "1B4E28BA-2FA1-11D2-883F-0016D3CCA427"))
+        XCTAssertEqual(known.compactHex, "1b4e28ba2fa111d2883f0016d3cca427")
+        for _ in 0..<1000 {
+            let id = UUID()
+            XCTAssertEqual(id.compactHex, id.uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
+        }
+    }
+}
