@@ -98,29 +98,12 @@ public final class Vault {
 
     /// Opens the vault at `directory` with its passphrase.
     public static func open(at directory: URL, passphrase: SecretBytes) throws -> Vault {
-        let backend = try storeCall { try StoreLayout.open(at: directory) }
-        let header = try readHeader(backend)
-        let ring = try unwrap(header, passphrase: passphrase)
-        return try Vault(backend: backend, header: header, keyRing: ring)
+        try SealedVault(at: directory).open(passphrase: passphrase)
     }
 
-    /// Opens the vault with a vault key held by the unlock agent.
-    ///
-    /// The key is checked by opening the index with it; a vault whose index cannot be read
-    /// must be opened with the passphrase instead, so a wrong key can never seal new entries.
+    /// Opens the vault with a vault key held by the unlock agent (see `SealedVault.open`).
     public static func open(at directory: URL, vaultKey: SecretBytes, keyGeneration: UInt32) throws -> Vault {
-        let backend = try storeCall { try StoreLayout.open(at: directory) }
-        let header = try readHeader(backend)
-        guard header.slots.count == 1 else { throw VaultError.rotationInterrupted }
-        guard header.currentGeneration == keyGeneration, vaultKey.count == 32 else { throw VaultError.wrongKey }
-        let ring = KeyRing([try GenerationKeys(generation: keyGeneration, vaultKey: vaultKey.slice(0..<32))])
-        let vault = try Vault(backend: backend, header: header, keyRing: ring)
-        guard vault.indexState == .ok else {
-            throw vault.indexState == .missing && vault.index.count == 0
-                ? VaultError.indexUnavailable("missing")
-                : VaultError.wrongKey
-        }
-        return vault
+        try SealedVault(at: directory).open(vaultKey: vaultKey, keyGeneration: keyGeneration)
     }
 
     static func readHeader(_ backend: any VaultStore) throws -> VaultHeader {

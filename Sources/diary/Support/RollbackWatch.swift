@@ -33,18 +33,13 @@ enum RollbackWatch {
     /// Watches a vault this command created or restored (nothing to check yet).
     static func created(_ vault: Vault) { watched.append(vault) }
 
-    /// The indexes of vaults whose command has ended, kept until the process exits.
-    nonisolated(unsafe) private static var detachedIndexes: [Any] = []
-
     /// Records the generation each watched vault ended at. Called once as the command exits,
     /// on success and on failure (a failed command may still have written).
     ///
-    /// The vaults are then released, which closes their stores and zeroes their keys; their
-    /// indexes are kept instead of being freed object by object just before the exit.
+    /// The vaults are then released, which closes their stores and zeroes their keys.
     static func recordAll() {
         for vault in watched {
             try? guardian.record(vaultID: vault.id, generation: vault.indexGeneration)
-            detachedIndexes.append(vault.detachIndexForExit())
         }
         watched.removeAll()
     }
