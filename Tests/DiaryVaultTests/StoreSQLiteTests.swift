@@ -44,6 +44,10 @@ final class StoreSQLiteTests: XCTestCase {
         XCTAssertEqual(try store.inspect { try Int.fetchOne($0, sql: "PRAGMA auto_vacuum") }, 1, "FULL")
     }
 
+    func testNewVaultHas16KiBPagesSoTypicalEntriesNeedNoOverflowPage() throws {
+        XCTAssertEqual(try store.inspect { try Int.fetchOne($0, sql: "PRAGMA page_size") }, 16384)
+    }
+
     func testOpeningAndReadingAnExistingVaultWritesNothing() throws {
         store = nil  // the last connection closes: the log is checkpointed and removed
         let reopened = try SQLiteStore(openingAt: directory)
