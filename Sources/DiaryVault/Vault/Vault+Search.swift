@@ -10,27 +10,24 @@ extension Vault {
         var unlimited = filter
         unlimited.limit = nil
         let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        let prepared = TextMatcher.Query(needle)
-        // One guarded buffer for every entry's plaintext, zeroed after each entry (see
-        // `PlaintextBuffer`): no per-entry arrays or Strings hold decrypted text.
-        let buffer = PlaintextBuffer()
+        let matcher = EntryBatchMatcher(vaultID: header.vaultID, keyRing: keyRing, query: TextMatcher.Query(needle))
         var matches: [EntrySummary] = []
         var damaged: [EntrySummary] = []
         var differing: [(EntrySummary, [UInt8])] = []
-        func consider(_ id: UUID, _ sealed: [UInt8], _ summary: @autoclosure () -> EntrySummary) {
-            let hit = try? Envelope.open(
-                sealed, kind: .entry, objectID: id, vaultID: header.vaultID, keyRing: keyRing, into: buffer
-            ) { plaintext in
-                // Parsed as strictly as `openEntry` does, even when the query is empty.
-                let text = try EntryCodec.text(in: plaintext, textLimit: Self.maximumTextBytes)
-                return needle.isEmpty || TextMatcher.contains(text, prepared)
+        var pending: [(id: UUID, sealed: [UInt8])] = []
+        pending.reserveCapacity(EntryBatchMatcher.batchSize)
+        /// Opens and matches what is pending; `summary` names an entry as the index has it.
+        func flush(_ summary: (UUID) -> EntrySummary) {
+            for (entry, hit) in zip(pending, matcher.match(pending)) {
+                switch hit {
+                case nil: damaged.append(summary(entry.id))
+                case true?: matches.append(summary(entry.id))
+                case false?: break
+                }
             }
-            switch hit {
-            case nil: damaged.append(summary())
-            case true?: matches.append(summary())
-            case false?: break
-            }
+            pending.removeAll(keepingCapacity: true)
         }
+        func indexed(_ id: UUID) -> EntrySummary { index.page(of: id).row(id)!.summary }
         // Rows are read in place from the pages: a summary (strings) is built only for the
         // entries reported.
         func take(_ id: UUID, _ sealed: [UInt8]) {
@@ -42,7 +39,8 @@ extension Vault {
             guard page.sealTag(ofRowAt: row).matches(sealed) else {
                 return differing.append((page.summary(at: row), sealed))
             }
-            consider(id, sealed, page.summary(at: row))
+            pending.append((id, sealed))
+            if pending.count == EntryBatchMatcher.batchSize { flush(indexed) }
         }
         try loadAllPages()
         do {
@@ -53,10 +51,11 @@ extension Vault {
                     try reader.forEachEntry { id, sealed in take(id, sealed) }
                 }
             }
+            flush(indexed)
         } catch {
             // A row or file that cannot be read stops the scan. Start over with one lookup per
             // id, so the failure is contained to the entries it hits, as a damaged entry should be.
-            (matches, damaged, differing) = ([], [], [])
+            (matches, damaged, differing, pending) = ([], [], [], [])
             let summaries = try list(unlimited)
             try storeCall {
                 try backend.withSnapshot { reader in
@@ -71,6 +70,7 @@ extension Vault {
                     }
                 }
             }
+            flush(indexed)
         }
         if !differing.isEmpty {
             (index, indexState) = try loadIndex()
@@ -78,7 +78,8 @@ extension Vault {
                 if try matchesIndex(sealed, id: summary.id) {
                     // Reported as the index now has it (another process may have retitled it).
                     let current = index.pages[IndexLayout.page(of: summary.id)]?.row(summary.id)?.summary
-                    consider(summary.id, sealed, current ?? summary)
+                    pending = [(summary.id, sealed)]
+                    flush { _ in current ?? summary }
                 } else {
                     damaged.append(summary)
                 }

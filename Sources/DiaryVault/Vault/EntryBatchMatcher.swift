@@ -1,0 +1,66 @@
+import DiaryCrypto
+import Dispatch
+import Foundation
+
+/// Opens sealed entries and matches their text against a query, a batch at a time, on every
+/// core: decryption and matching are nearly all of a search's work, and each entry is
+/// independent of the others.
+///
+/// Each worker has its own guarded `PlaintextBuffer` (zeroed after every entry), so no
+/// plaintext is shared between threads; the keys are only read. That is what makes the
+/// `@unchecked Sendable` sound: nothing here is written after `init` except a worker's own
+/// buffer, by that worker alone.
+struct EntryBatchMatcher: @unchecked Sendable {
+    /// Entries handed over at once: enough to keep the workers busy, few enough that a batch
+    /// of sealed entries stays small next to the memory a search may use.
+    static let batchSize = 256
+
+    let vaultID: UUID
+    let keyRing: KeyRing
+    let query: TextMatcher.Query
+    private let buffers: [PlaintextBuffer]
+
+    init(vaultID: UUID, keyRing: KeyRing, query: TextMatcher.Query, workers: Int = Self.defaultWorkers) {
+        self.vaultID = vaultID
+        self.keyRing = keyRing
+        self.query = query
+        buffers = (0..<max(workers, 1)).map { _ in PlaintextBuffer() }
+    }
+
+    static var defaultWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8) }
+
+    /// For each entry: nil when it fails to open or to parse (damaged), else whether its text
+    /// contains the query (an empty query matches every entry that opens).
+    func match(_ batch: [(id: UUID, sealed: [UInt8])]) -> [Bool?] {
+        var results = [Bool?](repeating: nil, count: batch.count)
+        let workers = min(buffers.count, batch.count)
+        guard workers > 1 else {
+            for (i, entry) in batch.enumerated() { results[i] = match(entry, in: buffers[0]) }
+            return results
+        }
+        results.withUnsafeMutableBufferPointer { out in
+            let slots = Slots(base: out.baseAddress!)
+            // Worker w takes one contiguous slice and writes only its own slots.
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                let range = (batch.count * w / workers)..<(batch.count * (w + 1) / workers)
+                for i in range { slots.base[i] = match(batch[i], in: buffers[w]) }
+            }
+        }
+        return results
+    }
+
+    /// The results' memory, written by the workers at disjoint indices only.
+    private struct Slots: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Bool?>
+    }
+
+    private func match(_ entry: (id: UUID, sealed: [UInt8]), in buffer: PlaintextBuffer) -> Bool? {
+        try? Envelope.open(
+            entry.sealed, kind: .entry, objectID: entry.id, vaultID: vaultID, keyRing: keyRing, into: buffer
+        ) { plaintext in
+            // Parsed as strictly as `openEntry` does, even when the query is empty.
+            let text = try EntryCodec.text(in: plaintext, textLimit: Vault.maximumTextBytes)
+            return query.needle.isEmpty || TextMatcher.contains(text, query)
+        }
+    }
+}
