@@ -93,10 +93,11 @@ def parse_page(p: bytes, number: int) -> dict:
 def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
     """(generation, {entry id: seal tag}) from the root and its 64 pages."""
     r = open_sealed(root, 2, bytes(16), vault_id, keys)
-    assert r[0] == 2 and struct.unpack(">H", r[9:11])[0] == 64
+    assert r[0] == 2 and struct.unpack(">H", r[9:11])[0] == 64 and len(r) == 11 + 64 * 36
     generation, rows = struct.unpack(">Q", r[1:9])[0], {}
     for n in range(64):
-        count, tag = struct.unpack(">I", r[11 + 20 * n:15 + 20 * n])[0], r[15 + 20 * n:31 + 20 * n]
+        rec = r[11 + 36 * n:47 + 36 * n]  # rows u32 | newest date i64 | newest created i64 | tag 16
+        count, tag = struct.unpack(">I", rec[:4])[0], rec[20:36]
         sealed = pages[n]
         assert sealed[-16:] == tag, f"page {n} is not the copy the root names"
         page = parse_page(open_sealed(sealed, 3, bytes(15) + bytes([n]), vault_id, keys), n)

@@ -64,12 +64,12 @@ final class FormatExampleTests: VaultTestCase {
                                   vaultID: vaultID, key: indexKey)
         XCTAssertEqual(root[0], 2)
         XCTAssertEqual(be(root[9..<11]), 64)
-        XCTAssertEqual(root.count, 11 + 64 * 20)
+        XCTAssertEqual(root.count, 11 + 64 * 36)
         var rowTags: [UUID: [UInt8]] = [:]
         for page in 0..<64 {
-            let record = 11 + page * 20
+            let record = 11 + page * 36  // rows u32, newest date i64, newest created i64, tag 16
             let sealedPage = try bytes("index/" + String(format: "%02x", page))
-            XCTAssertEqual(Array(sealedPage.suffix(16)), Array(root[(record + 4)..<(record + 20)]), "page \(page)'s tag")
+            XCTAssertEqual(Array(sealedPage.suffix(16)), Array(root[(record + 20)..<(record + 36)]), "page \(page)'s tag")
             let plain = try openSealed(sealedPage, kind: 3, objectID: [UInt8](repeating: 0, count: 15) + [UInt8(page)],
                                        vaultID: vaultID, key: indexKey)
             XCTAssertEqual(plain[0], 2)

@@ -1,3 +1,4 @@
+import DiaryCrypto
 import Foundation
 import XCTest
 
@@ -98,6 +99,7 @@ final class IndexPageTests: XCTestCase {
     func testRootRoundTripsAndRefusesOtherShapes() throws {
         let root = IndexRoot(
             generation: 77, counts: (0..<IndexLayout.pageCount).map { $0 * 3 },
+            newest: (0..<IndexLayout.pageCount).map { ListKey(date: $0 == 0 ? 0 : Int64($0) * 1000, created: $0 == 0 ? 0 : 5) },
             tags: (0..<IndexLayout.pageCount).map { _ in (0..<16).map { _ in UInt8.random(in: 0...255) } })
         XCTAssertEqual(try IndexRoot.decode(root.encoded()), root)
         XCTAssertThrowsError(try IndexRoot.decode(root.encoded() + [0]))
@@ -105,6 +107,9 @@ final class IndexPageTests: XCTestCase {
         var otherCount = root.encoded()
         otherCount[10] = 63
         XCTAssertThrowsError(try IndexRoot.decode(otherCount), "only 64 pages are defined")
+        var emptyWithNewest = root.encoded()
+        emptyWithNewest[11 + 4 + 7] = 1  // page 0 is empty, so its newest key must be zero
+        XCTAssertThrowsError(try IndexRoot.decode(emptyWithNewest))
     }
 
     func testPagesFollowTheTopBitsOfTheIdAndItsHexPrefix() {
@@ -133,8 +138,37 @@ final class IndexPageTests: XCTestCase {
         for filter in filters {
             var expected = all.map(\.summary).filter(filter.matches).sorted(by: Vault.newestFirst)
             if let limit = filter.limit { expected = Array(expected.prefix(limit)) }
-            XCTAssertEqual(IndexListing(index: index, filter: filter).summaries(), expected, "\(filter)")
+            var listing = IndexListing(filter: filter)
+            for case let page? in index.pages { listing.add(page) }
+            XCTAssertEqual(listing.summaries(from: index), expected, "\(filter)")
         }
+    }
+
+    func testLimitedListsReadOnlyThePagesThatCanHoldTheNewestRows() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("index-listing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let vault = try Vault.create(at: dir, store: .files, passphrase: secret(), kdf: .insecureForTesting)
+        var all: [Entry] = []
+        for n in 0..<400 {
+            all.append(try vault.add(text: "Entry \(n)", date: Date(timeIntervalSince1970: Double(n % 97) * 86_400),
+                                     starred: n % 9 == 0, tags: n % 4 == 0 ? ["work"] : []))
+        }
+        let reopened = try Vault.open(at: dir, passphrase: secret())
+        let filters = [EntryFilter(limit: 10), EntryFilter(limit: 1), EntryFilter(starred: true, limit: 5),
+                       EntryFilter(tag: "work", limit: 3), EntryFilter(limit: 0), EntryFilter(limit: 500)]
+        for filter in filters {
+            var expected = all.map(\.summary).filter(filter.matches).sorted(by: Vault.newestFirst)
+            expected = Array(expected.prefix(filter.limit!))
+            XCTAssertEqual(try reopened.list(filter), expected, "\(filter)")
+        }
+        let fresh = try Vault.open(at: dir, passphrase: secret())
+        _ = try fresh.list(EntryFilter(limit: 10))
+        XCTAssertLessThan(fresh.index.pages.compactMap { $0 }.count, 40, "a limited list reads a few pages, not all 64")
+    }
+
+    private func secret() -> SecretBytes {
+        var bytes = Array("correct horse".utf8)
+        return try! SecretBytes(consuming: &bytes)
     }
 
     func testUTF8CheckAgreesWithTheStandardLibrary() {

@@ -116,6 +116,7 @@ struct Verifier {
                         sealed, kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: vaultID,
                         keyRing: keyRing),
                     number: number, expectedCount: root.counts[number])
+                guard page.newestKey() == root.newest[number] else { throw FormatError.invalidField("newest row") }
                 for i in 0..<page.count {
                     let row = page.row(at: i)
                     rows[row.summary.id] = (row.matches, row.summary)

@@ -32,26 +32,45 @@ enum IndexLayout {
     }
 }
 
+/// Where a row stands in `list`'s newest-first order: entry date, then creation time (both
+/// in milliseconds); the id breaks remaining ties. A page's *newest* key bounds every row on it.
+struct ListKey: Comparable, Equatable {
+    var date: Int64
+    var created: Int64
+
+    /// `a < b` when `a` comes later in the newest-first order (is older).
+    static func < (a: ListKey, b: ListKey) -> Bool {
+        a.date != b.date ? a.date < b.date : a.created < b.created
+    }
+}
+
 /// The decrypted root of the index: the write counter and, for every page, how many rows it
-/// holds and the tag of its sealed copy, which binds each page to this root (an older page
-/// put back is refused).
+/// holds, the list key of its newest row, and the tag of its sealed copy. The tag binds each
+/// page to this root (an older page put back is refused); the newest key lets `list -n 10`
+/// read only the pages that can hold the newest entries.
 struct IndexRoot: Equatable {
     static let version: UInt8 = 2
     static let tagLength = 16
+    static let pageRecordLength = 4 + 8 + 8 + tagLength
 
     var generation: UInt64
     var counts: [Int]
+    /// Per page, the key of its newest row (zero for an empty page).
+    var newest: [ListKey]
     var tags: [[UInt8]]
 
-    /// `version u8 = 2 | generation u64 | page count u16 | page count × (rows u32 | tag 16)`.
+    /// `version u8 = 2 | generation u64 | page count u16 |
+    /// page count × (rows u32 | newest date i64 | newest created i64 | tag 16)`.
     func encoded() -> [UInt8] {
-        var w = ByteWriter(capacity: 11 + counts.count * 20)
+        var w = ByteWriter(capacity: 11 + counts.count * Self.pageRecordLength)
         w.u8(Self.version)
         w.u64(generation)
         w.u16(UInt16(counts.count))
-        for (count, tag) in zip(counts, tags) {
-            w.u32(UInt32(count))
-            w.append(tag)
+        for page in counts.indices {
+            w.u32(UInt32(counts[page]))
+            w.i64(newest[page].date)
+            w.i64(newest[page].created)
+            w.append(tags[page])
         }
         return w.bytes
     }
@@ -61,8 +80,7 @@ struct IndexRoot: Equatable {
         guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
         let generation = try r.u64()
         guard Int(try r.u16()) == IndexLayout.pageCount else { throw FormatError.invalidField("page count") }
-        var counts: [Int] = []
-        var tags: [[UInt8]] = []
+        var root = IndexRoot(generation: generation, counts: [], newest: [], tags: [])
         for _ in 0..<IndexLayout.pageCount {
             let count = Int(try r.u32())
             // A row takes at least `IndexPage.minimumRowLength` bytes of a page that can be at
@@ -70,11 +88,18 @@ struct IndexRoot: Equatable {
             guard count <= LengthPadding.maximumLength / IndexPage.minimumRowLength else {
                 throw FormatError.invalidField("row count")
             }
-            counts.append(count)
-            tags.append(try r.take(tagLength))
+            let newest = ListKey(date: try r.i64(), created: try r.i64())
+            let range = Date.storableMilliseconds
+            guard count == 0 ? newest == ListKey(date: 0, created: 0)
+                    : range.contains(newest.date) && range.contains(newest.created) else {
+                throw FormatError.invalidField("newest row")
+            }
+            root.counts.append(count)
+            root.newest.append(newest)
+            root.tags.append(try r.take(tagLength))
         }
         try r.expectEnd()
-        return IndexRoot(generation: generation, counts: counts, tags: tags)
+        return root
     }
 }
 

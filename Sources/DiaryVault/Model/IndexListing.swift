@@ -2,55 +2,68 @@ import Foundation
 
 /// What `list` shows, chosen from the pages' bytes: every row's date, id and flags are read in
 /// place, and strings are built only for the rows returned (ten for `list -n 10`, not ten
-/// thousand).
+/// thousand). Pages are added one by one, so a limited listing can stop reading pages as soon
+/// as no page left can hold a row newer than the ones it has (see `cannotImprove`).
 struct IndexListing {
-    let index: PagedIndex
     let filter: EntryFilter
+    private let limit: Int?
+    private var chosen: [Candidate] = []
+
+    init(filter: EntryFilter) {
+        self.filter = filter
+        limit = filter.limit.map { max($0, 0) }
+    }
 
     /// One row's place in the newest-first order (entry date, then creation, then id).
     private struct Candidate {
-        var date: Int64
-        var created: Int64
+        var key: ListKey
         var id: (UInt64, UInt64)
         var page: Int
         var row: Int
 
         func comesBefore(_ other: Candidate) -> Bool {
-            if date != other.date { return date > other.date }
-            if created != other.created { return created > other.created }
+            if key != other.key { return other.key < key }
             return id < other.id
         }
     }
 
-    /// Matching rows, newest first, at most `filter.limit` of them. Every page must be loaded.
-    func summaries() -> [EntrySummary] {
-        let limit = filter.limit.map { max($0, 0) }
-        var chosen: [Candidate] = []
-        for case let page? in index.pages {
-            for row in 0..<page.count where Self.passes(filter, page, row) {
-                let candidate = Candidate(
-                    date: page.dateMilliseconds(ofRowAt: row), created: page.createdMilliseconds(ofRowAt: row),
-                    id: page.idKey(ofRowAt: row), page: page.number, row: row)
-                guard let limit else {
-                    chosen.append(candidate)
-                    continue
-                }
-                // Keep only the best `limit`, in order: a binary insertion into a short array.
-                if chosen.count == limit {
-                    guard let last = chosen.last, candidate.comesBefore(last) else { continue }
-                    chosen.removeLast()
-                }
-                var low = 0
-                var high = chosen.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if chosen[mid].comesBefore(candidate) { low = mid + 1 } else { high = mid }
-                }
-                chosen.insert(candidate, at: low)
+    /// True when no row of a page whose newest row has `bound` can be among the results: the
+    /// listing is full and `bound` is strictly older than its last row.
+    func cannotImprove(with bound: ListKey) -> Bool {
+        guard let limit, chosen.count == limit else { return false }
+        guard let last = chosen.last else { return true }  // a limit of zero
+        return bound < last.key
+    }
+
+    /// Considers every row of `page` that passes the filter.
+    mutating func add(_ page: IndexPage) {
+        for row in 0..<page.count where Self.passes(filter, page, row) {
+            let candidate = Candidate(
+                key: page.listKey(ofRowAt: row), id: page.idKey(ofRowAt: row), page: page.number, row: row)
+            guard let limit else {
+                chosen.append(candidate)
+                continue
             }
+            // Keep only the best `limit`, in order: a binary insertion into a short array.
+            if chosen.count == limit {
+                guard let last = chosen.last, candidate.comesBefore(last) else { continue }
+                chosen.removeLast()
+            }
+            var low = 0
+            var high = chosen.count
+            while low < high {
+                let mid = (low + high) / 2
+                if chosen[mid].comesBefore(candidate) { low = mid + 1 } else { high = mid }
+            }
+            chosen.insert(candidate, at: low)
         }
-        if limit == nil { chosen.sort { $0.comesBefore($1) } }
-        return chosen.map { index.pages[$0.page]!.summary(at: $0.row) }
+    }
+
+    /// The chosen rows, newest first; their pages must still be in `index`.
+    func summaries(from index: PagedIndex) -> [EntrySummary] {
+        var ordered = chosen
+        if limit == nil { ordered.sort { $0.comesBefore($1) } }
+        return ordered.map { index.pages[$0.page]!.summary(at: $0.row) }
     }
 
     /// The filter, on the cheap fields first; a tag filter needs the row's strings.

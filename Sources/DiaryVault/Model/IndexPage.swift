@@ -36,12 +36,17 @@ struct IndexPage: Equatable {
     }
 
     static func decode(_ bytes: [UInt8], number: Int, expectedCount: Int) throws -> IndexPage {
-        var r = ByteReader(bytes)
-        guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
-        guard Int(try r.u8()) == number else { throw FormatError.invalidField("page number") }
-        let count = Int(try r.u32())
+        try bytes.withUnsafeBytes { try decode($0, number: number, expectedCount: expectedCount) }
+    }
+
+    /// Decodes a page straight from an opened envelope's plaintext: the rows are copied once.
+    static func decode(_ bytes: UnsafeRawBufferPointer, number: Int, expectedCount: Int) throws -> IndexPage {
+        guard bytes.count >= 6 else { throw FormatError.truncated }
+        guard bytes[0] == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
+        guard Int(bytes[1]) == number else { throw FormatError.invalidField("page number") }
+        let count = bytes[2..<6].reduce(0) { $0 << 8 | Int($1) }
         guard count == expectedCount else { throw FormatError.invalidField("row count") }
-        guard count <= r.remaining / minimumRowLength else { throw FormatError.truncated }
+        guard count <= (bytes.count - 6) / minimumRowLength else { throw FormatError.truncated }
         var page = IndexPage(number: number)
         page.rows = Array(bytes[6...])
         page.offsets.reserveCapacity(count)
@@ -56,6 +61,20 @@ struct IndexPage: Equatable {
         }
         guard offset == page.rows.count else { throw FormatError.trailingBytes }
         return page
+    }
+
+    /// The list key of the row that comes first in newest-first order; zero when empty.
+    func newestKey() -> ListKey {
+        var best: ListKey?
+        for i in 0..<count {
+            let key = listKey(ofRowAt: i)
+            if best.map({ $0 < key }) ?? true { best = key }
+        }
+        return best ?? ListKey(date: 0, created: 0)
+    }
+
+    func listKey(ofRowAt i: Int) -> ListKey {
+        ListKey(date: dateMilliseconds(ofRowAt: i), created: createdMilliseconds(ofRowAt: i))
     }
 
     /// Validates the row at `start` and returns where the next one starts.

@@ -11,6 +11,8 @@ struct PagedIndex: Equatable {
     /// Per page, the tag of the sealed copy the root names (or that this process wrote).
     var tags: [[UInt8]]
     var counts: [Int]
+    /// Per page, the list key of its newest row (zero when empty), as in the root.
+    var newest: [ListKey]
     /// Pages changed in memory and not written yet.
     var dirty: Set<Int> = []
 
@@ -19,6 +21,7 @@ struct PagedIndex: Equatable {
         pages = Array(repeating: nil, count: IndexLayout.pageCount)
         tags = root.tags
         counts = root.counts
+        newest = root.newest
     }
 
     /// An index whose every page is in memory and waits to be written (a new vault, or one
@@ -30,10 +33,11 @@ struct PagedIndex: Equatable {
         self.pages = pages
         tags = Array(repeating: [UInt8](repeating: 0, count: IndexRoot.tagLength), count: IndexLayout.pageCount)
         counts = pages.map(\.count)
+        newest = pages.map { $0.newestKey() }
         dirty = Set(0..<IndexLayout.pageCount)
     }
 
-    var root: IndexRoot { IndexRoot(generation: generation, counts: counts, tags: tags) }
+    var root: IndexRoot { IndexRoot(generation: generation, counts: counts, newest: newest, tags: tags) }
 
     /// The number of entries, from the root alone.
     var count: Int { counts.reduce(0, +) }
@@ -45,6 +49,12 @@ struct PagedIndex: Equatable {
         guard let page = pages[IndexLayout.page(of: id)] else {
             preconditionFailure("index page \(IndexLayout.page(of: id)) used before it was loaded")
         }
+        return page
+    }
+
+    /// Page `number`; it must have been loaded.
+    func page(ofNumber number: Int) -> IndexPage {
+        guard let page = pages[number] else { preconditionFailure("index page \(number) used before it was loaded") }
         return page
     }
 
@@ -60,6 +70,7 @@ struct PagedIndex: Equatable {
             }
             pages[page.number] = page
             counts[page.number] = page.count
+            newest[page.number] = page.newestKey()
             dirty.insert(page.number)
         }
     }

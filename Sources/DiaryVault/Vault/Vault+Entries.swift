@@ -48,9 +48,33 @@ extension Vault {
     }
 
     /// Entries matching `filter`, newest first by entry date, from the index alone.
+    ///
+    /// With a limit, pages are read newest first by the newest row the root records for each,
+    /// and reading stops once no page left can hold a newer row: `list -n 10` reads about ten
+    /// pages, not all 64, whatever the size of the vault.
     public func list(_ filter: EntryFilter = EntryFilter()) throws -> [EntrySummary] {
-        try loadAllPages()
-        return IndexListing(index: index, filter: filter).summaries()
+        guard filter.limit != nil else {
+            try loadAllPages()
+            var listing = IndexListing(filter: filter)
+            for case let page? in index.pages { listing.add(page) }
+            return listing.summaries(from: index)
+        }
+        let (root, state) = (loadedRoot, indexState)
+        var listing = IndexListing(filter: filter)
+        let order = (0..<IndexLayout.pageCount).filter { index.counts[$0] > 0 }.sorted { index.newest[$1] < index.newest[$0] }
+        var next = 0
+        while next < order.count, !listing.cannotImprove(with: index.newest[order[next]]) {
+            let chunk = order[next..<min(next + 8, order.count)]
+            try loadPages(chunk)
+            // The index was read again (another process wrote meanwhile) or rebuilt (a page was
+            // damaged): start over on the index as it is now.
+            guard loadedRoot == root, indexState == state else { return try list(filter) }
+            for number in chunk where !listing.cannotImprove(with: index.newest[number]) {
+                listing.add(index.page(ofNumber: number))
+            }
+            next = chunk.endIndex
+        }
+        return listing.summaries(from: index)
     }
 
     static func newestFirst(_ a: EntrySummary, _ b: EntrySummary) -> Bool {

@@ -32,12 +32,14 @@ extension Vault {
         try Self.sealChanges(of: &index, into: &change, vaultID: header.vaultID, keys: keyRing.current)
     }
 
-    func openPage(_ sealed: [UInt8], number: Int, expectedCount: Int) throws -> IndexPage {
-        try IndexPage.decode(
-            Envelope.open(
-                sealed, kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: header.vaultID,
-                keyRing: keyRing),
-            number: number, expectedCount: expectedCount)
+    /// Opens a page and checks it against what the root says of it (rows and newest row).
+    func openPage(_ sealed: [UInt8], number: Int, expectedCount: Int, expectedNewest: ListKey) throws -> IndexPage {
+        let page = try Envelope.open(
+            sealed, kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: header.vaultID,
+            keyRing: keyRing, into: pageBuffer
+        ) { try IndexPage.decode($0, number: number, expectedCount: expectedCount) }
+        guard page.newestKey() == expectedNewest else { throw FormatError.invalidField("newest row") }
+        return page
     }
 
     // MARK: Loading
@@ -102,7 +104,8 @@ extension Vault {
         var opened: [IndexPage] = []
         for (number, sealed) in sealedPages {
             guard let sealed, SealTag(index.tags[number]).matches(sealed),
-                  let page = try? openPage(sealed, number: number, expectedCount: index.counts[number])
+                  let page = try? openPage(
+                      sealed, number: number, expectedCount: index.counts[number], expectedNewest: index.newest[number])
             else { return false }
             opened.append(page)
         }

@@ -45,6 +45,9 @@ public final class Vault {
     /// Set when the index on disk is the older one-object kind: the next write (done at open)
     /// stores it as pages.
     var needsUpgrade = false
+    /// Where index pages are decrypted before their rows are copied out (guarded memory,
+    /// zeroed after each page).
+    let pageBuffer = PlaintextBuffer()
     /// Entries the last `search` could not open (reported so damage is never silent).
     public internal(set) var damagedDuringLastSearch: [UUID] = []
 
