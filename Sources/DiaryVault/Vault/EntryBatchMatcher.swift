@@ -49,6 +49,30 @@ struct EntryBatchMatcher: @unchecked Sendable {
         return results
     }
 
+    /// A batch being matched in the background while the caller reads the next one from the
+    /// store. One at a time: `finish` it before starting another (the workers' buffers are
+    /// shared between batches, never between two batches at once).
+    final class Job: @unchecked Sendable {
+        fileprivate let group = DispatchGroup()
+        let batch: [(id: UUID, sealed: [UInt8])]
+        // Written by the job's block before it leaves the group, read after `wait`.
+        fileprivate var results: [Bool?] = []
+
+        fileprivate init(_ batch: [(id: UUID, sealed: [UInt8])]) { self.batch = batch }
+    }
+
+    func start(_ batch: [(id: UUID, sealed: [UInt8])]) -> Job {
+        let job = Job(batch)
+        DispatchQueue.global(qos: .userInitiated).async(group: job.group) { job.results = match(job.batch) }
+        return job
+    }
+
+    /// Waits for `job` and returns each entry with its result (as `match` gives it).
+    func finish(_ job: Job) -> [(id: UUID, hit: Bool?)] {
+        job.group.wait()
+        return zip(job.batch, job.results).map { ($0.0.id, $0.1) }
+    }
+
     /// The results' memory, written by the workers at disjoint indices only.
     private struct Slots: @unchecked Sendable {
         let base: UnsafeMutablePointer<Bool?>

@@ -16,16 +16,28 @@ extension Vault {
         var differing: [(EntrySummary, [UInt8])] = []
         var pending: [(id: UUID, sealed: [UInt8])] = []
         pending.reserveCapacity(EntryBatchMatcher.batchSize)
-        /// Opens and matches what is pending; `summary` names an entry as the index has it.
-        func flush(_ summary: (UUID) -> EntrySummary) {
-            for (entry, hit) in zip(pending, matcher.match(pending)) {
+        var inFlight: EntryBatchMatcher.Job?
+        func report(_ results: [(id: UUID, hit: Bool?)], _ summary: (UUID) -> EntrySummary) {
+            for (id, hit) in results {
                 switch hit {
-                case nil: damaged.append(summary(entry.id))
-                case true?: matches.append(summary(entry.id))
+                case nil: damaged.append(summary(id))
+                case true?: matches.append(summary(id))
                 case false?: break
                 }
             }
+        }
+        /// Hands what is pending to the matcher, which works on it while the scan reads the
+        /// next batch; first collects the batch handed over before.
+        func flush(_ summary: (UUID) -> EntrySummary) {
+            if let job = inFlight { report(matcher.finish(job), summary) }
+            inFlight = pending.isEmpty ? nil : matcher.start(pending)
             pending.removeAll(keepingCapacity: true)
+        }
+        /// Flushes and waits for the last batch.
+        func drain(_ summary: (UUID) -> EntrySummary) {
+            flush(summary)
+            if let job = inFlight { report(matcher.finish(job), summary) }
+            inFlight = nil
         }
         func indexed(_ id: UUID) -> EntrySummary { index.page(of: id).row(id)!.summary }
         // Rows are read in place from the pages: a summary (strings) is built only for the
@@ -51,11 +63,12 @@ extension Vault {
                     try reader.forEachEntry { id, sealed in take(id, sealed) }
                 }
             }
-            flush(indexed)
+            drain(indexed)
         } catch {
             // A row or file that cannot be read stops the scan. Start over with one lookup per
             // id, so the failure is contained to the entries it hits, as a damaged entry should be.
-            (matches, damaged, differing, pending) = ([], [], [], [])
+            if let job = inFlight { _ = matcher.finish(job) }  // its results are read again below
+            (matches, damaged, differing, pending, inFlight) = ([], [], [], [], nil)
             let summaries = try list(unlimited)
             try storeCall {
                 try backend.withSnapshot { reader in
@@ -70,7 +83,7 @@ extension Vault {
                     }
                 }
             }
-            flush(indexed)
+            drain(indexed)
         }
         if !differing.isEmpty {
             (index, indexState) = try loadIndex()
@@ -79,7 +92,7 @@ extension Vault {
                     // Reported as the index now has it (another process may have retitled it).
                     let current = index.pages[IndexLayout.page(of: summary.id)]?.row(summary.id)?.summary
                     pending = [(summary.id, sealed)]
-                    flush { _ in current ?? summary }
+                    drain { _ in current ?? summary }
                 } else {
                     damaged.append(summary)
                 }
