@@ -77,7 +77,7 @@ final class VaultBackupIndexPageTests: VaultTestCase {
     }
 
     /// A backup of a vault written before index pages (Fixtures/version1-vault): no page
-    /// records and a version 1 index. It verifies, restores, and is upgraded when opened.
+    /// records and a version 1 index. It verifies, restores, and is upgraded by its first write.
     func testVersion1BackupWithoutPageRecordsStillRestores() throws {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/version1-vault")
@@ -97,6 +97,8 @@ final class VaultBackupIndexPageTests: VaultTestCase {
             let directory = path("restored-old-\(kind.rawValue)")
             let restored = try Vault.restore(backup: old, to: directory, passphrase: passphrase, store: kind)
             XCTAssertEqual(try restored.list().map(\.title), ["둘째 날 🌧️", "First day"])
+            // Upgraded by the first write, like any version 1 vault.
+            _ = try restored.add(text: "after the restore")
             XCTAssertEqual(try StoreLayout.open(at: directory).readIndexPages().count, IndexLayout.pageCount, "\(kind)")
         }
     }

@@ -96,25 +96,52 @@ final class VaultIndexPageTests: VaultTestCase {
     }
 
     /// The committed vault in Fixtures/version1-vault was written with the version 1 index (one
-    /// object with every row). Opening it upgrades it in place to a root and pages.
-    func testAVersion1IndexIsUpgradedAtOpen() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/version1-vault")
+    /// object with every row). It opens and reads as it is, and its first write stores the
+    /// index as a root and pages.
+    func testAVersion1IndexIsReadAndUpgradedByTheFirstWrite() throws {
         let copy = path("version1")
-        try FileManager.default.copyItem(at: fixture, to: copy)
+        try FileManager.default.copyItem(at: version1Fixture, to: copy)
         let passphrase = secret("correct horse battery staple")
         let vault = try Vault.open(at: copy, passphrase: passphrase)
         XCTAssertEqual(vault.indexState, .ok)
         XCTAssertEqual(try vault.list().map(\.title), ["둘째 날 🌧️", "First day"])
+        XCTAssertEqual(try vault.backend.readIndexPages().count, 0, "opening and reading write nothing")
+        XCTAssertEqual(vault.indexGeneration, 3, "the old index's own generation")
+        let added = try vault.add(text: "After the upgrade")
         XCTAssertEqual(try vault.backend.readIndexPages().count, IndexLayout.pageCount)
         let root = try Envelope.open(
             try XCTUnwrap(try vault.backend.readIndex()), kind: .index, objectID: Envelope.indexObjectID,
             vaultID: vault.id, keyRing: vault.keyRing)
         XCTAssertEqual(root.first, IndexRoot.version)
-        XCTAssertGreaterThan(vault.indexGeneration, 3, "the upgrade is a write: the generation moves on")
         let reopened = try Vault.open(at: copy, vaultKey: vault.vaultKey, keyGeneration: vault.keyGeneration)
         XCTAssertTrue(try reopened.verify().isClean)
-        XCTAssertEqual(try reopened.list().last?.starred, true)
+        XCTAssertEqual(try reopened.list().map(\.title), ["After the upgrade", "둘째 날 🌧️", "First day"])
+        XCTAssertEqual(try reopened.entry(added.id), added)
         XCTAssertFalse(reopened.needsUpgrade)
+    }
+
+    /// Found in review: the upgrade used to be written at open with a new generation, so an
+    /// old version 1 index put back in place of a newer index slipped past the rollback check.
+    func testAnOldVersion1IndexPutBackIsSeenAsARollback() throws {
+        let copy = path("version1-rollback")
+        try FileManager.default.copyItem(at: version1Fixture, to: copy)
+        let oldIndex = Array(try Data(contentsOf: copy.appendingPathComponent("vault.index")))
+        let passphrase = secret("correct horse battery staple")
+        let guardian = RollbackGuard(stateDirectory: path("state"))
+        let vault = try Vault.open(at: copy, passphrase: passphrase)
+        _ = try vault.add(text: "Written after the upgrade")
+        try guardian.record(vaultID: vault.id, generation: vault.indexGeneration)
+        let pagesBefore = try vault.backend.readIndexPages()
+        try vault.backend.apply(StoreChange(index: oldIndex))  // needs no key
+        let reopened = try Vault.open(at: copy, passphrase: passphrase)
+        guard case .olderThanSeen? = try guardian.check(vaultID: reopened.id, generation: reopened.indexGeneration)
+        else {
+            return XCTFail("an old index put back must be reported as older than seen")
+        }
+        XCTAssertEqual(try reopened.backend.readIndexPages(), pagesBefore, "opening the rolled-back vault wrote nothing")
+    }
+
+    private var version1Fixture: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/version1-vault")
     }
 }

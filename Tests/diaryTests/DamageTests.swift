@@ -40,6 +40,19 @@ final class DamageTests: XCTestCase {
         XCTAssertTrue(try box.ok(["show", ids[2]]).stdout.contains("Entry three"))
     }
 
+    /// Found in review: with the index unreadable, `show` cannot tell an older copy of the entry
+    /// from the current one, so it says so instead of showing it as checked.
+    func testShowWithAnUnreadableIndexWarnsThatTheEntryIsUnchecked() throws {
+        try FileManager.default.removeItem(at: box.vault.appendingPathComponent("vault.index"))
+        let shown = try box.ok(["show", ids[0]])
+        XCTAssertTrue(shown.stdout.contains("Entry one"), shown.stdout)
+        XCTAssertTrue(shown.stderr.contains("rebuilt in memory"), shown.stderr)
+        XCTAssertTrue(shown.stderr.contains("could not be checked against the index"), shown.stderr)
+        try box.ok(["reindex"])
+        let clean = try box.ok(["show", ids[0]])
+        XCTAssertEqual(clean.stderr, "", "a repaired index: no warning")
+    }
+
     func testVerifyOfADamagedBackupFileExits65() throws {
         let backup = box.root.appendingPathComponent("b.diarybak")
         try box.ok(["backup", backup.path])

@@ -128,9 +128,12 @@ extension Vault {
         return PagedIndex(generation: generation, rows: rows)
     }
 
-    /// A version 1 index (one object with every row) becomes pages. Each row's hash is
-    /// checked against the entry as stored before its tag is taken, so an entry that was
-    /// already not the indexed copy stays reported as such. The caller writes the result.
+    /// A version 1 index (one object with every row) becomes pages in memory. Each row's hash
+    /// is checked against the entry as stored before its tag is taken, so an entry that was
+    /// already not the indexed copy stays reported as such. The generation is the old index's
+    /// own: an old version 1 index put back in place of a newer index is then seen by the
+    /// rollback check like any older copy (writing the upgrade at open, with a new generation,
+    /// would hide exactly that). The next write stores every page.
     private func upgrade(_ legacy: LegacyIndex) throws -> PagedIndex {
         var rows: [IndexRow] = []
         rows.reserveCapacity(legacy.rows.count)

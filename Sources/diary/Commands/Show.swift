@@ -26,6 +26,7 @@ struct Show: ParsableCommand {
     func run() throws {
         let vault = try VaultAccess(options: global).open()
         let entry = try vault.entry(try vault.resolve(id.lowercased()))
+        warnAboutIndex(vault, entryUnchecked: true)
         Output.data(json ? try EntryFormat.json(EntryFormat.Record(entry)) : EntryFormat.full(entry))
     }
 }
