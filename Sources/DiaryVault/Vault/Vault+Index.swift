@@ -133,7 +133,8 @@ extension Vault {
     /// already not the indexed copy stays reported as such. The generation is the old index's
     /// own: an old version 1 index put back in place of a newer index is then seen by the
     /// rollback check like any older copy (writing the upgrade at open, with a new generation,
-    /// would hide exactly that). The next write stores every page.
+    /// would hide exactly that). Every page is marked changed, so the next write stores
+    /// them all.
     private func upgrade(_ legacy: LegacyIndex) throws -> PagedIndex {
         var rows: [IndexRow] = []
         rows.reserveCapacity(legacy.rows.count)
@@ -148,7 +149,6 @@ extension Vault {
                 }
             }
         }
-        needsUpgrade = true
         return PagedIndex(generation: legacy.generation, rows: rows)
     }
 
@@ -172,7 +172,6 @@ extension Vault {
                 loadedRoot = change.index
                 index = next
                 indexState = .ok
-                needsUpgrade = false
                 return result
             }
         }

@@ -42,10 +42,6 @@ public final class Vault {
     /// The sealed root the in-memory `index` came from (nil when it was rebuilt): lets a
     /// write skip reading the index again when nobody else wrote in between.
     var loadedRoot: [UInt8]?
-    /// Set when the index on disk is the older one-object kind: the next write stores it as
-    /// pages (all of them are marked changed). Nothing is written at open, so the rollback
-    /// check sees the generation the old index carries.
-    var needsUpgrade = false
     /// Where index pages are decrypted before their rows are copied out (guarded memory,
     /// zeroed after each page).
     let pageBuffer = PlaintextBuffer()
