@@ -7,7 +7,7 @@ import XCTest
 /// `FileStore.entryID(fromFileName:)` accepts, with the same id.
 final class StoreEntryScanTests: XCTestCase {
     func testScanNameParserAgreesWithTheStoreOnGeneratedNames() {
-        var rng = SplitMix(seed: 31)
+        var rng = SeededGenerator(seed: 31)
         let alphabet = Array("0123456789abcdefABCDEF-xg .é".unicodeScalars)
         for round in 0..<20_000 {
             var name = UUID().uuidString.lowercased()

@@ -19,7 +19,7 @@ final class VaultTextMatcherTests: XCTestCase {
     ]
 
     func testFastPathAgreesWithFoundationOnGeneratedTexts() {
-        var rng = SplitMix(seed: 42)
+        var rng = SeededGenerator(seed: 42)
         var checked = 0
         for _ in 0..<3000 {
             var text = ""
@@ -41,7 +41,7 @@ final class VaultTextMatcherTests: XCTestCase {
     /// against Foundation, on texts long enough to cross many words, with matches at every
     /// offset, including the last bytes.
     func testBytePathAgreesWithFoundationOnGeneratedTexts() {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         let filler = ["the", "QuEtZaL", "museum", "오늘", "카페에", "a", "@`", "1!", "~", "\t", "coatlus", "c"]
         let needles = Self.needles + ["quetzalcoatlus", "@", "`", "1", "q", "the museum", "s c", "lus"]
         for round in 0..<3000 {
@@ -85,18 +85,5 @@ final class VaultTextMatcherTests: XCTestCase {
         XCTAssertFalse(TextMatcher.contains("quetzal한coatlus", "quetzalcoatlus"))
         XCTAssertTrue(TextMatcher.contains("Un café noir", "cafe"))
         XCTAssertFalse(TextMatcher.contains("", "a"))
-    }
-}
-
-/// A tiny deterministic generator (SplitMix64), so a failure can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

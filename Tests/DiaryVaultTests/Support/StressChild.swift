@@ -92,7 +92,8 @@ final class StressChild {
     }
 }
 
-/// SplitMix64 (as in the child): seeded, so a failing run can be replayed from its seed.
+/// SplitMix64 (as in the child): seeded, so a failing run can be replayed from its seed. The
+/// generated tests of the vault use it too.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
@@ -119,4 +120,8 @@ func stressTextHash(_ text: String) -> String {
 func writePassphraseFile(_ passphrase: String, to url: URL) throws {
     try Data(passphrase.utf8).write(to: url)
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+}
+
+extension SeededGenerator {
+    init(seed: UInt64) { self.init(state: seed) }
 }
