@@ -9,7 +9,9 @@ let package = Package(
     products: [
         .executable(name: "diary", targets: ["diary"]),
         .library(name: "DiaryCrypto", targets: ["DiaryCrypto"]),
+        .library(name: "DiaryStore", targets: ["DiaryStore"]),
         .library(name: "DiaryVault", targets: ["DiaryVault"]),
+        .library(name: "DiaryExchange", targets: ["DiaryExchange"]),
         .library(name: "DiaryAgent", targets: ["DiaryAgent"]),
     ],
     dependencies: [
@@ -27,19 +29,25 @@ let package = Package(
         ),
         // The only module that imports CSodium: no C type leaves it.
         .target(name: "DiaryCrypto", dependencies: ["CSodium"]),
+        // Where sealed bytes live: the SQLite store, the files store, the journal and the lock.
+        // The only importer of GRDB; it never sees a key or plaintext.
         .target(
-            name: "DiaryVault",
-            dependencies: [
-                "DiaryCrypto",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            name: "DiaryStore",
+            dependencies: ["DiaryCrypto", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // The format, header and keys, entries, the sealed index, rotation, backup and verify.
+        .target(name: "DiaryVault", dependencies: ["DiaryCrypto", "DiaryStore"]),
+        // Import and export: plaintext in, plaintext out, never a sealed byte. The only
+        // importer of ZIPFoundation.
+        .target(
+            name: "DiaryExchange",
+            dependencies: ["DiaryVault", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         .target(name: "DiaryAgent", dependencies: ["DiaryCrypto"]),
         .executableTarget(
             name: "diary",
             dependencies: [
-                "DiaryVault", "DiaryAgent",
+                "DiaryVault", "DiaryStore", "DiaryExchange", "DiaryAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds link the Swift runtime and Foundation (with ICU's data) statically:
@@ -51,31 +59,47 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
+        // Helpers shared by every test target and the stress child: scratch directories, a
+        // seeded generator, running a body against each store. Not part of the product.
+        .target(
+            name: "DiaryTestSupport",
+            dependencies: ["DiaryVault", "DiaryStore", "DiaryCrypto"],
+            path: "Tests/DiaryTestSupport"
+        ),
         // A child process for the crash (SIGKILL) and multi-process tests of DiaryVault; it is
         // not part of the product.
         .executableTarget(
             name: "diary-vault-stress",
-            dependencies: ["DiaryVault", "DiaryCrypto"],
+            dependencies: ["DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"],
             path: "Tests/VaultStressChild"
         ),
         // In-process benchmarks of the vault layer (Scripts/bench-* drive it); not in the product.
         .executableTarget(
             name: "diary-bench",
-            dependencies: ["DiaryVault", "DiaryCrypto"],
+            dependencies: ["DiaryVault", "DiaryStore", "DiaryCrypto"],
             path: "Scripts/Bench"
         ),
         .testTarget(
             name: "DiaryCryptoTests",
-            dependencies: ["DiaryCrypto"],
+            dependencies: ["DiaryCrypto", "DiaryTestSupport"],
             resources: [.copy("Vectors")]
         ),
         .testTarget(
-            name: "DiaryVaultTests",
-            dependencies: ["DiaryVault", "DiaryCrypto", .product(name: "GRDB", package: "GRDB.swift")],
-            // A vault written by an earlier version of the format, opened in place by the tests.
-            exclude: ["Fixtures"]
+            name: "DiaryStoreTests",
+            dependencies: ["DiaryStore", "DiaryCrypto", "DiaryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "DiaryAgentTests", dependencies: ["DiaryAgent", "DiaryCrypto"]),
-        .testTarget(name: "diaryTests", dependencies: ["DiaryVault", "DiaryCrypto"]),
+        .testTarget(
+            name: "DiaryVaultTests",
+            dependencies: [
+                "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "DiaryExchangeTests",
+            dependencies: ["DiaryExchange", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
+        ),
+        .testTarget(name: "DiaryAgentTests", dependencies: ["DiaryAgent", "DiaryCrypto", "DiaryTestSupport"]),
+        .testTarget(name: "diaryTests", dependencies: ["DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import DiaryCrypto
 import DiaryVault
+import DiaryStore
 import Foundation
 
 /// One line of the corpus file Scripts/bench writes (JSON Lines).

@@ -1,5 +1,6 @@
 import DiaryCrypto
 import DiaryVault
+import DiaryStore
 import Foundation
 
 func syntheticEntries(_ n: Int) -> [Entry] {

@@ -1,5 +1,6 @@
 import DiaryCrypto
 import DiaryVault
+import DiaryStore
 import Foundation
 
 /// `aead`: raw XChaCha20-Poly1305 open speed on one core, for messages of `--size` bytes

@@ -1,3 +1,5 @@
+import DiaryTestSupport
+import DiaryStore
 import Foundation
 import XCTest
 

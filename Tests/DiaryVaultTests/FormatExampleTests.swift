@@ -1,5 +1,7 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
+import DiaryTestSupport
 import XCTest
 
 @testable import DiaryVault

@@ -1,4 +1,6 @@
 import DiaryCrypto
+import DiaryTestSupport
+import DiaryStore
 import Foundation
 import XCTest
 
@@ -6,7 +8,12 @@ import XCTest
 
 /// The paged index's codecs and the listing that reads rows in place (docs/FORMAT.md §7).
 final class IndexPageTests: XCTestCase {
-    private var rng = SystemRandomNumberGenerator()
+    private var rng = SeededGenerator(seed: 0)
+
+    override func setUp() {
+        // Seeded in setUp, not at construction: XCTest builds every test case just to list them.
+        rng = SeededGenerator(seed: SeededGenerator.announcedSeed(name))
+    }
 
     private func id(onPage page: Int) -> UUID {
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }

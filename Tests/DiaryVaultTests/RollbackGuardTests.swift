@@ -1,5 +1,7 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
+import DiaryTestSupport
 import XCTest
 
 @testable import DiaryVault
@@ -27,7 +29,7 @@ final class RollbackGuardTests: VaultTestCase {
     }
 
     func testAnOldCopyPutBackAfterNewerWritesIsReported() {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let live = path("vault-\(kind.rawValue)")
             let old = path("old-\(kind.rawValue)")
             let vault = try makeVault(kind)
@@ -51,7 +53,7 @@ final class RollbackGuardTests: VaultTestCase {
     }
 
     func testNormalUseNeverWarns() {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let live = path("vault-\(kind.rawValue)")
             let vault = try makeVault(kind)
             XCTAssertNil(try openAndCheck(live))

@@ -1,5 +1,7 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
+import DiaryTestSupport
 import XCTest
 
 @testable import DiaryVault
@@ -49,7 +51,7 @@ final class VaultBackupIndexPageTests: VaultTestCase {
     }
 
     func testBackupCarriesEveryIndexPageAndRestorePutsThemBack() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let (vault, entries, file) = try backedUpVault(kind)
             let stored = try vault.backend.readIndexPages()
             XCTAssertEqual(stored.count, IndexLayout.pageCount)
@@ -93,7 +95,7 @@ final class VaultBackupIndexPageTests: VaultTestCase {
         XCTAssertEqual(try BackupFile.read(old).indexPages, [:])
         let passphrase = secret("correct horse battery staple")
         XCTAssertTrue(try Vault.verifyBackup(old, passphrase: passphrase).isClean)
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let directory = path("restored-old-\(kind.rawValue)")
             let restored = try Vault.restore(backup: old, to: directory, passphrase: passphrase, store: kind)
             XCTAssertEqual(try restored.list().map(\.title), ["둘째 날 🌧️", "First day"])

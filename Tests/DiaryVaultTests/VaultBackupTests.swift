@@ -1,5 +1,7 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
+import DiaryTestSupport
 import XCTest
 
 @testable import DiaryVault
@@ -7,7 +9,7 @@ import XCTest
 /// Backup, verify and restore, run against both stores.
 final class VaultBackupTests: VaultTestCase {
     func testBackupRestoresIntoEitherStoreWithTheSameEntries() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let a = try vault.add(text: "한국어 일기\n본문 ✨", date: date("2023-09-15T09:00:00Z"), starred: true, tags: ["x"])
             let b = try vault.add(text: "second")
@@ -28,7 +30,7 @@ final class VaultBackupTests: VaultTestCase {
     }
 
     func testBackupContainsNoPlaintextAndNeverOverwrites() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             _ = try vault.add(text: "SECRET-MARKER-42 diary text")
             let file = path("b-\(kind.rawValue).diarybak")
@@ -42,7 +44,7 @@ final class VaultBackupTests: VaultTestCase {
     }
 
     func testRestoreRefusesAnExistingVaultAndAWrongPassphrase() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             _ = try vault.add(text: "one")
             let file = path("r-\(kind.rawValue).diarybak")
@@ -90,7 +92,7 @@ final class VaultBackupTests: VaultTestCase {
     }
 
     func testMissingOrDamagedIndexStillOpensAndReindexRepairsIt() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let e = try vault.add(text: "survives", tags: ["t"])
             // Replace the index with garbage of a valid envelope shape.
@@ -110,7 +112,7 @@ final class VaultBackupTests: VaultTestCase {
     }
 
     func testVerifyNamesADamagedEntryAndOthersStayReadable() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let good = try vault.add(text: "good")
             let bad = try vault.add(text: "bad")
@@ -129,7 +131,7 @@ final class VaultBackupTests: VaultTestCase {
     }
 
     func testSwappedEntriesAreDetected() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let a = try vault.add(text: "alpha")
             let b = try vault.add(text: "beta")
@@ -145,7 +147,7 @@ final class VaultBackupTests: VaultTestCase {
     }
 
     func testNewerFormatVersionAndForeignDirectoryAreRefused() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             var header = try vault.backend.readHeader()
             header[9] = 2  // version 2
@@ -167,7 +169,7 @@ final class VaultBackupTests: VaultTestCase {
 /// Findings of the independent review, pinned down.
 final class VaultReviewRegressionTests: VaultTestCase {
     func testAnOlderSealedCopyOfAnEntryPutBackIsRefusedAndNotBlessedByAWrite() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let e = try vault.add(text: "version one")
             var old: [UInt8] = []
@@ -212,7 +214,7 @@ final class VaultReviewRegressionTests: VaultTestCase {
 
 extension VaultReviewRegressionTests {
     func testSearchReportsAnOlderCopyPutBackInsteadOfMatchingItsStaleText() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let e = try vault.add(text: "stale word")
             var old: [UInt8] = []

@@ -1,5 +1,7 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
+import DiaryTestSupport
 import XCTest
 
 @testable import DiaryVault
@@ -9,7 +11,7 @@ import XCTest
 final class VaultConcurrencyTests: VaultTestCase {
     func testTwoProcessesAddingAtOnceKeepEveryEntry() throws {
         _ = try StressChild.executable()
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let perChild = 200
             let vault = try makeVault(kind)
             let passFile = path("pass-\(kind.rawValue)")

@@ -1,4 +1,6 @@
 import DiaryCrypto
+import DiaryTestSupport
+import DiaryStore
 import Foundation
 import XCTest
 
@@ -6,7 +8,7 @@ import XCTest
 
 /// Kill -9 at random instants (DESIGN.md invariants 3 and 4): a writer killed at any point
 /// leaves the vault at the last acknowledged state or with the in-flight operation complete,
-/// opening with exactly one passphrase, verify clean. Set `DIARY_STRESS_SEED` to replay a run.
+/// opening with exactly one passphrase, verify clean. Set `DIARY_TEST_SEED` to replay a run.
 final class VaultCrashTests: VaultTestCase {
     private let passphrases = ["A": "first passphrase 하나", "B": "second passphrase 둘"]
 
@@ -20,9 +22,8 @@ final class VaultCrashTests: VaultTestCase {
 
     private func runKillRounds(_ kind: StoreKind, rounds: Int) throws {
         _ = try StressChild.executable()
-        let seed = SeededGenerator.seed()
-        print("crash \(kind.rawValue): seed \(seed) (replay with DIARY_STRESS_SEED=\(seed))")
-        var rng = SeededGenerator(state: seed)
+        let seed = SeededGenerator.announcedSeed("crash \(kind.rawValue)")
+        var rng = SeededGenerator(seed: seed)
         let directory = try makeVault(kind, passphrase: passphrases["A"]!).directory
         let passFiles = try ["A", "B"].map { name in
             let url = path("pass-\(name)")

@@ -1,5 +1,7 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
+import DiaryTestSupport
 import XCTest
 
 @testable import DiaryVault
@@ -7,7 +9,7 @@ import XCTest
 /// Entry behaviour, run against both stores.
 final class VaultEntryTests: VaultTestCase {
     func testAddedEntryReadsBackExactlyAfterReopening() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let text = "서울의 봄 🌸\n오늘은 날씨가 좋았다.\nSecond line with émoji 👩‍💻"
             let added = try vault.add(text: text, date: date("2023-09-15T10:30:00Z"), starred: true, tags: ["travel", "korea"])
@@ -22,7 +24,7 @@ final class VaultEntryTests: VaultTestCase {
     }
 
     func testBlankTextIsRefusedAndNothingIsStored() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             for blank in ["", "   ", "\n\n\t \n"] {
                 XCTAssertThrowsVaultError(.emptyText, try vault.add(text: blank))
@@ -33,7 +35,7 @@ final class VaultEntryTests: VaultTestCase {
     }
 
     func testTitleIsFirstLineOrUntitled() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let titled = try vault.add(text: "  Morning walk  \nbody")
             let untitled = try vault.add(text: "\nOnly a body")
@@ -46,7 +48,7 @@ final class VaultEntryTests: VaultTestCase {
     }
 
     func testOversizedTextIsRefused() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let big = String(repeating: "a", count: Vault.maximumTextBytes + 1)
             XCTAssertThrowsVaultError(
@@ -57,7 +59,7 @@ final class VaultEntryTests: VaultTestCase {
     }
 
     func testListIsNewestFirstAndFilters() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let old = try vault.add(text: "old", date: date("2020-01-01T00:00:00Z"), tags: ["work"])
             let mid = try vault.add(text: "mid", date: date("2022-06-01T00:00:00Z"), starred: true)
@@ -73,7 +75,7 @@ final class VaultEntryTests: VaultTestCase {
     }
 
     func testUpdateChangesOnlyWhatIsGivenAndBumpsModified() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let e = try vault.add(text: "first\nbody", tags: ["a"])
             Thread.sleep(forTimeInterval: 0.005)
@@ -92,7 +94,7 @@ final class VaultEntryTests: VaultTestCase {
     }
 
     func testDeleteRemovesEntryAndUnknownIdIsAnError() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let keep = try vault.add(text: "keep")
             let drop = try vault.add(text: "drop")
@@ -104,7 +106,7 @@ final class VaultEntryTests: VaultTestCase {
     }
 
     func testResolveAcceptsUniquePrefixesAndNamesAmbiguousOnes() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             func put(_ uuid: String) throws -> UUID {
                 let now = Date(millisecondsSince1970: 1_700_000_000_000)
@@ -125,7 +127,7 @@ final class VaultEntryTests: VaultTestCase {
     }
 
     func testSearchIsCaseAndDiacriticInsensitiveAndRespectsFilters() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let cafe = try vault.add(text: "Visited the CAFÉ today", tags: ["food"])
             let korean = try vault.add(text: "오늘 카페에 갔다", starred: true)
@@ -138,7 +140,7 @@ final class VaultEntryTests: VaultTestCase {
     }
 
     func testConcurrentWritersInOneProcessKeepEveryEntry() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let other = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
             let a = try vault.add(text: "from a")
@@ -152,7 +154,7 @@ final class VaultEntryTests: VaultTestCase {
 /// Bulk import, run against both stores.
 final class VaultImportTests: VaultTestCase {
     func testImportKeepsIdsAndDatesAndIsIdempotent() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let d = date("2019-05-01T12:00:00Z")
             let entries = [
@@ -174,7 +176,7 @@ final class VaultImportTests: VaultTestCase {
     }
 
     func testImportWithOneBlankEntryImportsNothing() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let d = Date()
             let entries = [

@@ -1,5 +1,7 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
+import DiaryTestSupport
 import XCTest
 
 @testable import DiaryVault
@@ -12,7 +14,7 @@ final class VaultIndexPageTests: VaultTestCase {
     }
 
     func testShowReadsOnePageAndListReadsThemAll() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let entries = try add(vault, 40)
             let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
@@ -27,7 +29,7 @@ final class VaultIndexPageTests: VaultTestCase {
     }
 
     func testAWriteSealsOnlyTheChangedPageAndTheRoot() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let entries = try add(vault, 30)
             let pagesBefore = try vault.backend.readIndexPages()
@@ -43,7 +45,7 @@ final class VaultIndexPageTests: VaultTestCase {
     }
 
     func testAnOlderPagePutBackIsRefusedAndTheIndexRebuilt() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let entries = try add(vault, 10)
             let target = entries[4]
@@ -66,7 +68,7 @@ final class VaultIndexPageTests: VaultTestCase {
     }
 
     func testAnOlderEntryPutBackIsRefusedThroughItsPage() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let entry = try vault.add(text: "Original\nfirst words")
             let old = try XCTUnwrap(try vault.backend.readEntry(entry.id))
@@ -82,7 +84,7 @@ final class VaultIndexPageTests: VaultTestCase {
     }
 
     func testPagesWrittenByAnotherProcessAfterOpenAreReadWithTheirRoot() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let first = try makeVault(kind)
             _ = try add(first, 20)
             let reader = try Vault.open(at: first.directory, passphrase: secret("correct horse"))

@@ -1,5 +1,7 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
+import DiaryTestSupport
 import XCTest
 
 @testable import DiaryVault
@@ -7,14 +9,14 @@ import XCTest
 /// Passphrases, keys and rotation, run against both stores.
 final class VaultKeyTests: VaultTestCase {
     func testWrongPassphraseIsReportedAsSuch() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             XCTAssertThrowsVaultError(.wrongPassphrase, try Vault.open(at: vault.directory, passphrase: secret("wrong")))
         }
     }
 
     func testNFDSpellingOfPassphraseOpensVaultCreatedWithNFC() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let nfc = "비밀번호 café".precomposedStringWithCanonicalMapping
             let nfd = nfc.decomposedStringWithCanonicalMapping
             XCTAssertNotEqual(Array(nfc.utf8), Array(nfd.utf8))
@@ -25,7 +27,7 @@ final class VaultKeyTests: VaultTestCase {
     }
 
     func testPassphraseChangeRewritesOnlyTheHeader() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let e = try vault.add(text: "kept")
             let before = try snapshotOfEntries(vault)
@@ -41,7 +43,7 @@ final class VaultKeyTests: VaultTestCase {
     }
 
     func testHeaderOnlyPassphraseChangeReusesACheckOnlyForTheSameHeader() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let e = try vault.add(text: "kept")
             let checked = try Vault.checkPassphrase(at: vault.directory, passphrase: secret("correct horse"))
@@ -60,7 +62,7 @@ final class VaultKeyTests: VaultTestCase {
     }
 
     func testAgentKeyOpensVaultAndWrongKeyIsRefused() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let e = try vault.add(text: "via key")
             let viaKey = try Vault.open(at: vault.directory, vaultKey: vault.vaultKey, keyGeneration: vault.keyGeneration)
@@ -75,7 +77,7 @@ final class VaultKeyTests: VaultTestCase {
     }
 
     func testKeyRotationReSealsEverythingAndOldKeyNoLongerOpens() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             var ids: [UUID] = []
             for n in 0..<20 { ids.append(try vault.add(text: "entry \(n)", tags: ["t\(n % 3)"]).id) }
@@ -97,7 +99,7 @@ final class VaultKeyTests: VaultTestCase {
     }
 
     func testInterruptedRotationOpensAndASecondRunFinishesIt() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             var ids: [UUID] = []
             for n in 0..<10 { ids.append(try vault.add(text: "entry \(n)").id) }

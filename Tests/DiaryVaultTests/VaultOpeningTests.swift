@@ -1,5 +1,7 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
+import DiaryTestSupport
 import XCTest
 
 @testable import DiaryVault
@@ -7,7 +9,7 @@ import XCTest
 /// `SealedVault`: one store opened for the header and then for the key, run against both stores.
 final class VaultOpeningTests: VaultTestCase {
     func testSealedVaultTellsTheHeaderAndOpensWithTheAgentKey() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let e = try vault.add(text: "via key")
             let sealed = try SealedVault(at: vault.directory)
@@ -18,7 +20,7 @@ final class VaultOpeningTests: VaultTestCase {
     }
 
     func testWrongAgentKeyIsRefusedAndTheSameSealedVaultThenOpensWithThePassphrase() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let e = try vault.add(text: "after a refusal")
             let sealed = try SealedVault(at: vault.directory)
@@ -33,7 +35,7 @@ final class VaultOpeningTests: VaultTestCase {
     }
 
     func testAPassphraseChangedAfterInspectionIsTheOneThatOpens() throws {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let sealed = try SealedVault(at: vault.directory)
             // Another process runs `passwd` while this one waits at its prompt.

@@ -1,4 +1,6 @@
+import DiaryStore
 import Foundation
+import DiaryTestSupport
 import XCTest
 
 @testable import DiaryVault
@@ -9,7 +11,7 @@ final class VaultSearchScanTests: VaultTestCase {
     private func day(_ n: Int) -> Date { Date(millisecondsSince1970: 1_700_000_000_000 + Int64(n) * 86_400_000) }
 
     func testMatchesComeNewestFirstWithTheLimitAppliedWhateverTheStoreOrder() {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             // Random ids, so the store's order (by id) has nothing to do with the dates.
             var added: [(Date, UUID)] = []
@@ -26,7 +28,7 @@ final class VaultSearchScanTests: VaultTestCase {
     }
 
     func testDamagedEntriesAreReportedNewestFirstAndTheRestAreSearched() {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let entries = try (0..<6).map { try vault.add(text: "entry number \($0)", date: day($0)) }
             var change = StoreChange()
@@ -56,7 +58,7 @@ final class VaultSearchScanTests: VaultTestCase {
     }
 
     func testNonASCIIQueriesStillFollowFoundation() {
-        forEachStore { kind in
+        forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let korean = try vault.add(text: "오늘 박물관에서 익룡을 봤다", date: day(1))
             let french = try vault.add(text: "Un CAFÉ noir à Paris", date: day(2))

@@ -1,3 +1,4 @@
+import DiaryTestSupport
 import Foundation
 import XCTest
 

@@ -23,6 +23,7 @@
 
 import DiaryCrypto
 import DiaryVault
+import DiaryTestSupport
 import Foundation
 
 /// Writes one line with a single write(2): it reaches the pipe or file whole, or not at all,
@@ -42,27 +43,11 @@ func readSecret(_ path: String) throws -> SecretBytes {
     return try SecretBytes(consuming: &bytes)
 }
 
-func textHash(_ text: String) -> String {
-    BLAKE2b.hash(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
-}
-
 func tagField(_ tags: [String]) -> String { tags.isEmpty ? "-" : tags.joined(separator: ",") }
-
-/// SplitMix64: a small seeded generator, so a run can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random entry texts: Korean, Latin and emoji words, sometimes long enough to cross padding
 /// buckets.
-func randomText(_ rng: inout SplitMix64) -> String {
+func randomText(_ rng: inout SeededGenerator) -> String {
     let words = ["오늘은", "날씨가", "좋았다", "서울의", "봄", "일기", "morning", "walk", "café", "naïve", "🌸", "👩‍💻",
                  "notes", "비가", "내렸다", "coffee", "train", "기억"]
     let count = Int.random(in: 1...(Int.random(in: 0..<10, using: &rng) == 0 ? 600 : 40), using: &rng)
@@ -79,7 +64,7 @@ func randomText(_ rng: inout SplitMix64) -> String {
     return lines.joined(separator: "\n")
 }
 
-func randomTags(_ rng: inout SplitMix64) -> [String] {
+func randomTags(_ rng: inout SeededGenerator) -> [String] {
     let pool = ["work", "travel", "여행", "home", "family", "ideas"]
     return Array(pool.shuffled(using: &rng).prefix(Int.random(in: 0...2, using: &rng))).sorted()
 }
@@ -100,7 +85,7 @@ func crashLoop(_ args: [String]) throws {
     let directory = URL(fileURLWithPath: args[0])
     let pass = ["A": try readSecret(args[1]), "B": try readSecret(args[2])]
     let maxOps = args.count > 4 ? Int(args[4]) ?? 100_000 : 100_000
-    var rng = SplitMix64(state: seed)
+    var rng = SeededGenerator(seed: seed)
     var (vault, current) = try openEither(directory, pass["A"]!, pass["B"]!)
     emit("START \(current)")
     if vault.rotationInterrupted {
@@ -134,10 +119,10 @@ func crashLoop(_ args: [String]) throws {
             let text = randomText(&rng)
             let starred = Bool.random(using: &rng)
             let tags = randomTags(&rng)
-            emit("BEGIN ADD - \(textHash(text)) \(starred ? 1 : 0) \(tagField(tags))")
+            emit("BEGIN ADD - \(stressTextHash(text)) \(starred ? 1 : 0) \(tagField(tags))")
             let entry = try vault.add(text: text, starred: starred, tags: tags)
             live.append(entry.id)
-            emit("ADD \(entry.id.uuidString.lowercased()) \(textHash(entry.text)) \(entry.starred ? 1 : 0) \(tagField(entry.tags))")
+            emit("ADD \(entry.id.uuidString.lowercased()) \(stressTextHash(entry.text)) \(entry.starred ? 1 : 0) \(tagField(entry.tags))")
             continue
         }
         let index = Int.random(in: 0..<live.count, using: &rng)
@@ -145,9 +130,9 @@ func crashLoop(_ args: [String]) throws {
         let name = id.uuidString.lowercased()
         if roll < 60 {
             let text = randomText(&rng)
-            emit("BEGIN UPD \(name) \(textHash(text))")
+            emit("BEGIN UPD \(name) \(stressTextHash(text))")
             let entry = try vault.update(id, text: text)
-            emit("UPD \(name) \(textHash(entry.text))")
+            emit("UPD \(name) \(stressTextHash(entry.text))")
         } else if roll < 80 {
             let starred = Bool.random(using: &rng)
             let tags = randomTags(&rng)
@@ -180,7 +165,7 @@ func addMany(_ args: [String]) throws {
     for i in 0..<count {
         let text = "\(args[3]) \(i)\n동시에 쓰는 일기 \(i) — concurrent entry"
         let entry = try vault.add(text: text, tags: [args[3]])
-        emit("ADD \(entry.id.uuidString.lowercased()) \(textHash(text))")
+        emit("ADD \(entry.id.uuidString.lowercased()) \(stressTextHash(text))")
     }
     emit("DONE")
 }

@@ -1,4 +1,4 @@
-import DiaryVault
+@_spi(Fuzzing) import DiaryVault
 
 /// libFuzzer's entry point: one input to `FuzzEntryPoints.index`. No top-level code.
 @_cdecl("LLVMFuzzerTestOneInput")

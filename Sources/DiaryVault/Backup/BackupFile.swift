@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
 
 /// The single-file backup container (docs/FORMAT.md §10): ciphertext only.

@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
 
 /// One damaged object, named so the user knows what was lost.
@@ -12,10 +13,14 @@ public struct Damage: Sendable, Equatable, CustomStringConvertible {
 
     public let object: Object
     public let reason: String
+    /// True when rebuilding the index from the entries (`Vault.reindex`) repairs it: the
+    /// entries are intact and only the index is missing or out of step with them.
+    public let reindexRepairs: Bool
 
-    public init(object: Object, reason: String) {
+    public init(object: Object, reason: String, reindexRepairs: Bool = false) {
         self.object = object
         self.reason = reason
+        self.reindexRepairs = reindexRepairs
     }
 
     public var description: String {
@@ -59,7 +64,7 @@ struct Verifier {
                 damage.append(Damage(object: .index, reason: "\(error)"))
             }
         } else {
-            damage.append(Damage(object: .index, reason: "missing (run `diary reindex`)"))
+            damage.append(Damage(object: .index, reason: "missing", reindexRepairs: true))
         }
         var present = Set<UUID>()
         for (n, (id, sealed)) in entries.enumerated() {
@@ -75,7 +80,7 @@ struct Verifier {
                         }
                     } else if !damagedPages.contains(IndexLayout.page(of: id)) {
                         // (An entry whose page is damaged is covered by that page's report.)
-                        damage.append(Damage(object: .entry(id), reason: "not in the index (run `diary reindex`)"))
+                        damage.append(Damage(object: .entry(id), reason: "not in the index", reindexRepairs: true))
                     }
                 }
             } catch {

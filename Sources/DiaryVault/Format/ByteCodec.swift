@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// Appends big-endian integers and length-prefixed fields to a byte buffer.
@@ -120,60 +121,19 @@ enum FormatError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-extension UUID {
-    /// The 16 bytes in RFC 9562 (network) order.
-    var bytes: [UInt8] {
-        let u = uuid
-        return [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15]
-    }
-
-    init(bytes b: [UInt8]) {
-        precondition(b.count == 16)
-        self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                         b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
-    }
-
-    /// The 16 bytes as a big-endian pair: ordered exactly like `uuidString`.
-    var sortKey: (UInt64, UInt64) {
-        withUnsafeBytes(of: uuid) { raw in
-            (UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-             UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
-        }
-    }
-
-    /// Lowercase hex without dashes, as used in file names and prefixes.
-    ///
-    /// Written from the 16 bytes: resolving a short id (`show 1b4e28ba`) formats every id in
-    /// the index, and `uuidString`, `lowercased()` and NSString's `replacingOccurrences` took
-    /// about 3 µs per id, 30 ms at 10,000 entries.
-    var compactHex: String {
-        withUnsafeBytes(of: uuid) { raw in
-            String(unsafeUninitializedCapacity: 32) { hex in
-                for (i, byte) in raw.enumerated() {
-                    hex[2 * i] = Self.hexDigits[Int(byte >> 4)]
-                    hex[2 * i + 1] = Self.hexDigits[Int(byte & 0x0f)]
-                }
-                return 32
-            }
-        }
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-}
-
 extension Date {
     /// The times the format stores: 0001-01-01T00:00:00Z through 9999-12-31T23:59:59.999Z
     /// (docs/FORMAT.md §1). Within it, milliseconds survive the trip through a Date exactly.
-    static let storableMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+    package static let storableMilliseconds: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
 
     /// Milliseconds since 1970-01-01T00:00:00Z: the on-disk time unit, clamped to
     /// `storableMilliseconds` so that no Date can trap here or encode to a time readers refuse.
-    var millisecondsSince1970: Int64 {
+    package var millisecondsSince1970: Int64 {
         let ms = (timeIntervalSince1970 * 1000).rounded()
         let range = Self.storableMilliseconds
         guard ms >= Double(range.lowerBound) else { return range.lowerBound }  // also -infinity, NaN
         guard ms <= Double(range.upperBound) else { return range.upperBound }  // also +infinity
         return Int64(ms)
     }
-    init(millisecondsSince1970 ms: Int64) { self.init(timeIntervalSince1970: Double(ms) / 1000) }
+    package init(millisecondsSince1970 ms: Int64) { self.init(timeIntervalSince1970: Double(ms) / 1000) }
 }

@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
 
 /// What a sealed object is. Part of its associated data, so one kind can't pose as another.

@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
 
 /// The keys of one vault-key generation: the vault key and the subkeys derived from it.

@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
 
 /// The vault header: everything needed to turn a passphrase into the vault key.

@@ -1,16 +1,18 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
 
 /// Entry points for the libFuzzer targets in `Fuzz/`: each feeds bytes to one parser of data
 /// read from disk.
 ///
-/// The parsers stay `internal`; only these functions are public, so the fuzz package (a
-/// separate SwiftPM package, because an executable without `main` links only with the fuzzer
-/// runtime) can reach them. A thrown error is a correct answer to bad input and is swallowed;
+/// The parsers stay `internal`. These functions are SPI, not API: the fuzz package (a separate
+/// SwiftPM package, because an executable without `main` links only with the fuzzer runtime)
+/// reaches them with `@_spi(Fuzzing) import DiaryVault`, and no ordinary client sees them or
+/// the fixed key below. A thrown error is a correct answer to bad input and is swallowed;
 /// a trap is the bug the fuzzer looks for. Where a parser accepts its input, the entry point
 /// also checks that the input was canonical (it re-encodes to the same bytes), because the
 /// format promises exactly one encoding per value and the vault re-encodes what it decoded.
-public enum FuzzEntryPoints {
+@_spi(Fuzzing) public enum FuzzEntryPoints {
     /// A fixed, public key: with it the fuzzer can reach the code behind a successful AEAD open.
     /// Not a secret; nothing real is sealed under it.
     private static let keyRing: KeyRing = {

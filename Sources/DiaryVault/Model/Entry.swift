@@ -84,7 +84,7 @@ public struct EntryFilter: Sendable, Equatable {
 }
 
 /// Rules about entry text shared by every write path.
-enum EntryText {
+public enum EntryText {
     static let untitled = "Untitled"
     /// Titles in the index are cut to this many characters and at most this many UTF-8 bytes
     /// (one character can be any number of bytes); `show` has the full line.
@@ -104,7 +104,7 @@ enum EntryText {
     }
 
     /// True when the text holds nothing but white space: such an entry is never stored.
-    static func isBlank(_ text: String) -> Bool {
+    public static func isBlank(_ text: String) -> Bool {
         text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 

@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// The plaintext of a sealed entry (docs/FORMAT.md §6):

@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
 
 /// How the index is cut into pages (docs/FORMAT.md §7).

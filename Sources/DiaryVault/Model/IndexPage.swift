@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// One decrypted index page: its rows, encoded, sorted by id, kept as bytes.

@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// A version 1 index: one sealed object with every entry's row (vaults written before index

@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// What `RollbackGuard.check` has to say about an opened vault.

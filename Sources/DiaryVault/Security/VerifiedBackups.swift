@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// Remembers, outside any vault, when a backup of each vault was last verified, so that

@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// Case- and diacritic-insensitive substring matching, as Foundation's

@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
 
 /// A passphrase proven against a vault's header, and the keys it unwrapped (guarded memory).
@@ -102,7 +103,7 @@ extension Vault {
                 header = onDisk
                 keyRing = KeyRing([ring.current])
                 indexState = .ok
-                try (backend as? SQLiteStore)?.vacuum()
+                try backend.compact()
                 return damaged
             }
         }

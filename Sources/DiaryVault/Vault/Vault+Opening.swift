@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
 
 /// A vault whose store is open and whose header was read, but which no key has opened yet.

@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// What can go wrong with a vault. Messages are lowercase, name the path or the entry id, and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DiaryCrypto
 import DiaryVault
+import DiaryStore
 import Foundation
 
 /// `diary init`: create a vault.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiaryVault
+import DiaryStore
 import Foundation
 
 /// `diary restore`: a backup into a new vault directory.

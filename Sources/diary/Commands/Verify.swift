@@ -41,7 +41,8 @@ struct Verify: ParsableCommand {
         }
         progress.finish()
         for damage in report.damaged { Output.data(damage.description) }
-        guard report.isClean else { throw CLIError.damageFound(count: report.damaged.count) }
+        guard report.isClean else { throw CLIError.damageFound(
+            count: report.damaged.count, reindexRepairs: report.damaged.contains(where: \.reindexRepairs)) }
         Output.note("ok: \(report.checkedEntries) entr\(report.checkedEntries == 1 ? "y" : "ies"), no damage")
     }
 

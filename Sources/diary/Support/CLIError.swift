@@ -33,7 +33,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     /// The unlock agent could not be started or reached.
     case agent(String)
     /// `verify` found damage (the report was already printed).
-    case damageFound(count: Int)
+    case damageFound(count: Int, reindexRepairs: Bool)
     /// `restore` target that exists, is not a vault, and is not empty.
     case notEmpty(path: String)
     /// A path given on the command line is unusable.
@@ -58,7 +58,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return "no memory file system for the editor's temporary file; refusing to write text to disk"
         case .system(let what, let code): return "\(what): \(String(cString: strerror(code)))"
         case .agent(let detail): return "unlock agent: \(detail)"
-        case .damageFound(let count): return "damage found in \(count) object\(count == 1 ? "" : "s")"
+        case .damageFound(let count, _): return "damage found in \(count) object\(count == 1 ? "" : "s")"
         case .badPath(let path, let detail): return "\(path): \(detail)"
         case .notEmpty(let path): return "\(path) exists and is not empty; restore writes only into a new or empty directory"
         }
@@ -72,6 +72,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .noMemoryFileSystem:
             return "set XDG_RUNTIME_DIR to a tmpfs directory, or pass the text as an argument or on stdin"
         case .emptyText: return "write something, or leave it: an empty entry is never saved"
+        case .damageFound(_, reindexRepairs: true): return "`diary reindex` rebuilds the index from the entries"
         default: return nil
         }
     }

@@ -1,5 +1,6 @@
 import DiaryAgent
 import DiaryCrypto
+import DiaryExchange
 import DiaryVault
 import Foundation
 

@@ -92,36 +92,8 @@ final class StressChild {
     }
 }
 
-/// SplitMix64 (as in the child): seeded, so a failing run can be replayed from its seed. The
-/// generated tests of the vault use it too.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// The seed from `DIARY_STRESS_SEED` when set (to replay a failure), else a random one.
-    static func seed() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["DIARY_STRESS_SEED"], let seed = UInt64(text) { return seed }
-        return UInt64.random(in: 0...UInt64.max)
-    }
-}
-
-/// Lowercase hex of BLAKE2b-256 over the text's UTF-8 bytes, as the child prints it.
-func stressTextHash(_ text: String) -> String {
-    BLAKE2b.hash(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
-}
-
 /// Writes a passphrase file (0600) for a child; passphrases never go on a command line.
 func writePassphraseFile(_ passphrase: String, to url: URL) throws {
     try Data(passphrase.utf8).write(to: url)
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-}
-
-extension SeededGenerator {
-    init(seed: UInt64) { self.init(state: seed) }
 }

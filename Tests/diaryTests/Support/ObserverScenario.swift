@@ -1,5 +1,6 @@
 import DiaryCrypto
 import DiaryVault
+import DiaryStore
 import Foundation
 import XCTest
 

@@ -1,0 +1,82 @@
+import DiaryVault
+import Foundation
+
+/// The lossless export: every field of every entry, so `import --from diary` restores the
+/// entries exactly, with the same ids.
+///
+/// ```
+/// {"entries":[{"created":"2024-02-22T15:00:00.123Z","date":"…","id":"…","modified":"…",
+///   "source":"jrnl:…","starred":true,"tags":["a"],"text":"…"}],"format":"diary-export","version":1}
+/// ```
+/// Keys are sorted; dates are UTC with milliseconds, the precision the vault stores; ids are
+/// lowercase UUIDs; `source` is present only for imported entries.
+enum DiaryJSON {
+    static let format = "diary-export"
+    static let version = 1
+
+    static func write(_ entries: [Entry]) -> Data {
+        let file = File(
+            entries: entries.map {
+                Record(
+                    created: ExchangeDates.utcMilliseconds($0.created), date: ExchangeDates.utcMilliseconds($0.date),
+                    id: $0.id.uuidString.lowercased(), modified: ExchangeDates.utcMilliseconds($0.modified),
+                    source: $0.source, starred: $0.starred, tags: $0.tags, text: $0.text)
+            }, format: format, version: version)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        // Encoding plain strings, booleans and arrays cannot fail.
+        var data = try! encoder.encode(file)
+        data.append(0x0A)
+        return data
+    }
+
+    static func read(_ bytes: [UInt8], file: String) throws -> ImportBatch {
+        let root = try Importer.parseJSON(bytes, file: file)
+        guard case .object(let top) = root.value else {
+            throw ExchangeError.notAnExport(file: file, expected: "diary json", detail: "the top level is not an object")
+        }
+        guard case .string(format)? = top["format"]?.value else {
+            throw ExchangeError.notAnExport(file: file, expected: "diary json", detail: "no \"format\": \"\(format)\"")
+        }
+        guard case .number(let found)? = top["version"]?.value else {
+            throw ExchangeError.notAnExport(file: file, expected: "diary json", detail: "no version number")
+        }
+        // Refuse versions we do not know rather than guess at their fields.
+        guard found == Double(version) else {
+            throw ExchangeError.unsupportedVersion(file: file, found: Int(exactly: found) ?? -1, supported: version)
+        }
+        var batch = ImportBatch()
+        for var fields in try JSONFields.entries(of: root, file: file, expected: "diary json") {
+            let idText = try fields.string("id")
+            fields.id = String(idText.prefix(40))
+            guard let id = UUID(uuidString: idText) else { throw fields.failure("'id' is not a uuid") }
+            let text = try fields.string("text")
+            if EntryText.isBlank(text) { throw fields.failure("'text' is empty") }
+            guard let starred = try fields.optionalBool("starred") else { throw fields.failure("'starred' is missing") }
+            guard let tags = try fields.optionalStrings("tags") else { throw fields.failure("'tags' is missing") }
+            batch.entries.append(
+                Entry(
+                    id: id, text: text, date: try fields.date("date"), created: try fields.date("created"),
+                    modified: try fields.date("modified"), starred: starred, tags: tags,
+                    source: try fields.optionalString("source")))
+        }
+        return batch
+    }
+
+    private struct File: Encodable {
+        let entries: [Record]
+        let format: String
+        let version: Int
+    }
+
+    private struct Record: Encodable {
+        let created: String
+        let date: String
+        let id: String
+        let modified: String
+        let source: String?
+        let starred: Bool
+        let tags: [String]
+        let text: String
+    }
+}

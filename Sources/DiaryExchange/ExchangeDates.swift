@@ -1,0 +1,134 @@
+import DiaryVault
+import Foundation
+
+/// The date formats of the import and export files, parsed and written by hand.
+///
+/// A diary export must round-trip to the millisecond the vault stores, so dates are built from
+/// integer milliseconds rather than through DateFormatter, whose fractional seconds are a
+/// Double and whose parsing is lenient in ways that differ between platforms.
+enum ExchangeDates {
+    /// Parses `YYYY-MM-DD`, optionally followed by `T` or a space, `HH:MM[:SS[.fraction]]` and
+    /// a zone (`Z`, `±HH:MM`, `±HHMM`). Without a time it is midnight; without a zone the time
+    /// is read in `timeZone`. Returns nil for anything else, including impossible dates.
+    static func parse(_ text: String, timeZone: TimeZone) -> Date? {
+        var s = Substring(text.trimmingCharacters(in: .whitespaces))
+        guard let year = s.digits(4), s.take("-"), let month = s.digits(2), s.take("-"), let day = s.digits(2)
+        else { return nil }
+        var hour = 0, minute = 0, second = 0, millisecond = 0
+        var offsetSeconds: Int?
+        if s.take("T") || s.take(" ") {
+            guard let h = s.digits(2), s.take(":"), let m = s.digits(2) else { return nil }
+            hour = h
+            minute = m
+            if s.take(":") {
+                guard let sec = s.digits(2) else { return nil }
+                second = sec
+                if s.take(".") || s.take(",") {
+                    let fraction = s.prefix(while: \.isASCIIDigitCharacter)
+                    guard !fraction.isEmpty else { return nil }
+                    s = s.dropFirst(fraction.count)
+                    // Milliseconds are what the vault stores; finer digits are dropped.
+                    millisecond = Int(String((fraction + "00").prefix(3)))!
+                }
+            }
+            _ = s.take(" ")
+            if s.take("Z") || s.take("z") {
+                offsetSeconds = 0
+            } else if let sign = s.first, sign == "+" || sign == "-" {
+                s = s.dropFirst()
+                guard let oh = s.digits(2) else { return nil }
+                _ = s.take(":")
+                guard let om = s.digits(2), oh < 24, om < 60 else { return nil }
+                offsetSeconds = (sign == "-" ? -1 : 1) * (oh * 3600 + om * 60)
+            }
+        }
+        guard s.isEmpty, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 60
+        else { return nil }
+        if let offsetSeconds {
+            let seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+            return Date(millisecondsSince1970: Int64(seconds) * 1000 + Int64(millisecond))
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        guard let local = calendar.date(from: parts) else { return nil }
+        return Date(millisecondsSince1970: local.millisecondsSince1970 + Int64(millisecond))
+    }
+
+    /// `2024-02-22T15:00:00.123Z`: UTC with exactly three fraction digits, the diary export's form.
+    static func utcMilliseconds(_ date: Date) -> String {
+        let ms = date.millisecondsSince1970
+        let (seconds, millis) = ms.floorDivided(by: 1000)
+        let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
+        let (y, m, d) = civilFromDays(Int(days))
+        let sod = Int(secondOfDay)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, m, d, sod / 3600, sod / 60 % 60, sod % 60, Int(millis))
+    }
+
+    /// `YYYY-MM-DD` of `date` in `timeZone` (file names of the Markdown export).
+    static func day(_ date: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by d: Int64) -> (Int64, Int64) {
+        let r = ((self % d) + d) % d
+        return ((self - r) / d, r)
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+}
+
+extension Substring {
+    /// Consumes exactly `count` ASCII digits.
+    fileprivate mutating func digits(_ count: Int) -> Int? {
+        let head = prefix(count)
+        guard head.count == count, head.allSatisfy(\.isASCIIDigitCharacter) else { return nil }
+        removeFirst(count)
+        return Int(head)
+    }
+
+    fileprivate mutating func take(_ c: Character) -> Bool {
+        guard first == c else { return false }
+        removeFirst()
+        return true
+    }
+}

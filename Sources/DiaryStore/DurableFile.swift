@@ -1,0 +1,198 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Durable, atomic replacement of whole files, and strict reads of them.
+///
+/// Every write goes to a fresh `.tmp-…` file in the target's own directory (so the rename never
+/// crosses a file system), is fsynced, renamed over the target, and then the directory is
+/// fsynced so the rename itself survives a power cut. Modes are set with `fchmod`/`chmod`, not
+/// left to the umask.
+package enum DurableFile {
+    /// Prefix of every temporary file a writer creates; readers skip such names.
+    package static let tempPrefix = ".tmp-"
+    /// Mode of every file the stores create.
+    static let fileMode: mode_t = 0o600
+    /// Mode of every directory the stores create.
+    static let directoryMode: mode_t = 0o700
+    /// Largest blob a store will read: a crafted file must not make us allocate without bound.
+    static let maxReadSize = 256 << 20
+
+    /// The text of `errno`, for error details (never file contents).
+    package static func errnoText(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// The whole content of the regular file at `url`, or nil when it does not exist.
+    /// A symbolic link, a non-regular file or one larger than `limit` is damage.
+    ///
+    /// Reads with `O_NOATIME` where the kernel allows it (we own the file), so reading an entry
+    /// does not stamp its access time: a copy of the vault would otherwise show which entries
+    /// were last read, and when.
+    package static func read(_ url: URL, limit: Int = maxReadSize) throws -> [UInt8]? {
+        var fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | oNoAtime)
+        if fd < 0 && errno == EPERM { fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP { throw StoreError.corrupt(path: url.path, detail: "is a symbolic link") }
+            throw StoreError.io(path: url.path, detail: errnoText())
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw StoreError.corrupt(path: url.path, detail: "is not a regular file")
+        }
+        guard Int(info.st_size) <= limit else {
+            throw StoreError.corrupt(path: url.path, detail: "is larger than \(limit) bytes")
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(Int(info.st_size))
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc_read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io(path: url.path, detail: errnoText())
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            guard bytes.count <= limit else {
+                throw StoreError.corrupt(path: url.path, detail: "is larger than \(limit) bytes")
+            }
+        }
+        return bytes
+    }
+
+    /// Writes `bytes` to a new fsynced temporary file in `directory` and returns its URL.
+    /// The caller renames it into place (or removes it). With `hidingTimes`, the file's access
+    /// and modification times are set to an uninformative value (`hideTimes`) before the fsync.
+    static func stage(_ bytes: [UInt8], in directory: URL, hidingTimes: Bool = false) throws -> URL {
+        let name = tempPrefix + SecureRandomName.make()
+        let url = directory.appendingPathComponent(name)
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, fileMode)
+        guard fd >= 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+        do {
+            defer { close(fd) }
+            guard fchmod(fd, fileMode) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+            try writeAll(fd, bytes, path: url.path)
+            if hidingTimes {
+                var times = uninformativeTimes()
+                guard futimens(fd, &times) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+            }
+            guard fsync(fd) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+        } catch {
+            unlink(url.path)
+            throw error
+        }
+        return url
+    }
+
+    /// Renames a staged file over `target` (atomic on POSIX). The directory still needs a sync.
+    static func commit(_ staged: URL, to target: URL) throws {
+        guard rename(staged.path, target.path) == 0 else {
+            let detail = errnoText()
+            unlink(staged.path)
+            throw StoreError.io(path: target.path, detail: detail)
+        }
+    }
+
+    /// Atomically and durably replaces `target` with `bytes` (see `stage` for `hidingTimes`).
+    package static func write(_ bytes: [UInt8], to target: URL, hidingTimes: Bool = false) throws {
+        let directory = target.deletingLastPathComponent()
+        let staged = try stage(bytes, in: directory, hidingTimes: hidingTimes)
+        try commit(staged, to: target)
+        try syncDirectory(directory)
+    }
+
+    /// Removes `url`; a missing file is not an error. Returns whether something was removed.
+    @discardableResult
+    static func remove(_ url: URL) throws -> Bool {
+        if unlink(url.path) == 0 { return true }
+        if errno == ENOENT { return false }
+        throw StoreError.io(path: url.path, detail: errnoText())
+    }
+
+    /// Fsyncs a directory, making renames and unlinks in it durable.
+    package static func syncDirectory(_ url: URL) throws {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+    }
+
+    /// Creates `url` as a 0700 directory if it is missing; an existing directory is chmodded 0700.
+    package static func makeDirectory(_ url: URL) throws {
+        if mkdir(url.path, directoryMode) != 0 && errno != EEXIST {
+            throw StoreError.io(path: url.path, detail: errnoText())
+        }
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw StoreError.notAVault(path: url.path)
+        }
+        // mkdir's mode is filtered by the umask; chmod is not.
+        guard chmod(url.path, directoryMode) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+    }
+
+    /// The names in a directory (without `.` and `..`), or nil when it does not exist.
+    static func names(in url: URL) throws -> [String]? {
+        guard let dir = opendir(url.path) else {
+            if errno == ENOENT { return nil }
+            if errno == ENOTDIR { throw StoreError.notAVault(path: url.path) }
+            throw StoreError.io(path: url.path, detail: errnoText())
+        }
+        defer { closedir(dir) }
+        var result = [String]()
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { result.append(name) }
+        }
+        return result
+    }
+
+    /// Removes every `.tmp-…` file a killed writer may have left in `directory`.
+    static func removeTempFiles(in directory: URL) throws {
+        for name in try names(in: directory) ?? [] where name.hasPrefix(tempPrefix) {
+            try remove(directory.appendingPathComponent(name))
+        }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StoreError.io(path: path, detail: errnoText())
+            }
+            offset += n
+        }
+    }
+}
+
+/// Unpredictable temporary-file names, so no other process can pre-create or guess them.
+enum SecureRandomName {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let a = generator.next() as UInt64
+        let b = generator.next() as UInt64
+        return String(a, radix: 16) + String(b, radix: 16)
+    }
+}
+
+// Foundation's `FileHandle` has its own `read`/`write`; name the libc calls unambiguously.
+private func Glibc_read(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buf, count)
+}
+
+private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, buf, count)
+}

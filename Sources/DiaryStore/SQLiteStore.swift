@@ -1,0 +1,324 @@
+import Foundation
+import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The structured store: one SQLite database, `<dir>/vault.sqlite`, through GRDB.
+///
+/// Tables `header` and `sealed_index` hold one row each; `entry(id BLOB PRIMARY KEY, sealed
+/// BLOB) WITHOUT ROWID` holds one row per entry, keyed by the 16 raw bytes of its UUID, and
+/// `index_page(page INTEGER PRIMARY KEY, sealed BLOB) WITHOUT ROWID` one row per index page
+/// (absent in vaults made before paged indexes; see `SQLiteSchema.createIndexPageSQL`). The
+/// database runs in WAL mode with `synchronous = FULL` and `secure_delete = ON` on every
+/// connection (see `SQLiteSchema.configuration(path:)`). Each process uses one `DatabaseQueue`;
+/// SQLite's own file locking coordinates processes, and `vault.lock` serialises the vault
+/// layer's read-modify-write sequences.
+public final class SQLiteStore: VaultStore {
+    package static let databaseName = "vault.sqlite"
+
+    public let kind = StoreKind.sqlite
+    public let directory: URL
+    private let databaseURL: URL
+    private let dbQueue: DatabaseQueue
+    private let lock: FileLock
+
+    private var path: String { databaseURL.path }
+
+    /// Opens the SQLite vault in `directory`, refusing a database that is not a vault's.
+    init(openingAt directory: URL) throws {
+        self.directory = directory
+        self.databaseURL = directory.appendingPathComponent(Self.databaseName)
+        self.lock = FileLock(url: directory.appendingPathComponent(StoreLayout.lockName))
+        // Opening would create a missing file; a vault's database must already be there.
+        var info = stat()
+        guard lstat(databaseURL.path, &info) == 0 else { throw StoreError.noVault(path: directory.path) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw StoreError.corrupt(path: databaseURL.path, detail: "is not a regular file")
+        }
+        let path = databaseURL.path
+        self.dbQueue = try SQLiteSchema.mapping(path: path) {
+            try DatabaseQueue(path: path, configuration: SQLiteSchema.configuration(path: path))
+        }
+        try SQLiteSchema.mapping(path: path) {
+            try dbQueue.read { try SQLiteSchema.verify($0, path: path) }
+        }
+    }
+
+    /// Creates the database holding `initial` in an existing, empty 0700 `directory`.
+    ///
+    /// The database is built and closed under a temporary name, then renamed into place:
+    /// `vault.sqlite` appears complete or not at all. The caller holds the vault lock
+    /// (`StoreLayout.create` does).
+    static func create(at directory: URL, initial: StoreChange) throws -> SQLiteStore {
+        guard initial.header != nil else {
+            throw StoreError.io(path: directory.path, detail: "a new vault needs a header")
+        }
+        try initial.validate(path: directory.path)
+        let temp = try createEmptyFile(in: directory, suffix: ".sqlite")
+        do {
+            let queue = try SQLiteSchema.mapping(path: temp.path) {
+                try DatabaseQueue(path: temp.path, configuration: SQLiteSchema.configuration(path: temp.path))
+            }
+            try SQLiteSchema.mapping(path: temp.path) {
+                try queue.write { db in
+                    try db.execute(sql: SQLiteSchema.createSQL)
+                    try write(initial, in: db)
+                }
+                try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+                try queue.close()
+            }
+            try syncFile(temp)
+            try DurableFile.commit(temp, to: directory.appendingPathComponent(databaseName))
+            try DurableFile.removeTempFiles(in: directory)
+            try DurableFile.syncDirectory(directory)
+        } catch {
+            try? DurableFile.removeTempFiles(in: directory)
+            throw error
+        }
+        try FileLock(url: directory.appendingPathComponent(StoreLayout.lockName)).createFile()
+        return try SQLiteStore(openingAt: directory)
+    }
+
+    public func withWriteLock<T>(_ body: () throws -> T) throws -> T {
+        try lock.withLock(exclusive: true, body)
+    }
+
+    /// Applies `change` in one immediate write transaction. An id both put and deleted ends
+    /// up put. Takes the write lock itself if the caller does not hold it.
+    public func apply(_ change: StoreChange) throws {
+        if change.isEmpty { return }
+        try change.validate(path: path)
+        try withWriteLock {
+            // A killed `create` or `backup` into this directory may have left temporary files.
+            try DurableFile.removeTempFiles(in: directory)
+            try write { db in
+                try db.inTransaction(.immediate) {
+                    try Self.write(change, in: db)
+                    return .commit
+                }
+            }
+            if !change.deleteEntries.isEmpty {
+                // Old WAL frames still hold the deleted rows' pages; truncating the log after a
+                // checkpoint drops them. Best effort: another process's read may keep it busy.
+                try? write { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            }
+        }
+    }
+
+    public func withSnapshot<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        let path = self.path
+        // One read transaction: in WAL mode it sees a single committed state throughout.
+        return try read { db in try body(SQLiteReader(db: db, path: path)) }
+    }
+
+    public func storeFiles() throws -> [String] {
+        let names = Set(try DurableFile.names(in: directory) ?? [])
+        let own = [Self.databaseName, Self.databaseName + "-wal", Self.databaseName + "-shm",
+                   Self.databaseName + "-journal", StoreLayout.lockName]
+        return own.filter(names.contains).sorted()
+    }
+
+    /// Writes a consistent copy of the database to `destination` with SQLite's online backup
+    /// API: a standalone 0600 database file, replaced atomically if it exists.
+    public func backup(to destination: URL) throws {
+        let parent = destination.deletingLastPathComponent()
+        let temp = try Self.createEmptyFile(in: parent, suffix: ".sqlite")
+        do {
+            let target = try SQLiteSchema.mapping(path: destination.path) { try DatabaseQueue(path: temp.path) }
+            try read { db in try target.writeWithoutTransaction { try db.backup(to: $0) } }
+            try SQLiteSchema.mapping(path: destination.path) {
+                // The copy inherits WAL mode from page 1; a rollback-journal file needs no
+                // `-wal`/`-shm` companions to be opened, wherever it is copied.
+                try target.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+                try target.close()
+            }
+            try Self.syncFile(temp)
+            try DurableFile.commit(temp, to: destination)
+            try DurableFile.syncDirectory(parent)
+        } catch {
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                _ = try? DurableFile.remove(URL(fileURLWithPath: temp.path + suffix))
+            }
+            throw error
+        }
+    }
+
+    /// Rebuilds the database and truncates its log, so ciphertext under an old key (after key
+    /// rotation) or of deleted entries is no longer in any page of the files.
+    public func compact() throws {
+        try withWriteLock {
+            try write { db in
+                try db.execute(sql: "VACUUM")
+                let busy = try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
+                guard busy == 0 else {
+                    throw StoreError.io(path: path, detail: "could not truncate the log: database is busy")
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on the store's own connection (tests inspect its pragmas this way).
+    func inspect<T>(_ body: (Database) throws -> T) throws -> T {
+        try read(body)
+    }
+
+    /// Runs `body` in one read transaction — or, when this thread is already inside one (a
+    /// read or snapshot nested in a snapshot), in that same transaction: GRDB connections are
+    /// not reentrant, and the outer snapshot already fixes the state.
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try SQLiteSchema.mapping(path: path) {
+            try dbQueue.unsafeReentrantRead { db in
+                if db.isInsideTransaction { return try body(db) }
+                return try db.readOnly {
+                    var result: T?
+                    try db.inTransaction(.deferred) {
+                        result = try body(db)
+                        return .commit
+                    }
+                    guard let result else { throw StoreError.io(path: path, detail: "read transaction failed") }
+                    return result
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on the connection outside any transaction; refuses inside a snapshot,
+    /// whose state must not change under it.
+    private func write(_ body: (Database) throws -> Void) throws {
+        try SQLiteSchema.mapping(path: path) {
+            try dbQueue.unsafeReentrantWrite { db in
+                guard !db.isInsideTransaction else {
+                    throw StoreError.io(path: path, detail: "cannot write inside a snapshot")
+                }
+                try body(db)
+            }
+        }
+    }
+
+    private static func write(_ change: StoreChange, in db: Database) throws {
+        if let header = change.header {
+            try db.execute(sql: "INSERT OR REPLACE INTO header (id, sealed) VALUES (1, ?)", arguments: [Data(header)])
+        }
+        if let index = change.index {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO sealed_index (id, sealed) VALUES (1, ?)", arguments: [Data(index)])
+        }
+        let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE id = ?")
+        for id in change.deleteEntries { try delete.execute(arguments: [SQLiteSchema.key(id)]) }
+        let put = try db.cachedStatement(sql: "INSERT OR REPLACE INTO entry (id, sealed) VALUES (?, ?)")
+        for (id, bytes) in change.putEntries { try put.execute(arguments: [SQLiteSchema.key(id), Data(bytes)]) }
+        if !change.putIndexPages.isEmpty {
+            // A vault made before paged indexes has no table yet: create it in this same
+            // transaction, so the table and its first pages land together or not at all. (Asked
+            // first: any CREATE, even a no-op one, makes GRDB clear its schema cache.)
+            if try !SQLiteSchema.hasIndexPageTable(db) { try db.execute(sql: SQLiteSchema.createIndexPageSQL) }
+            let putPage = try db.cachedStatement(sql: "INSERT OR REPLACE INTO index_page (page, sealed) VALUES (?, ?)")
+            for (page, bytes) in change.putIndexPages { try putPage.execute(arguments: [page, Data(bytes)]) }
+        }
+    }
+
+    /// Creates an empty 0600 `.tmp-…` file: SQLite gives its journal and log files the
+    /// database file's mode, so this fixes the mode of all of them regardless of the umask.
+    private static func createEmptyFile(in directory: URL, suffix: String) throws -> URL {
+        let url = directory.appendingPathComponent(DurableFile.tempPrefix + SecureRandomName.make() + suffix)
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, DurableFile.fileMode)
+        guard fd >= 0 else { throw StoreError.io(path: url.path, detail: DurableFile.errnoText()) }
+        defer { close(fd) }
+        guard fchmod(fd, DurableFile.fileMode) == 0 else {
+            throw StoreError.io(path: url.path, detail: DurableFile.errnoText())
+        }
+        return url
+    }
+
+    private static func syncFile(_ url: URL) throws {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw StoreError.io(path: url.path, detail: DurableFile.errnoText()) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StoreError.io(path: url.path, detail: DurableFile.errnoText()) }
+    }
+}
+
+/// Reads inside one read transaction of the SQLite store; valid only during the snapshot.
+struct SQLiteReader: StoreReader {
+    let db: Database
+    let path: String
+
+    func readHeader() throws -> [UInt8] {
+        guard let value = try DatabaseValue.fetchOne(db, sql: "SELECT sealed FROM header WHERE id = 1") else {
+            throw StoreError.corrupt(path: path, detail: "the header row is missing")
+        }
+        return try SQLiteSchema.blob(value, path: path, what: "the header")
+    }
+
+    func readIndex() throws -> [UInt8]? {
+        guard let value = try DatabaseValue.fetchOne(db, sql: "SELECT sealed FROM sealed_index WHERE id = 1") else {
+            return nil
+        }
+        return try SQLiteSchema.blob(value, path: path, what: "the index")
+    }
+
+    func readEntry(_ id: UUID) throws -> [UInt8]? {
+        // The id is read back too: in a damaged B-tree (a flipped key byte leaves rows out of
+        // order, which quick_check does not notice) a lookup can land on another row.
+        let sql = "SELECT id, sealed FROM entry WHERE id = ?"
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: [SQLiteSchema.key(id)]) else {
+            return nil
+        }
+        let what = "entry \(id.uuidString.lowercased())"
+        guard try SQLiteSchema.entryID(row[0] as DatabaseValue, path: path) == id else {
+            throw StoreError.corrupt(path: path, detail: "\(what): the lookup returned another row")
+        }
+        return try SQLiteSchema.blob(row[1] as DatabaseValue, path: path, what: what)
+    }
+
+    func entryIDs() throws -> [UUID] {
+        try DatabaseValue.fetchAll(db, sql: "SELECT id FROM entry").map { try SQLiteSchema.entryID($0, path: path) }
+    }
+
+    /// One cursor over the table in key order. The sealed bytes are copied once, straight from
+    /// SQLite's row into the array handed to `body`; the column's type is checked in SQL
+    /// (`typeof`), so a damaged row that is not a blob is still refused, as `SQLiteSchema.blob`
+    /// does, and the entry's name is formatted only for that error.
+    func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws {
+        let sql = "SELECT id, sealed, typeof(sealed) = 'blob' FROM entry ORDER BY id"
+        let rows = try Row.fetchCursor(db, sql: sql)
+        while let row = try rows.next() {
+            let id = try SQLiteSchema.entryID(row[0], path: path)
+            guard row[2] as Bool? == true else {
+                throw StoreError.corrupt(path: path, detail: "entry \(id.uuidString.lowercased()) is not a blob")
+            }
+            let sealed = try row.withUnsafeData(atIndex: 1) { data in data.map { [UInt8]($0) } ?? [] }
+            try body(id, sealed)
+        }
+    }
+
+    func readIndexPage(_ page: Int) throws -> [UInt8]? {
+        try IndexPageNumber.check(page, path: path)
+        guard try SQLiteSchema.hasIndexPageTable(db) else { return nil }
+        // The page number is read back for the same reason as an entry's id (see `readEntry`).
+        let sql = "SELECT page, sealed FROM index_page WHERE page = ?"
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: [page]) else { return nil }
+        guard try SQLiteSchema.pageNumber(row[0] as DatabaseValue, path: path) == page else {
+            throw StoreError.corrupt(path: path, detail: "index page \(page): the lookup returned another row")
+        }
+        return try SQLiteSchema.blob(row[1] as DatabaseValue, path: path, what: "index page \(page)")
+    }
+
+    func readIndexPages() throws -> [Int: [UInt8]] {
+        guard try SQLiteSchema.hasIndexPageTable(db) else { return [:] }
+        var pages = [Int: [UInt8]]()
+        let rows = try Row.fetchCursor(db, sql: "SELECT page, sealed FROM index_page ORDER BY page")
+        while let row = try rows.next() {
+            let page = try SQLiteSchema.pageNumber(row[0], path: path)
+            let sealed = try SQLiteSchema.blob(row[1], path: path, what: "index page \(page)")
+            // A damaged B-tree can repeat a key; two rows for one page are not one page.
+            guard pages.updateValue(sealed, forKey: page) == nil else {
+                throw StoreError.corrupt(path: path, detail: "index page \(page) appears twice")
+            }
+        }
+        return pages
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// An entry id as the stores and the format see it: 16 bytes, their order, their hex.
+extension UUID {
+    /// The 16 bytes in RFC 9562 (network) order.
+    package var bytes: [UInt8] {
+        let u = uuid
+        return [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15]
+    }
+
+    package init(bytes b: [UInt8]) {
+        precondition(b.count == 16)
+        self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                         b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+    }
+
+    /// The 16 bytes as a big-endian pair: ordered exactly like `uuidString`.
+    package var sortKey: (UInt64, UInt64) {
+        withUnsafeBytes(of: uuid) { raw in
+            (UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+             UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+    }
+
+    /// Lowercase hex without dashes, as used in file names and prefixes.
+    ///
+    /// Written from the 16 bytes, without `uuidString` and string replacing: resolving a
+    /// short id (`show 1b4e28ba`) formats every id in the index.
+    package var compactHex: String {
+        withUnsafeBytes(of: uuid) { raw in
+            String(unsafeUninitializedCapacity: 32) { hex in
+                for (i, byte) in raw.enumerated() {
+                    hex[2 * i] = Self.hexDigits[Int(byte >> 4)]
+                    hex[2 * i + 1] = Self.hexDigits[Int(byte & 0x0f)]
+                }
+                return 32
+            }
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+}

@@ -1,0 +1,274 @@
+import Foundation
+import GRDB
+import DiaryTestSupport
+import XCTest
+@testable import DiaryStore
+
+/// The index pages of the `VaultStore` contract, run against every store kind: pages are
+/// stored by number, replaced, land atomically with the rest of a change, survive a reopen,
+/// are seen whole by snapshots, and a vault made before pages existed reads as having none.
+final class StoreConformanceIndexPageTests: XCTestCase {
+    private var scratch: StoreScratch!
+
+    override func setUpWithError() throws {
+        scratch = try StoreScratch()
+    }
+
+    override func tearDown() {
+        scratch.cleanUp()
+    }
+
+    /// A `diary init` change carrying index pages 0, 1, 63 and 255.
+    private func initialWithPages() -> StoreChange {
+        var change = initialChange(entries: 2)
+        change.putIndexPages = [0: blob(), 1: blob(), 63: blob(100), 255: blob(7)]
+        return change
+    }
+
+    func testIndexPagesRoundTripAndAbsentPagesAreNil() {
+        scratch.forEachNewStore(initial: initialWithPages()) { store, initial in
+            for (page, bytes) in initial.putIndexPages {
+                XCTAssertEqual(try store.readIndexPage(page), bytes, "\(store.kind): page \(page)")
+            }
+            XCTAssertNil(try store.readIndexPage(2), "\(store.kind)")
+            XCTAssertNil(try store.readIndexPage(254), "\(store.kind)")
+            XCTAssertEqual(try store.readIndexPages(), initial.putIndexPages, "\(store.kind)")
+            XCTAssertEqual(try store.readIndex(), initial.index, "pages leave the root alone")
+            XCTAssertEqual(Set(try store.entryIDs()), Set(initial.putEntries.keys), "pages are not entries")
+        }
+    }
+
+    func testPagesAreReplacedAddedAndSurviveReopen() {
+        scratch.forEachNewStore(initial: initialWithPages()) { store, initial in
+            let replaced = blob(60), added = blob(61)
+            try store.withWriteLock { try store.apply(StoreChange(putIndexPages: [63: replaced, 64: added])) }
+            var expected = initial.putIndexPages
+            expected[63] = replaced
+            expected[64] = added
+            XCTAssertEqual(try store.readIndexPages(), expected, "\(store.kind)")
+            let reopened = try StoreLayout.open(at: store.directory)
+            XCTAssertEqual(try reopened.readIndexPages(), expected, "\(store.kind): durable across reopen")
+            XCTAssertEqual(try reopened.readIndexPage(63), replaced)
+            XCTAssertEqual(try reopened.readHeader(), initial.header)
+        }
+    }
+
+    func testReadIndexPagesReturnsEveryPageOfAFullSet() {
+        scratch.forEachNewStore(initial: initialChange()) { store, _ in
+            let pages = Dictionary(uniqueKeysWithValues: (0..<64).map { ($0, blob(40 + $0)) })
+            try store.withWriteLock { try store.apply(StoreChange(index: blob(), putIndexPages: pages)) }
+            XCTAssertEqual(try store.readIndexPages(), pages, "\(store.kind)")
+            let reopened = try StoreLayout.open(at: store.directory)
+            XCTAssertEqual(try reopened.withSnapshot { try $0.readIndexPages() }, pages, "\(store.kind)")
+        }
+    }
+
+    func testPagesLandTogetherWithEntriesHeaderAndRoot() {
+        scratch.forEachNewStore(initial: initialWithPages()) { store, _ in
+            let id = UUID()
+            let change = StoreChange(
+                header: blob(), index: blob(), putEntries: [id: blob()], putIndexPages: [0: blob(), 9: blob()])
+            try store.withWriteLock { try store.apply(change) }
+            let reopened = try StoreLayout.open(at: store.directory)
+            try reopened.withSnapshot { snapshot in
+                XCTAssertEqual(try snapshot.readHeader(), change.header)
+                XCTAssertEqual(try snapshot.readIndex(), change.index)
+                XCTAssertEqual(try snapshot.readEntry(id), change.putEntries[id])
+                XCTAssertEqual(try snapshot.readIndexPage(0), change.putIndexPages[0], "\(store.kind)")
+                XCTAssertEqual(try snapshot.readIndexPage(9), change.putIndexPages[9], "\(store.kind)")
+            }
+        }
+    }
+
+    func testOutOfRangePageNumbersAreRefusedAndARefusedChangeWritesNothing() {
+        scratch.forEachNewStore(initial: initialWithPages()) { store, initial in
+            for page in [-1, 256, 4096, Int.min, Int.max] {
+                XCTAssertThrowsError(try store.readIndexPage(page), "\(store.kind): read \(page)")
+                let change = StoreChange(
+                    header: blob(), index: blob(), putEntries: [UUID(): blob()], putIndexPages: [0: blob(), page: blob()])
+                XCTAssertThrowsError(try store.withWriteLock { try store.apply(change) }, "\(store.kind): put \(page)")
+            }
+            let reopened = try StoreLayout.open(at: store.directory)
+            XCTAssertEqual(try reopened.readHeader(), initial.header, "\(store.kind): old header kept")
+            XCTAssertEqual(try reopened.readIndex(), initial.index)
+            XCTAssertEqual(Set(try reopened.entryIDs()), Set(initial.putEntries.keys))
+            XCTAssertEqual(try reopened.readIndexPages(), initial.putIndexPages, "\(store.kind): old pages kept")
+            if store.kind == .files {
+                let names = try FileManager.default.contentsOfDirectory(atPath: store.directory.path)
+                XCTAssertFalse(names.contains { $0.hasPrefix(".tmp-") || $0 == "vault.journal" }, "\(names)")
+            }
+        }
+    }
+
+    func testCreateWithAnOutOfRangePageIsRefusedAndLeavesNoVault() throws {
+        for kind in StoreKind.allCases {
+            var initial = initialChange()
+            initial.putIndexPages = [256: blob()]
+            let directory = scratch.vaultURL()
+            XCTAssertThrowsError(try StoreLayout.create(kind, at: directory, initial: initial), "\(kind)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path), "\(kind): nothing was made")
+            XCTAssertNoThrow(try StoreLayout.create(kind, at: directory, initial: initialWithPages()), "\(kind)")
+        }
+    }
+
+    func testSnapshotKeepsItsPagesWhileAnotherStoreWritesPages() {
+        scratch.forEachNewStore(initial: initialWithPages()) { store, initial in
+            let directory = store.directory
+            let newPage = blob()
+            let writer: BackgroundTask = try store.withSnapshot { snapshot in
+                XCTAssertEqual(try snapshot.readIndexPages(), initial.putIndexPages)
+                let task = BackgroundTask {
+                    let second = try StoreLayout.open(at: directory)
+                    try second.withWriteLock { try second.apply(StoreChange(putIndexPages: [0: newPage, 5: newPage])) }
+                }
+                Thread.sleep(forTimeInterval: 0.3)
+                XCTAssertEqual(try snapshot.readIndexPages(), initial.putIndexPages, "\(store.kind)")
+                XCTAssertEqual(try snapshot.readIndexPage(0), initial.putIndexPages[0], "\(store.kind)")
+                XCTAssertNil(try snapshot.readIndexPage(5), "\(store.kind)")
+                return task
+            }
+            try writer.wait()
+            XCTAssertEqual(try store.readIndexPage(0), newPage, "\(store.kind): the write landed after the snapshot")
+            XCTAssertEqual(try store.readIndexPage(5), newPage)
+        }
+    }
+
+    func testReadersSeeRootAndPagesOfOneChangeTogether() {
+        scratch.forEachNewStore(initial: initialWithPages()) { store, _ in
+            let directory = store.directory
+            let pages = [0, 17, 255]
+            let stop = Counter()
+            let reader = BackgroundTask {
+                let mine = try StoreLayout.open(at: directory)
+                while stop.value == 0 {
+                    try mine.withSnapshot { snapshot in
+                        // Every blob of one change carries the same round number.
+                        guard let root = try snapshot.readIndex(), root.count == 1 else { return }
+                        let all = try snapshot.readIndexPages()
+                        for page in pages {
+                            let one = try snapshot.readIndexPage(page)
+                            if all[page] != root || one != root {
+                                throw StoreError.corrupt(path: "page \(page)", detail: "mixed state")
+                            }
+                        }
+                    }
+                }
+            }
+            for round in 0..<25 {
+                let value = [UInt8(round)]
+                let change = StoreChange(
+                    index: value, putIndexPages: Dictionary(uniqueKeysWithValues: pages.map { ($0, value) }))
+                try store.withWriteLock { try store.apply(change) }
+            }
+            stop.increment()
+            try reader.wait(timeout: 60)
+        }
+    }
+
+    // MARK: - Vaults made before index pages
+
+    /// Turns a fresh vault into one as the previous version made it: no `index_page` table, no `index/`.
+    private func makeOldLayout(_ store: any VaultStore) throws {
+        switch store.kind {
+        case .sqlite:
+            let queue = try DatabaseQueue(path: store.directory.appendingPathComponent("vault.sqlite").path)
+            try queue.write { try $0.execute(sql: "DROP TABLE index_page") }
+            try queue.close()
+        case .files:
+            try FileManager.default.removeItem(at: store.directory.appendingPathComponent("index"))
+        }
+    }
+
+    func testOldLayoutVaultReadsAsNoPagesAndAcceptsAFirstWrite() {
+        let previous = umask(0)
+        defer { umask(previous) }
+        scratch.forEachNewStore(initial: initialChange(entries: 2)) { store, initial in
+            try makeOldLayout(store)
+            let old = try StoreLayout.open(at: store.directory)
+            XCTAssertEqual(try old.readIndexPages(), [:], "\(old.kind)")
+            XCTAssertNil(try old.readIndexPage(0), "\(old.kind)")
+            XCTAssertNil(try old.withSnapshot { try $0.readIndexPage(255) })
+            // Writes without pages leave the layout as it was.
+            try old.withWriteLock { try old.apply(StoreChange(index: blob(), putEntries: [UUID(): blob()])) }
+            XCTAssertEqual(try old.readIndexPages(), [:], "\(old.kind)")
+            let pages = [3: blob(), 200: blob()]
+            let id = UUID()
+            try old.withWriteLock { try old.apply(StoreChange(putEntries: [id: blob()], putIndexPages: pages)) }
+            let reopened = try StoreLayout.open(at: store.directory)
+            XCTAssertEqual(try reopened.readIndexPages(), pages, "\(old.kind)")
+            XCTAssertNotNil(try reopened.readEntry(id))
+            XCTAssertEqual(try reopened.entryIDs().count, initial.putEntries.count + 2)
+            if store.kind == .files {
+                XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index")), 0o700)
+                XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index/c8")), 0o600)
+            }
+        }
+    }
+
+    func testASinglePageWriteToAnOldLayoutVaultCreatesTheDirectoryOrTable() {
+        scratch.forEachNewStore(initial: initialChange()) { store, _ in
+            try makeOldLayout(store)
+            let old = try StoreLayout.open(at: store.directory)
+            try old.withWriteLock { try old.apply(StoreChange(putIndexPages: [0: [1, 2, 3]])) }
+            XCTAssertEqual(try StoreLayout.open(at: store.directory).readIndexPages(), [0: [1, 2, 3]], "\(store.kind)")
+        }
+    }
+
+    // MARK: - On disk
+
+    func testPageFilesAre0600InA0700DirectoryAndListedAsStoreFiles() throws {
+        let previous = umask(0)
+        defer { umask(previous) }
+        scratch.forEachNewStore(initial: initialWithPages()) { store, initial in
+            try store.withWriteLock { try store.apply(StoreChange(putIndexPages: [10: blob()])) }
+            let files = try store.storeFiles()
+            for name in files {
+                XCTAssertEqual(try mode(of: store.directory.appendingPathComponent(name)), 0o600, "\(store.kind): \(name)")
+            }
+            guard store.kind == .files else { return }
+            XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index")), 0o700)
+            let pageFiles = files.filter { $0.hasPrefix("index/") }
+            XCTAssertEqual(pageFiles, ["index/00", "index/01", "index/0a", "index/3f", "index/ff"])
+            XCTAssertEqual(pageFiles.count, initial.putIndexPages.count + 1)
+            let times = try FileManager.default.attributesOfItem(atPath: store.directory.appendingPathComponent("index/0a").path)
+            let modified = try XCTUnwrap(times[.modificationDate] as? Date)
+            XCTAssertTrue(DurableFile.hiddenTimeWindow.contains(Int(modified.timeIntervalSince1970)), "hidden mtime")
+        }
+    }
+
+    func testBadPageNamesAreIgnoredAndBadPageRowsAreDamage() throws {
+        scratch.forEachNewStore(initial: initialWithPages()) { store, initial in
+            switch store.kind {
+            case .files:
+                let index = store.directory.appendingPathComponent("index")
+                for name in ["0A", "FF", "a", "100", "zz", ".tmp-77", "README", "-1"] {
+                    try Data([1, 2]).write(to: index.appendingPathComponent(name))
+                }
+                XCTAssertEqual(try store.readIndexPages(), initial.putIndexPages)
+                XCTAssertNil(try store.readIndexPage(10), "0A is not page 10")
+                let linked = index.appendingPathComponent("02")
+                try FileManager.default.createSymbolicLink(
+                    atPath: linked.path, withDestinationPath: store.directory.appendingPathComponent("vault.header").path)
+                XCTAssertThrowsCorrupt { try store.readIndexPage(2) }
+                XCTAssertThrowsCorrupt { try store.readIndexPages() }
+            case .sqlite:
+                let database = store.directory.appendingPathComponent("vault.sqlite").path
+                // Text that does not look like a number keeps its type despite the column's affinity.
+                for (page, sealed) in [(300.databaseValue, Data([1]).databaseValue),
+                                       ("x7".databaseValue, Data([1]).databaseValue),
+                                       (8.databaseValue, "plain".databaseValue)] {
+                    let queue = try DatabaseQueue(path: database)
+                    try queue.write { db in
+                        try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+                        try db.execute(sql: "DELETE FROM index_page WHERE page NOT IN (0, 1, 63, 255)")
+                        try db.execute(sql: "INSERT INTO index_page (page, sealed) VALUES (?, ?)", arguments: [page, sealed])
+                    }
+                    try queue.close()
+                    XCTAssertThrowsCorrupt("\(page) \(sealed)") { try store.readIndexPages() }
+                }
+                XCTAssertThrowsCorrupt { try store.readIndexPage(8) }
+                XCTAssertEqual(try store.readIndexPage(0), initial.putIndexPages[0], "other rows stay readable")
+            }
+        }
+    }
+}
