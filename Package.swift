@@ -52,10 +52,10 @@ let package = Package(
             ],
             // Release builds link the Swift runtime and Foundation (with ICU's data) statically:
             // every command then starts without loading and relocating a dozen shared libraries
-            // (issue 6: `diary status` 22.7 -> 16.6 ms). The flag is needed when compiling too, so
-            // that `import Foundation` links the static libraries' dependencies (_FoundationICU).
-            // Costs ~1.2 s more per release link and a larger binary (92 MB unstripped); debug
-            // and test builds keep the shared libraries and link as fast as before.
+            // (docs/BENCHMARKS.md has the start-up times). The flag is needed when compiling too,
+            // so that `import Foundation` links the static libraries' dependencies
+            // (_FoundationICU). It makes release links slower and the binary larger; debug and
+            // test builds keep the shared libraries.
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),

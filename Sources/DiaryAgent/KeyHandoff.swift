@@ -24,21 +24,16 @@ public enum KeyHandoff {
     /// - Throws: `AgentError.invalidKeyLength` when the pipe closes early.
     public static func read(from fd: Int32, byteCount: Int) throws -> SecretBytes {
         guard byteCount > 0 else { throw AgentError.invalidKeyLength(byteCount) }
-        // Errors are carried out of the initializer rather than thrown inside it: a throwing
-        // SecretBytes initializer currently frees its memory twice. The half-filled secret is
-        // zeroed by its deinit when we throw below.
-        var failure: AgentError?
-        let key = try SecretBytes(count: byteCount) { buffer in
+        // A throw from inside the initializer leaves no secret behind: SecretBytes zeroes and
+        // frees the half-filled buffer itself.
+        return try SecretBytes(count: byteCount) { buffer in
             var offset = 0
             while offset < byteCount {
                 let count = Glibc.read(fd, buffer.baseAddress! + offset, byteCount - offset)
                 if count > 0 { offset += count; continue }
                 if count < 0, errno == EINTR { continue }
-                failure = count == 0 ? .invalidKeyLength(offset) : .lastSystemError("read key from parent")
-                return
+                throw count == 0 ? AgentError.invalidKeyLength(offset) : AgentError.lastSystemError("read key from parent")
             }
         }
-        if let failure { throw failure }
-        return key
     }
 }

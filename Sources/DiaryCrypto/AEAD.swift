@@ -58,9 +58,9 @@ public enum XChaCha20Poly1305 {
         return SealedBox(nonce: nonce, ciphertext: out)
     }
 
-    /// Seals with a caller-chosen nonce. Only for known-answer tests and format examples:
-    /// reusing a nonce under one key destroys confidentiality.
-    public static func seal(
+    /// Seals with a caller-chosen nonce. Internal: only the known-answer tests call it
+    /// (through `@testable`), since reusing a nonce under one key destroys confidentiality.
+    static func seal(
         _ plaintext: [UInt8], key: SecretBytes, nonce: [UInt8], associatedData: [UInt8]
     ) throws -> [UInt8] {
         _ = Sodium.ready

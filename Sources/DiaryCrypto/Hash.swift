@@ -63,6 +63,11 @@ extension BLAKE2b {
 
 /// Constant-time equality of two public byte strings of equal length (tags, hashes).
 public func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    constantTimeEquals(a[...], b)
+}
+
+/// The same for a slice, such as the tag at the end of a sealed object, without copying it.
+public func constantTimeEquals(_ a: ArraySlice<UInt8>, _ b: [UInt8]) -> Bool {
     _ = Sodium.ready
     guard a.count == b.count else { return false }
     if a.isEmpty { return true }

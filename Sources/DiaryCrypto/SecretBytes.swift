@@ -29,7 +29,8 @@ public final class SecretBytes: @unchecked Sendable {
         self.count = count
         sodium_memzero(raw, max(count, 1))
         // No `sodium_free` on failure here: every stored property is set, so a throw from this
-        // point runs `deinit`, which frees the buffer. Freeing it here as well was a double free.
+        // point runs `deinit`, which zeroes and frees the buffer (freeing it here too would
+        // free it twice).
         try initializer(UnsafeMutableRawBufferPointer(start: raw, count: count))
     }
 

@@ -33,7 +33,7 @@ public enum Exporter {
         formatter.dateStyle = .full
         formatter.timeStyle = .short
         var out = "# Diary\n"
-        for entry in newestFirst(entries) {
+        for entry in entries.sorted(by: Entry.newestFirst) {
             var meta = [formatter.string(from: entry.date)]
             if entry.starred { meta.append("★ starred") }
             if !entry.tags.isEmpty { meta.append("tags: " + entry.tags.joined(separator: ", ")) }
@@ -58,7 +58,7 @@ public enum Exporter {
         } catch {
             throw ExchangeError.writeFailed(path: directory.path, detail: "cannot create the directory")
         }
-        return try newestFirst(entries).map { entry in
+        return try entries.sorted(by: Entry.newestFirst).map { entry in
             let url = directory.appendingPathComponent(markdownFileName(entry, timeZone: timeZone))
             try writeNew(Data(markdownFile(entry).utf8), to: url)
             return url
@@ -110,10 +110,6 @@ public enum Exporter {
         do { try DurableFile.syncDirectory(url.deletingLastPathComponent()) } catch {
             throw ExchangeError.writeFailed(path: path, detail: "\(error)")
         }
-    }
-
-    static func newestFirst(_ entries: [Entry]) -> [Entry] {
-        entries.sorted { ($0.date, $0.created, $0.id.uuidString) > ($1.date, $1.created, $1.id.uuidString) }
     }
 
     /// Lowercase letters and digits (any script) joined by '-', at most 40 characters.

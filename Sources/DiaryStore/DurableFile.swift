@@ -1,3 +1,4 @@
+import DiaryCrypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -180,11 +181,9 @@ package enum DurableFile {
 
 /// Unpredictable temporary-file names, so no other process can pre-create or guess them.
 enum SecureRandomName {
+    /// 128 bits from the crypto module's random source, in hex.
     static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let a = generator.next() as UInt64
-        let b = generator.next() as UInt64
-        return String(a, radix: 16) + String(b, radix: 16)
+        SecureRandom.bytes(count: 16).map { String(format: "%02x", $0) }.joined()
     }
 }
 

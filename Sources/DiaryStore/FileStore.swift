@@ -154,8 +154,8 @@ public final class FileStore: VaultStore {
 
     /// Gives the directories uninformative times (see `HiddenTimes.swift`): each write
     /// renames, creates or removes names in them, which would otherwise date the vault's last
-    /// write. Called after the last change to a directory's names. (`index/` is missing in a
-    /// vault made before paged indexes until its first page is written.)
+    /// write. Called after the last change to a directory's names. (`index/` may be missing:
+    /// someone removed it, and the vault reports its index as damaged until `reindex`.)
     static func hideDirectoryTimes(in directory: URL) throws {
         try DurableFile.hideTimes(of: directory.appendingPathComponent(entriesName))
         let pages = directory.appendingPathComponent(indexPagesName)
@@ -222,7 +222,7 @@ public final class FileStore: VaultStore {
     private static func stage(_ operations: [FileJournal.Operation], in directory: URL) throws -> [(URL, URL)] {
         try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
         if touchesIndexPages(operations) {
-            // Made lazily too: a vault created before paged indexes has no `index/` yet.
+            // Recreated if someone removed it, so that `reindex` can repair the vault.
             try DurableFile.makeDirectory(directory.appendingPathComponent(indexPagesName))
         }
         var staged = [(URL, URL)]()
@@ -321,7 +321,7 @@ struct FileReader: StoreReader {
 
     func readIndexPage(_ page: Int) throws -> [UInt8]? {
         try IndexPageNumber.check(page, path: url(FileStore.indexPagesName).path)
-        // A missing `index/` (a vault made before paged indexes) reads as no file: nil.
+        // A missing `index/` (removed by someone) reads as no page: nil, reported by the vault.
         return try DurableFile.read(url(FileStore.indexPageName(page)))
     }
 

@@ -8,16 +8,6 @@ enum SQLiteSchema {
     /// `PRAGMA user_version`: the schema version; others are refused.
     static let version: Int32 = 1
 
-    /// The index pages' table, keyed by page number. Vaults created before paged indexes lack
-    /// it (same schema version: the table only adds), so readers treat a missing table as no
-    /// pages and the first write of pages creates it in its own transaction.
-    static let createIndexPageSQL = """
-        CREATE TABLE IF NOT EXISTS index_page (
-            page INTEGER PRIMARY KEY NOT NULL CHECK (typeof(page) = 'integer' AND page BETWEEN 0 AND 255),
-            sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob')
-        ) WITHOUT ROWID;
-        """
-
     /// Tables of version 1. `entry` is WITHOUT ROWID so no rowid reveals insertion order;
     /// the CHECKs keep our own writes canonical (reads still verify, since a file can be crafted).
     static let createSQL = """
@@ -31,7 +21,10 @@ enum SQLiteSchema {
             id BLOB PRIMARY KEY CHECK (typeof(id) = 'blob' AND length(id) = 16),
             sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob')
         ) WITHOUT ROWID;
-        \(createIndexPageSQL)
+        CREATE TABLE index_page (
+            page INTEGER PRIMARY KEY NOT NULL CHECK (typeof(page) = 'integer' AND page BETWEEN 0 AND 255),
+            sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob')
+        ) WITHOUT ROWID;
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(version);
         """
@@ -106,13 +99,6 @@ enum SQLiteSchema {
             throw StoreError.corrupt(path: path, detail: "an index page row has an invalid page number")
         }
         return Int(number)
-    }
-
-    /// Whether the database has the `index_page` table (vaults made before paged indexes do not).
-    static func hasIndexPageTable(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_page')"
-        ) ?? false
     }
 
     /// A sealed blob column; anything but a blob is damage.

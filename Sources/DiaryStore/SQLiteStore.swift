@@ -11,7 +11,7 @@ import Darwin
 /// Tables `header` and `sealed_index` hold one row each; `entry(id BLOB PRIMARY KEY, sealed
 /// BLOB) WITHOUT ROWID` holds one row per entry, keyed by the 16 raw bytes of its UUID, and
 /// `index_page(page INTEGER PRIMARY KEY, sealed BLOB) WITHOUT ROWID` one row per index page
-/// (absent in vaults made before paged indexes; see `SQLiteSchema.createIndexPageSQL`). The
+/// (see `SQLiteSchema.createSQL`). The
 /// database runs in WAL mode with `synchronous = FULL` and `secure_delete = ON` on every
 /// connection (see `SQLiteSchema.configuration(path:)`). Each process uses one `DatabaseQueue`;
 /// SQLite's own file locking coordinates processes, and `vault.lock` serialises the vault
@@ -121,31 +121,6 @@ public final class SQLiteStore: VaultStore {
         return own.filter(names.contains).sorted()
     }
 
-    /// Writes a consistent copy of the database to `destination` with SQLite's online backup
-    /// API: a standalone 0600 database file, replaced atomically if it exists.
-    public func backup(to destination: URL) throws {
-        let parent = destination.deletingLastPathComponent()
-        let temp = try Self.createEmptyFile(in: parent, suffix: ".sqlite")
-        do {
-            let target = try SQLiteSchema.mapping(path: destination.path) { try DatabaseQueue(path: temp.path) }
-            try read { db in try target.writeWithoutTransaction { try db.backup(to: $0) } }
-            try SQLiteSchema.mapping(path: destination.path) {
-                // The copy inherits WAL mode from page 1; a rollback-journal file needs no
-                // `-wal`/`-shm` companions to be opened, wherever it is copied.
-                try target.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
-                try target.close()
-            }
-            try Self.syncFile(temp)
-            try DurableFile.commit(temp, to: destination)
-            try DurableFile.syncDirectory(parent)
-        } catch {
-            for suffix in ["", "-journal", "-wal", "-shm"] {
-                _ = try? DurableFile.remove(URL(fileURLWithPath: temp.path + suffix))
-            }
-            throw error
-        }
-    }
-
     /// Rebuilds the database and truncates its log, so ciphertext under an old key (after key
     /// rotation) or of deleted entries is no longer in any page of the files.
     public func compact() throws {
@@ -211,10 +186,6 @@ public final class SQLiteStore: VaultStore {
         let put = try db.cachedStatement(sql: "INSERT OR REPLACE INTO entry (id, sealed) VALUES (?, ?)")
         for (id, bytes) in change.putEntries { try put.execute(arguments: [SQLiteSchema.key(id), Data(bytes)]) }
         if !change.putIndexPages.isEmpty {
-            // A vault made before paged indexes has no table yet: create it in this same
-            // transaction, so the table and its first pages land together or not at all. (Asked
-            // first: any CREATE, even a no-op one, makes GRDB clear its schema cache.)
-            if try !SQLiteSchema.hasIndexPageTable(db) { try db.execute(sql: SQLiteSchema.createIndexPageSQL) }
             let putPage = try db.cachedStatement(sql: "INSERT OR REPLACE INTO index_page (page, sealed) VALUES (?, ?)")
             for (page, bytes) in change.putIndexPages { try putPage.execute(arguments: [page, Data(bytes)]) }
         }
@@ -297,7 +268,6 @@ struct SQLiteReader: StoreReader {
 
     func readIndexPage(_ page: Int) throws -> [UInt8]? {
         try IndexPageNumber.check(page, path: path)
-        guard try SQLiteSchema.hasIndexPageTable(db) else { return nil }
         // The page number is read back for the same reason as an entry's id (see `readEntry`).
         let sql = "SELECT page, sealed FROM index_page WHERE page = ?"
         guard let row = try Row.fetchOne(db, sql: sql, arguments: [page]) else { return nil }
@@ -308,7 +278,6 @@ struct SQLiteReader: StoreReader {
     }
 
     func readIndexPages() throws -> [Int: [UInt8]] {
-        guard try SQLiteSchema.hasIndexPageTable(db) else { return [:] }
         var pages = [Int: [UInt8]]()
         let rows = try Row.fetchCursor(db, sql: "SELECT page, sealed FROM index_page ORDER BY page")
         while let row = try rows.next() {

@@ -118,6 +118,21 @@ final class ExchangeMarkdownTests: ExchangeTestCase {
             .outputExists(path: files[0].path), try Exporter.markdownFiles(entries, into: dir, timeZone: seoul))
     }
 
+    /// Imports often give many entries the same date and creation time: the export then
+    /// lists them in exactly `list`'s order, not the reverse.
+    func testEntriesWithEqualDatesAreExportedInListOrder() throws {
+        let vault = try makeVault(.files)
+        let day = date("2021-06-01T00:00:00Z")
+        let entries = (0..<6).map { n in
+            Entry(id: UUID(), text: "Same day \(n)", date: day, created: day, modified: day, starred: false, tags: [])
+        }
+        _ = try vault.importEntries(entries)
+        let listed = try vault.list().map(\.title)
+        let doc = Exporter.markdownDocument(entries.reversed(), timeZone: utc, locale: Locale(identifier: "en_US_POSIX"))
+        let exported = doc.split(separator: "\n").filter { $0.hasPrefix("## ") }.map { String($0.dropFirst(3)) }
+        XCTAssertEqual(exported, listed)
+    }
+
     func testDocumentListsEntriesNewestFirstWithTitleMetadataAndBody() {
         let old = Entry(
             id: UUID(), text: "Old\nold body", date: date("2020-01-01T00:00:00Z"), created: date("2020-01-01T00:00:00Z"),

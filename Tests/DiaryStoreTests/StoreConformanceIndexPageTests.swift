@@ -6,7 +6,7 @@ import XCTest
 
 /// The index pages of the `VaultStore` contract, run against every store kind: pages are
 /// stored by number, replaced, land atomically with the rest of a change, survive a reopen,
-/// are seen whole by snapshots, and a vault made before pages existed reads as having none.
+/// and are seen whole by snapshots.
 final class StoreConformanceIndexPageTests: XCTestCase {
     private var scratch: StoreScratch!
 
@@ -165,52 +165,36 @@ final class StoreConformanceIndexPageTests: XCTestCase {
         }
     }
 
-    // MARK: - Vaults made before index pages
+    // MARK: - Pages removed by someone
 
-    /// Turns a fresh vault into one as the previous version made it: no `index_page` table, no `index/`.
-    private func makeOldLayout(_ store: any VaultStore) throws {
-        switch store.kind {
-        case .sqlite:
+    /// A files vault whose `index/` was removed reads as having no pages (the vault reports
+    /// its index as damaged), and a write of pages, as `reindex` makes, recreates the directory.
+    func testARemovedIndexDirectoryReadsAsNoPagesAndAWriteOfPagesRecreatesIt() {
+        let previous = umask(0)
+        defer { umask(previous) }
+        scratch.forEachNewStore(initial: initialWithPages()) { store, _ in
+            guard store.kind == .files else { return }
+            try FileManager.default.removeItem(at: store.directory.appendingPathComponent("index"))
+            let damaged = try StoreLayout.open(at: store.directory)
+            XCTAssertEqual(try damaged.readIndexPages(), [:])
+            XCTAssertNil(try damaged.readIndexPage(0))
+            let pages = [3: blob(), 200: blob()]
+            try damaged.withWriteLock { try damaged.apply(StoreChange(putIndexPages: pages)) }
+            XCTAssertEqual(try StoreLayout.open(at: store.directory).readIndexPages(), pages)
+            XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index")), 0o700)
+            XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index/c8")), 0o600)
+        }
+    }
+
+    /// The `index_page` table is part of the one schema: a database without it is damaged.
+    func testASQLiteVaultWithoutItsPageTableIsDamage() throws {
+        scratch.forEachNewStore(initial: initialWithPages()) { store, _ in
+            guard store.kind == .sqlite else { return }
             let queue = try DatabaseQueue(path: store.directory.appendingPathComponent("vault.sqlite").path)
             try queue.write { try $0.execute(sql: "DROP TABLE index_page") }
             try queue.close()
-        case .files:
-            try FileManager.default.removeItem(at: store.directory.appendingPathComponent("index"))
-        }
-    }
-
-    func testOldLayoutVaultReadsAsNoPagesAndAcceptsAFirstWrite() {
-        let previous = umask(0)
-        defer { umask(previous) }
-        scratch.forEachNewStore(initial: initialChange(entries: 2)) { store, initial in
-            try makeOldLayout(store)
-            let old = try StoreLayout.open(at: store.directory)
-            XCTAssertEqual(try old.readIndexPages(), [:], "\(old.kind)")
-            XCTAssertNil(try old.readIndexPage(0), "\(old.kind)")
-            XCTAssertNil(try old.withSnapshot { try $0.readIndexPage(255) })
-            // Writes without pages leave the layout as it was.
-            try old.withWriteLock { try old.apply(StoreChange(index: blob(), putEntries: [UUID(): blob()])) }
-            XCTAssertEqual(try old.readIndexPages(), [:], "\(old.kind)")
-            let pages = [3: blob(), 200: blob()]
-            let id = UUID()
-            try old.withWriteLock { try old.apply(StoreChange(putEntries: [id: blob()], putIndexPages: pages)) }
-            let reopened = try StoreLayout.open(at: store.directory)
-            XCTAssertEqual(try reopened.readIndexPages(), pages, "\(old.kind)")
-            XCTAssertNotNil(try reopened.readEntry(id))
-            XCTAssertEqual(try reopened.entryIDs().count, initial.putEntries.count + 2)
-            if store.kind == .files {
-                XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index")), 0o700)
-                XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index/c8")), 0o600)
-            }
-        }
-    }
-
-    func testASinglePageWriteToAnOldLayoutVaultCreatesTheDirectoryOrTable() {
-        scratch.forEachNewStore(initial: initialChange()) { store, _ in
-            try makeOldLayout(store)
-            let old = try StoreLayout.open(at: store.directory)
-            try old.withWriteLock { try old.apply(StoreChange(putIndexPages: [0: [1, 2, 3]])) }
-            XCTAssertEqual(try StoreLayout.open(at: store.directory).readIndexPages(), [0: [1, 2, 3]], "\(store.kind)")
+            XCTAssertThrowsCorrupt { try StoreLayout.open(at: store.directory).readIndexPage(0) }
+            XCTAssertThrowsCorrupt { try StoreLayout.open(at: store.directory).readIndexPages() }
         }
     }
 

@@ -172,7 +172,7 @@ final class StoreFileJournalTests: XCTestCase {
         XCTAssertEqual(try reopened.readIndexPages().count, 3, "page 1 untouched")
     }
 
-    func testJournalWithIndexPagesIsFinishedInAnOldLayoutVaultWithoutIndexDirectory() throws {
+    func testJournalWithIndexPagesIsFinishedAfterIndexDirectoryWasRemoved() throws {
         try FileManager.default.removeItem(at: directory.appendingPathComponent("index"))
         let (base, added, removed) = pendingChange()
         var change = base

@@ -118,39 +118,6 @@ final class StoreSQLiteTests: XCTestCase {
         XCTAssertThrowsCorrupt { try StoreLayout.open(at: directory) }
     }
 
-    func testBackupIsAStandalone0600DatabaseWithTheSameContent() throws {
-        let previous = umask(0)
-        defer { umask(previous) }
-        try store.apply(StoreChange(index: blob(), putEntries: [UUID(): blob(3000)]))
-        let destination = scratch.root.appendingPathComponent("copy.sqlite")
-        try store.backup(to: destination)
-        XCTAssertEqual(try mode(of: destination), 0o600)
-        let page1 = try XCTUnwrap(FileManager.default.contents(atPath: destination.path)).prefix(20)
-        XCTAssertEqual(Array(page1.suffix(2)), [1, 1], "rollback-journal mode: opens without -wal/-shm")
-        let siblings = try FileManager.default.contentsOfDirectory(atPath: scratch.root.path)
-        XCTAssertFalse(siblings.contains { $0.hasPrefix("copy.sqlite-") || $0.hasPrefix(".tmp-") }, "\(siblings)")
-        // Open the copy as a vault of its own.
-        let restored = scratch.vaultURL("restored")
-        try FileManager.default.createDirectory(at: restored, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: destination, to: restored.appendingPathComponent("vault.sqlite"))
-        let copy = try StoreLayout.open(at: restored)
-        XCTAssertEqual(try copy.readHeader(), try store.readHeader())
-        XCTAssertEqual(try copy.readIndex(), try store.readIndex())
-        var original = [UUID: [UInt8]](), copied = [UUID: [UInt8]]()
-        try store.forEachEntry { original[$0] = $1 }
-        try copy.forEachEntry { copied[$0] = $1 }
-        XCTAssertEqual(copied, original)
-        XCTAssertEqual(copied.count, 4)
-    }
-
-    func testBackupReplacesAnExistingDestination() throws {
-        let destination = scratch.root.appendingPathComponent("again.sqlite")
-        try Data("old".utf8).write(to: destination)
-        try store.backup(to: destination)
-        let queue = try DatabaseQueue(path: destination.path)
-        XCTAssertEqual(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM entry") }, 3)
-    }
-
     func testDeletedCiphertextLeavesNoTraceInTheDatabaseFiles() throws {
         let marker = blob(2048)
         let id = UUID()

@@ -143,7 +143,7 @@ final class IndexPageTests: XCTestCase {
             EntryFilter(limit: 1000),
         ]
         for filter in filters {
-            var expected = all.map(\.summary).filter(filter.matches).sorted(by: Vault.newestFirst)
+            var expected = all.map(\.summary).filter(filter.matches).sorted(by: EntrySummary.newestFirst)
             if let limit = filter.limit { expected = Array(expected.prefix(limit)) }
             var listing = IndexListing(filter: filter)
             for case let page? in index.pages { listing.add(page) }
@@ -164,13 +164,13 @@ final class IndexPageTests: XCTestCase {
         let filters = [EntryFilter(limit: 10), EntryFilter(limit: 1), EntryFilter(starred: true, limit: 5),
                        EntryFilter(tag: "work", limit: 3), EntryFilter(limit: 0), EntryFilter(limit: 500)]
         for filter in filters {
-            var expected = all.map(\.summary).filter(filter.matches).sorted(by: Vault.newestFirst)
+            var expected = all.map(\.summary).filter(filter.matches).sorted(by: EntrySummary.newestFirst)
             expected = Array(expected.prefix(filter.limit!))
             XCTAssertEqual(try reopened.list(filter), expected, "\(filter)")
         }
         let fresh = try Vault.open(at: dir, passphrase: secret())
         _ = try fresh.list(EntryFilter(limit: 10))
-        XCTAssertLessThan(fresh.index.pages.compactMap { $0 }.count, 40, "a limited list reads a few pages, not all 64")
+        XCTAssertLessThan(fresh.sealedIndex.index.pages.compactMap { $0 }.count, 40, "a limited list reads a few pages, not all 64")
     }
 
     private func secret() -> SecretBytes {

@@ -78,33 +78,6 @@ final class VaultBackupIndexPageTests: VaultTestCase {
         XCTAssertTrue(report.damaged.contains { $0.object == .index && $0.reason.hasPrefix("page \(page):") }, "\(report.damaged)")
     }
 
-    /// A backup of a vault written before index pages (Fixtures/version1-vault): no page
-    /// records and a version 1 index. It verifies, restores, and is upgraded by its first write.
-    func testVersion1BackupWithoutPageRecordsStillRestores() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/version1-vault")
-        func read(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: fixture.appendingPathComponent(name))) }
-        var records: [(type: UInt8, payload: [UInt8])] = [
-            (BackupFile.headerType, try read("vault.header")), (BackupFile.indexType, try read("vault.index")),
-        ]
-        for name in try FileManager.default.contentsOfDirectory(atPath: fixture.appendingPathComponent("entries").path) {
-            records.append((BackupFile.entryType, UUID(uuidString: name)!.bytes + (try read("entries/" + name))))
-        }
-        let old = path("version1.diarybak")
-        try writeBackup(records, to: old)
-        XCTAssertEqual(try BackupFile.read(old).indexPages, [:])
-        let passphrase = secret("correct horse battery staple")
-        XCTAssertTrue(try Vault.verifyBackup(old, passphrase: passphrase).isClean)
-        forEachStoreKind { kind in
-            let directory = path("restored-old-\(kind.rawValue)")
-            let restored = try Vault.restore(backup: old, to: directory, passphrase: passphrase, store: kind)
-            XCTAssertEqual(try restored.list().map(\.title), ["둘째 날 🌧️", "First day"])
-            // Upgraded by the first write, like any version 1 vault.
-            _ = try restored.add(text: "after the restore")
-            XCTAssertEqual(try StoreLayout.open(at: directory).readIndexPages().count, IndexLayout.pageCount, "\(kind)")
-        }
-    }
-
     func testDuplicateOrMalformedPageRecordsMakeTheBackupDamaged() throws {
         let (_, _, file) = try backedUpVault(.files)
         let original = try records(of: file)

@@ -19,12 +19,12 @@ final class VaultIndexPageTests: VaultTestCase {
             let entries = try add(vault, 40)
             let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
             XCTAssertEqual(reopened.entryCount, 40, "the count comes from the root")
-            XCTAssertTrue(reopened.index.pages.allSatisfy { $0 == nil }, "opening reads the root alone")
+            XCTAssertTrue(reopened.sealedIndex.index.pages.allSatisfy { $0 == nil }, "opening reads the root alone")
             let target = entries[17]
             XCTAssertEqual(try reopened.entry(try reopened.resolve(String(target.id.compactHex.prefix(8)))), target)
-            XCTAssertEqual(reopened.index.pages.compactMap { $0 }.map(\.number), [IndexLayout.page(of: target.id)])
+            XCTAssertEqual(reopened.sealedIndex.index.pages.compactMap { $0 }.map(\.number), [IndexLayout.page(of: target.id)])
             XCTAssertEqual(try reopened.list().count, 40)
-            XCTAssertTrue(reopened.index.allPagesLoaded)
+            XCTAssertTrue(reopened.sealedIndex.index.allPagesLoaded)
         }
     }
 
@@ -97,52 +97,23 @@ final class VaultIndexPageTests: VaultTestCase {
         }
     }
 
-    /// The committed vault in Fixtures/version1-vault was written with the version 1 index (one
-    /// object with every row). It opens and reads as it is, and its first write stores the
-    /// index as a root and pages.
-    func testAVersion1IndexIsReadAndUpgradedByTheFirstWrite() throws {
-        let copy = path("version1")
-        try FileManager.default.copyItem(at: version1Fixture, to: copy)
-        let passphrase = secret("correct horse battery staple")
-        let vault = try Vault.open(at: copy, passphrase: passphrase)
-        XCTAssertEqual(vault.indexState, .ok)
-        XCTAssertEqual(try vault.list().map(\.title), ["둘째 날 🌧️", "First day"])
-        XCTAssertEqual(try vault.backend.readIndexPages().count, 0, "opening and reading write nothing")
-        XCTAssertEqual(vault.indexGeneration, 3, "the old index's own generation")
-        let added = try vault.add(text: "After the upgrade")
-        XCTAssertEqual(try vault.backend.readIndexPages().count, IndexLayout.pageCount)
-        let root = try Envelope.open(
-            try XCTUnwrap(try vault.backend.readIndex()), kind: .index, objectID: Envelope.indexObjectID,
-            vaultID: vault.id, keyRing: vault.keyRing)
-        XCTAssertEqual(root.first, IndexRoot.version)
-        let reopened = try Vault.open(at: copy, vaultKey: vault.vaultKey, keyGeneration: vault.keyGeneration)
-        XCTAssertTrue(try reopened.verify().isClean)
-        XCTAssertEqual(try reopened.list().map(\.title), ["After the upgrade", "둘째 날 🌧️", "First day"])
-        XCTAssertEqual(try reopened.entry(added.id), added)
-    }
-
-    /// Found in review: the upgrade used to be written at open with a new generation, so an
-    /// old version 1 index put back in place of a newer index slipped past the rollback check.
-    func testAnOldVersion1IndexPutBackIsSeenAsARollback() throws {
-        let copy = path("version1-rollback")
-        try FileManager.default.copyItem(at: version1Fixture, to: copy)
-        let oldIndex = Array(try Data(contentsOf: copy.appendingPathComponent("vault.index")))
-        let passphrase = secret("correct horse battery staple")
-        let guardian = RollbackGuard(stateDirectory: path("state"))
-        let vault = try Vault.open(at: copy, passphrase: passphrase)
-        _ = try vault.add(text: "Written after the upgrade")
-        try guardian.record(vaultID: vault.id, generation: vault.indexGeneration)
-        let pagesBefore = try vault.backend.readIndexPages()
-        try vault.backend.apply(StoreChange(index: oldIndex))  // needs no key
-        let reopened = try Vault.open(at: copy, passphrase: passphrase)
-        guard case .olderThanSeen? = try guardian.check(vaultID: reopened.id, generation: reopened.indexGeneration)
-        else {
-            return XCTFail("an old index put back must be reported as older than seen")
+    /// Only one index format exists: an authentic root of any other version (an older
+    /// development format, or a newer diary's) is refused by name, never read or rebuilt over.
+    func testAnIndexOfAnotherVersionIsRefusedWithItsVersion() throws {
+        try forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            _ = try vault.add(text: "An entry")
+            for version: UInt8 in [1, 3] {
+                var plaintext = vault.sealedIndex.index.root.encoded()
+                plaintext[0] = version
+                let sealed = try Envelope.seal(
+                    plaintext, kind: .index, objectID: Envelope.indexObjectID, vaultID: vault.id,
+                    keys: vault.keyRing.current)
+                try vault.backend.apply(StoreChange(index: sealed))
+                XCTAssertThrowsVaultError(
+                    .unsupportedIndexVersion(found: Int(version), supported: Int(IndexRoot.version)),
+                    try Vault.open(at: vault.directory, passphrase: secret("correct horse")))
+            }
         }
-        XCTAssertEqual(try reopened.backend.readIndexPages(), pagesBefore, "opening the rolled-back vault wrote nothing")
-    }
-
-    private var version1Fixture: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/version1-vault")
     }
 }

@@ -103,12 +103,6 @@ struct Verifier {
         let plaintext = try Envelope.open(
             sealedRoot, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing)
         var rows: [UUID: (recorded: ([UInt8]) -> Bool, summary: EntrySummary)] = [:]
-        if plaintext.first == LegacyIndexCodec.version {
-            for (id, row) in try LegacyIndexCodec.decode(plaintext).rows {
-                rows[id] = ({ constantTimeEquals(row.sealedHash, BLAKE2b.hash($0)) }, row.summary)
-            }
-            return rows
-        }
         let root = try IndexRoot.decode(plaintext)
         for number in 0..<IndexLayout.pageCount {
             do {

@@ -79,10 +79,12 @@ struct Envelope {
             throw FormatError.invalidField("key generation \(envelope.generation)")
         }
         let nonceEnd = prefixLength + XChaCha20Poly1305.nonceByteCount
-        let padded = try XChaCha20Poly1305.open(
+        var padded = try XChaCha20Poly1305.open(
             Array(sealed[nonceEnd...]), key: keys.key(for: kind),
             nonce: Array(sealed[prefixLength..<nonceEnd]),
             associatedData: associatedData(vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID))
+        // The padded copy holds the plaintext too, and nothing else would ever zero it.
+        defer { secureZero(&padded) }
         // After authentication only: see `LengthPadding.unpaddedLength` (libsodium's
         // constant-time unpad scans the whole padded block, which cost more than decrypting).
         let length = try padded.withUnsafeBytes { try LengthPadding.unpaddedLength($0) }

@@ -9,7 +9,8 @@ import Foundation
 /// SwiftPM package, because an executable without `main` links only with the fuzzer runtime)
 /// reaches them with `@_spi(Fuzzing) import DiaryVault`, and no ordinary client sees them or
 /// the fixed key below. A thrown error is a correct answer to bad input and is swallowed;
-/// a trap is the bug the fuzzer looks for. Where a parser accepts its input, the entry point
+/// a trap is the bug the fuzzer looks for. Each returns whether its parser accepted the input
+/// (the fuzzers ignore it; the tests check that every committed seed is accepted). Where a parser accepts its input, the entry point
 /// also checks that the input was canonical (it re-encodes to the same bytes), because the
 /// format promises exactly one encoding per value and the vault re-encodes what it decoded.
 @_spi(Fuzzing) public enum FuzzEntryPoints {
@@ -27,26 +28,31 @@ import Foundation
     /// The input is tried as it is and with its last 32 bytes replaced by the right checksum:
     /// a mutated header almost never carries a valid BLAKE2b checksum, and without the repair
     /// the field parser behind the checksum would hardly ever run.
-    public static func header(_ bytes: [UInt8]) {
-        decodeHeader(bytes)
+    @discardableResult
+    public static func header(_ bytes: [UInt8]) -> Bool {
+        let accepted = decodeHeader(bytes)
         if bytes.count > VaultHeader.checksumLength {
             let body = Array(bytes.dropLast(VaultHeader.checksumLength))
             decodeHeader(body + BLAKE2b.hash(body))
         }
+        return accepted
     }
 
-    private static func decodeHeader(_ bytes: [UInt8]) {
-        guard let header = try? VaultHeader.decode(bytes) else { return }
+    @discardableResult
+    private static func decodeHeader(_ bytes: [UInt8]) -> Bool {
+        guard let header = try? VaultHeader.decode(bytes) else { return false }
         _ = try? header.kdf.validate()
         check(header.encoded() == bytes, "header decoded from non-canonical bytes")
+        return true
     }
 
     /// `Envelope.peek` and `Envelope.open` under the fixed key. The first byte picks the kind
     /// (bit 0) and whether the rest is stored bytes (bit 1 clear) or a padded plaintext that is
     /// first sealed under the fixed key (bit 1 set), so that `open` gets past the AEAD and
     /// its padding check and the entry or index decoder behind it are reached.
-    public static func envelope(_ bytes: [UInt8]) {
-        guard let mode = bytes.first else { return }
+    @discardableResult
+    public static func envelope(_ bytes: [UInt8]) -> Bool {
+        guard let mode = bytes.first else { return false }
         let kind: ObjectKind = mode & 1 == 0 ? .entry : .index
         let objectID = kind == .entry ? entryID : Envelope.indexObjectID
         var sealed = Array(bytes.dropFirst())
@@ -54,43 +60,55 @@ import Foundation
             let keys = keyRing.current
             let ad = Envelope.associatedData(vaultID: vaultID, kind: kind, generation: keys.generation, objectID: objectID)
             guard let box = try? XChaCha20Poly1305.seal(sealed, key: keys.key(for: kind), associatedData: ad) else {
-                return
+                return false
             }
             sealed = Envelope.prefix(kind: kind, generation: keys.generation) + box.nonce + box.ciphertext
         }
-        _ = try? Envelope.peek(sealed, expecting: kind)
+        // Stored bytes were sealed under some real key, not the fixed one: accepted when their
+        // envelope parses. Sealed here, they must open and decode.
+        let peeked = (try? Envelope.peek(sealed, expecting: kind)) != nil
         guard let plaintext = try? Envelope.open(
-            sealed, kind: kind, objectID: objectID, vaultID: vaultID, keyRing: keyRing) else { return }
+            sealed, kind: kind, objectID: objectID, vaultID: vaultID, keyRing: keyRing) else { return mode & 2 == 0 && peeked }
         switch kind {
-        case .entry: entry(plaintext)
-        case .index, .indexPage: index(plaintext)
+        case .entry: return entry(plaintext)
+        case .index, .indexPage: return index(plaintext)
         }
     }
 
     /// `LengthPadding.unpad`; what it accepts must pad back to the same bytes.
-    public static func padding(_ bytes: [UInt8]) {
-        guard let unpadded = try? LengthPadding.unpad(bytes) else { return }
+    @discardableResult
+    public static func padding(_ bytes: [UInt8]) -> Bool {
+        guard let unpadded = try? LengthPadding.unpad(bytes) else { return false }
         check((try? LengthPadding.pad(unpadded)) == bytes, "padding accepted in a non-canonical form")
+        return true
     }
 
     /// `EntryCodec.decode` on a plaintext, as if an attacker held the key.
-    public static func entry(_ bytes: [UInt8]) {
-        guard let entry = try? EntryCodec.decode(bytes, id: entryID, textLimit: Vault.maximumTextBytes) else { return }
+    @discardableResult
+    public static func entry(_ bytes: [UInt8]) -> Bool {
+        guard let entry = try? EntryCodec.decode(bytes, id: entryID, textLimit: Vault.maximumTextBytes) else {
+            return false
+        }
         check(EntryCodec.encode(entry) == bytes, "entry decoded from non-canonical bytes")
+        return true
     }
 
     /// The index decoders on a plaintext, as if an attacker held the key: the root, a page
-    /// (its number and row count taken from the input, so the decoder gets past them), and
-    /// the version 1 index an upgrade reads. What decodes must encode to the same bytes, and
+    /// (its number and row count taken from the input, so the decoder gets past them). What
+    /// decodes must encode to the same bytes, and
     /// a page must survive reading every row and splicing one out and back in.
-    public static func index(_ bytes: [UInt8]) {
+    @discardableResult
+    public static func index(_ bytes: [UInt8]) -> Bool {
+        var accepted = false
         if let root = try? IndexRoot.decode(bytes) {
             check(root.encoded() == bytes, "index root decoded from non-canonical bytes")
+            accepted = true
         }
         if bytes.count >= 6 {
             let count = bytes[2..<6].reduce(0) { $0 << 8 | Int($1) }
             if let page = try? IndexPage.decode(bytes, number: Int(bytes[1]), expectedCount: count) {
                 check(page.encoded() == bytes, "index page decoded from non-canonical bytes")
+                accepted = true
                 let rows = (0..<page.count).map(page.row(at:))
                 check(rows.allSatisfy { page.row($0.summary.id) == $0 }, "index page lookup disagrees")
                 if let first = rows.first {
@@ -101,31 +119,32 @@ import Foundation
                 }
             }
         }
-        if let legacy = try? LegacyIndexCodec.decode(bytes) {
-            // Rows are sorted on encode, so only an index written in that order is canonical;
-            // re-encoding must not trap and must decode to the same index.
-            let again = LegacyIndexCodec.encode(legacy)
-            check((try? LegacyIndexCodec.decode(again)) == legacy, "version 1 index does not survive a round trip")
-        }
+        return accepted
     }
 
     /// `BackupFile.parse`, then everything a restore reads from it before deriving a key: the
     /// header, and every sealed object opened under the fixed key as `verify` would.
     /// Like `header`, the input is also tried with a correct end record in place of its last
     /// 45 bytes (count and hash recomputed), so the record parser is reached.
-    public static func backup(_ bytes: [UInt8]) {
-        parseBackup(bytes)
+    @discardableResult
+    public static func backup(_ bytes: [UInt8]) -> Bool {
+        let accepted = parseBackup(bytes)
         let endLength = 1 + 4 + 8 + 32
         if bytes.count >= 10 + endLength {
             parseBackup(withEndRecord(Array(bytes.dropLast(endLength))))
         }
+        return accepted
     }
 
-    private static func parseBackup(_ bytes: [UInt8]) {
-        guard let contents = try? BackupFile.parse(bytes, path: "fuzz") else { return }
-        header(contents.header)
+    /// True when the framing parses and the header decodes (the records were sealed under
+    /// a real vault's key, so they do not open under the fixed one).
+    @discardableResult
+    private static func parseBackup(_ bytes: [UInt8]) -> Bool {
+        guard let contents = try? BackupFile.parse(bytes, path: "fuzz") else { return false }
+        let headerAccepted = header(contents.header)
         _ = Verifier(vaultID: vaultID, keyRing: keyRing).check(
             sealedIndex: contents.index, indexPages: contents.indexPages, entries: contents.entries)
+        return headerAccepted
     }
 
     /// `body` followed by the end record a writer would put there: the number of records the

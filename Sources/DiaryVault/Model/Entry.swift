@@ -127,3 +127,11 @@ public enum EntryText {
         return t
     }
 }
+
+extension Entry {
+    /// What the index keeps of this entry.
+    var summary: EntrySummary {
+        EntrySummary(id: id, title: title, date: date, created: created, modified: modified,
+                     starred: starred, tags: tags, size: text.utf8.count, source: source)
+    }
+}

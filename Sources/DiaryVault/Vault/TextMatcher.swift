@@ -6,7 +6,7 @@ import Foundation
 /// for the common query: printable ASCII.
 ///
 /// Why a fast path: on Linux, Foundation bridges each entry to UTF-16 and folds it cluster by
-/// cluster, which cost about 30 µs per 1.6 KB entry — fifteen times the decryption. For a
+/// cluster, which costs many times the decryption (docs/BENCHMARKS.md). For a
 /// printable-ASCII needle the text is cut into segments at scalars that can never be part of
 /// a match (Hangul, kana, CJK ideographs: none of them folds to ASCII, and none of them joins
 /// the scalars around it into one cluster). A match lies inside one segment. A pure-ASCII

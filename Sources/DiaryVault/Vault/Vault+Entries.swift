@@ -20,32 +20,22 @@ extension Vault {
         } catch {
             throw VaultError.entryDamaged(id, "\(error)")
         }
-        if try !matchesIndex(sealed, id: id) {
+        if try !sealedIndex.recordsSeal(sealed, of: id) {
             // Another process may have written since our index was read: look again first.
-            (index, indexState) = try loadIndex()
-            guard try matchesIndex(sealed, id: id) else {
+            try sealedIndex.load()
+            guard try sealedIndex.recordsSeal(sealed, of: id) else {
                 throw VaultError.entryDamaged(id, "differs from the index (an older copy put back?)")
             }
         }
         return entry
     }
 
-    /// True unless the index (when intact) records another seal for this entry.
-    func matchesIndex(_ sealed: [UInt8], id: UUID) throws -> Bool {
-        try loadPages([IndexLayout.page(of: id)])
-        guard indexState == .ok else { return true }
-        return index.page(of: id).recordsSeal(sealed, of: id) ?? true
-    }
-
     func openEntry(_ sealed: [UInt8], id: UUID) throws -> Entry {
-        try EntryCodec.decode(
-            Envelope.open(sealed, kind: .entry, objectID: id, vaultID: header.vaultID, keyRing: keyRing),
-            id: id, textLimit: Self.maximumTextBytes)
+        try SealedEntry.open(sealed, id: id, vaultID: header.vaultID, keyRing: keyRing)
     }
 
     func sealEntry(_ entry: Entry) throws -> [UInt8] {
-        try Envelope.seal(
-            EntryCodec.encode(entry), kind: .entry, objectID: entry.id, vaultID: header.vaultID, keys: keyRing.current)
+        try SealedEntry.seal(entry, vaultID: header.vaultID, keys: keyRing.current)
     }
 
     /// Entries matching `filter`, newest first by entry date, from the index alone.
@@ -55,33 +45,28 @@ extension Vault {
     /// pages, not all 64, whatever the size of the vault.
     public func list(_ filter: EntryFilter = EntryFilter()) throws -> [EntrySummary] {
         guard filter.limit != nil else {
-            try loadAllPages()
+            try sealedIndex.ensureAllPages()
             var listing = IndexListing(filter: filter)
-            for case let page? in index.pages { listing.add(page) }
-            return listing.summaries(from: index)
+            for case let page? in sealedIndex.index.pages { listing.add(page) }
+            return listing.summaries(from: sealedIndex.index)
         }
-        let (root, state) = (loadedRoot, indexState)
+        let epoch = sealedIndex.epoch
         var listing = IndexListing(filter: filter)
-        let order = (0..<IndexLayout.pageCount).filter { index.counts[$0] > 0 }.sorted { index.newest[$1] < index.newest[$0] }
+        let root = sealedIndex.index
+        let order = (0..<IndexLayout.pageCount).filter { root.counts[$0] > 0 }.sorted { root.newest[$1] < root.newest[$0] }
         var next = 0
-        while next < order.count, !listing.cannotImprove(with: index.newest[order[next]]) {
+        while next < order.count, !listing.cannotImprove(with: root.newest[order[next]]) {
             let chunk = order[next..<min(next + 8, order.count)]
-            try loadPages(chunk)
+            try sealedIndex.ensurePages(chunk)
             // The index was read again (another process wrote meanwhile) or rebuilt (a page was
-            // damaged): start over on the index as it is now.
-            guard loadedRoot == root, indexState == state else { return try list(filter) }
-            for number in chunk where !listing.cannotImprove(with: index.newest[number]) {
-                listing.add(index.page(ofNumber: number))
+            // damaged): the order above is stale, so start over on the index as it is now.
+            guard sealedIndex.epoch == epoch else { return try list(filter) }
+            for number in chunk where !listing.cannotImprove(with: root.newest[number]) {
+                listing.add(sealedIndex.index.page(ofNumber: number))
             }
             next = chunk.endIndex
         }
-        return listing.summaries(from: index)
-    }
-
-    static func newestFirst(_ a: EntrySummary, _ b: EntrySummary) -> Bool {
-        if a.date != b.date { return a.date > b.date }
-        if a.created != b.created { return a.created > b.created }
-        return a.id.sortKey < b.id.sortKey
+        return listing.summaries(from: sealedIndex.index)
     }
 
     /// Resolves a full UUID or a unique prefix of at least 4 hex digits (dashes ignored).
@@ -91,7 +76,8 @@ extension Vault {
             throw VaultError.invalidID(idOrPrefix)
         }
         let pages = IndexLayout.pages(forHexPrefix: Substring(hex))
-        try loadPages(pages)
+        try sealedIndex.ensurePages(pages)
+        let index = sealedIndex.index
         // A full id names itself: no need to compare prefixes.
         if hex.count == 32, let id = UUID(uuidString: idOrPrefix), index.page(of: id).row(id) != nil { return id }
         let nibbles = hex.compactMap(\.hexDigitValue).map(UInt8.init)

@@ -88,21 +88,17 @@ extension Vault {
                 }
                 header = onDisk
                 keyRing = ring
-                (index, indexState) = try loadIndex()
-                try loadAllPages()
+                try sealedIndex.load()
+                try sealedIndex.ensureAllPages()
                 let damaged = try resealAll(batchSize: batchSize, progress: progress)
                 // Every readable entry is now under the new generation: drop the old key, and
                 // seal every index page under the new one too.
                 try onDisk.setSlots([ring.current], kek: kek)
-                index.generation = Self.nextGeneration(after: index.generation)
-                index.markAllDirty()
-                var last = StoreChange(header: onDisk.encoded())
-                try sealChanges(of: &index, into: &last)
-                try backend.apply(last)
-                loadedRoot = last.index
+                var next = sealedIndex.index
+                next.markAllDirty()
+                try sealedIndex.commit(next, with: StoreChange(header: onDisk.encoded()), keys: ring.current)
                 header = onDisk
                 keyRing = KeyRing([ring.current])
-                indexState = .ok
                 try backend.compact()
                 return damaged
             }
@@ -128,23 +124,20 @@ extension Vault {
         progress?(0, pending.count)
         for batch in stride(from: 0, to: pending.count, by: max(batchSize, 1)).map({ pending[$0..<min($0 + batchSize, pending.count)] }) {
             var puts: [UUID: [UInt8]] = [:]
+            var next = sealedIndex.index
             for id in batch {
                 // An entry that fails to open, or that is not the one the index recorded (an
                 // older copy put back), is not blessed with a fresh seal: it stays as it is.
-                guard let sealed = try backend.readEntry(id), try matchesIndex(sealed, id: id),
+                guard let sealed = try backend.readEntry(id), try sealedIndex.recordsSeal(sealed, of: id),
                       let entry = try? openEntry(sealed, id: id) else {
                     damaged.append(id)
                     continue
                 }
                 let resealed = try sealEntry(entry)
                 puts[id] = resealed
-                index[id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: resealed))
+                next[id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: resealed))
             }
-            index.generation = Self.nextGeneration(after: index.generation)
-            var change = StoreChange(putEntries: puts)
-            try sealChanges(of: &index, into: &change)
-            try backend.apply(change)
-            loadedRoot = change.index
+            try sealedIndex.commit(next, with: StoreChange(putEntries: puts), keys: keyRing.current)
             done += batch.count
             progress?(done, pending.count)
         }

@@ -44,7 +44,7 @@ public struct SealedVault {
         let ring = KeyRing([try GenerationKeys(generation: keyGeneration, vaultKey: vaultKey.slice(0..<32))])
         let vault = try Vault(backend: backend, header: header, keyRing: ring)
         guard vault.indexState == .ok else {
-            throw vault.indexState == .missing && vault.index.count == 0
+            throw vault.indexState == .missing && vault.entryCount == 0
                 ? VaultError.indexUnavailable("missing")
                 : VaultError.wrongKey
         }

@@ -40,6 +40,9 @@ extension Vault {
             if let job = inFlight { report(matcher.finish(job), summary) }
             inFlight = nil
         }
+        try sealedIndex.ensureAllPages()
+        // Every page is in memory now; the scan reads rows from this copy in place.
+        let index = sealedIndex.index
         func indexed(_ id: UUID) -> EntrySummary { index.page(of: id).row(id)!.summary }
         // Rows are read in place from the pages: a summary (strings) is built only for the
         // entries reported.
@@ -55,7 +58,6 @@ extension Vault {
             pending.append((id, sealed))
             if pending.count == EntryBatchMatcher.batchSize { flush(indexed) }
         }
-        try loadAllPages()
         do {
             // One snapshot, read in the store's own order (SQLite: one cursor over the table;
             // files: one directory listing): a lookup per id cost more than decrypting.
@@ -87,11 +89,11 @@ extension Vault {
             drain(indexed)
         }
         if !differing.isEmpty {
-            (index, indexState) = try loadIndex()
+            try sealedIndex.load()
             for (summary, sealed) in differing {
-                if try matchesIndex(sealed, id: summary.id) {
+                if try sealedIndex.recordsSeal(sealed, of: summary.id) {
                     // Reported as the index now has it (another process may have retitled it).
-                    let current = index.pages[IndexLayout.page(of: summary.id)]?.row(summary.id)?.summary
+                    let current = sealedIndex.index.pages[IndexLayout.page(of: summary.id)]?.row(summary.id)?.summary
                     pending = [(summary.id, sealed)]
                     drain { _ in current ?? summary }
                 } else {
@@ -100,9 +102,9 @@ extension Vault {
             }
         }
         // The scan ran in store order: only the matches need sorting, not every row.
-        matches.sort(by: Self.newestFirst)
+        matches.sort(by: EntrySummary.newestFirst)
         if let limit = filter.limit { matches = Array(matches.prefix(max(limit, 0))) }
-        damagedDuringLastSearch = damaged.sorted(by: Self.newestFirst).map(\.id)
+        damagedDuringLastSearch = damaged.sorted(by: EntrySummary.newestFirst).map(\.id)
         return matches
     }
 }

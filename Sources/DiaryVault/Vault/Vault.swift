@@ -35,17 +35,11 @@ public final class Vault {
 
     let backend: any VaultStore
     var header: VaultHeader
-    var keyRing: KeyRing
-    /// The root and the pages read so far (`Vault+Index.swift`).
-    var index: PagedIndex
-    /// How the index looked at open.
-    public internal(set) var indexState: IndexState
-    /// The sealed root the in-memory `index` came from (nil when it was rebuilt): lets a
-    /// write skip reading the index again when nobody else wrote in between.
-    var loadedRoot: [UInt8]?
-    /// Where index pages are decrypted before their rows are copied out (guarded memory,
-    /// zeroed after each page).
-    let pageBuffer = PlaintextBuffer()
+    var keyRing: KeyRing {
+        didSet { sealedIndex.keyRing = keyRing }
+    }
+    /// The sealed index: its only reader and writer.
+    let sealedIndex: SealedIndex
     /// Entries the last `search` could not open (reported so damage is never silent).
     public internal(set) var damagedDuringLastSearch: [UUID] = []
 
@@ -53,9 +47,7 @@ public final class Vault {
         self.backend = backend
         self.header = header
         self.keyRing = keyRing
-        index = PagedIndex(generation: 0)
-        indexState = .ok
-        (index, indexState) = try loadIndex()
+        sealedIndex = try SealedIndex(backend: backend, vaultID: header.vaultID, keyRing: keyRing)
     }
 
     public var id: UUID { header.vaultID }
@@ -67,10 +59,12 @@ public final class Vault {
     public var kdf: KDFParameters { header.kdf }
     /// True while the header holds two key generations: `rotateKey` should be run again.
     public var rotationInterrupted: Bool { header.slots.count > 1 }
+    /// How the index looked when last read.
+    public var indexState: IndexState { sealedIndex.state }
     /// The index's write counter as last read or written.
-    public var indexGeneration: UInt64 { index.generation }
+    public var indexGeneration: UInt64 { sealedIndex.index.generation }
     /// The number of entries, as the index records it.
-    public var entryCount: Int { index.count }
+    public var entryCount: Int { sealedIndex.count }
 
     // MARK: Creating and opening
 
@@ -91,7 +85,7 @@ public final class Vault {
         let ring = KeyRing([keys])
         var initial = StoreChange(header: header.encoded())
         var empty = PagedIndex(generation: 1)
-        try sealChanges(of: &empty, into: &initial, vaultID: header.vaultID, keys: keys)
+        try SealedIndex.seal(&empty, into: &initial, vaultID: header.vaultID, keys: keys)
         let backend = try storeCall { try StoreLayout.create(store, at: directory, initial: initial) }
         return try Vault(backend: backend, header: header, keyRing: ring)
     }

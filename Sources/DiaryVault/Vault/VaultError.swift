@@ -8,6 +8,7 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case notAVault(path: String)
     case alreadyExists(path: String)
     case unsupportedVersion(found: Int, supported: Int)
+    case unsupportedIndexVersion(found: Int, supported: Int)
     case wrongPassphrase
     case wrongKey
     case rotationInterrupted
@@ -36,6 +37,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .alreadyExists(let path): return "a vault already exists at \(path)"
         case .unsupportedVersion(let found, let supported):
             return "the vault has format version \(found); this diary supports version \(supported)"
+        case .unsupportedIndexVersion(let found, let supported):
+            return "the vault's index has version \(found); this diary reads version \(supported) only"
         case .wrongPassphrase: return "wrong passphrase"
         case .wrongKey: return "the session key does not open this vault"
         case .rotationInterrupted: return "a key rotation was interrupted"

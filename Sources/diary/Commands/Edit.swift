@@ -35,7 +35,7 @@ struct Edit: ParsableCommand {
         let short = EntryFormat.shortID(entryID)
         let edited = try Editor.edit(entry.text, limit: Vault.maximumTextBytes)
 
-        if TextInput.isBlank(edited) {
+        if EntryText.isBlank(edited) {
             try confirmDestructive(
                 "deleting emptied entry \(short)", question: "The text is empty. Delete entry \(short)?", yes: yes)
             try vault.delete(entryID)

@@ -42,6 +42,11 @@ struct ErrorReport: Equatable {
             self.init(message: message, hint: "pass --vault with the path of a diary vault", code: .noVault)
         case .unsupportedVersion:
             self.init(message: message, hint: "this vault was written by a newer diary; upgrade diary", code: .noVault)
+        case .unsupportedIndexVersion(let found, let supported):
+            self.init(
+                message: message,
+                hint: found > supported ? "this vault was written by a newer diary; upgrade diary" : nil,
+                code: .noVault)
         case .alreadyExists, .backupExists:
             self.init(message: message, hint: "choose a new path; diary never overwrites", code: .alreadyExists)
         case .wrongPassphrase, .wrongKey:

@@ -1,3 +1,4 @@
+import DiaryCrypto
 import DiaryVault
 import Foundation
 
@@ -8,10 +9,13 @@ enum TextInput {
     /// Reading stops keeping bytes past the limit but keeps counting, so the error can say how
     /// large the input was without holding 20 MB in memory.
     static func readStdin(limit: Int) throws -> String {
+        // Room for the whole limit up front: a growing array would leave copies of the text
+        // in freed memory that nothing zeroes. (Pages are touched only as text arrives.)
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(limit)
         var total = 0
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        defer { zero(&chunk); zero(&bytes) }
+        defer { secureZero(&chunk); secureZero(&bytes) }
         while true {
             let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress!, $0.count) }
             if n < 0 && errno == EINTR { continue }
@@ -29,14 +33,6 @@ enum TextInput {
     static func check(_ text: String, limit: Int) throws {
         let count = text.utf8.count
         guard count <= limit else { throw CLIError.tooLarge(bytes: count, limit: limit) }
-        guard !isBlank(text) else { throw CLIError.emptyText }
-    }
-
-    static func isBlank(_ text: String) -> Bool {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-    }
-
-    private static func zero(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { raw in for i in raw.indices { raw[i] = 0 } }
+        guard !EntryText.isBlank(text) else { throw CLIError.emptyText }
     }
 }

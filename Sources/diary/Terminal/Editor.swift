@@ -1,3 +1,4 @@
+import DiaryCrypto
 import Foundation
 
 /// Runs the user's editor on a text held in a memory-backed temporary file.
@@ -33,14 +34,14 @@ enum Editor {
         let addedNewline = !text.isEmpty && !text.hasSuffix("\n")
         if addedNewline { bytes.append(UInt8(ascii: "\n")) }
         let file = try directory.createFile("entry.txt", contents: bytes)
-        zero(&bytes)
+        secureZero(&bytes)
 
         let editor = command()
         let status = try run(editor, file: file)
         guard status == 0 else { throw CLIError.editorFailed(command: editor, status: status) }
 
         var edited = try readFile(file, limit: limit)
-        defer { zero(&edited) }
+        defer { secureZero(&edited) }
         if edited.last == UInt8(ascii: "\n") && (addedNewline || text.isEmpty) { edited.removeLast() }
         guard let result = String(validating: edited, as: UTF8.self) else {
             throw CLIError.notUTF8(source: "the editor")
@@ -94,9 +95,5 @@ enum Editor {
             offset += n
         }
         return Array(bytes[..<offset])
-    }
-
-    private static func zero(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { raw in for i in raw.indices { raw[i] = 0 } }
     }
 }

@@ -126,12 +126,7 @@ struct SealTag: Equatable {
     /// True when `sealed` ends with this tag (compared in constant time).
     func matches(_ sealed: [UInt8]) -> Bool {
         guard sealed.count >= IndexRoot.tagLength, bytes.count == IndexRoot.tagLength else { return false }
-        return sealed.withUnsafeBufferPointer { s in
-            var difference: UInt8 = 0
-            let base = s.count - IndexRoot.tagLength
-            for i in 0..<IndexRoot.tagLength { difference |= s[base + i] ^ bytes[i] }
-            return difference == 0
-        }
+        return constantTimeEquals(sealed.suffix(IndexRoot.tagLength), bytes)
     }
 }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The index as this process holds it: the root (generation, row counts, page tags) and the
-/// pages read so far. Pages are read only when a command needs them (`Vault.loadPages`):
+/// pages read so far. Pages are read only when a command needs them (`SealedIndex.ensurePages`):
 /// `show` reads one, `list` all of them; a write seals again only the pages it changed.
 struct PagedIndex: Equatable {
     /// Grows with every write to the vault; lets a machine notice a rolled-back copy.
@@ -83,6 +83,6 @@ struct PagedIndex: Equatable {
         }
     }
 
-    /// Marks every page to be sealed again (a key rotation, an upgrade).
+    /// Marks every page to be sealed again (a key rotation).
     mutating func markAllDirty() { dirty = Set(0..<IndexLayout.pageCount) }
 }

@@ -22,8 +22,7 @@ struct IndexListing {
         var row: Int
 
         func comesBefore(_ other: Candidate) -> Bool {
-            if key != other.key { return other.key < key }
-            return id < other.id
+            NewestFirst.precedes((key, id), (other.key, other.id))
         }
     }
 

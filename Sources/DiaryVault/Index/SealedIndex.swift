@@ -1,0 +1,209 @@
+import DiaryCrypto
+import DiaryStore
+import Foundation
+
+/// The vault's sealed index as this process holds it, and the only code that reads or writes
+/// it: the sealed root it came from, the pages read so far, how it looked when read, and the
+/// guarded buffer pages are opened into.
+///
+/// Reads go through `load` (the root) and `ensurePages` (pages, checked against the root's
+/// tags); every write goes through `commit`, which seals the changed pages and the root,
+/// applies them with the caller's entries in one atomic store change, and then holds the new
+/// index. Callers never assign the index, its state or its root bytes.
+final class SealedIndex {
+    private let backend: any VaultStore
+    private let vaultID: UUID
+    /// The keys pages, the root and (for a rebuild) entries are opened with. The vault sets
+    /// it when its keys change (a rotation).
+    var keyRing: KeyRing
+
+    /// The root and the pages read so far.
+    private(set) var index: PagedIndex
+    /// How the index looked when last read.
+    private(set) var state: IndexState
+    /// The sealed root `index` came from (nil when it was rebuilt from the entries): lets a
+    /// write skip reading the index again when nobody else wrote in between.
+    private var rootBytes: [UInt8]?
+    /// Counts the times `index` was replaced by another (read again, or rebuilt), so a reader
+    /// walking pages can tell that what it walked belongs to an index no longer held.
+    private(set) var epoch = 0
+    /// Where pages are decrypted before their rows are copied out (zeroed after each page).
+    private let pageBuffer = PlaintextBuffer()
+
+    /// Reads the root; see `load`.
+    init(backend: any VaultStore, vaultID: UUID, keyRing: KeyRing) throws {
+        self.backend = backend
+        self.vaultID = vaultID
+        self.keyRing = keyRing
+        index = PagedIndex(generation: 0)
+        state = .ok
+        try load()
+    }
+
+    /// The number of entries, as the root records it.
+    var count: Int { index.count }
+
+    // MARK: Reading
+
+    /// Reads the root again. When it is missing or fails to open, the index is rebuilt in
+    /// memory from the entries so the vault stays usable (the index is only a cache), and
+    /// `state` says so. An authentic root of another index version is refused: it is a format
+    /// this diary does not read, not damage.
+    func load() throws {
+        install(try decodeRoot(try storeCall { try backend.readIndex() }))
+    }
+
+    /// Reads the pages among `numbers` not yet in memory, checking each against the tag the
+    /// root records. A page that does not match may only mean another process wrote since
+    /// the root was read: root and pages are then read again together, in one snapshot.
+    /// Still wrong, the index is damaged and is rebuilt in memory from the entries.
+    func ensurePages(_ numbers: some Sequence<Int>) throws {
+        guard state == .ok else { return }  // a rebuilt index has every page in memory
+        let wanted = Set(numbers.filter { index.pages[$0] == nil })
+        guard !wanted.isEmpty else { return }
+        let first = try storeCall {
+            try backend.withSnapshot { reader in try wanted.map { ($0, try reader.readIndexPage($0)) } }
+        }
+        if let opened = open(first, against: index) { return index.insert(opened) }
+        let (sealedRoot, again) = try storeCall {
+            try backend.withSnapshot { reader in
+                (try reader.readIndex(), try Array(0..<IndexLayout.pageCount).map { ($0, try reader.readIndexPage($0)) })
+            }
+        }
+        if sealedRoot != rootBytes {
+            install(try decodeRoot(sealedRoot))
+            guard state == .ok else { return }
+            let missing = Set(wanted.filter { index.pages[$0] == nil })
+            if let opened = open(again.filter { missing.contains($0.0) }, against: index) { return index.insert(opened) }
+        }
+        install((try rebuilt(generation: 0), .damaged, nil))
+    }
+
+    func ensureAllPages() throws { try ensurePages(0..<IndexLayout.pageCount) }
+
+    /// Inside the write lock: picks up an index another process wrote since ours was read.
+    /// After damage, every page is checked, so that a write is also a repair: a page found bad
+    /// must not stay on disk because this write happens not to touch it.
+    func refreshUnderLock() throws {
+        let sealed = try storeCall { try backend.readIndex() }
+        if state == .ok, let known = rootBytes, known == sealed { return }
+        let wasDamaged = state != .ok
+        install(try decodeRoot(sealed))
+        if wasDamaged { try ensureAllPages() }
+    }
+
+    /// True unless the index (when intact) records another seal for this entry.
+    func recordsSeal(_ sealed: [UInt8], of id: UUID) throws -> Bool {
+        try ensurePages([IndexLayout.page(of: id)])
+        guard state == .ok else { return true }
+        return index.page(of: id).recordsSeal(sealed, of: id) ?? true
+    }
+
+    /// The index built from the entries alone, every page in memory and marked changed.
+    /// Entries that fail to open are left out (and reported by `verify`).
+    func rebuilt(generation: UInt64) throws -> PagedIndex {
+        var rows: [IndexRow] = []
+        try storeCall {
+            try backend.withSnapshot { reader in
+                try reader.forEachEntry { id, sealed in
+                    guard let entry = try? SealedEntry.open(sealed, id: id, vaultID: vaultID, keyRing: keyRing) else {
+                        return
+                    }
+                    rows.append(IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed)))
+                }
+            }
+        }
+        return PagedIndex(generation: generation, rows: rows)
+    }
+
+    // MARK: Writing
+
+    /// Seals the changed pages of `next` and its root under `keys`, stores them with `change`
+    /// in one atomic store change, and from then on holds `next` as the index. The caller
+    /// holds the write lock and has read the index under it (`refreshUnderLock`).
+    func commit(_ next: PagedIndex, with change: StoreChange, keys: GenerationKeys) throws {
+        var next = next
+        var change = change
+        next.generation = Self.nextGeneration(after: next.generation)
+        try Self.seal(&next, into: &change, vaultID: vaultID, keys: keys)
+        try storeCall { try backend.apply(change) }
+        install((next, .ok, change.index))
+    }
+
+    /// Seals every changed page and then the root naming them into `change`; clears `dirty`.
+    static func seal(
+        _ index: inout PagedIndex, into change: inout StoreChange, vaultID: UUID, keys: GenerationKeys
+    ) throws {
+        for number in index.dirty.sorted() {
+            guard let page = index.pages[number] else { preconditionFailure("a changed page is in memory") }
+            let sealed = try Envelope.seal(
+                page.encoded(), kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: vaultID,
+                keys: keys)
+            change.putIndexPages[number] = sealed
+            index.tags[number] = IndexRow.tag(of: sealed)
+        }
+        index.dirty = []
+        change.index = try Envelope.seal(
+            index.root.encoded(), kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keys: keys)
+    }
+
+    /// The index generation after `current`: one more, or the current time in milliseconds if
+    /// that is larger. The clock term keeps the counter ahead of any copy this machine has
+    /// seen even when a damaged index had to be rebuilt from the entries (which loses the
+    /// old count), so the rollback warning does not cry wolf after a repair.
+    static func nextGeneration(after current: UInt64) -> UInt64 {
+        max(current &+ 1, UInt64(max(Date().millisecondsSince1970, 0)))
+    }
+
+    // MARK: Private
+
+    private func install(_ read: (PagedIndex, IndexState, [UInt8]?)) {
+        (index, state, rootBytes) = read
+        epoch += 1
+    }
+
+    /// The index a sealed root names (no page read yet), or one rebuilt from the entries when
+    /// the root is missing or damaged.
+    private func decodeRoot(_ sealed: [UInt8]?) throws -> (PagedIndex, IndexState, [UInt8]?) {
+        guard let sealed else { return (try rebuilt(generation: 0), .missing, nil) }
+        guard let plaintext = try? Envelope.open(
+            sealed, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing)
+        else { return (try rebuilt(generation: 0), .damaged, nil) }
+        if let version = plaintext.first, version != IndexRoot.version {
+            throw VaultError.unsupportedIndexVersion(found: Int(version), supported: Int(IndexRoot.version))
+        }
+        guard let root = try? IndexRoot.decode(plaintext) else { return (try rebuilt(generation: 0), .damaged, nil) }
+        return (PagedIndex(root: root), .ok, sealed)
+    }
+
+    /// Opens the given sealed pages against what `root` records of each; nil if any is absent,
+    /// is not the copy the root names, or fails to open.
+    private func open(_ sealedPages: [(Int, [UInt8]?)], against root: PagedIndex) -> [IndexPage]? {
+        var opened: [IndexPage] = []
+        for (number, sealed) in sealedPages {
+            guard let sealed, SealTag(root.tags[number]).matches(sealed),
+                  let page = try? openPage(
+                      sealed, number: number, expectedCount: root.counts[number], expectedNewest: root.newest[number])
+            else { return nil }
+            opened.append(page)
+        }
+        return opened
+    }
+
+    /// Opens a page and checks it against what the root says of it (rows and newest row).
+    private func openPage(_ sealed: [UInt8], number: Int, expectedCount: Int, expectedNewest: ListKey) throws -> IndexPage {
+        let page = try Envelope.open(
+            sealed, kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: vaultID,
+            keyRing: keyRing, into: pageBuffer
+        ) { try IndexPage.decode($0, number: number, expectedCount: expectedCount) }
+        guard page.newestKey() == expectedNewest else { throw FormatError.invalidField("newest row") }
+        return page
+    }
+}
+
+extension PagedIndex {
+    /// Puts pages read from the store in place (they match the root already held).
+    fileprivate mutating func insert(_ opened: [IndexPage]) {
+        for page in opened { pages[page.number] = page }
+    }
+}
