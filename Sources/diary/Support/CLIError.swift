@@ -6,6 +6,9 @@ import Foundation
 enum CLIError: Error, Equatable, CustomStringConvertible {
     /// No agent holds the key, no passphrase file was given and there is no terminal to ask on.
     case locked(vault: String)
+    /// The agent holds the key but every connection slot stayed taken, and there is no
+    /// passphrase file or terminal to fall back on.
+    case agentBusy(vault: String)
     /// A new passphrase is needed and there is neither a file nor a terminal.
     case noTerminalForNewPassphrase
     /// The passphrase file could not be read, or its first line is empty.
@@ -42,6 +45,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .locked(let vault): return "the vault is locked: \(vault)"
+        case .agentBusy(let vault):
+            return "the unlock agent is busy and did not hand over the key: \(vault)"
         case .noTerminalForNewPassphrase: return "a new passphrase is needed, and there is no terminal to ask on"
         case .passphraseFile(let path, let detail): return "cannot use passphrase file \(path): \(detail)"
         case .passphraseMismatch: return "the passphrases do not match; nothing was changed"
@@ -67,6 +72,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     var hint: String? {
         switch self {
         case .locked: return "run `diary unlock`, or pass --passphrase-file"
+        case .agentBusy: return "try again in a moment, or pass --passphrase-file"
         case .noTerminalForNewPassphrase: return "pass --new-passphrase-file"
         case .confirmationNeeded: return "pass --yes to confirm without a terminal"
         case .noMemoryFileSystem:
@@ -78,7 +84,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
 
     var exitCode: ExitCode {
         switch self {
-        case .locked, .noTerminalForNewPassphrase: return .locked
+        case .locked, .agentBusy, .noTerminalForNewPassphrase: return .locked
         case .passphraseFile, .passphraseMismatch, .emptyPassphrase, .declined, .editorFailed,
             .noMemoryFileSystem, .system, .agent, .badPath, .emptyText:
             return .failure

@@ -24,7 +24,8 @@ enum ExitCode: Int32, CaseIterable, Sendable {
     /// Would overwrite (`EX_CANTCREAT`): `init` or `restore` onto an existing vault, `backup`
     /// onto an existing file.
     case alreadyExists = 73
-    /// Locked with no way to ask (`EX_TEMPFAIL`): no agent, no passphrase file, no terminal.
+    /// Locked with no way to ask (`EX_TEMPFAIL`): no agent (or a busy one), no passphrase file,
+    /// no terminal.
     case locked = 75
     /// Wrong passphrase (`EX_NOPERM`).
     case wrongPassphrase = 77
@@ -39,7 +40,7 @@ enum ExitCode: Int32, CaseIterable, Sendable {
         case .noVault: return "no usable vault (missing, not a vault, newer format)"
         case .inputRefused: return "input refused (not UTF-8, larger than 8 MiB, malformed import file)"
         case .alreadyExists: return "refused to overwrite an existing vault or file"
-        case .locked: return "vault locked and no way to ask for the passphrase"
+        case .locked: return "vault locked (or its agent busy) and no way to ask for the passphrase"
         case .wrongPassphrase: return "wrong passphrase"
         }
     }

@@ -23,11 +23,17 @@ struct VaultAccess {
     /// The store is opened once, for the header's vault id and then for the key.
     func open() throws -> Vault {
         let sealed = try SealedVault(at: directory)
-        if let vault = try openWithAgent(sealed) {
+        let agentIsBusy: Bool
+        switch try openWithAgent(sealed) {
+        case .opened(let vault):
             RollbackWatch.opened(vault)
             return vault
+        case .busy:
+            agentIsBusy = true
+        case .unavailable:
+            agentIsBusy = false
         }
-        let vault = try sealed.open(passphrase: currentPassphrase())
+        let vault = try sealed.open(passphrase: currentPassphrase(agentIsBusy: agentIsBusy))
         RollbackWatch.opened(vault)
         if vault.rotationInterrupted {
             Output.warning("a key rotation was interrupted; run `diary rekey` to finish it")
@@ -49,10 +55,14 @@ struct VaultAccess {
         AgentClient(socketURL: try AgentPaths.socketURL(vaultID: vaultID))
     }
 
-    /// The current passphrase: from the file, else the terminal, else `locked`.
-    func currentPassphrase(prompt: String? = nil) throws -> SecretBytes {
+    /// The current passphrase: from the file, else the terminal, else `locked` (or `agentBusy`
+    /// when an agent holds the key but could not be reached: unlocking again would not help).
+    func currentPassphrase(prompt: String? = nil, agentIsBusy: Bool = false) throws -> SecretBytes {
+        if agentIsBusy { Output.warning("the unlock agent is busy; using the passphrase instead") }
         if let path = options.passphraseFilePath { return try PassphraseFile.read(path) }
-        guard let tty = TTY.open() else { throw CLIError.locked(vault: directory.path) }
+        guard let tty = TTY.open() else {
+            throw agentIsBusy ? CLIError.agentBusy(vault: directory.path) : CLIError.locked(vault: directory.path)
+        }
         return try PassphrasePrompt.read(prompt ?? "Passphrase for \(directory.path): ", on: tty)
     }
 
@@ -63,20 +73,33 @@ struct VaultAccess {
         return try PassphrasePrompt.readNew(on: tty)
     }
 
+    private enum AgentAttempt {
+        case opened(Vault)
+        /// An agent listens but every slot stayed taken (or it did not answer in time).
+        case busy
+        case unavailable
+    }
+
     /// Tries the agent. A missing agent, another vault's agent or a stale key (the vault was
     /// rekeyed elsewhere) falls through to the passphrase; a stale key earns a warning.
-    private func openWithAgent(_ sealed: SealedVault) throws -> Vault? {
+    private func openWithAgent(_ sealed: SealedVault) throws -> AgentAttempt {
         let client: AgentClient
-        do { client = try agent(for: sealed.info.id) } catch { return nil }
-        guard let held = try? client.fetchKey(), held.vaultID == sealed.info.id else { return nil }
+        do { client = try agent(for: sealed.info.id) } catch { return .unavailable }
+        let fetched: (key: SecretBytes, generation: UInt32, vaultID: UUID)?
+        do { fetched = try client.fetchKey() } catch AgentError.busy, AgentError.timedOut {
+            return .busy
+        } catch {
+            return .unavailable
+        }
+        guard let held = fetched, held.vaultID == sealed.info.id else { return .unavailable }
         do {
-            return try sealed.open(vaultKey: held.key, keyGeneration: held.generation)
+            return .opened(try sealed.open(vaultKey: held.key, keyGeneration: held.generation))
         } catch VaultError.wrongKey {
             Output.warning("the unlock agent's key does not open this vault's index (another key, or a damaged index); asking for the passphrase")
-            return nil
+            return .unavailable
         } catch VaultError.rotationInterrupted, VaultError.indexUnavailable {
             // Both need every key generation or a rebuilt index: only the passphrase gives that.
-            return nil
+            return .unavailable
         }
     }
 }
