@@ -28,7 +28,7 @@ struct Passwd: ParsableCommand {
         // Check the current passphrase before asking for a new one.
         // Header only: the index and the entries are never read, so the cost does not grow
         // with the diary.
-        _ = try access.inspect()
+        SettingsWarnings.report(try access.inspect(), at: access.directory, kdfChanging: kdf != nil)
         let current = try access.currentPassphrase()
         let checked = try Vault.checkPassphrase(at: access.directory, passphrase: current)
         let new = try access.newPassphrase(newPassphrase)

@@ -17,6 +17,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case passphraseMismatch
     /// An empty passphrase was typed.
     case emptyPassphrase
+    /// The new passphrase failed the strength check and `--allow-weak-passphrase` was not given.
+    case weakPassphrase(reason: String)
     /// A command needs a terminal for a question and has none.
     case confirmationNeeded(what: String)
     /// The user answered no.
@@ -51,6 +53,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .passphraseFile(let path, let detail): return "cannot use passphrase file \(path): \(detail)"
         case .passphraseMismatch: return "the passphrases do not match; nothing was changed"
         case .emptyPassphrase: return "the passphrase is empty; nothing was changed"
+        case .weakPassphrase(let reason): return "the new passphrase is weak: \(reason); nothing was changed"
         case .confirmationNeeded(let what): return "\(what) needs confirmation, and there is no terminal to ask on"
         case .declined: return "cancelled; nothing was changed"
         case .notUTF8(let source): return "the text from \(source) is not valid UTF-8; nothing was stored"
@@ -73,6 +76,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .locked: return "run `diary unlock`, or pass --passphrase-file"
         case .agentBusy: return "try again in a moment, or pass --passphrase-file"
+        case .weakPassphrase:
+            return "choose a longer one (four or more random words, or 12 or more mixed characters), or pass --allow-weak-passphrase to use it anyway"
         case .noTerminalForNewPassphrase: return "pass --new-passphrase-file"
         case .confirmationNeeded: return "pass --yes to confirm without a terminal"
         case .noMemoryFileSystem:
@@ -89,7 +94,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             .noMemoryFileSystem, .system, .agent, .badPath, .emptyText:
             return .failure
         case .confirmationNeeded: return .usage
-        case .notUTF8, .tooLarge: return .inputRefused
+        case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused
         case .damageFound: return .damaged
         case .notEmpty: return .alreadyExists
         }

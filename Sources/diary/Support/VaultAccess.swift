@@ -23,6 +23,7 @@ struct VaultAccess {
     /// The store is opened once, for the header's vault id and then for the key.
     func open() throws -> Vault {
         let sealed = try SealedVault(at: directory)
+        SettingsWarnings.report(sealed.info, at: directory)
         let agentIsBusy: Bool
         switch try openWithAgent(sealed) {
         case .opened(let vault):
@@ -44,6 +45,7 @@ struct VaultAccess {
     /// The vault opened with a passphrase, never the agent's key (`unlock`, `passwd`, `rekey`).
     func openWithPassphrase() throws -> (Vault, SecretBytes) {
         let sealed = try SealedVault(at: directory)  // a missing vault fails before any prompt
+        SettingsWarnings.report(sealed.info, at: directory)
         let passphrase = try currentPassphrase()
         let vault = try sealed.open(passphrase: passphrase)
         RollbackWatch.opened(vault)
@@ -66,11 +68,24 @@ struct VaultAccess {
         return try PassphrasePrompt.read(prompt ?? "Passphrase for \(directory.path): ", on: tty)
     }
 
-    /// A new passphrase: from `--new-passphrase-file`, else asked twice on the terminal.
+    /// A new passphrase: from `--new-passphrase-file`, else asked twice on the terminal; a weak
+    /// one is refused unless `--allow-weak-passphrase` says otherwise.
     func newPassphrase(_ source: NewPassphraseOptions) throws -> SecretBytes {
-        if let path = source.path { return try PassphraseFile.read(path) }
-        guard let tty = TTY.open() else { throw CLIError.noTerminalForNewPassphrase }
-        return try PassphrasePrompt.readNew(on: tty)
+        let passphrase: SecretBytes
+        if let path = source.path {
+            passphrase = try PassphraseFile.read(path)
+        } else {
+            guard let tty = TTY.open() else { throw CLIError.noTerminalForNewPassphrase }
+            passphrase = try PassphrasePrompt.readNew(on: tty)
+        }
+        // Argon2id makes each guess cost about a second; it cannot help a passphrase that is
+        // among the first few thousand guesses.
+        let strength = PassphraseStrength.of(passphrase)
+        if let weakness = strength.weakness {
+            guard source.allowWeakPassphrase else { throw CLIError.weakPassphrase(reason: weakness) }
+            Output.warning("the new passphrase is weak: \(weakness); used because of --allow-weak-passphrase")
+        }
+        return passphrase
     }
 
     private enum AgentAttempt {
