@@ -12,6 +12,9 @@ struct Passwd: ParsableCommand {
             rewritten: the vault key, and so every entry, stays as it is, which takes the same \
             short time for ten entries or ten thousand. An unlocked session keeps going.
 
+            A weak new passphrase (too short, repeated or in sequence, or among the most common) \
+            is refused with the reason and status 67; --allow-weak-passphrase uses it anyway.
+
             EXAMPLE
               diary passwd
               diary passwd --kdf sensitive
