@@ -20,6 +20,10 @@ final class AgentBusyCLITests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("diary: error: the unlock agent is busy"), result.stderr)
         XCTAssertFalse(result.stderr.contains("locked"), result.stderr)
         XCTAssertFalse(result.stderr.contains("permission denied"), result.stderr)
+
+        // With a passphrase file the command goes on without the agent, and says why.
+        let fallback = try box.ok(["list", "--passphrase-file", pass])
+        XCTAssertTrue(fallback.stderr.contains("diary: warning: the unlock agent is busy"), fallback.stderr)
     }
 
     /// The agent's socket: the one socket file under the sandbox's runtime directory.
