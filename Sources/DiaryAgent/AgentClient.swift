@@ -45,9 +45,21 @@ public struct AgentClient: Sendable {
         }
     }
 
-    /// One request, one reply; nil when nothing listens on the socket.
+    /// One request, one reply; nil when nothing listens on the socket. A full agent is asked
+    /// again until the deadline: it closes idle connections well within it.
     private func exchange(_ request: AgentRequest) throws -> AgentReply? {
         let deadline = Clock.now() + timeout
+        while true {
+            do {
+                return try exchange(request, deadline: deadline)
+            } catch AgentError.refused(AgentProtocol.busy) {
+                guard Clock.now() + 0.05 < deadline else { throw AgentError.busy }
+                usleep(50_000)
+            }
+        }
+    }
+
+    private func exchange(_ request: AgentRequest, deadline: Double) throws -> AgentReply? {
         guard let fd = try UnixSocket.connect(to: socketURL.path, deadline: deadline) else { return nil }
         defer { close(fd) }
         // The check runs both ways. Before we send a `set` (a key) or trust a `get` reply, the
@@ -57,18 +69,26 @@ public struct AgentClient: Sendable {
         guard owner == geteuid() else { throw AgentError.peerNotOwner(uid: owner) }
 
         let line = request.encoded()
-        try UnixSocket.sendAll(fd, line.bytes, deadline: deadline)
+        // An agent that refuses us (busy) replies and closes at once, possibly before our request
+        // went out; its refusal is still waiting to be read, and is the better error.
+        var sendError: Error?
+        do { try UnixSocket.sendAll(fd, line.bytes, deadline: deadline) } catch { sendError = error }
 
         let reader = LineReader()
         while true {
             if let reply = try reader.withNextLine({ try AgentReply.parse($0) }) { return reply }
             if reader.isFullWithoutLine { throw AgentError.protocolViolation("reply too long") }
-            switch try reader.fill(from: fd) {
+            let fill: LineReader.Fill
+            do { fill = try reader.fill(from: fd) } catch { throw sendError ?? error }
+            switch fill {
             case .data: continue
-            case .wouldBlock: try UnixSocket.wait(fd, for: Int16(POLLIN), deadline: deadline)
+            case .wouldBlock:
+                if let sendError { throw sendError }
+                try UnixSocket.wait(fd, for: Int16(POLLIN), deadline: deadline)
             case .endOfFile:
                 // Whatever arrived before the close may still hold a complete line.
                 if let reply = try reader.withNextLine({ try AgentReply.parse($0) }) { return reply }
+                if let sendError { throw sendError }
                 throw AgentError.protocolViolation("the agent closed the connection without a reply")
             }
         }

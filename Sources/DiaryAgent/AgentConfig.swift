@@ -8,6 +8,13 @@ public struct AgentConfig: Sendable {
     public var maximumLifetime: TimeInterval
     /// The socket path, normally `AgentPaths.socketURL(vaultID:)`. Its directory must be private.
     public var socketURL: URL
+    /// Seconds a client has from connecting to being closed. A client sends one request and reads
+    /// one reply in milliseconds; a connection that sends nothing, or keeps talking, is closed at
+    /// this deadline so that held connections cannot keep every slot taken for long.
+    public var requestTimeout: TimeInterval = AgentConfig.defaultRequestTimeout
+    /// Shorter than `AgentClient`'s default timeout, so a client that finds every slot taken
+    /// can still get one by retrying.
+    public static let defaultRequestTimeout: TimeInterval = 1.5
     /// Called once the socket is listening and signals are handled: the moment a parent waiting
     /// for the agent may report success.
     public var onReady: (@Sendable () -> Void)?

@@ -18,6 +18,8 @@ public enum AgentError: Error, Equatable, Sendable, CustomStringConvertible {
     case peerNotOwner(uid: UInt32)
     /// The agent did not answer in time.
     case timedOut
+    /// Every connection slot of the agent stayed taken until the client's deadline.
+    case busy
     /// The other end sent something that does not follow the protocol.
     case protocolViolation(String)
     /// The agent understood the request and refused it.
@@ -45,6 +47,8 @@ public enum AgentError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the agent socket belongs to another user (uid \(uid))"
         case .timedOut:
             return "the agent did not answer in time"
+        case .busy:
+            return "the agent is busy: every connection slot is taken"
         case .protocolViolation(let detail):
             return "agent protocol violation: \(detail)"
         case .refused(let message):

@@ -13,13 +13,18 @@ import Foundation
 ///     anything else          -> {"v":1,"ok":false,"error":"<lowercase message>"}
 ///
 /// `get` and `set` restart the idle timer; `status` does not. A peer of another uid gets
-/// `{"v":1,"ok":false,"error":"permission denied"}` and is disconnected.
+/// `{"v":1,"ok":false,"error":"permission denied"}` and is disconnected; a peer of our uid that
+/// finds every connection slot taken gets `"error":"agent busy"` and is disconnected.
 public enum AgentProtocol {
     /// The protocol version this build speaks; anything else is refused.
     public static let version = 1
     /// The longest line either side accepts, newline included. A 64-byte key is 128 hex digits,
     /// so this leaves ample room while bounding what a misbehaving peer can make us buffer.
     static let maximumLineLength = 4096
+    /// The refusal sent to a peer of another uid.
+    static let permissionDenied = "permission denied"
+    /// The refusal sent when every connection slot is taken.
+    static let busy = "agent busy"
 }
 
 /// What the agent reports about itself, without the key.

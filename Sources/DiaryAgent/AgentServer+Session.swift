@@ -28,8 +28,7 @@ extension AgentServer {
             let now = Clock.now()
             // Deadlines are checked before anything is served, also after a long poll: a request
             // that arrives after the timeout must not get the key.
-            if now >= maximumDeadline { return .maximumLifetime }
-            if now >= idleDeadline { return .idleTimeout }
+            if let ended = sessionEnded(at: now) { return ended }
             for connection in connections where connection.deadline <= now { connection.close() }
             connections.removeAll { !$0.isOpen }
 
@@ -43,14 +42,23 @@ extension AgentServer {
                 throw AgentError.lastSystemError("poll")
             }
             if let signal = signals.receivedSignal() { return .signal(signal) }
-            if ready == 0 || Clock.now() >= min(idleDeadline, maximumDeadline) { continue }
+            if ready == 0 { continue }
 
-            if entries[1].revents != 0 { acceptConnections() }
+            // Connections already open are served before new ones are accepted, so a crowd of
+            // newcomers cannot push a waiting client out of the round.
             for (index, connection) in connections.enumerated() where index + 2 < entries.count {
                 guard entries[index + 2].revents != 0 else { continue }
-                if read(from: connection) { return .locked }
+                if let ended = read(from: connection) { return ended }
             }
+            if entries[1].revents != 0 { acceptConnections() }
         }
+    }
+
+    /// Why the session is over at `now`, or nil while it runs.
+    private func sessionEnded(at now: Double) -> AgentExitReason? {
+        if now >= maximumDeadline { return .maximumLifetime }
+        if now >= idleDeadline { return .idleTimeout }
+        return nil
     }
 
     /// Accepts every pending connection, refusing those of other users.
@@ -64,48 +72,58 @@ extension AgentServer {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             // The kernel's word on who connected, not anything the client says. Another user is
             // told no and disconnected; nothing is logged, nothing about the key is sent.
-            guard let uid = try? UnixSocket.peerUID(fd), uid == geteuid(),
-                  connections.count < Self.maximumConnections,
-                  (try? UnixSocket.setNonBlocking(fd)) != nil
-            else {
-                let refusal = AgentReply.failure("permission denied")
-                _ = refusal.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-                close(fd)
+            guard let uid = try? UnixSocket.peerUID(fd), uid == geteuid() else {
+                refuse(fd, AgentProtocol.permissionDenied)
                 continue
             }
-            connections.append(Connection(fd: fd, deadline: Clock.now() + Self.connectionTimeout))
+            // Our own user, but every slot is taken: say so, so the client can retry and then
+            // report a busy agent rather than a locked vault.
+            guard connections.count < Self.maximumConnections, (try? UnixSocket.setNonBlocking(fd)) != nil else {
+                refuse(fd, AgentProtocol.busy)
+                continue
+            }
+            // The deadline is never extended: one request takes milliseconds, and a client that
+            // keeps its connection busy must not keep its slot.
+            connections.append(Connection(fd: fd, deadline: Clock.now() + config.requestTimeout))
         }
     }
 
-    /// Reads what `connection` sent and answers each complete line. Returns true after `lock`.
-    private func read(from connection: Connection) -> Bool {
-        guard connection.isOpen else { return false }
-        while true {
-            let fill: LineReader.Fill
-            do { fill = try connection.reader.fill(from: connection.fd) } catch {
-                connection.close()
-                return false
-            }
-            while let (reply, ends) = connection.reader.withNextLine({ respond(to: $0) }) {
-                connection.deadline = Clock.now() + Self.connectionTimeout
-                do { try UnixSocket.sendAll(connection.fd, reply.bytes, deadline: Clock.now() + 1) } catch {
-                    connection.close()
-                }
-                if ends { return true }
-                guard connection.isOpen else { return false }
-            }
-            if connection.reader.isFullWithoutLine {
-                let reply = AgentReply.failure("request too long")
-                try? UnixSocket.sendAll(connection.fd, reply.bytes, deadline: Clock.now() + 1)
-                connection.close()
-                return false
-            }
-            switch fill {
-            case .data: continue
-            case .endOfFile: connection.close(); return false
-            case .wouldBlock: return false
-            }
+    private func refuse(_ fd: Int32, _ message: String) {
+        let refusal = AgentReply.failure(message)
+        _ = refusal.bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        close(fd)
+    }
+
+    /// Reads once from `connection` and answers each complete line. Returns why the session
+    /// ended, if it did (a `lock`, or a deadline that passed while the requests came in).
+    ///
+    /// One read per round: a client that pipelines requests without pause would otherwise keep
+    /// the agent here, past its deadlines and ahead of every other client.
+    private func read(from connection: Connection) -> AgentExitReason? {
+        guard connection.isOpen else { return nil }
+        let fill: LineReader.Fill
+        do { fill = try connection.reader.fill(from: connection.fd) } catch {
+            connection.close()
+            return nil
         }
+        while true {
+            // Checked before every answer, also for lines that arrived together.
+            if let ended = sessionEnded(at: Clock.now()) { return ended }
+            guard let (reply, ends) = connection.reader.withNextLine({ respond(to: $0) }) else { break }
+            do { try UnixSocket.sendAll(connection.fd, reply.bytes, deadline: Clock.now() + 1) } catch {
+                connection.close()
+            }
+            if ends { return .locked }
+            guard connection.isOpen else { return nil }
+        }
+        if connection.reader.isFullWithoutLine {
+            let reply = AgentReply.failure("request too long")
+            try? UnixSocket.sendAll(connection.fd, reply.bytes, deadline: Clock.now() + 1)
+            connection.close()
+        } else if fill == .endOfFile {
+            connection.close()
+        }
+        return nil
     }
 
     /// The reply to one request line, and whether the session ends after sending it.

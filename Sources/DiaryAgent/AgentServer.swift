@@ -9,9 +9,8 @@ import Glibc
 /// Single-threaded: one `poll` loop watches the signal pipe, the listening socket and the open
 /// connections, and wakes at the nearest deadline.
 public final class AgentServer {
-    /// How long one connection may stay open without sending a complete request.
-    static let connectionTimeout: TimeInterval = 5
-    /// Connections beyond this many are closed at once, so a flood cannot exhaust descriptors.
+    /// Connections beyond this many are told the agent is busy and closed at once, so a flood
+    /// cannot exhaust descriptors.
     static let maximumConnections = 32
 
     let config: AgentConfig
@@ -36,7 +35,7 @@ public final class AgentServer {
         config: AgentConfig, key: SecretBytes, generation: UInt32, vaultID: UUID
     ) throws -> AgentExitReason {
         try ProcessHardening.apply()
-        guard config.idleTimeout > 0, config.maximumLifetime > 0 else {
+        guard config.idleTimeout > 0, config.maximumLifetime > 0, config.requestTimeout > 0 else {
             throw AgentError.invalidConfiguration("timeouts must be positive")
         }
         guard key.count > 0 else { throw AgentError.invalidKeyLength(key.count) }

@@ -44,18 +44,23 @@ final class RunningAgent: @unchecked Sendable {
     private let outcome = Locked<Result<AgentExitReason, Error>?>(nil)
 
     /// Starts an agent and waits until it listens; throws what `run` threw if it failed first.
-    init(
+    convenience init(
         socketURL: URL, idle: TimeInterval = 30, maximum: TimeInterval = 60,
         key: SecretBytes, generation: UInt32 = 1, vaultID: UUID = UUID(),
         insecureTestPermissions: Bool = false
     ) throws {
-        self.socketURL = socketURL
+        var config = AgentConfig(idleTimeout: idle, maximumLifetime: maximum, socketURL: socketURL)
+        config.insecureTestPermissions = insecureTestPermissions
+        try self.init(config: config, key: key, generation: generation, vaultID: vaultID)
+    }
+
+    /// Starts an agent with `config` (its `onReady` is replaced) and waits until it listens.
+    init(config: AgentConfig, key: SecretBytes, generation: UInt32 = 1, vaultID: UUID = UUID()) throws {
+        self.socketURL = config.socketURL
         self.vaultID = vaultID
         let ready = DispatchSemaphore(value: 0)
-        var config = AgentConfig(idleTimeout: idle, maximumLifetime: maximum, socketURL: socketURL) {
-            ready.signal()
-        }
-        config.insecureTestPermissions = insecureTestPermissions
+        var config = config
+        config.onReady = { ready.signal() }
         let settled = config
         let outcome = self.outcome, finished = self.finished
         let thread = Thread {

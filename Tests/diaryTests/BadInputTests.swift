@@ -92,7 +92,7 @@ final class BadInputTests: XCTestCase {
 
     func testVaultOfANewerFormatIsRefusedAndNotTouched() throws {
         let newer = box.root.appendingPathComponent("newer")
-        let pass = try box.passphraseFile("pw")
+        let pass = try box.passphraseFile("a vault from the future")
         try box.ok(["init", "--store", "files", "--vault", newer.path, "--new-passphrase-file", pass])
         let headerURL = newer.appendingPathComponent("vault.header")
         var header = [UInt8](try Data(contentsOf: headerURL))

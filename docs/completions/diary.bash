@@ -186,7 +186,7 @@ _diary() {
 
 _diary_init() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--allow-weak-passphrase --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault --passphrase-file --new-passphrase-file --store --kdf)
     __diary_offer_flags_options 0
@@ -503,7 +503,7 @@ _diary_search() {
 
 _diary_passwd() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--allow-weak-passphrase --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault --passphrase-file --new-passphrase-file --kdf)
     __diary_offer_flags_options 0

@@ -23,7 +23,7 @@ function __diary_parse_tokens -S
         __diary_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'init'
-            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'new-passphrase-file=' 'store=' 'kdf=' 'version' 'h/help'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'new-passphrase-file=' 'allow-weak-passphrase' 'store=' 'kdf=' 'version' 'h/help'
         case 'unlock'
             __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'timeout=' 'max=' 'version' 'h/help'
         case 'lock'
@@ -49,7 +49,7 @@ function __diary_parse_tokens -S
         case 'search'
             __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'starred' 'tag=' 'from=' 'to=' 'n/limit=' 'json' 'version' 'h/help'
         case 'passwd'
-            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'new-passphrase-file=' 'kdf=' 'version' 'h/help'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'new-passphrase-file=' 'allow-weak-passphrase' 'kdf=' 'version' 'h/help'
         case 'rekey'
             __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'version' 'h/help'
         case 'backup'
@@ -149,6 +149,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" 
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" new-passphrase-file' -l 'new-passphrase-file' -d 'Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" allow-weak-passphrase' -l 'allow-weak-passphrase' -d 'Use the new passphrase even if the strength check calls it weak.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" store' -l 'store' -d 'How entries are stored: sqlite or files.' -rfka 'sqlite files'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" kdf' -l 'kdf' -d 'Argon2id cost: interactive, moderate or sensitive.' -rfka 'interactive moderate sensitive'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" version' -l 'version' -d 'Show the version.'
@@ -226,6 +227,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" new-passphrase-file' -l 'new-passphrase-file' -d 'Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" allow-weak-passphrase' -l 'allow-weak-passphrase' -d 'Use the new passphrase even if the strength check calls it weak.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" kdf' -l 'kdf' -d 'Also change the Argon2id cost: interactive, moderate or sensitive.' -rfka 'interactive moderate sensitive'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -85,7 +85,7 @@ public struct VaultExposure: Sendable {
         return informative ? .informative : .hidden
     }
 
-    private static func stat(_ directory: URL, _ path: String) throws -> FileFacts? {
+    static func stat(_ directory: URL, _ path: String) throws -> FileFacts? {
         let url = path == "." ? directory : directory.appendingPathComponent(path)
         var info = Glibc.stat()
         guard lstat(url.path, &info) == 0 else {

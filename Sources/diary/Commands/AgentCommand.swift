@@ -30,11 +30,21 @@ struct AgentCommand: ParsableCommand {
         _ = chdir("/")
         // Harden before the key enters this process: no core dump, no ptrace by the same user.
         try ProcessHardening.apply()
-        let config = AgentConfig(
+        var config = AgentConfig(
             idleTimeout: timeout, maximumLifetime: max, socketURL: try AgentPaths.socketURL(vaultID: vaultID))
+        if let requestTimeout = Self.testRequestTimeout { config.requestTimeout = requestTimeout }
         // The key is passed inline so the server's reference is the only one.
         try AgentServer.run(
             config: config, key: try KeyHandoff.read(from: STDIN_FILENO, byteCount: keyBytes),
             generation: generation, vaultID: vaultID)
+    }
+
+    /// `DIARY_TEST_AGENT_REQUEST_TIMEOUT=SECONDS`: TEST ONLY (README, Development). How long the
+    /// agent keeps a connection, so a test can hold every slot longer than a client retries.
+    /// Only the same user can set it, and that user can already end their own agent.
+    private static var testRequestTimeout: TimeInterval? {
+        guard let text = ProcessInfo.processInfo.environment["DIARY_TEST_AGENT_REQUEST_TIMEOUT"],
+              let seconds = TimeInterval(text), seconds > 0, seconds <= 60 else { return nil }
+        return seconds
     }
 }

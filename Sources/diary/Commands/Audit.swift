@@ -22,6 +22,10 @@ struct Audit: ParsableCommand {
             are warnings (scripts read the `warnings` array); it is non-zero only when the vault \
             cannot be read.
 
+            Every command that opens the vault also prints the cheap part of these warnings (a \
+            key derivation cost below the default, a vault directory or header file open wider \
+            than 0700/0600) on stderr.
+
             EXAMPLE
               diary audit
               diary audit --json | jq .warnings

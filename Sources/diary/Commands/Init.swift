@@ -14,6 +14,10 @@ struct Init: ParsableCommand {
             line of --new-passphrase-file). An empty passphrase or two that differ are refused and \
             nothing is written. An existing vault is never overwritten.
 
+            A weak passphrase (too short, repeated or in sequence, or among the most common; see \
+            the README) is refused with the reason and status 67; --allow-weak-passphrase uses \
+            it anyway.
+
             --store chooses the shape on disk: `sqlite` (one database) or `files` (one file per \
             entry). --kdf chooses the Argon2id cost; `moderate` (256 MiB, 3 passes) is the default.
 

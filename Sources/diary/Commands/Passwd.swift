@@ -12,6 +12,9 @@ struct Passwd: ParsableCommand {
             rewritten: the vault key, and so every entry, stays as it is, which takes the same \
             short time for ten entries or ten thousand. An unlocked session keeps going.
 
+            A weak new passphrase (too short, repeated or in sequence, or among the most common) \
+            is refused with the reason and status 67; --allow-weak-passphrase uses it anyway.
+
             EXAMPLE
               diary passwd
               diary passwd --kdf sensitive
@@ -28,7 +31,7 @@ struct Passwd: ParsableCommand {
         // Check the current passphrase before asking for a new one.
         // Header only: the index and the entries are never read, so the cost does not grow
         // with the diary.
-        _ = try access.inspect()
+        SettingsWarnings.report(try access.inspect(), at: access.directory, kdfChanging: kdf != nil)
         let current = try access.currentPassphrase()
         let checked = try Vault.checkPassphrase(at: access.directory, passphrase: current)
         let new = try access.newPassphrase(newPassphrase)

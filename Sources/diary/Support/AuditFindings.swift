@@ -24,14 +24,8 @@ struct AuditFindings {
     var warnings: [String] {
         var result: [String] = []
         let kdf = exposure.info.kdf
-        if kdf.isBelowDefault {
-            result.append("key derivation \(kdf) is below the default \(KDFParameters.moderate); run `diary passwd --kdf moderate`")
-        }
-        for file in exposure.tooOpen {
-            let path = file.path == "." ? exposure.directory.path : exposure.directory.appendingPathComponent(file.path).path
-            let wanted = file.isDirectory ? "0700" : "0600"
-            result.append("\(path) has mode \(Self.octal(file.mode)), wider than \(wanted); run `chmod \(wanted.dropFirst()) \(path)`")
-        }
+        if kdf.isBelowDefault { result.append(Self.kdfWarning(kdf)) }
+        for file in exposure.tooOpen { result.append(Self.modeWarning(file, in: exposure.directory)) }
         for path in editorLeftovers {
             result.append("leftover editor directory \(path) may hold an entry's text; remove it unless a `diary edit` is running")
         }
@@ -45,6 +39,16 @@ struct AuditFindings {
             result.append("no backup of this vault was verified in the last \(Self.backupMaxAgeDays) days; run `diary backup FILE` then `diary verify FILE`")
         }
         return result
+    }
+
+    static func kdfWarning(_ kdf: KDFParameters) -> String {
+        "key derivation \(kdf) is below the default \(KDFParameters.moderate); run `diary passwd --kdf moderate`"
+    }
+
+    static func modeWarning(_ file: VaultExposure.FileFacts, in directory: URL) -> String {
+        let path = file.path == "." ? directory.path : directory.appendingPathComponent(file.path).path
+        let wanted = file.isDirectory ? "0700" : "0600"
+        return "\(path) has mode \(octal(file.mode)), wider than \(wanted); run `chmod \(wanted.dropFirst()) \(path)`"
     }
 
     var backupIsRecent: Bool {

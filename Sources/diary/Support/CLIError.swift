@@ -6,6 +6,9 @@ import Foundation
 enum CLIError: Error, Equatable, CustomStringConvertible {
     /// No agent holds the key, no passphrase file was given and there is no terminal to ask on.
     case locked(vault: String)
+    /// The agent holds the key but every connection slot stayed taken, and there is no
+    /// passphrase file or terminal to fall back on.
+    case agentBusy(vault: String)
     /// A new passphrase is needed and there is neither a file nor a terminal.
     case noTerminalForNewPassphrase
     /// The passphrase file could not be read, or its first line is empty.
@@ -14,6 +17,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case passphraseMismatch
     /// An empty passphrase was typed.
     case emptyPassphrase
+    /// The new passphrase failed the strength check and `--allow-weak-passphrase` was not given.
+    case weakPassphrase(reason: String)
     /// A command needs a terminal for a question and has none.
     case confirmationNeeded(what: String)
     /// The user answered no.
@@ -42,10 +47,13 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .locked(let vault): return "the vault is locked: \(vault)"
+        case .agentBusy(let vault):
+            return "the unlock agent is busy and did not hand over the key: \(vault)"
         case .noTerminalForNewPassphrase: return "a new passphrase is needed, and there is no terminal to ask on"
         case .passphraseFile(let path, let detail): return "cannot use passphrase file \(path): \(detail)"
         case .passphraseMismatch: return "the passphrases do not match; nothing was changed"
         case .emptyPassphrase: return "the passphrase is empty; nothing was changed"
+        case .weakPassphrase(let reason): return "the new passphrase is weak: \(reason); nothing was changed"
         case .confirmationNeeded(let what): return "\(what) needs confirmation, and there is no terminal to ask on"
         case .declined: return "cancelled; nothing was changed"
         case .notUTF8(let source): return "the text from \(source) is not valid UTF-8; nothing was stored"
@@ -67,6 +75,9 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     var hint: String? {
         switch self {
         case .locked: return "run `diary unlock`, or pass --passphrase-file"
+        case .agentBusy: return "try again in a moment, or pass --passphrase-file"
+        case .weakPassphrase:
+            return "choose a longer one (four or more random words, or 12 or more mixed characters), or pass --allow-weak-passphrase to use it anyway"
         case .noTerminalForNewPassphrase: return "pass --new-passphrase-file"
         case .confirmationNeeded: return "pass --yes to confirm without a terminal"
         case .noMemoryFileSystem:
@@ -79,12 +90,12 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
 
     var exitCode: ExitCode {
         switch self {
-        case .locked, .noTerminalForNewPassphrase: return .locked
+        case .locked, .agentBusy, .noTerminalForNewPassphrase: return .locked
         case .passphraseFile, .passphraseMismatch, .emptyPassphrase, .declined, .editorFailed,
             .noMemoryFileSystem, .system, .agent, .badPath, .emptyText:
             return .failure
         case .confirmationNeeded: return .usage
-        case .notUTF8, .tooLarge: return .inputRefused
+        case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused
         case .damageFound: return .damaged
         case .notEmpty: return .alreadyExists
         }

@@ -22,6 +22,9 @@ struct ErrorReport: Equatable {
             self.init(
                 message: e.description, hint: nil,
                 code: e == .authenticationFailed ? .damaged : .failure)
+        case AgentError.busy:
+            self.init(message: "unlock agent: \(AgentError.busy.description)", hint: "try again in a moment",
+                      code: .locked)
         case let e as AgentError: self.init(message: "unlock agent: \(e.description)", hint: nil, code: .failure)
         default: return nil
         }

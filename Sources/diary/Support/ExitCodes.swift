@@ -18,13 +18,14 @@ enum ExitCode: Int32, CaseIterable, Sendable {
     /// No usable vault (`EX_NOINPUT`): the directory is missing, holds something else, or a
     /// vault of a newer format.
     case noVault = 66
-    /// Input refused: the text is not valid UTF-8 or is larger than the 8 MiB limit, or an
-    /// import file is malformed.
+    /// Input refused: the text is not valid UTF-8 or is larger than the 8 MiB limit, an import
+    /// file is malformed, or a new passphrase is weak.
     case inputRefused = 67
     /// Would overwrite (`EX_CANTCREAT`): `init` or `restore` onto an existing vault, `backup`
     /// onto an existing file.
     case alreadyExists = 73
-    /// Locked with no way to ask (`EX_TEMPFAIL`): no agent, no passphrase file, no terminal.
+    /// Locked with no way to ask (`EX_TEMPFAIL`): no agent (or a busy one), no passphrase file,
+    /// no terminal.
     case locked = 75
     /// Wrong passphrase (`EX_NOPERM`).
     case wrongPassphrase = 77
@@ -37,9 +38,9 @@ enum ExitCode: Int32, CaseIterable, Sendable {
         case .usage: return "usage error (bad option, argument, date or id; confirmation needs --yes)"
         case .damaged: return "damage found (verify) or data failed authentication"
         case .noVault: return "no usable vault (missing, not a vault, newer format)"
-        case .inputRefused: return "input refused (not UTF-8, larger than 8 MiB, malformed import file)"
+        case .inputRefused: return "input refused (not UTF-8, larger than 8 MiB, malformed import file, weak new passphrase)"
         case .alreadyExists: return "refused to overwrite an existing vault or file"
-        case .locked: return "vault locked and no way to ask for the passphrase"
+        case .locked: return "vault locked (or its agent busy) and no way to ask for the passphrase"
         case .wrongPassphrase: return "wrong passphrase"
         }
     }

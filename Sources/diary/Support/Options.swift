@@ -47,7 +47,8 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// `--new-passphrase-file`, for the commands that set a passphrase (`init`, `passwd`).
+/// `--new-passphrase-file` and `--allow-weak-passphrase`, for the commands that set a
+/// passphrase (`init`, `passwd`).
 struct NewPassphraseOptions: ParsableArguments {
     @Option(
         name: .long,
@@ -56,6 +57,9 @@ struct NewPassphraseOptions: ParsableArguments {
             valueName: "file"),
         completion: .file())
     var newPassphraseFile: String?
+
+    @Flag(help: "Use the new passphrase even if the strength check calls it weak.")
+    var allowWeakPassphrase = false
 
     /// The new passphrase's file, if one was given.
     var path: String? {

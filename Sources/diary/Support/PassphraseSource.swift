@@ -18,6 +18,7 @@ enum PassphraseFile {
             throw CLIError.passphraseFile(path: path, detail: String(cString: strerror(errno)))
         }
         defer { close(fd) }
+        warnIfOpenToOthers(fd, path: path)
         var bytes = [UInt8](repeating: 0, count: maximumBytes)
         defer { secureZero(&bytes) }
         var count = 0
@@ -36,5 +37,16 @@ enum PassphraseFile {
             bytes.withUnsafeBytes { out.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<end])) }
         }
         return try Passphrase.normalized(raw)
+    }
+
+    /// Warns when a regular file holding a passphrase can be read or written by group or others.
+    /// A warning rather than a refusal (ssh refuses a world-readable key): scripts that work today
+    /// keep working, and every run says what to fix. Pipes and `/dev/fd/N` are not files on disk.
+    private static func warnIfOpenToOthers(_ fd: Int32, path: String) {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o077 != 0 else { return }
+        let mode = String(info.st_mode & 0o777, radix: 8)
+        Output.warning("passphrase file \(path) is open to group or others (mode 0\(mode))")
+        Output.hint("chmod 600 \(path)")
     }
 }

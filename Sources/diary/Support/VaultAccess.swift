@@ -23,11 +23,18 @@ struct VaultAccess {
     /// The store is opened once, for the header's vault id and then for the key.
     func open() throws -> Vault {
         let sealed = try SealedVault(at: directory)
-        if let vault = try openWithAgent(sealed) {
+        SettingsWarnings.report(sealed.info, at: directory)
+        let agentIsBusy: Bool
+        switch try openWithAgent(sealed) {
+        case .opened(let vault):
             RollbackWatch.opened(vault)
             return vault
+        case .busy:
+            agentIsBusy = true
+        case .unavailable:
+            agentIsBusy = false
         }
-        let vault = try sealed.open(passphrase: currentPassphrase())
+        let vault = try sealed.open(passphrase: currentPassphrase(agentIsBusy: agentIsBusy))
         RollbackWatch.opened(vault)
         if vault.rotationInterrupted {
             Output.warning("a key rotation was interrupted; run `diary rekey` to finish it")
@@ -38,6 +45,7 @@ struct VaultAccess {
     /// The vault opened with a passphrase, never the agent's key (`unlock`, `passwd`, `rekey`).
     func openWithPassphrase() throws -> (Vault, SecretBytes) {
         let sealed = try SealedVault(at: directory)  // a missing vault fails before any prompt
+        SettingsWarnings.report(sealed.info, at: directory)
         let passphrase = try currentPassphrase()
         let vault = try sealed.open(passphrase: passphrase)
         RollbackWatch.opened(vault)
@@ -49,34 +57,64 @@ struct VaultAccess {
         AgentClient(socketURL: try AgentPaths.socketURL(vaultID: vaultID))
     }
 
-    /// The current passphrase: from the file, else the terminal, else `locked`.
-    func currentPassphrase(prompt: String? = nil) throws -> SecretBytes {
+    /// The current passphrase: from the file, else the terminal, else `locked` (or `agentBusy`
+    /// when an agent holds the key but could not be reached: unlocking again would not help).
+    func currentPassphrase(prompt: String? = nil, agentIsBusy: Bool = false) throws -> SecretBytes {
+        if agentIsBusy { Output.warning("the unlock agent is busy; using the passphrase instead") }
         if let path = options.passphraseFilePath { return try PassphraseFile.read(path) }
-        guard let tty = TTY.open() else { throw CLIError.locked(vault: directory.path) }
+        guard let tty = TTY.open() else {
+            throw agentIsBusy ? CLIError.agentBusy(vault: directory.path) : CLIError.locked(vault: directory.path)
+        }
         return try PassphrasePrompt.read(prompt ?? "Passphrase for \(directory.path): ", on: tty)
     }
 
-    /// A new passphrase: from `--new-passphrase-file`, else asked twice on the terminal.
+    /// A new passphrase: from `--new-passphrase-file`, else asked twice on the terminal; a weak
+    /// one is refused unless `--allow-weak-passphrase` says otherwise.
     func newPassphrase(_ source: NewPassphraseOptions) throws -> SecretBytes {
-        if let path = source.path { return try PassphraseFile.read(path) }
-        guard let tty = TTY.open() else { throw CLIError.noTerminalForNewPassphrase }
-        return try PassphrasePrompt.readNew(on: tty)
+        let passphrase: SecretBytes
+        if let path = source.path {
+            passphrase = try PassphraseFile.read(path)
+        } else {
+            guard let tty = TTY.open() else { throw CLIError.noTerminalForNewPassphrase }
+            passphrase = try PassphrasePrompt.readNew(on: tty)
+        }
+        // Argon2id makes each guess cost about a second; it cannot help a passphrase that is
+        // among the first few thousand guesses.
+        let strength = PassphraseStrength.of(passphrase)
+        if let weakness = strength.weakness {
+            guard source.allowWeakPassphrase else { throw CLIError.weakPassphrase(reason: weakness) }
+            Output.warning("the new passphrase is weak: \(weakness); used because of --allow-weak-passphrase")
+        }
+        return passphrase
+    }
+
+    private enum AgentAttempt {
+        case opened(Vault)
+        /// An agent listens but every slot stayed taken (or it did not answer in time).
+        case busy
+        case unavailable
     }
 
     /// Tries the agent. A missing agent, another vault's agent or a stale key (the vault was
     /// rekeyed elsewhere) falls through to the passphrase; a stale key earns a warning.
-    private func openWithAgent(_ sealed: SealedVault) throws -> Vault? {
+    private func openWithAgent(_ sealed: SealedVault) throws -> AgentAttempt {
         let client: AgentClient
-        do { client = try agent(for: sealed.info.id) } catch { return nil }
-        guard let held = try? client.fetchKey(), held.vaultID == sealed.info.id else { return nil }
+        do { client = try agent(for: sealed.info.id) } catch { return .unavailable }
+        let fetched: (key: SecretBytes, generation: UInt32, vaultID: UUID)?
+        do { fetched = try client.fetchKey() } catch AgentError.busy, AgentError.timedOut {
+            return .busy
+        } catch {
+            return .unavailable
+        }
+        guard let held = fetched, held.vaultID == sealed.info.id else { return .unavailable }
         do {
-            return try sealed.open(vaultKey: held.key, keyGeneration: held.generation)
+            return .opened(try sealed.open(vaultKey: held.key, keyGeneration: held.generation))
         } catch VaultError.wrongKey {
             Output.warning("the unlock agent's key does not open this vault's index (another key, or a damaged index); asking for the passphrase")
-            return nil
+            return .unavailable
         } catch VaultError.rotationInterrupted, VaultError.indexUnavailable {
             // Both need every key generation or a rebuilt index: only the passphrase gives that.
-            return nil
+            return .unavailable
         }
     }
 }

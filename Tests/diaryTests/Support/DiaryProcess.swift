@@ -54,10 +54,12 @@ final class DiarySandbox {
         return URL(fileURLWithPath: ".build/debug/diary")
     }
 
-    /// Writes `passphrase` and a newline to a file in the sandbox and returns its path.
+    /// Writes `passphrase` and a newline to a file (mode 0600, as `diary` wants it) in the
+    /// sandbox and returns its path.
     func passphraseFile(_ passphrase: String, name: String? = nil) throws -> String {
         let url = root.appendingPathComponent(name ?? "pass-\(UUID().uuidString.prefix(6))")
         try Data((passphrase + "\n").utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         return url.path
     }
 
