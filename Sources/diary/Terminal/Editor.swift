@@ -24,7 +24,7 @@ enum Editor {
     static func edit(_ text: String, limit: Int) throws -> String {
         let directory = try MemoryDirectory.create()
         SignalCleanup.install()
-        SignalCleanup.rememberFile(path: "\(directory.path)/entry.txt", directory: directory.path)
+        SignalCleanup.rememberFile(name: "entry.txt", in: directory)
         defer {
             directory.wipe()
             SignalCleanup.forgetFile()
@@ -39,7 +39,7 @@ enum Editor {
         let status = try run(editor, file: file)
         guard status == 0 else { throw CLIError.editorFailed(command: editor, status: status) }
 
-        var edited = try readFile(file, limit: limit)
+        var edited = try directory.readFile("entry.txt", limit: limit)
         defer { zero(&edited) }
         if edited.last == UInt8(ascii: "\n") && (addedNewline || text.isEmpty) { edited.removeLast() }
         guard let result = String(validating: edited, as: UTF8.self) else {
@@ -76,24 +76,6 @@ enum Editor {
         let program = editor.split(separator: " ").first.map { String($0.split(separator: "/").last ?? "") } ?? ""
         guard ["vim", "nvim", "gvim", "vim.basic", "vim.tiny"].contains(program) else { return "" }
         return " -n -i NONE --cmd 'set noundofile nobackup nowritebackup'"
-    }
-
-    private static func readFile(_ file: String, limit: Int) throws -> [UInt8] {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CLIError.system(what: "cannot read back \(file)", errno: errno) }
-        defer { close(fd) }
-        var st = stat()
-        fstat(fd, &st)
-        guard Int(st.st_size) <= limit else { throw CLIError.tooLarge(bytes: Int(st.st_size), limit: limit) }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            offset += n
-        }
-        return Array(bytes[..<offset])
     }
 
     private static func zero(_ bytes: inout [UInt8]) {
