@@ -33,7 +33,7 @@ struct Diary: ParsableCommand {
 
             EXAMPLE
               diary init && diary unlock
-              diary new "A quiet morning."
+              diary new
               diary list --starred
             """,
         version: "0.1.0",

@@ -34,6 +34,16 @@ final class HelpTests: XCTestCase {
         }
     }
 
+    func testNewAndSearchSayThatArgumentsAreNotPrivate() throws {
+        let box = try DiarySandbox(name: "help")
+        for command in ["new", "search"] {
+            let help = try box.ok([command, "--help"]).stdout
+                .split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+            XCTAssertTrue(help.contains("/proc/PID/cmdline"), "\(command): \(help)")
+            XCTAssertTrue(help.contains("shell keeps it in its history"), "\(command): \(help)")
+        }
+    }
+
     func testUnknownOptionIsAUsageError() throws {
         let result = try DiarySandbox(name: "help").run(["list", "--bogus"])
         XCTAssertEqual(result.status, 64)

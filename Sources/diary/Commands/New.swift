@@ -12,12 +12,18 @@ struct New: ParsableCommand {
             from your editor ($VISUAL, else $EDITOR, else vi). --edit always opens the editor, \
             starting from the argument's text if there is one. The first line is the title.
 
+            PRIVACY: text given as an argument is not private. While diary runs, any user of \
+            this machine can read it in /proc/PID/cmdline (`ps` shows it), and your shell keeps \
+            it in its history file. For anything personal, use the editor (`diary new`) or \
+            stdin (`diary new < file`).
+
             Prints the new entry's full id alone on stdout. Empty text stores nothing and exits \
             with status 1. Text that is not UTF-8 or larger than 8 MiB is refused (status 67).
 
             EXAMPLE
-              diary new "Walked to the lake." --tag walks --star
-              fortune | diary new --date yesterday
+              diary new --tag walks --star
+              diary new --date yesterday < notes.txt
+              fortune | diary new
             """)
 
     @OptionGroup var global: GlobalOptions
