@@ -5,7 +5,7 @@ import XCTest
 final class HelpTests: XCTestCase {
     static let commands = [
         "init", "unlock", "lock", "status", "new", "list", "show", "edit", "delete", "star", "unstar",
-        "tag", "search", "passwd", "rekey", "backup", "verify", "restore", "reindex", "import", "export",
+        "tag", "search", "passwd", "rekey", "backup", "verify", "restore", "reindex", "import", "export", "recover",
     ]
 
     func testEveryCommandHasHelpWithAnExample() throws {

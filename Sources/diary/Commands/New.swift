@@ -49,13 +49,13 @@ struct New: ParsableCommand {
         let limit = Vault.maximumTextBytes
         let body: String
         if edit {
-            body = try Editor.edit(text ?? "", limit: limit)
+            body = try Editor.edit(text ?? "", limit: limit, owner: .init(vault: vault.id, entry: nil))
         } else if let text {
             body = text
         } else if !TTY.stdinIsTerminal {
             body = try TextInput.readStdin(limit: limit)
         } else {
-            body = try Editor.edit("", limit: limit)
+            body = try Editor.edit("", limit: limit, owner: .init(vault: vault.id, entry: nil))
         }
         try TextInput.check(body, limit: limit)
         let entry = try vault.add(text: body, date: date?.start, starred: star, tags: tags.map(Tags.clean))

@@ -33,7 +33,7 @@ struct AuditFindings {
             result.append("\(path) has mode \(Self.octal(file.mode)), wider than \(wanted); run `chmod \(wanted.dropFirst()) \(path)`")
         }
         for path in editorLeftovers {
-            result.append("leftover editor directory \(path) may hold an entry's text; remove it unless a `diary edit` is running")
+            result.append("leftover editor directory \(path) may hold an entry's text; unless a `diary edit` is still running, `diary recover` stores it (or `--discard` wipes it)")
         }
         if exposure.info.keyGenerations.count > 1 {
             result.append("a key rotation was interrupted; run `diary rekey` to finish it")

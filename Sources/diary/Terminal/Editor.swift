@@ -21,14 +21,18 @@ enum Editor {
     /// success, when the editor fails, and when `diary` is interrupted (see `SignalCleanup`).
     /// A trailing newline the editor adds to a text that had none is dropped again, so saving
     /// without changes compares equal.
-    static func edit(_ text: String, limit: Int) throws -> String {
-        let directory = try MemoryDirectory.create()
+    ///
+    /// `owner` (the vault, and the entry for an edit) is written beside the text so that a
+    /// later command can offer to recover it if this process is killed (`InterruptedEdits`).
+    static func edit(_ text: String, limit: Int, owner: InterruptedEdits.Owner) throws -> String {
+        let directory = try MemoryDirectory.create(prefix: InterruptedEdits.namePrefix())
         SignalCleanup.install()
-        SignalCleanup.rememberFile(name: "entry.txt", in: directory)
+        SignalCleanup.rememberFile(name: "entry.txt", beside: InterruptedEdits.ownerFile, in: directory)
         defer {
             directory.wipe()
             SignalCleanup.forgetFile()
         }
+        _ = try directory.createFile(InterruptedEdits.ownerFile, contents: owner.bytes)
         var bytes = Array(text.utf8)
         let addedNewline = !text.isEmpty && !text.hasSuffix("\n")
         if addedNewline { bytes.append(UInt8(ascii: "\n")) }

@@ -41,10 +41,10 @@ struct MemoryDirectory {
         return best.map { memoryFileSystems.contains($0.type) } ?? false
     }
 
-    /// Creates a fresh `diary-edit-XXXXXX` directory, mode 0700, under `base()`.
-    static func create() throws -> MemoryDirectory {
+    /// Creates a fresh `PREFIXXXXXXX` directory, mode 0700, under `base()`.
+    static func create(prefix: String) throws -> MemoryDirectory {
         guard let base = base() else { throw CLIError.noMemoryFileSystem }
-        var template = Array("\(base)/diary-edit-XXXXXX".utf8CString)
+        var template = Array("\(base)/\(prefix)XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw CLIError.system(what: "cannot create a private directory in \(base)", errno: errno)
         }

@@ -34,10 +34,12 @@ enum SignalCleanup {
 
     static func forgetTerminal() { terminalFD = -1 }
 
-    /// Remembers a plaintext file (by its name in the private directory) to wipe if interrupted.
-    static func rememberFile(name: String, in directory: MemoryDirectory) {
+    /// Remembers a plaintext file (by its name in the private directory) to wipe if interrupted,
+    /// and a non-secret file beside it to unlink so that the directory can be removed.
+    static func rememberFile(name: String, beside other: String, in directory: MemoryDirectory) {
         forgetFile()
         fileName = strdup(name)
+        otherName = strdup(other)
         directoryPath = strdup(directory.path)
         directoryFD = directory.fd
     }
@@ -45,6 +47,7 @@ enum SignalCleanup {
     static func forgetFile() {
         directoryFD = -1
         free(fileName); fileName = nil
+        free(otherName); otherName = nil
         free(directoryPath); directoryPath = nil
     }
 
@@ -60,6 +63,7 @@ nonisolated(unsafe) private var installed = false
 nonisolated(unsafe) private var savedTerminal = termios()
 nonisolated(unsafe) private var terminalFD: Int32 = -1
 nonisolated(unsafe) private var fileName: UnsafeMutablePointer<CChar>? = nil
+nonisolated(unsafe) private var otherName: UnsafeMutablePointer<CChar>? = nil
 nonisolated(unsafe) private var directoryFD: Int32 = -1
 nonisolated(unsafe) private var directoryPath: UnsafeMutablePointer<CChar>? = nil
 nonisolated(unsafe) private var childPID: pid_t = 0
@@ -108,6 +112,7 @@ private func diaryCleanupHandler(_ sig: Int32, _ info: UnsafeMutablePointer<sigi
     }
     if childPID > 0 { kill(childPID, SIGTERM) }
     if directoryFD >= 0, let name = fileName { wipeFileSignalSafe(directory: directoryFD, name: name) }
+    if directoryFD >= 0, let name = otherName { unlinkat(directoryFD, name, 0) }
     if let dir = directoryPath { rmdir(dir) }
     signal(sig, SIG_DFL)
     raise(sig)
