@@ -74,8 +74,8 @@ enum Editor {
 
     /// Flags that keep Vim and Neovim from copying the text to disk on their own: a swap file
     /// (`-n`), the viminfo/shada history (`-i NONE`), undo and backup files. Vim may be set up
-    /// to keep those in a directory on disk, outside the memory directory `diary` wipes. (The
-    /// same precaution `pass` takes.) Other editors get nothing added; see SECURITY.md.
+    /// to keep those in a directory on disk, outside the memory directory `diary` wipes. Other
+    /// editors get nothing added; see SECURITY.md.
     static func privacyFlags(for editor: String) -> String {
         let program = editor.split(separator: " ").first.map { String($0.split(separator: "/").last ?? "") } ?? ""
         guard ["vim", "nvim", "gvim", "vim.basic", "vim.tiny"].contains(program) else { return "" }
