@@ -345,7 +345,7 @@ _diary_list() {
 
 _diary_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --version -h --help)
+    non_repeating_flags=(--json --raw --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault --passphrase-file)
     __diary_offer_flags_options 1

@@ -35,7 +35,7 @@ function __diary_parse_tokens -S
         case 'list'
             __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'starred' 'tag=' 'from=' 'to=' 'n/limit=' 'json' 'version' 'h/help'
         case 'show'
-            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'json' 'version' 'h/help'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'json' 'raw' 'version' 'h/help'
         case 'edit'
             __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'date=' 'yes' 'version' 'h/help'
         case 'delete'
@@ -191,6 +191,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" json' -l 'json' -d 'Print JSON.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" raw' -l 'raw' -d 'Print the title, tags and text unchanged, control characters included.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'

@@ -195,6 +195,7 @@ _diary_show() {
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':id:'
         '--json[Print JSON.]'
+        '--raw[Print the title, tags and text unchanged, control characters included.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -8,7 +8,7 @@ struct Recover: ParsableCommand {
         abstract: "Recover the text of an edit that was killed before it could be saved.",
         discussion: """
             `new` and `edit` keep the text in a private directory on a memory file system \
-            (diary-edit-PID-… under $XDG_RUNTIME_DIR, else /dev/shm) while the editor runs. If \
+            (diary-edit-PID-START-XXXXXX under $XDG_RUNTIME_DIR, else /dev/shm) while the editor runs. If \
             diary is killed outright (SIGKILL, a crash), that plaintext stays there until reboot. \
             Every command that opens the vault looks for such directories of this vault whose \
             diary no longer runs: on a terminal it offers to recover them, otherwise it says on \
