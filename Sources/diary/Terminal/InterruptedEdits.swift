@@ -71,6 +71,14 @@ enum InterruptedEdits {
         return fields.count > 19 ? UInt64(fields[19]) : nil
     }
 
+    /// True when the `diary` that made a directory still runs: same pid, same start time.
+    /// Without `/proc` (start time recorded as 0), any process with that pid counts, so a
+    /// live edit is never taken for an abandoned one.
+    static func isRunning(_ pid: pid_t, startedAt start: UInt64) -> Bool {
+        if let now = processStart(pid) { return now == start }
+        return start == 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    }
+
     /// The abandoned editor directories of `vault`: named by this scheme, owned by this user,
     /// and made by a process that no longer runs.
     static func find(vault: UUID) -> [Found] {
@@ -80,7 +88,7 @@ enum InterruptedEdits {
             let fields = name.dropFirst(prefix.count).split(separator: "-")
             guard name.hasPrefix(prefix), fields.count == 3, let pid = pid_t(fields[0]), let start = UInt64(fields[1])
             else { return nil }
-            if processStart(pid) == start { return nil }  // its diary still runs
+            if isRunning(pid, startedAt: start) { return nil }
             let path = "\(base)/\(name)"
             var st = stat()
             guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid(),

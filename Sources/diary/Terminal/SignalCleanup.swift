@@ -4,9 +4,11 @@ import Foundation
 /// editor still running, a temporary file holding plaintext.
 ///
 /// The state lives in plain globals because a signal handler is a C function that can capture
-/// nothing. The handler only calls async-signal-safe functions (`tcsetattr`, `kill`, `openat`,
-/// `write`, `fsync`, `unlink`, `rmdir`, `signal`, `raise`), then re-raises the signal with the
-/// default action so the exit status still says "killed by SIGINT".
+/// nothing. The handler only calls async-signal-safe functions (`tcsetattr`, `kill`, `fstatat`,
+/// `openat`, `fstat`, `write`, `fsync`, `unlinkat`, `rmdir`, `signal`, `raise`), then re-raises
+/// the signal with the default action so the exit status still says "killed by SIGINT".
+///
+/// SIGKILL cannot be caught: what a killed `diary` leaves is found by `InterruptedEdits`.
 ///
 /// One exception, as in git: while the editor runs, a SIGINT or SIGQUIT typed at the terminal
 /// reaches the editor too, and editors such as vim use Ctrl-C for their own purposes; so a
