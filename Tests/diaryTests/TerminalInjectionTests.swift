@@ -72,6 +72,22 @@ final class TerminalInjectionTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains(#"bad\e]0;owned\a.md"#), result.stderr)
     }
 
+    func testZipMemberNameInAnImportErrorIsEscaped() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("/usr/bin/python3 is needed to write the zip")
+        }
+        let zip = box.root.appendingPathComponent("export.zip").path
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').writestr('\\u00e9\\x1b[2J\\r.json', '{not json')", zip]
+        try python.run()
+        python.waitUntilExit()
+        let result = try box.run(["import", "--from", "dayone", zip])
+        XCTAssertEqual(result.status, 67, result.stderr)
+        assertNoControls(result.stderr, "the zip member's name")
+        XCTAssertTrue(result.stderr.contains(#"export.zip:é\e[2J\r.json"#), result.stderr)
+    }
+
     private func onTerminal(_ args: [String]) throws -> String {
         let driver = box.root.appendingPathComponent("terminal_driver.py")
         try Data(PseudoTerminalTests.driver.utf8).write(to: driver)
