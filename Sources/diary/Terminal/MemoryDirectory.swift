@@ -102,7 +102,9 @@ struct MemoryDirectory {
             if n <= 0 { break }
             offset += n
         }
-        return Array(bytes[..<offset])
+        // Shrink in place (a file cut short while reading): a copy would leave the text behind.
+        bytes.removeSubrange(offset...)
+        return bytes
     }
 
     /// Overwrites every regular file inside with zeros, unlinks everything, removes the
