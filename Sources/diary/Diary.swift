@@ -33,7 +33,7 @@ struct Diary: ParsableCommand {
 
             EXAMPLE
               diary init && diary unlock
-              diary new "A quiet morning."
+              diary new
               diary list --starred
             """,
         version: "0.1.0",
@@ -42,7 +42,7 @@ struct Diary: ParsableCommand {
             New.self, List.self, Show.self, Edit.self, Delete.self,
             Star.self, Unstar.self, Tag.self, Search.self,
             Passwd.self, Rekey.self, Backup.self, Verify.self, Restore.self, Reindex.self,
-            Import.self, Export.self, Audit.self,
+            Import.self, Export.self, Audit.self, Recover.self,
             AgentCommand.self,
         ])
 }

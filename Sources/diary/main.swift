@@ -23,6 +23,6 @@ do {
     }
     let full = Diary.fullMessage(for: error)
     let message = full.hasPrefix("Error: ") ? String(full.dropFirst("Error: ".count)) : full
-    Output.write("diary: error: \(message)\n", to: STDERR_FILENO)
+    Output.error(message)  // ArgumentParser's messages quote the arguments as typed
     exit(code.rawValue)
 }

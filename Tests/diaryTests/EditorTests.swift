@@ -80,3 +80,67 @@ final class EditorTests: XCTestCase {
         XCTAssertTrue(try box.ok(["show", id]).stdout.contains("secret body"), "the entry is unchanged")
     }
 }
+
+/// An editor (or anything else running as the user) can put links in the private directory;
+/// cleanup and read-back must never act on a file outside it.
+final class EditorLinkTests: XCTestCase {
+    private var box: DiarySandbox!
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "editor-links")
+        _ = try box.initVault()
+    }
+
+    override func tearDown() { box = nil }
+
+    private func victim() throws -> String {
+        let path = box.root.appendingPathComponent("victim.txt").path
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func testCleanupUnlinksASymlinkInsteadOfZeroingItsTarget() throws {
+        let victim = try victim()
+        let editor = try box.script("""
+            ln -s '\(victim)' "$(dirname "$1")/.entry.txt~"
+            printf 'Linked title\\n' > "$1"
+            """)
+        try box.ok(["new", "--edit"], env: ["EDITOR": editor])
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the link's target is untouched")
+        XCTAssertEqual(try box.editorLeftovers(), [])
+        XCTAssertEqual(try box.listJSON().first?["title"] as? String, "Linked title")
+    }
+
+    func testCleanupDoesNotZeroAFileWithAnotherHardLink() throws {
+        // A hard link needs the same file system: the victim lives on the runtime tmpfs.
+        let victim = box.runtime.appendingPathComponent("victim.txt").path
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
+        let editor = try box.script("""
+            ln '\(victim)' "$(dirname "$1")/hard" || exit 3
+            printf 'Hard title\\n' > "$1"
+            """)
+        try box.ok(["new", "--edit"], env: ["EDITOR": editor])
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the other link's file is untouched")
+        XCTAssertEqual(try box.editorLeftovers(), [])
+    }
+
+    func testEntryFileReplacedByAFIFOIsRefusedWithoutHanging() throws {
+        let editor = try box.script("rm -f \"$1\"; mkfifo \"$1\"")
+        let result = try box.run(["new", "--edit"], env: ["EDITOR": editor])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("not a regular file"), result.stderr)
+        XCTAssertEqual(try box.listJSON().count, 0, "nothing stored")
+        XCTAssertEqual(try box.editorLeftovers(), [])
+    }
+
+    func testEntryFileReplacedByASymlinkIsRefused() throws {
+        let victim = try victim()
+        let editor = try box.script("rm -f \"$1\"; ln -s '\(victim)' \"$1\"")
+        let result = try box.run(["new", "--edit"], env: ["EDITOR": editor])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("not a regular file"), result.stderr)
+        XCTAssertEqual(try box.listJSON().count, 0, "nothing stored")
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the link's target is untouched")
+        XCTAssertEqual(try box.editorLeftovers(), [])
+    }
+}

@@ -5,7 +5,7 @@ import XCTest
 final class HelpTests: XCTestCase {
     static let commands = [
         "init", "unlock", "lock", "status", "new", "list", "show", "edit", "delete", "star", "unstar",
-        "tag", "search", "passwd", "rekey", "backup", "verify", "restore", "reindex", "import", "export",
+        "tag", "search", "passwd", "rekey", "backup", "verify", "restore", "reindex", "import", "export", "recover",
     ]
 
     func testEveryCommandHasHelpWithAnExample() throws {
@@ -31,6 +31,16 @@ final class HelpTests: XCTestCase {
             let result = try box.run(["--generate-completion-script", shell])
             XCTAssertEqual(result.status, 0, shell)
             XCTAssertTrue(result.stdout.contains("unlock") && result.stdout.contains("passphrase-file"), shell)
+        }
+    }
+
+    func testNewAndSearchSayThatArgumentsAreNotPrivate() throws {
+        let box = try DiarySandbox(name: "help")
+        for command in ["new", "search"] {
+            let help = try box.ok([command, "--help"]).stdout
+                .split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+            XCTAssertTrue(help.contains("/proc/PID/cmdline"), "\(command): \(help)")
+            XCTAssertTrue(help.contains("shell keeps it in its history"), "\(command): \(help)")
         }
     }
 

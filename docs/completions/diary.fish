@@ -35,7 +35,7 @@ function __diary_parse_tokens -S
         case 'list'
             __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'starred' 'tag=' 'from=' 'to=' 'n/limit=' 'json' 'version' 'h/help'
         case 'show'
-            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'json' 'version' 'h/help'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'json' 'raw' 'version' 'h/help'
         case 'edit'
             __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'date=' 'yes' 'version' 'h/help'
         case 'delete'
@@ -66,6 +66,8 @@ function __diary_parse_tokens -S
             __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'format=' 'to=' 'starred' 'tag=' 'yes' 'version' 'h/help'
         case 'audit'
             __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'json' 'version' 'h/help'
+        case 'recover'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'discard' 'yes' 'version' 'h/help'
         case 'help'
             __diary_parse_subcommand -r 1 'version'
         end
@@ -145,6 +147,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" 
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'import' -d 'Import entries from jrnl, Day One, Markdown or a diary export.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'export' -d 'Export entries as plaintext JSON or Markdown.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'audit' -d 'Show what someone who copies the vault can learn, and warn about weak settings.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'recover' -d 'Recover the text of an edit that was killed before it could be saved.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary init" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
@@ -189,6 +192,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" json' -l 'json' -d 'Print JSON.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" raw' -l 'raw' -d 'Print the title, tags and text unchanged, control characters included.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
@@ -276,4 +280,10 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary audit" json' -l 'json' -d 'Print JSON (one object with sorted keys) instead of lines.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary audit" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary audit" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary recover" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary recover" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary recover" discard' -l 'discard' -d 'Wipe the leftover texts instead of storing them.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary recover" yes' -l 'yes' -d 'With --discard: do not ask.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary recover" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary recover" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary help" version' -l 'version' -d 'Show the version.'

@@ -72,13 +72,14 @@ _diary() {
             'import:Import entries from jrnl, Day One, Markdown or a diary export.'
             'export:Export entries as plaintext JSON or Markdown.'
             'audit:Show what someone who copies the vault can learn, and warn about weak settings.'
+            'recover:Recover the text of an edit that was killed before it could be saved.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|import|export|audit|help)
+        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|help)
             "_diary_${words[1]}" && ret=0
             ;;
         esac
@@ -195,6 +196,7 @@ _diary_show() {
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':id:'
         '--json[Print JSON.]'
+        '--raw[Print the title, tags and text unchanged, control characters included.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -429,6 +431,21 @@ _diary_audit() {
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--json[Print JSON (one object with sorted keys) instead of lines.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_recover() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--discard[Wipe the leftover texts instead of storing them.]'
+        '--yes[With --discard\: do not ask.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

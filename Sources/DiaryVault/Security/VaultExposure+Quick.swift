@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 extension VaultExposure {

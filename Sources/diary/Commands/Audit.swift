@@ -48,7 +48,8 @@ struct Audit: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
             Output.data(String(decoding: try encoder.encode(findings.report), as: UTF8.self))
         } else {
-            for line in findings.lines { Output.data(line) }
+            // Lines for a person: paths (other users can name directories in /dev/shm) escaped.
+            for line in findings.lines { Output.data(Printable.escaped(line)) }
         }
     }
 }

@@ -9,7 +9,8 @@ struct Edit: ParsableCommand {
         discussion: """
             Opens the text in $VISUAL, else $EDITOR, else vi, in a private file on a memory file \
             system that is overwritten and removed afterwards, also when the editor fails or \
-            diary is interrupted. Saved unchanged (and no --date): nothing is written. Emptied: \
+            diary is interrupted. If diary is killed outright (SIGKILL), the next command that \
+            opens the vault offers to recover the text (see `diary recover`). Saved unchanged (and no --date): nothing is written. Emptied: \
             the entry is deleted after confirmation (--yes without a terminal).
 
             EXAMPLE
@@ -33,7 +34,8 @@ struct Edit: ParsableCommand {
         let entry = try vault.entry(entryID)
         warnAboutIndex(vault, entryUnchecked: true)
         let short = EntryFormat.shortID(entryID)
-        let edited = try Editor.edit(entry.text, limit: Vault.maximumTextBytes)
+        let edited = try Editor.edit(
+            entry.text, limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: entryID))
 
         if EntryText.isBlank(edited) {
             try confirmDestructive(

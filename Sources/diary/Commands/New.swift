@@ -12,12 +12,18 @@ struct New: ParsableCommand {
             from your editor ($VISUAL, else $EDITOR, else vi). --edit always opens the editor, \
             starting from the argument's text if there is one. The first line is the title.
 
+            PRIVACY: text given as an argument is not private. While diary runs, any user of \
+            this machine can read it in /proc/PID/cmdline (`ps` shows it), and your shell keeps \
+            it in its history file. For anything personal, use the editor (`diary new`) or \
+            stdin (`diary new < file`).
+
             Prints the new entry's full id alone on stdout. Empty text stores nothing and exits \
             with status 1. Text that is not UTF-8 or larger than 8 MiB is refused (status 67).
 
             EXAMPLE
-              diary new "Walked to the lake." --tag walks --star
-              fortune | diary new --date yesterday
+              diary new --tag walks --star
+              diary new --date yesterday < notes.txt
+              fortune | diary new
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -43,13 +49,13 @@ struct New: ParsableCommand {
         let limit = Vault.maximumTextBytes
         let body: String
         if edit {
-            body = try Editor.edit(text ?? "", limit: limit)
+            body = try Editor.edit(text ?? "", limit: limit, owner: .init(vault: vault.id, entry: nil))
         } else if let text {
             body = text
         } else if !TTY.stdinIsTerminal {
             body = try TextInput.readStdin(limit: limit)
         } else {
-            body = try Editor.edit("", limit: limit)
+            body = try Editor.edit("", limit: limit, owner: .init(vault: vault.id, entry: nil))
         }
         try TextInput.check(body, limit: limit)
         let entry = try vault.add(text: body, date: date?.start, starred: star, tags: tags.map(Tags.clean))

@@ -10,6 +10,10 @@ struct Search: ParsableCommand {
             Case- and diacritic-insensitive search over titles and texts, decrypted in memory. \
             Takes the same filters as `list`, and prints the same lines or JSON.
 
+            PRIVACY: the search text is an argument, so it is not private. While diary runs, \
+            any user of this machine can read it in /proc/PID/cmdline (`ps` shows it), and your \
+            shell keeps it in its history file.
+
             EXAMPLE
               diary search "lake" --from 2024-06-01
             """)

@@ -22,7 +22,7 @@ struct Status: ParsableCommand {
     func run() throws {
         let access = VaultAccess(options: global)
         let info = try access.inspect()
-        let path = access.directory.path
+        let path = Printable.escaped(access.directory.path)
         if let status = try access.agent(for: info.id).status(), status.vaultID == info.id {
             Output.data(
                 "unlocked \(path) (\(info.store.rawValue)): locks in \(TimeSpan.describe(status.idleRemaining)) without use, at most \(TimeSpan.describe(status.maxRemaining))")

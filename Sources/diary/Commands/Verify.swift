@@ -40,7 +40,7 @@ struct Verify: ParsableCommand {
             report = try vault.verify(progress: progress.update)
         }
         progress.finish()
-        for damage in report.damaged { Output.data(damage.description) }
+        for damage in report.damaged { Output.data(Printable.escaped(damage.description)) }
         guard report.isClean else { throw CLIError.damageFound(
             count: report.damaged.count, reindexRepairs: report.damaged.contains(where: \.reindexRepairs)) }
         Output.note("ok: \(report.checkedEntries) entr\(report.checkedEntries == 1 ? "y" : "ies"), no damage")

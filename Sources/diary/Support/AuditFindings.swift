@@ -27,7 +27,7 @@ struct AuditFindings {
         if kdf.isBelowDefault { result.append(Self.kdfWarning(kdf)) }
         for file in exposure.tooOpen { result.append(Self.modeWarning(file, in: exposure.directory)) }
         for path in editorLeftovers {
-            result.append("leftover editor directory \(path) may hold an entry's text; remove it unless a `diary edit` is running")
+            result.append("leftover editor directory \(path) may hold an entry's text; unless a `diary edit` is still running, `diary recover` stores it (or `--discard` wipes it)")
         }
         if exposure.info.keyGenerations.count > 1 {
             result.append("a key rotation was interrupted; run `diary rekey` to finish it")

@@ -31,6 +31,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case emptyText
     /// The editor exited with a failure status or was killed.
     case editorFailed(command: String, status: Int32)
+    /// The editor's file was replaced by a link or a special file.
+    case notRegularFile(path: String)
     /// No memory file system for the editor's temporary file.
     case noMemoryFileSystem
     /// A system call failed.
@@ -62,6 +64,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .emptyText: return "the text is empty; nothing was stored"
         case .editorFailed(let command, let status):
             return "the editor '\(command)' failed (status \(status)); nothing was changed"
+        case .notRegularFile(let path):
+            return "\(path) is not a regular file in diary's private directory (a link or a special file); refusing to read it; nothing was changed"
         case .noMemoryFileSystem:
             return "no memory file system for the editor's temporary file; refusing to write text to disk"
         case .system(let what, let code): return "\(what): \(String(cString: strerror(code)))"
@@ -92,7 +96,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .locked, .agentBusy, .noTerminalForNewPassphrase: return .locked
         case .passphraseFile, .passphraseMismatch, .emptyPassphrase, .declined, .editorFailed,
-            .noMemoryFileSystem, .system, .agent, .badPath, .emptyText:
+            .notRegularFile, .noMemoryFileSystem, .system, .agent, .badPath, .emptyText:
             return .failure
         case .confirmationNeeded: return .usage
         case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused

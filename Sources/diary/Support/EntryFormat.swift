@@ -9,26 +9,39 @@ enum EntryFormat {
     /// The lowercase UUID, the form printed by `new` and in JSON.
     static func fullID(_ id: UUID) -> String { id.uuidString.lowercased() }
 
-    /// `1b4e28ba  Sep 15, 2023  ★ Title  #tag #tag`
+    /// `1b4e28ba  Sep 15, 2023  ★ Title  #tag #tag`, control characters escaped (`Printable`).
     static func line(_ s: EntrySummary, style: Style = Style()) -> String {
         let star = s.starred ? style.yellow("★") : " "
-        var line = "\(style.dim(shortID(s.id)))  \(DateOutput.day(s.date))  \(star) \(s.title)"
-        if !s.tags.isEmpty { line += "  " + style.cyan(s.tags.map { "#\($0)" }.joined(separator: " ")) }
+        var line = "\(style.dim(shortID(s.id)))  \(DateOutput.day(s.date))  \(star) \(Printable.escaped(s.title))"
+        if !s.tags.isEmpty { line += "  " + style.cyan(tagList(s.tags)) }
         return line
     }
 
+    /// `#tag #tag`, control characters escaped.
+    static func tagList(_ tags: [String], raw: Bool = false) -> String {
+        let list = tags.map { "#\($0)" }.joined(separator: " ")
+        return raw ? list : Printable.escaped(list)
+    }
+
+    /// How `show` treats control characters: `.escaped` escapes them in the header and the
+    /// text (a terminal); `.escapedHeader` only in the header (a pipe: the text is data);
+    /// `.raw` nowhere (`--raw`).
+    enum Controls { case escaped, escapedHeader, raw }
+
     /// The whole entry for `show`: a short header, a blank line, the text.
-    static func full(_ e: Entry, style: Style = Style()) -> String {
+    static func full(_ e: Entry, controls: Controls, style: Style = Style()) -> String {
+        let title = controls == .raw ? e.title : Printable.escaped(e.title)
+        let text = controls == .escaped ? Printable.escaped(e.text, keeping: Printable.layout) : e.text
         var header = [
-            style.bold(e.title),
+            style.bold(title),
             "\(style.dim("id:      ")) \(fullID(e.id))",
             "\(style.dim("date:    ")) \(DateOutput.dayAndTime(e.date))",
             "\(style.dim("created: ")) \(DateOutput.dayAndTime(e.created))",
             "\(style.dim("modified:")) \(DateOutput.dayAndTime(e.modified))",
         ]
         if e.starred { header.append("\(style.dim("starred: ")) \(style.yellow("★"))") }
-        if !e.tags.isEmpty { header.append("\(style.dim("tags:    ")) \(e.tags.map { "#\($0)" }.joined(separator: " "))") }
-        return header.joined(separator: "\n") + "\n\n" + e.text
+        if !e.tags.isEmpty { header.append("\(style.dim("tags:    ")) \(tagList(e.tags, raw: controls == .raw))") }
+        return header.joined(separator: "\n") + "\n\n" + text
     }
 
     /// The JSON shape of `list`, `search` and `show --json`.

@@ -10,17 +10,25 @@ enum Output {
         write(text + "\n", to: STDOUT_FILENO)
     }
 
+    // Messages name paths, import files, zip members and ids that came from outside: each
+    // goes through the one sanitiser (`Printable`), keeping only the message's own line breaks.
+
     /// `diary: error: …` on stderr.
-    static func error(_ message: String) { write("diary: error: \(message)\n", to: STDERR_FILENO) }
+    static func error(_ message: String) { talk("diary: error: \(message)") }
 
     /// `diary: hint: …` on stderr.
-    static func hint(_ message: String) { write("diary: hint: \(message)\n", to: STDERR_FILENO) }
+    static func hint(_ message: String) { talk("diary: hint: \(message)") }
 
     /// `diary: warning: …` on stderr.
-    static func warning(_ message: String) { write("diary: warning: \(message)\n", to: STDERR_FILENO) }
+    static func warning(_ message: String) { talk("diary: warning: \(message)") }
 
     /// A plain sentence on stderr, e.g. "deleted 1b4e28ba".
-    static func note(_ message: String) { write("\(message)\n", to: STDERR_FILENO) }
+    static func note(_ message: String) { talk(message) }
+
+    /// A line for a person on stderr, control characters escaped.
+    static func talk(_ line: String) {
+        write(Printable.escaped(line, keeping: Printable.layout) + "\n", to: STDERR_FILENO)
+    }
 
     /// True when stdout is a terminal and `NO_COLOR` is unset (or empty), per no-color.org.
     static var colourEnabled: Bool {

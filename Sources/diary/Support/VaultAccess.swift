@@ -21,7 +21,16 @@ struct VaultAccess {
 
     /// The vault opened with the agent's key, a passphrase file or the terminal, in that order.
     /// The store is opened once, for the header's vault id and then for the key.
-    func open() throws -> Vault {
+    ///
+    /// Then, unless `offerRecovery` is false (`diary recover` itself), editor text left by a
+    /// killed `diary` is offered for recovery (`InterruptedEdits.offer`).
+    func open(offerRecovery: Bool = true) throws -> Vault {
+        let vault = try openVault()
+        if offerRecovery { InterruptedEdits.offer(vault) }
+        return vault
+    }
+
+    private func openVault() throws -> Vault {
         let sealed = try SealedVault(at: directory)
         SettingsWarnings.report(sealed.info, at: directory)
         let agentIsBusy: Bool

@@ -22,14 +22,18 @@ enum Editor {
     /// success, when the editor fails, and when `diary` is interrupted (see `SignalCleanup`).
     /// A trailing newline the editor adds to a text that had none is dropped again, so saving
     /// without changes compares equal.
-    static func edit(_ text: String, limit: Int) throws -> String {
-        let directory = try MemoryDirectory.create()
+    ///
+    /// `owner` (the vault, and the entry for an edit) is written beside the text so that a
+    /// later command can offer to recover it if this process is killed (`InterruptedEdits`).
+    static func edit(_ text: String, limit: Int, owner: InterruptedEdits.Owner) throws -> String {
+        let directory = try MemoryDirectory.create(prefix: InterruptedEdits.namePrefix())
         SignalCleanup.install()
-        SignalCleanup.rememberFile(path: "\(directory.path)/entry.txt", directory: directory.path)
+        SignalCleanup.rememberFile(name: "entry.txt", beside: InterruptedEdits.ownerFile, in: directory)
         defer {
             directory.wipe()
             SignalCleanup.forgetFile()
         }
+        _ = try directory.createFile(InterruptedEdits.ownerFile, contents: owner.bytes)
         var bytes = Array(text.utf8)
         let addedNewline = !text.isEmpty && !text.hasSuffix("\n")
         if addedNewline { bytes.append(UInt8(ascii: "\n")) }
@@ -40,7 +44,7 @@ enum Editor {
         let status = try run(editor, file: file)
         guard status == 0 else { throw CLIError.editorFailed(command: editor, status: status) }
 
-        var edited = try readFile(file, limit: limit)
+        var edited = try directory.readFile("entry.txt", limit: limit)
         defer { secureZero(&edited) }
         if edited.last == UInt8(ascii: "\n") && (addedNewline || text.isEmpty) { edited.removeLast() }
         guard let result = String(validating: edited, as: UTF8.self) else {
@@ -71,29 +75,11 @@ enum Editor {
 
     /// Flags that keep Vim and Neovim from copying the text to disk on their own: a swap file
     /// (`-n`), the viminfo/shada history (`-i NONE`), undo and backup files. Vim may be set up
-    /// to keep those in a directory on disk, outside the memory directory `diary` wipes. (The
-    /// same precaution `pass` takes.) Other editors get nothing added; see SECURITY.md.
+    /// to keep those in a directory on disk, outside the memory directory `diary` wipes. Other
+    /// editors get nothing added; see SECURITY.md.
     static func privacyFlags(for editor: String) -> String {
         let program = editor.split(separator: " ").first.map { String($0.split(separator: "/").last ?? "") } ?? ""
         guard ["vim", "nvim", "gvim", "vim.basic", "vim.tiny"].contains(program) else { return "" }
         return " -n -i NONE --cmd 'set noundofile nobackup nowritebackup'"
-    }
-
-    private static func readFile(_ file: String, limit: Int) throws -> [UInt8] {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CLIError.system(what: "cannot read back \(file)", errno: errno) }
-        defer { close(fd) }
-        var st = stat()
-        fstat(fd, &st)
-        guard Int(st.st_size) <= limit else { throw CLIError.tooLarge(bytes: Int(st.st_size), limit: limit) }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            offset += n
-        }
-        return Array(bytes[..<offset])
     }
 }

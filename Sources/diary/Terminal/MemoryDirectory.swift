@@ -9,6 +9,8 @@ import Foundation
 /// the text anywhere.
 struct MemoryDirectory {
     let path: String
+    /// The directory itself, open from creation until `wipe`.
+    let fd: Int32
 
     /// File system types that keep their pages in memory.
     static let memoryFileSystems: Set<String> = ["tmpfs", "ramfs"]
@@ -39,23 +41,31 @@ struct MemoryDirectory {
         return best.map { memoryFileSystems.contains($0.type) } ?? false
     }
 
-    /// Creates a fresh `diary-edit-XXXXXX` directory, mode 0700, under `base()`.
-    static func create() throws -> MemoryDirectory {
+    /// Creates a fresh `PREFIXXXXXXX` directory, mode 0700, under `base()`.
+    static func create(prefix: String) throws -> MemoryDirectory {
         guard let base = base() else { throw CLIError.noMemoryFileSystem }
-        var template = Array("\(base)/diary-edit-XXXXXX".utf8CString)
+        var template = Array("\(base)/\(prefix)XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw CLIError.system(what: "cannot create a private directory in \(base)", errno: errno)
         }
         let path = String(cString: made)
         // mkdtemp already uses 0700; chmod again in case of an unusual umask handling.
         chmod(path, 0o700)
-        return MemoryDirectory(path: path)
+        return try open(path)
+    }
+
+    /// Opens an existing private directory. Every later file operation is relative to this
+    /// descriptor, so a directory renamed or replaced by a link meanwhile cannot redirect them.
+    static func open(_ path: String) throws -> MemoryDirectory {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIError.system(what: "cannot open \(path)", errno: errno) }
+        return MemoryDirectory(path: path, fd: fd)
     }
 
     /// Creates `name` inside, mode 0600, failing if it exists or is a link, and writes `bytes`.
     func createFile(_ name: String, contents bytes: [UInt8]) throws -> String {
         let file = "\(path)/\(name)"
-        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let fd = openat(self.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CLIError.system(what: "cannot create \(file)", errno: errno) }
         defer { close(fd) }
         var offset = 0
@@ -68,30 +78,71 @@ struct MemoryDirectory {
         return file
     }
 
-    /// Overwrites every file inside with zeros, unlinks it, and removes the directory.
+    /// Reads `name` back, refusing anything but a regular file in this directory.
+    ///
+    /// Whoever runs as the user (the editor, a script) can replace the file by a link to a file
+    /// elsewhere, or by a FIFO; `O_NOFOLLOW` refuses the link, `O_NONBLOCK` keeps a FIFO from
+    /// hanging the open, and `fstat` refuses whatever is not a regular file.
+    func readFile(_ name: String, limit: Int) throws -> [UInt8] {
+        let file = "\(path)/\(name)"
+        let fd = openat(self.fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw CLIError.notRegularFile(path: file) }
+            throw CLIError.system(what: "cannot read back \(file)", errno: errno)
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw CLIError.notRegularFile(path: file) }
+        guard Int(st.st_size) <= limit else { throw CLIError.tooLarge(bytes: Int(st.st_size), limit: limit) }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            offset += n
+        }
+        // Shrink in place (a file cut short while reading): a copy would leave the text behind.
+        bytes.removeSubrange(offset...)
+        return bytes
+    }
+
+    /// Overwrites every regular file inside with zeros, unlinks everything, removes the
+    /// directory and closes it.
     ///
     /// Editors leave swap and backup files next to the one they edit (vim's `.entry.txt.swp`),
-    /// so everything in the directory is wiped, not only the file `diary` wrote.
+    /// so everything in the directory is wiped, not only the file `diary` wrote. Links are
+    /// unlinked, never followed (see `wipeFileSignalSafe`).
     func wipe() {
-        if let dir = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name != "." && name != ".." { names.append(name) }
+        MemoryDirectory.wipeContents(of: fd)
+        close(fd)
+        rmdir(path)
+    }
+
+    /// Wipes what the directory open as `dirfd` holds, subdirectories included.
+    private static func wipeContents(of dirfd: Int32) {
+        let listing = dup(dirfd)
+        guard listing >= 0, let dir = fdopendir(listing) else { return }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            closedir(dir)
-            for name in names {
-                let file = "\(path)/\(name)"
-                var st = stat()
-                if lstat(file, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
-                    MemoryDirectory(path: file).wipe()
-                } else {
-                    file.withCString { wipeFileSignalSafe($0) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(dir)
+        for name in names {
+            var st = stat()
+            if fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+                let child = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                if child >= 0 {
+                    wipeContents(of: child)
+                    close(child)
                 }
+                unlinkat(dirfd, name, AT_REMOVEDIR)
+            } else {
+                name.withCString { wipeFileSignalSafe(directory: dirfd, name: $0) }
             }
         }
-        rmdir(path)
     }
 }

@@ -4,9 +4,11 @@ import Foundation
 /// editor still running, a temporary file holding plaintext.
 ///
 /// The state lives in plain globals because a signal handler is a C function that can capture
-/// nothing. The handler only calls async-signal-safe functions (`tcsetattr`, `kill`, `open`,
-/// `write`, `fsync`, `unlink`, `rmdir`, `signal`, `raise`), then re-raises the signal with the
-/// default action so the exit status still says "killed by SIGINT".
+/// nothing. The handler only calls async-signal-safe functions (`tcsetattr`, `kill`, `fstatat`,
+/// `openat`, `fstat`, `write`, `fsync`, `unlinkat`, `rmdir`, `signal`, `raise`), then re-raises
+/// the signal with the default action so the exit status still says "killed by SIGINT".
+///
+/// SIGKILL cannot be caught: what a killed `diary` leaves is found by `InterruptedEdits`.
 ///
 /// One exception, as in git: while the editor runs, a SIGINT or SIGQUIT typed at the terminal
 /// reaches the editor too, and editors such as vim use Ctrl-C for their own purposes; so a
@@ -34,15 +36,20 @@ enum SignalCleanup {
 
     static func forgetTerminal() { terminalFD = -1 }
 
-    /// Remembers a plaintext file (and its private directory) to wipe if interrupted.
-    static func rememberFile(path: String, directory: String) {
+    /// Remembers a plaintext file (by its name in the private directory) to wipe if interrupted,
+    /// and a non-secret file beside it to unlink so that the directory can be removed.
+    static func rememberFile(name: String, beside other: String, in directory: MemoryDirectory) {
         forgetFile()
-        filePath = strdup(path)
-        directoryPath = strdup(directory)
+        fileName = strdup(name)
+        otherName = strdup(other)
+        directoryPath = strdup(directory.path)
+        directoryFD = directory.fd
     }
 
     static func forgetFile() {
-        free(filePath); filePath = nil
+        directoryFD = -1
+        free(fileName); fileName = nil
+        free(otherName); otherName = nil
         free(directoryPath); directoryPath = nil
     }
 
@@ -57,31 +64,45 @@ enum SignalCleanup {
 nonisolated(unsafe) private var installed = false
 nonisolated(unsafe) private var savedTerminal = termios()
 nonisolated(unsafe) private var terminalFD: Int32 = -1
-nonisolated(unsafe) private var filePath: UnsafeMutablePointer<CChar>? = nil
+nonisolated(unsafe) private var fileName: UnsafeMutablePointer<CChar>? = nil
+nonisolated(unsafe) private var otherName: UnsafeMutablePointer<CChar>? = nil
+nonisolated(unsafe) private var directoryFD: Int32 = -1
 nonisolated(unsafe) private var directoryPath: UnsafeMutablePointer<CChar>? = nil
 nonisolated(unsafe) private var childPID: pid_t = 0
 
-/// Overwrites the file at `path` with zeros, flushes and unlinks it. Async-signal-safe: no
-/// allocation, a fixed stack buffer.
-func wipeFileSignalSafe(_ path: UnsafePointer<CChar>) {
-    let fd = open(path, O_WRONLY)
-    if fd >= 0 {
-        var st = stat()
-        if fstat(fd, &st) == 0 {
-            var remaining = Int(st.st_size)
-            var zeros = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-            withUnsafeBytes(of: &zeros) { buffer in
-                while remaining > 0 {
-                    let n = write(fd, buffer.baseAddress!, min(remaining, buffer.count))
-                    if n <= 0 { break }
-                    remaining -= n
+/// Overwrites the regular file `name` in the directory open as `dirfd` with zeros, flushes it,
+/// and unlinks it. Async-signal-safe: no allocation, a fixed stack buffer.
+///
+/// Only a regular file with a single link is zeroed. A symbolic link (put there by an editor or
+/// a script) is unlinked, never followed, and so is a second name of a file that lives
+/// elsewhere too (a hard link): zeroing either would destroy a file outside the directory.
+/// `O_NONBLOCK` keeps a FIFO swapped in between the checks from blocking the open.
+func wipeFileSignalSafe(directory dirfd: Int32, name: UnsafePointer<CChar>) {
+    var before = stat()
+    if fstatat(dirfd, name, &before, AT_SYMLINK_NOFOLLOW) == 0 && isLoneRegularFile(before) {
+        let fd = openat(dirfd, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if fd >= 0 {
+            var st = stat()
+            if fstat(fd, &st) == 0 && isLoneRegularFile(st) && st.st_ino == before.st_ino && st.st_dev == before.st_dev {
+                var remaining = Int(st.st_size)
+                var zeros = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+                withUnsafeBytes(of: &zeros) { buffer in
+                    while remaining > 0 {
+                        let n = write(fd, buffer.baseAddress!, min(remaining, buffer.count))
+                        if n <= 0 { break }
+                        remaining -= n
+                    }
                 }
+                fsync(fd)
             }
-            fsync(fd)
+            close(fd)
         }
-        close(fd)
     }
-    unlink(path)
+    unlinkat(dirfd, name, 0)
+}
+
+private func isLoneRegularFile(_ st: stat) -> Bool {
+    (st.st_mode & S_IFMT) == S_IFREG && st.st_nlink == 1
 }
 
 private func diaryCleanupHandler(_ sig: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
@@ -92,7 +113,8 @@ private func diaryCleanupHandler(_ sig: Int32, _ info: UnsafeMutablePointer<sigi
         _ = write(terminalFD, "\n", 1)
     }
     if childPID > 0 { kill(childPID, SIGTERM) }
-    if let path = filePath { wipeFileSignalSafe(path) }
+    if directoryFD >= 0, let name = fileName { wipeFileSignalSafe(directory: directoryFD, name: name) }
+    if directoryFD >= 0, let name = otherName { unlinkat(directoryFD, name, 0) }
     if let dir = directoryPath { rmdir(dir) }
     signal(sig, SIG_DFL)
     raise(sig)

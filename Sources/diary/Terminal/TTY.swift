@@ -23,8 +23,9 @@ final class TTY {
     /// True when stdin is a terminal (then `new` opens the editor instead of reading stdin).
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
-    /// Writes `text` to the terminal.
-    func write(_ text: String) { Output.write(text, to: fd) }
+    /// Writes `text` to the terminal, control characters escaped (a question may quote a title
+    /// or a path).
+    func write(_ text: String) { Output.write(Printable.escaped(text, keeping: Printable.layout), to: fd) }
 
     /// Reads one line (without the newline) from the terminal with echo on; nil at end of input.
     func readLine() -> String? {

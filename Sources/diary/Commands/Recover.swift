@@ -1,0 +1,62 @@
+import ArgumentParser
+import DiaryVault
+
+/// `diary recover`: store (or wipe) the text of an edit whose `diary` was killed.
+struct Recover: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recover",
+        abstract: "Recover the text of an edit that was killed before it could be saved.",
+        discussion: """
+            `new` and `edit` keep the text in a private directory on a memory file system \
+            (diary-edit-PID-START-XXXXXX under $XDG_RUNTIME_DIR, else /dev/shm) while the editor runs. If \
+            diary is killed outright (SIGKILL, a crash), that plaintext stays there until reboot. \
+            Every command that opens the vault looks for such directories of this vault whose \
+            diary no longer runs: on a terminal it offers to recover them, otherwise it says on \
+            stderr what it found. Directories of a diary that still runs are left alone.
+
+            recover stores each text in the vault, as the edit it was (or as a new entry when \
+            it was one, or its entry was deleted since), prints the entry's id on stdout, and \
+            wipes the directory. --discard wipes them without storing anything, after \
+            confirmation (--yes without a terminal). A text that cannot be stored (not UTF-8, \
+            over 8 MiB) is left where it is.
+
+            EXAMPLE
+              diary recover
+              diary recover --discard --yes
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Wipe the leftover texts instead of storing them.")
+    var discard = false
+
+    @Flag(help: "With --discard: do not ask.")
+    var yes = false
+
+    func run() throws {
+        let vault = try VaultAccess(options: global).open(offerRecovery: false)
+        let found = InterruptedEdits.find(vault: vault.id)
+        guard !found.isEmpty else {
+            Output.note("no interrupted edits of this vault")
+            return
+        }
+        if discard {
+            let count = found.count == 1 ? "1 interrupted edit" : "\(found.count) interrupted edits"
+            try confirmDestructive(
+                "discarding \(count)", question: "Wipe \(count) without storing the text?", yes: yes)
+            for edit in found {
+                try MemoryDirectory.open(edit.path).wipe()
+                Output.note("wiped \(edit.path)")
+            }
+            return
+        }
+        for edit in found {
+            let outcome = try InterruptedEdits.recover(edit, into: vault)
+            InterruptedEdits.report(outcome, from: edit)
+            switch outcome {
+            case .added(let id), .updated(let id), .unchanged(let id): Output.data(EntryFormat.fullID(id))
+            case .empty: break
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import DiaryVault
+import Foundation
+
+/// Editor directories left behind by a `diary` that was killed (SIGKILL, a crash, the OOM
+/// killer) before its cleanup could run, and what to do with them.
+///
+/// A directory is named `diary-edit-PID-START-XXXXXX`: the pid of the `diary` that made it and
+/// that process's start time (field 22 of `/proc/PID/stat`, clock ticks since boot). A pid is
+/// reused; the pair is not, so a directory whose pid now names another process still counts as
+/// abandoned, and one whose process still runs is left alone. A small non-secret file `owner`
+/// inside names the vault and, for `edit`, the entry being edited.
+enum InterruptedEdits {
+    static let prefix = "diary-edit-"
+    static let ownerFile = "owner"
+
+    /// Who an editor directory belongs to: the vault, and the entry when it holds an edit.
+    struct Owner: Equatable {
+        var vault: UUID
+        var entry: UUID?
+
+        /// `vault UUID` and, for an edit, `entry UUID`, one per line. Ids only, never text.
+        var bytes: [UInt8] {
+            var text = "vault \(vault.uuidString.lowercased())\n"
+            if let entry { text += "entry \(entry.uuidString.lowercased())\n" }
+            return Array(text.utf8)
+        }
+
+        init(vault: UUID, entry: UUID?) {
+            self.vault = vault
+            self.entry = entry
+        }
+
+        init?(_ bytes: [UInt8]) {
+            var vault: UUID?, entry: UUID?
+            for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                guard fields.count == 2, let id = UUID(uuidString: String(fields[1])) else { return nil }
+                switch fields[0] {
+                case "vault": vault = id
+                case "entry": entry = id
+                default: return nil
+                }
+            }
+            guard let vault else { return nil }
+            self.init(vault: vault, entry: entry)
+        }
+    }
+
+    /// An abandoned editor directory of the vault.
+    struct Found {
+        let path: String
+        let owner: Owner
+
+        /// "a new entry" or "an edit of entry 1b4e28ba", for messages.
+        var what: String { owner.entry.map { "an edit of entry \(EntryFormat.shortID($0))" } ?? "a new entry" }
+    }
+
+    /// The name prefix for a new directory of this process: `diary-edit-PID-START-`.
+    static func namePrefix() -> String {
+        let pid = getpid()
+        return "\(prefix)\(pid)-\(processStart(pid) ?? 0)-"
+    }
+
+    /// The start time of process `pid` (clock ticks since boot), or nil when no such process runs.
+    static func processStart(_ pid: pid_t) -> UInt64? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // The command name in parentheses may hold spaces; fields after it start at field 3.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 19 ? UInt64(fields[19]) : nil
+    }
+
+    /// True when the `diary` that made a directory still runs: same pid, same start time.
+    /// Without `/proc` (start time recorded as 0), any process with that pid counts, so a
+    /// live edit is never taken for an abandoned one.
+    static func isRunning(_ pid: pid_t, startedAt start: UInt64) -> Bool {
+        if let now = processStart(pid) { return now == start }
+        return start == 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    }
+
+    /// The abandoned editor directories of `vault`: named by this scheme, owned by this user,
+    /// and made by a process that no longer runs.
+    static func find(vault: UUID) -> [Found] {
+        guard let base = MemoryDirectory.base() else { return [] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
+        return names.sorted().compactMap { name in
+            let fields = name.dropFirst(prefix.count).split(separator: "-")
+            guard name.hasPrefix(prefix), fields.count == 3, let pid = pid_t(fields[0]), let start = UInt64(fields[1])
+            else { return nil }
+            if isRunning(pid, startedAt: start) { return nil }
+            let path = "\(base)/\(name)"
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid(),
+                let directory = try? MemoryDirectory.open(path)
+            else { return nil }
+            defer { close(directory.fd) }
+            guard let bytes = try? directory.readFile(ownerFile, limit: 4096), let owner = Owner(bytes),
+                owner.vault == vault
+            else { return nil }
+            return Found(path: path, owner: owner)
+        }
+    }
+
+    /// What `recover` did with one directory.
+    enum Outcome {
+        case added(UUID)
+        case updated(UUID)
+        case unchanged(UUID)
+        case empty
+    }
+
+    /// Stores the text of `found` in `vault` (as the edit it was, or as a new entry when it
+    /// was new or its entry is gone), then wipes the directory. A text that cannot be stored
+    /// (not UTF-8, too large) leaves the directory where it is.
+    static func recover(_ found: Found, into vault: Vault) throws -> Outcome {
+        let directory = try MemoryDirectory.open(found.path)
+        var bytes: [UInt8]
+        do {
+            bytes = try directory.readFile("entry.txt", limit: Vault.maximumTextBytes)
+        } catch CLIError.system(_, let code) where code == ENOENT {
+            bytes = []
+        } catch {
+            close(directory.fd)
+            throw error
+        }
+        // The editor ends the file with a newline that the entry did not have.
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        let decoded = String(validating: bytes, as: UTF8.self)
+        bytes.withUnsafeMutableBytes { raw in for i in raw.indices { raw[i] = 0 } }
+        guard let text = decoded else {
+            close(directory.fd)
+            throw CLIError.notUTF8(source: "\(found.path)/entry.txt")
+        }
+        let outcome: Outcome
+        if EntryText.isBlank(text) {
+            outcome = .empty
+        } else if let id = found.owner.entry, let entry = try? vault.entry(id) {
+            if entry.text == text {
+                outcome = .unchanged(id)
+            } else {
+                try vault.update(id, text: text)
+                outcome = .updated(id)
+            }
+        } else {
+            outcome = .added(try vault.add(text: text).id)
+        }
+        directory.wipe()
+        return outcome
+    }
+
+    /// Called by every command that opens the vault: on a terminal, offers to recover each
+    /// abandoned edit now; without one, says what was found and how to recover it. Never
+    /// deletes anything without the user's word.
+    static func offer(_ vault: Vault) {
+        let found = find(vault: vault.id)
+        guard !found.isEmpty else { return }
+        guard let tty = TTY.open() else {
+            for edit in found {
+                Output.warning("a diary killed while editing left \(edit.what) in \(edit.path) (plaintext, in memory)")
+            }
+            Output.hint("run `diary recover` to store it in the vault, or `diary recover --discard` to wipe it")
+            return
+        }
+        for edit in found {
+            tty.write("A diary killed while editing left \(edit.what) in \(edit.path).\n")
+            guard tty.confirm("Store it in the vault now and wipe the file?") else {
+                Output.hint("it stays there; `diary recover` stores it later, `diary recover --discard` wipes it")
+                continue
+            }
+            do {
+                report(try recover(edit, into: vault), from: edit)
+            } catch {
+                Output.warning("could not recover \(edit.path): \(ErrorReport(error)?.message ?? "\(error)")")
+            }
+        }
+    }
+
+    /// One line on stderr for what `recover` did.
+    static func report(_ outcome: Outcome, from found: Found) {
+        switch outcome {
+        case .added(let id):
+            Output.note("recovered \(found.what) from \(found.path) as entry \(EntryFormat.shortID(id))")
+        case .updated:
+            Output.note("recovered \(found.what) from \(found.path)")
+        case .unchanged:
+            Output.note("\(found.path) held \(found.what) with no changes; wiped it")
+        case .empty:
+            Output.note("\(found.path) held no text; wiped it")
+        }
+    }
+}

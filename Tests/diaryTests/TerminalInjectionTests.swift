@@ -1,0 +1,107 @@
+import Foundation
+import XCTest
+
+/// Titles, tags, file names and entry text may carry terminal control sequences (a title that
+/// retitles the window, clears the screen, or a `\r` that overwrites what was printed). What is
+/// printed for a person shows them escaped (`\e`, `\a`, `\r`, `\u{9B}`); JSON escapes them as JSON
+/// does; `show --raw`, or `show` into a pipe, gives the text unchanged.
+final class TerminalInjectionTests: XCTestCase {
+    private var box: DiarySandbox!
+    private var id = ""
+    static let title = "Hi\u{1B}]0;pwned\u{07}\u{1B}[2J\rX"
+    static let text = title + "\nbody\tline \u{1B}[31mred\u{9B}"
+    static let escapedTitle = #"Hi\e]0;pwned\a\e[2J\rX"#
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "inject")
+        _ = try box.initVault()
+        id = try box.ok(["new", "--tag", "t\u{1B}[2J"], stdin: Data(Self.text.utf8)).out
+    }
+
+    override func tearDown() { box = nil }
+
+    private func assertNoControls(_ s: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        for c in ["\u{1B}", "\u{07}", "\r", "\u{9B}"] {
+            XCTAssertFalse(s.contains(c), "\(what) prints a raw control character: \(s.debugDescription)", file: file, line: line)
+        }
+    }
+
+    func testListSearchAndShowHeaderEscapeControlCharacters() throws {
+        for args in [["list"], ["search", "body"]] {
+            let out = try box.ok(args).stdout
+            assertNoControls(out, args[0])
+            XCTAssertTrue(out.contains(Self.escapedTitle), out)
+            XCTAssertTrue(out.contains(#"#t\e[2J"#), out)
+        }
+        let shown = try box.ok(["show", id]).stdout
+        let header = String(shown.prefix(upTo: shown.range(of: "\n\n")!.lowerBound))
+        assertNoControls(header, "show's header")
+        XCTAssertTrue(header.hasPrefix(Self.escapedTitle), header)
+        XCTAssertTrue(shown.hasSuffix("\n\n" + Self.text + "\n"), "into a pipe the text is unchanged: \(shown.debugDescription)")
+        XCTAssertTrue(try box.ok(["show", "--raw", id]).stdout.hasPrefix(Self.title + "\n"), "--raw prints the title as it is")
+    }
+
+    func testJSONEscapesControlCharactersAndKeepsTheText() throws {
+        for args in [["list", "--json"], ["search", "body", "--json"], ["show", id, "--json"]] {
+            let out = try box.ok(args).stdout
+            assertNoControls(out.replacingOccurrences(of: "\u{9B}", with: ""), args.joined(separator: " "))
+            XCTAssertTrue(out.contains(#"\u001b"#) || out.contains(#"\u001B"#), out)
+        }
+        XCTAssertEqual(try box.listJSON().first?["title"] as? String, Self.title)
+        let shown = try JSONSerialization.jsonObject(with: Data(box.ok(["show", id, "--json"]).stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(shown?["text"] as? String, Self.text)
+    }
+
+    func testShowOnATerminalEscapesTheTextButKeepsTabsAndNewlines() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("/usr/bin/python3 is needed to drive a pseudo-terminal")
+        }
+        let escaped = try onTerminal(["show", id])
+        assertNoControls(escaped.replacingOccurrences(of: "\r\n", with: "\n"), "show on a terminal")
+        XCTAssertTrue(escaped.contains("body\tline \\e[31mred\\u{9B}"), escaped.debugDescription)
+        XCTAssertTrue(try onTerminal(["show", "--raw", id]).contains("\u{1B}[31mred"), "--raw on a terminal")
+    }
+
+    func testImportErrorEscapesTheFileName() throws {
+        let name = "bad\u{1B}]0;owned\u{07}.md"
+        let file = box.root.appendingPathComponent(name)
+        try Data("---\ndate: not a date\n---\nText\n".utf8).write(to: file)
+        let result = try box.run(["import", "--from", "markdown", file.path])
+        XCTAssertEqual(result.status, 67, result.stderr)
+        assertNoControls(result.stderr, "the import error")
+        XCTAssertTrue(result.stderr.contains(#"bad\e]0;owned\a.md"#), result.stderr)
+    }
+
+    func testZipMemberNameInAnImportErrorIsEscaped() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("/usr/bin/python3 is needed to write the zip")
+        }
+        let zip = box.root.appendingPathComponent("export.zip").path
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').writestr('\\u00e9\\x1b[2J\\r.json', '{not json')", zip]
+        try python.run()
+        python.waitUntilExit()
+        let result = try box.run(["import", "--from", "dayone", zip])
+        XCTAssertEqual(result.status, 67, result.stderr)
+        assertNoControls(result.stderr, "the zip member's name")
+        XCTAssertTrue(result.stderr.contains(#"export.zip:é\e[2J\r.json"#), result.stderr)
+    }
+
+    private func onTerminal(_ args: [String]) throws -> String {
+        let driver = box.root.appendingPathComponent("terminal_driver.py")
+        try Data(PseudoTerminalTests.driver.utf8).write(to: driver)
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args
+        python.environment = box.fullEnvironment(["NO_COLOR": "1"])
+        let out = Pipe()
+        python.standardOutput = out
+        python.standardError = out
+        try python.run()
+        let shown = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        XCTAssertEqual(python.terminationStatus, 0, shown)
+        return shown
+    }
+}
