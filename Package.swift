@@ -100,6 +100,13 @@ let package = Package(
             dependencies: ["DiaryExchange", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
         ),
         .testTarget(name: "DiaryAgentTests", dependencies: ["DiaryAgent", "DiaryCrypto", "DiaryTestSupport"]),
-        .testTarget(name: "diaryTests", dependencies: ["DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]),
+        .testTarget(
+            name: "diaryTests",
+            dependencies: [
+                "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport",
+                // To tamper with a SQLite vault as an attacker would.
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
     ]
 )

@@ -12,10 +12,9 @@ try? ProcessHardening.apply()
 do {
     var command = try Diary.parseAsRoot()
     try command.run()
-    RollbackWatch.recordAll()
+    EntrySetWatch.finish()
 } catch {
-    // A failed command may still have written: remember where its vaults ended.
-    RollbackWatch.recordAll()
+    EntrySetWatch.finish()
     if let report = ErrorReport(error) { report.exit() }
     let code = Diary.exitCode(for: error)
     if code == .success {

@@ -133,8 +133,15 @@ struct Verifier {
 }
 
 extension Vault {
-    /// Authenticates the header, the index and every entry, and lists each damaged object.
+    /// Authenticates the header, the index and every entry, and lists each damaged object;
+    /// with a witness attached, also every entry this machine saw that is gone or older.
     public func verify(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> VerifyReport {
+        var report = try verifyObjects(progress: progress)
+        report.damaged += try entrySetDamage()
+        return report
+    }
+
+    private func verifyObjects(progress: ((_ done: Int, _ total: Int) -> Void)?) throws -> VerifyReport {
         try storeCall {
             try backend.withSnapshot { reader in
                 var entries: [(UUID, [UInt8])] = []
@@ -159,5 +166,31 @@ extension Vault {
                 return report
             }
         }
+    }
+}
+
+extension Vault {
+    /// The loss `checkEntrySet` finds, as damage: it is damage until the user accepts it.
+    func entrySetDamage() throws -> [Damage] {
+        let report = try checkEntrySet()
+        let seen = report.seenOn.map { " (seen \(Self.isoDay($0)))" } ?? ""
+        var damage: [Damage] = []
+        if let older = report.olderIndex {
+            damage.append(Damage(
+                object: .index, reason: "older than the copy this machine saw\(seen): generation \(older.found) < \(older.seen)"))
+        }
+        for entry in report.missing {
+            damage.append(Damage(object: .entry(entry.id), reason: "missing: this machine saw it\(seen)"))
+        }
+        for entry in report.older {
+            damage.append(Damage(object: .entry(entry.id), reason: "an older copy than the one this machine saw\(seen)"))
+        }
+        return damage
+    }
+
+    private static func isoDay(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: date)
     }
 }

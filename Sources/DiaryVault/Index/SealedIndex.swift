@@ -29,6 +29,11 @@ final class SealedIndex {
     private(set) var epoch = 0
     /// Where pages are decrypted before their rows are copied out (zeroed after each page).
     private let pageBuffer = PlaintextBuffer()
+    /// This machine's copy of the index (`IndexWitness`), kept current by every commit; nil
+    /// when none is kept (the library's default: the command line attaches one).
+    var witness: IndexWitness?
+    /// Why the last commit could not bring the witness up to date (the write itself stood).
+    private(set) var witnessFailure: Error?
 
     /// Reads the root; see `load`.
     init(backend: any VaultStore, vaultID: UUID, keyRing: KeyRing) throws {
@@ -124,10 +129,35 @@ final class SealedIndex {
     func commit(_ next: PagedIndex, with change: StoreChange, keys: GenerationKeys) throws {
         var next = next
         var change = change
-        next.generation = Self.nextGeneration(after: next.generation)
+        next.generation = next.generation &+ 1
         try Self.seal(&next, into: &change, vaultID: vaultID, keys: keys)
+        // Whether the witness holds the root this change was made on: then the change's own
+        // pages bring it up to date; otherwise it is copied whole after the write.
+        let witnessInStep = witness.map { (try? $0.root()) == rootBytes && rootBytes != nil } ?? false
         try storeCall { try backend.apply(change) }
         install((next, .ok, change.index))
+        if let witness, let root = change.index {
+            do {
+                if witnessInStep {
+                    try witness.apply(root: root, changedPages: change.putIndexPages)
+                } else {
+                    try copyIndex(to: witness)
+                }
+                witnessFailure = nil
+            } catch {
+                witnessFailure = error
+            }
+        }
+    }
+
+    /// Replaces `witness` with the index as the store holds it now (one snapshot). The caller
+    /// holds the write lock, so no write lands between the read and the copy.
+    func copyIndex(to witness: IndexWitness) throws {
+        let (root, pages) = try storeCall {
+            try backend.withSnapshot { reader in (try reader.readIndex(), try reader.readIndexPages()) }
+        }
+        guard let root else { return }
+        try witness.replace(root: root, pages: pages)
     }
 
     /// Seals every changed page and then the root naming them into `change`; clears `dirty`.
@@ -145,14 +175,6 @@ final class SealedIndex {
         index.dirty = []
         change.index = try Envelope.seal(
             index.root.encoded(), kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keys: keys)
-    }
-
-    /// The index generation after `current`: one more, or the current time in milliseconds if
-    /// that is larger. The clock term keeps the counter ahead of any copy this machine has
-    /// seen even when a damaged index had to be rebuilt from the entries (which loses the
-    /// old count), so the rollback warning does not cry wolf after a repair.
-    static func nextGeneration(after current: UInt64) -> UInt64 {
-        max(current &+ 1, UInt64(max(Date().millisecondsSince1970, 0)))
     }
 
     // MARK: Private

@@ -19,9 +19,9 @@ public struct VerifiedBackups: Sendable {
         self.stateDirectory = stateDirectory
     }
 
-    /// The machine's diary state directory, shared with `RollbackGuard`.
+    /// The machine's diary state directory, shared with `IndexWitness`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        RollbackGuard.defaultDirectory(environment: environment)
+        IndexWitness.defaultStateDirectory(environment: environment)
     }
 
     func fileURL(_ vaultID: UUID) -> URL {

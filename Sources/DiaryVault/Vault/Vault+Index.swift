@@ -8,12 +8,19 @@ extension Vault {
     /// needs, lets `body` change a copy of the index and name the entry blobs to put or
     /// delete, then commits everything, changed index pages and root included, in one atomic
     /// change (`SealedIndex.commit`).
+    ///
+    /// With the index missing or damaged only a repair may write: any other write would store
+    /// an index rebuilt from whatever entries are left, and so make a deletion or an older copy
+    /// put back look like a clean vault.
     @discardableResult
-    func write<T>(pages: some Sequence<Int> = [], _ body: (inout PagedIndex) throws -> (StoreChange, T)) throws -> T {
+    func write<T>(
+        pages: some Sequence<Int> = [], repairing: Bool = false, _ body: (inout PagedIndex) throws -> (StoreChange, T)
+    ) throws -> T {
         try storeCall {
             try backend.withWriteLock {
                 try refreshHeaderUnderLock()
                 try sealedIndex.refreshUnderLock()
+                guard repairing || sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
                 try sealedIndex.ensurePages(pages)
                 var next = sealedIndex.index
                 let (change, result) = try body(&next)
@@ -34,10 +41,14 @@ extension Vault {
     }
 
     /// Rebuilds the index from the entries and writes it. Returns the number of entries.
+    ///
+    /// The new index's generation is above both the current one and `minimumGeneration` (the
+    /// newest this machine saw, from its witness), so the counter never goes back, even when
+    /// the old index was lost with its count.
     @discardableResult
-    public func reindex() throws -> Int {
-        try write { index in
-            index = try sealedIndex.rebuilt(generation: index.generation)
+    public func reindex(minimumGeneration: UInt64 = 0) throws -> Int {
+        try write(repairing: true) { index in
+            index = try sealedIndex.rebuilt(generation: max(index.generation, minimumGeneration))
             return (StoreChange(), index.count)
         }
     }

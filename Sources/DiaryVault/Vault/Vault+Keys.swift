@@ -79,6 +79,9 @@ extension Vault {
                 let kek = try onDisk.deriveKEK(try Passphrase.normalized(passphrase))
                 var ring: KeyRing
                 do { ring = try onDisk.unwrap(kek: kek) } catch { throw VaultError.wrongPassphrase }
+                // Re-sealing would bless whatever entries are left under a damaged index.
+                try sealedIndex.load()
+                guard sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
                 if onDisk.slots.count == 1 {
                     let next = try GenerationKeys(
                         generation: onDisk.currentGeneration + 1, vaultKey: SecretBytes(randomCount: 32))

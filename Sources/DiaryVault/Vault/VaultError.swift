@@ -14,6 +14,7 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case rotationInterrupted
     case headerDamaged(String)
     case indexUnavailable(String)
+    case indexNeedsRepair
     case emptyText
     case entryTooLarge(bytes: Int, limit: Int)
     case tooManyTags(count: Int, limit: Int)
@@ -44,6 +45,7 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .rotationInterrupted: return "a key rotation was interrupted"
         case .headerDamaged(let detail): return "the vault header is damaged (\(detail))"
         case .indexUnavailable(let detail): return "the index cannot be read (\(detail))"
+        case .indexNeedsRepair: return "the index is missing or damaged; nothing was written"
         case .emptyText: return "the entry is empty; nothing was stored"
         case .entryTooLarge(let bytes, let limit):
             return "the entry is \(bytes) bytes; the limit is \(limit) bytes"

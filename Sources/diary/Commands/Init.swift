@@ -53,7 +53,7 @@ struct Init: ParsableCommand {
             Output.warning("DIARY_INSECURE_TEST_KDF=1: using deliberately weak key derivation (tests only)")
         }
         let vault = try Vault.create(at: directory, store: store, passphrase: passphrase, kdf: parameters)
-        RollbackWatch.created(vault)
+        EntrySetWatch.created(vault)
         Output.note("created a \(vault.store.rawValue) vault at \(directory.path)")
     }
 }

@@ -28,13 +28,12 @@ struct List: ParsableCommand {
     }
 }
 
-/// Says on stderr when what is shown came from an index rebuilt in memory. An entry shown then
-/// could not be checked against its index row: an older copy of it put back in its place would
-/// not be noticed, so `show` and `edit` say that too.
+/// Says on stderr when an entry shown came from a vault whose index is damaged (the damage
+/// itself was reported when the vault was opened, `EntrySetWatch`): it could not be checked
+/// against its index row, so an older copy of it put back in its place would not be noticed.
 func warnAboutIndex(_ vault: Vault, entryUnchecked: Bool = false) {
     switch vault.indexState {
     case .missing, .damaged:
-        Output.warning("the index was unreadable and was rebuilt in memory; run `diary reindex` to repair it")
         if entryUnchecked {
             Output.hint("this entry could not be checked against the index (an older copy put back would go unnoticed); `diary verify` names what is damaged")
         }

@@ -8,18 +8,39 @@ struct Reindex: ParsableCommand {
         commandName: "reindex",
         abstract: "Rebuild the index from the entries.",
         discussion: """
-            The index (titles, dates, stars, tags) is a sealed cache. If it is lost or damaged, \
-            `list` rebuilds it in memory and says so; `reindex` writes the rebuilt one to disk.
+            The index (titles, dates, stars, tags) is a sealed cache and the vault's list of \
+            which entries exist. When it is missing or damaged, every command says so and \
+            nothing else can be written until `reindex` rebuilds it from the entries.
 
-            EXAMPLE
+            This machine remembers the newest index it saw of the vault. If entries it saw are \
+            missing, or older copies of them were put back (or the whole vault is an older \
+            copy), every command refuses and names them; `reindex` then refuses too, unless \
+            --accept-older says that the older state is what you want (a backup restored in \
+            place on purpose, say). Otherwise restore the newer copy from a backup.
+
+            EXAMPLES
               diary reindex
+              diary reindex --accept-older
             """)
 
     @OptionGroup var global: GlobalOptions
 
+    @Flag(help: "Accept that entries this machine saw are missing or older, and continue from the vault as it is.")
+    var acceptOlder = false
+
     func run() throws {
-        let vault = try VaultAccess(options: global).open()
-        let count = try vault.reindex()
+        let vault = try VaultAccess(options: global).open(entrySet: .report)
+        let report = try vault.checkEntrySet()
+        if report.isLoss {
+            let lines = EntrySetWatch.describe(report, vault: vault)
+            guard acceptOlder else {
+                for line in lines { Output.talk("diary: \(line)") }
+                throw CLIError.entriesLost(vault: vault.directory.path)
+            }
+            Output.warning("accepting the vault as it is; this machine forgets:")
+            for line in lines where line.hasPrefix("  ") { Output.talk(line) }
+        }
+        let count = try vault.reindex(minimumGeneration: report.seenGeneration ?? 0)
         Output.note("reindexed \(count) entr\(count == 1 ? "y" : "ies")")
     }
 }

@@ -41,7 +41,7 @@ struct Restore: ParsableCommand {
         let passphrase = try VaultAccess(options: global, directoryOverride: target)
             .currentPassphrase(prompt: "Passphrase for \(source.path): ")
         let vault = try Vault.restore(backup: source, to: target, passphrase: passphrase, store: store)
-        RollbackWatch.created(vault)
+        EntrySetWatch.created(vault)
         let count = vault.entryCount
         Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
     }

@@ -36,7 +36,7 @@ struct Verify: ParsableCommand {
             if report.isClean { Self.noteVerifiedBackup(file) }
         } else {
             let override = path.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
-            let vault = try VaultAccess(options: global, directoryOverride: override).open()
+            let vault = try VaultAccess(options: global, directoryOverride: override).open(entrySet: .report)
             report = try vault.verify(progress: progress.update)
         }
         progress.finish()

@@ -41,6 +41,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case agent(String)
     /// `verify` found damage (the report was already printed).
     case damageFound(count: Int, reindexRepairs: Bool)
+    /// Entries this machine saw are gone, or older copies were put back (already listed).
+    case entriesLost(vault: String)
     /// `restore` target that exists, is not a vault, and is not empty.
     case notEmpty(path: String)
     /// A path given on the command line is unusable.
@@ -70,6 +72,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return "no memory file system for the editor's temporary file; refusing to write text to disk"
         case .system(let what, let code): return "\(what): \(String(cString: strerror(code)))"
         case .agent(let detail): return "unlock agent: \(detail)"
+        case .entriesLost(let vault): return "refusing to use \(vault) until the loss is accepted or repaired"
         case .damageFound(let count, _): return "damage found in \(count) object\(count == 1 ? "" : "s")"
         case .badPath(let path, let detail): return "\(path): \(detail)"
         case .notEmpty(let path): return "\(path) exists and is not empty; restore writes only into a new or empty directory"
@@ -87,6 +90,9 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .noMemoryFileSystem:
             return "set XDG_RUNTIME_DIR to a tmpfs directory, or pass the text as an argument or on stdin"
         case .emptyText: return "write something, or leave it: an empty entry is never saved"
+        case .entriesLost:
+            return "if you put this copy back on purpose, `diary reindex --accept-older` accepts it; "
+                + "otherwise restore the newer copy from a backup (`diary restore`)"
         case .damageFound(_, reindexRepairs: true): return "`diary reindex` rebuilds the index from the entries"
         default: return nil
         }
@@ -100,7 +106,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return .failure
         case .confirmationNeeded: return .usage
         case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused
-        case .damageFound: return .damaged
+        case .damageFound, .entriesLost: return .damaged
         case .notEmpty: return .alreadyExists
         }
     }

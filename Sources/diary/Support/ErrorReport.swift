@@ -56,6 +56,10 @@ struct ErrorReport: Equatable {
             self.init(message: message, hint: nil, code: .wrongPassphrase)
         case .rotationInterrupted:
             self.init(message: message, hint: "run `diary rekey` to finish it", code: .failure)
+        case .indexNeedsRepair:
+            self.init(
+                message: message, hint: "`diary verify` lists the damage; `diary reindex` repairs the index",
+                code: .damaged)
         case .headerDamaged, .entryDamaged, .indexUnavailable, .backupDamaged, .storeDamaged:
             self.init(message: message, hint: "run `diary verify` to list all damage", code: .damaged)
         case .notABackup:

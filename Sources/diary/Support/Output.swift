@@ -1,3 +1,4 @@
+import DiaryCrypto
 import Foundation
 
 /// Where `diary` writes: data to stdout, talk (errors, hints, notes, progress) to stderr.
@@ -50,9 +51,7 @@ enum Output {
             offset += n
         }
         // The buffer may hold entry text; do not leave it for the allocator to hand out.
-        bytes.withUnsafeMutableBytes { raw in
-            for i in raw.indices { raw[i] = 0 }
-        }
+        secureZero(&bytes)
     }
 }
 

@@ -24,19 +24,22 @@ struct VaultAccess {
     ///
     /// Then, unless `offerRecovery` is false (`diary recover` itself), editor text left by a
     /// killed `diary` is offered for recovery (`InterruptedEdits.offer`).
-    func open(offerRecovery: Bool = true) throws -> Vault {
-        let vault = try openVault()
+    ///
+    /// The vault is compared with what this machine saw of it (`EntrySetWatch`); in `.enforce`
+    /// mode a vault that lost entries is refused.
+    func open(offerRecovery: Bool = true, entrySet: EntrySetWatch.Mode = .enforce) throws -> Vault {
+        let vault = try openVault(entrySet)
         if offerRecovery { InterruptedEdits.offer(vault) }
         return vault
     }
 
-    private func openVault() throws -> Vault {
+    private func openVault(_ entrySet: EntrySetWatch.Mode) throws -> Vault {
         let sealed = try SealedVault(at: directory)
         SettingsWarnings.report(sealed.info, at: directory)
         let agentIsBusy: Bool
         switch try openWithAgent(sealed) {
         case .opened(let vault):
-            RollbackWatch.opened(vault)
+            try EntrySetWatch.opened(vault, mode: entrySet)
             return vault
         case .busy:
             agentIsBusy = true
@@ -44,7 +47,7 @@ struct VaultAccess {
             agentIsBusy = false
         }
         let vault = try sealed.open(passphrase: currentPassphrase(agentIsBusy: agentIsBusy))
-        RollbackWatch.opened(vault)
+        try EntrySetWatch.opened(vault, mode: entrySet)
         if vault.rotationInterrupted {
             Output.warning("a key rotation was interrupted; run `diary rekey` to finish it")
         }
@@ -57,7 +60,7 @@ struct VaultAccess {
         SettingsWarnings.report(sealed.info, at: directory)
         let passphrase = try currentPassphrase()
         let vault = try sealed.open(passphrase: passphrase)
-        RollbackWatch.opened(vault)
+        try EntrySetWatch.opened(vault)
         return (vault, passphrase)
     }
 
