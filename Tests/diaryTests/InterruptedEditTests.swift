@@ -94,19 +94,8 @@ final class InterruptedEditTests: XCTestCase {
         let (process, editorPID) = try startBlockedEdit(["edit", String(id.prefix(8))], text: "Offered title")
         killDiaryThenEditor(process, editorPID)
 
-        let driver = box.root.appendingPathComponent("terminal_driver.py")
-        try Data(PseudoTerminalTests.driver.utf8).write(to: driver)
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = [driver.path, DiarySandbox.binary.path, "1", "list", "Store it in the vault now", "y"]
-        python.environment = box.fullEnvironment(["NO_COLOR": "1"])
-        let out = Pipe()
-        python.standardOutput = out
-        python.standardError = out
-        try python.run()
-        let shown = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        XCTAssertEqual(python.terminationStatus, 0, shown)
+        let (status, shown) = try box.runOnTerminal(["list"], answers: ["Store it in the vault now", "y"])
+        XCTAssertEqual(status, 0, shown)
         XCTAssertTrue(shown.contains("recovered an edit of entry \(id.prefix(8))"), shown)
         XCTAssertTrue(shown.contains("Offered title"), "list goes on and shows the recovered title: \(shown)")
         XCTAssertEqual(try box.editorLeftovers(), [])

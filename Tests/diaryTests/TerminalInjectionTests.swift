@@ -89,19 +89,8 @@ final class TerminalInjectionTests: XCTestCase {
     }
 
     private func onTerminal(_ args: [String]) throws -> String {
-        let driver = box.root.appendingPathComponent("terminal_driver.py")
-        try Data(PseudoTerminalTests.driver.utf8).write(to: driver)
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args
-        python.environment = box.fullEnvironment(["NO_COLOR": "1"])
-        let out = Pipe()
-        python.standardOutput = out
-        python.standardError = out
-        try python.run()
-        let shown = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        XCTAssertEqual(python.terminationStatus, 0, shown)
+        let (status, shown) = try box.runOnTerminal(args, answers: [])
+        XCTAssertEqual(status, 0, shown)
         return shown
     }
 }
