@@ -17,22 +17,43 @@ final class StoreConformanceConcurrencyTests: XCTestCase {
         scratch.cleanUp()
     }
 
+    /// Exclusion shown by order, not by waiting: while the first store holds the lock, the
+    /// lock file cannot be taken by anyone else, and the second store, already asking, gets in
+    /// only after the first lets go.
     func testWriteLockExcludesASecondStoreOnTheSameDirectory() {
         scratch.forEachNewStore(initial: initialChange()) { store, _ in
             let directory = store.directory
-            let entered = Counter()
+            let events = EventLog()
+            let asking = DispatchSemaphore(value: 0)
             let other: BackgroundTask = try store.withWriteLock {
+                XCTAssertFalse(
+                    try canTakeLock(directory.appendingPathComponent(StoreLayout.lockName)),
+                    "\(store.kind): the lock file is free while the lock is held")
                 let task = BackgroundTask {
                     let second = try StoreLayout.open(at: directory)
-                    try second.withWriteLock { entered.increment() }
+                    events.append("second asks")
+                    asking.signal()
+                    try second.withWriteLock { events.append("second enters") }
                 }
-                Thread.sleep(forTimeInterval: 0.3)
-                XCTAssertEqual(entered.value, 0, "\(store.kind): second store got in while the lock was held")
+                asking.wait()
+                events.append("first lets go")
                 return task
             }
             try other.wait()
-            XCTAssertEqual(entered.value, 1, "\(store.kind): second store got the lock once it was free")
+            XCTAssertEqual(events.all, ["second asks", "first lets go", "second enters"], "\(store.kind)")
+            XCTAssertTrue(try canTakeLock(directory.appendingPathComponent(StoreLayout.lockName)))
         }
+    }
+
+    /// True when an exclusive `flock` on `url` could be taken right now (from a new open file
+    /// description, as another process would); it is released again at once.
+    private func canTakeLock(_ url: URL) throws -> Bool {
+        let fd = open(url.path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: url.path, detail: "cannot open") }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return false }
+        flock(fd, LOCK_UN)
+        return true
     }
 
     func testRacingCreatesOnOneDirectoryLeaveOneVaultAndOneRefusal() throws {
@@ -194,4 +215,12 @@ final class Counter: @unchecked Sendable {
         count += 1
         mutex.unlock()
     }
+}
+
+/// An ordered record of what test threads did.
+final class EventLog: @unchecked Sendable {
+    private let mutex = NSLock()
+    private var events: [String] = []
+    func append(_ event: String) { mutex.withLock { events.append(event) } }
+    var all: [String] { mutex.withLock { events } }
 }
