@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A page is stored under its number alone (a row key, or the file `index/<2 hex digits>`);
 /// the number says nothing about the entries in the page, and every vault has the same pages.
-enum IndexPageNumber {
+package enum IndexPageNumber {
     /// Refuses a page number outside `StoreChange.indexPageRange`. Not damage: a caller asked
     /// for a page no store can hold.
     static func check(_ page: Int, path: String) throws {
@@ -15,7 +15,7 @@ enum IndexPageNumber {
 
     /// The file name of a page in the files store's `index/`: two lowercase hex digits.
     /// Only called with a checked number.
-    static func fileName(for page: Int) -> String {
+    package static func fileName(for page: Int) -> String {
         let digits = String(page, radix: 16)
         return digits.count == 1 ? "0" + digits : digits
     }

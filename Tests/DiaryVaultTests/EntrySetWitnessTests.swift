@@ -133,3 +133,76 @@ final class EntrySetWitnessTests: VaultTestCase {
 private enum SQLiteKey {
     static func of(_ id: UUID) -> Data { withUnsafeBytes(of: id.uuid) { Data($0) } }
 }
+
+/// Found in review: losses that an intact root, a newer index or an older key would hide.
+final class EntrySetWitnessReviewTests: VaultTestCase {
+    private func open(_ directory: URL, passphrase: String = "correct horse") throws -> Vault {
+        let vault = try Vault.open(at: directory, passphrase: secret(passphrase))
+        vault.attach(IndexWitness(stateDirectory: path("state"), vaultID: vault.id, vaultDirectory: directory))
+        return vault
+    }
+
+    /// A page deleted together with the entries on it, the root left alone: the open is clean,
+    /// but the first read of that page finds the damage, and no write may store a shorter index.
+    func testADeletedPageWithItsEntriesBlocksWritesAndIsNamedWhenRead() {
+        forEachStoreKind { kind in
+            let vault = try open(try makeVault(kind).directory)
+            _ = try vault.checkEntrySet()
+            let entries = try (0..<12).map { try vault.add(text: "entry \($0)") }
+            let victim = entries[5]
+            let page = IndexLayout.page(of: victim.id)
+            switch kind {
+            case .files:
+                try FileManager.default.removeItem(at: vault.directory.appendingPathComponent("index/" + IndexPageNumber.fileName(for: page)))
+                try FileManager.default.removeItem(at: vault.directory.appendingPathComponent("entries/" + FileStore.fileName(for: victim.id)))
+            case .sqlite:
+                let queue = try DatabaseQueue(path: vault.directory.appendingPathComponent("vault.sqlite").path)
+                try queue.write { db in
+                    try db.execute(sql: "DELETE FROM index_page WHERE page = ?", arguments: [page])
+                    try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [withUnsafeBytes(of: victim.id.uuid) { Data($0) }])
+                }
+                try queue.close()
+            }
+            let reopened = try open(vault.directory)
+            XCTAssertEqual(try reopened.checkEntrySet(), EntrySetReport(), "\(kind): the root alone looks intact")
+            XCTAssertThrowsVaultError(.indexNeedsRepair, try reopened.importEntries([
+                Entry(id: UUID(), text: "x", date: Date(), created: Date(), modified: Date(), starred: false, tags: []),
+            ]))
+            XCTAssertEqual(reopened.indexState, .damaged)
+            XCTAssertEqual(try reopened.checkEntrySet().missing.map(\.id), [victim.id], "\(kind)")
+        }
+    }
+
+    /// A copy of the vault from before a rekey, put back: its key is older than the record's.
+    func testACopyFromBeforeARekeyIsReported() throws {
+        let vault = try open(try makeVault(.files).directory)
+        _ = try vault.checkEntrySet()
+        _ = try vault.add(text: "before the rekey")
+        let old = path("old")
+        try FileManager.default.copyItem(at: vault.directory, to: old)
+        try vault.rotateKey(passphrase: secret("correct horse"))
+        _ = try vault.add(text: "after the rekey")
+        try FileManager.default.removeItem(at: vault.directory)
+        try FileManager.default.moveItem(at: old, to: vault.directory)
+        let report = try open(vault.directory).checkEntrySet()
+        XCTAssertTrue(report.olderKey)
+        XCTAssertTrue(report.isLoss)
+    }
+
+    /// An older copy put back and then written to where no record was kept: the index is newer
+    /// than the record, but what the record saw is still gone.
+    func testANewerIndexOnTopOfAnOlderCopyStillNamesWhatIsGone() throws {
+        let vault = try open(try makeVault(.sqlite).directory)
+        _ = try vault.checkEntrySet()
+        _ = try vault.add(text: "kept")
+        let old = path("old")
+        try FileManager.default.copyItem(at: vault.directory, to: old)
+        let lost = try vault.add(text: "lost")
+        try FileManager.default.removeItem(at: vault.directory)
+        try FileManager.default.moveItem(at: old, to: vault.directory)
+        let elsewhere = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))  // no record
+        for n in 0..<4 { _ = try elsewhere.add(text: "written elsewhere \(n)") }
+        let report = try open(vault.directory).checkEntrySet()
+        XCTAssertEqual(report.missing.map(\.id), [lost.id])
+    }
+}

@@ -175,7 +175,10 @@ extension Vault {
         let report = try checkEntrySet()
         let seen = report.seenOn.map { " (seen \(Self.isoDay($0)))" } ?? ""
         var damage: [Damage] = []
-        if let older = report.olderIndex {
+        if report.olderKey {
+            damage.append(Damage(object: .header, reason: "an older key than the one this machine saw\(seen) (a copy from before a rekey)"))
+        }
+        if report.isLoss, let older = report.olderIndex {
             damage.append(Damage(
                 object: .index, reason: "older than the copy this machine saw\(seen): generation \(older.found) < \(older.seen)"))
         }
@@ -191,6 +194,7 @@ extension Vault {
     private static func isoDay(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = .current  // the day as the command line's messages give it
         return formatter.string(from: date)
     }
 }

@@ -48,6 +48,12 @@ final class SealedIndex {
     /// The number of entries, as the root records it.
     var count: Int { index.count }
 
+    /// The sealed root the index was read from (nil when rebuilt from the entries).
+    var sealedRoot: [UInt8]? { rootBytes }
+
+    /// Keeps a failure to update the witness for the command to report (the write stood).
+    func noteWitnessFailure(_ error: Error) { witnessFailure = error }
+
     // MARK: Reading
 
     /// Reads the root again. When it is missing or fails to open, the index is rebuilt in
@@ -126,10 +132,15 @@ final class SealedIndex {
     /// Seals the changed pages of `next` and its root under `keys`, stores them with `change`
     /// in one atomic store change, and from then on holds `next` as the index. The caller
     /// holds the write lock and has read the index under it (`refreshUnderLock`).
-    func commit(_ next: PagedIndex, with change: StoreChange, keys: GenerationKeys) throws {
+    ///
+    /// While the index is missing or damaged (found so at open or by any page read since),
+    /// only a repair may commit: any other write would store an index rebuilt from whatever
+    /// entries are left, and so make a deletion or an older copy put back look clean.
+    func commit(_ next: PagedIndex, with change: StoreChange, keys: GenerationKeys, repairing: Bool = false) throws {
+        guard state == .ok || repairing else { throw VaultError.indexNeedsRepair }
         var next = next
         var change = change
-        next.generation = next.generation &+ 1
+        next.generation += 1
         try Self.seal(&next, into: &change, vaultID: vaultID, keys: keys)
         // Whether the witness holds the root this change was made on: then the change's own
         // pages bring it up to date; otherwise it is copied whole after the write.

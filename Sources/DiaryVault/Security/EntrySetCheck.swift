@@ -1,6 +1,12 @@
 import DiaryStore
 import Foundation
 
+/// An index generation found, and the one this machine saw.
+public struct GenerationPair: Sendable, Equatable {
+    public var found: UInt64
+    public var seen: UInt64
+}
+
 /// What comparing a vault with this machine's witness of it (`IndexWitness`) found.
 public struct EntrySetReport: Sendable, Equatable {
     /// The vault's index is missing or damaged (its rows were rebuilt in memory from the
@@ -10,7 +16,10 @@ public struct EntrySetReport: Sendable, Equatable {
     /// now can be detected. Only reported when it matters (the index is damaged).
     public var noRecord = false
     /// The index is authentic but older than the one this machine last saw.
-    public var olderIndex: (found: UInt64, seen: UInt64)?
+    public var olderIndex: GenerationPair?
+    /// The vault's key is older than the one this machine's record is sealed under: a copy
+    /// from before a `rekey` was put back.
+    public var olderKey = false
     /// Entries this machine saw that are gone (as the witness recorded them).
     public var missing: [EntrySummary] = []
     /// Entries whose stored copy is older than the one this machine saw (as stored now).
@@ -21,106 +30,171 @@ public struct EntrySetReport: Sendable, Equatable {
     /// continues above it, so the counter never goes back.
     public var seenGeneration: UInt64?
 
-    /// True when entries or their newer versions are gone, or the whole index went back:
-    /// every command refuses until the user acts (`reindex --accept-older`, or a restore).
-    public var isLoss: Bool { !missing.isEmpty || !older.isEmpty || olderIndex != nil }
-
     /// A report of nothing found.
     public init() {}
 
-    init(indexDamaged: Bool, seenOn: Date?) {
-        self.indexDamaged = indexDamaged
-        self.seenOn = seenOn
-    }
+    /// True when entries or their newer versions are gone, or the key went back: every command
+    /// refuses until the user acts (`reindex --accept-older`, or a restore). An older index
+    /// with every witnessed entry still there as it was loses nothing.
+    public var isLoss: Bool { !missing.isEmpty || !older.isEmpty || olderKey }
+}
 
-    public static func == (a: EntrySetReport, b: EntrySetReport) -> Bool {
-        a.indexDamaged == b.indexDamaged && a.noRecord == b.noRecord && a.olderIndex?.found == b.olderIndex?.found
-            && a.olderIndex?.seen == b.olderIndex?.seen && a.missing == b.missing && a.older == b.older
-            && a.seenOn == b.seenOn && a.seenGeneration == b.seenGeneration
-    }
+/// The witness as found: absent, present but not readable with this vault's keys, or open.
+private enum Witnessed {
+    case none
+    /// The key generation its root is sealed under (nil when not even that parses).
+    case unreadable(keyGeneration: UInt32?)
+    case index(SealedIndex, root: [UInt8])
 }
 
 extension Vault {
     /// Keeps `witness` up to date with every write of this vault from now on.
     public func attach(_ witness: IndexWitness) { sealedIndex.witness = witness }
 
-    /// Why the last write could not update the witness, if it could not.
+    /// Why the last write (or refresh) could not update the witness, if it could not.
     public var witnessFailure: Error? { sealedIndex.witnessFailure }
 
     /// Compares the vault's entry set with the attached witness's.
     ///
-    /// The cheap case costs one small read: the vault's index is intact and at least as new as
-    /// the witness. A witness that is missing (first sight) or behind (another writer, or a
-    /// write interrupted before the witness was updated) is brought up to date under the write
-    /// lock. Only when the vault looks older, or its index is damaged, are both read in full;
-    /// an older look is first checked again under the lock, where no writer can be halfway,
-    /// so that concurrent writers never raise a false alarm.
+    /// The cheap case costs two small reads: the vault's index is intact and its root is the
+    /// one the witness holds. A vault newer than the witness is compared on the pages that
+    /// differ before the witness catches up, so a newer index cannot hide a loss. Anything
+    /// else (an older index, a damaged one, another key) is compared in full under the write
+    /// lock, where no writer is halfway, so concurrent writers never raise a false alarm;
+    /// without the lock (read-only media) the comparison still runs, never silently skipped.
     public func checkEntrySet() throws -> EntrySetReport {
         guard let witness = sealedIndex.witness else { return EntrySetReport() }
         if let report = try quickCheck(witness) { return report }
-        return try storeCall {
-            try backend.withWriteLock {
-                try sealedIndex.load()
-                if let report = try quickCheck(witness) { return report }
-                return try fullCheck(witness)
+        let locked: EntrySetReport
+        do {
+            locked = try storeCall {
+                try backend.withWriteLock {
+                    // Read again only what may have moved; a page found damaged since the root
+                    // was read stays damaged (its pages are all checked again).
+                    let wasDamaged = sealedIndex.state != .ok
+                    let root = try backend.readIndex()
+                    if sealedIndex.sealedRoot != root { try sealedIndex.load() }
+                    if wasDamaged { try sealedIndex.ensureAllPages() }
+                    if let report = try quickCheck(witness, locked: true) { return report }
+                    return try fullCheck(witness)
+                }
             }
+        } catch {
+            return try fullCheck(witness)
         }
+        return locked
     }
 
-    /// Nil when a full comparison is needed.
-    private func quickCheck(_ witness: IndexWitness) throws -> EntrySetReport? {
+    /// Nil when a full comparison is needed. Under the lock, a witness behind the vault (with
+    /// nothing lost on the pages that differ) is brought up to date.
+    private func quickCheck(_ witness: IndexWitness, locked: Bool = false) throws -> EntrySetReport? {
         guard sealedIndex.state == .ok else { return nil }
-        guard let seen = try openWitness(witness) else {
-            try storeCall { try backend.withWriteLock { try sealedIndex.copyIndex(to: witness) } }
-            return EntrySetReport()
+        switch try witnessed(witness) {
+        case .unreadable:
+            return nil
+        case .none:
+            if locked { refresh(witness) }
+            return locked ? EntrySetReport() : nil
+        case .index(let seen, let seenRoot):
+            if seenRoot == sealedIndex.sealedRoot { return EntrySetReport() }
+            guard sealedIndex.index.generation > seen.index.generation else { return nil }
+            let differing = (0..<IndexLayout.pageCount).filter { sealedIndex.index.tags[$0] != seen.index.tags[$0] }
+            guard try compare(seen, pages: differing).isEmpty else { return nil }
+            if locked { refresh(witness) }
+            return locked ? EntrySetReport() : nil
         }
-        guard sealedIndex.index.generation >= seen.index.generation else { return nil }
-        if sealedIndex.index.generation > seen.index.generation {
-            try storeCall { try backend.withWriteLock { try sealedIndex.copyIndex(to: witness) } }
-        }
-        return EntrySetReport()
     }
 
     private func fullCheck(_ witness: IndexWitness) throws -> EntrySetReport {
-        var report = EntrySetReport(indexDamaged: sealedIndex.state != .ok, seenOn: witness.seenDate())
-        guard let seen = try openWitness(witness) else {
+        var report = EntrySetReport()
+        report.indexDamaged = sealedIndex.state != .ok
+        report.seenOn = witness.seenDate()
+        switch try witnessed(witness) {
+        case .none:
             report.noRecord = true
-            return report
-        }
-        report.seenGeneration = seen.index.generation
-        if !report.indexDamaged, sealedIndex.index.generation < seen.index.generation {
-            report.olderIndex = (sealedIndex.index.generation, seen.index.generation)
-        }
-        try seen.ensureAllPages()
-        try sealedIndex.ensureAllPages()
-        guard seen.state == .ok else {
-            report.noRecord = true
-            return report
-        }
-        let now = sealedIndex.index
-        for row in seen.index.allRows() {
-            let id = row.summary.id
-            guard let current = now.pages[IndexLayout.page(of: id)]?.row(id) else {
-                report.missing.append(row.summary)
-                continue
+        case .unreadable(let keyGeneration):
+            if let keyGeneration, keyGeneration > self.keyGeneration {
+                report.olderKey = true
+            } else {
+                report.noRecord = true
             }
-            // Only someone holding the key can make a newer copy; an older one is what a
-            // copy put back looks like. Equal times with another seal are a re-seal (rekey).
-            if current.sealTag != row.sealTag, current.summary.modified < row.summary.modified {
-                report.older.append(current.summary)
+        case .index(let seen, _):
+            report.seenGeneration = seen.index.generation
+            if !report.indexDamaged, sealedIndex.index.generation < seen.index.generation {
+                report.olderIndex = GenerationPair(found: sealedIndex.index.generation, seen: seen.index.generation)
             }
+            let (missing, older) = try compare(seen, pages: 0..<IndexLayout.pageCount).split()
+            report.missing = missing.sorted(by: EntrySummary.newestFirst)
+            report.older = older.sorted(by: EntrySummary.newestFirst)
         }
-        report.missing.sort(by: EntrySummary.newestFirst)
-        report.older.sort(by: EntrySummary.newestFirst)
+        // An older index that lost nothing (every witnessed entry there as it was) is only an
+        // older counter: the witness follows the vault, so the next open is cheap again.
+        if !report.indexDamaged, !report.isLoss, report.olderIndex != nil || report.noRecord {
+            refresh(witness)
+        }
         return report
     }
 
-    /// The witness's index, opened with this vault's keys; nil when there is none, or it
-    /// cannot be read (then it says nothing, and is replaced by the next write).
-    private func openWitness(_ witness: IndexWitness) throws -> SealedIndex? {
-        guard let store = try? witness.open(),
-              let seen = try? SealedIndex(backend: store, vaultID: id, keyRing: keyRing), seen.state == .ok
-        else { return nil }
-        return seen
+    /// What the witness records on `pages` that the vault lost: rows with no entry now
+    /// (missing), and rows whose entry is now an older copy. Only someone holding the key can
+    /// make a newer copy; an older one is what a copy put back looks like. Equal times with
+    /// another seal are a re-seal (`rekey`).
+    private func compare(_ seen: SealedIndex, pages: some Sequence<Int>) throws -> [Lost] {
+        let pages = Array(pages)
+        try seen.ensurePages(pages)
+        try sealedIndex.ensurePages(pages)
+        guard seen.state == .ok else { return [] }
+        var lost: [Lost] = []
+        for number in pages {
+            guard let witnessed = seen.index.pages[number], let current = sealedIndex.index.pages[number] else { continue }
+            for i in 0..<witnessed.count {
+                let row = witnessed.row(at: i)
+                guard let now = current.row(row.summary.id) else {
+                    lost.append(.missing(row.summary))
+                    continue
+                }
+                if now.sealTag != row.sealTag, now.summary.modified < row.summary.modified {
+                    lost.append(.older(now.summary))
+                }
+            }
+        }
+        return lost
+    }
+
+    private func witnessed(_ witness: IndexWitness) throws -> Witnessed {
+        guard let store = try witness.open(), let root = try storeCall({ try store.readIndex() }) else { return .none }
+        guard let seen = try? SealedIndex(backend: store, vaultID: id, keyRing: keyRing), seen.state == .ok else {
+            return .unreadable(keyGeneration: try? Envelope.peek(root, expecting: .index).generation)
+        }
+        return .index(seen, root: root)
+    }
+
+    /// Brings the witness up to date with the vault (the caller holds the write lock, or the
+    /// vault was just found to have lost nothing). A failure is kept for the command to report.
+    private func refresh(_ witness: IndexWitness) {
+        do {
+            try sealedIndex.copyIndex(to: witness)
+        } catch {
+            sealedIndex.noteWitnessFailure(error)
+        }
+    }
+}
+
+private enum Lost {
+    case missing(EntrySummary)
+    case older(EntrySummary)
+}
+
+extension [Lost] {
+    fileprivate func split() -> (missing: [EntrySummary], older: [EntrySummary]) {
+        var missing: [EntrySummary] = []
+        var older: [EntrySummary] = []
+        for lost in self {
+            switch lost {
+            case .missing(let summary): missing.append(summary)
+            case .older(let summary): older.append(summary)
+            }
+        }
+        return (missing, older)
     }
 }

@@ -95,7 +95,9 @@ public struct IndexWitness: Sendable {
     /// that held the root the change was made on.
     func apply(root: [UInt8], changedPages: [Int: [UInt8]]) throws {
         try storeCall {
-            guard let store = try open() else { return try replace(root: root, pages: changedPages) }
+            guard let store = try open() else {
+                throw StoreError.io(path: storeURL.path, detail: "no record to update")
+            }
             try store.withWriteLock { try store.apply(StoreChange(index: root, putIndexPages: changedPages)) }
             try noteSeen()
         }

@@ -9,9 +9,8 @@ extension Vault {
     /// delete, then commits everything, changed index pages and root included, in one atomic
     /// change (`SealedIndex.commit`).
     ///
-    /// With the index missing or damaged only a repair may write: any other write would store
-    /// an index rebuilt from whatever entries are left, and so make a deletion or an older copy
-    /// put back look like a clean vault.
+    /// With the index missing or damaged only a repair may write (`SealedIndex.commit`); the
+    /// guard here only saves reading pages for a write that would be refused.
     @discardableResult
     func write<T>(
         pages: some Sequence<Int> = [], repairing: Bool = false, _ body: (inout PagedIndex) throws -> (StoreChange, T)
@@ -24,7 +23,7 @@ extension Vault {
                 try sealedIndex.ensurePages(pages)
                 var next = sealedIndex.index
                 let (change, result) = try body(&next)
-                try sealedIndex.commit(next, with: change, keys: keyRing.current)
+                try sealedIndex.commit(next, with: change, keys: keyRing.current, repairing: repairing)
                 return result
             }
         }

@@ -32,7 +32,7 @@ struct Edit: ParsableCommand {
         let vault = try VaultAccess(options: global).open()
         let entryID = try vault.resolve(id.lowercased())
         let entry = try vault.entry(entryID)
-        warnAboutIndex(vault, entryUnchecked: true)
+        try warnAboutIndex(vault, entryUnchecked: true)
         let short = EntryFormat.shortID(entryID)
         let edited = try Editor.edit(
             entry.text, limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: entryID))

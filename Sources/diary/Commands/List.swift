@@ -23,21 +23,18 @@ struct List: ParsableCommand {
         let vault = try VaultAccess(options: global).open()
         // Pages are read by `list`, so damage to one shows only then: warn after it.
         let summaries = try vault.list(filters.filter)
-        warnAboutIndex(vault)
+        try warnAboutIndex(vault)
         try EntryFormat.printList(summaries, json: filters.json)
     }
 }
 
-/// Says on stderr when an entry shown came from a vault whose index is damaged (the damage
-/// itself was reported when the vault was opened, `EntrySetWatch`): it could not be checked
-/// against its index row, so an older copy of it put back in its place would not be noticed.
-func warnAboutIndex(_ vault: Vault, entryUnchecked: Bool = false) {
-    switch vault.indexState {
-    case .missing, .damaged:
-        if entryUnchecked {
-            Output.hint("this entry could not be checked against the index (an older copy put back would go unnoticed); `diary verify` names what is damaged")
-        }
-    default:
-        break
+/// After a read: a page found damaged since the vault was opened is damage found now, and is
+/// treated as at open (`EntrySetWatch.afterRead`): a loss stops the command, damage is said.
+/// An entry shown from a damaged index could not be checked against its row: an older copy of
+/// it put back in its place would not be noticed, so `show` and `edit` say that too.
+func warnAboutIndex(_ vault: Vault, entryUnchecked: Bool = false) throws {
+    try EntrySetWatch.afterRead(vault)
+    if vault.indexState != .ok && entryUnchecked {
+        Output.hint("this entry could not be checked against the index (an older copy put back would go unnoticed); `diary verify` names what is damaged")
     }
 }

@@ -31,7 +31,7 @@ struct Search: ParsableCommand {
 
     func run() throws {
         let vault = try VaultAccess(options: global).open()
-        warnAboutIndex(vault)
+        try warnAboutIndex(vault)
         try EntryFormat.printList(try vault.search(query, filter: filters.filter), json: filters.json)
         for id in vault.damagedDuringLastSearch {
             Output.warning("entry \(EntryFormat.fullID(id)) is damaged and was not searched; run `diary verify`")

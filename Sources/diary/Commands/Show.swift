@@ -36,7 +36,7 @@ struct Show: ParsableCommand {
     func run() throws {
         let vault = try VaultAccess(options: global).open()
         let entry = try vault.entry(try vault.resolve(id.lowercased()))
-        warnAboutIndex(vault, entryUnchecked: true)
+        try warnAboutIndex(vault, entryUnchecked: true)
         if json {
             Output.data(try EntryFormat.json(EntryFormat.Record(entry)))
             return

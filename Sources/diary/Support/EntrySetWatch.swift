@@ -27,24 +27,46 @@ enum EntrySetWatch {
     static func opened(_ vault: Vault, mode: Mode = .enforce) throws -> EntrySetReport {
         watched.append(vault)
         vault.attach(IndexWitness(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory))
-        let report: EntrySetReport
-        do {
-            report = try vault.checkEntrySet()
-        } catch {
-            Output.warning("could not compare the vault with what this machine saw of it: \(error)")
-            return EntrySetReport()
-        }
-        guard mode == .enforce else { return report }
+        // A comparison that cannot run is not skipped: the command stops with the reason.
+        let report = try vault.checkEntrySet()
+        if mode == .enforce { try enforce(report, vault: vault) }
+        return report
+    }
+
+    private static func enforce(_ report: EntrySetReport, vault: Vault) throws {
         if report.isLoss {
             for line in describe(report, vault: vault) { Output.talk("diary: \(line)") }
             throw CLIError.entriesLost(vault: vault.directory.path)
         }
-        if report.indexDamaged { warnIndexDamaged(report, vault: vault) }
-        return report
+        if report.indexDamaged {
+            reportedDamage.insert(ObjectIdentifier(vault))
+            warnIndexDamaged(report, vault: vault)
+        }
+    }
+
+    /// Vaults whose damaged index was already reported by this command.
+    nonisolated(unsafe) private static var reportedDamage: Set<ObjectIdentifier> = []
+
+    /// After a read: an index found damaged since the vault was opened (a page that does not
+    /// match its root) is compared with the witness now, as at open.
+    static func afterRead(_ vault: Vault) throws {
+        guard vault.indexState != .ok, !reportedDamage.contains(ObjectIdentifier(vault)) else { return }
+        let report = try vault.checkEntrySet()
+        try enforce(report, vault: vault)
     }
 
     /// A vault this command created or restored: its witness starts now.
-    static func created(_ vault: Vault) { _ = try? opened(vault, mode: .report) }
+    static func created(_ vault: Vault) {
+        do {
+            let report = try opened(vault, mode: .report)
+            if report.isLoss {
+                for line in describe(report, vault: vault) { Output.talk("diary: \(line.replacingOccurrences(of: "error: ", with: "warning: "))") }
+                Output.hint("`diary reindex --accept-older` continues from the restored copy")
+            }
+        } catch {
+            Output.warning("could not start this machine's record of \(vault.directory.path): \(error)")
+        }
+    }
 
     /// At exit: says when a write could not update this machine's record (the write stood).
     static func finish() {
@@ -78,6 +100,9 @@ enum EntrySetWatch {
         }
         var lines = ["error: the vault at \(vault.directory.path) is older than the copy this machine saw\(seen)"
             + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))]
+        if report.olderKey {
+            lines.append("error: its key is older than the one this machine saw (a copy from before `diary rekey`)")
+        }
         if report.indexDamaged { lines.append("error: its index is missing or damaged") }
         for entry in report.missing { lines.append("  missing:     \(entry.id.uuidString.lowercased())  dated \(day(entry.date))") }
         for entry in report.older { lines.append("  older copy:  \(entry.id.uuidString.lowercased())  dated \(day(entry.date))") }
