@@ -16,6 +16,18 @@ final class ExchangeHostileInputTests: ExchangeTestCase {
         XCTAssertEqual(batch.entries.first?.tags, ["walk", "winter"])
     }
 
+    /// FuzzDayOneZip's committed seeds are valid exports, so the fuzzer starts deep in the reader.
+    func testCommittedFuzzSeedsImport() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/FuzzDayOneZip")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        XCTAssertFalse(names.isEmpty)
+        for name in names {
+            let batch = try Importer.read(.dayone, from: [dir.appendingPathComponent(name)])
+            XCTAssertFalse(batch.entries.isEmpty, name)
+        }
+    }
+
     /// The end record's central directory offset set to 0x7fff0000 crashed the zip library
     /// used before (`Range requires lowerBound <= upperBound`).
     func testCentralDirectoryOffsetPastTheEndIsRefusedNotACrash() throws {
