@@ -42,6 +42,19 @@ final class ExchangeHostileInputTests: ExchangeTestCase {
         }
     }
 
+    /// A member claiming 256 MiB from 300 deflated bytes would have its output buffer allocated
+    /// at that size; deflate cannot expand more than 1032 to 1, so the claim is refused first.
+    func testDeflatedMemberClaimingMoreThanDeflateCanProduceIsRefused() throws {
+        var zip = HostileInput.dayOneZip
+        let end = zip.count - 22
+        let central = Int(zip[end + 16]) | Int(zip[end + 17]) << 8
+        zip.replaceSubrange((central + 24)..<(central + 28), with: [0xFF, 0xFF, 0xFF, 0x0F])
+        let url = try fixture("liar.zip", bytes: zip)
+        XCTAssertThrowsExchangeError(
+            .malformedArchive(file: url.path, detail: "member Journal.json claims more bytes than its data can hold"),
+            try Importer.read(.dayone, from: [url]))
+    }
+
     func testOverlappingMembersAreRefused() throws {
         // A second central header pointing at the first member's local header: the trick that
         // lets a zip bomb inflate one stream many times.

@@ -17,9 +17,18 @@ final class HostileVaultTests: XCTestCase {
         return (box, id)
     }
 
+    /// Replaces `url` with a FIFO.
     private func fifo(_ url: URL) throws {
         try? FileManager.default.removeItem(at: url)
         XCTAssertEqual(mkfifo(url.path, 0o600), 0, "mkfifo \(url.path)")
+    }
+
+    /// Removes the FIFO at `url` before `box` goes: the sandbox's clean-up runs `diary lock`
+    /// without a time limit, and on code that blocks on a FIFO it would hang the suite
+    /// instead of letting the test fail.
+    private func remove(_ url: URL, before box: DiarySandbox) {
+        try? FileManager.default.removeItem(at: url)
+        withExtendedLifetime(box) {}
     }
 
     private func assertDamage(
@@ -36,6 +45,7 @@ final class HostileVaultTests: XCTestCase {
         let (box, _) = try filesVault("fifo-header")
         let header = box.vault.appendingPathComponent("vault.header")
         try fifo(header)
+        defer { remove(header, before: box) }
         assertDamage(try box.run(["list"], timeout: Self.seconds), naming: header, "is not a regular file")
     }
 
@@ -45,6 +55,7 @@ final class HostileVaultTests: XCTestCase {
         let (box, _) = try filesVault("fifo-journal")
         let journal = box.vault.appendingPathComponent("vault.journal")
         try fifo(journal)
+        defer { remove(journal, before: box) }
         assertDamage(try box.run(["list"], timeout: Self.seconds), naming: journal, "is not a regular file")
         assertDamage(try box.run(["new", "more"], timeout: Self.seconds), naming: journal, "is not a regular file")
     }
@@ -53,6 +64,7 @@ final class HostileVaultTests: XCTestCase {
         let (box, id) = try filesVault("fifo-entry")
         let entry = box.vault.appendingPathComponent("entries/\(id)")
         try fifo(entry)
+        defer { remove(entry, before: box) }
         assertDamage(try box.run(["show", id], timeout: Self.seconds), naming: entry, "is not a regular file")
         // Search reports a damaged entry and goes on with the others.
         let search = try box.run(["search", "frost"], timeout: Self.seconds)
@@ -83,6 +95,7 @@ final class HostileVaultTests: XCTestCase {
         let state = box.root.appendingPathComponent("home/.local/state/diary/generations")
         XCTAssertTrue(FileManager.default.fileExists(atPath: state.path))
         try fifo(state)
+        defer { remove(state, before: box) }
         var result = try box.run(["list"], timeout: Self.seconds)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("\(state.path) is unreadable (is not a regular file)"), result.stderr)

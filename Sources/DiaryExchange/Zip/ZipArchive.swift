@@ -149,6 +149,11 @@ struct ZipArchive {
             }
             out = Array(data)
         case 8:
+            // Deflate expands at most 1032 to 1, so a larger claim is a lie; refusing it keeps
+            // the output buffer (allocated at the claimed size) proportional to the archive.
+            guard member.size <= (member.compressedSize + 1) * 1032 else {
+                throw Malformed(detail: "member \(member.path) claims more bytes than its data can hold")
+            }
             guard let inflated = Inflate.raw(data, size: member.size) else {
                 throw Malformed(detail: "member \(member.path) is damaged")
             }
