@@ -43,8 +43,8 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         // Import and export: plaintext in, plaintext out, never a sealed byte. Reads Day One's
-        // .zip with its own strict reader (Zip/) and zlib: the zip library used before
-        // trapped on crafted archives.
+        // .zip with its own strict reader (Zip/) and zlib: ZIPFoundation 0.9.20 trapped on
+        // crafted archives, and a trap kills diary.
         .target(name: "DiaryExchange", dependencies: ["DiaryVault", "CZlibInflate"]),
         .target(name: "DiaryAgent", dependencies: ["DiaryCrypto"]),
         .executableTarget(

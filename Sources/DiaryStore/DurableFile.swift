@@ -60,8 +60,8 @@ package enum DurableFile {
     /// exist; a symbolic link is damage.
     ///
     /// `O_NONBLOCK`: opening a FIFO for reading otherwise blocks until a writer appears, which
-    /// hung `diary` forever (holding the vault lock when the FIFO was `vault.journal`). With it
-    /// the open returns at once and `regularFileSize` refuses the FIFO; for a regular file the
+    /// may be never (and for `vault.journal`, with the vault lock held). With it the open
+    /// returns at once and `regularFileSize` refuses the FIFO; for a regular file the
     /// flag means nothing, and it is cleared anyway so reads behave as usual.
     static func openRegular(path: String, _ open: (Int32) -> Int32) throws -> Int32? {
         let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK

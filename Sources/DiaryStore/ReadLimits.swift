@@ -1,6 +1,6 @@
 /// The largest file or row the stores read for each kind of object, checked (by `fstat` on the
 /// open file, or `length()` in SQL) before a byte is read: a crafted or damaged vault must not
-/// make `diary` allocate without bound (a sparse 1 TiB `vault.journal` aborted every command).
+/// make `diary` allocate without bound (a sparse 1 TiB `vault.journal` would abort every command).
 ///
 /// Each limit is well above what `diary` writes, so only damage meets it.
 package enum ReadLimits {

@@ -2,9 +2,9 @@ import Foundation
 
 /// A strict reader of the zip archives Day One exports, written to PKWARE's APPNOTE.
 ///
-/// A zip is a claim about itself: offsets, sizes and counts in its records point anywhere. The
-/// general-purpose library used before trapped (`Range requires lowerBound <= upperBound`) on a
-/// crafted end record, which killed `diary`. Here every number is checked against the bytes
+/// A zip is a claim about itself: offsets, sizes and counts in its records point anywhere, and
+/// a general-purpose zip library trusts them too far (ZIPFoundation 0.9.20 traps on an end
+/// record whose central directory offset lies past the file). Here every number is checked against the bytes
 /// before it is used, and every read goes through `ZipBytes`, which answers nil rather than
 /// trapping, so no byte of the file can reach code that traps:
 ///
@@ -27,6 +27,8 @@ struct ZipArchive {
         let crc32: UInt32
         let compressedSize: Int
         let size: Int
+        /// Where the member's local header starts in the archive.
+        let header: Int
         /// Where the member's (compressed) data lies in the archive.
         let data: Range<Int>
 
@@ -119,14 +121,14 @@ struct ZipArchive {
         }
         let member = Member(
             path: path, flags: UInt16(flags), method: UInt16(method), crc32: UInt32(crc), compressedSize: compressed, size: size,
-            data: start..<(start + compressed))
+            header: local, data: start..<(start + compressed))
         return (member, next)
     }
 
     /// Refuses members whose local header and data overlap another's.
     private static func requireDisjoint(_ members: [Member]) throws(Malformed) {
-        // A member spans from its local header (before `data`) to the end of its data.
-        let spans = members.map { ($0.data.lowerBound - localLength, $0.data.upperBound, $0.path) }
+        // A member spans from its local header to the end of its data.
+        let spans = members.map { ($0.header, $0.data.upperBound, $0.path) }
             .sorted { $0.0 < $1.0 }
         for (previous, next) in zip(spans, spans.dropFirst()) where next.0 < previous.1 {
             throw Malformed(detail: "members \(previous.2) and \(next.2) overlap")
