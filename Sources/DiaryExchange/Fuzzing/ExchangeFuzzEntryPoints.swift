@@ -12,10 +12,4 @@ import Foundation
             _ = try? DayOneImporter.read(json, file: "fuzz.zip:" + name)
         }
     }
-
-    /// A jrnl JSON export, as `diary import --from jrnl` reads it.
-    public static func jrnlJSON(_ bytes: [UInt8]) {
-        guard (try? Importer.requireUTF8(bytes, file: "fuzz.json")) != nil else { return }
-        _ = try? JrnlImporter.read(bytes, file: "fuzz.json", timeZone: TimeZone(identifier: "UTC")!)
-    }
 }
