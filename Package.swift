@@ -17,8 +17,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        // Day One exports arrive as .zip files; Foundation on Linux cannot read them.
-        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
     ],
     targets: [
         // libsodium, found through pkg-config; Debian's libsodium-dev provides it.
@@ -37,12 +35,17 @@ let package = Package(
         ),
         // The format, header and keys, entries, the sealed index, rotation, backup and verify.
         .target(name: "DiaryVault", dependencies: ["DiaryCrypto", "DiaryStore"]),
-        // Import and export: plaintext in, plaintext out, never a sealed byte. The only
-        // importer of ZIPFoundation.
-        .target(
-            name: "DiaryExchange",
-            dependencies: ["DiaryVault", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        // zlib, for the deflated members of a Day One .zip (Foundation on Linux cannot inflate).
+        // Debian's zlib1g-dev provides it.
+        .systemLibrary(
+            name: "CZlibInflate",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
+        // Import and export: plaintext in, plaintext out, never a sealed byte. Reads Day One's
+        // .zip with its own strict reader (Zip/) and zlib: ZIPFoundation 0.9.20 trapped on
+        // crafted archives, and a trap kills diary.
+        .target(name: "DiaryExchange", dependencies: ["DiaryVault", "CZlibInflate"]),
         .target(name: "DiaryAgent", dependencies: ["DiaryCrypto"]),
         .executableTarget(
             name: "diary",

@@ -7,13 +7,17 @@ import PackageDescription
 
 /// One executable per parser; each file defines only `LLVMFuzzerTestOneInput`.
 let targets = ["FuzzHeader", "FuzzEnvelope", "FuzzPadding", "FuzzEntry", "FuzzIndex", "FuzzBackup"]
+/// Targets of import readers, which live in DiaryExchange.
+let exchangeTargets = ["FuzzDayOneZip"]
 
 let package = Package(
     name: "DiaryFuzz",
     platforms: [.macOS(.v13)],
-    products: targets.map { .executable(name: $0, targets: [$0]) },
+    products: (targets + exchangeTargets).map { .executable(name: $0, targets: [$0]) },
     dependencies: [.package(name: "diary", path: "..")],
     targets: targets.map { name in
         .executableTarget(name: name, dependencies: [.product(name: "DiaryVault", package: "diary")])
+    } + exchangeTargets.map { name in
+        .executableTarget(name: name, dependencies: [.product(name: "DiaryExchange", package: "diary")])
     }
 )

@@ -1,7 +1,6 @@
 import DiaryCrypto
 import DiaryVault
 import Foundation
-import ZIPFoundation
 
 /// Reads Day One's JSON export: a `.json` file, or the `.zip` Day One writes, which holds one
 /// `.json` file per journal (all of them are read, in path order) next to the media folders.
@@ -55,50 +54,40 @@ enum DayOneImporter {
     }
 
     /// Every `.json` file in the archive (macOS resource forks aside), by path.
+    ///
+    /// `ZipArchive` checks the whole archive's structure before any member is read, so a
+    /// crafted zip is refused as malformed input (status 67) rather than reaching code that
+    /// could trap.
     static func journals(inZip bytes: [UInt8], file: String) throws -> [(String, [UInt8])] {
-        let archive: Archive
+        let archive: ZipArchive
         do {
-            archive = try Archive(data: Data(bytes), accessMode: .read)
+            archive = try ZipArchive(bytes)
         } catch {
-            throw ExchangeError.unreadable(file: file, detail: "not a valid zip archive")
+            throw ExchangeError.malformedArchive(file: file, detail: error.detail)
         }
-        let jsons = archive.filter {
-            $0.type == .file && $0.path.lowercased().hasSuffix(".json") && !$0.path.hasPrefix("__MACOSX/")
+        let jsons = archive.members.filter {
+            !$0.isDirectory && $0.path.lowercased().hasSuffix(".json") && !$0.path.hasPrefix("__MACOSX/")
         }.sorted { $0.path < $1.path }
         guard !jsons.isEmpty else { throw ExchangeError.noInput(path: file, detail: "the archive holds no .json file") }
         // One limit for the whole archive, not per member: many members must not add up to
-        // an unbounded amount of memory.
+        // an unbounded amount of memory. The sizes in the archive are claims; `contents`
+        // refuses a member that inflates to any other size, so the claim is the real cost.
         var total = 0
         return try jsons.map { member in
-            let name = member.path
-            // The sizes in a zip header are claims; the limit is enforced on the bytes as they
-            // are inflated too, so a zip bomb stops at 256 MiB.
-            guard member.uncompressedSize <= UInt64(Importer.maximumFileBytes) else {
+            let name = file + ":" + member.path
+            guard member.size <= Importer.maximumFileBytes - total else {
                 throw ExchangeError.tooLarge(
-                    file: file + ":" + name, bytes: Int(clamping: member.uncompressedSize),
-                    limit: Importer.maximumFileBytes)
+                    file: name, bytes: total + member.size, limit: Importer.maximumFileBytes)
             }
-            var out: [UInt8] = []
+            total += member.size
+            let out: [UInt8]
             do {
-                // This form of extract computes the CRC-32 but leaves the comparison to us.
-                let crc = try archive.extract(member, skipCRC32: false) { chunk in
-                    guard total + chunk.count <= Importer.maximumFileBytes else {
-                        throw ExchangeError.tooLarge(
-                            file: file + ":" + name, bytes: total + chunk.count, limit: Importer.maximumFileBytes)
-                    }
-                    total += chunk.count
-                    out += chunk
-                }
-                guard crc == member.checksum else {
-                    throw ExchangeError.unreadable(file: file + ":" + name, detail: "damaged zip member")
-                }
-            } catch let error as ExchangeError {
-                throw error
-            } catch {
-                throw ExchangeError.unreadable(file: file + ":" + name, detail: "damaged zip member")
+                out = try archive.contents(of: member, limit: Importer.maximumFileBytes)
+            } catch let error as ZipArchive.Malformed {
+                throw ExchangeError.malformedArchive(file: file, detail: error.detail)
             }
-            try Importer.requireUTF8(out, file: file + ":" + name)
-            return (name, out)
+            try Importer.requireUTF8(out, file: name)
+            return (member.path, out)
         }
     }
 }

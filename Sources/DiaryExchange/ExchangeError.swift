@@ -10,6 +10,9 @@ public enum ExchangeError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(file: String, detail: String)
     case tooLarge(file: String, bytes: Int, limit: Int)
     case invalidUTF8(file: String, line: Int)
+    /// A zip archive that breaks its own structure, or a member that is damaged or cannot be
+    /// read (encrypted, an unsupported compression method).
+    case malformedArchive(file: String, detail: String)
     case malformedJSON(file: String, line: Int, detail: String)
     /// The file is JSON but not the expected kind of export (for example no `entries` array).
     case notAnExport(file: String, expected: String, detail: String)
@@ -32,6 +35,7 @@ public enum ExchangeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooLarge(let file, let bytes, let limit):
             return "\(file): \(bytes) bytes is too large to import; the limit is \(limit) bytes"
         case .invalidUTF8(let file, let line): return "\(file): line \(line) is not valid utf-8"
+        case .malformedArchive(let file, let detail): return "\(file): not a valid zip archive (\(detail))"
         case .malformedJSON(let file, let line, let detail): return "\(file): line \(line): malformed json (\(detail))"
         case .notAnExport(let file, let expected, let detail):
             return "\(file): not a \(expected) export (\(detail))"

@@ -28,30 +28,19 @@ package enum DurableFile {
     }
 
     /// The whole content of the regular file at `url`, or nil when it does not exist.
-    /// A symbolic link, a non-regular file or one larger than `limit` is damage.
+    /// A symbolic link, a non-regular file or one larger than `limit` (see `ReadLimits`) is
+    /// damage, refused before anything is read.
     ///
     /// Reads with `O_NOATIME` where the kernel allows it (we own the file), so reading an entry
     /// does not stamp its access time: a copy of the vault would otherwise show which entries
     /// were last read, and when.
-    package static func read(_ url: URL, limit: Int = maxReadSize) throws -> [UInt8]? {
-        var fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | oNoAtime)
-        if fd < 0 && errno == EPERM { fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP { throw StoreError.corrupt(path: url.path, detail: "is a symbolic link") }
-            throw StoreError.io(path: url.path, detail: errnoText())
-        }
+    package static func read(_ url: URL, limit: Int) throws -> [UInt8]? {
+        let fd = try openRegular(path: url.path) { flags in open(url.path, flags) }
+        guard let fd else { return nil }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw StoreError.corrupt(path: url.path, detail: "is not a regular file")
-        }
-        guard Int(info.st_size) <= limit else {
-            throw StoreError.corrupt(path: url.path, detail: "is larger than \(limit) bytes")
-        }
+        let size = try regularFileSize(fd, path: url.path, limit: limit)
         var bytes = [UInt8]()
-        bytes.reserveCapacity(Int(info.st_size))
+        bytes.reserveCapacity(size)
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc_read(fd, $0.baseAddress, $0.count) }
@@ -66,6 +55,45 @@ package enum DurableFile {
             }
         }
         return bytes
+    }
+
+    /// Opens a file for reading with `open` (given the flags), or returns nil when it does not
+    /// exist; a symbolic link is damage.
+    ///
+    /// `O_NONBLOCK`: opening a FIFO for reading otherwise blocks until a writer appears, which
+    /// may be never (and for `vault.journal`, with the vault lock held). With it the open
+    /// returns at once and `regularFileSize` refuses the FIFO; for a regular file the
+    /// flag means nothing, and it is cleared anyway so reads behave as usual.
+    static func openRegular(path: String, _ open: (Int32) -> Int32) throws -> Int32? {
+        let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+        var fd = open(flags | oNoAtime)
+        if fd < 0 && errno == EPERM { fd = open(flags) }
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP { throw StoreError.corrupt(path: path, detail: "is a symbolic link") }
+            throw StoreError.io(path: path, detail: errnoText())
+        }
+        let status = fcntl(fd, F_GETFL)
+        guard status >= 0, fcntl(fd, F_SETFL, status & ~O_NONBLOCK) == 0 else {
+            let detail = errnoText()
+            close(fd)
+            throw StoreError.io(path: path, detail: detail)
+        }
+        return fd
+    }
+
+    /// The size of the open file `fd`, from `fstat`: anything but a regular file, or a file
+    /// larger than `limit`, is damage, named by `path`.
+    static func regularFileSize(_ fd: Int32, path: String, limit: Int) throws -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, detail: errnoText()) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw StoreError.corrupt(path: path, detail: "is not a regular file")
+        }
+        guard info.st_size >= 0, info.st_size <= limit else {
+            throw StoreError.corrupt(path: path, detail: "is larger than \(limit) bytes")
+        }
+        return Int(info.st_size)
     }
 
     /// Writes `bytes` to a new fsynced temporary file in `directory` and returns its URL.

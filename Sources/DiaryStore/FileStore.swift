@@ -26,8 +26,6 @@ public final class FileStore: VaultStore {
     package static let indexName = "vault.index"
     package static let entriesName = "entries"
     package static let indexPagesName = "index"
-    /// A journal holds a whole change, so it may be far larger than any one blob.
-    static let maxJournalSize = Int.max
 
     public let kind = StoreKind.files
     public let directory: URL
@@ -41,7 +39,7 @@ public final class FileStore: VaultStore {
     init(openingAt directory: URL) throws {
         self.directory = directory
         self.lock = FileLock(url: directory.appendingPathComponent(StoreLayout.lockName))
-        guard try DurableFile.read(directory.appendingPathComponent(Self.headerName)) != nil else {
+        guard try DurableFile.read(directory.appendingPathComponent(Self.headerName), limit: ReadLimits.header) != nil else {
             throw StoreError.noVault(path: directory.path)
         }
         if FileManager.default.fileExists(atPath: journalURL.path) {
@@ -139,7 +137,7 @@ public final class FileStore: VaultStore {
 
     /// Finishes or discards a journal left by an interrupted writer. Caller holds the write lock.
     private func recoverLocked() throws {
-        guard let bytes = try DurableFile.read(journalURL, limit: Self.maxJournalSize) else { return }
+        guard let bytes = try DurableFile.read(journalURL, limit: ReadLimits.journal) else { return }
         // Our journal only ever appears under its name complete (it is renamed into place after
         // an fsync), so one that does not parse was never acted upon: discarding it keeps the
         // old state. One that parses is replayed; replay is idempotent.
@@ -175,10 +173,18 @@ public final class FileStore: VaultStore {
         }
         // Stage every new blob, then name the journal: if either fails (a full disk), nothing
         // has moved and no journal exists, so the vault keeps its old state.
-        let staged = try stage(operations, in: directory)
+        let journal = FileJournal(operations: operations).encoded()
         let journalURL = directory.appendingPathComponent(FileJournal.fileName)
+        // Refused before anything is written: a journal over the read limit could never be
+        // replayed, so the change would be neither done nor undone after a crash.
+        guard journal.count <= ReadLimits.journal else {
+            throw StoreError.io(
+                path: journalURL.path,
+                detail: "this change is \(journal.count) bytes, more than the \(ReadLimits.journal) bytes one change may hold")
+        }
+        let staged = try stage(operations, in: directory)
         do {
-            try DurableFile.write(FileJournal(operations: operations).encoded(), to: journalURL)
+            try DurableFile.write(journal, to: journalURL)
         } catch {
             for (temp, _) in staged { _ = try? DurableFile.remove(temp) }
             throw error
@@ -276,18 +282,19 @@ struct FileReader: StoreReader {
     private func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
     func readHeader() throws -> [UInt8] {
-        guard let bytes = try DurableFile.read(url(FileStore.headerName)) else {
+        guard let bytes = try DurableFile.read(url(FileStore.headerName), limit: ReadLimits.header) else {
             throw StoreError.corrupt(path: url(FileStore.headerName).path, detail: "is missing")
         }
         return bytes
     }
 
     func readIndex() throws -> [UInt8]? {
-        try DurableFile.read(url(FileStore.indexName))
+        try DurableFile.read(url(FileStore.indexName), limit: ReadLimits.index)
     }
 
     func readEntry(_ id: UUID) throws -> [UInt8]? {
-        try DurableFile.read(url(FileStore.entriesName).appendingPathComponent(FileStore.fileName(for: id)))
+        try DurableFile.read(
+            url(FileStore.entriesName).appendingPathComponent(FileStore.fileName(for: id)), limit: ReadLimits.entry)
     }
 
     /// Ids of the files in `entries/` named as lowercase UUIDs; temporary files and other
@@ -322,7 +329,7 @@ struct FileReader: StoreReader {
     func readIndexPage(_ page: Int) throws -> [UInt8]? {
         try IndexPageNumber.check(page, path: url(FileStore.indexPagesName).path)
         // A missing `index/` (removed by someone) reads as no page: nil, reported by the vault.
-        return try DurableFile.read(url(FileStore.indexPageName(page)))
+        return try DurableFile.read(url(FileStore.indexPageName(page)), limit: ReadLimits.index)
     }
 
     /// The files in `index/` named as pages; temporary files and other names are not pages,
@@ -376,24 +383,14 @@ struct FileReader: StoreReader {
     /// One entry file, opened with `openat`: nil when it is gone, the same refusals as
     /// `DurableFile.read` (a symbolic link, not a regular file, larger than the read limit).
     private static func readEntryFile(_ name: String, in dirFD: Int32, path: () -> String) throws -> [UInt8]? {
-        var fd = openat(dirFD, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | DurableFile.oNoAtime)
-        if fd < 0 && errno == EPERM { fd = openat(dirFD, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP { throw StoreError.corrupt(path: path(), detail: "is a symbolic link") }
-            throw StoreError.io(path: path(), detail: DurableFile.errnoText())
+        guard let fd = try DurableFile.openRegular(path: path(), { flags in openat(dirFD, name, flags) }) else {
+            return nil
         }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path(), detail: DurableFile.errnoText()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw StoreError.corrupt(path: path(), detail: "is not a regular file") }
-        let limit = DurableFile.maxReadSize
-        guard Int(info.st_size) <= limit else {
-            throw StoreError.corrupt(path: path(), detail: "is larger than \(limit) bytes")
-        }
+        let size = try DurableFile.regularFileSize(fd, path: path(), limit: ReadLimits.entry)
         // One byte more than the size, so a file that grew is noticed (it cannot under the
         // snapshot lock, but then the general reader decides).
-        let capacity = Int(info.st_size) + 1
+        let capacity = size + 1
         var failure: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             count = 0
@@ -409,7 +406,7 @@ struct FileReader: StoreReader {
             }
         }
         if failure != 0 { throw StoreError.io(path: path(), detail: DurableFile.errnoText(failure)) }
-        if bytes.count == capacity { return try DurableFile.read(URL(fileURLWithPath: path())) }
+        if bytes.count == capacity { return try DurableFile.read(URL(fileURLWithPath: path()), limit: ReadLimits.entry) }
         return bytes
     }
 }

@@ -102,6 +102,20 @@ enum SQLiteSchema {
     }
 
     /// A sealed blob column; anything but a blob is damage.
+    /// The `sealed` column when its length is within the limit bound as the statement's first
+    /// argument, else NULL: SQLite reads a blob's length from the record header without
+    /// loading its pages, so an oversized row is refused before it is copied into memory.
+    static let bounded = "CASE WHEN length(sealed) <= ?1 THEN sealed END"
+
+    /// The blob of a row selected as `length(sealed), \(bounded)` starting at column `at`:
+    /// refused as damage when longer than `limit` or not a blob.
+    static func boundedBlob(_ row: Row, at: Int, limit: Int, path: String, what: String) throws -> [UInt8] {
+        if let length = row[at] as Int?, length > limit {
+            throw StoreError.corrupt(path: path, detail: "\(what) is larger than \(limit) bytes")
+        }
+        return try blob(row[at + 1] as DatabaseValue, path: path, what: what)
+    }
+
     static func blob(_ value: DatabaseValue, path: String, what: String) throws -> [UInt8] {
         guard case .blob(let data) = value.storage else {
             throw StoreError.corrupt(path: path, detail: "\(what) is not a blob")

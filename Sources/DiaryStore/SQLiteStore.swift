@@ -218,31 +218,31 @@ struct SQLiteReader: StoreReader {
     let path: String
 
     func readHeader() throws -> [UInt8] {
-        guard let value = try DatabaseValue.fetchOne(db, sql: "SELECT sealed FROM header WHERE id = 1") else {
+        let sql = "SELECT length(sealed), \(SQLiteSchema.bounded) FROM header WHERE id = 1"
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: [ReadLimits.header]) else {
             throw StoreError.corrupt(path: path, detail: "the header row is missing")
         }
-        return try SQLiteSchema.blob(value, path: path, what: "the header")
+        return try SQLiteSchema.boundedBlob(row, at: 0, limit: ReadLimits.header, path: path, what: "the header")
     }
 
     func readIndex() throws -> [UInt8]? {
-        guard let value = try DatabaseValue.fetchOne(db, sql: "SELECT sealed FROM sealed_index WHERE id = 1") else {
-            return nil
-        }
-        return try SQLiteSchema.blob(value, path: path, what: "the index")
+        let sql = "SELECT length(sealed), \(SQLiteSchema.bounded) FROM sealed_index WHERE id = 1"
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: [ReadLimits.index]) else { return nil }
+        return try SQLiteSchema.boundedBlob(row, at: 0, limit: ReadLimits.index, path: path, what: "the index")
     }
 
     func readEntry(_ id: UUID) throws -> [UInt8]? {
         // The id is read back too: in a damaged B-tree (a flipped key byte leaves rows out of
         // order, which quick_check does not notice) a lookup can land on another row.
-        let sql = "SELECT id, sealed FROM entry WHERE id = ?"
-        guard let row = try Row.fetchOne(db, sql: sql, arguments: [SQLiteSchema.key(id)]) else {
+        let sql = "SELECT id, length(sealed), \(SQLiteSchema.bounded) FROM entry WHERE id = ?"
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: [ReadLimits.entry, SQLiteSchema.key(id)]) else {
             return nil
         }
         let what = "entry \(id.uuidString.lowercased())"
         guard try SQLiteSchema.entryID(row[0] as DatabaseValue, path: path) == id else {
             throw StoreError.corrupt(path: path, detail: "\(what): the lookup returned another row")
         }
-        return try SQLiteSchema.blob(row[1] as DatabaseValue, path: path, what: what)
+        return try SQLiteSchema.boundedBlob(row, at: 1, limit: ReadLimits.entry, path: path, what: what)
     }
 
     func entryIDs() throws -> [UUID] {
@@ -254,12 +254,16 @@ struct SQLiteReader: StoreReader {
     /// (`typeof`), so a damaged row that is not a blob is still refused, as `SQLiteSchema.blob`
     /// does, and the entry's name is formatted only for that error.
     func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws {
-        let sql = "SELECT id, sealed, typeof(sealed) = 'blob' FROM entry ORDER BY id"
-        let rows = try Row.fetchCursor(db, sql: sql)
+        let sql = "SELECT id, \(SQLiteSchema.bounded), typeof(sealed) = 'blob', length(sealed) FROM entry ORDER BY id"
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: [ReadLimits.entry])
         while let row = try rows.next() {
             let id = try SQLiteSchema.entryID(row[0], path: path)
             guard row[2] as Bool? == true else {
                 throw StoreError.corrupt(path: path, detail: "entry \(id.uuidString.lowercased()) is not a blob")
+            }
+            guard let length = row[3] as Int?, length <= ReadLimits.entry else {
+                throw StoreError.corrupt(
+                    path: path, detail: "entry \(id.uuidString.lowercased()) is larger than \(ReadLimits.entry) bytes")
             }
             let sealed = try row.withUnsafeData(atIndex: 1) { data in data.map { [UInt8]($0) } ?? [] }
             try body(id, sealed)
@@ -269,20 +273,22 @@ struct SQLiteReader: StoreReader {
     func readIndexPage(_ page: Int) throws -> [UInt8]? {
         try IndexPageNumber.check(page, path: path)
         // The page number is read back for the same reason as an entry's id (see `readEntry`).
-        let sql = "SELECT page, sealed FROM index_page WHERE page = ?"
-        guard let row = try Row.fetchOne(db, sql: sql, arguments: [page]) else { return nil }
+        let sql = "SELECT page, length(sealed), \(SQLiteSchema.bounded) FROM index_page WHERE page = ?"
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: [ReadLimits.index, page]) else { return nil }
         guard try SQLiteSchema.pageNumber(row[0] as DatabaseValue, path: path) == page else {
             throw StoreError.corrupt(path: path, detail: "index page \(page): the lookup returned another row")
         }
-        return try SQLiteSchema.blob(row[1] as DatabaseValue, path: path, what: "index page \(page)")
+        return try SQLiteSchema.boundedBlob(row, at: 1, limit: ReadLimits.index, path: path, what: "index page \(page)")
     }
 
     func readIndexPages() throws -> [Int: [UInt8]] {
         var pages = [Int: [UInt8]]()
-        let rows = try Row.fetchCursor(db, sql: "SELECT page, sealed FROM index_page ORDER BY page")
+        let sql = "SELECT page, length(sealed), \(SQLiteSchema.bounded) FROM index_page ORDER BY page"
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: [ReadLimits.index])
         while let row = try rows.next() {
             let page = try SQLiteSchema.pageNumber(row[0], path: path)
-            let sealed = try SQLiteSchema.blob(row[1], path: path, what: "index page \(page)")
+            let sealed = try SQLiteSchema.boundedBlob(
+                row, at: 1, limit: ReadLimits.index, path: path, what: "index page \(page)")
             // A damaged B-tree can repeat a key; two rows for one page are not one page.
             guard pages.updateValue(sealed, forKey: page) == nil else {
                 throw StoreError.corrupt(path: path, detail: "index page \(page) appears twice")

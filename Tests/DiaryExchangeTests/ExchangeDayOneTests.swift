@@ -94,7 +94,7 @@ final class ExchangeDayOneTests: ExchangeTestCase {
         zip[30 + 12 + 5] ^= 0x01  // past the 30-byte header and the name: in the data: its CRC-32 no longer matches
         let url = try fixture("damaged.zip", bytes: zip)
         XCTAssertThrowsExchangeError(
-            .unreadable(file: url.path + ":Journal.json", detail: "damaged zip member"),
+            .malformedArchive(file: url.path, detail: "member Journal.json is damaged"),
             try Importer.read(.dayone, from: [url]))
     }
 

@@ -94,7 +94,7 @@ struct ErrorReport: Equatable {
         case .unsupportedVersion:
             self.init(message: message, hint: "this export was written by a newer diary; upgrade diary",
                       code: .inputRefused)
-        case .tooLarge, .invalidUTF8, .malformedJSON, .invalidEntry, .invalidFrontMatter, .noDate, .noInput:
+        case .tooLarge, .invalidUTF8, .malformedArchive, .malformedJSON, .invalidEntry, .invalidFrontMatter, .noDate, .noInput:
             self.init(message: message, hint: nothing, code: .inputRefused)
         case .outputExists:
             self.init(message: message, hint: "choose a new path; diary never overwrites", code: .alreadyExists)
