@@ -9,8 +9,8 @@ package enum ReadLimits {
     /// An entry's text is at most 8 MiB, with at most 255 tags of 200 bytes and a 1 KiB
     /// source; padding adds at most 12.5% and sealing 46 bytes: under 10 MiB.
     package static let entry = 16 << 20
-    /// The index root, an index page, and a version 1 index (all rows in one object) grow with
-    /// the number of entries; this is the limit a store has always had.
+    /// The index root and an index page grow with the number of entries; this is the limit a
+    /// store has always had.
     package static let index = DurableFile.maxReadSize
     /// A journal holds one whole multi-file change (an import stores all its entries in one).
     /// It is read whole and then split into blobs, so it costs twice its size in memory: this
