@@ -41,6 +41,12 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case agent(String)
     /// `verify` found damage (the report was already printed).
     case damageFound(count: Int, reindexRepairs: Bool)
+    /// `verify BACKUP` found damage; `restore --salvage` can recover what is intact.
+    case backupDamageFound(count: Int, salvageable: Bool)
+    /// `backup` wrote the file, but the vault had damaged objects, copied as they are.
+    case backedUpDamage(count: Int)
+    /// `restore --salvage` wrote the vault without the objects it listed.
+    case salvagedWithLoss(lost: Int, restored: Int, path: String)
     /// `restore` target that exists, is not a vault, and is not empty.
     case notEmpty(path: String)
     /// A path given on the command line is unusable.
@@ -72,6 +78,11 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .agent(let detail): return "unlock agent: \(detail)"
         case .damageFound(let count, _): return "damage found in \(count) object\(count == 1 ? "" : "s")"
         case .badPath(let path, let detail): return "\(path): \(detail)"
+        case .backupDamageFound(let count, _): return "damage found in \(count) object\(count == 1 ? "" : "s") of the backup"
+        case .backedUpDamage(let count):
+            return "the backup was written, but \(count) damaged object\(count == 1 ? " was" : "s were") copied as found"
+        case .salvagedWithLoss(let lost, let restored, let path):
+            return "restored \(restored) entr\(restored == 1 ? "y" : "ies") into \(path); \(lost) object\(lost == 1 ? " was" : "s were") lost (listed above)"
         case .notEmpty(let path): return "\(path) exists and is not empty; restore writes only into a new or empty directory"
         }
     }
@@ -88,6 +99,9 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return "set XDG_RUNTIME_DIR to a tmpfs directory, or pass the text as an argument or on stdin"
         case .emptyText: return "write something, or leave it: an empty entry is never saved"
         case .damageFound(_, reindexRepairs: true): return "`diary reindex` rebuilds the index from the entries"
+        case .backupDamageFound(_, salvageable: true):
+            return "`diary restore BACKUP --to DIR --salvage` restores every entry that is intact"
+        case .backedUpDamage: return "`diary verify` names the damage; `diary restore --salvage` leaves it out of a restore"
         default: return nil
         }
     }
@@ -100,7 +114,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return .failure
         case .confirmationNeeded: return .usage
         case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused
-        case .damageFound: return .damaged
+        case .damageFound, .backupDamageFound, .backedUpDamage, .salvagedWithLoss: return .damaged
         case .notEmpty: return .alreadyExists
         }
     }

@@ -1,0 +1,221 @@
+import DiaryCrypto
+import DiaryStore
+import Foundation
+
+/// What `Vault.salvage` restored from a damaged backup, and what it could not.
+public struct SalvageReport {
+    public let vault: Vault
+    /// Entries (by id, or by record position when the record no longer names one), index pages
+    /// and other records that were not restored, each with the reason.
+    public let lost: [Damage]
+    /// The damage the backup holds, as `verifyBackup` reports it.
+    public let damage: [Damage]
+}
+
+extension Vault {
+    /// Authenticates every object in a backup file with `passphrase` and lists the damage:
+    /// one finding per damaged record (by entry id when the record still names one, else by
+    /// its byte offset), each sealed object checked on its own, and the end record's checksum
+    /// as one more finding. Reads the file record by record, in bounded memory.
+    public static func verifyBackup(_ file: URL, passphrase: SecretBytes) throws -> VerifyReport {
+        let reader = try BackupReader(file)
+        try reader.scan()
+        var damage = reader.findings.map(Self.damage(of:))
+        guard let opened = try openBackupHeader(reader, passphrase: passphrase, damage: &damage) else {
+            return VerifyReport(checkedEntries: 0, damaged: damage)
+        }
+        let verifier = Verifier(vaultID: opened.header.vaultID, keyRing: opened.ring)
+        let expected = verifier.expectations(sealedIndex: reader.index, indexPages: reader.indexPages)
+        damage += expected.damage
+        try forEachBackupEntry(reader, verifier: verifier, expected: expected) { record, _, verdict in
+            if let found = Verifier.damage(verdict, id: record.id) { damage.append(located(found, record)) }
+        }
+        damage += Verifier.missing(expected, present: Set(reader.entries.map(\.id)))
+        return VerifyReport(checkedEntries: reader.entries.count, damaged: damage)
+    }
+
+    /// Restores a backup into a new vault at `directory` (missing or empty), after checking
+    /// every object in it; any damage refuses the whole backup (see `salvage`). `store`
+    /// defaults to the store the backup was taken from.
+    public static func restore(
+        backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind? = nil
+    ) throws -> Vault {
+        let reader = try BackupReader(file)
+        try reader.scan()
+        var damage = reader.findings.map(Self.damage(of:))
+        guard let opened = try openBackupHeader(reader, passphrase: passphrase, damage: &damage) else {
+            throw VaultError.backupDamaged(path: file.path, detail: damage.map(\.description).joined(separator: "; "))
+        }
+        let verifier = Verifier(vaultID: opened.header.vaultID, keyRing: opened.ring)
+        let expected = verifier.expectations(sealedIndex: reader.index, indexPages: reader.indexPages)
+        damage += expected.damage
+        var entries: [UUID: [UInt8]] = [:]
+        try forEachBackupEntry(reader, verifier: verifier, expected: expected) { record, sealed, verdict in
+            if let found = Verifier.damage(verdict, id: record.id) { damage.append(located(found, record)) }
+            // Kept only while the backup is clean: a refused backup must not cost its size in memory.
+            if damage.isEmpty { entries[record.id] = sealed }
+        }
+        damage += Verifier.missing(expected, present: Set(reader.entries.map(\.id)))
+        guard damage.isEmpty else {
+            throw VaultError.backupDamaged(path: file.path, detail: damage.map(\.description).joined(separator: "; "))
+        }
+        let change = StoreChange(index: reader.index, putEntries: entries, putIndexPages: reader.indexPages)
+        return try createRestored(opened, change: change, store: store, at: directory)
+    }
+
+    /// Restores every authentic entry of a damaged backup into a new vault at `directory`.
+    ///
+    /// The header must be intact: without it nothing opens, and this throws. Each entry record
+    /// is authenticated on its own; an entry that fails, that the backup's intact index shows
+    /// to be another copy than the one it records (an older copy put back), or that the index
+    /// records but no record holds, is left out and listed in `lost`. An authentic entry whose
+    /// page of the index is damaged cannot be compared and is restored. The index is rebuilt
+    /// from the restored entries, since the backup's own cannot be trusted to match them. No
+    /// entry is ever restored with other plaintext than it was sealed with: every one kept
+    /// opened under its own id. A clean backup is restored exactly as `restore` does.
+    public static func salvage(
+        backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind? = nil
+    ) throws -> SalvageReport {
+        let reader = try BackupReader(file)
+        try reader.scan()
+        var damage = reader.findings.map(Self.damage(of:))
+        guard let opened = try openBackupHeader(reader, passphrase: passphrase, damage: &damage) else {
+            throw VaultError.backupDamaged(
+                path: file.path,
+                detail: "the header record is damaged, so nothing can be salvaged: "
+                    + damage.map(\.description).joined(separator: "; "))
+        }
+        let verifier = Verifier(vaultID: opened.header.vaultID, keyRing: opened.ring)
+        let expected = verifier.expectations(sealedIndex: reader.index, indexPages: reader.indexPages)
+        damage += expected.damage
+        // The index is rebuilt, so its damage is reported as lost only to name the pages; framing
+        // damage may have swallowed records the index cannot name (when it is damaged too).
+        var lost = damage.filter {
+            switch $0.object {
+            case .index, .backupRecord: return true
+            default: return false
+            }
+        }
+        var entries: [UUID: [UInt8]] = [:]
+        try forEachBackupEntry(reader, verifier: verifier, expected: expected) { record, sealed, verdict in
+            switch verdict {
+            case .intact, .notInIndex:
+                entries[record.id] = sealed
+            case .replayed, .damaged:
+                lost.append(located(Verifier.damage(verdict, id: record.id)!, record))
+            }
+            if let found = Verifier.damage(verdict, id: record.id) { damage.append(located(found, record)) }
+        }
+        for missing in Verifier.missing(expected, present: Set(reader.entries.map(\.id))) where entries[missing.object.entryID!] == nil {
+            lost.append(missing)
+            damage.append(missing)
+        }
+        if damage.isEmpty {
+            let change = StoreChange(index: reader.index, putEntries: entries, putIndexPages: reader.indexPages)
+            return SalvageReport(
+                vault: try createRestored(opened, change: change, store: store, at: directory), lost: [], damage: [])
+        }
+        // Entries only: the index is rebuilt from what was restored.
+        let vault = try createRestored(opened, change: StoreChange(putEntries: entries), store: store, at: directory)
+        try vault.reindex()
+        return SalvageReport(vault: vault, lost: lost.sorted { $0.description < $1.description }, damage: damage)
+    }
+
+    // MARK: - Shared steps
+
+    private struct OpenedBackup {
+        var header: VaultHeader
+        let ring: KeyRing
+        let kek: SecretBytes
+    }
+
+    /// Decodes and unwraps the backup's header. A header that is missing or damaged is added
+    /// to `damage` and gives nil. A wrong passphrase throws, unless the file is damaged too:
+    /// then the header may be what is damaged, and saying "wrong passphrase" could mislead.
+    private static func openBackupHeader(
+        _ reader: BackupReader, passphrase: SecretBytes, damage: inout [Damage]
+    ) throws -> OpenedBackup? {
+        guard let bytes = reader.header else { return nil }
+        let header: VaultHeader
+        do {
+            header = try decodeBackupHeader(bytes, file: reader.url)
+        } catch VaultError.backupDamaged(_, let detail) {
+            damage.insert(Damage(object: .header, reason: detail), at: 0)
+            return nil
+        }
+        do {
+            let kek = try header.deriveKEK(try Passphrase.normalized(passphrase))
+            let ring: KeyRing
+            do { ring = try header.unwrap(kek: kek) } catch CryptoError.authenticationFailed { throw VaultError.wrongPassphrase }
+            return OpenedBackup(header: header, ring: ring, kek: kek)
+        } catch VaultError.wrongPassphrase where !damage.isEmpty {
+            damage.insert(Damage(object: .header, reason: "cannot be opened: a wrong passphrase, or a damaged header"), at: 0)
+            return nil
+        }
+    }
+
+    /// Reads each entry record back from the file and authenticates it on its own.
+    private static func forEachBackupEntry(
+        _ reader: BackupReader, verifier: Verifier, expected: Verifier.Expectations,
+        _ body: (BackupReader.EntryRecord, [UInt8], Verifier.Verdict) throws -> Void
+    ) throws {
+        for record in reader.entries {
+            let sealed = try reader.payload(of: record)
+            try body(record, sealed, verifier.verdict(id: record.id, sealed: sealed, expectations: expected))
+        }
+    }
+
+    /// A finding of the backup reader, in the vocabulary of `verify`.
+    private static func damage(of finding: BackupReader.Finding) -> Damage {
+        if let id = finding.entry {
+            return Damage(object: .entry(id), reason: (finding.offset.map { "record at byte \($0): " } ?? "") + finding.detail)
+        }
+        if let offset = finding.offset { return Damage(object: .backupRecord(offset: offset), reason: finding.detail) }
+        return Damage(object: .backupFile, reason: finding.detail)
+    }
+
+    /// `damage` with the position of the entry's record, so a record whose id itself is
+    /// damaged can still be found in the file.
+    private static func located(_ damage: Damage, _ record: BackupReader.EntryRecord) -> Damage {
+        Damage(object: damage.object, reason: "\(damage.reason) (record at byte \(record.offset))", reindexRepairs: damage.reindexRepairs)
+    }
+
+    /// Creates the restored vault holding `change` (plus the header, converted to `store`).
+    private static func createRestored(
+        _ opened: OpenedBackup, change: StoreChange, store: StoreKind?, at directory: URL
+    ) throws -> Vault {
+        var header = opened.header
+        if let store, store != header.store {
+            // The store kind is authenticated in the header, so the slots are sealed anew.
+            header.store = store
+            try header.setSlots(opened.ring.all, kek: opened.kek)
+        }
+        var change = change
+        change.header = header.encoded()
+        let backend = try storeCall { try StoreLayout.create(header.store, at: directory, initial: change) }
+        return try Vault(backend: backend, header: header, keyRing: opened.ring)
+    }
+
+    private static func decodeBackupHeader(_ bytes: [UInt8], file: URL) throws -> VaultHeader {
+        let header: VaultHeader
+        do {
+            header = try VaultHeader.decode(bytes)
+        } catch .unsupportedVersion(let v) {
+            throw VaultError.unsupportedVersion(found: v, supported: Int(VaultHeader.currentVersion))
+        } catch {
+            throw VaultError.backupDamaged(path: file.path, detail: "\(error)")
+        }
+        do { try header.kdf.validate() } catch {
+            throw VaultError.backupDamaged(path: file.path, detail: "\(error)")
+        }
+        return header
+    }
+}
+
+extension Damage.Object {
+    /// The entry this damage names, if any.
+    public var entryID: UUID? {
+        if case .entry(let id) = self { return id }
+        return nil
+    }
+}
