@@ -190,6 +190,15 @@ struct Verifier {
 extension Vault {
     /// Authenticates the header, the index and every entry, and lists each damaged object.
     public func verify(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> VerifyReport {
+        var report = try verifyObjects(progress: progress)
+        // What the store holds besides the sealed objects (a trigger, an unknown file).
+        for finding in try storeCall({ try backend.auditLayout() }) {
+            report.damaged.append(Damage(object: .store, reason: finding))
+        }
+        return report
+    }
+
+    private func verifyObjects(progress: ((_ done: Int, _ total: Int) -> Void)?) throws -> VerifyReport {
         try storeCall {
             try backend.withSnapshot { reader in
                 var entries: [(UUID, [UInt8])] = []
