@@ -248,8 +248,11 @@ final class BackupReader {
         var p = offset + 1
         while p < size {
             let window = try Self.pread(fd, p, min(1 << 16, size - p), path: url.path)
-            for (i, byte) in window.enumerated() {
+            var i = 0
+            while i < window.count {
                 let at = p + i
+                let byte = window[i]
+                i += 1
                 switch byte {
                 case BackupFile.endType:
                     if at + 45 == size, try recordHead(at: at)?.1 == 40 { return at }
