@@ -93,6 +93,40 @@ final class VaultBackupSalvageTests: VaultTestCase {
         }
     }
 
+    /// The type, length and id bytes are what a reader needs to find the records after the
+    /// damaged one; every single-bit flip there must still cost only that record.
+    func testEveryFlipInARecordsFramingCostsOnlyThatRecord() throws {
+        let (vault, originals) = try vaultWithEntries(6)
+        let file = path("framing.diarybak")
+        try vault.backup(to: file)
+        let bytes = Array(try Data(contentsOf: file))
+        let layout = try layout(of: bytes)
+        // A middle and the last entry record (the last is followed by the end record).
+        for index in [layout.entries.count / 2, layout.entries.count - 1] {
+            let record = layout.entries[index]
+            for at in record.range.lowerBound..<(record.range.lowerBound + 21) {
+                for bit in 0..<8 {
+                    var damaged = bytes
+                    damaged[at] ^= UInt8(1 << bit)
+                    let flipped = path("f.diarybak")
+                    try Data(damaged).write(to: flipped)
+                    let context = "entry record \(index), byte \(at - record.range.lowerBound), bit \(bit)"
+                    let report = try Vault.verifyBackup(flipped, passphrase: secret("correct horse"))
+                    XCTAssertTrue(report.damaged.contains { $0.object == .entry(record.id) }, "\(context): \(report.damaged)")
+                    let target = path("s")
+                    let salvage = try Vault.salvage(backup: flipped, to: target, passphrase: secret("correct horse"))
+                    let restored = try Vault.open(at: target, passphrase: secret("correct horse"))
+                    let restoredIDs = Set(try restored.list().map(\.id))
+                    XCTAssertEqual(restoredIDs, Set(originals.keys).subtracting([record.id]), context)
+                    for id in restoredIDs { XCTAssertEqual(try restored.entry(id), originals[id], context) }
+                    XCTAssertTrue(salvage.lost.contains { $0.object == .entry(record.id) }, "\(context): \(salvage.lost)")
+                    try FileManager.default.removeItem(at: target)
+                    try FileManager.default.removeItem(at: flipped)
+                }
+            }
+        }
+    }
+
     func testVerifyNamesEachDamagedEntryOfABackupNotOnlyTheChecksum() throws {
         let (vault, _) = try vaultWithEntries(5)
         let file = path("b.diarybak")

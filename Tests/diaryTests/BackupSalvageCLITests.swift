@@ -68,6 +68,39 @@ final class BackupSalvageCLITests: XCTestCase {
         XCTAssertNotEqual(try box.run(["show", ids[2]] + restored).status, 0)
     }
 
+    /// A few seeded random flips inside entry records, through the binary (the vault-level
+    /// test runs two hundred anywhere in the file).
+    func testSalvageThroughTheBinaryAfterRandomFlipsInEntryRecords() throws {
+        _ = try box.initVault(store: "sqlite")
+        let texts = (0..<8).map { "entry number \($0)" }
+        let ids = try entries(texts)
+        let file = box.root.appendingPathComponent("r.diarybak")
+        try box.ok(["backup", file.path])
+        let original = [UInt8](try Data(contentsOf: file))
+        var rng = SeededGenerator(seed: SeededGenerator.announcedSeed("CLI backup flips"))
+        for round in 0..<4 {
+            let victim = Int.random(in: 0..<ids.count, using: &rng)
+            let idBytes = withUnsafeBytes(of: UUID(uuidString: ids[victim])!.uuid) { Array($0) }
+            let idAt = try XCTUnwrap((0..<(original.count - 16)).first { Array(original[$0..<($0 + 16)]) == idBytes })
+            let recordStart = idAt - 5
+            let length = original[(recordStart + 1)...(recordStart + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let bit = Int.random(in: 0..<((5 + length) * 8), using: &rng)
+            var bytes = original
+            bytes[recordStart + bit / 8] ^= UInt8(1 << (bit % 8))
+            let damaged = box.root.appendingPathComponent("r\(round).diarybak")
+            try Data(bytes).write(to: damaged)
+            let target = box.root.appendingPathComponent("s\(round)")
+            let result = try box.run(["restore", damaged.path, "--to", target.path, "--salvage"])
+            let context = "round \(round): entry \(victim), bit \(bit)"
+            XCTAssertEqual(result.status, 65, "\(context): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("lost: entry \(ids[victim])"), "\(context): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("restored \(ids.count - 1) entries"), "\(context): \(result.stderr)")
+            for (n, id) in ids.enumerated() where n != victim {
+                XCTAssertTrue(try box.ok(["show", id, "--vault", target.path]).stdout.contains(texts[n]), context)
+            }
+        }
+    }
+
     func testSalvageOfABackupWithADamagedHeaderSaysNothingCanBeSalvaged() throws {
         _ = try box.initVault(store: "files")
         _ = try entries(["alpha"])
