@@ -98,8 +98,10 @@ final class BackupReader {
                     offset: offset, entry: nil,
                     detail: "\(resume - offset) bytes cannot be read as records (damaged framing)"))
             }
+            // `resume` is past `lastStart`, so the walk always moves on; it may lie before
+            // `offset` when the last record swallowed the next one's start.
             lastStart = resume
-            offset = max(resume, offset == resume ? offset + 1 : resume)
+            offset = resume == offset ? offset + 1 : resume
         }
         if !sawEnd { findings.append(Finding(offset: nil, entry: nil, detail: "no end record (truncated?)")) }
         if header == nil {
