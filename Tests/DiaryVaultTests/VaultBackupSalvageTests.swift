@@ -166,6 +166,22 @@ final class VaultBackupSalvageTests: VaultTestCase {
         XCTAssertTrue(report.lost[0].reason.contains("differs from the index"), "\(report.lost)")
     }
 
+    /// Damage found in the last record, after the others were written, must leave nothing:
+    /// the vault is built beside the target and renamed into place only when complete.
+    func testARestoreRefusedLateLeavesNoVaultAndNoTemporaryDirectory() throws {
+        let (vault, _) = try vaultWithEntries(4)
+        let file = path("late.diarybak")
+        try vault.backup(to: file)
+        var bytes = Array(try Data(contentsOf: file))
+        let last = try layout(of: bytes).entries.last!
+        bytes[last.range.upperBound - 1] ^= 0x01
+        try Data(bytes).write(to: file)
+        let parent = path("restores")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: false)
+        XCTAssertThrowsError(try Vault.restore(backup: file, to: parent.appendingPathComponent("r"), passphrase: secret("correct horse")))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), [])
+    }
+
     func testSalvageOfACleanBackupIsARestore() throws {
         let (vault, originals) = try vaultWithEntries(3)
         let file = path("clean.diarybak")

@@ -40,27 +40,8 @@ extension Vault {
     public static func restore(
         backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind? = nil
     ) throws -> Vault {
-        let reader = try BackupReader(file)
-        try reader.scan()
-        var damage = reader.findings.map(Self.damage(of:))
-        guard let opened = try openBackupHeader(reader, passphrase: passphrase, damage: &damage) else {
-            throw VaultError.backupDamaged(path: file.path, detail: damage.map(\.description).joined(separator: "; "))
-        }
-        let verifier = Verifier(vaultID: opened.header.vaultID, keyRing: opened.ring)
-        let expected = verifier.expectations(sealedIndex: reader.index, indexPages: reader.indexPages)
-        damage += expected.damage
-        var entries: [UUID: [UInt8]] = [:]
-        try forEachBackupEntry(reader, verifier: verifier, expected: expected) { record, sealed, verdict in
-            if let found = Verifier.damage(verdict, id: record.id) { damage.append(located(found, record)) }
-            // Kept only while the backup is clean: a refused backup must not cost its size in memory.
-            if damage.isEmpty { entries[record.id] = sealed }
-        }
-        damage += Verifier.missing(expected, present: Set(reader.entries.map(\.id)))
-        guard damage.isEmpty else {
-            throw VaultError.backupDamaged(path: file.path, detail: damage.map(\.description).joined(separator: "; "))
-        }
-        let change = StoreChange(index: reader.index, putEntries: entries, putIndexPages: reader.indexPages)
-        return try createRestored(opened, change: change, store: store, at: directory)
+        let outcome = try restoreRecords(backup: file, to: directory, passphrase: passphrase, store: store, salvage: false)
+        return outcome.vault
     }
 
     /// Restores every authentic entry of a damaged backup into a new vault at `directory`.
@@ -76,49 +57,152 @@ extension Vault {
     public static func salvage(
         backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind? = nil
     ) throws -> SalvageReport {
+        try restoreRecords(backup: file, to: directory, passphrase: passphrase, store: store, salvage: true)
+    }
+
+    /// The sealed entries a restore writes at a time: memory stays bounded by this (plus one
+    /// record), not by the size of the backup.
+    static let restoreBatchBytes = 16 << 20
+
+    /// Both restores in one pass over the entry records. The vault is built in a temporary
+    /// directory next to `directory` and renamed into place at the end, so that whatever
+    /// happens (damage found late, a crash, a full disk) `directory` holds a complete vault
+    /// or none.
+    private static func restoreRecords(
+        backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind?, salvage: Bool
+    ) throws -> SalvageReport {
+        try refuseOccupied(directory)
         let reader = try BackupReader(file)
         try reader.scan()
         var damage = reader.findings.map(Self.damage(of:))
         guard let opened = try openBackupHeader(reader, passphrase: passphrase, damage: &damage) else {
             throw VaultError.backupDamaged(
                 path: file.path,
-                detail: "the header record is damaged, so nothing can be salvaged: "
+                detail: (salvage ? "the header record is damaged, so nothing can be salvaged: " : "")
                     + damage.map(\.description).joined(separator: "; "))
         }
         let verifier = Verifier(vaultID: opened.header.vaultID, keyRing: opened.ring)
         let expected = verifier.expectations(sealedIndex: reader.index, indexPages: reader.indexPages)
         damage += expected.damage
-        // The index is rebuilt, so its damage is reported as lost only to name the pages; framing
-        // damage may have swallowed records the index cannot name (when it is damaged too).
-        var lost = damage.filter {
-            switch $0.object {
-            case .index, .backupRecord: return true
-            default: return false
+        if !salvage, !damage.isEmpty {
+            throw VaultError.backupDamaged(path: file.path, detail: damage.map(\.description).joined(separator: "; "))
+        }
+        // The index is rebuilt at the end if anything turns out damaged; until then the
+        // backup's own is written, as a clean restore keeps it.
+        let initial = damage.isEmpty
+            ? StoreChange(index: reader.index, putIndexPages: reader.indexPages) : StoreChange()
+        let staging = try Staging(opened, initial: initial, store: store, next: directory)
+        do {
+            // Only the index is rebuilt, so only its damage and framing damage are "lost".
+            var lost = damage.filter {
+                switch $0.object {
+                case .index, .backupRecord: return true
+                default: return false
+                }
             }
-        }
-        var entries: [UUID: [UInt8]] = [:]
-        try forEachBackupEntry(reader, verifier: verifier, expected: expected) { record, sealed, verdict in
-            switch verdict {
-            case .intact, .notInIndex:
-                entries[record.id] = sealed
-            case .replayed, .damaged:
-                lost.append(located(Verifier.damage(verdict, id: record.id)!, record))
+            var batch: [UUID: [UInt8]] = [:]
+            var batchBytes = 0
+            for record in reader.entries {
+                let sealed = try reader.payload(of: record)
+                let verdict = verifier.verdict(id: record.id, sealed: sealed, expectations: expected)
+                if let found = Verifier.damage(verdict, id: record.id) {
+                    damage.append(located(found, record))
+                    if !salvage {
+                        throw VaultError.backupDamaged(path: file.path, detail: damage.map(\.description).joined(separator: "; "))
+                    }
+                }
+                switch verdict {
+                case .intact, .notInIndex:
+                    batch[record.id] = sealed
+                    batchBytes += sealed.count
+                case .replayed, .damaged:
+                    lost.append(located(Verifier.damage(verdict, id: record.id)!, record))
+                }
+                if batchBytes >= restoreBatchBytes {
+                    try staging.write(batch)
+                    batch = [:]
+                    batchBytes = 0
+                }
             }
-            if let found = Verifier.damage(verdict, id: record.id) { damage.append(located(found, record)) }
+            try staging.write(batch)
+            for missing in Verifier.missing(expected, present: Set(reader.entries.map(\.id))) {
+                if !salvage { throw VaultError.backupDamaged(path: file.path, detail: missing.description) }
+                lost.append(missing)
+                damage.append(missing)
+            }
+            let vault = try staging.finish(rebuildIndex: !damage.isEmpty)
+            return SalvageReport(vault: vault, lost: lost.sorted { $0.description < $1.description }, damage: damage)
+        } catch {
+            staging.discard()
+            throw error
         }
-        for missing in Verifier.missing(expected, present: Set(reader.entries.map(\.id))) where entries[missing.object.entryID!] == nil {
-            lost.append(missing)
-            damage.append(missing)
+    }
+
+    /// Refuses a target that holds a vault or anything else, before any work: the vault is
+    /// renamed onto it at the end, which only a missing or empty directory allows.
+    private static func refuseOccupied(_ directory: URL) throws {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        if names.isEmpty { return }
+        if (try? StoreLayout.detect(at: directory)) != nil { throw VaultError.alreadyExists(path: directory.path) }
+        throw VaultError.notAVault(path: directory.path)
+    }
+
+    /// A restored vault while it is being written: in a temporary directory beside its final
+    /// place.
+    private final class Staging {
+        let opened: OpenedBackup
+        let header: VaultHeader
+        let temporary: URL
+        let target: URL
+        private var backend: (any VaultStore)?
+
+        init(_ opened: OpenedBackup, initial: StoreChange, store: StoreKind?, next target: URL) throws {
+            var header = opened.header
+            if let store, store != header.store {
+                // The store kind is authenticated in the header, so the slots are sealed anew.
+                header.store = store
+                try header.setSlots(opened.ring.all, kek: opened.kek)
+            }
+            self.opened = opened
+            self.header = header
+            self.target = target
+            let parent = target.deletingLastPathComponent()
+            try FileManager.default.createDirectory(
+                at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            temporary = parent.appendingPathComponent(".tmp-restore-\(UUID().uuidString.lowercased())")
+            var change = initial
+            change.header = header.encoded()
+            backend = try storeCall { try StoreLayout.create(header.store, at: temporary, initial: change) }
         }
-        if damage.isEmpty {
-            let change = StoreChange(index: reader.index, putEntries: entries, putIndexPages: reader.indexPages)
-            return SalvageReport(
-                vault: try createRestored(opened, change: change, store: store, at: directory), lost: [], damage: [])
+
+        func write(_ entries: [UUID: [UInt8]]) throws {
+            guard !entries.isEmpty, let backend else { return }
+            try storeCall { try backend.withWriteLock { try backend.apply(StoreChange(putEntries: entries)) } }
         }
-        // Entries only: the index is rebuilt from what was restored.
-        let vault = try createRestored(opened, change: StoreChange(putEntries: entries), store: store, at: directory)
-        try vault.reindex()
-        return SalvageReport(vault: vault, lost: lost.sorted { $0.description < $1.description }, damage: damage)
+
+        /// Rebuilds the index if asked, closes the store, renames the directory into place and
+        /// opens the vault there.
+        func finish(rebuildIndex: Bool) throws -> Vault {
+            if rebuildIndex, let backend {
+                try Vault(backend: backend, header: header, keyRing: opened.ring).reindex()
+            }
+            backend = nil  // closes the database before its directory moves
+            guard rename(temporary.path, target.path) == 0 else {
+                let code = errno
+                if code == ENOTEMPTY || code == EEXIST { throw VaultError.notAVault(path: target.path) }
+                throw VaultError.io(path: target.path, detail: String(cString: strerror(code)))
+            }
+            do { try DurableFile.syncDirectory(target.deletingLastPathComponent()) } catch {
+                throw VaultError.io(path: target.path, detail: "\(error)")
+            }
+            let store = try storeCall { try StoreLayout.open(at: target) }
+            return try Vault(backend: store, header: header, keyRing: opened.ring)
+        }
+
+        func discard() {
+            backend = nil
+            try? FileManager.default.removeItem(at: temporary)
+        }
     }
 
     // MARK: - Shared steps
@@ -178,22 +262,6 @@ extension Vault {
     /// damaged can still be found in the file.
     private static func located(_ damage: Damage, _ record: BackupReader.EntryRecord) -> Damage {
         Damage(object: damage.object, reason: "\(damage.reason) (record at byte \(record.offset))", reindexRepairs: damage.reindexRepairs)
-    }
-
-    /// Creates the restored vault holding `change` (plus the header, converted to `store`).
-    private static func createRestored(
-        _ opened: OpenedBackup, change: StoreChange, store: StoreKind?, at directory: URL
-    ) throws -> Vault {
-        var header = opened.header
-        if let store, store != header.store {
-            // The store kind is authenticated in the header, so the slots are sealed anew.
-            header.store = store
-            try header.setSlots(opened.ring.all, kek: opened.kek)
-        }
-        var change = change
-        change.header = header.encoded()
-        let backend = try storeCall { try StoreLayout.create(header.store, at: directory, initial: change) }
-        return try Vault(backend: backend, header: header, keyRing: opened.ring)
     }
 
     private static func decodeBackupHeader(_ bytes: [UInt8], file: URL) throws -> VaultHeader {
