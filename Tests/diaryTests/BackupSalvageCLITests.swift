@@ -1,4 +1,6 @@
+import DiaryCrypto
 import DiaryTestSupport
+import DiaryVault
 import Foundation
 import XCTest
 
@@ -183,6 +185,26 @@ final class BackupSalvageCLITests: XCTestCase {
         // process's own size. (Only meaningful when no earlier child of this runner was larger.)
         if before < 64 << 20 {
             XCTAssertLessThan(childPeak(), 96 << 20, "verify held the backup in memory")
+        }
+    }
+
+    func testRestoringALargeBackupDoesNotHoldIt() throws {
+        // 20 entries of 6 MiB: a 120 MiB backup, made in-process (cheap KDF) and restored by the binary.
+        let passphrase = try box.passphraseFile("correct horse")
+        var bytes = Array("correct horse".utf8)
+        let vault = try Vault.create(
+            at: box.vault, store: .files, passphrase: try SecretBytes(consuming: &bytes), kdf: .insecureForTesting)
+        let line = String(repeating: "a diary line of moderate length\n", count: 6 << 15)
+        for n in 0..<20 { _ = try vault.add(text: "big \(n)\n" + line) }
+        let file = box.root.appendingPathComponent("large.diarybak")
+        try vault.backup(to: file)
+        let before = childPeak()
+        let target = box.root.appendingPathComponent("restored")
+        let result = try box.run(["restore", file.path, "--to", target.path, "--passphrase-file", passphrase])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("restored 20 entries"), result.stderr)
+        if before < 64 << 20 {
+            XCTAssertLessThan(childPeak(), 160 << 20, "restore held the backup in memory")
         }
     }
 }
