@@ -91,7 +91,7 @@ extension Vault {
         // backup's own is written, as a clean restore keeps it.
         let initial = damage.isEmpty
             ? StoreChange(index: reader.index, putIndexPages: reader.indexPages) : StoreChange()
-        let staging = try Staging(opened, initial: initial, store: store, next: directory)
+        let staging = try RestoreStaging(opened, initial: initial, store: store, next: directory)
         do {
             // Only the index is rebuilt, so only its damage and framing damage are "lost".
             var lost = damage.filter {
@@ -147,67 +147,10 @@ extension Vault {
         throw VaultError.notAVault(path: directory.path)
     }
 
-    /// A restored vault while it is being written: in a temporary directory beside its final
-    /// place.
-    private final class Staging {
-        let opened: OpenedBackup
-        let header: VaultHeader
-        let temporary: URL
-        let target: URL
-        private var backend: (any VaultStore)?
-
-        init(_ opened: OpenedBackup, initial: StoreChange, store: StoreKind?, next target: URL) throws {
-            var header = opened.header
-            if let store, store != header.store {
-                // The store kind is authenticated in the header, so the slots are sealed anew.
-                header.store = store
-                try header.setSlots(opened.ring.all, kek: opened.kek)
-            }
-            self.opened = opened
-            self.header = header
-            self.target = target
-            let parent = target.deletingLastPathComponent()
-            try FileManager.default.createDirectory(
-                at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            temporary = parent.appendingPathComponent(".tmp-restore-\(UUID().uuidString.lowercased())")
-            var change = initial
-            change.header = header.encoded()
-            backend = try storeCall { try StoreLayout.create(header.store, at: temporary, initial: change) }
-        }
-
-        func write(_ entries: [UUID: [UInt8]]) throws {
-            guard !entries.isEmpty, let backend else { return }
-            try storeCall { try backend.withWriteLock { try backend.apply(StoreChange(putEntries: entries)) } }
-        }
-
-        /// Rebuilds the index if asked, closes the store, renames the directory into place and
-        /// opens the vault there.
-        func finish(rebuildIndex: Bool) throws -> Vault {
-            if rebuildIndex, let backend {
-                try Vault(backend: backend, header: header, keyRing: opened.ring).reindex()
-            }
-            backend = nil  // closes the database before its directory moves
-            guard rename(temporary.path, target.path) == 0 else {
-                let code = errno
-                if code == ENOTEMPTY || code == EEXIST { throw VaultError.notAVault(path: target.path) }
-                throw VaultError.io(path: target.path, detail: String(cString: strerror(code)))
-            }
-            do { try DurableFile.syncDirectory(target.deletingLastPathComponent()) } catch {
-                throw VaultError.io(path: target.path, detail: "\(error)")
-            }
-            let store = try storeCall { try StoreLayout.open(at: target) }
-            return try Vault(backend: store, header: header, keyRing: opened.ring)
-        }
-
-        func discard() {
-            backend = nil
-            try? FileManager.default.removeItem(at: temporary)
-        }
-    }
-
     // MARK: - Shared steps
 
-    private struct OpenedBackup {
+    /// A backup's header, decoded and opened.
+    struct OpenedBackup {
         var header: VaultHeader
         let ring: KeyRing
         let kek: SecretBytes
