@@ -50,10 +50,17 @@ final class BackupReader {
 
     /// Opens `url` and checks the preamble (magic and version); a file without it is not a
     /// backup, and an unknown version is refused by name rather than read as version 1.
-    init(_ url: URL) throws {
-        self.url = url
-        fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    convenience init(_ url: URL) throws {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw VaultError.io(path: url.path, detail: String(cString: strerror(errno))) }
+        try self.init(descriptor: fd, url: url)
+    }
+
+    /// Reads the open file `fd` (which it closes), named `url` in errors. The fuzzer hands it
+    /// an in-memory file this way.
+    init(descriptor fd: Int32, url: URL) throws {
+        self.url = url
+        self.fd = fd
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
