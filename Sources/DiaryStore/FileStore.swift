@@ -112,6 +112,11 @@ public final class FileStore: VaultStore {
     /// stays behind inside a file that is still in use.
     public func compact() throws {}
 
+    public func auditLayout() throws -> [String] {
+        // Under the snapshot lock, so a writer's names do not change while they are listed.
+        try withSnapshot { _ in try FileStoreAudit.findings(in: directory) }
+    }
+
     public func storeFiles() throws -> [String] {
         let own: Set<String> = [Self.headerName, Self.indexName, StoreLayout.lockName, FileJournal.fileName]
         var files = try (DurableFile.names(in: directory) ?? []).filter {

@@ -114,6 +114,10 @@ public final class SQLiteStore: VaultStore {
         return try read { db in try body(SQLiteReader(db: db, path: path)) }
     }
 
+    public func auditLayout() throws -> [String] {
+        try read { try SQLiteSchemaAudit.findings($0) }
+    }
+
     public func storeFiles() throws -> [String] {
         let names = Set(try DurableFile.names(in: directory) ?? [])
         let own = [Self.databaseName, Self.databaseName + "-wal", Self.databaseName + "-shm",

@@ -109,6 +109,14 @@ public protocol VaultStore: AnyObject, StoreReader {
     /// replaces each object's file whole.
     func compact() throws
 
+    /// Differences between the store's structure and exactly what the store itself writes,
+    /// one sentence each (no command-line phrasing); empty when there are none. The SQLite
+    /// store compares its schema (tables, indexes, triggers, views) and pragmas with its own;
+    /// the files store compares every name in the vault directory, `entries/` and `index/`
+    /// with the names it writes (temporary files are tolerated). Sealed objects are not
+    /// opened: that is the vault's part of `verify`.
+    func auditLayout() throws -> [String]
+
     /// Names of files in the vault directory that belong to this store (for audits and
     /// observers); relative to `directory`.
     func storeFiles() throws -> [String]

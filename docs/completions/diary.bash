@@ -607,7 +607,7 @@ _diary_verify() {
 
 _diary_restore() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--salvage --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault --passphrase-file --to --store)
     __diary_offer_flags_options 1

@@ -369,6 +369,7 @@ _diary_restore() {
         ':backup:_files -g '\''*.diarybak'\'''
         '--to[The new vault directory.]:path:_files -/'
         '--store[Store shape of the restored vault (default\: as in the backup).]:store:{__diary_complete "${___store[@]}"}'
+        '--salvage[Restore every intact entry of a damaged backup and list what was lost.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -95,11 +95,13 @@ enum BackupFile {
         }
     }
 
-    /// Parses a whole backup strictly: magic, version, record framing, the end record's
-    /// count and checksum, exactly one header first, at most one index, unique entry ids, unique
-    /// index pages in `StoreChange.indexPageRange`.
-    /// The largest backup file read: backups are parsed in memory, and this refuses a device or
-    /// a runaway file before allocating (100,000 typical entries make about 200 MB).
+    /// Parses a whole backup strictly, in memory: magic, version, record framing, the end
+    /// record's count and checksum, exactly one header first, at most one index, unique entry
+    /// ids, unique index pages in `StoreChange.indexPageRange`. The first error refuses the file.
+    /// `diary` itself reads backups with `BackupReader` (record by record, bounded memory,
+    /// naming each damaged record); this strict reader remains for the fuzzer and for tests
+    /// that state the format's MUST-reject rules.
+    /// The largest file `read` accepts, refusing a device or a runaway file before allocating.
     static let maximumFileBytes = 4 << 30
 
     static func read(_ url: URL) throws -> Contents {

@@ -2,25 +2,65 @@ import DiaryCrypto
 import DiaryStore
 import Foundation
 
+extension SealedVault {
+    /// Writes a backup without any key (see `Vault.writeBackup`): a locked vault can be
+    /// backed up, and the command never asks for a passphrase.
+    @discardableResult
+    public func backup(to file: URL, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> [Damage] {
+        try Vault.writeBackup(of: backend, to: file, progress: progress)
+    }
+}
+
 extension Vault {
-    /// Writes a consistent snapshot of the vault (header, index, index pages, every sealed
-    /// entry) to a new single file. Ciphertext only: nothing is decrypted on the way. Refuses to overwrite.
-    public func backup(to file: URL, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws {
+    /// Writes a backup of this vault; the key is not used (see `writeBackup`).
+    @discardableResult
+    public func backup(to file: URL, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> [Damage] {
+        try Self.writeBackup(of: backend, to: file, progress: progress)
+    }
+
+    /// Writes a consistent snapshot of the store (header, index, index pages, every sealed
+    /// entry) to a new single file. Ciphertext only: nothing is opened on the way, so no key
+    /// is needed. Refuses to overwrite.
+    ///
+    /// What is copied is checked for structure (the header decodes and its KDF cost is in
+    /// bounds; every sealed object has the shape of its kind). A damaged header is refused:
+    /// without it no backup can ever be opened. Any other damaged object is copied as it is,
+    /// because the rest of the backup is still worth having, and returned, so the caller can
+    /// say what the backup holds damaged (a later `restore --salvage` leaves it out).
+    static func writeBackup(
+        of backend: any VaultStore, to file: URL, progress: ((_ done: Int, _ total: Int) -> Void)?
+    ) throws -> [Damage] {
+        var findings: [Damage] = []
         var writer = try BackupFile.Writer(creating: file)
         do {
             try storeCall {
                 try backend.withSnapshot { reader in
-                    try writer.record(type: BackupFile.headerType, payload: reader.readHeader())
+                    let header = try reader.readHeader()
+                    do {
+                        try VaultHeader.decode(header).kdf.validate()
+                    } catch {
+                        throw VaultError.headerDamaged("\(error)")
+                    }
+                    try writer.record(type: BackupFile.headerType, payload: header)
                     if let index = try reader.readIndex() {
+                        if let problem = shapeProblem(index, kind: .index) {
+                            findings.append(Damage(object: .index, reason: problem))
+                        }
                         try writer.record(type: BackupFile.indexType, payload: index)
                     }
                     for (page, sealed) in try reader.readIndexPages().sorted(by: { $0.key < $1.key }) {
+                        if let problem = shapeProblem(sealed, kind: .indexPage) {
+                            findings.append(Damage(object: .index, reason: "page \(page): \(problem)"))
+                        }
                         try writer.record(type: BackupFile.indexPageType, payload: [UInt8(page)] + sealed)
                     }
                     let total = try reader.entryIDs().count
                     var done = 0
                     progress?(0, total)
                     try reader.forEachEntry { id, sealed in
+                        if let problem = shapeProblem(sealed, kind: .entry) {
+                            findings.append(Damage(object: .entry(id), reason: problem))
+                        }
                         try writer.record(type: BackupFile.entryType, payload: id.bytes + sealed)
                         done += 1
                         if done % 256 == 0 || done == total { progress?(done, total) }
@@ -33,61 +73,16 @@ extension Vault {
             try? FileManager.default.removeItem(at: file)
             throw error
         }
+        return findings
     }
 
-    /// Restores a backup into a new vault at `directory` (missing or empty), after checking
-    /// every object in it. `store` defaults to the store the backup was taken from.
-    public static func restore(
-        backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind? = nil
-    ) throws -> Vault {
-        let contents = try BackupFile.read(file)
-        var header = try decodeBackupHeader(contents.header, file: file)
-        let kek = try header.deriveKEK(try Passphrase.normalized(passphrase))
-        let ring: KeyRing
-        do { ring = try header.unwrap(kek: kek) } catch { throw VaultError.wrongPassphrase }
-        let report = Verifier(vaultID: header.vaultID, keyRing: ring).check(
-            sealedIndex: contents.index, indexPages: contents.indexPages, entries: contents.entries)
-        guard report.isClean else {
-            throw VaultError.backupDamaged(path: file.path, detail: report.damaged.map(\.description).joined(separator: "; "))
-        }
-        if let store, store != header.store {
-            // The store kind is authenticated in the header, so the slots are sealed anew.
-            header.store = store
-            try header.setSlots(ring.all, kek: kek)
-        }
-        let change = StoreChange(
-            header: header.encoded(), index: contents.index,
-            putEntries: Dictionary(uniqueKeysWithValues: contents.entries), putIndexPages: contents.indexPages)
-        let backend = try storeCall { try StoreLayout.create(header.store, at: directory, initial: change) }
-        return try Vault(backend: backend, header: header, keyRing: ring)
-    }
-
-    /// Authenticates every object in a backup file with `passphrase` and lists the damage.
-    public static func verifyBackup(_ file: URL, passphrase: SecretBytes) throws -> VerifyReport {
-        let contents: BackupFile.Contents
+    /// Why `sealed` does not have the shape of a sealed object of `kind`, or nil.
+    private static func shapeProblem(_ sealed: [UInt8], kind: ObjectKind) -> String? {
         do {
-            contents = try BackupFile.read(file)
-        } catch VaultError.backupDamaged(_, let detail) {
-            return VerifyReport(checkedEntries: 0, damaged: [Damage(object: .backupFile, reason: detail)])
-        }
-        let header = try decodeBackupHeader(contents.header, file: file)
-        let ring = try unwrap(header, passphrase: passphrase)
-        return Verifier(vaultID: header.vaultID, keyRing: ring).check(
-            sealedIndex: contents.index, indexPages: contents.indexPages, entries: contents.entries)
-    }
-
-    private static func decodeBackupHeader(_ bytes: [UInt8], file: URL) throws -> VaultHeader {
-        let header: VaultHeader
-        do {
-            header = try VaultHeader.decode(bytes)
-        } catch .unsupportedVersion(let v) {
-            throw VaultError.unsupportedVersion(found: v, supported: Int(VaultHeader.currentVersion))
+            _ = try Envelope.peek(sealed, expecting: kind)
+            return nil
         } catch {
-            throw VaultError.backupDamaged(path: file.path, detail: "header: \(error)")
+            return "\(error)"
         }
-        do { try header.kdf.validate() } catch {
-            throw VaultError.backupDamaged(path: file.path, detail: "header: \(error)")
-        }
-        return header
     }
 }

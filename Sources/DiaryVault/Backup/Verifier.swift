@@ -9,6 +9,10 @@ public struct Damage: Sendable, Equatable, CustomStringConvertible {
         case index
         case entry(UUID)
         case backupFile
+        /// A record of a backup file that names no entry (its framing is damaged), by byte offset.
+        case backupRecord(offset: Int)
+        /// The store's own structure: a finding of `VaultStore.auditLayout`.
+        case store
     }
 
     public let object: Object
@@ -29,6 +33,8 @@ public struct Damage: Sendable, Equatable, CustomStringConvertible {
         case .index: return "index: \(reason)"
         case .entry(let id): return "entry \(id.uuidString.lowercased()): \(reason)"
         case .backupFile: return "backup file: \(reason)"
+        case .backupRecord(let offset): return "backup record at byte \(offset): \(reason)"
+        case .store: return "store: \(reason)"
         }
     }
 }
@@ -46,51 +52,100 @@ public struct VerifyReport: Sendable, Equatable {
 }
 
 /// Authenticates an index and a set of sealed entries, and cross-checks them.
+///
+/// The index is read first (`expectations`), then each entry on its own (`verdict`), so that a
+/// backup can be checked one record at a time without holding its entries.
 struct Verifier {
     let vaultID: UUID
     let keyRing: KeyRing
+
+    /// What an authentic index says about the entries: which copy of each it records.
+    struct Expectations {
+        /// Nil when the index root is missing or cannot be read: nothing to compare with.
+        var rows: [UUID: ([UInt8]) -> Bool]?
+        /// Pages that are damaged: their entries cannot be compared either.
+        var damagedPages = Set<Int>()
+        var damage: [Damage] = []
+
+        /// Whether the index can vouch for (or against) the entry `id`.
+        func covers(_ id: UUID) -> Bool {
+            rows != nil && !damagedPages.contains(IndexLayout.page(of: id))
+        }
+    }
+
+    /// What one sealed entry turned out to be.
+    enum Verdict: Equatable {
+        /// Authentic, and the copy the index records (or the index cannot say).
+        case intact
+        /// Authentic, but its page of an intact index does not list it.
+        case notInIndex
+        /// Authentic, but not the copy the index records: an older or other copy put back.
+        case replayed
+        /// Does not open: damaged, or not this entry's.
+        case damaged(String)
+    }
+
+    func expectations(sealedIndex: [UInt8]?, indexPages: [Int: [UInt8]]) -> Expectations {
+        var result = Expectations()
+        guard let sealedIndex else {
+            result.damage.append(Damage(object: .index, reason: "missing", reindexRepairs: true))
+            return result
+        }
+        do {
+            result.rows = try indexRows(
+                sealedIndex, pages: indexPages, damage: &result.damage, damagedPages: &result.damagedPages
+            ).mapValues(\.recorded)
+        } catch {
+            result.damage.append(Damage(object: .index, reason: "\(error)"))
+        }
+        return result
+    }
+
+    func verdict(id: UUID, sealed: [UInt8], expectations: Expectations) -> Verdict {
+        do {
+            _ = try EntryCodec.decode(
+                Envelope.open(sealed, kind: .entry, objectID: id, vaultID: vaultID, keyRing: keyRing),
+                id: id, textLimit: Vault.maximumTextBytes)
+        } catch {
+            return .damaged("\(error)")
+        }
+        guard expectations.covers(id), let rows = expectations.rows else { return .intact }
+        guard let recorded = rows[id] else { return .notInIndex }
+        return recorded(sealed) ? .intact : .replayed
+    }
+
+    /// The damage a verdict stands for, if any.
+    static func damage(_ verdict: Verdict, id: UUID) -> Damage? {
+        switch verdict {
+        case .intact: return nil
+        case .notInIndex: return Damage(object: .entry(id), reason: "not in the index", reindexRepairs: true)
+        case .replayed: return Damage(object: .entry(id), reason: "differs from the index (replaced or replayed?)")
+        case .damaged(let reason): return Damage(object: .entry(id), reason: reason)
+        }
+    }
+
+    /// Entries the index records that `present` lacks.
+    static func missing(_ expectations: Expectations, present: Set<UUID>) -> [Damage] {
+        (expectations.rows?.keys).map(Array.init)?.filter { !present.contains($0) }.map {
+            Damage(object: .entry($0), reason: "missing")
+        } ?? []
+    }
 
     func check(
         sealedIndex: [UInt8]?, indexPages: [Int: [UInt8]] = [:], entries: [(UUID, [UInt8])],
         progress: ((Int, Int) -> Void)? = nil
     ) -> VerifyReport {
-        var damage: [Damage] = []
-        var expected: [UUID: (recorded: ([UInt8]) -> Bool, summary: EntrySummary)]?
-        var damagedPages = Set<Int>()
-        if let sealedIndex {
-            do {
-                expected = try indexRows(sealedIndex, pages: indexPages, damage: &damage, damagedPages: &damagedPages)
-            } catch {
-                damage.append(Damage(object: .index, reason: "\(error)"))
-            }
-        } else {
-            damage.append(Damage(object: .index, reason: "missing", reindexRepairs: true))
-        }
+        let expected = expectations(sealedIndex: sealedIndex, indexPages: indexPages)
+        var damage = expected.damage
         var present = Set<UUID>()
         for (n, (id, sealed)) in entries.enumerated() {
             present.insert(id)
-            do {
-                _ = try EntryCodec.decode(
-                    Envelope.open(sealed, kind: .entry, objectID: id, vaultID: vaultID, keyRing: keyRing),
-                    id: id, textLimit: Vault.maximumTextBytes)
-                if let expected {
-                    if let row = expected[id] {
-                        if !row.recorded(sealed) {
-                            damage.append(Damage(object: .entry(id), reason: "differs from the index (replaced or replayed?)"))
-                        }
-                    } else if !damagedPages.contains(IndexLayout.page(of: id)) {
-                        // (An entry whose page is damaged is covered by that page's report.)
-                        damage.append(Damage(object: .entry(id), reason: "not in the index", reindexRepairs: true))
-                    }
-                }
-            } catch {
-                damage.append(Damage(object: .entry(id), reason: "\(error)"))
+            if let found = Self.damage(verdict(id: id, sealed: sealed, expectations: expected), id: id) {
+                damage.append(found)
             }
             progress?(n + 1, entries.count)
         }
-        for id in (expected?.keys).map(Array.init) ?? [] where !present.contains(id) {
-            damage.append(Damage(object: .entry(id), reason: "missing"))
-        }
+        damage += Self.missing(expected, present: present)
         return VerifyReport(checkedEntries: entries.count, damaged: damage.sorted { $0.description < $1.description })
     }
 
@@ -137,6 +192,10 @@ extension Vault {
     /// with a witness attached, also every entry this machine saw that is gone or older.
     public func verify(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> VerifyReport {
         var report = try verifyObjects(progress: progress)
+        // What the store holds besides the sealed objects (a trigger, an unknown file).
+        for finding in try storeCall({ try backend.auditLayout() }) {
+            report.damaged.append(Damage(object: .store, reason: finding))
+        }
         report.damaged += try entrySetDamage()
         return report
     }

@@ -126,14 +126,40 @@ import Foundation
     /// header, and every sealed object opened under the fixed key as `verify` would.
     /// Like `header`, the input is also tried with a correct end record in place of its last
     /// 45 bytes (count and hash recomputed), so the record parser is reached.
+    /// Each input also goes through `BackupReader`, the record-by-record reader that `verify`,
+    /// `restore` and `--salvage` use, with every entry it frames opened as they would.
     @discardableResult
     public static func backup(_ bytes: [UInt8]) -> Bool {
         let accepted = parseBackup(bytes)
+        scanBackup(bytes)
         let endLength = 1 + 4 + 8 + 32
         if bytes.count >= 10 + endLength {
             parseBackup(withEndRecord(Array(bytes.dropLast(endLength))))
         }
         return accepted
+    }
+
+    /// `BackupReader` over `bytes` in a file on the memory file system (unlinked at once),
+    /// then every entry record read back and checked under the fixed key.
+    private static func scanBackup(_ bytes: [UInt8]) {
+        var template = Array("/dev/shm/diary-fuzz-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count,
+            let reader = try? BackupReader(descriptor: fd, url: URL(fileURLWithPath: "/fuzz"))
+        else {
+            if written != bytes.count { close(fd) }
+            return
+        }
+        guard (try? reader.scan()) != nil else { return }
+        let verifier = Verifier(vaultID: vaultID, keyRing: keyRing)
+        let expected = verifier.expectations(sealedIndex: reader.index, indexPages: reader.indexPages)
+        for record in reader.entries {
+            guard let sealed = try? reader.payload(of: record) else { continue }
+            _ = verifier.verdict(id: record.id, sealed: sealed, expectations: expected)
+        }
     }
 
     /// True when the framing parses and the header decodes (the records were sealed under

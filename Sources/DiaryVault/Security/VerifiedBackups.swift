@@ -57,9 +57,12 @@ public struct VerifiedBackups: Sendable {
 
     /// The vault id a backup file belongs to, read from the header inside it (no key needed).
     public static func vaultID(ofBackup file: URL) throws -> UUID {
-        let contents = try BackupFile.read(file)
+        // Only the header record is read: the file may be large, and it was just verified.
+        guard let header = try BackupReader(file).headerRecord() else {
+            throw VaultError.backupDamaged(path: file.path, detail: "no header record")
+        }
         do {
-            return try VaultHeader.decode(contents.header).vaultID
+            return try VaultHeader.decode(header).vaultID
         } catch {
             throw VaultError.backupDamaged(path: file.path, detail: "header: \(error)")
         }

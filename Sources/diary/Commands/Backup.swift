@@ -2,19 +2,26 @@ import ArgumentParser
 import DiaryVault
 import Foundation
 
-/// `diary backup`: one ciphertext-only file.
+/// `diary backup`: one ciphertext-only file, written without the key.
 struct Backup: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Write a backup of the vault to one file.",
         discussion: """
             The file holds ciphertext only (it opens with the passphrase current at backup \
-            time), so it can go anywhere, trusted or not. Default name: \
+            time), so it can go anywhere, trusted or not. No key is needed: a locked vault is \
+            backed up without a passphrase, an agent or a terminal. Default name: \
             diary-backup-YYYYMMDD-HHMMSS.diarybak in the current directory. An existing file is \
             never overwritten. Prints the file's path on stdout.
 
-            EXAMPLE
+            Every object copied is checked for structure. A damaged header is refused (no \
+            backup without it could ever be opened); any other damaged object is copied as it \
+            is and named on stderr, and the exit status is 65: the backup is kept, and \
+            `diary restore --salvage` leaves the damage out.
+
+            EXAMPLES
               diary backup /media/usb/diary.diarybak
+              diary backup && diary verify diary-backup-*.diarybak
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -23,13 +30,16 @@ struct Backup: ParsableCommand {
     var path: String?
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open()
+        let sealed = try SealedVault(at: global.vaultURL)
+        SettingsWarnings.report(sealed.info, at: sealed.directory)
         let file = URL(fileURLWithPath: path ?? Backup.defaultName()).standardizedFileURL
         let progress = Progress("backing up")
         defer { progress.finish() }
-        try vault.backup(to: file, progress: progress.update)
+        let damage = try sealed.backup(to: file, progress: progress.update)
         progress.finish()
         Output.data(file.path)
+        for found in damage { Output.warning("damaged, copied as found: \(found.description)") }
+        if !damage.isEmpty { throw CLIError.backedUpDamage(count: damage.count) }
     }
 
     /// `diary-backup-20240222-150000.diarybak`, in local time.
@@ -41,4 +51,3 @@ struct Backup: ParsableCommand {
         return "diary-backup-\(formatter.string(from: now)).diarybak"
     }
 }
-

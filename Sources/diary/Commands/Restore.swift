@@ -13,8 +13,17 @@ struct Restore: ParsableCommand {
             object, and writes a new vault at --to: a new or empty directory, never one that \
             already holds a vault or anything else. --store converts to the other store shape on the way.
 
-            EXAMPLE
+            A damaged backup is refused (exit status 65) unless --salvage is given. Then every \
+            entry whose record is intact is restored, the index is rebuilt from them, and \
+            everything lost is listed on stderr (entry ids, index pages, unreadable records by \
+            byte offset); the exit status is 65 when anything was lost. An entry the backup's \
+            own index shows to be another copy than the one it records (an older copy put \
+            back) is left out and listed. The header must be intact: without it nothing can \
+            be salvaged.
+
+            EXAMPLES
               diary restore diary-backup-20240222-150000.diarybak --to ~/diary-restored
+              diary restore damaged.diarybak --to ~/diary-salvaged --salvage
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -28,6 +37,9 @@ struct Restore: ParsableCommand {
     @Option(help: "Store shape of the restored vault (default: as in the backup).")
     var store: StoreKind?
 
+    @Flag(help: "Restore every intact entry of a damaged backup and list what was lost.")
+    var salvage = false
+
     func run() throws {
         let target = URL(fileURLWithPath: (to as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL
         let source = URL(fileURLWithPath: backup).standardizedFileURL
@@ -40,9 +52,24 @@ struct Restore: ParsableCommand {
         }
         let passphrase = try VaultAccess(options: global, directoryOverride: target)
             .currentPassphrase(prompt: "Passphrase for \(source.path): ")
-        let vault = try Vault.restore(backup: source, to: target, passphrase: passphrase, store: store)
-        EntrySetWatch.created(vault)
-        let count = vault.entryCount
+        guard salvage else {
+            let vault = try Vault.restore(backup: source, to: target, passphrase: passphrase, store: store)
+            EntrySetWatch.created(vault)
+            let count = vault.entryCount
+            Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
+            return
+        }
+        let report = try Vault.salvage(backup: source, to: target, passphrase: passphrase, store: store)
+        EntrySetWatch.created(report.vault)
+        let count = report.vault.entryCount
+        // What was lost goes to stderr (talk, not data): the restored vault is the result.
+        for lost in report.lost { Output.note("lost: \(lost.description)") }
+        if !report.lost.isEmpty {
+            throw CLIError.salvagedWithLoss(lost: report.lost.count, restored: count, path: target.path)
+        }
+        if !report.damage.isEmpty {
+            for found in report.damage { Output.warning("damaged, nothing lost: \(found.description)") }
+        }
         Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
     }
 }

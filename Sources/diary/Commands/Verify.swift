@@ -14,8 +14,15 @@ struct Verify: ParsableCommand {
             damaged object on stdout, naming the entry id, and exits with status 65 when any \
             damage was found. Undamaged entries stay readable.
 
-            EXAMPLE
+            A vault's store is checked too: a SQLite vault must hold exactly diary's tables and \
+            indexes (no trigger, view or extra table), a files vault only the files diary \
+            writes. In a backup, each record is authenticated on its own: a damaged record is \
+            named by its entry id (or, when its framing is damaged, by its byte offset), and \
+            `diary restore --salvage` restores the rest.
+
+            EXAMPLES
               diary verify && diary verify ~/backups/diary-backup-20240222-150000.diarybak
+              diary verify --passphrase-file ~/.diary-pass backup.diarybak
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -27,12 +34,14 @@ struct Verify: ParsableCommand {
         let progress = Progress("verifying")
         defer { progress.finish() }
         let report: VerifyReport
+        var isBackup = false
         var isDirectory: ObjCBool = false
         if let path, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
             let file = URL(fileURLWithPath: path).standardizedFileURL
             let passphrase = try VaultAccess(options: global)
                 .currentPassphrase(prompt: "Passphrase for \(file.path): ")
             report = try Vault.verifyBackup(file, passphrase: passphrase)
+            isBackup = true
             if report.isClean { Self.noteVerifiedBackup(file) }
         } else {
             let override = path.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
@@ -41,6 +50,10 @@ struct Verify: ParsableCommand {
         }
         progress.finish()
         for damage in report.damaged { Output.data(Printable.escaped(damage.description)) }
+        if isBackup, !report.isClean {
+            let headerOpened = report.checkedEntries > 0 && !report.damaged.contains { $0.object == .header }
+            throw CLIError.backupDamageFound(count: report.damaged.count, salvageable: headerOpened)
+        }
         guard report.isClean else { throw CLIError.damageFound(
             count: report.damaged.count, reindexRepairs: report.damaged.contains(where: \.reindexRepairs)) }
         Output.note("ok: \(report.checkedEntries) entr\(report.checkedEntries == 1 ? "y" : "ies"), no damage")

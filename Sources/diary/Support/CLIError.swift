@@ -43,6 +43,12 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case damageFound(count: Int, reindexRepairs: Bool)
     /// Entries this machine saw are gone, or older copies were put back (already listed).
     case entriesLost(vault: String)
+    /// `verify BACKUP` found damage; `restore --salvage` can recover what is intact.
+    case backupDamageFound(count: Int, salvageable: Bool)
+    /// `backup` wrote the file, but the vault had damaged objects, copied as they are.
+    case backedUpDamage(count: Int)
+    /// `restore --salvage` wrote the vault without the objects it listed.
+    case salvagedWithLoss(lost: Int, restored: Int, path: String)
     /// `restore` target that exists, is not a vault, and is not empty.
     case notEmpty(path: String)
     /// A path given on the command line is unusable.
@@ -75,6 +81,11 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .entriesLost(let vault): return "refusing to use \(vault) until the loss is accepted or repaired"
         case .damageFound(let count, _): return "damage found in \(count) object\(count == 1 ? "" : "s")"
         case .badPath(let path, let detail): return "\(path): \(detail)"
+        case .backupDamageFound(let count, _): return "damage found in \(count) object\(count == 1 ? "" : "s") of the backup"
+        case .backedUpDamage(let count):
+            return "the backup was written, but \(count) damaged object\(count == 1 ? " was" : "s were") copied as found"
+        case .salvagedWithLoss(let lost, let restored, let path):
+            return "restored \(restored) entr\(restored == 1 ? "y" : "ies") into \(path); \(lost) object\(lost == 1 ? " was" : "s were") lost (listed above)"
         case .notEmpty(let path): return "\(path) exists and is not empty; restore writes only into a new or empty directory"
         }
     }
@@ -94,6 +105,9 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return "if you put this copy back on purpose, `diary reindex --accept-older` accepts it; "
                 + "otherwise restore the newer copy from a backup (`diary restore`)"
         case .damageFound(_, reindexRepairs: true): return "`diary reindex` rebuilds the index from the entries"
+        case .backupDamageFound(_, salvageable: true):
+            return "`diary restore BACKUP --to DIR --salvage` restores every entry that is intact"
+        case .backedUpDamage: return "`diary verify` names the damage; `diary restore --salvage` leaves it out of a restore"
         default: return nil
         }
     }
@@ -106,7 +120,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return .failure
         case .confirmationNeeded: return .usage
         case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused
-        case .damageFound, .entriesLost: return .damaged
+        case .damageFound, .entriesLost, .backupDamageFound, .backedUpDamage, .salvagedWithLoss: return .damaged
         case .notEmpty: return .alreadyExists
         }
     }

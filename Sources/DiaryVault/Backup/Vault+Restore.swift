@@ -1,0 +1,232 @@
+import DiaryCrypto
+import DiaryStore
+import Foundation
+
+/// What `Vault.salvage` restored from a damaged backup, and what it could not.
+public struct SalvageReport {
+    public let vault: Vault
+    /// Entries (by id, or by record position when the record no longer names one), index pages
+    /// and other records that were not restored, each with the reason.
+    public let lost: [Damage]
+    /// The damage the backup holds, as `verifyBackup` reports it.
+    public let damage: [Damage]
+}
+
+extension Vault {
+    /// Authenticates every object in a backup file with `passphrase` and lists the damage:
+    /// one finding per damaged record (by entry id when the record still names one, else by
+    /// its byte offset), each sealed object checked on its own, and the end record's checksum
+    /// as one more finding. Reads the file record by record, in bounded memory.
+    public static func verifyBackup(_ file: URL, passphrase: SecretBytes) throws -> VerifyReport {
+        let reader = try BackupReader(file)
+        try reader.scan()
+        var damage = reader.findings.map(Self.damage(of:))
+        guard let opened = try openBackupHeader(reader, passphrase: passphrase, damage: &damage) else {
+            return VerifyReport(checkedEntries: 0, damaged: damage)
+        }
+        let verifier = Verifier(vaultID: opened.header.vaultID, keyRing: opened.ring)
+        let expected = verifier.expectations(sealedIndex: reader.index, indexPages: reader.indexPages)
+        damage += expected.damage
+        try forEachBackupEntry(reader, verifier: verifier, expected: expected) { record, _, verdict in
+            if let found = Verifier.damage(verdict, id: record.id) { damage.append(located(found, record)) }
+        }
+        damage += Verifier.missing(expected, present: Set(reader.entries.map(\.id)))
+        return VerifyReport(checkedEntries: reader.entries.count, damaged: damage)
+    }
+
+    /// Restores a backup into a new vault at `directory` (missing or empty), after checking
+    /// every object in it; any damage refuses the whole backup (see `salvage`). `store`
+    /// defaults to the store the backup was taken from.
+    public static func restore(
+        backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind? = nil
+    ) throws -> Vault {
+        let outcome = try restoreRecords(backup: file, to: directory, passphrase: passphrase, store: store, salvage: false)
+        return outcome.vault
+    }
+
+    /// Restores every authentic entry of a damaged backup into a new vault at `directory`.
+    ///
+    /// The header must be intact: without it nothing opens, and this throws. Each entry record
+    /// is authenticated on its own; an entry that fails, that the backup's intact index shows
+    /// to be another copy than the one it records (an older copy put back), or that the index
+    /// records but no record holds, is left out and listed in `lost`. An authentic entry whose
+    /// page of the index is damaged cannot be compared and is restored. The index is rebuilt
+    /// from the restored entries, since the backup's own cannot be trusted to match them. No
+    /// entry is ever restored with other plaintext than it was sealed with: every one kept
+    /// opened under its own id. A clean backup is restored exactly as `restore` does.
+    public static func salvage(
+        backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind? = nil
+    ) throws -> SalvageReport {
+        try restoreRecords(backup: file, to: directory, passphrase: passphrase, store: store, salvage: true)
+    }
+
+    /// The sealed entries a restore writes at a time: memory stays bounded by this (plus one
+    /// record), not by the size of the backup.
+    static let restoreBatchBytes = 16 << 20
+
+    /// Both restores in one pass over the entry records. The vault is built in a temporary
+    /// directory next to `directory` and renamed into place at the end, so that whatever
+    /// happens (damage found late, a crash, a full disk) `directory` holds a complete vault
+    /// or none.
+    private static func restoreRecords(
+        backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind?, salvage: Bool
+    ) throws -> SalvageReport {
+        try refuseOccupied(directory)
+        let reader = try BackupReader(file)
+        try reader.scan()
+        var damage = reader.findings.map(Self.damage(of:))
+        guard let opened = try openBackupHeader(reader, passphrase: passphrase, damage: &damage) else {
+            throw VaultError.backupDamaged(
+                path: file.path,
+                detail: (salvage ? "the header record is damaged, so nothing can be salvaged: " : "")
+                    + damage.map(\.description).joined(separator: "; "))
+        }
+        let verifier = Verifier(vaultID: opened.header.vaultID, keyRing: opened.ring)
+        let expected = verifier.expectations(sealedIndex: reader.index, indexPages: reader.indexPages)
+        damage += expected.damage
+        if !salvage, !damage.isEmpty {
+            throw VaultError.backupDamaged(path: file.path, detail: damage.map(\.description).joined(separator: "; "))
+        }
+        // The index is rebuilt at the end if anything turns out damaged; until then the
+        // backup's own is written, as a clean restore keeps it.
+        let initial = damage.isEmpty
+            ? StoreChange(index: reader.index, putIndexPages: reader.indexPages) : StoreChange()
+        let staging = try RestoreStaging(opened, initial: initial, store: store, next: directory)
+        do {
+            // Only the index is rebuilt, so only its damage and framing damage are "lost".
+            var lost = damage.filter {
+                switch $0.object {
+                case .index, .backupRecord: return true
+                default: return false
+                }
+            }
+            var batch: [UUID: [UInt8]] = [:]
+            var batchBytes = 0
+            for record in reader.entries {
+                let sealed = try reader.payload(of: record)
+                let verdict = verifier.verdict(id: record.id, sealed: sealed, expectations: expected)
+                if let found = Verifier.damage(verdict, id: record.id) {
+                    damage.append(located(found, record))
+                    if !salvage {
+                        throw VaultError.backupDamaged(path: file.path, detail: damage.map(\.description).joined(separator: "; "))
+                    }
+                }
+                switch verdict {
+                case .intact, .notInIndex:
+                    batch[record.id] = sealed
+                    batchBytes += sealed.count
+                case .replayed, .damaged:
+                    lost.append(located(Verifier.damage(verdict, id: record.id)!, record))
+                }
+                if batchBytes >= restoreBatchBytes {
+                    try staging.write(batch)
+                    batch = [:]
+                    batchBytes = 0
+                }
+            }
+            try staging.write(batch)
+            for missing in Verifier.missing(expected, present: Set(reader.entries.map(\.id))) {
+                if !salvage { throw VaultError.backupDamaged(path: file.path, detail: missing.description) }
+                lost.append(missing)
+                damage.append(missing)
+            }
+            let vault = try staging.finish(rebuildIndex: !damage.isEmpty)
+            return SalvageReport(vault: vault, lost: lost.sorted { $0.description < $1.description }, damage: damage)
+        } catch {
+            staging.discard()
+            throw error
+        }
+    }
+
+    /// Refuses a target that holds a vault or anything else, before any work: the vault is
+    /// renamed onto it at the end, which only a missing or empty directory allows.
+    private static func refuseOccupied(_ directory: URL) throws {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        if names.isEmpty { return }
+        if (try? StoreLayout.detect(at: directory)) != nil { throw VaultError.alreadyExists(path: directory.path) }
+        throw VaultError.notAVault(path: directory.path)
+    }
+
+    // MARK: - Shared steps
+
+    /// A backup's header, decoded and opened.
+    struct OpenedBackup {
+        var header: VaultHeader
+        let ring: KeyRing
+        let kek: SecretBytes
+    }
+
+    /// Decodes and unwraps the backup's header. A header that is missing or damaged is added
+    /// to `damage` and gives nil. A wrong passphrase throws, unless the file is damaged too:
+    /// then the header may be what is damaged, and saying "wrong passphrase" could mislead.
+    private static func openBackupHeader(
+        _ reader: BackupReader, passphrase: SecretBytes, damage: inout [Damage]
+    ) throws -> OpenedBackup? {
+        guard let bytes = reader.header else { return nil }
+        let header: VaultHeader
+        do {
+            header = try decodeBackupHeader(bytes, file: reader.url)
+        } catch VaultError.backupDamaged(_, let detail) {
+            damage.insert(Damage(object: .header, reason: detail), at: 0)
+            return nil
+        }
+        do {
+            let kek = try header.deriveKEK(try Passphrase.normalized(passphrase))
+            let ring: KeyRing
+            do { ring = try header.unwrap(kek: kek) } catch CryptoError.authenticationFailed { throw VaultError.wrongPassphrase }
+            return OpenedBackup(header: header, ring: ring, kek: kek)
+        } catch VaultError.wrongPassphrase where !damage.isEmpty {
+            damage.insert(Damage(object: .header, reason: "cannot be opened: a wrong passphrase, or a damaged header"), at: 0)
+            return nil
+        }
+    }
+
+    /// Reads each entry record back from the file and authenticates it on its own.
+    private static func forEachBackupEntry(
+        _ reader: BackupReader, verifier: Verifier, expected: Verifier.Expectations,
+        _ body: (BackupReader.EntryRecord, [UInt8], Verifier.Verdict) throws -> Void
+    ) throws {
+        for record in reader.entries {
+            let sealed = try reader.payload(of: record)
+            try body(record, sealed, verifier.verdict(id: record.id, sealed: sealed, expectations: expected))
+        }
+    }
+
+    /// A finding of the backup reader, in the vocabulary of `verify`.
+    private static func damage(of finding: BackupReader.Finding) -> Damage {
+        if let id = finding.entry {
+            return Damage(object: .entry(id), reason: (finding.offset.map { "record at byte \($0): " } ?? "") + finding.detail)
+        }
+        if let offset = finding.offset { return Damage(object: .backupRecord(offset: offset), reason: finding.detail) }
+        return Damage(object: .backupFile, reason: finding.detail)
+    }
+
+    /// `damage` with the position of the entry's record, so a record whose id itself is
+    /// damaged can still be found in the file.
+    private static func located(_ damage: Damage, _ record: BackupReader.EntryRecord) -> Damage {
+        Damage(object: damage.object, reason: "\(damage.reason) (record at byte \(record.offset))", reindexRepairs: damage.reindexRepairs)
+    }
+
+    private static func decodeBackupHeader(_ bytes: [UInt8], file: URL) throws -> VaultHeader {
+        let header: VaultHeader
+        do {
+            header = try VaultHeader.decode(bytes)
+        } catch .unsupportedVersion(let v) {
+            throw VaultError.unsupportedVersion(found: v, supported: Int(VaultHeader.currentVersion))
+        } catch {
+            throw VaultError.backupDamaged(path: file.path, detail: "\(error)")
+        }
+        do { try header.kdf.validate() } catch {
+            throw VaultError.backupDamaged(path: file.path, detail: "\(error)")
+        }
+        return header
+    }
+}
+
+extension Damage.Object {
+    /// The entry this damage names, if any.
+    public var entryID: UUID? {
+        if case .entry(let id) = self { return id }
+        return nil
+    }
+}
