@@ -643,7 +643,7 @@ _diary_restore() {
 
 _diary_reindex() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--accept-older --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault --passphrase-file)
     __diary_offer_flags_options 0

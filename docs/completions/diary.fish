@@ -59,7 +59,7 @@ function __diary_parse_tokens -S
         case 'restore'
             __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'to=' 'store=' 'salvage' 'version' 'h/help'
         case 'reindex'
-            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'version' 'h/help'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'accept-older' 'version' 'h/help'
         case 'import'
             __diary_parse_subcommand -r 1 'vault=' 'passphrase-file=' 'from=' 'version' 'h/help'
         case 'export'
@@ -259,6 +259,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary restore" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" accept-older' -l 'accept-older' -d 'Accept that entries this machine saw are missing or older, and continue from the vault as it is.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reindex" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'

@@ -383,6 +383,7 @@ _diary_reindex() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--accept-older[Accept that entries this machine saw are missing or older, and continue from the vault as it is.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
