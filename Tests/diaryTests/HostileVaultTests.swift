@@ -88,23 +88,28 @@ final class HostileVaultTests: XCTestCase {
         assertDamage(try box.run(["show", id], timeout: Self.seconds), naming: entry, "is larger than \(16 << 20) bytes")
     }
 
-    /// The machine's rollback state is not part of the vault: damage there is a warning
-    /// naming the file, and the command goes on.
-    func testFIFOOrHugeRollbackStateIsIgnoredWithAWarning() throws {
+    /// The machine's record of the vault (its witness) is not part of the vault: a FIFO or a
+    /// huge file in place of its root is a warning, the command goes on, and the record is
+    /// started again.
+    func testFIFOOrHugeWitnessRootIsIgnoredWithAWarning() throws {
         let (box, _) = try filesVault("fifo-state")
-        let state = box.root.appendingPathComponent("home/.local/state/diary/generations")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: state.path))
+        let witnessRoot = try XCTUnwrap(FileManager.default.subpaths(
+            atPath: box.root.appendingPathComponent("home/.local/state/diary/witness").path)?
+            .first { $0.hasSuffix("index-copy/vault.index") })
+        let state = box.root.appendingPathComponent("home/.local/state/diary/witness/" + witnessRoot)
+        try FileManager.default.removeItem(at: state)
         try fifo(state)
         defer { remove(state, before: box) }
         var result = try box.run(["list"], timeout: Self.seconds)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.contains("\(state.path) is unreadable (is not a regular file)"), result.stderr)
-        try FileManager.default.removeItem(at: state)
+        XCTAssertTrue(result.stderr.contains("record of \(box.vault.path) could not be read"), result.stderr)
+        try? FileManager.default.removeItem(at: state)
         XCTAssertTrue(FileManager.default.createFile(atPath: state.path, contents: nil))
         XCTAssertEqual(truncate(state.path, 1 << 40), 0)
         result = try box.run(["list"], timeout: Self.seconds)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.contains("\(state.path) is unreadable (is larger than"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("could not be read"), result.stderr)
+        XCTAssertTrue(try box.ok(["list"]).stderr.isEmpty, "the record was started again")
     }
 
     /// Mutated import files through the binary: each imports (0) or is refused (67), and

@@ -26,6 +26,9 @@ public struct EntrySetReport: Sendable, Equatable {
     public var older: [EntrySummary] = []
     /// When the witness was last brought up to date.
     public var seenOn: Date?
+    /// This machine's record could not be read (damaged, or not a file we wrote): it said
+    /// nothing, and was started again from the vault when the vault lost nothing.
+    public var recordUnreadable = false
     /// The newest index generation this machine saw (when a full comparison ran): a repair
     /// continues above it, so the counter never goes back.
     public var seenGeneration: UInt64?
@@ -117,6 +120,7 @@ extension Vault {
                 report.olderKey = true
             } else {
                 report.noRecord = true
+                report.recordUnreadable = true
             }
         case .index(let seen, _):
             report.seenGeneration = seen.index.generation
@@ -162,7 +166,15 @@ extension Vault {
     }
 
     private func witnessed(_ witness: IndexWitness) throws -> Witnessed {
-        guard let store = try witness.open(), let root = try storeCall({ try store.readIndex() }) else { return .none }
+        // The record is this machine's, not the vault's: one that cannot be read (a file that
+        // is not ours, too large, a FIFO) says nothing, and the report says so.
+        let found: (store: any VaultStore, root: [UInt8]?)?
+        do {
+            found = try witness.open().map { store in (store, try storeCall { try store.readIndex() }) }
+        } catch {
+            return .unreadable(keyGeneration: nil)
+        }
+        guard let (store, root) = found, let root else { return .none }
         guard let seen = try? SealedIndex(backend: store, vaultID: id, keyRing: keyRing), seen.state == .ok else {
             return .unreadable(keyGeneration: try? Envelope.peek(root, expecting: .index).generation)
         }

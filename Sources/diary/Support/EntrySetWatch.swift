@@ -34,6 +34,9 @@ enum EntrySetWatch {
     }
 
     private static func enforce(_ report: EntrySetReport, vault: Vault) throws {
+        if report.recordUnreadable {
+            Output.warning("this machine's record of \(vault.directory.path) could not be read; it was started again")
+        }
         if report.isLoss {
             for line in describe(report, vault: vault) { Output.talk("diary: \(line)") }
             throw CLIError.entriesLost(vault: vault.directory.path)

@@ -1,3 +1,4 @@
+import DiaryCrypto
 import DiaryVault
 import Foundation
 
@@ -127,7 +128,7 @@ enum InterruptedEdits {
         // The editor ends the file with a newline that the entry did not have.
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
         let decoded = String(validating: bytes, as: UTF8.self)
-        bytes.withUnsafeMutableBytes { raw in for i in raw.indices { raw[i] = 0 } }
+        secureZero(&bytes)
         guard let text = decoded else {
             close(directory.fd)
             throw CLIError.notUTF8(source: "\(found.path)/entry.txt")
