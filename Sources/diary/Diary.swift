@@ -23,10 +23,7 @@ struct Diary: ParsableCommand {
               NO_COLOR                   set: never colour the output
               XDG_RUNTIME_DIR            the agent's socket and the editor's file (tmpfs)
               XDG_DATA_HOME              the default vault is $XDG_DATA_HOME/diary
-              XDG_STATE_HOME             verified backups are noted in $XDG_STATE_HOME/diary
-              DIARY_INSECURE_TEST_KDF    TEST ONLY: =1 makes `init` use a deliberately weak
-                                         Argon2id cost so test suites run fast; never set
-                                         it for a real diary
+              XDG_STATE_HOME             verified backups and seen indexes, under diary/
 
             EXIT STATUS
             \(ExitCode.helpTable)
@@ -45,4 +42,21 @@ struct Diary: ParsableCommand {
             Import.self, Export.self, Audit.self, Recover.self,
             AgentCommand.self,
         ])
+
+    /// What `diary` alone prints (on stderr, exit 64): a few lines, not the whole `--help`.
+    ///
+    /// No command is a usage error, like git's bare `git` (which exits 1); 64 is this tool's
+    /// documented usage status, and stdout stays empty because nothing was asked for.
+    static let shortUsage = """
+        usage: diary <command> [options]
+
+          diary init                create a vault (asks for a new passphrase)
+          diary unlock / lock       start or end a session
+          diary new / edit ID       write an entry in $EDITOR (or pipe text to `diary new`)
+          diary list / show ID      newest first / one entry
+          diary search TEXT         find entries
+          diary backup              a ciphertext-only backup file
+
+        See `diary --help` for every command, `diary help COMMAND` for one.
+        """
 }

@@ -7,6 +7,12 @@ import Foundation
 // on disk). Best effort: a refusal here must not stop the diary from working.
 try? ProcessHardening.apply()
 
+// `diary` alone: a short usage on stderr instead of ArgumentParser's full help on stdout.
+if CommandLine.arguments.count == 1 {
+    Output.note(Diary.shortUsage)
+    exit(ExitCode.usage.rawValue)
+}
+
 // The entry point. Our own errors become `diary: error: …` / `diary: hint: …` and a documented
 // exit code (ExitCodes.swift); ArgumentParser's (usage, --help) keep their wording and code.
 do {

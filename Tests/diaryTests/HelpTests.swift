@@ -25,6 +25,49 @@ final class HelpTests: XCTestCase {
         XCTAssertFalse(help.contains("  agent "), "the agent subcommand is hidden")
     }
 
+    func testNoArgumentsPrintsAShortUsageOnStderrAsAUsageError() throws {
+        let result = try DiarySandbox(name: "help").run([])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertEqual(result.stdout, "", "nothing was asked for, so no data")
+        XCTAssertTrue(result.stderr.hasPrefix("usage: diary "), result.stderr)
+        XCTAssertTrue(result.stderr.contains("diary --help"), result.stderr)
+        XCTAssertLessThanOrEqual(result.stderr.split(separator: "\n").count, 12, "a short usage, not the full help")
+    }
+
+    func testDurationDefaultsAreShownAsTheyAreTyped() throws {
+        let help = try DiarySandbox(name: "help").ok(["unlock", "--help"]).stdout
+        XCTAssertTrue(help.contains("(default: 15m)"), help)
+        XCTAssertTrue(help.contains("(default: 8h)"), help)
+        XCTAssertFalse(help.contains("TimeSpan("), help)
+    }
+
+    /// Test-only switches are documented in the README's development section, never offered to
+    /// a user in `--help` (or the man page, which is made from it).
+    func testNoHelpNamesATestOnlySwitch() throws {
+        let box = try DiarySandbox(name: "help")
+        for command in [""] + Self.commands + ["import", "export", "audit"] {
+            let help = try box.ok(command.isEmpty ? ["--help"] : [command, "--help"]).stdout
+            for word in ["DIARY_INSECURE_TEST_KDF", "DIARY_TEST_", "TEST ONLY"] {
+                XCTAssertFalse(help.contains(word), "\(command) --help names \(word)")
+            }
+        }
+    }
+
+    /// At 80 columns no help line is wrapped back to column 0 under an indented table or example,
+    /// where ArgumentParser cannot keep the indentation.
+    func testHelpAtEightyColumnsKeepsItsIndentation() throws {
+        let box = try DiarySandbox(name: "help")
+        for command in [""] + Self.commands + ["import", "export", "audit"] {
+            let help = try box.ok(command.isEmpty ? ["--help"] : [command, "--help"], env: ["COLUMNS": "80"]).stdout
+            var previous = ""
+            for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+                let wrapped = previous.hasPrefix("  ") && !line.isEmpty && !line.hasPrefix(" ")
+                XCTAssertFalse(wrapped, "\(command) --help wraps to column 0: \(previous) / \(line)")
+                previous = String(line)
+            }
+        }
+    }
+
     func testCompletionScriptsAreGeneratedFromTheParser() throws {
         let box = try DiarySandbox(name: "help")
         for shell in ["bash", "zsh", "fish"] {

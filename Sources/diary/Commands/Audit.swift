@@ -10,9 +10,9 @@ struct Audit: ParsableCommand {
         abstract: "Show what someone who copies the vault can learn, and warn about weak settings.",
         discussion: """
             Needs no passphrase: it looks at the vault's files the way someone who copied them \
-            would, and prints what they show — the store, the vault id and key derivation cost \
+            would, and prints what they show (the store, the vault id and key derivation cost \
             from the header, the number of entries and their padded sizes, whether file times \
-            date the entries — followed by one `warning:` line per weak setting: a key \
+            date the entries), followed by one `warning:` line per weak setting: a key \
             derivation cost below the default, files or directories open wider than 0600/0700, \
             leftover editor directories, an interrupted key rotation, or no backup verified \
             (`diary verify BACKUP`) in the last \(AuditFindings.backupMaxAgeDays) days.

@@ -26,7 +26,7 @@ struct Import: ParsableCommand {
                         media become placeholders, counted in the summary
               markdown  one entry per .md file (a directory: its .md files);
                         the date comes from the front matter (date:, tags:,
-                        starred:, title:) or a file name YYYY-MM-DD…
+                        starred:, title:) or a file name YYYY-MM-DD...
               diary     `diary export --format json`: every field, same ids
 
             Prints nothing on stdout. The summary goes to stderr: entries imported, entries \

@@ -7,7 +7,7 @@ struct Star: ParsableCommand {
         commandName: "star",
         abstract: "Star an entry.",
         discussion: """
-            Starred entries show a ★ in `list` and can be listed alone with `list --starred`.
+            Starred entries are marked with a star in `list` and can be listed alone with `list --starred`.
 
             EXAMPLE
               diary star 1b4e

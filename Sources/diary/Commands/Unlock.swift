@@ -11,7 +11,8 @@ struct Unlock: ParsableCommand {
         discussion: """
             Asks for the passphrase once and starts an agent that keeps the vault key in guarded \
             memory, so later commands need no passphrase. The agent forgets the key and exits \
-            after --timeout without use, at --max however busy, or on `diary lock`. If an agent \
+            after --timeout without use (default \(defaultTimeout.defaultValueDescription)), at \
+            --max however busy (default \(defaultMax.defaultValueDescription)), or on `diary lock`. If an agent \
             already holds this vault's key, it is reused and nothing is asked.
 
             Durations: 90s, 15m, 8h, 1h30m; a bare number means minutes.
@@ -20,13 +21,17 @@ struct Unlock: ParsableCommand {
               diary unlock --timeout 30m --max 4h
             """)
 
+    // Named, so the discussion (which is all the man page shows) states the same defaults.
+    static let defaultTimeout = TimeSpan(seconds: 15 * 60)
+    static let defaultMax = TimeSpan(seconds: 8 * 3600)
+
     @OptionGroup var global: GlobalOptions
 
     @Option(help: ArgumentHelp("Lock after this long without use.", valueName: "duration"))
-    var timeout = TimeSpan(seconds: 15 * 60)
+    var timeout = Unlock.defaultTimeout
 
     @Option(help: ArgumentHelp("Lock after this long in any case.", valueName: "duration"))
-    var max = TimeSpan(seconds: 8 * 3600)
+    var max = Unlock.defaultMax
 
     func run() throws {
         let access = VaultAccess(options: global)

@@ -38,7 +38,7 @@ enum ExitCode: Int32, CaseIterable, Sendable {
         case .usage: return "usage error (bad option, argument, date or id; confirmation needs --yes)"
         case .damaged: return "damage found (verify) or data failed authentication"
         case .noVault: return "no usable vault (missing, not a vault, newer format)"
-        case .inputRefused: return "input refused (not UTF-8, larger than 8 MiB, malformed import file, weak new passphrase)"
+        case .inputRefused: return "input refused (not UTF-8, over 8 MiB, bad import file, weak passphrase)"
         case .alreadyExists: return "refused to overwrite an existing vault or file"
         case .locked: return "vault locked (or its agent busy) and no way to ask for the passphrase"
         case .wrongPassphrase: return "wrong passphrase"

@@ -38,6 +38,12 @@ struct TimeSpan: ExpressibleByArgument, Equatable, Sendable {
         return number.isEmpty ? total : nil
     }
 
+    /// `15m`, `8h`, `1h30m`: what `--help` shows as the default. ArgumentParser would otherwise
+    /// print the memberwise form (`TimeSpan(seconds: 900.0)`); this one can be typed back in.
+    var defaultValueDescription: String {
+        Self.describe(seconds).replacingOccurrences(of: " ", with: "")
+    }
+
     /// `1h 5m`, `14m 32s`, `45s`: for `status` and `unlock` messages.
     static func describe(_ interval: TimeInterval) -> String {
         let total = interval.isFinite ? max(0, Int(clamping: Int64(interval.rounded()))) : 0
