@@ -9,8 +9,8 @@ enum ExitCode: Int32, CaseIterable, Sendable {
     /// Any other failure: an I/O error, an editor that failed, an unknown or ambiguous id,
     /// an empty text (nothing stored).
     case failure = 1
-    /// Usage (`EX_USAGE`): a bad option, argument or date, an id that is not hex, or a
-    /// confirmation that cannot be asked (no terminal and no `--yes`).
+    /// Usage (`EX_USAGE`): no command at all, a bad option, argument or date, an id that is
+    /// not hex, or a confirmation that cannot be asked (no terminal and no `--yes`).
     case usage = 64
     /// Damage (`EX_DATAERR`): `verify` found damage, or a header, entry or backup failed
     /// authentication.
