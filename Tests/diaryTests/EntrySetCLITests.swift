@@ -156,3 +156,22 @@ private final class Failures: @unchecked Sendable {
     func add(_ line: String) { lock.withLock { lines.append(line) } }
     var all: [String] { lock.withLock { lines } }
 }
+
+/// Found in review: with the key in the agent and no passphrase source, a vault whose index
+/// was deleted with entries was reported as locked (75), not as the loss it is.
+final class EntrySetAgentCLITests: XCTestCase {
+    func testAnUnlockedSessionNamesTheLossInsteadOfSayingLocked() throws {
+        let box = try DiarySandbox(name: "entryset-agent")
+        try box.initVault(store: "files")
+        try box.ok(["new", "kept"])
+        let lost = try box.ok(["new", "lost"]).out
+        try box.ok(["unlock"])
+        let fm = FileManager.default
+        try fm.removeItem(at: box.vault.appendingPathComponent("vault.index"))
+        try fm.removeItem(at: box.vault.appendingPathComponent("entries/\(lost)"))
+        let result = try box.run(["list"], env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains("missing:     \(lost)"), result.stderr)
+        try box.ok(["lock"])
+    }
+}

@@ -34,8 +34,10 @@ public struct SealedVault {
     /// Opens the vault with a vault key held by the unlock agent (like
     /// `Vault.open(at:vaultKey:keyGeneration:)`, with the same checks).
     ///
-    /// The key is checked by opening the index with it; a vault whose index cannot be read
-    /// must be opened with the passphrase instead, so a wrong key can never seal new entries.
+    /// The key is checked by opening the index with it, or, when the index is missing or
+    /// damaged, by the entries that opened with it while the index was rebuilt in memory (so
+    /// that a damaged vault is reported as such, not as locked). With neither, the vault must
+    /// be opened with the passphrase, so a wrong key can never seal new entries.
     /// After a failure the same `SealedVault` can still be opened with the passphrase.
     public func open(vaultKey: SecretBytes, keyGeneration: UInt32) throws -> Vault {
         let header = try Vault.readHeader(backend)
@@ -43,7 +45,7 @@ public struct SealedVault {
         guard header.currentGeneration == keyGeneration, vaultKey.count == 32 else { throw VaultError.wrongKey }
         let ring = KeyRing([try GenerationKeys(generation: keyGeneration, vaultKey: vaultKey.slice(0..<32))])
         let vault = try Vault(backend: backend, header: header, keyRing: ring)
-        guard vault.indexState == .ok else {
+        guard vault.indexState == .ok || vault.entryCount > 0 else {
             throw vault.indexState == .missing && vault.entryCount == 0
                 ? VaultError.indexUnavailable("missing")
                 : VaultError.wrongKey
