@@ -189,14 +189,17 @@ struct Verifier {
 
 extension Vault {
     /// Authenticates the header, the index and every entry, and lists each damaged object;
-    /// with a witness attached, also every entry this machine saw that is gone or older.
-    public func verify(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> VerifyReport {
+    /// with a witness attached, also every entry this machine saw that is gone or older
+    /// (`entrySet`, when the caller already compared the vault with it: no second comparison).
+    public func verify(
+        entrySet: EntrySetReport? = nil, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> VerifyReport {
         var report = try verifyObjects(progress: progress)
         // What the store holds besides the sealed objects (a trigger, an unknown file).
         for finding in try storeCall({ try backend.auditLayout() }) {
             report.damaged.append(Damage(object: .store, reason: finding))
         }
-        report.damaged += try entrySetDamage()
+        report.damaged += try entrySetDamage(entrySet ?? checkEntrySet())
         return report
     }
 
@@ -230,8 +233,7 @@ extension Vault {
 
 extension Vault {
     /// The loss `checkEntrySet` finds, as damage: it is damage until the user accepts it.
-    func entrySetDamage() throws -> [Damage] {
-        let report = try checkEntrySet()
+    func entrySetDamage(_ report: EntrySetReport) throws -> [Damage] {
         let seen = report.seenOn.map { " (seen \(Self.isoDay($0)))" } ?? ""
         var damage: [Damage] = []
         if report.olderKey {

@@ -30,7 +30,7 @@ struct Reindex: ParsableCommand {
 
     func run() throws {
         let vault = try VaultAccess(options: global).open(entrySet: .report)
-        let report = try vault.checkEntrySet()
+        let report = try EntrySetWatch.report(for: vault) ?? vault.checkEntrySet()
         if report.isLoss {
             let lines = EntrySetWatch.describe(report, vault: vault)
             guard acceptOlder else {

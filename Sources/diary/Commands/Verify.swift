@@ -46,7 +46,7 @@ struct Verify: ParsableCommand {
         } else {
             let override = path.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
             let vault = try VaultAccess(options: global, directoryOverride: override).open(entrySet: .report)
-            report = try vault.verify(progress: progress.update)
+            report = try vault.verify(entrySet: EntrySetWatch.report(for: vault), progress: progress.update)
         }
         progress.finish()
         for damage in report.damaged { Output.data(Printable.escaped(damage.description)) }

@@ -13,6 +13,12 @@ enum EntrySetWatch {
     // One command runs on one thread; these are touched only from it.
     nonisolated(unsafe) private static var watched: [Vault] = []
     static let stateDirectory = IndexWitness.defaultStateDirectory()
+    /// What the comparison at open found, per vault: commands that report it themselves
+    /// (`verify`, `reindex`) use it instead of comparing again.
+    nonisolated(unsafe) private static var reports: [ObjectIdentifier: EntrySetReport] = [:]
+
+    /// The comparison made when `vault` was opened by this command, if one was.
+    static func report(for vault: Vault) -> EntrySetReport? { reports[ObjectIdentifier(vault)] }
 
     enum Mode {
         /// Refuse a vault that lost entries (every ordinary command).
@@ -29,6 +35,7 @@ enum EntrySetWatch {
         vault.attach(IndexWitness(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory))
         // A comparison that cannot run is not skipped: the command stops with the reason.
         let report = try vault.checkEntrySet()
+        reports[ObjectIdentifier(vault)] = report
         if mode == .enforce { try enforce(report, vault: vault) }
         return report
     }
@@ -79,6 +86,7 @@ enum EntrySetWatch {
             }
         }
         watched.removeAll()
+        reports.removeAll()
     }
 
     static func warnIndexDamaged(_ report: EntrySetReport, vault: Vault) {
