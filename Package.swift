@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "DiaryVault", targets: ["DiaryVault"]),
         .library(name: "DiaryExchange", targets: ["DiaryExchange"]),
         .library(name: "DiaryAgent", targets: ["DiaryAgent"]),
+        .library(name: "DiarySync", targets: ["DiarySync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -47,10 +48,14 @@ let package = Package(
         // crafted archives, and a trap kills diary.
         .target(name: "DiaryExchange", dependencies: ["DiaryVault", "CZlibInflate"]),
         .target(name: "DiaryAgent", dependencies: ["DiaryCrypto"]),
+        // One diary on several machines through a git remote or a synced folder: sealed,
+        // write-once records per machine, merged into the local vault (docs/FORMAT.md §12).
+        // Drives the `git` program; never sees a plaintext byte on disk.
+        .target(name: "DiarySync", dependencies: ["DiaryVault", "DiaryStore", "DiaryCrypto"]),
         .executableTarget(
             name: "diary",
             dependencies: [
-                "DiaryVault", "DiaryStore", "DiaryExchange", "DiaryAgent",
+                "DiaryVault", "DiaryStore", "DiaryExchange", "DiaryAgent", "DiarySync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds link the Swift runtime and Foundation (with ICU's data) statically:
@@ -103,6 +108,10 @@ let package = Package(
             dependencies: ["DiaryExchange", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
         ),
         .testTarget(name: "DiaryAgentTests", dependencies: ["DiaryAgent", "DiaryCrypto", "DiaryTestSupport"]),
+        .testTarget(
+            name: "DiarySyncTests",
+            dependencies: ["DiarySync", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
+        ),
         .testTarget(
             name: "diaryTests",
             dependencies: [

@@ -40,6 +40,7 @@ struct Diary: ParsableCommand {
             Star.self, Unstar.self, Tag.self, Search.self,
             Passwd.self, Rekey.self, Backup.self, Verify.self, Restore.self, Reindex.self,
             Import.self, Export.self, Audit.self, Recover.self,
+            Sync.self, Conflicts.self, Resolve.self,
             AgentCommand.self,
         ])
 

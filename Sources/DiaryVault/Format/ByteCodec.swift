@@ -2,22 +2,22 @@ import DiaryStore
 import Foundation
 
 /// Appends big-endian integers and length-prefixed fields to a byte buffer.
-struct ByteWriter {
-    private(set) var bytes: [UInt8] = []
+package struct ByteWriter {
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
-    mutating func append(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
-    mutating func append(_ raw: ArraySlice<UInt8>) { bytes.append(contentsOf: raw) }
-    mutating func u8(_ v: UInt8) { bytes.append(v) }
-    mutating func u16(_ v: UInt16) { appendBigEndian(v) }
-    mutating func u32(_ v: UInt32) { appendBigEndian(v) }
-    mutating func u64(_ v: UInt64) { appendBigEndian(v) }
-    mutating func i64(_ v: Int64) { appendBigEndian(UInt64(bitPattern: v)) }
-    mutating func uuid(_ id: UUID) { append(id.bytes) }
+    package mutating func append(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
+    package mutating func append(_ raw: ArraySlice<UInt8>) { bytes.append(contentsOf: raw) }
+    package mutating func u8(_ v: UInt8) { bytes.append(v) }
+    package mutating func u16(_ v: UInt16) { appendBigEndian(v) }
+    package mutating func u32(_ v: UInt32) { appendBigEndian(v) }
+    package mutating func u64(_ v: UInt64) { appendBigEndian(v) }
+    package mutating func i64(_ v: Int64) { appendBigEndian(UInt64(bitPattern: v)) }
+    package mutating func uuid(_ id: UUID) { append(id.bytes) }
 
     /// A UTF-8 string behind a 16-bit length.
-    mutating func string16(_ s: String) {
+    package mutating func string16(_ s: String) {
         let utf8 = Array(s.utf8)
         precondition(utf8.count <= Int(UInt16.max), "string field too long")
         u16(UInt16(utf8.count))
@@ -25,7 +25,7 @@ struct ByteWriter {
     }
 
     /// A UTF-8 string behind a 32-bit length.
-    mutating func string32(_ s: String) {
+    package mutating func string32(_ s: String) {
         let utf8 = Array(s.utf8)
         u32(UInt32(utf8.count))
         append(utf8)
@@ -40,49 +40,49 @@ struct ByteWriter {
 ///
 /// Every read is bounds-checked and throws `FormatError.truncated` instead of trapping: the
 /// input may come from a hostile file.
-struct ByteReader {
+package struct ByteReader {
     private let bytes: [UInt8]
     private(set) var offset: Int
 
-    init(_ bytes: [UInt8], offset: Int = 0) {
+    package init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
     }
 
-    var remaining: Int { bytes.count - offset }
-    var isAtEnd: Bool { offset == bytes.count }
+    package var remaining: Int { bytes.count - offset }
+    package var isAtEnd: Bool { offset == bytes.count }
 
-    mutating func take(_ n: Int) throws -> [UInt8] {
+    package mutating func take(_ n: Int) throws -> [UInt8] {
         guard n >= 0, n <= remaining else { throw FormatError.truncated }
         defer { offset += n }
         return Array(bytes[offset..<offset + n])
     }
 
-    mutating func u8() throws -> UInt8 { try take(1)[0] }
-    mutating func u16() throws -> UInt16 { try bigEndian() }
-    mutating func u32() throws -> UInt32 { try bigEndian() }
-    mutating func u64() throws -> UInt64 { try bigEndian() }
-    mutating func i64() throws -> Int64 { Int64(bitPattern: try bigEndian()) }
-    mutating func uuid() throws -> UUID { UUID(bytes: try take(16)) }
+    package mutating func u8() throws -> UInt8 { try take(1)[0] }
+    package mutating func u16() throws -> UInt16 { try bigEndian() }
+    package mutating func u32() throws -> UInt32 { try bigEndian() }
+    package mutating func u64() throws -> UInt64 { try bigEndian() }
+    package mutating func i64() throws -> Int64 { Int64(bitPattern: try bigEndian()) }
+    package mutating func uuid() throws -> UUID { UUID(bytes: try take(16)) }
 
     /// A time (i64 milliseconds), refused outside `Date.storableMilliseconds`: a Date holds
     /// it as a Double, so a larger value would not survive re-encoding (and near the i64
     /// limits the conversion back would trap).
-    mutating func time() throws -> Date {
+    package mutating func time() throws -> Date {
         let ms = try i64()
         guard Date.storableMilliseconds.contains(ms) else { throw FormatError.invalidField("time") }
         return Date(millisecondsSince1970: ms)
     }
 
-    mutating func string16() throws -> String { try utf8(count: Int(try u16())) }
-    mutating func string32(limit: Int) throws -> String {
+    package mutating func string16() throws -> String { try utf8(count: Int(try u16())) }
+    package mutating func string32(limit: Int) throws -> String {
         let n = Int(try u32())
         guard n <= limit else { throw FormatError.fieldTooLarge }
         return try utf8(count: n)
     }
 
     /// Fails unless every byte has been consumed: trailing data is not canonical.
-    func expectEnd() throws {
+    package func expectEnd() throws {
         guard isAtEnd else { throw FormatError.trailingBytes }
     }
 
@@ -99,7 +99,7 @@ struct ByteReader {
 }
 
 /// Low-level decoding failures; the vault layer turns them into damage reports.
-enum FormatError: Error, Equatable, CustomStringConvertible {
+package enum FormatError: Error, Equatable, CustomStringConvertible {
     case truncated
     case trailingBytes
     case invalidUTF8
@@ -108,7 +108,7 @@ enum FormatError: Error, Equatable, CustomStringConvertible {
     case unsupportedVersion(Int)
     case invalidField(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .truncated: return "truncated"
         case .trailingBytes: return "unexpected trailing bytes"

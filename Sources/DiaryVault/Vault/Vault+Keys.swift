@@ -2,6 +2,15 @@ import DiaryCrypto
 import DiaryStore
 import Foundation
 
+/// What `changePassphrase(at:)` did, for sync to publish: the key it wraps and the new header
+/// as it would be written for each store kind (docs/FORMAT.md §12.4).
+public struct PassphraseChange {
+    package let vaultID: UUID
+    package let vaultKey: SecretBytes
+    package let generation: UInt32
+    package let headers: [StoreKind: [UInt8]]
+}
+
 /// A passphrase proven against a vault's header, and the keys it unwrapped (guarded memory).
 public struct CheckedPassphrase {
     let header: VaultHeader
@@ -16,19 +25,23 @@ extension Vault {
     /// the cost does not depend on the number of entries. A new salt is drawn; `kdf`, when
     /// given, replaces the cost parameters.
     public func changePassphrase(current: SecretBytes, new: SecretBytes, kdf newKDF: KDFParameters? = nil) throws {
-        (header, keyRing) = try Self.rewrap(backend, current: current, new: new, kdf: newKDF)
+        (header, keyRing, headersForSync) = try Self.rewrap(backend, current: current, new: new, kdf: newKDF)
     }
 
     /// The same, without opening the vault: neither the index nor any entry is read, which
     /// keeps `diary passwd` equally fast for ten entries and a hundred thousand. `checked`
     /// (from `checkPassphrase`) saves deriving the current key a second time, as long as the
     /// header has not changed since.
+    @discardableResult
     public static func changePassphrase(
         at directory: URL, checked: CheckedPassphrase? = nil, current: SecretBytes, new: SecretBytes,
         kdf newKDF: KDFParameters? = nil
-    ) throws {
+    ) throws -> PassphraseChange {
         let backend = try storeCall { try StoreLayout.open(at: directory) }
-        _ = try rewrap(backend, checked: checked, current: current, new: new, kdf: newKDF)
+        let (header, ring, variants) = try rewrap(backend, checked: checked, current: current, new: new, kdf: newKDF)
+        return PassphraseChange(
+            vaultID: header.vaultID, vaultKey: ring.current.vaultKey, generation: ring.current.generation,
+            headers: variants)
     }
 
     /// Checks `passphrase` against the header alone (one key derivation, no index read).
@@ -41,7 +54,7 @@ extension Vault {
     private static func rewrap(
         _ backend: any VaultStore, checked: CheckedPassphrase? = nil, current: SecretBytes, new: SecretBytes,
         kdf newKDF: KDFParameters?
-    ) throws -> (VaultHeader, KeyRing) {
+    ) throws -> (VaultHeader, KeyRing, [StoreKind: [UInt8]]) {
         let newPassphrase = try Passphrase.normalized(new)
         if let newKDF { try newKDF.validate() }
         return try storeCall {
@@ -53,9 +66,10 @@ extension Vault {
                 var next = onDisk
                 next.salt = PassphraseKDF.randomSalt()
                 if let newKDF { next.kdf = newKDF }
-                try next.setSlots(ring.all, kek: next.deriveKEK(newPassphrase))
+                let kek = try next.deriveKEK(newPassphrase)
+                try next.setSlots(ring.all, kek: kek)
                 try backend.apply(StoreChange(header: next.encoded()))
-                return (next, ring)
+                return (next, ring, try next.variantsForEveryStore(ring: ring, kek: kek))
             }
         }
     }
@@ -73,6 +87,27 @@ extension Vault {
     public func rotateKey(
         passphrase: SecretBytes, batchSize: Int = 256, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> [UUID] {
+        try rotateKey(passphrase: passphrase, adopting: nil, batchSize: batchSize, progress: progress)
+    }
+
+    /// Rotates to the key another machine rotated to: the same steps, with the new generation
+    /// taken from `adopted` (a published header of this vault and store, which `passphrase`
+    /// opens) instead of drawn at random, and `adopted` written as the final header.
+    package func rotateKey(
+        adopting adopted: [UInt8], passphrase: SecretBytes, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> [UUID] {
+        let target = try VaultHeader.decode(adopted)
+        guard target.vaultID == header.vaultID, target.store == header.store, target.slots.count == 1 else {
+            throw VaultError.headerDamaged("a published header that does not fit this vault")
+        }
+        let keys = try Self.unwrap(target, passphrase: passphrase).current
+        return try rotateKey(passphrase: passphrase, adopting: (keys, target), batchSize: 256, progress: progress)
+    }
+
+    private func rotateKey(
+        passphrase: SecretBytes, adopting: (keys: GenerationKeys, header: VaultHeader)?, batchSize: Int,
+        progress: ((_ done: Int, _ total: Int) -> Void)?
+    ) throws -> [UUID] {
         try storeCall {
             try backend.withWriteLock {
                 var onDisk = try Self.readHeader(backend)
@@ -82,8 +117,11 @@ extension Vault {
                 // Re-sealing would bless whatever entries are left under a damaged index.
                 try sealedIndex.load()
                 guard sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
+                if let adopting, adopting.keys.generation <= onDisk.slots.map(\.generation).min()! {
+                    throw VaultError.headerDamaged("a published key older than this vault's")
+                }
                 if onDisk.slots.count == 1 {
-                    let next = try GenerationKeys(
+                    let next = try adopting?.keys ?? GenerationKeys(
                         generation: onDisk.currentGeneration + 1, vaultKey: SecretBytes(randomCount: 32))
                     ring = KeyRing(ring.all + [next])
                     try onDisk.setSlots(ring.all, kek: kek)
@@ -97,6 +135,8 @@ extension Vault {
                 // Every readable entry is now under the new generation: drop the old key, and
                 // seal every index page under the new one too.
                 try onDisk.setSlots([ring.current], kek: kek)
+                headersForSync = try onDisk.variantsForEveryStore(ring: KeyRing([ring.current]), kek: kek)
+                if let adopting { onDisk = adopting.header }
                 var next = sealedIndex.index
                 next.markAllDirty()
                 try sealedIndex.commit(next, with: StoreChange(header: onDisk.encoded()), keys: ring.current)
@@ -151,4 +191,19 @@ extension Vault {
 extension KeyRing {
     /// Every generation, oldest first.
     var all: [GenerationKeys] { byGeneration.values.sorted { $0.generation < $1.generation } }
+}
+
+extension VaultHeader {
+    /// This header as it would be written for each store kind: same vault id, salt, cost and
+    /// keys. Each slot's associated data names the store, so the slots are sealed again.
+    func variantsForEveryStore(ring: KeyRing, kek: SecretBytes) throws -> [StoreKind: [UInt8]] {
+        var variants: [StoreKind: [UInt8]] = [:]
+        for kind in StoreKind.allCases {
+            var copy = self
+            copy.store = kind
+            try copy.setSlots(ring.all, kek: kek)
+            variants[kind] = copy.encoded()
+        }
+        return variants
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiarySync
 import DiaryVault
 
 /// `diary passwd`: change the passphrase.
@@ -35,9 +36,13 @@ struct Passwd: ParsableCommand {
         let current = try access.currentPassphrase()
         let checked = try Vault.checkPassphrase(at: access.directory, passphrase: current)
         let new = try access.newPassphrase(newPassphrase)
-        try Vault.changePassphrase(
+        let change = try Vault.changePassphrase(
             at: access.directory, checked: checked, current: current, new: new, kdf: kdf?.parameters)
         Output.note("passphrase changed for \(access.directory.path)")
+        // A synced vault publishes the new header at its next sync; the other machines then
+        // open with the new passphrase only.
+        try SyncLifecycle.notePassphraseChange(
+            change, vaultDirectory: access.directory, stateDirectory: EntrySetWatch.stateDirectory)
     }
 }
 

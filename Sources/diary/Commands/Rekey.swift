@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiarySync
 import DiaryVault
 
 /// `diary rekey`: rotate the vault key.
@@ -22,12 +23,21 @@ struct Rekey: ParsableCommand {
         let access = VaultAccess(options: global)
         let (vault, passphrase) = try access.openWithPassphrase()
         if vault.rotationInterrupted { Output.note("finishing an interrupted key rotation") }
+        let retiredKey = vault.vaultKey
+        let retiredGeneration = vault.keyGeneration
         let progress = Progress("re-encrypting")
         defer { progress.finish() }
         let unsealable = try vault.rotateKey(passphrase: passphrase, progress: progress.update)
         progress.finish()
         for id in unsealable {
             Output.warning("entry \(EntryFormat.fullID(id)) was already damaged and was not re-encrypted; run `diary verify`")
+        }
+        // A synced vault publishes the new key's header, and the retired key sealed under the
+        // new one, at its next sync.
+        if vault.keyGeneration != retiredGeneration {
+            try SyncLifecycle.noteKeyRotation(
+                vault: vault, retiredKey: retiredKey, retiredGeneration: retiredGeneration,
+                stateDirectory: EntrySetWatch.stateDirectory)
         }
         let client = try access.agent(for: vault.id)
         if let status = try? client.status(), status.vaultID == vault.id {

@@ -1,6 +1,7 @@
 import DiaryAgent
 import DiaryCrypto
 import DiaryExchange
+import DiarySync
 import DiaryVault
 import Foundation
 
@@ -18,6 +19,7 @@ struct ErrorReport: Equatable {
         case let e as CLIError: self.init(message: e.description, hint: e.hint, code: e.exitCode)
         case let e as VaultError: self.init(vault: e)
         case let e as ExchangeError: self.init(exchange: e)
+        case let e as SyncError: self.init(sync: e)
         case let e as CryptoError:
             self.init(
                 message: e.description, hint: nil,
@@ -100,6 +102,45 @@ struct ErrorReport: Equatable {
             self.init(message: message, hint: "choose a new path; diary never overwrites", code: .alreadyExists)
         case .writeFailed:
             self.init(message: message, hint: nil, code: .failure)
+        }
+    }
+
+    /// Sync problems. A remote that contradicts what this machine saw is damage (65), with
+    /// each finding on its own line.
+    private init(sync error: SyncError) {
+        switch error {
+        case .notSetUp:
+            self.init(message: "this vault does not sync on this machine",
+                      hint: "`diary sync init REMOTE` on the first machine, `diary sync join REMOTE` on the others",
+                      code: .failure)
+        case .alreadySetUp(let remote):
+            self.init(message: "this vault already syncs with \(Printable.escaped(remote))", hint: nil, code: .alreadyExists)
+        case .remoteUnusable(let detail):
+            self.init(message: "cannot use the remote: \(Printable.escaped(detail))", hint: nil, code: .failure)
+        case .otherVault(let id):
+            self.init(message: "the remote holds another vault (\(id.uuidString.lowercased())); nothing was changed",
+                      hint: "check the remote's address", code: .damaged)
+        case .untrustedRemote(let findings):
+            let lines = findings.map { "  " + Printable.escaped($0) }.joined(separator: "\n")
+            self.init(
+                message: "the remote contradicts what this machine saw before; nothing was synced:\n\(lines)",
+                hint: "the remote (or whoever can write to it) removed, rewound or replaced records; restore it from a machine that has them, or from a backup",
+                code: .damaged)
+        case .needsPassphrase(let machine):
+            self.init(message: "the vault key was rotated on '\(Printable.escaped(machine))'; the passphrase is needed to follow it",
+                      hint: "run `diary sync` on a terminal, or with --passphrase-file", code: .locked)
+        case .passphraseChangedElsewhere(let machine):
+            self.init(message: "that passphrase no longer opens the vault: it was changed on '\(Printable.escaped(machine))'",
+                      hint: "use the passphrase set there", code: .wrongPassphrase)
+        case .stateUnreadable(let path):
+            self.init(message: "this machine's sync state does not open with this vault's key: \(path)", hint: nil, code: .damaged)
+        case .noConflict(let id):
+            self.init(message: "entry \(id.prefix(8)) is not in conflict", hint: "`diary conflicts` lists conflicts", code: .failure)
+        case .cannotResolve(let detail):
+            self.init(message: detail, hint: nil, code: .usage)
+        case .targetNotEmpty(let path):
+            self.init(message: "\(path) exists and is not empty; nothing was created",
+                      hint: "choose a new directory with --to", code: .alreadyExists)
         }
     }
 

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Drives the `git` program for a git remote: a clone of it in this machine's sync state
+/// directory is the tree records are read from and written to.
+///
+/// Commits carry a neutral author and a fixed date, so the remote learns nothing from them
+/// beyond what the files show (docs/SECURITY.md, the observer table). Records are write-once
+/// files with one writer each, so a merge only ever adds files: git never has a conflict to ask
+/// about.
+struct GitRemote {
+    static let branch = "main"
+    static let neutralName = "diary"
+    static let neutralEmail = "diary@invalid"
+    static let neutralDate = "2001-01-01T00:00:00Z"
+
+    let url: String
+    let tree: URL
+
+    /// Clones the remote (or starts a first commit when it is empty).
+    func cloneIfNeeded() throws {
+        if FileManager.default.fileExists(atPath: tree.appendingPathComponent(".git").path) { return }
+        try? FileManager.default.removeItem(at: tree)
+        try Self.run(["clone", "--quiet", "--no-checkout", "--", url, tree.path], in: nil)
+        for (key, value) in [
+            ("user.name", Self.neutralName), ("user.email", Self.neutralEmail), ("commit.gpgsign", "false"),
+            ("core.hooksPath", "/dev/null"), ("gc.auto", "0"),
+        ] {
+            try git(["config", key, value])
+        }
+        if (try? git(["rev-parse", "--verify", "-q", "refs/remotes/origin/\(Self.branch)"])) != nil {
+            try git(["checkout", "--quiet", "-B", Self.branch, "refs/remotes/origin/\(Self.branch)"])
+        } else {
+            try git(["checkout", "--quiet", "--orphan", Self.branch])
+        }
+    }
+
+    /// Fetches and checks that the remote only moved forward from `last` (the commit this
+    /// machine last fetched or pushed) by adding files. Returns what contradicts that, then
+    /// merges (a fast-forward or a union of new files).
+    func fetchAndMerge(last: String) throws -> (findings: [String], head: String?) {
+        try git(["fetch", "--quiet", "origin"])
+        let remote = try? git(["rev-parse", "--verify", "-q", "refs/remotes/origin/\(Self.branch)"])
+        var findings: [String] = []
+        guard let remote, !remote.isEmpty else {
+            if !last.isEmpty { findings.append("the remote's branch '\(Self.branch)' is gone (this machine had seen commit \(last.prefix(12)))") }
+            return (findings, nil)
+        }
+        if !last.isEmpty {
+            if (try? git(["merge-base", "--is-ancestor", last, remote])) == nil {
+                findings.append("the remote was rewound: commit \(remote.prefix(12)) does not contain \(last.prefix(12)), which this machine had seen (a force-push?)")
+                return (findings, remote)
+            }
+            let changes = try git(["diff", "--name-status", "--no-renames", last, remote])
+            for line in changes.split(separator: "\n") where !line.hasPrefix("A") {
+                findings.append("the remote changed a file that is never rewritten: \(line.replacingOccurrences(of: "\t", with: " "))")
+            }
+            if !findings.isEmpty { return (findings, remote) }
+        }
+        let head = try? git(["rev-parse", "--verify", "-q", "HEAD"])
+        if head == nil || head!.isEmpty {
+            try git(["checkout", "--quiet", "-B", Self.branch, remote])
+        } else {
+            try git(["merge", "--quiet", "--no-edit", "--no-ff", "-m", "sync", remote], neutral: true)
+        }
+        return ([], remote)
+    }
+
+    /// Commits whatever is new in the tree and pushes it. Returns the pushed commit, or nil
+    /// when someone else pushed first (fetch, check and merge again, then retry).
+    func commitAndPush() throws -> String? {
+        try git(["add", "-A", "--", "."])
+        let staged = (try? git(["diff", "--cached", "--quiet"])) == nil
+        if staged { try git(["commit", "--quiet", "-m", "sync"], neutral: true) }
+        guard let head = try? git(["rev-parse", "--verify", "-q", "HEAD"]), !head.isEmpty else { return "" }
+        do {
+            try git(["push", "--quiet", "origin", "HEAD:refs/heads/\(Self.branch)"])
+        } catch SyncError.remoteUnusable(let detail) where detail.contains("rejected") || detail.contains("fetch first") {
+            return nil
+        }
+        return head
+    }
+
+    @discardableResult
+    func git(_ args: [String], neutral: Bool = false) throws -> String {
+        try Self.run(args, in: tree, neutral: neutral)
+    }
+
+    /// Runs git and returns its stdout, trimmed. A failure throws `remoteUnusable` with git's
+    /// own words (they name the remote and the reason).
+    @discardableResult
+    static func run(_ args: [String], in directory: URL?, neutral: Bool = false) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git"] + args
+        if let directory { process.currentDirectoryURL = directory }
+        var env = ProcessInfo.processInfo.environment
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        env["LC_ALL"] = "C"
+        // Neither the user's nor the system's git configuration may sign, hook or rewrite.
+        env["GIT_CONFIG_NOSYSTEM"] = "1"
+        if neutral {
+            env["GIT_AUTHOR_NAME"] = neutralName
+            env["GIT_AUTHOR_EMAIL"] = neutralEmail
+            env["GIT_COMMITTER_NAME"] = neutralName
+            env["GIT_COMMITTER_EMAIL"] = neutralEmail
+            env["GIT_AUTHOR_DATE"] = neutralDate
+            env["GIT_COMMITTER_DATE"] = neutralDate
+        }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw SyncError.remoteUnusable("cannot run git: \(error.localizedDescription) (install git)")
+        }
+        // stdout first, to its end, then stderr: with --quiet git writes little to stderr
+        // (far below a pipe's 64 KiB), so it cannot block while stdout is read.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let message = String(decoding: errData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw SyncError.remoteUnusable("git \(args.first ?? ""): \(message.isEmpty ? "exit \(process.terminationStatus)" : message)")
+        }
+        return String(decoding: outData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

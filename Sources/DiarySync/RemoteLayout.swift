@@ -1,0 +1,87 @@
+import DiaryStore
+import Foundation
+
+/// Where things live in a sync remote: the same tree in a git repository and in a synced
+/// folder (docs/FORMAT.md §12.1).
+///
+/// ```
+/// diary-sync                      "diary-sync 1\n" and the vault id: what this folder is
+/// log/<machine>/<seq>             one sealed record per file, written once, never changed
+/// keys/<machine>-<seq>.<store>    the vault header a key record published, for joining
+/// ```
+///
+/// Every file has one writer (the machine its name carries) and is never rewritten, so a git
+/// merge is a union of new files and a file-sync tool never sees two writers on one path.
+enum RemoteLayout {
+    static let marker = "diary-sync"
+    static let markerVersion = 1
+    static let logDirectory = "log"
+    static let keysDirectory = "keys"
+
+    static func markerText(vaultID: UUID) -> String {
+        "\(marker) \(markerVersion)\n\(vaultID.uuidString.lowercased())\n"
+    }
+
+    static func hex(_ id: UUID) -> String { id.bytes.map { String(format: "%02x", $0) }.joined() }
+
+    static func machineID(fromHex hex: String) -> UUID? {
+        guard hex.count == 32, hex.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        var bytes: [UInt8] = []
+        var i = hex.startIndex
+        while i < hex.endIndex {
+            let j = hex.index(i, offsetBy: 2)
+            guard let b = UInt8(hex[i..<j], radix: 16) else { return nil }
+            bytes.append(b)
+            i = j
+        }
+        return UUID(bytes: bytes)
+    }
+
+    static func recordName(_ seq: UInt64) -> String { String(format: "%012llu", seq) }
+
+    /// A record file name: exactly twelve decimal digits, from 1.
+    static func seq(fromName name: String) -> UInt64? {
+        guard name.count == 12, name.allSatisfy(\.isASCII), name.allSatisfy(\.isNumber),
+              let n = UInt64(name), n > 0 else { return nil }
+        return n
+    }
+
+    static func recordPath(machine: UUID, seq: UInt64) -> String {
+        "\(logDirectory)/\(hex(machine))/\(recordName(seq))"
+    }
+
+    static func headerPath(machine: UUID, seq: UInt64, store: StoreKind) -> String {
+        "\(keysDirectory)/\(hex(machine))-\(recordName(seq)).\(store.rawValue)"
+    }
+
+    /// `keys/<machine>-<seq>.<store>` read back, or nil for any other name.
+    static func header(fromName name: String) -> (machine: UUID, seq: UInt64, store: StoreKind)? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let store = StoreKind(rawValue: String(parts[1])) else { return nil }
+        let stem = parts[0].split(separator: "-", omittingEmptySubsequences: false)
+        guard stem.count == 2, let machine = machineID(fromHex: String(stem[0])),
+              let seq = seq(fromName: String(stem[1])) else { return nil }
+        return (machine, seq, store)
+    }
+
+    /// What file-sync tools name the second copy of a file both sides changed: Syncthing's
+    /// `name.sync-conflict-20240101-120000-ABCDEFG`, Dropbox's `name (conflicted copy …)`,
+    /// Nextcloud's `name (conflicted copy …)`, and the `name (1)` of many others. Returns the
+    /// original name.
+    static func conflictCopyOriginal(_ name: String) -> String? {
+        if let range = name.range(of: ".sync-conflict-") {
+            // Syncthing keeps the extension after the marker: `a.sync-conflict-…-X.ext`.
+            let rest = name[range.upperBound...]
+            let ext = rest.firstIndex(of: ".").map { String(rest[$0...]) } ?? ""
+            return String(name[..<range.lowerBound]) + ext
+        }
+        for marker in [" (conflicted copy", " (Conflicted copy", " (conflict", " ("] {
+            guard let range = name.range(of: marker), let close = name[range.upperBound...].firstIndex(of: ")") else {
+                continue
+            }
+            if marker == " (", !name[range.upperBound..<close].allSatisfy(\.isNumber) { continue }
+            return String(name[..<range.lowerBound]) + String(name[name.index(after: close)...])
+        }
+        return nil
+    }
+}

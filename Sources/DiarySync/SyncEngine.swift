@@ -1,0 +1,390 @@
+import DiaryCrypto
+import DiaryStore
+import DiaryVault
+import Foundation
+
+/// One sync of a local vault with its remote (docs/FORMAT.md §12.8):
+///
+/// 1. find what changed in the local vault since the last sync (index page tags, then rows);
+/// 2. fetch (git) and read every machine's new records, checking them against what this
+///    machine saw: any contradiction stops the sync before anything is written;
+/// 3. write this machine's changes as its next record;
+/// 4. follow the newest key change (a passphrase or a key another machine set);
+/// 5. make the local vault show every entry's preferred head;
+/// 6. save the state, then push (git); if another machine pushed first, fetch and repeat 2–5.
+public final class SyncEngine {
+    let vault: Vault
+    let setup: SyncSetup
+    let remote: RemoteLocation
+    var store: StateStore
+    var main: SyncMain
+    var ring: SyncKeyRing
+    /// Asked at most once, when another machine rotated the key.
+    let passphrase: () throws -> SecretBytes?
+    private var cachedPassphrase: SecretBytes?
+    let progress: (SyncProgress) -> Void
+    var report = SyncReport()
+    /// Entries whose heads changed in this sync, to show in the local vault.
+    private var touched = Set<UUID>()
+    /// Digests of entries changed locally since the last sync.
+    private var localDigests: [UUID: [UInt8]] = [:]
+    private var keyChanges: [(id: KeyChangeID, change: KeyChange, name: String)] = []
+    private var pagesWritten = Set<Int>()
+    private var detectedTags: [[UInt8]] = []
+    /// Set by `join`: a passphrase change found while joining must open with the passphrase
+    /// given, or the join stops (the user typed an old one).
+    var joining = false
+
+    public init(
+        vault: Vault, stateDirectory: URL, passphrase: @escaping () throws -> SecretBytes? = { nil },
+        progress: @escaping (SyncProgress) -> Void = { _ in }
+    ) throws {
+        self.vault = vault
+        setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
+        guard let remote = try setup.remote() else { throw SyncError.notSetUp }
+        self.remote = remote
+        let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+        store = StateStore(directory: setup.directory, vaultID: vault.id, key: key)
+        main = try store.readMain()
+        ring = SyncKeyRing(current: key)
+        for k in main.keys { ring.add(try SyncKey(vaultKey: k.key, generation: k.generation)) }
+        self.passphrase = passphrase
+        self.progress = progress
+    }
+
+    var tree: URL { setup.tree(for: remote) }
+    var git: GitRemote? {
+        if case .git(let url) = remote { return GitRemote(url: url, tree: setup.gitTree) }
+        return nil
+    }
+
+    /// Runs one sync under this machine's sync lock.
+    public func sync() throws -> SyncReport {
+        try setup.lock.withLock(exclusive: true) {
+            try git?.cloneIfNeeded()
+            let local = try localChanges()
+            var first = true
+            for _ in 0..<5 {
+                if let git {
+                    let (findings, head) = try git.fetchAndMerge(last: main.remoteCommit)
+                    guard findings.isEmpty else { throw SyncError.untrustedRemote(findings) }
+                    _ = head
+                }
+                try checkMarker()
+                try readRemote()
+                if first {
+                    try publishOwn(local)
+                    first = false
+                }
+                try followKeyChange()
+                try applyToVault()
+                try saveState()
+                guard let git else { break }
+                progress(.publishing)
+                if let pushed = try git.commitAndPush() {
+                    main.remoteCommit = pushed
+                    try store.writeMain(main)
+                    break
+                }
+            }
+            report.conflicts = main.conflicts.sorted { $0.uuidString < $1.uuidString }
+            report.machines = main.logs.count
+            return report
+        }
+    }
+
+    // MARK: The remote
+
+    private func checkMarker() throws {
+        let url = tree.appendingPathComponent(RemoteLayout.marker)
+        guard let bytes = try DurableFile.read(url, limit: 4096) else {
+            if main.logs.values.contains(where: { $0.seen > 0 }) {
+                throw SyncError.untrustedRemote(["the remote's '\(RemoteLayout.marker)' file is gone: not the remote this machine synced with, or emptied"])
+            }
+            try DurableFile.write(Array(RemoteLayout.markerText(vaultID: vault.id).utf8), to: url)
+            return
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lines = text.split(separator: "\n")
+        guard lines.count == 2, lines[0] == "\(RemoteLayout.marker) \(RemoteLayout.markerVersion)",
+              let id = UUID(uuidString: String(lines[1])) else {
+            throw SyncError.remoteUnusable("\(url.path) is not a diary sync remote of a version this diary reads")
+        }
+        guard id == vault.id else { throw SyncError.otherVault(id) }
+    }
+
+    private func readRemote() throws {
+        let scanner = LogScanner(tree: tree, vaultID: vault.id, me: main.machine)
+        let outcome = try scanner.scan(main: &main, ring: &ring) { machine, seq, keyID in
+            try self.keyFromPublishedHeader(machine: machine, seq: seq, keyID: keyID)
+        }
+        guard outcome.findings.isEmpty else { throw SyncError.untrustedRemote(outcome.findings) }
+        report.pending += outcome.pending
+        report.notes += outcome.notes
+        progress(.reading(records: outcome.records.count))
+        for found in outcome.records { try ingest(found.record) }
+    }
+
+    private func ingest(_ record: SyncRecord) throws {
+        main.lamport = max(main.lamport, record.lamport)
+        for revision in record.revisions {
+            var heads = try store.entry(revision.entry) ?? EntryHeads()
+            heads.add(revision, lamport: record.lamport, machine: record.machine)
+            try store.setEntry(revision.entry, heads)
+            touched.insert(revision.entry)
+        }
+        if let change = record.keyChange {
+            for retired in change.retired {
+                let key = try SyncKey(vaultKey: retired.key, generation: retired.generation)
+                if ring[key.id] == nil {
+                    ring.add(key)
+                    main.keys.append((retired.generation, retired.key))
+                }
+            }
+            keyChanges.append((KeyChangeID(lamport: record.lamport, machine: record.machine, seq: record.seq), change,
+                               record.machineName))
+        }
+    }
+
+    /// A record under a key this machine lacks: another machine rotated the key. Its
+    /// published header, opened with the passphrase, gives the new key.
+    private func keyFromPublishedHeader(machine: UUID, seq: UInt64, keyID: [UInt8]) throws -> SyncKey? {
+        let url = tree.appendingPathComponent(RemoteLayout.headerPath(machine: machine, seq: seq, store: vault.store))
+        guard let header = try DurableFile.read(url, limit: 64 << 10) else { return nil }
+        guard let passphrase = try currentPassphrase(machine: machine) else {
+            throw SyncError.needsPassphrase(machine: main.logs[machine]?.name ?? RemoteLayout.hex(machine))
+        }
+        let unwrapped: (key: SecretBytes, generation: UInt32)
+        do {
+            unwrapped = try Vault.unwrapHeader(header, passphrase: passphrase)
+        } catch VaultError.wrongPassphrase {
+            throw SyncError.passphraseChangedElsewhere(machine: main.logs[machine]?.name ?? RemoteLayout.hex(machine))
+        }
+        let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation)
+        guard key.id == keyID else { return nil }
+        main.keys.append((unwrapped.generation, unwrapped.key))
+        return key
+    }
+
+    private func currentPassphrase(machine: UUID) throws -> SecretBytes? {
+        if let cachedPassphrase { return cachedPassphrase }
+        cachedPassphrase = try passphrase()
+        return cachedPassphrase
+    }
+
+    // MARK: This machine's changes
+
+    /// Revisions for what changed in the local vault since the last sync, with their parents
+    /// taken from the heads as they were then.
+    private func localChanges() throws -> [Revision] {
+        let current = vault.indexPageTags
+        detectedTags = current
+        let pages = (0..<current.count).filter { main.indexTags.count != current.count || main.indexTags[$0] != current[$0] }
+        guard !pages.isEmpty else { return main.pendingRevisions }
+        let rows = try vault.sealTags(onPages: pages)
+        var revisions: [Revision] = []
+        for number in pages {
+            var page = try store.page(number)
+            for (id, tag) in rows where Vault.indexPage(of: id) == number {
+                var heads = page[id] ?? EntryHeads()
+                if heads.sealTag == tag { continue }
+                guard let entry = try vault.storedEntry(id) else { continue }
+                let digest = Head.digest(of: entry)
+                if digest != heads.shownDigest || heads.heads.isEmpty {
+                    let parents = heads.heads.isEmpty ? [] : heads.parentsOfLocalChange
+                    revisions.append(Revision(entry: id, id: SecureRandom.uuid(), parents: parents, content: entry))
+                    localDigests[id] = digest
+                }
+                heads.sealTag = tag
+                heads.shownDigest = digest
+                page[id] = heads
+                try store.setEntry(id, heads)
+            }
+            for (id, heads) in page where heads.sealTag != nil && rows[id] == nil {
+                var gone = heads
+                revisions.append(Revision(entry: id, id: SecureRandom.uuid(), parents: gone.parentsOfLocalChange, content: nil))
+                localDigests[id] = Head.deletedDigest
+                gone.sealTag = nil
+                gone.shownDigest = Head.deletedDigest
+                try store.setEntry(id, gone)
+            }
+        }
+        return main.pendingRevisions + revisions
+    }
+
+    /// Writes this machine's next record(s): its local changes, resolutions and any key change.
+    private func publishOwn(_ revisions: [Revision]) throws {
+        let keyChange = main.pendingKeyChange
+        guard !revisions.isEmpty || keyChange != nil else { return }
+        var batches: [[Revision]] = [[]]
+        var size = 0
+        for revision in revisions {
+            let cost = (revision.content?.text.utf8.count ?? 0) + 200
+            if size + cost > RecordCodec.batchBytes, !batches[batches.count - 1].isEmpty {
+                batches.append([])
+                size = 0
+            }
+            batches[batches.count - 1].append(revision)
+            size += cost
+        }
+        let dir = tree.appendingPathComponent(RemoteLayout.logDirectory).appendingPathComponent(RemoteLayout.hex(main.machine))
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: tree.appendingPathComponent(RemoteLayout.keysDirectory), withIntermediateDirectories: true)
+        for (n, batch) in batches.enumerated() {
+            var log = main.logs[main.machine] ?? LogState(name: main.machineName)
+            let seq = log.seen + 1
+            main.lamport += 1
+            let isLast = n == batches.count - 1
+            let record = SyncRecord(
+                machine: main.machine, seq: seq,
+                previous: log.records.last?.hash ?? [UInt8](repeating: 0, count: RecordCodec.hashLength),
+                lamport: main.lamport, machineName: main.machineName, revisions: batch,
+                keyChange: isLast ? keyChange : nil)
+            let sealed = try RecordCodec.seal(record, vaultID: vault.id, key: ring.current)
+            if isLast, let keyChange {
+                for (kind, header) in keyChange.headers {
+                    try DurableFile.write(header, to: tree.appendingPathComponent(
+                        RemoteLayout.headerPath(machine: main.machine, seq: seq, store: kind)))
+                }
+            }
+            let url = tree.appendingPathComponent(RemoteLayout.recordPath(machine: main.machine, seq: seq))
+            try DurableFile.write(sealed, to: url)
+            log.records.append(RecordSeen(hash: RecordCodec.hash(sealed), stat: LogScanner.stamp(url) ?? .none))
+            log.seen = seq
+            log.name = main.machineName
+            main.logs[main.machine] = log
+            try ingest(record)
+            for revision in batch where localDigests[revision.entry] != nil || main.pendingRevisions.contains(revision) {
+                var heads = try store.entry(revision.entry) ?? EntryHeads()
+                heads.shown = revision.id
+                try store.setEntry(revision.entry, heads)
+            }
+            report.sent += batch.count
+        }
+        main.pendingRevisions = []
+        main.pendingKeyChange = nil
+    }
+
+    // MARK: Keys
+
+    /// Follows the newest key change (by lamport, then machine, then seq: the same on every
+    /// machine, no clock): adopts its header for this machine's store, rotating the local
+    /// vault to its key when it is a new one.
+    private func followKeyChange() throws {
+        guard let best = keyChanges.max(by: { $0.id < $1.id }) else { return }
+        keyChanges = []
+        if let adopted = main.adoptedKeyChange, best.id <= adopted { return }
+        main.adoptedKeyChange = best.id
+        guard best.id.machine != main.machine else { return }
+        guard let header = best.change.headers[vault.store] else {
+            throw SyncError.untrustedRemote(["a key change of machine '\(best.name)' has no header for a \(vault.store.rawValue) vault"])
+        }
+        // The header this vault already has (a joining machine starts from it): nothing to do.
+        if header == vault.encodedHeader { return }
+        let described = try Vault.describeHeader(header)
+        guard described.vaultID == vault.id else { throw SyncError.otherVault(described.vaultID) }
+        if described.generation == vault.keyGeneration {
+            if joining, let passphrase = cachedPassphrase ?? (try? passphrase()),
+               (try? Vault.unwrapHeader(header, passphrase: passphrase)) == nil {
+                throw SyncError.passphraseChangedElsewhere(machine: best.name)
+            }
+            try vault.adoptHeader(header)
+            report.notes.append("the passphrase was changed on '\(best.name)': from now on this vault opens with the passphrase set there")
+        } else if described.generation > vault.keyGeneration {
+            guard let passphrase = try currentPassphrase(machine: best.id.machine) else {
+                throw SyncError.needsPassphrase(machine: best.name)
+            }
+            do {
+                _ = try vault.rotateKey(adopting: header, passphrase: passphrase)
+            } catch VaultError.wrongPassphrase {
+                throw SyncError.passphraseChangedElsewhere(machine: best.name)
+            }
+            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+            ring.makeCurrent(key)
+            if !main.keys.contains(where: { $0.generation == key.generation }) {
+                main.keys.append((key.generation, key.vaultKey))
+            }
+            store.key = key
+            try store.reseal(main, under: key)
+            report.keyChanged = true
+            report.notes.append("the vault key was rotated on '\(best.name)': this vault now uses the new key")
+        }
+    }
+
+    // MARK: The local vault
+
+    /// Shows each touched entry's preferred head in the local vault.
+    private func applyToVault() throws {
+        var puts: [Entry] = []
+        var deletes: [UUID] = []
+        var expected: [UUID: [UInt8]?] = [:]
+        var plans: [UUID: EntryHeads] = [:]
+        let ids = touched.sorted { $0.uuidString < $1.uuidString }
+        touched = []
+        for id in ids {
+            guard var heads = try store.entry(id), let preferred = heads.preferred else { continue }
+            let wasConflict = main.conflicts.contains(id)
+            if heads.isConflict {
+                // A conflict needs every text; the one the local vault shows is there.
+                for i in heads.heads.indices where heads.heads[i].content == nil && !heads.heads[i].deleted {
+                    if heads.heads[i].digest == heads.shownDigest { heads.heads[i].content = try vault.storedEntry(id) }
+                }
+                main.conflicts.insert(id)
+                if !wasConflict { report.newConflicts.append(id) }
+            } else {
+                main.conflicts.remove(id)
+            }
+            if preferred.digest == heads.shownDigest {
+                heads.shown = preferred.revision
+            } else if preferred.deleted {
+                deletes.append(id)
+                expected[id] = .some(heads.sealTag)
+                report.deleted += 1
+            } else if let content = preferred.content {
+                puts.append(content)
+                expected[id] = .some(heads.sealTag)
+                if heads.sealTag == nil { report.added += 1 } else { report.changed += 1 }
+            }
+            plans[id] = heads
+        }
+        if !puts.isEmpty || !deletes.isEmpty {
+            progress(.applying(done: 0, total: puts.count + deletes.count))
+            let (tags, skipped) = try vault.applySynced(puts: puts, deletes: deletes, expected: expected)
+            for id in Set(puts.map(\.id)).union(deletes) where !skipped.contains(id) {
+                guard var heads = plans[id], let preferred = heads.preferred else { continue }
+                heads.shown = preferred.revision
+                heads.shownDigest = preferred.digest
+                heads.sealTag = tags[id]
+                plans[id] = heads
+                pagesWritten.insert(Vault.indexPage(of: id))
+            }
+            progress(.applying(done: puts.count + deletes.count, total: puts.count + deletes.count))
+        }
+        for (id, var heads) in plans {
+            heads.compact()
+            try store.setEntry(id, heads)
+        }
+    }
+
+    /// Saves the state. A page's tag is recorded only when the rows on it are exactly what the
+    /// state says: a write by another command during the sync is then found next time.
+    private func saveState() throws {
+        let now = vault.indexPageTags
+        if main.indexTags.count != now.count { main.indexTags = detectedTags }
+        for number in 0..<now.count {
+            if pagesWritten.contains(number) {
+                let rows = try vault.sealTags(onPages: [number])
+                let page = try store.page(number)
+                let known = Dictionary(uniqueKeysWithValues: page.compactMap { id, h in h.sealTag.map { (id, $0) } })
+                main.indexTags[number] = rows == known ? now[number] : []
+            } else if now[number] == detectedTags[number] {
+                main.indexTags[number] = now[number]
+            }
+        }
+        pagesWritten = []
+        detectedTags = now
+        try store.flushPages()
+        try store.writeMain(main)
+    }
+}

@@ -1,0 +1,191 @@
+import DiaryCrypto
+import DiaryStore
+import DiaryVault
+import Foundation
+
+/// Starting to sync, joining from another machine, and telling sync about key changes made
+/// by `diary passwd` and `diary rekey`.
+public enum SyncLifecycle {
+    /// Makes `vault` sync with `remote`: an empty remote (or folder) becomes this vault's; a
+    /// remote of this vault is joined with the entries this machine already has. Publishes the
+    /// header for every store kind (proven by `passphrase`) so another machine can join, then
+    /// runs a first sync.
+    public static func initialize(
+        vault: Vault, remote: RemoteLocation, machineName: String, passphrase: SecretBytes, stateDirectory: URL,
+        progress: @escaping (SyncProgress) -> Void = { _ in }
+    ) throws -> SyncReport {
+        let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
+        if let existing = try setup.remote() { throw SyncError.alreadySetUp(remote: existing.description) }
+        let published = try Vault.publishableHeaders(at: vault.directory, passphrase: passphrase)
+        try setup.makeDirectories()
+        let tree = setup.tree(for: remote)
+        switch remote {
+        case .git(let url):
+            try GitRemote(url: url, tree: setup.gitTree).cloneIfNeeded()
+        case .folder:
+            try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+        }
+        try checkUsable(tree, vaultID: vault.id)
+        let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+        var main = SyncMain(machine: SecureRandom.uuid(), machineName: machineName)
+        main.keys = [(vault.keyGeneration, vault.vaultKey)]
+        main.pendingKeyChange = KeyChange(headers: published.headers, retired: [])
+        try StateStore(directory: setup.directory, vaultID: vault.id, key: key).writeMain(main)
+        try setup.writeConfig(remote)
+        return try SyncEngine(vault: vault, stateDirectory: stateDirectory, progress: progress).sync()
+    }
+
+    /// A remote tree can be taken: empty, or already a remote of this vault.
+    static func checkUsable(_ tree: URL, vaultID: UUID) throws {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: tree.path)) ?? []).filter { $0 != ".git" }
+        guard !names.isEmpty else { return }
+        let marker = tree.appendingPathComponent(RemoteLayout.marker)
+        guard let bytes = try DurableFile.read(marker, limit: 4096) else {
+            throw SyncError.remoteUnusable("\(tree.path) is not empty and holds no diary remote: refusing to mix with other files")
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        guard lines.count == 2, let id = UUID(uuidString: String(lines[1])) else {
+            throw SyncError.remoteUnusable("\(marker.path) is not a diary sync marker")
+        }
+        guard id == vaultID else { throw SyncError.otherVault(id) }
+    }
+
+    /// Builds a new local vault at `directory` from a remote: the passphrase opens a header
+    /// the remote published, the records fill the vault. The directory must not exist or be
+    /// empty; on failure nothing is left behind.
+    public static func join(
+        remote: RemoteLocation, to directory: URL, store: StoreKind, machineName: String, passphrase: SecretBytes,
+        stateDirectory: URL, progress: @escaping (SyncProgress) -> Void = { _ in }
+    ) throws -> (Vault, SyncReport) {
+        let fm = FileManager.default
+        if let names = try? fm.contentsOfDirectory(atPath: directory.path), !names.isEmpty {
+            throw SyncError.targetNotEmpty(directory.path)
+        }
+        // Fetch into a scratch place first: the vault id, which names the state directory,
+        // is only known from the remote.
+        let scratch = stateDirectory.appendingPathComponent("sync", isDirectory: true)
+            .appendingPathComponent(".join-\(UUID().uuidString.lowercased())", isDirectory: true)
+        try SyncSetup.makeDirectories(scratch)
+        defer { try? fm.removeItem(at: scratch) }
+        let tree: URL
+        switch remote {
+        case .git(let url):
+            tree = scratch.appendingPathComponent("git", isDirectory: true)
+            try GitRemote(url: url, tree: tree).cloneIfNeeded()
+        case .folder(let path):
+            tree = URL(fileURLWithPath: path, isDirectory: true)
+        }
+        guard let markerBytes = try DurableFile.read(tree.appendingPathComponent(RemoteLayout.marker), limit: 4096) else {
+            throw SyncError.remoteUnusable("no diary vault syncs there yet (no '\(RemoteLayout.marker)' file)")
+        }
+        let lines = String(decoding: markerBytes, as: UTF8.self).split(separator: "\n")
+        guard lines.count == 2, lines[0] == "\(RemoteLayout.marker) \(RemoteLayout.markerVersion)",
+              let vaultID = UUID(uuidString: String(lines[1])) else {
+            throw SyncError.remoteUnusable("the remote's '\(RemoteLayout.marker)' file is not one this diary reads")
+        }
+        let header = try openablePublishedHeader(in: tree, vaultID: vaultID, store: store, passphrase: passphrase)
+        let createdDirectory = !fm.fileExists(atPath: directory.path)
+        let vault: Vault
+        do {
+            vault = try Vault.create(at: directory, adopting: header, passphrase: passphrase)
+        } catch {
+            if createdDirectory { try? fm.removeItem(at: directory) }
+            throw error
+        }
+        let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vaultID, vaultDirectory: vault.directory)
+        do {
+            try? fm.removeItem(at: setup.directory)
+            try setup.makeDirectories()
+            if case .git = remote { try fm.moveItem(at: tree, to: setup.gitTree) }
+            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+            var main = SyncMain(machine: SecureRandom.uuid(), machineName: machineName)
+            main.keys = [(vault.keyGeneration, vault.vaultKey)]
+            try StateStore(directory: setup.directory, vaultID: vaultID, key: key).writeMain(main)
+            try setup.writeConfig(remote)
+            let engine = try SyncEngine(vault: vault, stateDirectory: stateDirectory, passphrase: { passphrase }, progress: progress)
+            engine.joining = true
+            let report = try engine.sync()
+            return (vault, report)
+        } catch {
+            try? fm.removeItem(at: setup.directory)
+            if createdDirectory { try? fm.removeItem(at: directory) } else { try? removeContents(of: directory) }
+            throw error
+        }
+    }
+
+    private static func removeContents(of directory: URL) throws {
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
+    /// The newest published header for `store` that `passphrase` opens (newest first by the
+    /// sequence number in its name; each distinct salt costs one key derivation).
+    static func openablePublishedHeader(in tree: URL, vaultID: UUID, store: StoreKind, passphrase: SecretBytes) throws -> [UInt8] {
+        let dir = tree.appendingPathComponent(RemoteLayout.keysDirectory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        let candidates = names.compactMap { name -> (UInt64, String)? in
+            guard let parsed = RemoteLayout.header(fromName: name), parsed.store == store else { return nil }
+            return (parsed.seq, name)
+        }.sorted { $0.0 > $1.0 }
+        guard !candidates.isEmpty else { throw SyncError.remoteUnusable("the remote publishes no vault header") }
+        var tried = Set<[UInt8]>()
+        for (_, name) in candidates {
+            guard let bytes = try DurableFile.read(dir.appendingPathComponent(name), limit: 64 << 10),
+                  let described = try? Vault.describeHeader(bytes), described.vaultID == vaultID,
+                  tried.insert(bytes).inserted else { continue }
+            if (try? Vault.unwrapHeader(bytes, passphrase: passphrase)) != nil { return bytes }
+        }
+        throw VaultError.wrongPassphrase
+    }
+
+    /// After `diary passwd`: the next sync publishes the new header.
+    public static func notePassphraseChange(
+        _ change: PassphraseChange, vaultDirectory: URL, stateDirectory: URL
+    ) throws {
+        let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: change.vaultID, vaultDirectory: vaultDirectory)
+        guard try setup.remote() != nil else { return }
+        try setup.lock.withLock(exclusive: true) {
+            let key = try SyncKey(vaultKey: change.vaultKey, generation: change.generation)
+            let store = StateStore(directory: setup.directory, vaultID: change.vaultID, key: key)
+            var main = try store.readMain()
+            main.pendingKeyChange = KeyChange(
+                headers: change.headers, retired: main.pendingKeyChange?.retired ?? [])
+            try store.writeMain(main)
+        }
+    }
+
+    /// After `diary rekey`: the state is sealed again under the new key, and the next sync
+    /// publishes the new header with the retired key sealed under the new one.
+    public static func noteKeyRotation(
+        vault: Vault, retiredKey: SecretBytes, retiredGeneration: UInt32, stateDirectory: URL
+    ) throws {
+        let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
+        guard try setup.remote() != nil else { return }
+        try setup.lock.withLock(exclusive: true) {
+            let old = try SyncKey(vaultKey: retiredKey, generation: retiredGeneration)
+            let store = StateStore(directory: setup.directory, vaultID: vault.id, key: old)
+            var main = try store.readMain()
+            let new = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+            if !main.keys.contains(where: { $0.generation == new.generation }) {
+                main.keys.append((new.generation, new.vaultKey))
+            }
+            main.pendingKeyChange = KeyChange(
+                headers: vault.headersForSync,
+                retired: (main.pendingKeyChange?.retired ?? []) + [(retiredGeneration, retiredKey)])
+            try store.reseal(main, under: new)
+        }
+    }
+}
+
+extension SyncSetup {
+    static func makeDirectories(_ directory: URL) throws {
+        var url = directory
+        var missing: [URL] = []
+        while !FileManager.default.fileExists(atPath: url.path) {
+            missing.append(url)
+            url = url.deletingLastPathComponent()
+        }
+        for dir in missing.reversed() { try DurableFile.makeDirectory(dir) }
+    }
+}

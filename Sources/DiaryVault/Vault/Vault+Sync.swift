@@ -1,0 +1,151 @@
+import DiaryCrypto
+import DiaryStore
+import Foundation
+
+/// What DiarySync needs from a vault, and nothing more: a cheap way to find the entries that
+/// changed since it last looked, a batch write that keeps every field of the entries it is
+/// given, and the headers it publishes and adopts. The sync engine never reads the index or
+/// a store directly.
+extension Vault {
+    /// The tags of the index pages, as the root records them: a page whose tag is unchanged
+    /// holds the same rows, so comparing 64 tags finds the pages a change touched without
+    /// reading any page (the cost of a sync then follows the changes, not the diary).
+    package var indexPageTags: [[UInt8]] { sealedIndex.index.tags }
+
+    /// The id and seal tag of every row on `pages`.
+    package func sealTags(onPages pages: some Sequence<Int>) throws -> [UUID: [UInt8]] {
+        let numbers = Array(pages)
+        try sealedIndex.ensurePages(numbers)
+        var tags: [UUID: [UInt8]] = [:]
+        for number in numbers {
+            let page = sealedIndex.index.page(ofNumber: number)
+            for i in 0..<page.count { tags[page.id(ofRowAt: i)] = page.sealTag(ofRowAt: i).bytes }
+        }
+        return tags
+    }
+
+    /// The page an entry's row lives on.
+    package static func indexPage(of id: UUID) -> Int { IndexLayout.page(of: id) }
+    package static var indexPageCount: Int { IndexLayout.pageCount }
+
+    /// Writes entries exactly as given (ids, dates, star, tags, source) and deletes others, in
+    /// one atomic change. An entry whose seal tag is no longer `expected[id]` (nil: absent)
+    /// was changed by another command since the caller looked: it is left alone and returned
+    /// in `skipped`, so a concurrent edit is never overwritten. Returns the new seal tags.
+    package func applySynced(
+        puts: [Entry], deletes: [UUID], expected: [UUID: [UInt8]?]
+    ) throws -> (tags: [UUID: [UInt8]], skipped: Set<UUID>) {
+        for entry in puts { try Self.validate(text: entry.text, tags: entry.tags, source: entry.source) }
+        let pages = Set(puts.map { IndexLayout.page(of: $0.id) } + deletes.map(IndexLayout.page(of:)))
+        return try write(pages: pages) { index in
+            var change = StoreChange()
+            var tags: [UUID: [UInt8]] = [:]
+            var skipped = Set<UUID>()
+            func unchanged(_ id: UUID) -> Bool {
+                guard let wanted = expected[id] else { return true }
+                return index[id]?.sealTag == wanted
+            }
+            for entry in puts {
+                guard unchanged(entry.id) else { skipped.insert(entry.id); continue }
+                let sealed = try sealEntry(entry)
+                change.putEntries[entry.id] = sealed
+                let tag = IndexRow.tag(of: sealed)
+                index[entry.id] = IndexRow(summary: entry.summary, sealTag: tag)
+                tags[entry.id] = tag
+            }
+            for id in deletes where index[id] != nil {
+                guard unchanged(id) else { skipped.insert(id); continue }
+                index[id] = nil
+                change.deleteEntries.insert(id)
+            }
+            return (change, (tags, skipped))
+        }
+    }
+
+    /// The entry with this id as stored, or nil when there is none (no error for a missing
+    /// id: sync asks about ids it learnt from elsewhere).
+    package func storedEntry(_ id: UUID) throws -> Entry? {
+        try sealedIndex.ensurePages([IndexLayout.page(of: id)])
+        guard sealedIndex.index[id] != nil else { return nil }
+        return try entry(id)
+    }
+
+    /// The header bytes as stored now.
+    package var encodedHeader: [UInt8] { header.encoded() }
+
+    /// The vault id and key generation a published header names, read without any key.
+    package static func describeHeader(_ encoded: [UInt8]) throws -> (vaultID: UUID, store: StoreKind, generation: UInt32) {
+        let header = try decodeForeignHeader(encoded)
+        return (header.vaultID, header.store, header.currentGeneration)
+    }
+
+    /// The vault key (and generation) a published header wraps under `passphrase`.
+    package static func unwrapHeader(_ encoded: [UInt8], passphrase: SecretBytes) throws -> (key: SecretBytes, generation: UInt32) {
+        let header = try decodeForeignHeader(encoded)
+        let ring = try unwrap(header, passphrase: passphrase)
+        return (ring.current.vaultKey, ring.current.generation)
+    }
+
+    /// Replaces this vault's header with one another machine published (a passphrase change):
+    /// it must name this vault and this store and wrap the key this vault is open with, which
+    /// the caller proved by the sealed record that carried it.
+    package func adoptHeader(_ encoded: [UInt8]) throws {
+        let adopted = try Self.decodeForeignHeader(encoded)
+        guard adopted.vaultID == header.vaultID, adopted.store == header.store,
+              adopted.slots.count == 1, adopted.currentGeneration == keyRing.current.generation else {
+            throw VaultError.headerDamaged("a published header that does not fit this vault")
+        }
+        try storeCall {
+            try backend.withWriteLock { try backend.apply(StoreChange(header: adopted.encoded())) }
+        }
+        header = adopted
+    }
+
+    /// Creates the local vault of a machine joining a synced vault: the published header for
+    /// `store` becomes its header, so it opens with the same passphrase and key.
+    package static func create(at directory: URL, adopting encoded: [UInt8], passphrase: SecretBytes) throws -> Vault {
+        let header = try decodeForeignHeader(encoded)
+        let ring = try unwrap(header, passphrase: passphrase)
+        var initial = StoreChange(header: header.encoded())
+        var empty = PagedIndex(generation: 1)
+        try SealedIndex.seal(&empty, into: &initial, vaultID: header.vaultID, keys: ring.current)
+        let backend = try storeCall { try StoreLayout.create(header.store, at: directory, initial: initial) }
+        return try Vault(backend: backend, header: header, keyRing: ring)
+    }
+
+    private static func decodeForeignHeader(_ encoded: [UInt8]) throws -> VaultHeader {
+        let header: VaultHeader
+        do {
+            header = try VaultHeader.decode(encoded)
+        } catch {
+            throw VaultError.headerDamaged("published header: \(error)")
+        }
+        do { try header.kdf.validate() } catch { throw VaultError.headerDamaged("\(error)") }
+        return header
+    }
+}
+
+/// Entries as sync records carry them: the plaintext of a sealed entry (docs/FORMAT.md §7).
+package enum SyncedEntryCodec {
+    package static func encode(_ entry: Entry) -> [UInt8] { EntryCodec.encode(entry) }
+
+    package static func decode(_ bytes: [UInt8], id: UUID) throws -> Entry {
+        try EntryCodec.decode(bytes, id: id, textLimit: Vault.maximumTextBytes)
+    }
+}
+
+extension Vault {
+    /// The header of the vault at `directory` as it would be written for each store kind, with
+    /// the key it wraps, proven by `passphrase` (one key derivation): what `diary sync init`
+    /// publishes so that a machine joining with either store can open the vault.
+    package static func publishableHeaders(at directory: URL, passphrase: SecretBytes) throws -> PassphraseChange {
+        let backend = try storeCall { try StoreLayout.open(at: directory) }
+        let header = try readHeader(backend)
+        let kek = try header.deriveKEK(try Passphrase.normalized(passphrase))
+        let ring: KeyRing
+        do { ring = try header.unwrap(kek: kek) } catch { throw VaultError.wrongPassphrase }
+        return PassphraseChange(
+            vaultID: header.vaultID, vaultKey: ring.current.vaultKey, generation: ring.current.generation,
+            headers: try header.variantsForEveryStore(ring: ring, kek: kek))
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import DiarySync
+import DiaryVault
+import Foundation
+
+/// `diary resolve`: end a conflict.
+struct Resolve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "End a conflict: keep one version, both, or a text merged in the editor.",
+        discussion: """
+            --keep mine keeps this machine's version, --keep theirs the other machine's, --keep \
+            both keeps this machine's and makes the other a new entry. --edit opens both texts \
+            in the editor between conflict markers; save the text you want (without the \
+            markers). The choice takes effect here at once and on every machine after the next \
+            `diary sync`.
+
+            EXAMPLE
+              diary resolve 1b4e --keep theirs
+              diary resolve 1b4e --edit
+            """)
+
+    enum Keep: String, ExpressibleByArgument, CaseIterable { case mine, theirs, both }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The entry's id or id prefix.")
+    var id: String
+
+    @Option(help: "Which version to keep: mine, theirs or both.")
+    var keep: Keep?
+
+    @Flag(help: "Merge the texts in the editor.")
+    var edit = false
+
+    func validate() throws {
+        if (keep == nil) == !edit { throw ValidationError("give either --keep mine|theirs|both or --edit") }
+    }
+
+    func run() throws {
+        let vault = try VaultAccess(options: global).open()
+        let entryID = try vault.resolve(id.lowercased())
+        let engine = try SyncEngine(vault: vault, stateDirectory: EntrySetWatch.stateDirectory)
+        let choice: ResolveChoice
+        switch keep {
+        case .mine?: choice = .mine
+        case .theirs?: choice = .theirs
+        case .both?: choice = .both
+        case nil: choice = .text(try mergedText(engine, entryID, vault))
+        }
+        let extra = try engine.resolve(entryID, keeping: choice)
+        var note = "resolved \(EntryFormat.shortID(entryID)); `diary sync` publishes the choice"
+        if let extra { note += "; the other version is now entry \(EntryFormat.shortID(extra))" }
+        Output.note(note)
+    }
+
+    private func mergedText(_ engine: SyncEngine, _ id: UUID, _ vault: Vault) throws -> String {
+        guard let conflict = try engine.conflicts().first(where: { $0.id == id }) else {
+            throw SyncError.noConflict(id.uuidString.lowercased())
+        }
+        var text = ""
+        for (n, version) in conflict.versions.enumerated() {
+            text += n == 0 ? "<<<<<<< " : "======= "
+            text += version.machineName + (version.isThisMachine ? " (this machine)" : "") + "\n"
+            text += version.entry.map { $0.text.hasSuffix("\n") ? $0.text : $0.text + "\n" } ?? "(deleted)\n"
+        }
+        text += ">>>>>>> end\n"
+        let edited = try Editor.edit(text, limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: id))
+        let markers = ["<<<<<<< ", "======= ", ">>>>>>> "]
+        if edited.split(separator: "\n").contains(where: { line in markers.contains { line.hasPrefix($0) } }) {
+            throw SyncError.cannotResolve("the text still has conflict markers; nothing was changed")
+        }
+        if EntryText.isBlank(edited) { throw CLIError.emptyText }
+        return edited
+    }
+}

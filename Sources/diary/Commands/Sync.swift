@@ -1,0 +1,220 @@
+import ArgumentParser
+import DiaryCrypto
+import DiaryStore
+import DiarySync
+import DiaryVault
+import Foundation
+
+/// `diary sync`: one diary on several machines, through git or a synced folder.
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync this vault with a git remote or a synced folder.",
+        discussion: """
+            `diary sync` alone publishes this machine's changes and takes in the other \
+            machines' (the same as `diary sync now`). It prints on stderr what moved and any \
+            conflicts. Set up with `diary sync init` on the first machine and `diary sync join` \
+            on each other one.
+
+            The remote holds only sealed, write-once records with random names; each machine \
+            checks that nothing it saw there was removed, rewound or replaced, and refuses to \
+            sync (status 65) when something was, naming what it saw. See the README's "Using \
+            diary on two machines" and docs/FORMAT.md section 12.
+
+            EXAMPLE
+              diary sync init git@example.org:diary.git
+              diary sync init --folder ~/Sync/diary
+              diary sync join git@example.org:diary.git --to ~/diary
+              diary sync
+            """,
+        subcommands: [SyncNow.self, SyncInit.self, SyncJoin.self],
+        defaultSubcommand: SyncNow.self)
+}
+
+/// Options naming a remote: a git URL argument or `--folder PATH`.
+struct RemoteOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp(
+        "A git remote: a path to a bare repository, ssh://..., or host:path.", valueName: "git-remote"))
+    var git: String?
+
+    @Option(
+        help: ArgumentHelp("A folder a file-sync tool replicates (Syncthing, Dropbox, ...), instead of git.",
+                           valueName: "path"),
+        completion: .directory)
+    var folder: String?
+
+    @Option(help: ArgumentHelp("This machine's name in conflicts and messages (default: the host name).",
+                               valueName: "name"))
+    var name: String?
+
+    func validate() throws {
+        switch (git, folder) {
+        case (nil, nil): throw ValidationError("name a git remote, or a folder with --folder PATH")
+        case (.some, .some): throw ValidationError("name either a git remote or --folder, not both")
+        default: break
+        }
+        if let name, name.isEmpty || name.utf8.count > 200 || name.unicodeScalars.contains(where: Printable.needsEscape) {
+            throw ValidationError("--name must be 1 to 200 printable characters")
+        }
+    }
+
+    var location: RemoteLocation {
+        if let folder {
+            return .folder(URL(fileURLWithPath: (folder as NSString).expandingTildeInPath).standardizedFileURL.path)
+        }
+        let url = git!
+        // A local path is made absolute: the clone lives elsewhere, and a relative path would
+        // then name another place.
+        if url.hasPrefix("/") || url.hasPrefix(".") || url.hasPrefix("~") || FileManager.default.fileExists(atPath: url) {
+            return .git(URL(fileURLWithPath: (url as NSString).expandingTildeInPath).standardizedFileURL.path)
+        }
+        return .git(url)
+    }
+
+    var machineName: String { name ?? ProcessInfo.processInfo.hostName }
+}
+
+struct SyncNow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "now",
+        abstract: "Publish this machine's changes and take in the others' (the default).",
+        discussion: """
+            Uses the unlocked session's key (or asks for the passphrase). When another machine \
+            rotated the vault key, asks for the passphrase once to follow it. Exits 65 when the \
+            remote contradicts what this machine saw before (rewound, a record removed, replaced \
+            or forged); nothing is changed then.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let access = VaultAccess(options: global)
+        let vault = try access.open()
+        let progress = SyncProgressLine()
+        defer { progress.finish() }
+        let engine = try SyncEngine(
+            vault: vault, stateDirectory: EntrySetWatch.stateDirectory,
+            passphrase: { try access.currentPassphrase(prompt: "Passphrase (the vault key changed on another machine): ") },
+            progress: progress.update)
+        let report = try engine.sync()
+        progress.finish()
+        try SyncMessages.print(report, vault: vault, access: access)
+    }
+}
+
+struct SyncInit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Start syncing this vault with a remote.",
+        discussion: """
+            Always asks for the passphrase: the vault header is published (it is what a joining \
+            machine opens with the passphrase). The remote must be empty, or already hold this \
+            vault; a git remote is cloned into $XDG_STATE_HOME/diary/sync. Then runs a first sync.
+
+            EXAMPLE
+              git init --bare /srv/diary.git && diary sync init /srv/diary.git
+              diary sync init --folder ~/Sync/diary
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var remote: RemoteOptions
+
+    func run() throws {
+        let access = VaultAccess(options: global)
+        let (vault, passphrase) = try access.openWithPassphrase()
+        let progress = SyncProgressLine()
+        defer { progress.finish() }
+        let report = try SyncLifecycle.initialize(
+            vault: vault, remote: remote.location, machineName: remote.machineName, passphrase: passphrase,
+            stateDirectory: EntrySetWatch.stateDirectory, progress: progress.update)
+        progress.finish()
+        Output.note("this vault now syncs with \(Printable.escaped(remote.location.description))")
+        try SyncMessages.print(report, vault: vault, access: access)
+    }
+}
+
+struct SyncJoin: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join",
+        abstract: "Build a local vault on this machine from a remote.",
+        discussion: """
+            Asks for the vault's passphrase (or reads --passphrase-file), then creates a vault at \
+            --to (default: --vault, $DIARY_VAULT or the default place), which must not exist or \
+            be empty, and fills it from the remote. Nothing is left behind when it fails.
+
+            EXAMPLE
+              diary sync join git@example.org:diary.git --to ~/diary
+              diary sync join --folder ~/Sync/diary --store files
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var remote: RemoteOptions
+
+    @Option(help: ArgumentHelp("Where to create the local vault.", valueName: "path"), completion: .directory)
+    var to: String?
+
+    @Option(help: "How entries are stored here: sqlite or files (each machine chooses).")
+    var store: StoreKind = .sqlite
+
+    func run() throws {
+        let target = to.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL }
+            ?? global.vaultURL
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: target.path), !names.isEmpty {
+            throw SyncError.targetNotEmpty(target.path)
+        }
+        var options = global
+        options.vault = target.path
+        let access = VaultAccess(options: options)
+        let passphrase = try access.currentPassphrase(prompt: "Passphrase of the synced vault: ")
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let progress = SyncProgressLine()
+        defer { progress.finish() }
+        let (vault, report) = try SyncLifecycle.join(
+            remote: remote.location, to: target, store: store, machineName: remote.machineName,
+            passphrase: passphrase, stateDirectory: EntrySetWatch.stateDirectory, progress: progress.update)
+        progress.finish()
+        EntrySetWatch.created(vault)
+        Output.note("created a \(vault.store.rawValue) vault at \(target.path) from \(Printable.escaped(remote.location.description))")
+        try SyncMessages.print(report, vault: vault, access: access)
+    }
+}
+
+/// The progress of a long sync, on stderr when it is a terminal.
+final class SyncProgressLine {
+    private let applying = Progress("applying")
+
+    func update(_ step: SyncProgress) {
+        if case .applying(let done, let total) = step, total >= 100 { applying.update(done, total) }
+    }
+
+    func finish() { applying.finish() }
+}
+
+/// What a sync prints: on stderr, one line per kind of change, then conflicts and anything
+/// pending or worth a note.
+enum SyncMessages {
+    static func print(_ report: SyncReport, vault: Vault, access: VaultAccess) throws {
+        var moved: [String] = []
+        if report.sent > 0 { moved.append("sent \(report.sent) change(s)") }
+        if report.added > 0 { moved.append("added \(report.added)") }
+        if report.changed > 0 { moved.append("changed \(report.changed)") }
+        if report.deleted > 0 { moved.append("deleted \(report.deleted)") }
+        Output.note(moved.isEmpty ? "up to date" : moved.joined(separator: ", "))
+        for note in report.notes { Output.note(Printable.escaped(note)) }
+        for line in report.pending { Output.note("pending: \(Printable.escaped(line))") }
+        for id in report.newConflicts {
+            Output.warning("entry \(EntryFormat.shortID(id)) was changed on two machines: a conflict")
+        }
+        if !report.conflicts.isEmpty {
+            Output.hint("\(report.conflicts.count) conflict(s): `diary conflicts` shows them, `diary resolve ID --keep mine|theirs|both` ends one")
+        }
+        if report.keyChanged {
+            let client = try access.agent(for: vault.id)
+            if let status = try? client.status(), status.vaultID == vault.id {
+                try client.setKey(vault.vaultKey, generation: vault.keyGeneration)
+            }
+        }
+    }
+}
