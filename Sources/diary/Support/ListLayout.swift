@@ -1,0 +1,79 @@
+import DiaryVault
+import Foundation
+
+/// The lines of `list` and `search`: `1b4e28ba  Sep 15, 2023  ★ Title  #tag #tag`.
+///
+/// The columns line up whatever the dates' widths (`Sep 5` and `Sep 15`, `2023년 9월 5일`):
+/// each date is padded to the widest listed, counted in terminal columns. The ids are as
+/// short as they can be while still telling the listed entries apart (at least 8 hex digits),
+/// as git's abbreviated hashes grow. On a terminal of known width, a line that would wrap has
+/// its title cut with `…` (tags are kept while the title keeps a useful width).
+struct ListLayout {
+    /// The fewest hex digits an id is shown with (what `resolve` has always been given back).
+    static let minimumIDLength = 8
+    /// A title is not cut shorter than this to keep the tags on the line.
+    static let minimumTitleColumns = 16
+
+    let idLength: Int
+    let dateColumns: Int
+    let columns: Int?
+    let style: Style
+
+    init(_ summaries: [EntrySummary], columns: Int?, style: Style = Style()) {
+        idLength = Self.uniqueLength(summaries.map(\.id))
+        dateColumns = summaries.reduce(0) { max($0, DisplayWidth.of(DateOutput.day($1.date))) }
+        self.columns = columns
+        self.style = style
+    }
+
+    func line(_ s: EntrySummary) -> String {
+        let id = Self.shortID(s.id, hexDigits: idLength)
+        let date = DisplayWidth.padded(DateOutput.day(s.date), to: dateColumns)
+        let star = s.starred ? style.yellow("★") : " "
+        let prefixColumns = id.count + 2 + dateColumns + 2 + 2
+        var title = Printable.escaped(s.title)
+        var tags = s.tags.isEmpty ? "" : EntryFormat.tagList(s.tags)
+        if let columns {
+            let room = columns - prefixColumns
+            let tagColumns = tags.isEmpty ? 0 : 2 + DisplayWidth.of(tags)
+            if DisplayWidth.of(title) + tagColumns > room {
+                if !tags.isEmpty && room - tagColumns >= Self.minimumTitleColumns {
+                    title = DisplayWidth.cut(title, to: room - tagColumns)
+                } else {
+                    title = DisplayWidth.cut(title, to: max(1, room))
+                    tags = ""
+                }
+            }
+        }
+        var line = "\(style.dim(id))  \(date)  \(star) \(title)"
+        if !tags.isEmpty { line += "  " + style.cyan(tags) }
+        return line
+    }
+
+    /// The id's first `hexDigits` hex digits, with the UUID's dashes among them (`1b4e28ba-2f`),
+    /// so the short id reads as the start of the full one; `resolve` ignores the dashes.
+    static func shortID(_ id: UUID, hexDigits: Int) -> String {
+        var digits = 0
+        var short = ""
+        for c in EntryFormat.fullID(id) {
+            if digits == hexDigits { break }
+            short.append(c)
+            if c != "-" { digits += 1 }
+        }
+        return short
+    }
+
+    /// The fewest hex digits, at least `minimumIDLength`, at which `ids` all differ: sorted,
+    /// only neighbours can share the longest prefixes.
+    static func uniqueLength(_ ids: [UUID]) -> Int {
+        let hex = ids.map { Array(EntryFormat.fullID($0).utf8.filter { $0 != UInt8(ascii: "-") }) }
+            .sorted { $0.lexicographicallyPrecedes($1) }
+        var length = minimumIDLength
+        for (a, b) in zip(hex, hex.dropFirst()) {
+            var shared = 0
+            while shared < a.count, shared < b.count, a[shared] == b[shared] { shared += 1 }
+            length = max(length, min(shared + 1, a.count))
+        }
+        return length
+    }
+}
