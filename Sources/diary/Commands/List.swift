@@ -10,7 +10,7 @@ struct List: ParsableCommand {
         discussion: """
             One line per entry: short id, date (in your locale, from LC_ALL, LC_TIME or LANG), \
             a star when starred, the title, the tags. Ids are shown with 8 hex digits, more \
-            when two listed entries share those; on a terminal, long titles are cut to its \
+            when another entry shares those; on a terminal, long titles are cut to its \
             width. --json prints an array of objects with id, title, date, created, modified \
             (ISO 8601), starred, tags and size.
 
@@ -62,7 +62,7 @@ struct List: ParsableCommand {
             summaries = try vault.list(filter)
         }
         try warnAboutIndex(vault)
-        try EntryFormat.printList(summaries, json: filters.json, pager: !pager.noPager)
+        try EntryFormat.printList(summaries, json: filters.json, pager: !pager.noPager, vault: vault)
     }
 
     /// The local calendar day holding `date` (an instant typed with a time counts as its day).

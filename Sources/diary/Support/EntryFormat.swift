@@ -75,12 +75,13 @@ enum EntryFormat {
     }
 
     /// Prints `summaries` as lines or as a JSON array, through the pager when `pager` allows
-    /// it (see `Pager`). On a terminal the lines are cut to its width.
-    static func printList(_ summaries: [EntrySummary], json: Bool, pager: Bool = false) throws {
+    /// it (see `Pager`). On a terminal the lines are cut to its width. Short ids are unique in
+    /// `vault` when it is given, else among `summaries` (see `ListLayout`).
+    static func printList(_ summaries: [EntrySummary], json: Bool, pager: Bool = false, vault: Vault? = nil) throws {
         if json {
             Pager.data(try EntryFormat.json(summaries.map(Record.init)), allowed: pager)
         } else if !summaries.isEmpty {
-            let layout = ListLayout(summaries, columns: TerminalSize.ofStdout?.columns)
+            let layout = try ListLayout(summaries, vault: vault, columns: TerminalSize.ofStdout?.columns)
             Pager.data(summaries.map(layout.line).joined(separator: "\n"), allowed: pager)
         }
     }

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// The columns line up whatever the dates' widths (`Sep 5` and `Sep 15`, `2023년 9월 5일`):
 /// each date is padded to the widest listed, counted in terminal columns. The ids are as
-/// short as they can be while still telling the listed entries apart (at least 8 hex digits),
-/// as git's abbreviated hashes grow. On a terminal of known width, a line that would wrap has
+/// short as they can be while still naming one entry (at least 8 hex digits), as git's
+/// abbreviated hashes grow: unique in the whole vault when the caller passes it
+/// (`Vault.uniquePrefixLength`), else among the listed entries. On a terminal of known width, a line that would wrap has
 /// its title cut with `…` (tags are kept while the title keeps a useful width).
 struct ListLayout {
     /// The fewest hex digits an id is shown with (what `resolve` has always been given back).
@@ -19,8 +20,9 @@ struct ListLayout {
     let columns: Int?
     let style: Style
 
-    init(_ summaries: [EntrySummary], columns: Int?, style: Style = Style()) {
-        idLength = Self.uniqueLength(summaries.map(\.id))
+    init(_ summaries: [EntrySummary], vault: Vault?, columns: Int?, style: Style = Style()) throws {
+        let ids = summaries.map(\.id)
+        idLength = try vault?.uniquePrefixLength(of: ids, minimum: Self.minimumIDLength) ?? Self.uniqueLength(ids)
         dateColumns = summaries.reduce(0) { max($0, DisplayWidth.of(DateOutput.day($1.date))) }
         self.columns = columns
         self.style = style
