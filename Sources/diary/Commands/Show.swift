@@ -17,8 +17,8 @@ struct Show: ParsableCommand {
             Control characters (escape sequences, carriage returns) in the title and tags are \
             shown escaped (\\e, \\r, \\u{9B}), so an entry or an imported file cannot drive \
             your terminal; so are those in the text when stdout is a terminal (tabs and \
-            newlines stay). Into a pipe the text is printed unchanged; --raw prints everything \
-            unchanged, also on a terminal.
+            newlines stay). Into a pipe the text after the title is printed unchanged; --raw prints \
+            everything unchanged, also on a terminal.
 
             On a terminal, output taller than the window goes through $PAGER (default \
             `less`, with LESS=FRX unless LESS is set); --no-pager prints it directly.

@@ -23,9 +23,13 @@ enum EntryFormat {
     /// The whole entry for `show`: the title (bold), a short header, a blank line, the rest
     /// of the text. The title is the text's first line, so it is printed once, at the top.
     static func full(_ e: Entry, controls: Controls, style: Style = Style()) -> String {
-        // The whole first line: `title` is cut to the index's length.
-        let firstLine = e.text.prefix { !$0.isNewline }.trimmingCharacters(in: .whitespaces)
-        let heading = firstLine.isEmpty ? e.title : firstLine
+        // The whole first line (`title` is cut to the index's length), split at "\n" alone as
+        // titles are: a "\r" inside a title is shown escaped, not taken as a line break.
+        let newline = e.text.unicodeScalars.firstIndex(of: "\n")
+        let firstLine = e.text.unicodeScalars[..<(newline ?? e.text.unicodeScalars.endIndex)]
+        let trimmed = String(firstLine).trimmingCharacters(in: .whitespacesAndNewlines)
+        let heading = trimmed.isEmpty ? e.title : trimmed
+        let body = newline.map { String(e.text.unicodeScalars[e.text.unicodeScalars.index(after: $0)...]) } ?? ""
         var header = [
             style.bold(controls == .raw ? heading : Printable.escaped(heading)),
             "\(style.dim("id:      ")) \(fullID(e.id))",
@@ -36,7 +40,7 @@ enum EntryFormat {
         if e.starred { header.append("\(style.dim("starred: ")) \(style.yellow("★"))") }
         if !e.tags.isEmpty { header.append("\(style.dim("tags:    ")) \(tagList(e.tags, raw: controls == .raw))") }
         // The blank lines that usually follow a title would only push the text further down.
-        let rest = String(e.body.drop { $0 == "\n" || $0 == "\r\n" })
+        let rest = String(body.drop { $0 == "\n" || $0 == "\r\n" })
         guard !rest.isEmpty else { return header.joined(separator: "\n") }
         let text = controls == .escaped ? Printable.escaped(rest, keeping: Printable.layout) : rest
         return header.joined(separator: "\n") + "\n\n" + text
