@@ -96,6 +96,12 @@ final class ReadingTerminalTests: XCTestCase {
         XCTAssertFalse(cat.shown.contains("fake less"), "PAGER=cat: no pager: \(cat.shown)")
         XCTAssertTrue(cat.shown.contains("line 6 of entry 1"))
 
+        // A pager that does not exist: the shell says so, and the text is printed as it is.
+        let missing = try onTerminal(["show", "-n", "5"], rows: 10, env: ["PAGER": "no-such-pager-here"])
+        XCTAssertEqual(missing.status, 0, missing.shown)
+        XCTAssertTrue(missing.shown.contains("no-such-pager-here"), missing.shown)
+        XCTAssertTrue(missing.shown.contains("line 6 of entry 1"), missing.shown)
+
         // No pager to be found: the text is printed as it is.
         let none = try onTerminal(["show", "-n", "5"], rows: 10, env: ["PATH": "/nonexistent"])
         XCTAssertEqual(none.status, 0, none.shown)

@@ -7,6 +7,8 @@
 /// (grapheme cluster) is as wide as its first scalar, or two when it is shown as an emoji.
 enum DisplayWidth {
     static func of(_ text: String) -> Int {
+        // Most titles, tags and dates are printable ASCII: one column a byte.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var width = 0
         for character in text { width += of(character) }
         return width

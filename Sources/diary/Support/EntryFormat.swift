@@ -85,8 +85,8 @@ enum EntryFormat {
         if json {
             Pager.data(try EntryFormat.json(summaries.map(Record.init)), allowed: pager)
         } else if !summaries.isEmpty {
-            let layout = try ListLayout(summaries, vault: vault, columns: TerminalSize.ofStdout?.columns)
-            Pager.data(summaries.map(layout.line).joined(separator: "\n"), allowed: pager)
+            let lines = try ListLayout.lines(summaries, vault: vault, columns: TerminalSize.ofStdout?.columns)
+            Pager.data(lines.joined(separator: "\n"), allowed: pager)
         }
     }
 }

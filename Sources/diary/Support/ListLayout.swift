@@ -7,49 +7,51 @@ import Foundation
 /// each date is padded to the widest listed, counted in terminal columns. The ids are as
 /// short as they can be while still naming one entry (at least 8 hex digits), as git's
 /// abbreviated hashes grow: unique in the whole vault when the caller passes it
-/// (`Vault.uniquePrefixLength`), else among the listed entries. On a terminal of known width, a line that would wrap has
-/// its title cut with `…` (tags are kept while the title keeps a useful width).
-struct ListLayout {
+/// (`Vault.uniquePrefixLength`), else among the listed entries. On a terminal of known
+/// width, a line that would wrap has its title cut with `…` (tags are kept while the title
+/// keeps a useful width).
+enum ListLayout {
     /// The fewest hex digits an id is shown with (what `resolve` has always been given back).
     static let minimumIDLength = 8
     /// A title is not cut shorter than this to keep the tags on the line.
     static let minimumTitleColumns = 16
 
-    let idLength: Int
-    let dateColumns: Int
-    let columns: Int?
-    let style: Style
-
-    init(_ summaries: [EntrySummary], vault: Vault?, columns: Int?, style: Style = Style()) throws {
+    /// The lines for `summaries`, in their order. `columns`: the terminal's width, or nil for
+    /// none (a pipe: nothing is cut).
+    static func lines(
+        _ summaries: [EntrySummary], vault: Vault?, columns: Int?, style: Style = Style()
+    ) throws -> [String] {
         let ids = summaries.map(\.id)
-        idLength = try vault?.uniquePrefixLength(of: ids, minimum: Self.minimumIDLength) ?? Self.uniqueLength(ids)
-        dateColumns = summaries.reduce(0) { max($0, DisplayWidth.of(DateOutput.day($1.date))) }
-        self.columns = columns
-        self.style = style
+        let idLength = try vault?.uniquePrefixLength(of: ids, minimum: minimumIDLength) ?? uniqueLength(ids)
+        // Formatted once: a date costs more to format than the rest of its line.
+        let dates = summaries.map { DateOutput.day($0.date) }
+        let widths = dates.map(DisplayWidth.of)
+        let dateColumns = widths.max() ?? 0
+        return summaries.indices.map { i in
+            let s = summaries[i]
+            let id = shortID(s.id, hexDigits: idLength)
+            let date = dates[i] + String(repeating: " ", count: dateColumns - widths[i])
+            let star = s.starred ? style.yellow("★") : " "
+            var title = Printable.escaped(s.title)
+            var tags = s.tags.isEmpty ? "" : EntryFormat.tagList(s.tags)
+            if let columns {
+                (title, tags) = fit(title: title, tags: tags, columns: columns - (id.count + 2 + dateColumns + 2 + 2))
+            }
+            var line = "\(style.dim(id))  \(date)  \(star) \(title)"
+            if !tags.isEmpty { line += "  " + style.cyan(tags) }
+            return line
+        }
     }
 
-    func line(_ s: EntrySummary) -> String {
-        let id = Self.shortID(s.id, hexDigits: idLength)
-        let date = DisplayWidth.padded(DateOutput.day(s.date), to: dateColumns)
-        let star = s.starred ? style.yellow("★") : " "
-        let prefixColumns = id.count + 2 + dateColumns + 2 + 2
-        var title = Printable.escaped(s.title)
-        var tags = s.tags.isEmpty ? "" : EntryFormat.tagList(s.tags)
-        if let columns {
-            let room = columns - prefixColumns
-            let tagColumns = tags.isEmpty ? 0 : 2 + DisplayWidth.of(tags)
-            if DisplayWidth.of(title) + tagColumns > room {
-                if !tags.isEmpty && room - tagColumns >= Self.minimumTitleColumns {
-                    title = DisplayWidth.cut(title, to: room - tagColumns)
-                } else {
-                    title = DisplayWidth.cut(title, to: max(1, room))
-                    tags = ""
-                }
-            }
+    /// The title cut to `room` columns with the tags after it, or, when that would leave the
+    /// title less than `minimumTitleColumns`, the title alone cut to `room`.
+    static func fit(title: String, tags: String, columns room: Int) -> (title: String, tags: String) {
+        let tagColumns = tags.isEmpty ? 0 : 2 + DisplayWidth.of(tags)
+        guard DisplayWidth.of(title) + tagColumns > room else { return (title, tags) }
+        if !tags.isEmpty && room - tagColumns >= minimumTitleColumns {
+            return (DisplayWidth.cut(title, to: room - tagColumns), tags)
         }
-        var line = "\(style.dim(id))  \(date)  \(star) \(title)"
-        if !tags.isEmpty { line += "  " + style.cyan(tags) }
-        return line
+        return (DisplayWidth.cut(title, to: max(1, room)), "")
     }
 
     /// The id's first `hexDigits` hex digits, with the UUID's dashes among them (`1b4e28ba-2f`),

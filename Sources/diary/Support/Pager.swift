@@ -31,13 +31,14 @@ enum Pager {
     /// Prints `text` and a newline to stdout, through the pager when `allowed`, stdout is a
     /// terminal and the text is taller than it.
     static func data(_ text: String, allowed: Bool) {
-        guard allowed, let size = TerminalSize.ofStdout, rows(of: text, columns: size.columns) >= size.rows,
-            let command = command()
+        guard allowed, let size = TerminalSize.ofStdout, fillsScreen(text, size), let command = command()
         else {
             Output.data(text)
             return
         }
-        if !run(command, text: text + "\n") { Output.data(text) }
+        // Not started, or the shell found no such command (127) and said so: print it here.
+        if let status = run(command, text: text + "\n"), status != 127 { return }
+        Output.data(text)
     }
 
     /// The pager's command line, or nil for none.
@@ -51,19 +52,20 @@ enum Pager {
         return found ? "less" : nil
     }
 
-    /// Terminal rows `text` takes, long lines wrapping at `columns`.
-    static func rows(of text: String, columns: Int) -> Int {
+    /// True when `text` takes at least `size.rows` rows, long lines wrapping; counts no further.
+    static func fillsScreen(_ text: String, _ size: TerminalSize) -> Bool {
         var rows = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            rows += max(1, (DisplayWidth.of(String(line)) + columns - 1) / columns)
+            rows += max(1, (DisplayWidth.of(String(line)) + size.columns - 1) / size.columns)
+            if rows >= size.rows { return true }
         }
-        return rows
+        return false
     }
 
-    /// Runs the pager on `text`; false when it could not be started (the caller prints).
-    private static func run(_ command: String, text: String) -> Bool {
+    /// Runs the pager on `text`; its exit status, or nil when it could not be started.
+    private static func run(_ command: String, text: String) -> Int32? {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return false }
+        guard pipe(&fds) == 0 else { return nil }
         let (readEnd, writeEnd) = (fds[0], fds[1])
         _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
 
@@ -87,7 +89,7 @@ enum Pager {
         close(readEnd)
         guard rc == 0 else {
             close(writeEnd)
-            return false
+            return nil
         }
         // Ctrl-C typed in the pager is the pager's (less uses it to stop a search), as for the
         // editor; quitting the pager early closes the pipe, which must not kill diary.
@@ -100,6 +102,6 @@ enum Pager {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         signal(SIGPIPE, previous)
-        return true
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 }
