@@ -83,7 +83,7 @@ final class InterruptedEditTests: XCTestCase {
 
         let recovered = try box.ok(["recover"]).out
         XCTAssertNotEqual(recovered, id)
-        XCTAssertTrue(try box.ok(["show", recovered]).stdout.hasSuffix("Half-written\n"))
+        XCTAssertTrue(try box.ok(["show", recovered]).stdout.hasPrefix("Half-written\n"))
         XCTAssertEqual(try box.editorLeftovers(), [])
     }
 

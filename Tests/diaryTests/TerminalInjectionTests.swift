@@ -9,7 +9,8 @@ final class TerminalInjectionTests: XCTestCase {
     private var box: DiarySandbox!
     private var id = ""
     static let title = "Hi\u{1B}]0;pwned\u{07}\u{1B}[2J\rX"
-    static let text = title + "\nbody\tline \u{1B}[31mred\u{9B}"
+    static let body = "body\tline \u{1B}[31mred\u{9B}"
+    static let text = title + "\n" + body
     static let escapedTitle = #"Hi\e]0;pwned\a\e[2J\rX"#
 
     override func setUpWithError() throws {
@@ -37,7 +38,7 @@ final class TerminalInjectionTests: XCTestCase {
         let header = String(shown.prefix(upTo: shown.range(of: "\n\n")!.lowerBound))
         assertNoControls(header, "show's header")
         XCTAssertTrue(header.hasPrefix(Self.escapedTitle), header)
-        XCTAssertTrue(shown.hasSuffix("\n\n" + Self.text + "\n"), "into a pipe the text is unchanged: \(shown.debugDescription)")
+        XCTAssertTrue(shown.hasSuffix("\n\n" + Self.body + "\n"), "into a pipe the text is unchanged: \(shown.debugDescription)")
         XCTAssertTrue(try box.ok(["show", "--raw", id]).stdout.hasPrefix(Self.title + "\n"), "--raw prints the title as it is")
     }
 

@@ -311,9 +311,9 @@ _diary_new() {
 
 _diary_list() {
     repeating_flags=()
-    non_repeating_flags=(--starred --json --version -h --help)
+    non_repeating_flags=(--starred --json --on-this-day --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --tag --from --to -n --limit)
+    non_repeating_options=(--vault --passphrase-file --tag --from --to -n --limit --on)
     __diary_offer_flags_options 0
 
     # Offer option value completions
@@ -340,15 +340,19 @@ _diary_list() {
     '-n'|'--limit')
         return
         ;;
+    '--on')
+        __diary_add_completions -W 'today'$'\n''yesterday'
+        return
+        ;;
     esac
 }
 
 _diary_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --raw --version -h --help)
+    non_repeating_flags=(--json --raw --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
-    __diary_offer_flags_options 1
+    non_repeating_options=(--vault --passphrase-file -n --limit)
+    __diary_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -358,6 +362,9 @@ _diary_show() {
         ;;
     '--passphrase-file')
         __diary_add_completions -f
+        return
+        ;;
+    '-n'|'--limit')
         return
         ;;
     esac

@@ -56,8 +56,8 @@ _diary() {
             'status:Say whether the vault is unlocked, and for how long.'
             'new:Write a new entry.'
             'list:List entries, newest first.'
-            'show:Show an entry.'
-            'edit:Edit an entry in your editor.'
+            'show:Show entries (the newest without an id).'
+            'edit:Edit an entry in your editor (the newest without an id).'
             'delete:Delete an entry.'
             'star:Star an entry.'
             'unstar:Remove an entry'\''s star.'
@@ -172,6 +172,7 @@ _diary_list() {
     local -i ret=1
     local -ar ___from=('today' 'yesterday')
     local -ar ___to=('today' 'yesterday')
+    local -ar ___on=('today' 'yesterday')
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
@@ -181,6 +182,9 @@ _diary_list() {
         '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
         '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
         '--json[Print JSON (an array of objects with sorted keys) instead of lines.]'
+        '--on[Only entries dated on this day (in your time zone).]:date:{__diary_complete "${___on[@]}"}'
+        '--on-this-day[Only entries dated on today'\''s month and day in earlier years.]'
+        '--no-pager[Print straight to the terminal, without $PAGER.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -194,9 +198,11 @@ _diary_show() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
+        '*:ids:'
+        '(-n --limit)'{-n,--limit}'[Show the newest n entries.]:n:'
         '--json[Print JSON.]'
         '--raw[Print the title, tags and text unchanged, control characters included.]'
+        '--no-pager[Print straight to the terminal, without $PAGER.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -1,11 +1,12 @@
 import ArgumentParser
 import DiaryVault
+import Foundation
 
 /// `diary edit`: change an entry's text in the editor.
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Edit an entry in your editor.",
+        abstract: "Edit an entry in your editor (the newest without an id).",
         discussion: """
             Opens the text in $VISUAL, else $EDITOR, else vi, in a private file on a memory file \
             system that is overwritten and removed afterwards, also when the editor fails or \
@@ -13,14 +14,17 @@ struct Edit: ParsableCommand {
             opens the vault offers to recover the text (see `diary recover`). Saved unchanged (and no --date): nothing is written. Emptied: \
             the entry is deleted after confirmation (--yes without a terminal).
 
+            Without an id, edits the newest entry (by its date).
+
             EXAMPLE
+              diary edit
               EDITOR="code --wait" diary edit 1b4e --date 2024-02-22
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The entry's id or id prefix.")
-    var id: String
+    @Argument(help: "The entry's id or id prefix (default: the newest entry).")
+    var id: String?
 
     @Option(help: ArgumentHelp("A new date for the entry (ISO 8601, today, yesterday).", valueName: "date"))
     var date: DateInput?
@@ -30,7 +34,7 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         let vault = try VaultAccess(options: global).open()
-        let entryID = try vault.resolve(id.lowercased())
+        let entryID = try id.map { try vault.resolve($0.lowercased()) } ?? newestID(vault)
         let entry = try vault.entry(entryID)
         try warnAboutIndex(vault, entryUnchecked: true)
         let short = EntryFormat.shortID(entryID)
@@ -54,3 +58,8 @@ struct Edit: ParsableCommand {
     }
 }
 
+/// The newest entry by date, for `show` and `edit` without an id.
+func newestID(_ vault: Vault) throws -> UUID {
+    guard let newest = try vault.list(EntryFilter(limit: 1)).first else { throw CLIError.noEntries }
+    return newest.id
+}

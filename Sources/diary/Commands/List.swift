@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiaryVault
+import Foundation
 
 /// `diary list`: the entries, newest first.
 struct List: ParsableCommand {
@@ -8,23 +9,76 @@ struct List: ParsableCommand {
         abstract: "List entries, newest first.",
         discussion: """
             One line per entry: short id, date (in your locale, from LC_ALL, LC_TIME or LANG), \
-            a star when starred, the title, the tags. --json prints an array of objects with \
-            id, title, date, created, modified (ISO 8601), starred, tags and size.
+            a star when starred, the title, the tags. Ids are shown with 8 hex digits, more \
+            when another entry shares those; on a terminal, long titles are cut to its \
+            width. --json prints an array of objects with id, title, date, created, modified \
+            (ISO 8601), starred, tags and size.
+
+            --on DATE lists one day (in your time zone); --on-this-day lists the entries dated \
+            on today's month and day in earlier years.
+
+            On a terminal, a listing taller than the window goes through $PAGER (default \
+            `less`, with LESS=FRX unless LESS is set); --no-pager prints it directly.
 
             EXAMPLE
               diary list --starred --from 2024-01-01 -n 10
+              diary list --on yesterday
+              diary list --on-this-day
               diary list --tag travel --json
             """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var filters: FilterOptions
 
+    @Option(help: ArgumentHelp("Only entries dated on this day (in your time zone).", valueName: "date"))
+    var on: DateInput?
+
+    @Flag(help: "Only entries dated on today's month and day in earlier years.")
+    var onThisDay = false
+
+    @OptionGroup var pager: PagerOptions
+
+    func validate() throws {
+        if on != nil && (filters.from != nil || filters.to != nil) {
+            throw ValidationError("--on is one day; it cannot be combined with --from or --to")
+        }
+        if on != nil && onThisDay { throw ValidationError("--on and --on-this-day cannot be combined") }
+    }
+
     func run() throws {
         let vault = try VaultAccess(options: global).open()
         // Pages are read by `list`, so damage to one shows only then: warn after it.
-        let summaries = try vault.list(filters.filter)
+        var filter = filters.filter
+        if let on {
+            let day = Self.localDay(of: on.start)
+            (filter.from, filter.to) = (day.start, day.end)
+        }
+        var summaries: [EntrySummary]
+        if onThisDay {
+            let limit = filter.limit
+            filter.limit = nil
+            summaries = Array(try vault.list(filter).filter(Self.isOnThisDay(in: Date())).prefix(limit ?? .max))
+        } else {
+            summaries = try vault.list(filter)
+        }
         try warnAboutIndex(vault)
-        try EntryFormat.printList(summaries, json: filters.json)
+        try EntryFormat.printList(summaries, json: filters.json, pager: !pager.noPager, vault: vault)
+    }
+
+    /// The local calendar day holding `date` (an instant typed with a time counts as its day).
+    static func localDay(of date: Date) -> DateInput {
+        let c = DateInput.calendar.dateComponents([.year, .month, .day], from: date)
+        return DateInput(.day(year: c.year!, month: c.month!, day: c.day!))
+    }
+
+    /// Entries dated on `today`'s month and day, in an earlier year (all in the local time zone).
+    static func isOnThisDay(in today: Date) -> (EntrySummary) -> Bool {
+        let calendar = DateInput.calendar
+        let now = calendar.dateComponents([.year, .month, .day], from: today)
+        return { s in
+            let c = calendar.dateComponents([.year, .month, .day], from: s.date)
+            return c.month == now.month && c.day == now.day && c.year! < now.year!
+        }
     }
 }
 

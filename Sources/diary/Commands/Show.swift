@@ -2,30 +2,40 @@ import ArgumentParser
 import DiaryVault
 import Foundation
 
-/// `diary show`: one whole entry.
+/// `diary show`: whole entries, the newest when no id is given.
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show an entry.",
+        abstract: "Show entries (the newest without an id).",
         discussion: """
             ID is a full UUID or a unique prefix of at least 4 hex digits (as `list` shows). \
-            Prints a short header (title, id, dates in your locale, star, tags) and the text; \
-            --json prints one object with the fields of `list --json` plus `text`.
+            Without an id, shows the newest entry; with several, each in turn; -n N shows the \
+            newest N. Prints the title, a short header (id, dates in your locale, star, tags) \
+            and the rest of the text; --json prints one object with the fields of \
+            `list --json` plus `text`, or an array of them for several ids or -n.
 
             Control characters (escape sequences, carriage returns) in the title and tags are \
             shown escaped (\\e, \\r, \\u{9B}), so an entry or an imported file cannot drive \
             your terminal; so are those in the text when stdout is a terminal (tabs and \
-            newlines stay). Into a pipe the text is printed unchanged; --raw prints everything \
-            unchanged, also on a terminal.
+            newlines stay). Into a pipe the text after the title is printed unchanged; --raw prints \
+            everything unchanged, also on a terminal.
+
+            On a terminal, output taller than the window goes through $PAGER (default \
+            `less`, with LESS=FRX unless LESS is set); --no-pager prints it directly.
 
             EXAMPLE
-              diary show 1b4e --json
+              diary show
+              diary show -n 3
+              diary show 1b4e 7c2d --json
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The entry's id or id prefix.")
-    var id: String
+    @Argument(help: "The entries' ids or id prefixes (default: the newest entry).")
+    var ids: [String] = []
+
+    @Option(name: [.customShort("n"), .customLong("limit")], help: ArgumentHelp("Show the newest n entries.", valueName: "n"))
+    var limit: Int?
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -33,15 +43,37 @@ struct Show: ParsableCommand {
     @Flag(help: "Print the title, tags and text unchanged, control characters included.")
     var raw = false
 
+    @OptionGroup var pager: PagerOptions
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("-n must be at least 1") }
+        if limit != nil && !ids.isEmpty { throw ValidationError("give ids or -n, not both") }
+    }
+
     func run() throws {
         let vault = try VaultAccess(options: global).open()
-        let entry = try vault.entry(try vault.resolve(id.lowercased()))
+        let entryIDs: [UUID]
+        if ids.isEmpty {
+            entryIDs = try vault.list(EntryFilter(limit: limit ?? 1)).map(\.id)
+            if entryIDs.isEmpty { throw CLIError.noEntries }
+        } else {
+            entryIDs = try ids.map { try vault.resolve($0.lowercased()) }
+        }
+        let entries = try entryIDs.map { try vault.entry($0) }
         try warnAboutIndex(vault, entryUnchecked: true)
         if json {
-            Output.data(try EntryFormat.json(EntryFormat.Record(entry)))
+            let records = entries.map(EntryFormat.Record.init)
+            let several = limit != nil || ids.count > 1
+            Pager.data(try several ? EntryFormat.json(records) : EntryFormat.json(records[0]), allowed: !pager.noPager)
             return
         }
         let controls: EntryFormat.Controls = raw ? .raw : isatty(STDOUT_FILENO) == 1 ? .escaped : .escapedHeader
-        Output.data(EntryFormat.full(entry, controls: controls))
+        // One blank line between entries, whether or not a text ends with a newline.
+        var shown = ""
+        for entry in entries {
+            if !shown.isEmpty { shown += shown.hasSuffix("\n") ? "\n" : "\n\n" }
+            shown += EntryFormat.full(entry, controls: controls)
+        }
+        Pager.data(shown, allowed: !pager.noPager)
     }
 }

@@ -53,6 +53,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case notEmpty(path: String)
     /// A path given on the command line is unusable.
     case badPath(path: String, detail: String)
+    /// `show` or `edit` without an id, and the vault has no entry to default to.
+    case noEntries
 
     var description: String {
         switch self {
@@ -87,6 +89,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .salvagedWithLoss(let lost, let restored, let path):
             return "restored \(restored) entr\(restored == 1 ? "y" : "ies") into \(path); \(lost) object\(lost == 1 ? " was" : "s were") lost (listed above)"
         case .notEmpty(let path): return "\(path) exists and is not empty; restore writes only into a new or empty directory"
+        case .noEntries: return "the vault has no entries yet"
         }
     }
 
@@ -101,6 +104,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .noMemoryFileSystem:
             return "set XDG_RUNTIME_DIR to a tmpfs directory, or pass the text as an argument or on stdin"
         case .emptyText: return "write something, or leave it: an empty entry is never saved"
+        case .noEntries: return "write one with `diary new`"
         case .entriesLost:
             return "if you put this copy back on purpose, `diary reindex --accept-older` accepts it; "
                 + "otherwise restore the newer copy from a backup (`diary restore`)"
@@ -116,7 +120,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .locked, .agentBusy, .noTerminalForNewPassphrase: return .locked
         case .passphraseFile, .passphraseMismatch, .emptyPassphrase, .declined, .editorFailed,
-            .notRegularFile, .noMemoryFileSystem, .system, .agent, .badPath, .emptyText:
+            .notRegularFile, .noMemoryFileSystem, .system, .agent, .badPath, .emptyText, .noEntries:
             return .failure
         case .confirmationNeeded: return .usage
         case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused

@@ -9,14 +9,6 @@ enum EntryFormat {
     /// The lowercase UUID, the form printed by `new` and in JSON.
     static func fullID(_ id: UUID) -> String { id.uuidString.lowercased() }
 
-    /// `1b4e28ba  Sep 15, 2023  ★ Title  #tag #tag`, control characters escaped (`Printable`).
-    static func line(_ s: EntrySummary, style: Style = Style()) -> String {
-        let star = s.starred ? style.yellow("★") : " "
-        var line = "\(style.dim(shortID(s.id)))  \(DateOutput.day(s.date))  \(star) \(Printable.escaped(s.title))"
-        if !s.tags.isEmpty { line += "  " + style.cyan(tagList(s.tags)) }
-        return line
-    }
-
     /// `#tag #tag`, control characters escaped.
     static func tagList(_ tags: [String], raw: Bool = false) -> String {
         let list = tags.map { "#\($0)" }.joined(separator: " ")
@@ -28,12 +20,18 @@ enum EntryFormat {
     /// `.raw` nowhere (`--raw`).
     enum Controls { case escaped, escapedHeader, raw }
 
-    /// The whole entry for `show`: a short header, a blank line, the text.
+    /// The whole entry for `show`: the title (bold), a short header, a blank line, the rest
+    /// of the text. The title is the text's first line, so it is printed once, at the top.
     static func full(_ e: Entry, controls: Controls, style: Style = Style()) -> String {
-        let title = controls == .raw ? e.title : Printable.escaped(e.title)
-        let text = controls == .escaped ? Printable.escaped(e.text, keeping: Printable.layout) : e.text
+        // The whole first line (`title` is cut to the index's length), split at "\n" alone as
+        // titles are: a "\r" inside a title is shown escaped, not taken as a line break.
+        let newline = e.text.unicodeScalars.firstIndex(of: "\n")
+        let firstLine = e.text.unicodeScalars[..<(newline ?? e.text.unicodeScalars.endIndex)]
+        let trimmed = String(firstLine).trimmingCharacters(in: .whitespacesAndNewlines)
+        let heading = trimmed.isEmpty ? e.title : trimmed
+        let body = newline.map { String(e.text.unicodeScalars[e.text.unicodeScalars.index(after: $0)...]) } ?? ""
         var header = [
-            style.bold(title),
+            style.bold(controls == .raw ? heading : Printable.escaped(heading)),
             "\(style.dim("id:      ")) \(fullID(e.id))",
             "\(style.dim("date:    ")) \(DateOutput.dayAndTime(e.date))",
             "\(style.dim("created: ")) \(DateOutput.dayAndTime(e.created))",
@@ -41,6 +39,10 @@ enum EntryFormat {
         ]
         if e.starred { header.append("\(style.dim("starred: ")) \(style.yellow("★"))") }
         if !e.tags.isEmpty { header.append("\(style.dim("tags:    ")) \(tagList(e.tags, raw: controls == .raw))") }
+        // The blank lines that usually follow a title would only push the text further down.
+        let rest = String(body.drop { $0 == "\n" || $0 == "\r\n" })
+        guard !rest.isEmpty else { return header.joined(separator: "\n") }
+        let text = controls == .escaped ? Printable.escaped(rest, keeping: Printable.layout) : rest
         return header.joined(separator: "\n") + "\n\n" + text
     }
 
@@ -76,13 +78,15 @@ enum EntryFormat {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// Prints `summaries` as lines or as a JSON array.
-    static func printList(_ summaries: [EntrySummary], json: Bool) throws {
+    /// Prints `summaries` as lines or as a JSON array, through the pager when `pager` allows
+    /// it (see `Pager`). On a terminal the lines are cut to its width. Short ids are unique in
+    /// `vault` when it is given, else among `summaries` (see `ListLayout`).
+    static func printList(_ summaries: [EntrySummary], json: Bool, pager: Bool = false, vault: Vault? = nil) throws {
         if json {
-            Output.data(try EntryFormat.json(summaries.map(Record.init)))
-        } else {
-            let style = Style()
-            for s in summaries { Output.data(line(s, style: style)) }
+            Pager.data(try EntryFormat.json(summaries.map(Record.init)), allowed: pager)
+        } else if !summaries.isEmpty {
+            let lines = try ListLayout.lines(summaries, vault: vault, columns: TerminalSize.ofStdout?.columns)
+            Pager.data(lines.joined(separator: "\n"), allowed: pager)
         }
     }
 }

@@ -1,0 +1,83 @@
+import DiaryVault
+import Foundation
+
+/// The lines of `list` and `search`: `1b4e28ba  Sep 15, 2023  ★ Title  #tag #tag`.
+///
+/// The columns line up whatever the dates' widths (`Sep 5` and `Sep 15`, `2023년 9월 5일`):
+/// each date is padded to the widest listed, counted in terminal columns. The ids are as
+/// short as they can be while still naming one entry (at least 8 hex digits), as git's
+/// abbreviated hashes grow: unique in the whole vault when the caller passes it
+/// (`Vault.uniquePrefixLength`), else among the listed entries. On a terminal of known
+/// width, a line that would wrap has its title cut with `…` (tags are kept while the title
+/// keeps a useful width).
+enum ListLayout {
+    /// The fewest hex digits an id is shown with (what `resolve` has always been given back).
+    static let minimumIDLength = 8
+    /// A title is not cut shorter than this to keep the tags on the line.
+    static let minimumTitleColumns = 16
+
+    /// The lines for `summaries`, in their order. `columns`: the terminal's width, or nil for
+    /// none (a pipe: nothing is cut).
+    static func lines(
+        _ summaries: [EntrySummary], vault: Vault?, columns: Int?, style: Style = Style()
+    ) throws -> [String] {
+        let ids = summaries.map(\.id)
+        let idLength = try vault?.uniquePrefixLength(of: ids, minimum: minimumIDLength) ?? uniqueLength(ids)
+        // Formatted once: a date costs more to format than the rest of its line.
+        let dates = summaries.map { DateOutput.day($0.date) }
+        let widths = dates.map(DisplayWidth.of)
+        let dateColumns = widths.max() ?? 0
+        return summaries.indices.map { i in
+            let s = summaries[i]
+            let id = shortID(s.id, hexDigits: idLength)
+            let date = dates[i] + String(repeating: " ", count: dateColumns - widths[i])
+            let star = s.starred ? style.yellow("★") : " "
+            var title = Printable.escaped(s.title)
+            var tags = s.tags.isEmpty ? "" : EntryFormat.tagList(s.tags)
+            if let columns {
+                (title, tags) = fit(title: title, tags: tags, columns: columns - (id.count + 2 + dateColumns + 2 + 2))
+            }
+            var line = "\(style.dim(id))  \(date)  \(star) \(title)"
+            if !tags.isEmpty { line += "  " + style.cyan(tags) }
+            return line
+        }
+    }
+
+    /// The title cut to `room` columns with the tags after it, or, when that would leave the
+    /// title less than `minimumTitleColumns`, the title alone cut to `room`.
+    static func fit(title: String, tags: String, columns room: Int) -> (title: String, tags: String) {
+        let tagColumns = tags.isEmpty ? 0 : 2 + DisplayWidth.of(tags)
+        guard DisplayWidth.of(title) + tagColumns > room else { return (title, tags) }
+        if !tags.isEmpty && room - tagColumns >= minimumTitleColumns {
+            return (DisplayWidth.cut(title, to: room - tagColumns), tags)
+        }
+        return (DisplayWidth.cut(title, to: max(1, room)), "")
+    }
+
+    /// The id's first `hexDigits` hex digits, with the UUID's dashes among them (`1b4e28ba-2f`),
+    /// so the short id reads as the start of the full one; `resolve` ignores the dashes.
+    static func shortID(_ id: UUID, hexDigits: Int) -> String {
+        var digits = 0
+        var short = ""
+        for c in EntryFormat.fullID(id) {
+            if digits == hexDigits { break }
+            short.append(c)
+            if c != "-" { digits += 1 }
+        }
+        return short
+    }
+
+    /// The fewest hex digits, at least `minimumIDLength`, at which `ids` all differ: sorted,
+    /// only neighbours can share the longest prefixes.
+    static func uniqueLength(_ ids: [UUID]) -> Int {
+        let hex = ids.map { Array(EntryFormat.fullID($0).utf8.filter { $0 != UInt8(ascii: "-") }) }
+            .sorted { $0.lexicographicallyPrecedes($1) }
+        var length = minimumIDLength
+        for (a, b) in zip(hex, hex.dropFirst()) {
+            var shared = 0
+            while shared < a.count, shared < b.count, a[shared] == b[shared] { shared += 1 }
+            length = max(length, min(shared + 1, a.count))
+        }
+        return length
+    }
+}
