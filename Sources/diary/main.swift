@@ -19,6 +19,9 @@ do {
     var command = try Diary.parseAsRoot()
     try command.run()
     EntrySetWatch.finish()
+} catch let silent as SilentExit {
+    EntrySetWatch.finish()
+    exit(silent.code.rawValue)
 } catch {
     EntrySetWatch.finish()
     if let report = ErrorReport(error) { report.exit() }
