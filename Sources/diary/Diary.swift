@@ -60,3 +60,20 @@ struct Diary: ParsableCommand {
         See `diary --help` for every command, `diary help COMMAND` for one.
         """
 }
+
+extension Diary {
+    /// Every word ArgumentParser takes as a command: names, aliases, and its own `help`.
+    static var commandNames: Set<String> {
+        var names: Set<String> = ["help"]
+        for command in configuration.subcommands {
+            names.insert(command._commandName)
+            names.formUnion(command.configuration.aliases)
+        }
+        return names
+    }
+
+    /// The commands a mistyped one may be corrected to: those `--help` shows.
+    static var suggestedCommandNames: [String] {
+        configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName } + ["help"]
+    }
+}
