@@ -34,7 +34,7 @@ enum ExitCode: Int32, CaseIterable, Sendable {
     var summary: String {
         switch self {
         case .ok: return "success"
-        case .failure: return "failure (I/O, editor failed, unknown or ambiguous id, empty text); search: no match"
+        case .failure: return "failure (I/O, editor, unknown/ambiguous id, empty text, search: no match)"
         case .usage: return "usage error (bad option, argument, date or id; confirmation needs --yes)"
         case .damaged: return "damage found (verify) or data failed authentication"
         case .noVault: return "no usable vault (missing, not a vault, newer format)"
