@@ -43,6 +43,10 @@ struct Diary: ParsableCommand {
             AgentCommand.self,
         ])
 
+    /// Declared on the root too, so `--help`, the man page and the completion scripts know
+    /// they may come before the command; main.swift moves them after it (CommandLineArguments).
+    @OptionGroup var global: GlobalOptions
+
     /// What `diary` alone prints (on stderr, exit 64): a few lines, not the whole `--help`.
     ///
     /// No command is a usage error, like git's bare `git` (which exits 1); 64 is this tool's
