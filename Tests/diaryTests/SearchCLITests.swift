@@ -90,6 +90,29 @@ final class SearchCLITests: XCTestCase {
         XCTAssertEqual(none.status, 1, none.output)
     }
 
+    func testTheTitleIsRepeatedInContextOnlyWhenNothingBelowItMatches() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
+        let lakes = try onTerminal(["search", "lake"], env: ["NO_COLOR": "1"])
+        XCTAssertTrue(lakes.output.contains("    The lake was frozen."), lakes.output)
+        XCTAssertFalse(lakes.output.components(separatedBy: "\r\n").contains("    Lake day"),
+                       "the title is on the entry's line: \(lakes.output)")
+        let evening = try onTerminal(["search", "evening"], env: ["NO_COLOR": "1"])
+        XCTAssertTrue(evening.output.components(separatedBy: "\r\n").contains("    Evening"),
+                      "only the title matched: \(evening.output)")
+    }
+
+    func testWideCharactersCountTwoColumnsWhenTheLineIsCut() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
+        let korean = String(repeating: "호수에 얼음이 얼었다 ", count: 10)
+        try box.ok(["new", "겨울\n\(korean)왜가리가 날았다 \(korean)"])
+        let shown = try onTerminal(["search", "왜가리"], env: ["COLUMNS": "40", "NO_COLOR": "1"])
+        XCTAssertEqual(shown.status, 0, shown.output)
+        let context = shown.output.components(separatedBy: "\r\n").first { $0.contains("왜가리") } ?? ""
+        let columns = context.unicodeScalars.reduce(0) { $0 + ((0xAC00...0xD7A3).contains($1.value) ? 2 : 1) }
+        XCTAssertLessThanOrEqual(columns, 40, context)
+        XCTAssertGreaterThan(columns, 30, "the width is used: \(context)")
+    }
+
     func testTheContextLineIsEscapedAndCutToTheTerminal() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
         let long = String(repeating: "filler words ", count: 20)

@@ -11,18 +11,19 @@ enum SearchContext {
     static let indent = "    "
 
     /// The context lines for `text`, ready to print: control characters escaped (`Printable`),
-    /// matches marked with `style`.
+    /// matches marked with `style`. The title (the first line) is already on the entry's own
+    /// line, so it is shown again only when nothing below it matches.
     static func lines(of text: String, terms: [String], style: Style, width: Int) -> [String] {
-        var shown: [String] = []
-        for line in text.split(whereSeparator: \.isNewline) {
+        let all = text.split(whereSeparator: \.isNewline)
+        var candidates = all.dropFirst().map { ($0, matches(in: String($0), terms: terms)) }.filter { !$0.1.isEmpty }
+        if candidates.isEmpty, let title = all.first {
+            candidates = [(title, matches(in: String(title), terms: terms))].filter { !$0.1.isEmpty }
+        }
+        return candidates.prefix(maximumLines).map { line, found in
             // A tab would move the rest of the line by a varying amount; a space keeps the cut honest.
             let characters = Array(String(line).replacingOccurrences(of: "\t", with: " "))
-            let found = matches(in: String(characters), terms: terms)
-            guard !found.isEmpty else { continue }
-            shown.append(indent + render(characters, found, style: style, width: max(width - indent.count, 20)))
-            if shown.count == maximumLines { break }
+            return indent + render(characters, found, style: style, width: max(width - indent.count, 20))
         }
-        return shown
     }
 
     /// Where the terms occur in `line`, as character offsets, sorted, overlaps merged. The same
@@ -50,14 +51,26 @@ enum SearchContext {
         return merged
     }
 
-    /// `characters` cut to `width` around the first match (an ellipsis where text was cut), each
-    /// piece escaped on its own so that escaping cannot split a mark.
+    /// `characters` cut to `width` columns around the first match (an ellipsis where text was
+    /// cut), each piece escaped on its own so that escaping cannot split a mark.
     private static func render(_ characters: [Character], _ found: [Range<Int>], style: Style, width: Int) -> String {
+        let columns = characters.map(Self.columns)
         var window = 0..<characters.count
-        if characters.count > width {
-            // Some text before the first match, so it is read in its sentence.
-            let start = min(max(0, found[0].lowerBound - width / 4), characters.count - (width - 2))
-            window = start..<min(characters.count, start + width - 2)
+        if columns.reduce(0, +) > width {
+            // Up to a quarter of the width before the first match, so it is read in its sentence.
+            var start = found[0].lowerBound
+            var before = 0
+            while start > 0, before + columns[start - 1] <= width / 4 {
+                start -= 1
+                before += columns[start]
+            }
+            var end = start
+            var used = 0
+            while end < characters.count, used + columns[end] <= width - 2 {
+                used += columns[end]
+                end += 1
+            }
+            window = start..<end
         }
         var out = window.lowerBound > 0 ? "…" : ""
         var at = window.lowerBound
@@ -70,6 +83,21 @@ enum SearchContext {
         out += Printable.escaped(String(characters[at..<window.upperBound]))
         if window.upperBound < characters.count { out += "…" }
         return out
+    }
+
+    /// Columns a character takes on a terminal: 2 for the wide East Asian scripts (Hangul,
+    /// kana, CJK ideographs, full-width forms), else 1. An estimate for cutting a line, not a
+    /// full wcwidth.
+    static func columns(_ c: Character) -> Int {
+        guard let v = c.unicodeScalars.first?.value else { return 1 }
+        switch v {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+            0x1F300...0x1F64F, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
     }
 
     /// The terminal's width in columns (`COLUMNS` when set, as tests and `watch` do), else 80.
