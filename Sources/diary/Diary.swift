@@ -45,6 +45,10 @@ struct Diary: ParsableCommand {
             AgentCommand.self,
         ])
 
+    /// Declared on the root too, so `--help`, the man page and the completion scripts know
+    /// they may come before the command; main.swift moves them after it (CommandLineArguments).
+    @OptionGroup var global: GlobalOptions
+
     /// What `diary` alone prints (on stderr, exit 64): a few lines, not the whole `--help`.
     ///
     /// No command is a usage error, like git's bare `git` (which exits 1); 64 is this tool's
@@ -61,4 +65,21 @@ struct Diary: ParsableCommand {
 
         See `diary --help` for every command, `diary help COMMAND` for one.
         """
+}
+
+extension Diary {
+    /// Every word ArgumentParser takes as a command: names, aliases, and its own `help`.
+    static var commandNames: Set<String> {
+        var names: Set<String> = ["help"]
+        for command in configuration.subcommands {
+            names.insert(command._commandName)
+            names.formUnion(command.configuration.aliases)
+        }
+        return names
+    }
+
+    /// The commands a mistyped one may be corrected to: those `--help` shows.
+    static var suggestedCommandNames: [String] {
+        configuration.subcommands.filter { $0.configuration.shouldDisplay }.map { $0._commandName } + ["help"]
+    }
 }

@@ -13,12 +13,39 @@ if CommandLine.arguments.count == 1 {
     exit(ExitCode.usage.rawValue)
 }
 
+// Global options before the command move after it; a mistyped command gets a suggestion
+// (CommandLineArguments.swift).
+let arguments: [String]
+switch CommandLineArguments.prepare(
+    Array(CommandLine.arguments.dropFirst()), commands: Diary.commandNames, suggested: Diary.suggestedCommandNames)
+{
+case .parse(let prepared):
+    arguments = prepared
+case .noCommand:
+    Output.note(Diary.shortUsage)
+    exit(ExitCode.usage.rawValue)
+case .missingValue(let option):
+    Output.error("missing value for '\(option)'")
+    exit(ExitCode.usage.rawValue)
+case .unknownCommand(let word, let suggestions):
+    if suggestions.isEmpty {
+        Output.error("unknown command '\(word)'")
+        Output.hint("`diary --help` lists the commands")
+    } else {
+        Output.error("unknown command '\(word)'. \(CommandLineArguments.didYouMean(suggestions))")
+    }
+    exit(ExitCode.usage.rawValue)
+}
+
 // The entry point. Our own errors become `diary: error: …` / `diary: hint: …` and a documented
 // exit code (ExitCodes.swift); ArgumentParser's (usage, --help) keep their wording and code.
 do {
-    var command = try Diary.parseAsRoot()
+    var command = try Diary.parseAsRoot(arguments)
     try command.run()
     EntrySetWatch.finish()
+} catch let silent as SilentExit {
+    EntrySetWatch.finish()
+    exit(silent.code.rawValue)
 } catch {
     EntrySetWatch.finish()
     if let report = ErrorReport(error) { report.exit() }

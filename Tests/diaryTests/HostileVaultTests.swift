@@ -62,6 +62,7 @@ final class HostileVaultTests: XCTestCase {
 
     func testFIFOAsEntryFileIsRefusedPromptly() throws {
         let (box, id) = try filesVault("fifo-entry")
+        try box.ok(["new", "Evening\nFrost again."])
         let entry = box.vault.appendingPathComponent("entries/\(id)")
         try fifo(entry)
         defer { remove(entry, before: box) }
@@ -69,6 +70,7 @@ final class HostileVaultTests: XCTestCase {
         // Search reports a damaged entry and goes on with the others.
         let search = try box.run(["search", "frost"], timeout: Self.seconds)
         XCTAssertEqual(search.status, 0, search.stderr)
+        XCTAssertTrue(search.stdout.contains("Evening"), search.stdout)
         XCTAssertTrue(search.stderr.contains("entry \(id) is damaged"), search.stderr)
     }
 

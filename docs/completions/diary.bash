@@ -165,8 +165,20 @@ _diary() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=()
+    local -a non_repeating_options=(--vault --passphrase-file)
     __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
 
     # Offer subcommand / subcommand argument completions
     local -r subcommand="${unparsed_words[0]}"
@@ -304,6 +316,7 @@ _diary_new() {
         return
         ;;
     '--tag')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion new -- --tag "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -327,6 +340,7 @@ _diary_list() {
         return
         ;;
     '--tag')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion list -- --tag "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--from')
@@ -368,6 +382,14 @@ _diary_show() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion show -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _diary_edit() {
@@ -392,6 +414,14 @@ _diary_edit() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion edit -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _diary_delete() {
@@ -409,6 +439,14 @@ _diary_delete() {
         ;;
     '--passphrase-file')
         __diary_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion delete -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -432,6 +470,14 @@ _diary_star() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion star -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _diary_unstar() {
@@ -449,6 +495,14 @@ _diary_unstar() {
         ;;
     '--passphrase-file')
         __diary_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion unstar -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -472,6 +526,18 @@ _diary_tag() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion tag -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    *)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion tag -- positional@1 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _diary_search() {
@@ -479,7 +545,7 @@ _diary_search() {
     non_repeating_flags=(--starred --json --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault --passphrase-file --tag --from --to -n --limit)
-    __diary_offer_flags_options 1
+    __diary_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -492,6 +558,7 @@ _diary_search() {
         return
         ;;
     '--tag')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion search -- --tag "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--from')
@@ -726,6 +793,7 @@ _diary_export() {
         return
         ;;
     '--tag')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion export -- --tag "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     esac

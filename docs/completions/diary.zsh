@@ -41,6 +41,8 @@ _diary() {
 
     local -i ret=1
     local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
@@ -56,13 +58,13 @@ _diary() {
             'status:Say whether the vault is unlocked, and for how long.'
             'new:Write a new entry.'
             'list:List entries, newest first.'
-            'show:Show entries (the newest without an id).'
-            'edit:Edit an entry in your editor (the newest without an id).'
+            'show:Show an entry.'
+            'edit:Edit an entry in your editor.'
             'delete:Delete an entry.'
             'star:Star an entry.'
             'unstar:Remove an entry'\''s star.'
             'tag:Add or remove an entry'\''s tags.'
-            'search:Find entries containing a text.'
+            'search:Find entries containing every word or phrase given.'
             'passwd:Change the passphrase.'
             'rekey:Rotate the vault key and re-encrypt every entry.'
             'backup:Write a backup of the vault to one file.'
@@ -158,7 +160,7 @@ _diary_new() {
         ':text:'
         '--edit[Open the editor even when text or stdin is given.]'
         '--date[The entry'\''s date (ISO 8601, today, yesterday); default now.]:date:{__diary_complete "${___date[@]}"}'
-        '*--tag[Tag the entry (repeatable).]:tag:'
+        '*--tag[Tag the entry (repeatable).]:tag:{__diary_custom_complete ---completion new -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--star[Star the entry.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -172,19 +174,15 @@ _diary_list() {
     local -i ret=1
     local -ar ___from=('today' 'yesterday')
     local -ar ___to=('today' 'yesterday')
-    local -ar ___on=('today' 'yesterday')
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--starred[Only starred entries.]'
-        '--tag[Only entries with this tag.]:tag:'
+        '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion list -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
         '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
         '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
         '--json[Print JSON (an array of objects with sorted keys) instead of lines.]'
-        '--on[Only entries dated on this day (in your time zone).]:date:{__diary_complete "${___on[@]}"}'
-        '--on-this-day[Only entries dated on today'\''s month and day in earlier years.]'
-        '--no-pager[Print straight to the terminal, without $PAGER.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -198,11 +196,9 @@ _diary_show() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        '*:ids:'
-        '(-n --limit)'{-n,--limit}'[Show the newest n entries.]:n:'
+        ':id:{__diary_custom_complete ---completion show -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--json[Print JSON.]'
         '--raw[Print the title, tags and text unchanged, control characters included.]'
-        '--no-pager[Print straight to the terminal, without $PAGER.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -217,7 +213,7 @@ _diary_edit() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
+        ':id:{__diary_custom_complete ---completion edit -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--date[A new date for the entry (ISO 8601, today, yesterday).]:date:{__diary_complete "${___date[@]}"}'
         '--yes[Delete without asking if the text is emptied.]'
         '--version[Show the version.]'
@@ -233,7 +229,7 @@ _diary_delete() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
+        ':id:{__diary_custom_complete ---completion delete -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--yes[Do not ask.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -248,7 +244,7 @@ _diary_star() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
+        ':id:{__diary_custom_complete ---completion star -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -262,7 +258,7 @@ _diary_unstar() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
+        ':id:{__diary_custom_complete ---completion unstar -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -276,8 +272,8 @@ _diary_tag() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
-        '*:change:'
+        ':id:{__diary_custom_complete ---completion tag -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '*:change:{__diary_custom_complete ---completion tag -- positional@1 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -293,9 +289,9 @@ _diary_search() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':query:'
+        '*:text:'
         '--starred[Only starred entries.]'
-        '--tag[Only entries with this tag.]:tag:'
+        '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion search -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
         '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
         '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
@@ -423,7 +419,7 @@ _diary_export() {
         '--format[What to write\: json (lossless) or markdown.]:format:{__diary_complete "${___format[@]}"}'
         '--to[Where to write (a file; for markdown also a directory); default stdout.]:path:_files'
         '--starred[Only starred entries.]'
-        '--tag[Only entries with this tag.]:tag:'
+        '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion export -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--yes[Do not ask\: consent to writing plaintext.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -2,7 +2,7 @@ import DiaryCrypto
 import Dispatch
 import Foundation
 
-/// Opens sealed entries and matches their text against a query, a batch at a time, on every
+/// Opens sealed entries and matches their text against queries, a batch at a time, on every
 /// core: decryption and matching are nearly all of a search's work, and each entry is
 /// independent of the others.
 ///
@@ -17,20 +17,21 @@ struct EntryBatchMatcher: @unchecked Sendable {
 
     let vaultID: UUID
     let keyRing: KeyRing
-    let query: TextMatcher.Query
+    /// Every one must occur in a text for it to match (an entry with none matches if it opens).
+    let queries: [TextMatcher.Query]
     private let buffers: [PlaintextBuffer]
 
-    init(vaultID: UUID, keyRing: KeyRing, query: TextMatcher.Query, workers: Int = Self.defaultWorkers) {
+    init(vaultID: UUID, keyRing: KeyRing, queries: [TextMatcher.Query], workers: Int = Self.defaultWorkers) {
         self.vaultID = vaultID
         self.keyRing = keyRing
-        self.query = query
+        self.queries = queries.filter { !$0.needle.isEmpty }
         buffers = (0..<max(workers, 1)).map { _ in PlaintextBuffer() }
     }
 
     static var defaultWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8) }
 
     /// For each entry: nil when it fails to open or to parse (damaged), else whether its text
-    /// contains the query (an empty query matches every entry that opens).
+    /// contains every query (no query matches every entry that opens).
     func match(_ batch: [(id: UUID, sealed: [UInt8])]) -> [Bool?] {
         var results = [Bool?](repeating: nil, count: batch.count)
         let workers = min(buffers.count, batch.count)
@@ -82,9 +83,9 @@ struct EntryBatchMatcher: @unchecked Sendable {
         try? Envelope.open(
             entry.sealed, kind: .entry, objectID: entry.id, vaultID: vaultID, keyRing: keyRing, into: buffer
         ) { plaintext in
-            // Parsed as strictly as `openEntry` does, even when the query is empty.
+            // Parsed as strictly as `openEntry` does, even when there is no query.
             let text = try EntryCodec.text(in: plaintext, textLimit: Vault.maximumTextBytes)
-            return query.needle.isEmpty || TextMatcher.contains(text, query)
+            return queries.allSatisfy { TextMatcher.contains(text, $0) }
         }
     }
 }

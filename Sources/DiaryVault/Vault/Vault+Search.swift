@@ -4,14 +4,21 @@ import Foundation
 
 extension Vault {
     /// Entries whose text contains `query`, ignoring case and diacritics (Unicode aware),
-    /// newest first. Only entries that pass `filter` are decrypted. Entries that fail to open,
+    /// newest first; as `search(all:filter:)` with one term.
+    public func search(_ query: String, filter: EntryFilter = EntryFilter()) throws -> [EntrySummary] {
+        try search(all: [query], filter: filter)
+    }
+
+    /// Entries whose text contains every one of `terms` (in any order, anywhere), ignoring case
+    /// and diacritics (Unicode aware), newest first. A term is matched as it is, spaces
+    /// included, so a phrase is one term; blank terms are ignored. Only entries that pass `filter` are decrypted. Entries that fail to open,
     /// or are not the copy the index recorded, are skipped and named in `damagedDuringLastSearch`
     /// (newest first). Entries the index does not list are not searched.
-    public func search(_ query: String, filter: EntryFilter = EntryFilter()) throws -> [EntrySummary] {
+    public func search(all terms: [String], filter: EntryFilter = EntryFilter()) throws -> [EntrySummary] {
         var unlimited = filter
         unlimited.limit = nil
-        let needle = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        let matcher = EntryBatchMatcher(vaultID: header.vaultID, keyRing: keyRing, query: TextMatcher.Query(needle))
+        let queries = terms.map { TextMatcher.Query($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let matcher = EntryBatchMatcher(vaultID: header.vaultID, keyRing: keyRing, queries: queries)
         var matches: [EntrySummary] = []
         var damaged: [EntrySummary] = []
         var differing: [(EntrySummary, [UInt8])] = []

@@ -16,7 +16,7 @@ struct Delete: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The entry's id or id prefix.")
+    @Argument(help: "The entry's id or id prefix.", completion: EntryCompletion.ids)
     var id: String
 
     @Flag(help: "Do not ask.")

@@ -23,7 +23,7 @@ struct Edit: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The entry's id or id prefix (default: the newest entry).")
+    @Argument(help: "The entry's id or id prefix (default: the newest entry).", completion: EntryCompletion.ids)
     var id: String?
 
     @Option(help: ArgumentHelp("A new date for the entry (ISO 8601, today, yesterday).", valueName: "date"))

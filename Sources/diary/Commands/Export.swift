@@ -45,7 +45,7 @@ struct Export: ParsableCommand {
     @Flag(help: "Only starred entries.")
     var starred = false
 
-    @Option(help: ArgumentHelp("Only entries with this tag.", valueName: "tag"))
+    @Option(help: ArgumentHelp("Only entries with this tag.", valueName: "tag"), completion: EntryCompletion.tags)
     var tag: String?
 
     @Flag(help: "Do not ask: consent to writing plaintext.")

@@ -37,7 +37,9 @@ struct New: ParsableCommand {
     @Option(help: ArgumentHelp("The entry's date (ISO 8601, today, yesterday); default now.", valueName: "date"))
     var date: DateInput?
 
-    @Option(name: .customLong("tag"), help: ArgumentHelp("Tag the entry (repeatable).", valueName: "tag"))
+    @Option(
+        name: .customLong("tag"), help: ArgumentHelp("Tag the entry (repeatable).", valueName: "tag"),
+        completion: EntryCompletion.tags)
     var tags: [String] = []
 
     @Flag(help: "Star the entry.")

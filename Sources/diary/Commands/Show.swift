@@ -31,7 +31,7 @@ struct Show: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The entries' ids or id prefixes (default: the newest entry).")
+    @Argument(help: "The entries' ids or id prefixes (default: the newest entry).", completion: EntryCompletion.ids)
     var ids: [String] = []
 
     @Option(name: [.customShort("n"), .customLong("limit")], help: ArgumentHelp("Show the newest n entries.", valueName: "n"))

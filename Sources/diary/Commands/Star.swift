@@ -15,7 +15,7 @@ struct Star: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The entry's id or id prefix.")
+    @Argument(help: "The entry's id or id prefix.", completion: EntryCompletion.ids)
     var id: String
 
     func run() throws { try setStar(true, id: id, global: global) }

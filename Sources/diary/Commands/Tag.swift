@@ -16,11 +16,13 @@ struct Tag: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The entry's id or id prefix.")
+    @Argument(help: "The entry's id or id prefix.", completion: EntryCompletion.ids)
     var id: String
 
     // `.allUnrecognized` because `-draft` would otherwise be taken for an unknown option.
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+TAG to add, -TAG to remove.", valueName: "change"))
+    @Argument(
+        parsing: .allUnrecognized, help: ArgumentHelp("+TAG to add, -TAG to remove.", valueName: "change"),
+        completion: EntryCompletion.tagChanges)
     var changes: [String] = []
 
     func validate() throws {

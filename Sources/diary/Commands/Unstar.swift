@@ -15,7 +15,7 @@ struct Unstar: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The entry's id or id prefix.")
+    @Argument(help: "The entry's id or id prefix.", completion: EntryCompletion.ids)
     var id: String
 
     func run() throws { try setStar(false, id: id, global: global) }

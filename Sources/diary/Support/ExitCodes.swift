@@ -7,7 +7,7 @@ enum ExitCode: Int32, CaseIterable, Sendable {
     /// Success.
     case ok = 0
     /// Any other failure: an I/O error, an editor that failed, an unknown or ambiguous id,
-    /// an empty text (nothing stored).
+    /// an empty text (nothing stored); and `search` matched nothing (as grep's 1).
     case failure = 1
     /// Usage (`EX_USAGE`): no command at all, a bad option, argument or date, an id that is
     /// not hex, or a confirmation that cannot be asked (no terminal and no `--yes`).
@@ -34,7 +34,7 @@ enum ExitCode: Int32, CaseIterable, Sendable {
     var summary: String {
         switch self {
         case .ok: return "success"
-        case .failure: return "failure (I/O, editor failed, unknown or ambiguous id, empty text)"
+        case .failure: return "failure (I/O, editor, unknown/ambiguous id, empty text, search: no match)"
         case .usage: return "usage error (bad option, argument, date or id; confirmation needs --yes)"
         case .damaged: return "damage found (verify) or data failed authentication"
         case .noVault: return "no usable vault (missing, not a vault, newer format)"

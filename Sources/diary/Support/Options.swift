@@ -74,7 +74,7 @@ struct FilterOptions: ParsableArguments {
     @Flag(help: "Only starred entries.")
     var starred = false
 
-    @Option(help: ArgumentHelp("Only entries with this tag.", valueName: "tag"))
+    @Option(help: ArgumentHelp("Only entries with this tag.", valueName: "tag"), completion: EntryCompletion.tags)
     var tag: String?
 
     @Option(help: ArgumentHelp("Only entries dated on or after this date.", valueName: "date"))

@@ -1,0 +1,104 @@
+/// The command line before ArgumentParser reads it, for two things git users expect and
+/// ArgumentParser does not do:
+///
+/// - options every command takes may come before the command (`diary --vault X list`, as
+///   `git -C dir log`): they are moved to just after the command's name, so ArgumentParser
+///   sees `diary list --vault X`. Their order is kept, so an option given twice is decided
+///   the same way wherever it was written: the last one wins, as for any option;
+/// - a mistyped command gets a suggestion (`unknown command 'lsit'. Did you mean 'list'?`).
+///
+/// Anything else starting with `-` before the command (`--help`, `--version`, the completion
+/// scripts' `---completion`) is left to ArgumentParser as it is.
+enum CommandLineArguments {
+    /// The options of `GlobalOptions`, each taking a value (`--vault X` or `--vault=X`).
+    static let globalOptions = ["--vault", "--passphrase-file"]
+
+    enum Prepared: Equatable {
+        /// What ArgumentParser should parse.
+        case parse([String])
+        /// Only options, no command: like a bare `diary`.
+        case noCommand
+        /// A global option is last and has no value.
+        case missingValue(option: String)
+        /// The first word is not a command; the nearest command names, if any is near.
+        case unknownCommand(String, suggestions: [String])
+    }
+
+    /// `arguments` without the program name; `commands` every name ArgumentParser accepts as a
+    /// command; `suggested` those a person may be pointed to (not the hidden ones).
+    static func prepare(_ arguments: [String], commands: Set<String>, suggested: [String]) -> Prepared {
+        var leading: [String] = []
+        var i = 0
+        while i < arguments.count {
+            let word = arguments[i]
+            if globalOptions.contains(word) {
+                guard i + 1 < arguments.count else { return .missingValue(option: word) }
+                leading += [word, arguments[i + 1]]
+                i += 2
+            } else if globalOptions.contains(where: { word.hasPrefix($0 + "=") }) {
+                leading.append(word)
+                i += 1
+            } else {
+                break
+            }
+        }
+        guard i < arguments.count else { return .noCommand }
+        let command = arguments[i]
+        if command.hasPrefix("-") {
+            // `diary --vault X --help`: the options stay where they were; ArgumentParser decides.
+            return .parse(arguments)
+        }
+        guard commands.contains(command) else {
+            return .unknownCommand(command, suggestions: nearest(command, among: suggested))
+        }
+        return .parse([command] + leading + arguments[(i + 1)...])
+    }
+
+    /// The names closest to `word` by edit distance (a swap of two neighbours counts one edit,
+    /// so `lsit` is one edit from `list`), if close enough to be a typo: one edit for a word of
+    /// up to three letters, two for longer ones. Ignores case.
+    static func nearest(_ word: String, among names: [String]) -> [String] {
+        let typed = Array(word.lowercased())
+        let limit = typed.count <= 3 ? 1 : 2
+        var best: [String] = []
+        var bestDistance = limit + 1
+        for name in names {
+            let d = editDistance(typed, Array(name.lowercased()))
+            if d < bestDistance {
+                best = [name]
+                bestDistance = d
+            } else if d == bestDistance {
+                best.append(name)
+            }
+        }
+        return best
+    }
+
+    /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
+    /// adjacent characters, each one edit.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+
+    /// `Did you mean 'list'?` / `Did you mean 'star' or 'stats'?`
+    static func didYouMean(_ suggestions: [String]) -> String {
+        let quoted = suggestions.map { "'\($0)'" }
+        let list = quoted.count <= 2
+            ? quoted.joined(separator: " or ")
+            : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+        return "Did you mean \(list)?"
+    }
+}

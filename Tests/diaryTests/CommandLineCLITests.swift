@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+
+/// Options every command takes may come before the command (`diary --vault X list`, as
+/// `git -C dir log`), and a mistyped command gets a suggestion.
+final class CommandLineCLITests: XCTestCase {
+    private var box: DiarySandbox!
+
+    override func setUpWithError() throws { box = try DiarySandbox(name: "cmdline") }
+    override func tearDown() { box = nil }
+
+    /// A second vault, not the sandbox's default, with one entry titled `title`.
+    private func otherVault(_ title: String) throws -> (path: String, pass: String) {
+        let path = box.root.appendingPathComponent("other-\(title)").path
+        let pass = try box.passphraseFile("other horse")
+        try box.ok(["--vault", path, "init", "--new-passphrase-file", pass])
+        try box.ok(["--vault", path, "--passphrase-file", pass, "new", title])
+        return (path, pass)
+    }
+
+    func testGlobalOptionsWorkBeforeTheCommand() throws {
+        _ = try box.initVault()
+        try box.ok(["new", "In the default vault"])
+        let (other, pass) = try otherVault("Elsewhere")
+        box.environment["DIARY_PASSPHRASE_FILE"] = ""
+        for args in [
+            ["--vault", other, "--passphrase-file", pass, "list"],
+            ["--vault=\(other)", "--passphrase-file=\(pass)", "list"],
+            ["--vault", other, "list", "--passphrase-file", pass],
+            ["list", "--vault", other, "--passphrase-file", pass],
+        ] {
+            let listed = try box.ok(args).stdout
+            XCTAssertTrue(listed.contains("Elsewhere") && !listed.contains("default vault"), "\(args): \(listed)")
+        }
+        let searched = try box.ok(["--passphrase-file", pass, "--vault", other, "search", "elsewhere", "--json"])
+        XCTAssertTrue(searched.stdout.contains("Elsewhere"), searched.stdout)
+    }
+
+    func testAGlobalOptionGivenTwiceTakesTheLastWhereverItIs() throws {
+        let pass = try box.initVault()
+        try box.ok(["new", "In the default vault"])
+        let missing = box.root.appendingPathComponent("missing").path
+        let last = try box.ok(["--vault", missing, "list", "--vault", box.vault.path, "--passphrase-file", pass])
+        XCTAssertTrue(last.stdout.contains("default vault"), last.stdout)
+        let first = try box.run(["--vault", box.vault.path, "list", "--vault", missing])
+        XCTAssertEqual(first.status, 66, "the later --vault, a missing vault, is used: \(first.stderr)")
+        let both = try box.run(["--vault", box.vault.path, "--vault", missing, "list"])
+        XCTAssertEqual(both.status, 66, both.stderr)
+    }
+
+    func testHelpVersionAndBareOptionsStillBehave() throws {
+        let help = try box.ok(["--vault", "/nonexistent", "--help"])
+        XCTAssertTrue(help.stdout.contains("EXIT STATUS"), help.stdout)
+        XCTAssertEqual(try box.ok(["--version"]).out.isEmpty, false)
+        XCTAssertTrue(try box.ok(["--vault", "/nonexistent", "list", "--help"]).stdout.contains("--starred"))
+        let onlyOptions = try box.run(["--vault", "/nonexistent"])
+        XCTAssertEqual(onlyOptions.status, 64)
+        XCTAssertTrue(onlyOptions.stderr.hasPrefix("usage: diary "), onlyOptions.stderr)
+        let noValue = try box.run(["--vault"])
+        XCTAssertEqual(noValue.status, 64)
+        XCTAssertTrue(noValue.stderr.contains("diary: error: missing value for '--vault'"), noValue.stderr)
+        XCTAssertTrue(try box.ok(["--vault", "/x", "help", "list"]).stdout.contains("--starred"))
+        let rootHelp = try box.ok(["--help"]).stdout
+        XCTAssertTrue(rootHelp.contains("USAGE: diary [--vault <path>]"), "the root help says they may come first")
+    }
+
+    func testAMistypedCommandGetsASuggestion() throws {
+        let typo = try box.run(["lsit"])
+        XCTAssertEqual(typo.status, 64)
+        XCTAssertEqual(typo.stdout, "")
+        XCTAssertEqual(typo.stderr, "diary: error: unknown command 'lsit'. Did you mean 'list'?\n")
+        for (typed, meant) in [("shwo", "show"), ("serch", "search"), ("UNLOCK", "unlock"), ("bakup", "backup"), ("stat", "star")] {
+            let result = try box.run(["--vault", "/x", typed, "--json"])
+            XCTAssertEqual(result.status, 64, typed)
+            XCTAssertTrue(result.stderr.contains("Did you mean '\(meant)'?"), "\(typed): \(result.stderr)")
+        }
+        let far = try box.run(["xyzzy"])
+        XCTAssertEqual(far.status, 64)
+        XCTAssertTrue(far.stderr.hasPrefix("diary: error: unknown command 'xyzzy'\n"), far.stderr)
+        XCTAssertTrue(far.stderr.contains("diary --help"), far.stderr)
+        XCTAssertFalse(try box.run(["agnt"]).stderr.contains("'agent'"), "the hidden agent is never suggested")
+        let hostile = try box.run(["l\u{1B}[2Jist"])
+        XCTAssertFalse(hostile.stderr.contains("\u{1B}"), "the typed word is escaped: \(hostile.stderr.debugDescription)")
+    }
+}

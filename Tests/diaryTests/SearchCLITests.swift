@@ -1,0 +1,147 @@
+import Foundation
+import XCTest
+
+/// `diary search`: every word in any order, quoted phrases, grep's exit status, and matches in
+/// context on a terminal.
+final class SearchCLITests: XCTestCase {
+    private var box: DiarySandbox!
+    private var walk = "", evening = "", lake = ""
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "search")
+        _ = try box.initVault()
+        walk = try box.ok(["new", "Morning walk\nA heron stood in the frost by the lake."]).out
+        evening = try box.ok(["new", "Evening\nThe frost came early; no birds at all."]).out
+        lake = try box.ok(["new", "Lake day\nThe lake was frozen. A Héron flew over."]).out
+    }
+
+    override func tearDown() { box = nil }
+
+    private func found(_ args: [String]) throws -> Set<String> {
+        let result = try box.run(["search"] + args + ["--json"])
+        XCTAssertTrue(result.status == 0 || result.status == 1, "\(args): \(result.stderr)")
+        let objects = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        return Set(objects.compactMap { $0["id"] as? String })
+    }
+
+    func testEveryWordMustOccurInAnyOrder() throws {
+        XCTAssertEqual(try found(["heron", "frost"]), [walk])
+        XCTAssertEqual(try found(["FROST", "heron"]), [walk], "any order, any case")
+        XCTAssertEqual(try found(["heron"]), [walk, lake], "diacritics ignored as before")
+        XCTAssertEqual(try found(["frost"]), [walk, evening])
+    }
+
+    func testAQuotedArgumentOrOneWithASpaceIsAPhrase() throws {
+        XCTAssertEqual(try found(["lake was"]), [lake], "an argument with a space")
+        XCTAssertEqual(try found(["frozen", "lake"]), [lake])
+        XCTAssertEqual(try found(["\"frozen lake\""]), [], "the phrase, not the words")
+        XCTAssertEqual(try found(["frozen lake"]), [], "the phrase, not the words")
+        XCTAssertEqual(try found(["\"lake was\""]), [lake], "quotes inside the argument")
+        XCTAssertEqual(try found(["\"the frost\" heron"]), [walk], "a phrase and a word in one argument")
+        XCTAssertEqual(try found(["\"the lake\"", "frost"]), [walk])
+    }
+
+    func testNoMatchExitsOneAsGrepDoes() throws {
+        let none = try box.run(["search", "heron", "birds"])
+        XCTAssertEqual(none.status, 1, none.stderr)
+        XCTAssertEqual(none.stdout, "")
+        XCTAssertEqual(none.stderr, "", "no match is an answer, not an error")
+        let json = try box.run(["search", "kingfisher", "--json"])
+        XCTAssertEqual(json.status, 1, json.stderr)
+        let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [Any]
+        XCTAssertEqual(array?.count, 0, "still valid JSON: \(json.stdout)")
+        XCTAssertEqual(try box.run(["search", "heron", "--tag", "nosuchtag"]).status, 1, "filters count too")
+    }
+
+    func testAnUnpairedQuoteOrNoTextIsAUsageError() throws {
+        let unpaired = try box.run(["search", "\"frozen lake"])
+        XCTAssertEqual(unpaired.status, 64, unpaired.stderr)
+        XCTAssertTrue(unpaired.stderr.contains("diary: error: an unpaired \""), unpaired.stderr)
+        XCTAssertEqual(try box.run(["search", "\"\""]).status, 64)
+        XCTAssertEqual(try box.run(["search", "  "]).status, 64)
+        XCTAssertEqual(try box.run(["search"]).status, 64)
+    }
+
+    func testIntoAPipeOnlyTheEntryLinesAsListPrintsThem() throws {
+        let piped = try box.ok(["search", "heron"]).stdout
+        let lines = piped.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, piped)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix(String(lake.prefix(8))) || $0.hasPrefix(String(walk.prefix(8))) }, piped)
+        XCTAssertFalse(piped.contains("\u{1B}["), piped)
+    }
+
+    func testOnATerminalMatchesAreShownInTheirLineAndMarkedWhenColourIsOn() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
+        let coloured = try onTerminal(["search", "heron", "frost"])
+        XCTAssertEqual(coloured.status, 0, coloured.output)
+        XCTAssertTrue(coloured.output.contains("Morning walk"), coloured.output)
+        XCTAssertTrue(
+            coloured.output.contains("    A \u{1B}[1;31mheron\u{1B}[0m stood in the \u{1B}[1;31mfrost\u{1B}[0m by the lake."),
+            coloured.output.debugDescription)
+        XCTAssertFalse(coloured.output.contains("Evening"), coloured.output)
+
+        let plain = try onTerminal(["search", "héron"], env: ["NO_COLOR": "1"])
+        XCTAssertEqual(plain.status, 0, plain.output)
+        XCTAssertTrue(plain.output.contains("    The lake was frozen. A Héron flew over."), plain.output)
+        XCTAssertTrue(plain.output.contains("    A heron stood in the frost by the lake."), plain.output)
+        XCTAssertFalse(plain.output.contains("\u{1B}["), "NO_COLOR: \(plain.output.debugDescription)")
+
+        let none = try onTerminal(["search", "kingfisher"])
+        XCTAssertEqual(none.status, 1, none.output)
+    }
+
+    func testTheTitleIsRepeatedInContextOnlyWhenNothingBelowItMatches() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
+        let lakes = try onTerminal(["search", "lake"], env: ["NO_COLOR": "1"])
+        XCTAssertTrue(lakes.output.contains("    The lake was frozen."), lakes.output)
+        XCTAssertFalse(lakes.output.components(separatedBy: "\r\n").contains("    Lake day"),
+                       "the title is on the entry's line: \(lakes.output)")
+        let evening = try onTerminal(["search", "evening"], env: ["NO_COLOR": "1"])
+        XCTAssertTrue(evening.output.components(separatedBy: "\r\n").contains("    Evening"),
+                      "only the title matched: \(evening.output)")
+    }
+
+    func testWideCharactersCountTwoColumnsWhenTheLineIsCut() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
+        let korean = String(repeating: "호수에 얼음이 얼었다 ", count: 10)
+        try box.ok(["new", "겨울\n\(korean)왜가리가 날았다 \(korean)"])
+        let shown = try onTerminal(["search", "왜가리"], env: ["COLUMNS": "40", "NO_COLOR": "1"])
+        XCTAssertEqual(shown.status, 0, shown.output)
+        let context = shown.output.components(separatedBy: "\r\n").first { $0.contains("왜가리") } ?? ""
+        let columns = context.unicodeScalars.reduce(0) { $0 + ((0xAC00...0xD7A3).contains($1.value) ? 2 : 1) }
+        XCTAssertLessThanOrEqual(columns, 40, context)
+        XCTAssertGreaterThan(columns, 30, "the width is used: \(context)")
+    }
+
+    func testTheContextLineIsEscapedAndCutToTheTerminal() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
+        let long = String(repeating: "filler words ", count: 20)
+        try box.ok(["new", "Hostile\n\(long)kingfisher\u{1B}]0;owned\u{07} here \u{1B}[2J and more \(long)"])
+        let shown = try onTerminal(["search", "kingfisher"], env: ["COLUMNS": "60", "NO_COLOR": "1"])
+        XCTAssertEqual(shown.status, 0, shown.output)
+        XCTAssertFalse(shown.output.contains("\u{07}"), shown.output.debugDescription)
+        XCTAssertFalse(shown.output.contains("\u{1B}]"), shown.output.debugDescription)
+        XCTAssertFalse(shown.output.contains("\u{1B}[2J"), shown.output.debugDescription)
+        let context = shown.output.components(separatedBy: "\r\n").first { $0.contains("kingfisher") } ?? ""
+        XCTAssertTrue(context.contains(#"kingfisher\e]0;owned\a here \e[2J"#), context.debugDescription)
+        XCTAssertTrue(context.hasPrefix("    …") && context.hasSuffix("…"), "cut on both sides: \(context)")
+        XCTAssertLessThanOrEqual(context.count, 60 + #"\e\a\e"#.count, context)
+    }
+
+    /// `diary args` on a pseudo-terminal with colour allowed unless `env` says otherwise.
+    private func onTerminal(_ args: [String], env: [String: String] = [:]) throws -> (output: String, status: Int32) {
+        let driver = box.root.appendingPathComponent("terminal_driver.py")
+        try Data(PseudoTerminalTests.driver.utf8).write(to: driver)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args
+        process.environment = box.fullEnvironment(env)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    }
+}
