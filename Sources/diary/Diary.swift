@@ -38,6 +38,7 @@ struct Diary: ParsableCommand {
             Init.self, Unlock.self, Lock.self, Status.self,
             New.self, List.self, Show.self, Edit.self, Delete.self,
             Star.self, Unstar.self, Tag.self, Search.self,
+            CalendarCommand.self, Stats.self,
             Passwd.self, Rekey.self, Backup.self, Verify.self, Restore.self, Reindex.self,
             Import.self, Export.self, Audit.self, Recover.self,
             AgentCommand.self,
