@@ -60,12 +60,11 @@ struct YearHeatmap {
         let labels = (0..<12).map { Self.fitted(months.indices.contains($0) ? months[$0] : "\($0 + 1)", Self.labelColumns) }
         let width = max(labels.map(Self.columns).max() ?? 0, Self.columns(String(year)))
 
-        var header = Self.padded(String(year), width) + " "
-        for slot in 0..<Self.slots {
+        let weekdayRow = (0..<Self.slots).map { slot in
             let index = (firstWeekday - 1 + slot) % 7
-            header += style.dim(Self.padded(Self.fitted(weekdays.indices.contains(index) ? weekdays[index] : "", 2), 2))
-        }
-        var lines = [trimmed(header)]
+            return Self.padded(Self.fitted(weekdays.indices.contains(index) ? weekdays[index] : "", 2), 2)
+        }.joined()
+        var lines = [Self.padded(String(year), width) + " " + style.dim(trimmed(weekdayRow))]
         for month in 1...12 {
             let first = CalendarDay(year: year, month: month, day: 1)
             let offset = (first.weekday - firstWeekday + 7) % 7
