@@ -48,6 +48,10 @@ function __diary_parse_tokens -S
             __diary_parse_subcommand -r 2 'vault=' 'passphrase-file=' 'version' 'h/help'
         case 'search'
             __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'starred' 'tag=' 'from=' 'to=' 'n/limit=' 'json' 'version' 'h/help'
+        case 'calendar'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'json' 'ascii' 'version' 'h/help'
+        case 'stats'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'json' 'version' 'h/help'
         case 'passwd'
             __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'new-passphrase-file=' 'allow-weak-passphrase' 'kdf=' 'version' 'h/help'
         case 'rekey'
@@ -138,6 +142,8 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" 
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'unstar' -d 'Remove an entry\'s star.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'tag' -d 'Add or remove an entry\'s tags.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'search' -d 'Find entries containing a text.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'calendar' -d 'Show a year as a heatmap of the days you wrote.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'stats' -d 'Show totals, streaks, the busiest weekday and the tags.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'passwd' -d 'Change the passphrase.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'rekey' -d 'Rotate the vault key and re-encrypt every entry.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'backup' -d 'Write a backup of the vault to one file.'
@@ -228,6 +234,17 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" json' -l 'json' -d 'Print JSON (an array of objects with sorted keys) instead of lines.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" json' -l 'json' -d 'Print JSON instead of the heatmap.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" ascii' -l 'ascii' -d 'Shade with ASCII characters (. : + # @, * for a star) for fonts without block characters.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary stats" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary stats" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary stats" json' -l 'json' -d 'Print JSON instead of lines.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary stats" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary stats" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" new-passphrase-file' -l 'new-passphrase-file' -d 'Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).' -rF

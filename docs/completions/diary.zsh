@@ -63,6 +63,8 @@ _diary() {
             'unstar:Remove an entry'\''s star.'
             'tag:Add or remove an entry'\''s tags.'
             'search:Find entries containing a text.'
+            'calendar:Show a year as a heatmap of the days you wrote.'
+            'stats:Show totals, streaks, the busiest weekday and the tags.'
             'passwd:Change the passphrase.'
             'rekey:Rotate the vault key and re-encrypt every entry.'
             'backup:Write a backup of the vault to one file.'
@@ -79,7 +81,7 @@ _diary() {
         ;;
     arg)
         case "${words[1]}" in
-        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|help)
+        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|help)
             "_diary_${words[1]}" && ret=0
             ;;
         esac
@@ -294,6 +296,36 @@ _diary_search() {
         '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
         '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
         '--json[Print JSON (an array of objects with sorted keys) instead of lines.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_calendar() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':year:'
+        '--json[Print JSON instead of the heatmap.]'
+        '--ascii[Shade with ASCII characters (. \: + # @, * for a star) for fonts without block characters.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_stats() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--json[Print JSON instead of lines.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -2,7 +2,7 @@
 /// that are not white space (Unicode's White_Space property, so a no-break or ideographic space
 /// separates words too). Text without spaces, such as Chinese or Japanese, counts as one word
 /// per run: there is no dictionary here to cut it into words.
-public enum WordCount {
+enum WordCount {
     /// The words in `text`: the reference the in-place count is tested against.
     static func count(_ text: String) -> Int {
         var words = 0

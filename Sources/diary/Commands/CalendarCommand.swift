@@ -21,7 +21,7 @@ struct CalendarCommand: ParsableCommand {
             of the year in order, each with date (YYYY-MM-DD), entries, words, starred (true \
             when one of its entries is) and level (the shade, 0 to 4).
 
-            The dates, stars and tags come from the index; each entry of the year is decrypted \
+            The dates and stars come from the index; each entry of the year is decrypted \
             in memory only to count its words.
 
             EXAMPLE
