@@ -113,6 +113,7 @@ final class CalendarTests: XCTestCase {
         XCTAssertEqual(marCells[0], "▒ ")
         let labels = lines.dropFirst().prefix(12).map { $0.prefix(3) }
         XCTAssertEqual(labels, ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])
+        XCTAssertTrue(out.contains("\n2 entries, 153 words, 2 days written\n"), out)
         XCTAssertTrue(out.contains("· none  ░ 1-99  ▒ 100-299  ▓ 300-599  █ 600+ words  ★ starred"), out)
         for line in lines { XCTAssertLessThanOrEqual(line.count, 80, String(line)) }
 

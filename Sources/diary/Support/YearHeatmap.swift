@@ -48,7 +48,7 @@ struct YearHeatmap {
     /// Weekday-aligned slots in a month row: up to six leading blanks, then up to 31 days.
     static let slots = 37
 
-    /// The lines to print: a header (the year, the weekdays), twelve months, a legend.
+    /// The lines to print: a header (the year, the weekdays), twelve months, the year's totals, a legend.
     var lines: [String] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.locale = locale
@@ -75,6 +75,7 @@ struct YearHeatmap {
             lines.append(trimmed(row))
         }
         lines.append("")
+        lines.append(totals)
         lines.append(legend)
         return lines
     }
@@ -83,6 +84,15 @@ struct YearHeatmap {
     private func cell(_ tally: DayTally) -> String {
         let level = Self.level(tally)
         return paint(shades[level], Self.colours[level]) + (tally.starred ? paint(star, "33") : " ")
+    }
+
+    /// `12 entries, 3456 words, 10 days written`.
+    private var totals: String {
+        let tallies = days.filter { $0.key.year == year }.values
+        let entries = tallies.reduce(0) { $0 + $1.entries }
+        let words = tallies.reduce(0) { $0 + $1.words }
+        return "\(entries) \(entries == 1 ? "entry" : "entries"), \(words) \(words == 1 ? "word" : "words"), "
+            + "\(tallies.count) \(tallies.count == 1 ? "day" : "days") written"
     }
 
     /// What each shade means, in words, as the help says it.
