@@ -15,7 +15,8 @@ struct CalendarCommand: ParsableCommand {
             Each day is shaded by the words written that day (words are runs of non-space \
             characters, as `wc -w` counts them): . none, then four shades for 1-99, 100-299, \
             300-599 and 600 or more words (with --ascii: . : + # @). A star after a day marks \
-            a starred entry. Colour is added on a terminal, never with NO_COLOR set.
+            a starred entry. Below the months: the year's entries, words and days written, \
+            and a legend. Colour is added on a terminal, never with NO_COLOR set.
 
             --json prints one object: year, entries, words, and days, an array with every day \
             of the year in order, each with date (YYYY-MM-DD), entries, words, starred (true \
