@@ -39,6 +39,7 @@ struct Diary: ParsableCommand {
             Init.self, Unlock.self, Lock.self, Status.self,
             New.self, List.self, Show.self, Edit.self, Delete.self,
             Star.self, Unstar.self, Tag.self, Search.self,
+            CalendarCommand.self, Stats.self,
             Passwd.self, Rekey.self, Backup.self, Verify.self, Restore.self, Reindex.self,
             Import.self, Export.self, Audit.self, Recover.self,
             Sync.self, Conflicts.self, Resolve.self,

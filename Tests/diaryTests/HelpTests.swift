@@ -6,6 +6,7 @@ final class HelpTests: XCTestCase {
     static let commands = [
         "init", "unlock", "lock", "status", "new", "list", "show", "edit", "delete", "star", "unstar",
         "tag", "search", "passwd", "rekey", "backup", "verify", "restore", "reindex", "import", "export", "recover",
+        "calendar", "stats",
     ]
 
     func testEveryCommandHasHelpWithAnExample() throws {

@@ -185,13 +185,13 @@ _diary() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|help)
+    init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|help)
         # Offer subcommand argument completions
         "_diary_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init unlock lock status new list show edit delete star unstar tag search passwd rekey backup verify restore reindex import export audit recover help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init unlock lock status new list show edit delete star unstar tag search calendar stats passwd rekey backup verify restore reindex import export audit recover help' -- "${cur}"))
         ;;
     esac
 }
@@ -570,6 +570,46 @@ _diary_search() {
         return
         ;;
     '-n'|'--limit')
+        return
+        ;;
+    esac
+}
+
+_diary_calendar() {
+    repeating_flags=()
+    non_repeating_flags=(--json --ascii --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_stats() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
         return
         ;;
     esac

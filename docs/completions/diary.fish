@@ -20,7 +20,7 @@ function __diary_parse_tokens -S
     set -l unparsed_tokens (__diary_tokens -pc)
     switch $unparsed_tokens[1]
     case 'diary'
-        __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'version' 'h/help'
+        __diary_parse_subcommand 0 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'init'
             __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'new-passphrase-file=' 'allow-weak-passphrase' 'store=' 'kdf=' 'version' 'h/help'
@@ -47,7 +47,11 @@ function __diary_parse_tokens -S
         case 'tag'
             __diary_parse_subcommand -r 2 'vault=' 'passphrase-file=' 'version' 'h/help'
         case 'search'
-            __diary_parse_subcommand -r 1 'vault=' 'passphrase-file=' 'starred' 'tag=' 'from=' 'to=' 'n/limit=' 'json' 'version' 'h/help'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'starred' 'tag=' 'from=' 'to=' 'n/limit=' 'json' 'version' 'h/help'
+        case 'calendar'
+            __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'json' 'ascii' 'version' 'h/help'
+        case 'stats'
+            __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'json' 'version' 'h/help'
         case 'passwd'
             __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'new-passphrase-file=' 'allow-weak-passphrase' 'kdf=' 'version' 'h/help'
         case 'rekey'
@@ -123,8 +127,6 @@ function __diary_custom_completion
 end
 
 complete -c 'diary' -f
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'init' -d 'Create a new vault.'
@@ -139,7 +141,9 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" 
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'star' -d 'Star an entry.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'unstar' -d 'Remove an entry\'s star.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'tag' -d 'Add or remove an entry\'s tags.'
-complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'search' -d 'Find entries containing every word or phrase given.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'search' -d 'Find entries containing a text.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'calendar' -d 'Show a year as a heatmap of the days you wrote.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'stats' -d 'Show totals, streaks, the busiest weekday and the tags.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'passwd' -d 'Change the passphrase.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'rekey' -d 'Rotate the vault key and re-encrypt every entry.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary" -eq 1' -fa 'backup' -d 'Write a backup of the vault to one file.'
@@ -177,14 +181,14 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" edit' -l 'edit' -d 'Open the editor even when text or stdin is given.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" date' -l 'date' -d 'The entry\'s date (ISO 8601, today, yesterday); default now.' -rfka 'today yesterday'
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new"' -l 'tag' -d 'Tag the entry (repeatable).' -rfka '(__diary_custom_completion ---completion new -- --tag (count (__diary_tokens -pc)) (__diary_tokens -tC))'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new"' -l 'tag' -d 'Tag the entry (repeatable).' -rfka ''
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" star' -l 'star' -d 'Star the entry.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" starred' -l 'starred' -d 'Only starred entries.'
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" tag' -l 'tag' -d 'Only entries with this tag.' -rfka '(__diary_custom_completion ---completion list -- --tag (count (__diary_tokens -pc)) (__diary_tokens -tC))'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" tag' -l 'tag' -d 'Only entries with this tag.' -rfka ''
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" from' -l 'from' -d 'Only entries dated on or after this date.' -rfka 'today yesterday'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" to' -l 'to' -d 'Only entries dated on or before this date (a day counts whole).' -rfka 'today yesterday'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" limit n' -s 'n' -l 'limit' -d 'At most this many entries.' -rfka ''
@@ -193,50 +197,54 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
-complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary show" -eq 1' -fka '(__diary_custom_completion ---completion show -- positional@0 (count (__diary_tokens -pc)) (__diary_tokens -tC))'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" json' -l 'json' -d 'Print JSON.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" raw' -l 'raw' -d 'Print the title, tags and text unchanged, control characters included.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
-complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary edit" -eq 1' -fka '(__diary_custom_completion ---completion edit -- positional@0 (count (__diary_tokens -pc)) (__diary_tokens -tC))'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" date' -l 'date' -d 'A new date for the entry (ISO 8601, today, yesterday).' -rfka 'today yesterday'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" yes' -l 'yes' -d 'Delete without asking if the text is emptied.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary delete" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary delete" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
-complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary delete" -eq 1' -fka '(__diary_custom_completion ---completion delete -- positional@0 (count (__diary_tokens -pc)) (__diary_tokens -tC))'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary delete" yes' -l 'yes' -d 'Do not ask.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary delete" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary delete" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary star" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary star" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
-complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary star" -eq 1' -fka '(__diary_custom_completion ---completion star -- positional@0 (count (__diary_tokens -pc)) (__diary_tokens -tC))'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary star" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary star" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unstar" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unstar" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
-complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary unstar" -eq 1' -fka '(__diary_custom_completion ---completion unstar -- positional@0 (count (__diary_tokens -pc)) (__diary_tokens -tC))'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unstar" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary unstar" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary tag" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary tag" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
-complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary tag" -eq 1' -fka '(__diary_custom_completion ---completion tag -- positional@0 (count (__diary_tokens -pc)) (__diary_tokens -tC))'
-complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary tag" -ge 2' -fka '(__diary_custom_completion ---completion tag -- positional@1 (count (__diary_tokens -pc)) (__diary_tokens -tC))'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary tag" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary tag" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" starred' -l 'starred' -d 'Only starred entries.'
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" tag' -l 'tag' -d 'Only entries with this tag.' -rfka '(__diary_custom_completion ---completion search -- --tag (count (__diary_tokens -pc)) (__diary_tokens -tC))'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" tag' -l 'tag' -d 'Only entries with this tag.' -rfka ''
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" from' -l 'from' -d 'Only entries dated on or after this date.' -rfka 'today yesterday'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" to' -l 'to' -d 'Only entries dated on or before this date (a day counts whole).' -rfka 'today yesterday'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" limit n' -s 'n' -l 'limit' -d 'At most this many entries.' -rfka ''
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" json' -l 'json' -d 'Print JSON (an array of objects with sorted keys) instead of lines.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" json' -l 'json' -d 'Print JSON instead of the heatmap.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" ascii' -l 'ascii' -d 'Shade with ASCII characters (. : + # @, * for a star) for fonts without block characters.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary stats" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary stats" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary stats" json' -l 'json' -d 'Print JSON instead of lines.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary stats" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary stats" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary passwd" new-passphrase-file' -l 'new-passphrase-file' -d 'Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).' -rF
@@ -282,7 +290,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" format' -l 'format' -d 'What to write: json (lossless) or markdown.' -rfka 'json markdown'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" to' -l 'to' -d 'Where to write (a file; for markdown also a directory); default stdout.' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" starred' -l 'starred' -d 'Only starred entries.'
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" tag' -l 'tag' -d 'Only entries with this tag.' -rfka '(__diary_custom_completion ---completion export -- --tag (count (__diary_tokens -pc)) (__diary_tokens -tC))'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" tag' -l 'tag' -d 'Only entries with this tag.' -rfka ''
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" yes' -l 'yes' -d 'Do not ask: consent to writing plaintext.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" h help' -s 'h' -l 'help' -d 'Show help information.'

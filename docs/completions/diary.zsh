@@ -41,8 +41,6 @@ _diary() {
 
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
-        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
@@ -64,7 +62,9 @@ _diary() {
             'star:Star an entry.'
             'unstar:Remove an entry'\''s star.'
             'tag:Add or remove an entry'\''s tags.'
-            'search:Find entries containing every word or phrase given.'
+            'search:Find entries containing a text.'
+            'calendar:Show a year as a heatmap of the days you wrote.'
+            'stats:Show totals, streaks, the busiest weekday and the tags.'
             'passwd:Change the passphrase.'
             'rekey:Rotate the vault key and re-encrypt every entry.'
             'backup:Write a backup of the vault to one file.'
@@ -81,7 +81,7 @@ _diary() {
         ;;
     arg)
         case "${words[1]}" in
-        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|help)
+        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|help)
             "_diary_${words[1]}" && ret=0
             ;;
         esac
@@ -160,7 +160,7 @@ _diary_new() {
         ':text:'
         '--edit[Open the editor even when text or stdin is given.]'
         '--date[The entry'\''s date (ISO 8601, today, yesterday); default now.]:date:{__diary_complete "${___date[@]}"}'
-        '*--tag[Tag the entry (repeatable).]:tag:{__diary_custom_complete ---completion new -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '*--tag[Tag the entry (repeatable).]:tag:'
         '--star[Star the entry.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -178,7 +178,7 @@ _diary_list() {
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--starred[Only starred entries.]'
-        '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion list -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--tag[Only entries with this tag.]:tag:'
         '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
         '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
         '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
@@ -196,7 +196,7 @@ _diary_show() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:{__diary_custom_complete ---completion show -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        ':id:'
         '--json[Print JSON.]'
         '--raw[Print the title, tags and text unchanged, control characters included.]'
         '--version[Show the version.]'
@@ -213,7 +213,7 @@ _diary_edit() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:{__diary_custom_complete ---completion edit -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        ':id:'
         '--date[A new date for the entry (ISO 8601, today, yesterday).]:date:{__diary_complete "${___date[@]}"}'
         '--yes[Delete without asking if the text is emptied.]'
         '--version[Show the version.]'
@@ -229,7 +229,7 @@ _diary_delete() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:{__diary_custom_complete ---completion delete -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        ':id:'
         '--yes[Do not ask.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -244,7 +244,7 @@ _diary_star() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:{__diary_custom_complete ---completion star -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        ':id:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -258,7 +258,7 @@ _diary_unstar() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:{__diary_custom_complete ---completion unstar -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        ':id:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -272,8 +272,8 @@ _diary_tag() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:{__diary_custom_complete ---completion tag -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
-        '*:change:{__diary_custom_complete ---completion tag -- positional@1 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        ':id:'
+        '*:change:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -289,13 +289,43 @@ _diary_search() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        '*:text:'
+        ':query:'
         '--starred[Only starred entries.]'
-        '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion search -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--tag[Only entries with this tag.]:tag:'
         '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
         '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
         '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
         '--json[Print JSON (an array of objects with sorted keys) instead of lines.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_calendar() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':year:'
+        '--json[Print JSON instead of the heatmap.]'
+        '--ascii[Shade with ASCII characters (. \: + # @, * for a star) for fonts without block characters.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_stats() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--json[Print JSON instead of lines.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -419,7 +449,7 @@ _diary_export() {
         '--format[What to write\: json (lossless) or markdown.]:format:{__diary_complete "${___format[@]}"}'
         '--to[Where to write (a file; for markdown also a directory); default stdout.]:path:_files'
         '--starred[Only starred entries.]'
-        '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion export -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--tag[Only entries with this tag.]:tag:'
         '--yes[Do not ask\: consent to writing plaintext.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

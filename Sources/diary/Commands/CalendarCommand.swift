@@ -1,0 +1,95 @@
+import ArgumentParser
+import DiaryVault
+import Foundation
+
+/// `diary calendar`: a year at a glance, a cell per day shaded by how much was written.
+struct CalendarCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calendar",
+        abstract: "Show a year as a heatmap of the days you wrote.",
+        discussion: """
+            A row per month, a cell per day, the days lined up under the weekdays of the \
+            header (the week starts on your locale's first weekday). Month and weekday names \
+            follow your locale (LC_ALL, LC_TIME or LANG); days are those of your time zone (TZ).
+
+            Each day is shaded by the words written that day (words are runs of non-space \
+            characters, as `wc -w` counts them): . none, then four shades for 1-99, 100-299, \
+            300-599 and 600 or more words (with --ascii: . : + # @). A star after a day marks \
+            a starred entry. Below the months: the year's entries, words and days written, \
+            and a legend. Colour is added on a terminal, never with NO_COLOR set.
+
+            --json prints one object: year, entries, words, and days, an array with every day \
+            of the year in order, each with date (YYYY-MM-DD), entries, words, starred (true \
+            when one of its entries is) and level (the shade, 0 to 4).
+
+            The dates and stars come from the index; each entry of the year is decrypted \
+            in memory only to count its words.
+
+            EXAMPLE
+              diary calendar
+              diary calendar 2024 --json
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The year to show (default: this year).", valueName: "year"))
+    var year: Int?
+
+    @Flag(help: "Print JSON instead of the heatmap.")
+    var json = false
+
+    @Flag(help: "Shade with ASCII characters (. : + # @, * for a star) for fonts without block characters.")
+    var ascii = false
+
+    func validate() throws {
+        // Before 1583 Foundation's calendar is Julian, and `CalendarDay` counts Gregorian days.
+        if let year, !(1583...9999).contains(year) {
+            throw ValidationError("the year must be between 1583 and 9999 (the Gregorian calendar)")
+        }
+    }
+
+    func run() throws {
+        let year = self.year ?? CalendarDay.today.year
+        let vault = try VaultAccess(options: global).open()
+        let calendar = DateInput.calendar
+        let start = calendar.date(from: DateComponents(year: year, month: 1, day: 1))!
+        let end = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1))!.addingTimeInterval(-0.001)
+        let written = try WrittenEntries.read(vault, EntryFilter(from: start, to: end))
+        let days = written.days
+        if json {
+            Output.data(try EntryFormat.json(YearRecord(year: year, written: written, days: days)))
+        } else {
+            for line in YearHeatmap(year: year, days: days, ascii: ascii).lines { Output.data(line) }
+        }
+    }
+
+    /// The JSON shape of `calendar --json`.
+    struct YearRecord: Encodable {
+        let year: Int
+        let entries: Int
+        let words: Int
+        let days: [Day]
+
+        struct Day: Encodable {
+            let date: String
+            let entries: Int
+            let words: Int
+            let starred: Bool
+            let level: Int
+        }
+
+        init(year: Int, written: WrittenEntries, days tallies: [CalendarDay: DayTally]) {
+            self.year = year
+            entries = written.summaries.count
+            words = written.totalWords
+            let first = CalendarDay(year: year, month: 1, day: 1).ordinal
+            let last = CalendarDay(year: year + 1, month: 1, day: 1).ordinal - 1
+            days = (first...last).map { ordinal in
+                let day = CalendarDay(ordinal: ordinal)
+                let tally = tallies[day] ?? DayTally()
+                return Day(date: day.iso, entries: tally.entries, words: tally.words, starred: tally.starred,
+                           level: YearHeatmap.level(tally))
+            }
+        }
+    }
+}

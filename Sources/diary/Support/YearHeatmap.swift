@@ -1,0 +1,163 @@
+import Foundation
+
+/// `diary calendar`'s picture of a year: a row per month, a cell per day, the days of every
+/// month lined up under the same weekdays (a month starting on a Wednesday starts in the
+/// Wednesday column), so the columns read as weeks and the header names their weekdays.
+///
+/// Why months as rows: a row per weekday (GitHub's graph) needs 53 week columns, which at
+/// 80 columns leaves one character per day and no room for a star beside its shade; with
+/// months as rows each day gets two (shade, then ★ or a space), and the widest row (a
+/// 31-day month starting on the last weekday: 6 + 31 slots) is 74 columns beside the label.
+struct YearHeatmap {
+    let year: Int
+    let days: [CalendarDay: DayTally]
+    let style: Style
+    let ascii: Bool
+    let locale: Locale
+
+    init(year: Int, days: [CalendarDay: DayTally], style: Style = Style(), ascii: Bool = false,
+         locale: Locale = DateOutput.locale) {
+        self.year = year
+        self.days = days
+        self.style = style
+        self.ascii = ascii
+        self.locale = locale
+    }
+
+    /// Word counts from which a day takes each shade; any day with an entry has at least the
+    /// first (an entry has at least one word, but one that could not be opened counts none).
+    static let thresholds = [1, 100, 300, 600]
+
+    /// 0 (nothing written) to 4 (600 words or more).
+    static func level(_ tally: DayTally) -> Int {
+        guard tally.entries > 0 else { return 0 }
+        return (thresholds.lastIndex { tally.words >= $0 } ?? 0) + 1
+    }
+
+    /// Shades by level: each differs in shape, so the picture reads without colour too.
+    static let unicodeShades = ["·", "░", "▒", "▓", "█"]
+    static let asciiShades = [".", ":", "+", "#", "@"]
+    /// ANSI colours by level: dim for nothing, then greens from dim to bright.
+    private static let colours = ["2", "2;32", "32", "1;32", "1;92"]
+
+    private var shades: [String] { ascii ? Self.asciiShades : Self.unicodeShades }
+    private var star: String { ascii ? "*" : "★" }
+
+    /// A month label is at most this many columns wide (longer ones are cut), so a row fits in 80.
+    static let labelColumns = 5
+    /// Weekday-aligned slots in a month row: up to six leading blanks, then up to 31 days.
+    static let slots = 37
+
+    /// The lines to print: a header (the year, the weekdays), twelve months, the year's totals, a legend.
+    var lines: [String] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = locale
+        let firstWeekday = calendar.firstWeekday  // 1 = Sunday, 2 = Monday, …
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        let months = formatter.shortStandaloneMonthSymbols
+        let weekdays = formatter.veryShortStandaloneWeekdaySymbols  // [0] is Sunday
+        let labels = (0..<12).map { Self.fitted(months.indices.contains($0) ? months[$0] : "\($0 + 1)", Self.labelColumns) }
+        let width = max(labels.map(Self.columns).max() ?? 0, Self.columns(String(year)))
+
+        let weekdayRow = (0..<Self.slots).map { slot in
+            let index = (firstWeekday - 1 + slot) % 7
+            return Self.padded(Self.fitted(weekdays.indices.contains(index) ? weekdays[index] : "", 2), 2)
+        }.joined()
+        var lines = [Self.padded(String(year), width) + " " + style.dim(trimmed(weekdayRow))]
+        for month in 1...12 {
+            let first = CalendarDay(year: year, month: month, day: 1)
+            let offset = (first.weekday - firstWeekday + 7) % 7
+            var row = Self.padded(labels[month - 1], width) + " " + String(repeating: "  ", count: offset)
+            for day in 1...Self.daysIn(year: year, month: month) {
+                row += cell(days[CalendarDay(year: year, month: month, day: day)] ?? DayTally())
+            }
+            lines.append(trimmed(row))
+        }
+        lines.append("")
+        lines.append(totals)
+        lines.append(legend)
+        return lines
+    }
+
+    /// Two columns: the day's shade, then a star if one of its entries is starred.
+    private func cell(_ tally: DayTally) -> String {
+        let level = Self.level(tally)
+        return paint(shades[level], Self.colours[level]) + (tally.starred ? paint(star, "33") : " ")
+    }
+
+    /// `12 entries, 3456 words, 10 days written`.
+    private var totals: String {
+        let tallies = days.filter { $0.key.year == year }.values
+        let entries = tallies.reduce(0) { $0 + $1.entries }
+        let words = tallies.reduce(0) { $0 + $1.words }
+        return "\(entries) \(entries == 1 ? "entry" : "entries"), \(words) \(words == 1 ? "word" : "words"), "
+            + "\(tallies.count) \(tallies.count == 1 ? "day" : "days") written"
+    }
+
+    /// What each shade means, in words, as the help says it.
+    private var legend: String {
+        var parts = ["\(paint(shades[0], Self.colours[0])) none"]
+        for level in 1...4 {
+            let low = Self.thresholds[level - 1]
+            let range = level < 4 ? "\(low)-\(Self.thresholds[level] - 1)" : "\(low)+"
+            parts.append("\(paint(shades[level], Self.colours[level])) \(range)")
+        }
+        return parts.joined(separator: "  ") + " words  \(paint(star, "33")) starred"
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        style.enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    private func trimmed(_ line: String) -> String {
+        var line = line
+        while line.hasSuffix(" ") { line.removeLast() }
+        return line
+    }
+
+    static func daysIn(year: Int, month: Int) -> Int {
+        let next = month == 12 ? CalendarDay(year: year + 1, month: 1, day: 1) : CalendarDay(year: year, month: month + 1, day: 1)
+        return next.ordinal - CalendarDay(year: year, month: month, day: 1).ordinal
+    }
+
+    // MARK: Terminal columns
+
+    /// `text` padded with spaces to `width` terminal columns.
+    static func padded(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - columns(text)))
+    }
+
+    /// `text` cut to at most `width` terminal columns.
+    static func fitted(_ text: String, _ width: Int) -> String {
+        var out = ""
+        var used = 0
+        for character in text {
+            let w = columns(String(character))
+            if used + w > width { break }
+            out.append(character)
+            used += w
+        }
+        return out
+    }
+
+    /// How many terminal columns `text` takes: two for East Asian wide characters (Hangul,
+    /// kana, CJK ideographs, full-width forms; Korean month and weekday names are these), none
+    /// for combining marks, one for the rest. Enough for the locale's month and weekday names.
+    static func columns(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { sum, scalar in
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format: return sum
+            default: break
+            }
+            switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+                0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+                0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+                return sum + 2
+            default:
+                return sum + 1
+            }
+        }
+    }
+}
