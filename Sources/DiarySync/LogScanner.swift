@@ -99,6 +99,8 @@ struct LogScanner {
             var record: SyncRecord
             do {
                 record = try open(bytes, machine: machine, seq: next, ring: &ring, unlock: unlock)
+            } catch let error as SyncError {
+                throw error
             } catch RecordError.unknownKey {
                 outcome.pending.append("\(path) is sealed under a key this machine does not have yet")
                 break

@@ -115,8 +115,20 @@ public final class SyncEngine {
 
     private func readRemote() throws {
         let scanner = LogScanner(tree: tree, vaultID: vault.id, me: main.machine)
-        let outcome = try scanner.scan(main: &main, ring: &ring) { machine, seq, keyID in
-            try self.keyFromPublishedHeader(machine: machine, seq: seq, keyID: keyID)
+        // The scan holds `main` and `ring`: keys learnt meanwhile are added after it.
+        var learnt: [SyncKey] = []
+        let names = main.logs.mapValues(\.name)
+        var scanned = main
+        var scannedRing = ring
+        let outcome = try scanner.scan(main: &scanned, ring: &scannedRing) { machine, seq, keyID in
+            let key = try self.keyFromPublishedHeader(machine: machine, seq: seq, keyID: keyID, name: names[machine])
+            if let key { learnt.append(key) }
+            return key
+        }
+        main = scanned
+        ring = scannedRing
+        for key in learnt where !main.keys.contains(where: { $0.generation == key.generation }) {
+            main.keys.append((key.generation, key.vaultKey))
         }
         guard outcome.findings.isEmpty else { throw SyncError.untrustedRemote(outcome.findings) }
         report.pending += outcome.pending
@@ -148,25 +160,22 @@ public final class SyncEngine {
 
     /// A record under a key this machine lacks: another machine rotated the key. Its
     /// published header, opened with the passphrase, gives the new key.
-    private func keyFromPublishedHeader(machine: UUID, seq: UInt64, keyID: [UInt8]) throws -> SyncKey? {
+    private func keyFromPublishedHeader(machine: UUID, seq: UInt64, keyID: [UInt8], name: String?) throws -> SyncKey? {
         let url = tree.appendingPathComponent(RemoteLayout.headerPath(machine: machine, seq: seq, store: vault.store))
         guard let header = try DurableFile.read(url, limit: 64 << 10) else { return nil }
-        guard let passphrase = try currentPassphrase(machine: machine) else {
-            throw SyncError.needsPassphrase(machine: main.logs[machine]?.name ?? RemoteLayout.hex(machine))
-        }
+        let shownName = name ?? "machine \(RemoteLayout.hex(machine).prefix(8))"
+        guard let passphrase = try currentPassphrase() else { throw SyncError.needsPassphrase(machine: shownName) }
         let unwrapped: (key: SecretBytes, generation: UInt32)
         do {
             unwrapped = try Vault.unwrapHeader(header, passphrase: passphrase)
         } catch VaultError.wrongPassphrase {
-            throw SyncError.passphraseChangedElsewhere(machine: main.logs[machine]?.name ?? RemoteLayout.hex(machine))
+            throw SyncError.passphraseChangedElsewhere(machine: shownName)
         }
         let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation)
-        guard key.id == keyID else { return nil }
-        main.keys.append((unwrapped.generation, unwrapped.key))
-        return key
+        return key.id == keyID ? key : nil
     }
 
-    private func currentPassphrase(machine: UUID) throws -> SecretBytes? {
+    private func currentPassphrase() throws -> SecretBytes? {
         if let cachedPassphrase { return cachedPassphrase }
         cachedPassphrase = try passphrase()
         return cachedPassphrase
@@ -292,7 +301,7 @@ public final class SyncEngine {
             try vault.adoptHeader(header)
             report.notes.append("the passphrase was changed on '\(best.name)': from now on this vault opens with the passphrase set there")
         } else if described.generation > vault.keyGeneration {
-            guard let passphrase = try currentPassphrase(machine: best.id.machine) else {
+            guard let passphrase = try currentPassphrase() else {
                 throw SyncError.needsPassphrase(machine: best.name)
             }
             do {
@@ -305,7 +314,6 @@ public final class SyncEngine {
             if !main.keys.contains(where: { $0.generation == key.generation }) {
                 main.keys.append((key.generation, key.vaultKey))
             }
-            store.key = key
             try store.reseal(main, under: key)
             report.keyChanged = true
             report.notes.append("the vault key was rotated on '\(best.name)': this vault now uses the new key")

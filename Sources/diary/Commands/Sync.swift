@@ -94,7 +94,7 @@ struct SyncNow: ParsableCommand {
         defer { progress.finish() }
         let engine = try SyncEngine(
             vault: vault, stateDirectory: EntrySetWatch.stateDirectory,
-            passphrase: { try access.currentPassphrase(prompt: "Passphrase (the vault key changed on another machine): ") },
+            passphrase: { try access.passphraseIfAvailable(prompt: "Passphrase (the vault key changed on another machine): ") },
             progress: progress.update)
         let report = try engine.sync()
         progress.finish()

@@ -80,6 +80,13 @@ struct VaultAccess {
         return try PassphrasePrompt.read(prompt ?? "Passphrase for \(directory.path): ", on: tty)
     }
 
+    /// The passphrase from the file or the terminal, or nil when neither is there (sync then
+    /// says which machine's change needs it, instead of "locked").
+    func passphraseIfAvailable(prompt: String) throws -> SecretBytes? {
+        guard options.passphraseFilePath != nil || TTY.open() != nil else { return nil }
+        return try currentPassphrase(prompt: prompt)
+    }
+
     /// A new passphrase: from `--new-passphrase-file`, else asked twice on the terminal; a weak
     /// one is refused unless `--allow-weak-passphrase` says otherwise.
     func newPassphrase(_ source: NewPassphraseOptions) throws -> SecretBytes {
