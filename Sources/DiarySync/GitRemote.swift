@@ -60,7 +60,7 @@ struct GitRemote {
         if head == nil || head!.isEmpty {
             try git(["checkout", "--quiet", "-B", Self.branch, remote])
         } else {
-            try git(["merge", "--quiet", "--no-edit", "--no-ff", "-m", "sync", remote], neutral: true)
+            try git(["merge", "--quiet", "--no-edit", "-m", "sync", remote], neutral: true)
         }
         return ([], remote)
     }
