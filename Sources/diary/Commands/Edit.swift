@@ -22,7 +22,11 @@ struct Edit: ParsableCommand {
     @Argument(help: "The entry's id or id prefix.")
     var id: String
 
-    @Option(help: ArgumentHelp("A new date for the entry (ISO 8601, today, yesterday).", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "A new date for the entry (as for new: 2024-02-22, yesterday 9pm, last monday, Feb 22).",
+            valueName: "date"),
+        completion: DateInput.completion, transform: DateInput.argument)
     var date: DateInput?
 
     @Flag(help: "Delete without asking if the text is emptied.")
@@ -49,7 +53,8 @@ struct Edit: ParsableCommand {
             Output.note("no changes; nothing written")
             return
         }
-        _ = try vault.update(entryID, text: textChanged ? edited : nil, date: date?.start)
+        _ = try vault.update(
+            entryID, text: textChanged ? edited : nil, date: date?.start, dateIsDay: date?.isDay ?? false)
         Output.note("saved \(short)")
     }
 }

@@ -34,7 +34,11 @@ struct New: ParsableCommand {
     @Flag(help: "Open the editor even when text or stdin is given.")
     var edit = false
 
-    @Option(help: ArgumentHelp("The entry's date (ISO 8601, today, yesterday); default now.", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "The entry's date: 2024-02-22, 2024-02-22T15:00, yesterday 9pm, 2 days ago, last monday, Feb 22; default now. A date without a time is that calendar day in every time zone.",
+            valueName: "date"),
+        completion: DateInput.completion, transform: DateInput.argument)
     var date: DateInput?
 
     @Option(name: .customLong("tag"), help: ArgumentHelp("Tag the entry (repeatable).", valueName: "tag"))
@@ -58,7 +62,8 @@ struct New: ParsableCommand {
             body = try Editor.edit("", limit: limit, owner: .init(vault: vault.id, entry: nil))
         }
         try TextInput.check(body, limit: limit)
-        let entry = try vault.add(text: body, date: date?.start, starred: star, tags: tags.map(Tags.clean))
+        let entry = try vault.add(
+            text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star, tags: tags.map(Tags.clean))
         Output.data(EntryFormat.fullID(entry.id))
     }
 }
