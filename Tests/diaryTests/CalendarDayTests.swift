@@ -80,4 +80,16 @@ final class CalendarDayTests: XCTestCase {
         XCTAssertEqual(la["Exactly midnight UTC"]?.prefix(16), "2024-02-29T16:00", "\(la)")
         XCTAssertEqual(la["Midnight in Seoul"]?.prefix(16), "2024-02-29T16:00", "\(la)")
     }
+
+    func testTheLosslessExportKeepsTheDayAcrossZones() throws {
+        try box.ok(["new", "Exported day", "--date", "2024-03-01"], env: ["TZ": "Asia/Seoul"])
+        let file = box.root.appendingPathComponent("all.json").path
+        try box.ok(["export", "--format", "json", "--to", file, "--yes"], env: ["TZ": "Asia/Seoul"])
+        XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("\"date\" : \"2024-03-01\""))
+        let other = try DiarySandbox(name: "days-import")
+        _ = try other.initVault()
+        try other.ok(["import", "--from", "diary", file], env: ["TZ": "America/Los_Angeles"])
+        let rows = try other.listJSON([], env: ["TZ": "Europe/London"])
+        XCTAssertEqual((rows.first?["date"] as? String)?.prefix(10), "2024-03-01", "\(rows)")
+    }
 }
