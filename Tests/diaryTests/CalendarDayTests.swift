@@ -92,4 +92,20 @@ final class CalendarDayTests: XCTestCase {
         let rows = try other.listJSON([], env: ["TZ": "Europe/London"])
         XCTAssertEqual((rows.first?["date"] as? String)?.prefix(10), "2024-03-01", "\(rows)")
     }
+
+    func testMarkdownExportWritesTheDayAndImportReadsItAsADay() throws {
+        try box.ok(["new", "Markdown day", "--date", "2024-03-01"], env: ["TZ": "Asia/Seoul"])
+        let dir = box.root.appendingPathComponent("md").path + "/"
+        try box.ok(["export", "--format", "markdown", "--to", dir, "--yes"], env: ["TZ": "Asia/Seoul"])
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first)
+        let content = try String(contentsOfFile: dir + name, encoding: .utf8)
+        XCTAssertTrue(content.contains("date: 2024-03-01\n"), content)
+        let other = try DiarySandbox(name: "days-md")
+        _ = try other.initVault()
+        try other.ok(["import", "--from", "markdown", dir], env: ["TZ": "America/Los_Angeles"])
+        for zone in zones {
+            let rows = try other.listJSON([], env: ["TZ": zone])
+            XCTAssertEqual((rows.first?["date"] as? String)?.prefix(10), "2024-03-01", "\(zone): \(rows)")
+        }
+    }
 }
