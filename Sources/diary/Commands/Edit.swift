@@ -11,7 +11,8 @@ struct Edit: ParsableCommand {
             system that is overwritten and removed afterwards, also when the editor fails or \
             diary is interrupted. If diary is killed outright (SIGKILL), the next command that \
             opens the vault offers to recover the text (see `diary recover`). Saved unchanged (and no --date): nothing is written. Emptied: \
-            the entry is deleted after confirmation (--yes without a terminal).
+            the entry is deleted after confirmation (--yes without a terminal). Tags written in \
+            the text as #word or @word are added to the entry's tags.
 
             EXAMPLE
               EDITOR="code --wait" diary edit 1b4e --date 2024-02-22
@@ -53,8 +54,11 @@ struct Edit: ParsableCommand {
             Output.note("no changes; nothing written")
             return
         }
+        // Tags written in the new text join the entry's tags; none is removed here (`diary tag` does).
+        let written = textChanged ? InlineTags.find(in: edited) : []
+        let tags = written.contains { !entry.tags.contains($0) } ? entry.tags + written : nil
         _ = try vault.update(
-            entryID, text: textChanged ? edited : nil, date: date?.start, dateIsDay: date?.isDay ?? false)
+            entryID, text: textChanged ? edited : nil, date: date?.start, dateIsDay: date?.isDay ?? false, tags: tags)
         Output.note("saved \(short)")
     }
 }

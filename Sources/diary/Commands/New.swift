@@ -10,7 +10,9 @@ struct New: ParsableCommand {
         discussion: """
             The text comes from the argument; else from stdin when stdin is not a terminal; else \
             from your editor ($VISUAL, else $EDITOR, else vi). --edit always opens the editor, \
-            starting from the argument's text if there is one. The first line is the title.
+            starting from the argument's text if there is one. The first line is the title. \
+            Tags written in the text as #word or @word (after a space or at the start of a \
+            line; '# Title' is a heading, not a tag) are added to the entry's tags.
 
             PRIVACY: text given as an argument is not private. While diary runs, any user of \
             this machine can read it in /proc/PID/cmdline (`ps` shows it), and your shell keeps \
@@ -63,7 +65,8 @@ struct New: ParsableCommand {
         }
         try TextInput.check(body, limit: limit)
         let entry = try vault.add(
-            text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star, tags: tags.map(Tags.clean))
+            text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star,
+            tags: tags.map(Tags.clean) + InlineTags.find(in: body))
         Output.data(EntryFormat.fullID(entry.id))
     }
 }
