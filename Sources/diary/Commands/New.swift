@@ -19,7 +19,8 @@ struct New: ParsableCommand {
             it in its history file. For anything personal, use the editor (`diary new`) or \
             stdin (`diary new < file`).
 
-            Prints the new entry's full id alone on stdout. Empty text stores nothing and exits \
+            Prints the new entry's full id alone on stdout; when stderr is a terminal, also says \
+            there what was added (short id and title). Empty text stores nothing and exits \
             with status 1. Text that is not UTF-8 or larger than 8 MiB is refused (status 67).
 
             EXAMPLE
@@ -68,5 +69,15 @@ struct New: ParsableCommand {
             text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star,
             tags: tags.map(Tags.clean) + InlineTags.find(in: body))
         Output.data(EntryFormat.fullID(entry.id))
+        // A person at a terminal is told what was stored; a script reads the id on stdout and
+        // gets a quiet stderr.
+        if isatty(STDERR_FILENO) == 1 {
+            Output.note("diary: added \(EntryFormat.shortID(entry.id)) \"\(Self.shortened(entry.title))\"")
+        }
+    }
+
+    /// The title cut to one short line.
+    static func shortened(_ title: String, limit: Int = 60) -> String {
+        title.count <= limit ? title : String(title.prefix(limit - 1)) + "…"
     }
 }
