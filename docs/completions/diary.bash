@@ -300,7 +300,7 @@ _diary_new() {
         return
         ;;
     '--date')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     '--tag')
@@ -330,11 +330,11 @@ _diary_list() {
         return
         ;;
     '--from')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     '--to')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     '-n'|'--limit')
@@ -381,7 +381,7 @@ _diary_edit() {
         return
         ;;
     '--date')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     esac
@@ -488,11 +488,11 @@ _diary_search() {
         return
         ;;
     '--from')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     '--to')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     '-n'|'--limit')
