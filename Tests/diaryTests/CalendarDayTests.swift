@@ -37,6 +37,10 @@ final class CalendarDayTests: XCTestCase {
                 XCTAssertTrue(list.contains("Mar 1, 2024"), "\(zone): \(list)")
                 XCTAssertTrue(list.contains("Feb 29, 2024"), "\(zone): \(list)")
             }
+            // `show` gives a day without a time of day, an instant with one.
+            let id = try XCTUnwrap(try box.listJSON().first { ($0["title"] as? String) == "First of March" }?["id"] as? String)
+            let shown = try box.ok(["show", id], env: ["TZ": "America/Los_Angeles"]).stdout
+            XCTAssertTrue(shown.contains("Mar 1, 2024\n"), shown)
             // In London (written in Seoul) the whole day is the 1st: so it was not before the fix.
             let london = try box.ok(["list", "--json"], env: ["TZ": "Europe/London"]).stdout
             XCTAssertFalse(london.contains("2024-02-29T15:00"), london)

@@ -35,7 +35,7 @@ enum EntryFormat {
         var header = [
             style.bold(title),
             "\(style.dim("id:      ")) \(fullID(e.id))",
-            "\(style.dim("date:    ")) \(DateOutput.dayAndTime(e.date))",
+            "\(style.dim("date:    ")) \(e.isCalendarDay ? DateOutput.day(e.date) : DateOutput.dayAndTime(e.date))",
             "\(style.dim("created: ")) \(DateOutput.dayAndTime(e.created))",
             "\(style.dim("modified:")) \(DateOutput.dayAndTime(e.modified))",
         ]
