@@ -99,6 +99,19 @@ final class SpokenDateTests: XCTestCase {
         try check("22 feb 2023") { _ in fixed.addingTimeInterval(-21 * 3600) }
     }
 
+    func testMonthNamesInTheUsersLocale() throws {
+        let german = try box.ok(["new", "Deutsch", "--date", "22 Februar 2024"], env: ["LC_ALL": "de_DE.UTF-8"]).out
+        let french = try box.ok(["new", "Français", "--date", "3 mars 2024 9pm"], env: ["LC_ALL": "fr_FR.UTF-8"]).out
+        let dates = Dictionary(uniqueKeysWithValues: try box.listJSON().map {
+            ($0["id"] as? String ?? "", $0["date"] as? String ?? "")
+        })
+        XCTAssertEqual(dates[german], "2024-02-22T00:00:00Z")
+        XCTAssertEqual(dates[french], "2024-03-03T21:00:00Z")
+        // English works whatever the locale; another locale's names do not.
+        try box.ok(["new", "English", "--date", "Feb 22 2024"], env: ["LC_ALL": "de_DE.UTF-8"])
+        XCTAssertEqual(try box.run(["new", "Nein", "--date", "22 Februar 2024"]).status, 64)
+    }
+
     func testISOFormsStillWork() throws {
         let march = calendar.date(from: DateComponents(year: 2024, month: 3, day: 1))!
         try check("2024-03-01") { _ in march }
