@@ -10,7 +10,7 @@ import Foundation
 /// later, so that it is not read back as a day. A convention rather than a flag keeps every
 /// vault readable by every diary: older writers stored days at local midnight (instants), and
 /// older readers show a stored day as the instant midnight UTC.
-package enum CalendarDay {
+enum CalendarDay {
     static let millisecondsPerDay: Int64 = 86_400_000
 
     /// True when a stored time is a calendar day.
