@@ -11,6 +11,7 @@ intermediate values of docs/FORMAT.md §11 as Markdown.
 
 Never run it on a real diary where the printed keys could be seen: it prints key material.
 """
+import datetime
 import getpass
 import hashlib
 import os
@@ -174,7 +175,10 @@ def main() -> None:
         print(f"- associated data: `{ad.hex()}`")
         assert rows[name] == sealed[-16:], "the entry is not the copy its index row names"
         print(f"- index page {uuid.UUID(name).bytes[0] >> 2}, row tag `{rows[name].hex()}` (the sealed entry's last 16 bytes)")
-        print(f"- date {e['date']}, created {e['created']}, modified {e['modified']}, starred {e['starred']}, tags {e['tags']}")
+        day = ""
+        if e["date"] % 86400000 == 0:  # a calendar day, stored at midnight UTC (FORMAT.md §7)
+            day = " (the calendar day " + str(datetime.date(1970, 1, 1) + datetime.timedelta(days=e["date"] // 86400000)) + ")"
+        print(f"- date {e['date']}{day}, created {e['created']}, modified {e['modified']}, starred {e['starred']}, tags {e['tags']}")
         print("- text:\n\n```\n" + e["text"] + "\n```\n")
 
 

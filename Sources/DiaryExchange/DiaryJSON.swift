@@ -8,8 +8,10 @@ import Foundation
 /// {"entries":[{"created":"2024-02-22T15:00:00.123Z","date":"…","id":"…","modified":"…",
 ///   "source":"jrnl:…","starred":true,"tags":["a"],"text":"…"}],"format":"diary-export","version":1}
 /// ```
-/// Keys are sorted; dates are UTC with milliseconds, the precision the vault stores; ids are
-/// lowercase UUIDs; `source` is present only for imported entries.
+/// Keys are sorted; dates are UTC with milliseconds, the precision the vault stores, except an
+/// entry date that is a calendar day (`Entry.isCalendarDay`), which is the day alone
+/// (`"2024-03-01"`) and is imported as that day; ids are lowercase UUIDs; `source` is present
+/// only for imported entries.
 enum DiaryJSON {
     static let format = "diary-export"
     static let version = 1
@@ -18,7 +20,8 @@ enum DiaryJSON {
         let file = File(
             entries: entries.map {
                 Record(
-                    created: ExchangeDates.utcMilliseconds($0.created), date: ExchangeDates.utcMilliseconds($0.date),
+                    created: ExchangeDates.utcMilliseconds($0.created),
+                    date: $0.isCalendarDay ? ExchangeDates.day($0.date, timeZone: .current) : ExchangeDates.utcMilliseconds($0.date),
                     id: $0.id.uuidString.lowercased(), modified: ExchangeDates.utcMilliseconds($0.modified),
                     source: $0.source, starred: $0.starred, tags: $0.tags, text: $0.text)
             }, format: format, version: version)
@@ -54,11 +57,14 @@ enum DiaryJSON {
             if EntryText.isBlank(text) { throw fields.failure("'text' is empty") }
             guard let starred = try fields.optionalBool("starred") else { throw fields.failure("'starred' is missing") }
             guard let tags = try fields.optionalStrings("tags") else { throw fields.failure("'tags' is missing") }
+            // A day alone is a calendar day: local midnight of it, whatever the zone it was exported in.
+            let isDay = try fields.string("date").count == 10
+            let date = isDay ? try fields.date("date", timeZone: .current) : try fields.date("date")
             batch.entries.append(
                 Entry(
-                    id: id, text: text, date: try fields.date("date"), created: try fields.date("created"),
+                    id: id, text: text, date: date, created: try fields.date("created"),
                     modified: try fields.date("modified"), starred: starred, tags: tags,
-                    source: try fields.optionalString("source")))
+                    source: try fields.optionalString("source"), isCalendarDay: isDay))
         }
         return batch
     }

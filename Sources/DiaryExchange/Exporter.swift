@@ -74,7 +74,8 @@ public enum Exporter {
 
     /// The content of one entry's file: front matter, a blank line, the text.
     public static func markdownFile(_ entry: Entry) -> String {
-        var front = "---\ndate: \(ExchangeDates.utcMilliseconds(entry.date))\n"
+        let date = entry.isCalendarDay ? ExchangeDates.day(entry.date, timeZone: .current) : ExchangeDates.utcMilliseconds(entry.date)
+        var front = "---\ndate: \(date)\n"
         if !entry.tags.isEmpty { front += "tags: [\(entry.tags.map(quoted).joined(separator: ", "))]\n" }
         front += "starred: \(entry.starred)\n---\n\n"
         return front + entry.text.trimmingCharacters(in: .whitespacesAndNewlines) + "\n"

@@ -8,6 +8,8 @@ import Foundation
 /// as `key: value`, naming the line, rather than guessing.
 struct FrontMatter {
     var date: Date?
+    /// True when `date` was written as a day alone (`2024-03-01`): a calendar day.
+    var dateIsDay = false
     var tags: [String] = []
     var starred = false
     var title: String?
@@ -41,6 +43,7 @@ struct FrontMatter {
                         file: file, line: number, detail: "'date' is not a valid date: '\(value.prefix(40))'")
                 }
                 date = parsed
+                dateIsDay = Self.unquoted(value).count == 10
             case "tags", "tag":
                 tags += Self.items(value)
                 if listKey != nil { listKey = "tags" }

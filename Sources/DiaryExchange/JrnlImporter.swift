@@ -9,7 +9,8 @@ import Foundation
 ///   one-line entry (jrnl allows it). The title and body are trimmed of surrounding white space.
 /// - `date` and `time` are local wall-clock time, read in the given time zone; a missing `time`
 ///   is midnight. jrnl has no created or modified dates, so both are the entry date.
-/// - Tags are kept as written (`@work` stays `@work`); `starred` carries over.
+/// - Tags lose jrnl's `@` (`@work` becomes `work`, as `diary` reads `@work` in text and in
+///   `--tag`); `starred` carries over.
 /// - The source is `jrnl:` and a hash of the date, time, title and body as written in the file,
 ///   so importing the same export twice adds nothing, while an entry edited in jrnl since
 ///   then comes in as a new entry.
@@ -38,10 +39,15 @@ enum JrnlImporter {
                 Entry(
                     id: SecureRandom.uuid(), text: text, date: date, created: date, modified: date,
                     starred: try fields.optionalBool("starred") ?? false,
-                    tags: try fields.optionalStrings("tags") ?? [],
+                    tags: (try fields.optionalStrings("tags") ?? []).map(withoutAt),
                     source: "jrnl:" + ExchangeHash.hex([day, time ?? "", rawTitle, rawBody])))
         }
         return batch
+    }
+
+    /// `@work` → `work`; a tag that is only `@` stays as it is.
+    static func withoutAt(_ tag: String) -> String {
+        tag.hasPrefix("@") && tag.count > 1 ? String(tag.dropFirst()) : tag
     }
 }
 

@@ -8,7 +8,8 @@ import Foundation
 /// (others are ignored): `date:` (`2024-02-22`, `2024-02-22T15:00`, `2024-02-22 15:00:00 +09:00`,
 /// `…Z`), `tags:` (`[a, b]`, `a, b`, or a `- a` list on the following lines), `starred: true|false`
 /// and `title:` (which becomes the first line, unless the text already starts with it). Without
-/// a `date:`, the file name must start with `YYYY-MM-DD` (midnight). The file's modification
+/// a `date:`, the file name must start with `YYYY-MM-DD`. A date without a time, in either
+/// place, is a calendar day (`Entry.isCalendarDay`). The file's modification
 /// time is never used: copying files changes it. Dates without a zone are read in the given
 /// time zone; created and modified are the entry date. The source is `markdown:` and a hash of
 /// the file name and content.
@@ -77,9 +78,11 @@ enum MarkdownImporter {
         }
         guard !EntryText.isBlank(body) else { return nil }
         guard let date = front.date ?? dateFromName(name, timeZone: timeZone) else { throw ExchangeError.noDate(file: file) }
+        // A day without a time (in the front matter or the file name) is a calendar day.
+        let isDay = front.date == nil || front.dateIsDay
         return Entry(
             id: SecureRandom.uuid(), text: body, date: date, created: date, modified: date, starred: front.starred,
-            tags: front.tags, source: "markdown:" + ExchangeHash.hex([name, content]))
+            tags: front.tags, source: "markdown:" + ExchangeHash.hex([name, content]), isCalendarDay: isDay)
     }
 
     /// Midnight of the `YYYY-MM-DD` the file name starts with.

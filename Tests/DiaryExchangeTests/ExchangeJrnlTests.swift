@@ -40,7 +40,7 @@ final class ExchangeJrnlTests: ExchangeTestCase {
         XCTAssertEqual(spring.date, date("2023-09-15T01:30:00Z"))
         XCTAssertEqual(spring.created, spring.date)
         XCTAssertEqual(spring.modified, spring.date)
-        XCTAssertEqual(spring.tags, ["@여행"])
+        XCTAssertEqual(spring.tags, ["여행"])
         XCTAssertTrue(spring.starred)
 
         // A title with an empty body is kept as a one-line entry.
@@ -79,7 +79,7 @@ final class ExchangeJrnlTests: ExchangeTestCase {
             let stored = try vault.entry(first.imported[1])
             XCTAssertEqual(stored.text, "Standup at nine.")
             // The vault normalises tags: duplicates that differ only in case stay as written.
-            XCTAssertEqual(stored.tags, ["@Work", "@work"])
+            XCTAssertEqual(stored.tags, ["Work", "work"])
         }
     }
 

@@ -35,7 +35,7 @@ final class IndexPageTests: XCTestCase {
         var page = IndexPage(number: 5)
         var rows: [IndexRow] = []
         for n in 0..<200 {
-            let r = row(id(onPage: 5), date: Int64(n) * 86_400_000, starred: n % 7 == 0,
+            let r = row(id(onPage: 5), date: Int64(n) * 86_400_000 + 3_600_000, starred: n % 7 == 0,
                         title: n % 3 == 0 ? "둘째 날 🌧️ \(n)" : "Day \(n)", tags: n % 2 == 0 ? ["a", "태그"] : [],
                         source: n % 5 == 0 ? "jrnl:\(n)" : nil)
             rows.append(r)
@@ -134,7 +134,7 @@ final class IndexPageTests: XCTestCase {
         var all: [IndexRow] = []
         for n in 0..<500 {
             // Many equal dates, so the created and id tie-breaks are exercised.
-            all.append(row(UUID(), date: Int64(n % 37) * 1000, starred: n % 4 == 0, tags: n % 3 == 0 ? ["Work"] : []))
+            all.append(row(UUID(), date: Int64(n % 37) * 1000 + 500, starred: n % 4 == 0, tags: n % 3 == 0 ? ["Work"] : []))
         }
         let index = PagedIndex(generation: 1, rows: all)
         let filters = [

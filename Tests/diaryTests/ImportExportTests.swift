@@ -44,7 +44,7 @@ final class ImportExportTests: XCTestCase {
 
         let list = try box.listJSON()
         XCTAssertEqual(list.map { $0["title"] as? String }, ["Standup at nine.", "서울의 봄 🌸"])
-        XCTAssertEqual(list.map { $0["tags"] as? [String] }, [["@work"], ["@여행"]])
+        XCTAssertEqual(list.map { $0["tags"] as? [String] }, [["work"], ["여행"]])
         XCTAssertEqual(list.map { $0["starred"] as? Bool }, [false, true])
         XCTAssertEqual(list[1]["date"] as? String, "2023-09-15T10:30:00Z", "date and time read in local time (TZ=UTC)")
         let spring = try show(list[1]["id"] as? String ?? "", in: box)
@@ -261,7 +261,7 @@ final class ImportExportTests: XCTestCase {
         _ = try box.initVault()
         try box.ok(["import", "--from", "jrnl", try write(Self.jrnl, "j.json", in: box)])
         let starred = try decodeExport(try box.ok(["export", "--starred", "--yes"]).stdout)
-        XCTAssertEqual(starred.map { $0["tags"] as? [String] }, [["@여행"]])
+        XCTAssertEqual(starred.map { $0["tags"] as? [String] }, [["여행"]])
         let work = try decodeExport(try box.ok(["export", "--tag", "@work", "--yes"]).stdout)
         XCTAssertEqual(work.map { $0["text"] as? String }, ["Standup at nine."])
     }

@@ -312,7 +312,7 @@ _diary_new() {
         return
         ;;
     '--date')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     '--tag')
@@ -344,11 +344,11 @@ _diary_list() {
         return
         ;;
     '--from')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     '--to')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     '-n'|'--limit')
@@ -410,7 +410,7 @@ _diary_edit() {
         return
         ;;
     '--date')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     esac
@@ -562,11 +562,11 @@ _diary_search() {
         return
         ;;
     '--from')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     '--to')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     '-n'|'--limit')

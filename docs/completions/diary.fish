@@ -180,7 +180,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" edit' -l 'edit' -d 'Open the editor even when text or stdin is given.'
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" date' -l 'date' -d 'The entry\'s date (ISO 8601, today, yesterday); default now.' -rfka 'today yesterday'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" date' -l 'date' -d 'The entry\'s date: 2024-02-22, 2024-02-22T15:00, yesterday 9pm, 2 days ago, last monday, Feb 22; default now. A date without a time is that calendar day in every time zone.' -rfka 'now today yesterday tomorrow'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new"' -l 'tag' -d 'Tag the entry (repeatable).' -rfka ''
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" star' -l 'star' -d 'Star the entry.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary new" version' -l 'version' -d 'Show the version.'
@@ -189,8 +189,8 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" starred' -l 'starred' -d 'Only starred entries.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" tag' -l 'tag' -d 'Only entries with this tag.' -rfka ''
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" from' -l 'from' -d 'Only entries dated on or after this date.' -rfka 'today yesterday'
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" to' -l 'to' -d 'Only entries dated on or before this date (a day counts whole).' -rfka 'today yesterday'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" from' -l 'from' -d 'Only entries dated on or after this date.' -rfka 'now today yesterday tomorrow'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" to' -l 'to' -d 'Only entries dated on or before this date (a day counts whole).' -rfka 'now today yesterday tomorrow'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" limit n' -s 'n' -l 'limit' -d 'At most this many entries.' -rfka ''
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" json' -l 'json' -d 'Print JSON (an array of objects with sorted keys) instead of lines.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary list" version' -l 'version' -d 'Show the version.'
@@ -203,7 +203,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary show" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" date' -l 'date' -d 'A new date for the entry (ISO 8601, today, yesterday).' -rfka 'today yesterday'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" date' -l 'date' -d 'A new date for the entry (as for new: 2024-02-22, yesterday 9pm, last monday, Feb 22).' -rfka 'now today yesterday tomorrow'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" yes' -l 'yes' -d 'Delete without asking if the text is emptied.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary edit" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -228,8 +228,8 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" starred' -l 'starred' -d 'Only starred entries.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" tag' -l 'tag' -d 'Only entries with this tag.' -rfka ''
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" from' -l 'from' -d 'Only entries dated on or after this date.' -rfka 'today yesterday'
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" to' -l 'to' -d 'Only entries dated on or before this date (a day counts whole).' -rfka 'today yesterday'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" from' -l 'from' -d 'Only entries dated on or after this date.' -rfka 'now today yesterday tomorrow'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" to' -l 'to' -d 'Only entries dated on or before this date (a day counts whole).' -rfka 'now today yesterday tomorrow'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" limit n' -s 'n' -l 'limit' -d 'At most this many entries.' -rfka ''
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" json' -l 'json' -d 'Print JSON (an array of objects with sorted keys) instead of lines.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary search" version' -l 'version' -d 'Show the version.'

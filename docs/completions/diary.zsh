@@ -153,13 +153,13 @@ _diary_status() {
 
 _diary_new() {
     local -i ret=1
-    local -ar ___date=('today' 'yesterday')
+    local -ar ___date=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':text:'
         '--edit[Open the editor even when text or stdin is given.]'
-        '--date[The entry'\''s date (ISO 8601, today, yesterday); default now.]:date:{__diary_complete "${___date[@]}"}'
+        '--date[The entry'\''s date\: 2024-02-22, 2024-02-22T15\:00, yesterday 9pm, 2 days ago, last monday, Feb 22; default now. A date without a time is that calendar day in every time zone.]:date:{__diary_complete "${___date[@]}"}'
         '*--tag[Tag the entry (repeatable).]:tag:'
         '--star[Star the entry.]'
         '--version[Show the version.]'
@@ -172,8 +172,8 @@ _diary_new() {
 
 _diary_list() {
     local -i ret=1
-    local -ar ___from=('today' 'yesterday')
-    local -ar ___to=('today' 'yesterday')
+    local -ar ___from=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar ___to=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
@@ -209,12 +209,12 @@ _diary_show() {
 
 _diary_edit() {
     local -i ret=1
-    local -ar ___date=('today' 'yesterday')
+    local -ar ___date=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':id:'
-        '--date[A new date for the entry (ISO 8601, today, yesterday).]:date:{__diary_complete "${___date[@]}"}'
+        '--date[A new date for the entry (as for new\: 2024-02-22, yesterday 9pm, last monday, Feb 22).]:date:{__diary_complete "${___date[@]}"}'
         '--yes[Delete without asking if the text is emptied.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -284,8 +284,8 @@ _diary_tag() {
 
 _diary_search() {
     local -i ret=1
-    local -ar ___from=('today' 'yesterday')
-    local -ar ___to=('today' 'yesterday')
+    local -ar ___from=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar ___to=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'

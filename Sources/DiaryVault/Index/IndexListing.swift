@@ -27,18 +27,20 @@ struct IndexListing {
     }
 
     /// True when no row of a page whose newest row has `bound` can be among the results: the
-    /// listing is full and `bound` is strictly older than its last row.
+    /// listing is full and `bound` is strictly older than its last row by more than a day.
+    /// (`bound` is the stored key; rows are ordered by the shown date, and a calendar day is
+    /// shown up to 12 hours after its stored midnight UTC: see `CalendarDay`.)
     func cannotImprove(with bound: ListKey) -> Bool {
         guard let limit, chosen.count == limit else { return false }
         guard let last = chosen.last else { return true }  // a limit of zero
-        return bound < last.key
+        return bound.date < last.key.date - CalendarDay.millisecondsPerDay
     }
 
     /// Considers every row of `page` that passes the filter.
     mutating func add(_ page: IndexPage) {
         for row in 0..<page.count where Self.passes(filter, page, row) {
             let candidate = Candidate(
-                key: page.listKey(ofRowAt: row), id: page.idKey(ofRowAt: row), page: page.number, row: row)
+                key: page.shownListKey(ofRowAt: row), id: page.idKey(ofRowAt: row), page: page.number, row: row)
             guard let limit else {
                 chosen.append(candidate)
                 continue
@@ -69,7 +71,7 @@ struct IndexListing {
     static func passes(_ filter: EntryFilter, _ page: IndexPage, _ row: Int) -> Bool {
         if filter.starred && !page.isStarred(rowAt: row) { return false }
         if filter.from != nil || filter.to != nil {
-            let date = Date(millisecondsSince1970: page.dateMilliseconds(ofRowAt: row))
+            let date = page.shownDate(ofRowAt: row)
             if let from = filter.from, date < from { return false }
             if let to = filter.to, date > to { return false }
         }

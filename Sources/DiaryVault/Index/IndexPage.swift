@@ -78,6 +78,16 @@ struct IndexPage: Equatable {
         ListKey(date: dateMilliseconds(ofRowAt: i), created: createdMilliseconds(ofRowAt: i))
     }
 
+    /// The row's place in the order `list` shows, by the date a reader sees: a calendar day
+    /// counts from local midnight (`CalendarDay`), so it may differ from `listKey` by up to
+    /// 14 hours.
+    func shownListKey(ofRowAt i: Int) -> ListKey {
+        ListKey(date: shownDate(ofRowAt: i), created: Date(millisecondsSince1970: createdMilliseconds(ofRowAt: i)))
+    }
+
+    /// The row's entry date as a reader sees it (`CalendarDay`).
+    func shownDate(ofRowAt i: Int) -> Date { CalendarDay.date(storedMilliseconds: dateMilliseconds(ofRowAt: i)) }
+
     /// Validates the row at `start` and returns where the next one starts.
     private func checkRow(at start: Int) throws -> Int {
         guard rows.count - start >= Self.minimumRowLength else { throw FormatError.truncated }
@@ -159,9 +169,11 @@ struct IndexPage: Equatable {
         at += 1
         for _ in 0..<tagCount { tags.append(string(at: &at)) }
         let source = string(at: &at)
+        let storedDate = int64(at: start + 16)
         return EntrySummary(
             id: uuid(at: start), title: title,
-            date: Date(millisecondsSince1970: int64(at: start + 16)),
+            date: CalendarDay.date(storedMilliseconds: storedDate),
+            isCalendarDay: CalendarDay.isDay(storedMilliseconds: storedDate),
             created: Date(millisecondsSince1970: int64(at: start + 24)),
             modified: Date(millisecondsSince1970: int64(at: start + 32)),
             starred: rows[start + 40] & EntryCodec.starredFlag != 0, tags: tags,
@@ -204,7 +216,7 @@ struct IndexPage: Equatable {
         let s = row.summary
         var w = ByteWriter(capacity: minimumRowLength + s.title.utf8.count + 16 * s.tags.count)
         w.uuid(s.id)
-        w.i64(s.date.millisecondsSince1970)
+        w.i64(CalendarDay.storedMilliseconds(of: s.date, isDay: s.isCalendarDay))
         w.i64(s.created.millisecondsSince1970)
         w.i64(s.modified.millisecondsSince1970)
         w.u8(s.starred ? EntryCodec.starredFlag : 0)

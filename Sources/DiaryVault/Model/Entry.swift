@@ -5,8 +5,12 @@ public struct Entry: Equatable, Sendable {
     public let id: UUID
     /// The whole text: the first line is the title, the rest the body.
     public var text: String
-    /// The entry's date, chosen by the user (default: when it was written).
+    /// The entry's date, chosen by the user (default: when it was written). For a calendar
+    /// day, local midnight of that day.
     public var date: Date
+    /// True when `date` is a whole calendar day (`--date 2024-03-01`) rather than an instant:
+    /// it is the same day in every time zone (see `CalendarDay`).
+    public var isCalendarDay: Bool
     public var created: Date
     public var modified: Date
     public var starred: Bool
@@ -18,11 +22,12 @@ public struct Entry: Equatable, Sendable {
 
     public init(
         id: UUID, text: String, date: Date, created: Date, modified: Date, starred: Bool, tags: [String],
-        source: String? = nil
+        source: String? = nil, isCalendarDay: Bool = false
     ) {
         self.id = id
         self.text = text
         self.date = date
+        self.isCalendarDay = isCalendarDay
         self.created = created
         self.modified = modified
         self.starred = starred
@@ -46,6 +51,8 @@ public struct EntrySummary: Equatable, Sendable {
     public let id: UUID
     public var title: String
     public var date: Date
+    /// See `Entry.isCalendarDay`.
+    public var isCalendarDay: Bool = false
     public var created: Date
     public var modified: Date
     public var starred: Bool
@@ -131,7 +138,7 @@ public enum EntryText {
 extension Entry {
     /// What the index keeps of this entry.
     var summary: EntrySummary {
-        EntrySummary(id: id, title: title, date: date, created: created, modified: modified,
-                     starred: starred, tags: tags, size: text.utf8.count, source: source)
+        EntrySummary(id: id, title: title, date: date, isCalendarDay: isCalendarDay, created: created,
+                     modified: modified, starred: starred, tags: tags, size: text.utf8.count, source: source)
     }
 }

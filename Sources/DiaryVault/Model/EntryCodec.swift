@@ -2,7 +2,7 @@ import DiaryStore
 import Foundation
 
 /// The plaintext of a sealed entry (docs/FORMAT.md §6):
-/// `version u8 | date i64 | created i64 | modified i64 | flags u8 | tag count u8 |
+/// `version u8 | date i64 (a calendar day at midnight UTC: `CalendarDay`) | created i64 | modified i64 | flags u8 | tag count u8 |
 /// tags (u16 length + UTF-8)… | source (u16 length + UTF-8, empty = none) | text length u32 | text UTF-8`, times in Unix milliseconds.
 ///
 /// Binary rather than JSON because `search` decodes every entry: this parses in microseconds.
@@ -13,7 +13,7 @@ enum EntryCodec {
     static func encode(_ e: Entry) -> [UInt8] {
         var w = ByteWriter(capacity: e.text.utf8.count + 64)
         w.u8(version)
-        w.i64(e.date.millisecondsSince1970)
+        w.i64(CalendarDay.storedMilliseconds(of: e.date, isDay: e.isCalendarDay))
         w.i64(e.created.millisecondsSince1970)
         w.i64(e.modified.millisecondsSince1970)
         w.u8(e.starred ? starredFlag : 0)
@@ -27,7 +27,7 @@ enum EntryCodec {
     static func decode(_ bytes: [UInt8], id: UUID, textLimit: Int) throws -> Entry {
         var r = ByteReader(bytes)
         guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
-        let date = try r.time()
+        let storedDate = try r.time().millisecondsSince1970
         let created = try r.time()
         let modified = try r.time()
         let flags = try r.u8()
@@ -38,8 +38,10 @@ enum EntryCodec {
         let source = try r.string16()
         let text = try r.string32(limit: textLimit)
         try r.expectEnd()
-        return Entry(id: id, text: text, date: date, created: created, modified: modified,
-                     starred: flags & starredFlag != 0, tags: tags, source: source.isEmpty ? nil : source)
+        return Entry(id: id, text: text, date: CalendarDay.date(storedMilliseconds: storedDate), created: created,
+                     modified: modified, starred: flags & starredFlag != 0, tags: tags,
+                     source: source.isEmpty ? nil : source,
+                     isCalendarDay: CalendarDay.isDay(storedMilliseconds: storedDate))
     }
 }
 

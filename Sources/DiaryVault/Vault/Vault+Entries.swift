@@ -96,27 +96,35 @@ extension Vault {
     // MARK: Writing
 
     /// Adds an entry. Text that is empty after trimming white space is refused, and nothing
-    /// is stored.
-    public func add(text: String, date: Date? = nil, starred: Bool = false, tags: [String] = []) throws -> Entry {
+    /// is stored. With `dateIsDay`, `date` stands for its whole local calendar day (`CalendarDay`).
+    public func add(
+        text: String, date: Date? = nil, dateIsDay: Bool = false, starred: Bool = false, tags: [String] = []
+    ) throws -> Entry {
         try Self.validate(text: text, tags: tags)
         let now = Self.now()
+        let isDay = date != nil && dateIsDay
         let entry = Entry(
-            id: SecureRandom.uuid(), text: text, date: Self.truncated(date ?? now), created: now,
-            modified: now, starred: starred, tags: EntryText.normalizedTags(tags))
+            id: SecureRandom.uuid(), text: text, date: CalendarDay.normalized(date ?? now, isDay: isDay),
+            created: now, modified: now, starred: starred, tags: EntryText.normalizedTags(tags),
+            isCalendarDay: isDay)
         return try put(entry)
     }
 
     /// Changes what is given; the rest stays. Returns the entry as stored. Changing nothing
-    /// writes nothing.
+    /// writes nothing. `dateIsDay` as for `add`.
     @discardableResult
     public func update(
-        _ id: UUID, text: String? = nil, date: Date? = nil, starred: Bool? = nil, tags: [String]? = nil
+        _ id: UUID, text: String? = nil, date: Date? = nil, dateIsDay: Bool = false, starred: Bool? = nil,
+        tags: [String]? = nil
     ) throws -> Entry {
         try Self.validate(text: text ?? "x", tags: tags ?? [])
         var entry = try entry(id)
         let before = entry
         if let text { entry.text = text }
-        if let date { entry.date = Self.truncated(date) }
+        if let date {
+            entry.date = CalendarDay.normalized(date, isDay: dateIsDay)
+            entry.isCalendarDay = dateIsDay
+        }
         if let starred { entry.starred = starred }
         if let tags { entry.tags = EntryText.normalizedTags(tags) }
         guard entry != before else { return before }

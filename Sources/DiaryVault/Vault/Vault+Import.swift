@@ -37,7 +37,7 @@ extension Vault {
                 var entry = original
                 if entry.source?.isEmpty == true { entry.source = nil }  // empty means none
                 entry.tags = EntryText.normalizedTags(entry.tags)
-                entry.date = Self.truncated(entry.date)
+                entry.date = CalendarDay.normalized(entry.date, isDay: entry.isCalendarDay)
                 entry.created = Self.truncated(entry.created)
                 entry.modified = Self.truncated(entry.modified)
                 let sourceSeen = entry.source.map { !knownSources.insert($0).inserted } ?? false

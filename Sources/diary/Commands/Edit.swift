@@ -12,7 +12,8 @@ struct Edit: ParsableCommand {
             system that is overwritten and removed afterwards, also when the editor fails or \
             diary is interrupted. If diary is killed outright (SIGKILL), the next command that \
             opens the vault offers to recover the text (see `diary recover`). Saved unchanged (and no --date): nothing is written. Emptied: \
-            the entry is deleted after confirmation (--yes without a terminal).
+            the entry is deleted after confirmation (--yes without a terminal). Tags written in \
+            the text as #word or @word are added to the entry's tags.
 
             Without an id, edits the newest entry (by its date).
 
@@ -26,7 +27,11 @@ struct Edit: ParsableCommand {
     @Argument(help: "The entry's id or id prefix (default: the newest entry).", completion: EntryCompletion.ids)
     var id: String?
 
-    @Option(help: ArgumentHelp("A new date for the entry (ISO 8601, today, yesterday).", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "A new date for the entry (as for new: 2024-02-22, yesterday 9pm, last monday, Feb 22).",
+            valueName: "date"),
+        completion: DateInput.completion, transform: DateInput.argument)
     var date: DateInput?
 
     @Flag(help: "Delete without asking if the text is emptied.")
@@ -53,7 +58,11 @@ struct Edit: ParsableCommand {
             Output.note("no changes; nothing written")
             return
         }
-        _ = try vault.update(entryID, text: textChanged ? edited : nil, date: date?.start)
+        // Tags written in the new text join the entry's tags; none is removed here (`diary tag` does).
+        let written = textChanged ? InlineTags.find(in: edited) : []
+        let tags = written.contains { !entry.tags.contains($0) } ? entry.tags + written : nil
+        _ = try vault.update(
+            entryID, text: textChanged ? edited : nil, date: date?.start, dateIsDay: date?.isDay ?? false, tags: tags)
         Output.note("saved \(short)")
     }
 }

@@ -10,14 +10,17 @@ struct New: ParsableCommand {
         discussion: """
             The text comes from the argument; else from stdin when stdin is not a terminal; else \
             from your editor ($VISUAL, else $EDITOR, else vi). --edit always opens the editor, \
-            starting from the argument's text if there is one. The first line is the title.
+            starting from the argument's text if there is one. The first line is the title. \
+            Tags written in the text as #word or @word (after a space or at the start of a \
+            line; '# Title' is a heading, not a tag) are added to the entry's tags.
 
             PRIVACY: text given as an argument is not private. While diary runs, any user of \
             this machine can read it in /proc/PID/cmdline (`ps` shows it), and your shell keeps \
             it in its history file. For anything personal, use the editor (`diary new`) or \
             stdin (`diary new < file`).
 
-            Prints the new entry's full id alone on stdout. Empty text stores nothing and exits \
+            Prints the new entry's full id alone on stdout; when stderr is a terminal, also says \
+            there what was added (short id and title). Empty text stores nothing and exits \
             with status 1. Text that is not UTF-8 or larger than 8 MiB is refused (status 67).
 
             EXAMPLE
@@ -34,7 +37,11 @@ struct New: ParsableCommand {
     @Flag(help: "Open the editor even when text or stdin is given.")
     var edit = false
 
-    @Option(help: ArgumentHelp("The entry's date (ISO 8601, today, yesterday); default now.", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "The entry's date: 2024-02-22, 2024-02-22T15:00, yesterday 9pm, 2 days ago, last monday, Feb 22; default now. A date without a time is that calendar day in every time zone.",
+            valueName: "date"),
+        completion: DateInput.completion, transform: DateInput.argument)
     var date: DateInput?
 
     @Option(
@@ -60,7 +67,19 @@ struct New: ParsableCommand {
             body = try Editor.edit("", limit: limit, owner: .init(vault: vault.id, entry: nil))
         }
         try TextInput.check(body, limit: limit)
-        let entry = try vault.add(text: body, date: date?.start, starred: star, tags: tags.map(Tags.clean))
+        let entry = try vault.add(
+            text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star,
+            tags: tags.map(Tags.clean) + InlineTags.find(in: body))
         Output.data(EntryFormat.fullID(entry.id))
+        // A person at a terminal is told what was stored; a script reads the id on stdout and
+        // gets a quiet stderr.
+        if isatty(STDERR_FILENO) == 1 {
+            Output.note("diary: added \(EntryFormat.shortID(entry.id)) \"\(Self.shortened(entry.title))\"")
+        }
+    }
+
+    /// The title cut to one short line.
+    static func shortened(_ title: String, limit: Int = 60) -> String {
+        title.count <= limit ? title : String(title.prefix(limit - 1)) + "…"
     }
 }

@@ -9,7 +9,9 @@ struct Passwd: ParsableCommand {
         abstract: "Change the passphrase.",
         discussion: """
             Always asks for the current passphrase (or reads --passphrase-file), even while \
-            unlocked, then the new one twice (or --new-passphrase-file). Only the header is \
+            unlocked, then the new one twice (or --new-passphrase-file); at the terminal, a wrong \
+            current passphrase or a repeat that does not match is asked again, three times in \
+            all. Only the header is \
             rewritten: the vault key, and so every entry, stays as it is, which takes the same \
             short time for ten entries or ten thousand. An unlocked session keeps going.
 
@@ -33,9 +35,11 @@ struct Passwd: ParsableCommand {
         // Header only: the index and the entries are never read, so the cost does not grow
         // with the diary.
         SettingsWarnings.report(try access.inspect(), at: access.directory, kdfChanging: kdf != nil)
-        let current = try access.currentPassphrase()
-        let checked = try Vault.checkPassphrase(at: access.directory, passphrase: current)
-        let new = try access.newPassphrase(newPassphrase)
+        let (current, checked) = try access.withCurrentPassphrase { passphrase in
+            (passphrase, try Vault.checkPassphrase(at: access.directory, passphrase: passphrase))
+        }
+        // The current passphrase was accepted: a mistyped repeat asks again rather than start over.
+        let new = try access.newPassphrase(newPassphrase, triesOnMismatch: VaultAccess.passphraseTries)
         let change = try Vault.changePassphrase(
             at: access.directory, checked: checked, current: current, new: new, kdf: kdf?.parameters)
         Output.note("passphrase changed for \(access.directory.path)")

@@ -2,12 +2,14 @@ import ArgumentParser
 import Foundation
 
 /// A date typed on the command line: ISO 8601 (`2024-02-22`, `2024-02-22T15:00`,
-/// `2024-02-22T15:00:30`, with `Z` or an offset such as `+09:00`), `today` or `yesterday`.
+/// `2024-02-22T15:00:30`, with `Z` or an offset such as `+09:00`), or as people say it
+/// (`yesterday 9pm`, `2 days ago`, `last monday`, `Feb 22`: `SpokenDate`).
 ///
-/// A date without a time means a whole local day: as a point in time (`new --date`) it is the
-/// start of that day; as the upper end of a range (`--to`) it is the end of that day, so
-/// `--to 2024-02-22` includes entries written that afternoon. Anything else is a usage error
-/// (exit 64), reported by ArgumentParser with the option's name.
+/// A date without a time means a whole local day: as an entry's date (`new --date`) it is that
+/// calendar day wherever the vault is read (`CalendarDay` in DiaryVault); as the upper end of a
+/// range (`--to`) it is the end of that day, so `--to 2024-02-22` includes entries written that
+/// afternoon. Anything else is a usage error (exit 64), reported by ArgumentParser with the
+/// option's name and, where the option parses with `DateInput.argument`, the accepted forms.
 struct DateInput: ExpressibleByArgument, Equatable, Sendable {
     /// A local calendar day, or an exact instant.
     enum Value: Equatable, Sendable {
@@ -24,7 +26,30 @@ struct DateInput: ExpressibleByArgument, Equatable, Sendable {
         self = parsed
     }
 
-    static var defaultCompletionKind: CompletionKind { .list(["today", "yesterday"]) }
+    static var defaultCompletionKind: CompletionKind { completion }
+    static let completion = CompletionKind.list(["now", "today", "yesterday", "tomorrow"])
+
+    /// For `@Option(transform:)`: like `init?(argument:)`, but a date it does not understand
+    /// is an error that lists the forms it does.
+    static func argument(_ text: String) throws -> DateInput {
+        guard let parsed = parse(text) else { throw UnknownDate() }
+        return parsed
+    }
+
+    struct UnknownDate: Error, CustomStringConvertible {
+        var description: String {
+            "not a date diary understands. Accepted: 2024-02-22, 2024-02-22T15:00, 2024-02-22T15:00+09:00 "
+                + "(ISO 8601); now, today, yesterday, tomorrow; 3 days ago, 2 weeks ago, 5 hours ago; "
+                + "friday (the most recent), last friday; Feb 22, 22 Feb, February 22 2023; "
+                + "a day may end in a time: yesterday 9pm, friday 14:30"
+        }
+    }
+
+    /// True when the date is a whole calendar day (no time given).
+    var isDay: Bool {
+        if case .day = value { return true }
+        return false
+    }
 
     /// The start of the day, or the instant.
     var start: Date {
@@ -52,15 +77,10 @@ struct DateInput: ExpressibleByArgument, Equatable, Sendable {
         return calendar
     }
 
-    /// Parses the accepted forms; `now` is injectable for tests of `today`/`yesterday`.
+    /// Parses the accepted forms; `now` is injectable for tests of the relative ones.
     static func parse(_ text: String, now: Date = Date()) -> DateInput? {
-        let word = text.lowercased()
-        if word == "today" || word == "yesterday" {
-            let base = word == "today" ? now : calendar.date(byAdding: .day, value: -1, to: now)!
-            let c = calendar.dateComponents([.year, .month, .day], from: base)
-            return DateInput(.day(year: c.year!, month: c.month!, day: c.day!))
-        }
-        return parseISO(text)
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return parseISO(trimmed) ?? SpokenDate.parse(trimmed, now: now)
     }
 
     private static func parseISO(_ text: String) -> DateInput? {

@@ -33,7 +33,7 @@ enum EntryFormat {
         var header = [
             style.bold(controls == .raw ? heading : Printable.escaped(heading)),
             "\(style.dim("id:      ")) \(fullID(e.id))",
-            "\(style.dim("date:    ")) \(DateOutput.dayAndTime(e.date))",
+            "\(style.dim("date:    ")) \(e.isCalendarDay ? DateOutput.day(e.date) : DateOutput.dayAndTime(e.date))",
             "\(style.dim("created: ")) \(DateOutput.dayAndTime(e.created))",
             "\(style.dim("modified:")) \(DateOutput.dayAndTime(e.modified))",
         ]

@@ -99,11 +99,12 @@ struct FilterOptions: ParsableArguments {
     }
 }
 
-/// Tag spelling on the command line: a leading `#` is optional (`#work` and `work` are the same tag).
+/// Tag spelling on the command line: a leading `#` or `@` is optional (`#work`, `@work` and
+/// `work` are the same tag, as in text: `InlineTags`).
 enum Tags {
     static func clean(_ tag: String) -> String {
         var t = tag.trimmingCharacters(in: .whitespaces)
-        if t.hasPrefix("#") { t.removeFirst() }
+        if t.hasPrefix("#") || t.hasPrefix("@") { t.removeFirst() }
         return t
     }
 }

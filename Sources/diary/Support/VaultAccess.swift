@@ -46,7 +46,7 @@ struct VaultAccess {
         case .unavailable:
             agentIsBusy = false
         }
-        let vault = try sealed.open(passphrase: currentPassphrase(agentIsBusy: agentIsBusy))
+        let vault = try withCurrentPassphrase(agentIsBusy: agentIsBusy) { try sealed.open(passphrase: $0) }
         try EntrySetWatch.opened(vault, mode: entrySet)
         if vault.rotationInterrupted {
             Output.warning("a key rotation was interrupted; run `diary rekey` to finish it")
@@ -58,8 +58,9 @@ struct VaultAccess {
     func openWithPassphrase() throws -> (Vault, SecretBytes) {
         let sealed = try SealedVault(at: directory)  // a missing vault fails before any prompt
         SettingsWarnings.report(sealed.info, at: directory)
-        let passphrase = try currentPassphrase()
-        let vault = try sealed.open(passphrase: passphrase)
+        let (passphrase, vault) = try withCurrentPassphrase { passphrase in
+            (passphrase, try sealed.open(passphrase: passphrase))
+        }
         try EntrySetWatch.opened(vault)
         return (vault, passphrase)
     }
@@ -72,12 +73,34 @@ struct VaultAccess {
     /// The current passphrase: from the file, else the terminal, else `locked` (or `agentBusy`
     /// when an agent holds the key but could not be reached: unlocking again would not help).
     func currentPassphrase(prompt: String? = nil, agentIsBusy: Bool = false) throws -> SecretBytes {
+        try withCurrentPassphrase(prompt: prompt, agentIsBusy: agentIsBusy) { $0 }
+    }
+
+    /// How many passphrases the terminal prompt takes before a wrong one fails, as sudo.
+    static let passphraseTries = 3
+
+    /// Runs `use` with the current passphrase (see `currentPassphrase`). At the terminal, a
+    /// passphrase that `use` finds wrong (`VaultError.wrongPassphrase`) is asked for again, up
+    /// to `passphraseTries` in all; a passphrase file is read once, so a script with a wrong
+    /// one fails at once.
+    func withCurrentPassphrase<T>(
+        prompt: String? = nil, agentIsBusy: Bool = false, _ use: (SecretBytes) throws -> T
+    ) throws -> T {
         if agentIsBusy { Output.warning("the unlock agent is busy; using the passphrase instead") }
-        if let path = options.passphraseFilePath { return try PassphraseFile.read(path) }
+        if let path = options.passphraseFilePath { return try use(PassphraseFile.read(path)) }
         guard let tty = TTY.open() else {
             throw agentIsBusy ? CLIError.agentBusy(vault: directory.path) : CLIError.locked(vault: directory.path)
         }
-        return try PassphrasePrompt.read(prompt ?? "Passphrase for \(directory.path): ", on: tty)
+        var tries = 1
+        while true {
+            let passphrase = try PassphrasePrompt.read(prompt ?? "Passphrase for \(directory.path): ", on: tty)
+            do {
+                return try use(passphrase)
+            } catch VaultError.wrongPassphrase where tries < Self.passphraseTries {
+                tries += 1
+                tty.write("Sorry, try again.\n")
+            }
+        }
     }
 
     /// The passphrase from the file or the terminal, or nil when neither is there (sync then
@@ -87,15 +110,16 @@ struct VaultAccess {
         return try currentPassphrase(prompt: prompt)
     }
 
-    /// A new passphrase: from `--new-passphrase-file`, else asked twice on the terminal; a weak
-    /// one is refused unless `--allow-weak-passphrase` says otherwise.
-    func newPassphrase(_ source: NewPassphraseOptions) throws -> SecretBytes {
+    /// A new passphrase: from `--new-passphrase-file`, else asked twice on the terminal (two
+    /// that differ asked again, up to `triesOnMismatch` times); a weak one is refused unless
+    /// `--allow-weak-passphrase` says otherwise.
+    func newPassphrase(_ source: NewPassphraseOptions, triesOnMismatch: Int = 1) throws -> SecretBytes {
         let passphrase: SecretBytes
         if let path = source.path {
             passphrase = try PassphraseFile.read(path)
         } else {
             guard let tty = TTY.open() else { throw CLIError.noTerminalForNewPassphrase }
-            passphrase = try PassphrasePrompt.readNew(on: tty)
+            passphrase = try PassphrasePrompt.readNew(on: tty, tries: triesOnMismatch)
         }
         // Argon2id makes each guess cost about a second; it cannot help a passphrase that is
         // among the first few thousand guesses.

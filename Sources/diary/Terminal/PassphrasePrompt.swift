@@ -69,11 +69,17 @@ enum PassphrasePrompt {
         }
     }
 
-    /// Prompts twice for a new passphrase; refuses an empty one or two that differ.
-    static func readNew(on tty: TTY, label: String = "New passphrase") throws -> SecretBytes {
-        let first = try read("\(label): ", on: tty)
-        let second = try read("\(label) (again): ", on: tty)
-        guard first.constantTimeEquals(second) else { throw CLIError.passphraseMismatch }
-        return first
+    /// Prompts twice for a new passphrase; refuses an empty one. Two that differ are asked for
+    /// again, up to `tries` pairs in all, then refused.
+    static func readNew(on tty: TTY, label: String = "New passphrase", tries: Int = 1) throws -> SecretBytes {
+        var pair = 1
+        while true {
+            let first = try read("\(label): ", on: tty)
+            let second = try read("\(label) (again): ", on: tty)
+            if first.constantTimeEquals(second) { return first }
+            guard pair < tries else { throw CLIError.passphraseMismatch }
+            pair += 1
+            tty.write("The passphrases do not match; try again.\n")
+        }
     }
 }

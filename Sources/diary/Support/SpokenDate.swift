@@ -1,0 +1,208 @@
+import Foundation
+
+/// Dates as people say them, for `DateInput`: `now`, `today`, `yesterday`, `tomorrow`,
+/// `3 days ago`, `2 weeks ago`, `friday` (the most recent Friday, today included, as jrnl),
+/// `last friday` (the one before today), `Feb 22`, `22 Feb`, `February 22 2023`; each day may
+/// end in a time: `yesterday 9pm`, `friday 14:30`, `Feb 22 at 9:15am`. A time alone is today.
+///
+/// The words are English; month names in the user's locale (`LC_ALL`, `LC_TIME`, `LANG`) are
+/// understood too. A month and day without a year is the most recent one, today included.
+/// Parsing is strict: anything else is nil, and the caller reports the accepted forms.
+enum SpokenDate {
+    static func parse(_ text: String, now: Date) -> DateInput? {
+        var words = text.lowercased().replacingOccurrences(of: ",", with: " ")
+            .split(whereSeparator: \.isWhitespace).map(String.init)
+        guard !words.isEmpty else { return nil }
+        if words == ["now"] { return DateInput(.instant(now)) }
+        if let relative = instantAgo(words, now: now) { return DateInput(.instant(relative)) }
+
+        let time = takeTime(&words)
+        if time != nil, words.last == "at" { words.removeLast() }
+        if case .some(nil) = time { return nil }  // something that looked like a time but was not one
+        let day: DateComponents?
+        if words.isEmpty {
+            guard time != nil else { return nil }
+            day = dayComponents(of: now)
+        } else {
+            day = self.day(words, now: now)
+        }
+        guard let day, let y = day.year, let m = day.month, let d = day.day else { return nil }
+        guard let clock = time ?? nil else { return DateInput(.day(year: y, month: m, day: d)) }
+        let components = DateComponents(year: y, month: m, day: d, hour: clock.0, minute: clock.1)
+        return DateInput.calendar.date(from: components).map { DateInput(.instant($0)) }
+    }
+
+    // MARK: Days
+
+    private static func day(_ words: [String], now: Date) -> DateComponents? {
+        let calendar = DateInput.calendar
+        func shifted(_ unit: Calendar.Component, by value: Int) -> DateComponents? {
+            calendar.date(byAdding: unit, value: value, to: now).map(dayComponents(of:))
+        }
+        switch words.count {
+        case 1:
+            switch words[0] {
+            case "today": return dayComponents(of: now)
+            case "yesterday": return shifted(.day, by: -1)
+            case "tomorrow": return shifted(.day, by: 1)
+            default: break
+            }
+            if let weekday = weekdays[words[0]] { return recent(weekday, now: now, includingToday: true) }
+        case 2 where words[0] == "last":
+            if let weekday = weekdays[words[1]] { return recent(weekday, now: now, includingToday: false) }
+        case 3 where words[2] == "ago":
+            guard let count = number(words[0]), let unit = dayUnits[words[1]] else { return nil }
+            return shifted(unit, by: -count)
+        default: break
+        }
+        return monthAndDay(words, now: now)
+    }
+
+    /// `N hours ago`, `N minutes ago`: instants, unlike `N days ago`.
+    private static func instantAgo(_ words: [String], now: Date) -> Date? {
+        guard words.count == 3, words[2] == "ago", let count = number(words[0]) else { return nil }
+        let seconds: Double
+        switch words[1] {
+        case "hour", "hours": seconds = 3600
+        case "minute", "minutes", "min", "mins": seconds = 60
+        default: return nil
+        }
+        return now.addingTimeInterval(-seconds * Double(count))
+    }
+
+    /// The most recent `weekday` (1 = Sunday) on or before today, or strictly before it.
+    private static func recent(_ weekday: Int, now: Date, includingToday: Bool) -> DateComponents? {
+        let calendar = DateInput.calendar
+        let today = calendar.component(.weekday, from: now)
+        var back = (today - weekday + 7) % 7
+        if back == 0 && !includingToday { back = 7 }
+        return calendar.date(byAdding: .day, value: -back, to: now).map(dayComponents(of:))
+    }
+
+    /// `feb 22`, `22 feb`, `february 22nd 2023`, `22 feb 2023`.
+    private static func monthAndDay(_ words: [String], now: Date) -> DateComponents? {
+        guard words.count == 2 || words.count == 3 else { return nil }
+        let month: Int, dayText: String
+        if let m = monthNumber(words[0]) {
+            (month, dayText) = (m, words[1])
+        } else if let m = monthNumber(words[1]) {
+            (month, dayText) = (m, words[0])
+        } else {
+            return nil
+        }
+        guard let day = dayOfMonth(dayText) else { return nil }
+        var year: Int
+        if words.count == 3 {
+            guard words[2].count == 4, let y = Int(words[2]), y >= 1 else { return nil }
+            year = y
+        } else {
+            // No year: the most recent such day, so `Dec 24` said in January is last Christmas Eve.
+            let today = dayComponents(of: now)
+            year = today.year!
+            if (month, day) > (today.month!, today.day!) { year -= 1 }
+        }
+        guard isValid(year, month, day) else { return nil }
+        return DateComponents(year: year, month: month, day: day)
+    }
+
+    private static func dayOfMonth(_ text: String) -> Int? {
+        var digits = Substring(text)
+        for suffix in ["st", "nd", "rd", "th"] where digits.hasSuffix(suffix) {
+            digits = digits.dropLast(2)
+        }
+        guard (1...2).contains(digits.count), let day = Int(digits), (1...31).contains(day) else { return nil }
+        return day
+    }
+
+    private static func isValid(_ y: Int, _ m: Int, _ d: Int) -> Bool {
+        let calendar = DateInput.calendar
+        guard let date = calendar.date(from: DateComponents(year: y, month: m, day: d)) else { return false }
+        let back = calendar.dateComponents([.year, .month, .day], from: date)
+        return back.year == y && back.month == m && back.day == d
+    }
+
+    private static func dayComponents(of date: Date) -> DateComponents {
+        DateInput.calendar.dateComponents([.year, .month, .day], from: date)
+    }
+
+    // MARK: Times
+
+    /// Removes a trailing time (`9pm`, `9 pm`, `9:30am`, `21:00`) from `words`. nil: none there;
+    /// .some(nil): the last word is a time that does not exist (`25:00`, `13pm`).
+    private static func takeTime(_ words: inout [String]) -> (Int, Int)?? {
+        guard let last = words.last else { return nil }
+        var text = last
+        var taken = 1
+        if (last == "am" || last == "pm"), words.count >= 2 {
+            text = words[words.count - 2] + last
+            taken = 2
+        }
+        let pattern = #"^(\d{1,2})(?::(\d{2}))?(am|pm)?$"#
+        guard let match = text.range(of: pattern, options: .regularExpression), match == text.startIndex..<text.endIndex
+        else { return nil }
+        let meridiem = text.hasSuffix("am") ? "am" : text.hasSuffix("pm") ? "pm" : nil
+        let clock = meridiem == nil ? text : String(text.dropLast(2))
+        let parts = clock.split(separator: ":").map { Int($0) }
+        // A bare number is a day of the month (`feb 22`), not a time.
+        guard meridiem != nil || parts.count == 2 else { return nil }
+        words.removeLast(taken)
+        guard var hour = parts[0], let minute = parts.count == 2 ? parts[1] : 0, minute < 60 else { return .some(nil) }
+        if let meridiem {
+            guard (1...12).contains(hour) else { return .some(nil) }
+            hour = hour % 12 + (meridiem == "pm" ? 12 : 0)
+        }
+        guard hour < 24 else { return .some(nil) }
+        return .some((hour, minute))
+    }
+
+    // MARK: Words
+
+    private static func number(_ word: String) -> Int? {
+        if word == "a" || word == "an" || word == "one" { return 1 }
+        guard word.count <= 4, let n = Int(word), n >= 0 else { return nil }
+        return n
+    }
+
+    private static let dayUnits: [String: Calendar.Component] = [
+        "day": .day, "days": .day, "week": .weekOfYear, "weeks": .weekOfYear,
+        "month": .month, "months": .month, "year": .year, "years": .year,
+    ]
+
+    private static let weekdays: [String: Int] = {
+        let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+        var table: [String: Int] = [:]
+        for (i, name) in names.enumerated() {
+            table[name] = i + 1
+            table[String(name.prefix(3))] = i + 1
+        }
+        return table
+    }()
+
+    private static func monthNumber(_ word: String) -> Int? {
+        let trimmed = word.hasSuffix(".") ? String(word.dropLast()) : word
+        return months[trimmed]
+    }
+
+    /// English month names and three-letter abbreviations (and `sept`), then the user's
+    /// locale's full and short names where they differ.
+    private static let months: [String: Int] = {
+        var table: [String: Int] = ["sept": 9]
+        let english = DateFormatter()
+        english.locale = Locale(identifier: "en_US_POSIX")
+        let local = DateFormatter()
+        local.locale = DateOutput.locale
+        for formatter in [local, english] {
+            for symbols in [formatter.monthSymbols, formatter.shortMonthSymbols, formatter.standaloneMonthSymbols] {
+                for (i, name) in symbols.enumerated() {
+                    var key = name.lowercased()
+                    if key.hasSuffix(".") { key.removeLast() }
+                    // A locale's month name that is only a number (`3월` is not; `3` would be)
+                    // would turn a day into a month: leave those out.
+                    guard !key.isEmpty, Int(key) == nil else { continue }
+                    table[key] = i + 1
+                }
+            }
+        }
+        return table
+    }()
+}

@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+/// Tags written in the text (`#walk`, `@nature`, jrnl's convention) become the entry's tags;
+/// headings, link anchors, e-mail addresses and numbers do not.
+final class InlineTagTests: XCTestCase {
+    private var box: DiarySandbox!
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "inline-tags")
+        _ = try box.initVault()
+    }
+
+    override func tearDown() { box = nil }
+
+    private func tags(_ id: String) throws -> [String] {
+        let row = try box.listJSON().first { ($0["id"] as? String) == id }
+        return row?["tags"] as? [String] ?? []
+    }
+
+    func testHashAndAtWordsInTheTextBecomeTags() throws {
+        let text = """
+            # Walk by the river
+            ## A heading is not a tag
+            Saw a heron on the #walk, felt @nature.
+            #morning-light and @산책 count; so does #with_underscore.
+            Not tags: https://example.org/#anchor, me@example.org, issue #15, C# code, a#b.
+            """
+        let id = try box.ok(["new", "--tag", "given"], stdin: Data(text.utf8)).out
+        XCTAssertEqual(try tags(id), ["given", "morning-light", "nature", "walk", "with_underscore", "산책"])
+        let list = try box.ok(["list", "--tag", "walk"]).stdout
+        XCTAssertTrue(list.contains("Walk by the river"), list)
+        XCTAssertEqual(try box.listJSON(["--tag", "@nature"]).count, 1, "@ is optional in --tag, as # is")
+    }
+
+    func testTextWithoutTagsGetsNone() throws {
+        let id = try box.ok(["new", "# Title only\nplain words, 100% sure, #1 and # spaced"]).out
+        XCTAssertEqual(try tags(id), [])
+    }
+
+    func testEditAddsTagsWrittenInTheNewText() throws {
+        let id = try box.ok(["new", "Before\nnothing yet", "--tag", "kept"]).out
+        let editor = try box.script("printf '\\nlater a #swim with @friends\\n' >> \"$1\"")
+        try box.ok(["edit", id], env: ["EDITOR": editor])
+        XCTAssertEqual(try tags(id), ["friends", "kept", "swim"])
+        // Saving again without new tags writes nothing new and removes none.
+        try box.ok(["edit", id], env: ["EDITOR": try box.script("echo more >> \"$1\"", name: "more.sh")])
+        XCTAssertEqual(try tags(id), ["friends", "kept", "swim"])
+    }
+
+    func testJrnlAtTagsImportWithoutTheAt() throws {
+        let export = #"""
+            {"tags": {"@work": 1},
+             "entries": [{"title": "Standup", "body": "with @work people", "date": "2024-02-29", "time": "09:00",
+                          "tags": ["@work"], "starred": false}]}
+            """#
+        let file = box.root.appendingPathComponent("jrnl.json")
+        try Data(export.utf8).write(to: file)
+        try box.ok(["import", "--from", "jrnl", file.path])
+        let rows = try box.listJSON(["--tag", "work"])
+        XCTAssertEqual(rows.map { $0["tags"] as? [String] }, [["work"]])
+        let list = try box.ok(["list"]).stdout
+        XCTAssertTrue(list.contains("#work"), list)
+        XCTAssertFalse(list.contains("#@work"), list)
+    }
+}

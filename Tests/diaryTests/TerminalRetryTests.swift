@@ -1,0 +1,182 @@
+import Foundation
+import XCTest
+
+/// On a pseudo-terminal: three tries at a wrong passphrase (as sudo gives), `passwd` asking
+/// again when the repeat does not match, and `new` telling a person what it added on stderr
+/// while stdout carries only the id.
+final class TerminalRetryTests: XCTestCase {
+    private var box: DiarySandbox!
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "retry")
+    }
+
+    override func tearDown() { box = nil }
+
+    /// Like `PseudoTerminalTests.driver`, but each prompt is looked for after the previous one,
+    /// so the same prompt can be answered several times; with `STDOUT_FILE` set, the child's
+    /// stdout goes to that file instead of the terminal (stdin and stderr stay on it).
+    static let driver = #"""
+        import os, pty, sys, time
+        binary, n = sys.argv[1], int(sys.argv[2])
+        args, steps = sys.argv[3:3 + n], sys.argv[3 + n:]
+        out_file = os.environ.get("STDOUT_FILE")
+        pid, fd = pty.fork()
+        if pid == 0:
+            if out_file:
+                f = os.open(out_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                os.dup2(f, 1)
+            os.execv(binary, [binary] + args)
+        seen = b""
+        position = 0
+        def read_until(text, timeout=20):
+            global seen, position
+            end = time.time() + timeout
+            while seen.find(text.encode(), position) < 0 and time.time() < end:
+                try:
+                    chunk = os.read(fd, 1024)
+                except OSError:
+                    return False
+                if not chunk:
+                    return False
+                seen += chunk
+            found = seen.find(text.encode(), position)
+            if found < 0:
+                return False
+            position = found + len(text.encode())
+            return True
+        for prompt, reply in zip(steps[0::2], steps[1::2]):
+            if not read_until(prompt):
+                break
+            time.sleep(0.1)
+            os.write(fd, reply.encode() + b"\n")
+        while True:
+            try:
+                chunk = os.read(fd, 1024)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        _, status = os.waitpid(pid, 0)
+        sys.stdout.buffer.write(seen)
+        sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+        """#
+
+    private func onTerminal(
+        _ args: [String], _ dialogue: [(String, String)], env: [String: String] = [:]
+    ) throws -> (shown: String, status: Int32) {
+        let driver = box.root.appendingPathComponent("retry_driver.py")
+        try Data(Self.driver.utf8).write(to: driver)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args
+            + dialogue.flatMap { [$0.0, $0.1] }
+        process.environment = box.fullEnvironment(["DIARY_PASSPHRASE_FILE": "", "NO_COLOR": "1"].merging(env) { $1 })
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    }
+
+    private func occurrences(of text: String, in shown: String) -> Int {
+        shown.components(separatedBy: text).count - 1
+    }
+
+    // MARK: three tries
+
+    func testAWrongPassphraseAtTheTerminalIsAskedAgain() throws {
+        _ = try box.initVault(passphrase: "the right one")
+        try box.ok(["new", "Behind three tries"])
+        let (shown, status) = try onTerminal(
+            ["list"], [("Passphrase for", "wrong once"), ("Passphrase for", "wrong twice"), ("Passphrase for", "the right one")])
+        XCTAssertEqual(status, 0, shown)
+        XCTAssertEqual(occurrences(of: "Sorry, try again.", in: shown), 2, shown)
+        XCTAssertTrue(shown.contains("Behind three tries"), shown)
+    }
+
+    func testThreeWrongPassphrasesFailWithTheWrongPassphraseStatus() throws {
+        _ = try box.initVault(passphrase: "the right one")
+        let (shown, status) = try onTerminal(
+            ["list"], [("Passphrase for", "one"), ("Passphrase for", "two"), ("Passphrase for", "three")])
+        XCTAssertEqual(status, 77, shown)
+        XCTAssertEqual(occurrences(of: "Passphrase for", in: shown), 3, shown)
+        XCTAssertEqual(occurrences(of: "Sorry, try again.", in: shown), 2, shown)
+        XCTAssertTrue(shown.contains("diary: error: wrong passphrase"), shown)
+    }
+
+    func testAWrongPassphraseFileFailsAtOnce() throws {
+        _ = try box.initVault(passphrase: "the right one")
+        let wrong = try box.passphraseFile("not it")
+        let (shown, status) = try onTerminal(["list"], [], env: ["DIARY_PASSPHRASE_FILE": wrong])
+        XCTAssertEqual(status, 77, shown)
+        XCTAssertFalse(shown.contains("try again"), shown)
+        XCTAssertFalse(shown.contains("Passphrase for"), "no prompt when a file is given: \(shown)")
+    }
+
+    // MARK: passwd
+
+    func testPasswdAsksAgainWhenTheRepeatDoesNotMatch() throws {
+        _ = try box.initVault(passphrase: "old passphrase")
+        let new = "Heron frost 9 ladder river"
+        let (shown, status) = try onTerminal(
+            ["passwd"],
+            [("Passphrase for", "a typo"), ("Passphrase for", "old passphrase"),
+             ("New passphrase: ", new), ("(again): ", new + " typo"),
+             ("New passphrase: ", new), ("(again): ", new)])
+        XCTAssertEqual(status, 0, shown)
+        XCTAssertTrue(shown.contains("do not match; try again"), shown)
+        XCTAssertTrue(shown.contains("passphrase changed"), shown)
+        try box.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile(new)])
+    }
+
+    func testPasswdGivesUpAfterThreeMismatchesAndChangesNothing() throws {
+        _ = try box.initVault(passphrase: "old passphrase")
+        let new = "Heron frost 9 ladder river"
+        let dialogue = [("Passphrase for", "old passphrase")]
+            + (1...3).flatMap { n in [("New passphrase: ", new), ("(again): ", new + " \(n)")] }
+        let (shown, status) = try onTerminal(["passwd"], dialogue)
+        XCTAssertEqual(status, 1, shown)
+        XCTAssertEqual(occurrences(of: "try again", in: shown), 2, shown)
+        XCTAssertTrue(shown.contains("the passphrases do not match; nothing was changed"), shown)
+        try box.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("old passphrase")])
+    }
+
+    // MARK: new says what it did
+
+    func testNewTellsTheTerminalWhatItAddedAndKeepsStdoutForTheID() throws {
+        _ = try box.initVault()
+        let pass = try box.passphraseFile("correct horse")
+        let stdoutFile = box.root.appendingPathComponent("stdout.txt")
+        let (shown, status) = try onTerminal(
+            ["new", "Walk by the river\nA heron."], [],
+            env: ["DIARY_PASSPHRASE_FILE": pass, "STDOUT_FILE": stdoutFile.path])
+        XCTAssertEqual(status, 0, shown)
+        let id = try String(contentsOf: stdoutFile, encoding: .utf8)
+        XCTAssertNotNil(UUID(uuidString: id.trimmingCharacters(in: .newlines)), "stdout is the id alone: \(id)")
+        XCTAssertEqual(id.filter { $0 == "\n" }.count, 1, id)
+        XCTAssertTrue(shown.contains("diary: added \(id.prefix(8)) \"Walk by the river\""), shown)
+        XCTAssertFalse(shown.contains(id.trimmingCharacters(in: .newlines)), "the full id is not on the terminal: \(shown)")
+    }
+
+    func testNewStaysQuietOnStderrWithoutATerminal() throws {
+        _ = try box.initVault()
+        let result = try box.ok(["new", "Quiet\nbody"])
+        XCTAssertNotNil(UUID(uuidString: result.out), result.stdout)
+        XCTAssertEqual(result.stderr, "", "nothing on stderr without a terminal")
+    }
+
+    func testTheAddedNoteEscapesControlCharactersInTheTitle() throws {
+        _ = try box.initVault()
+        let pass = try box.passphraseFile("correct horse")
+        let (shown, status) = try onTerminal(
+            ["new", "Bell \u{7} and \u{1B}[31mred"], [],
+            env: ["DIARY_PASSPHRASE_FILE": pass, "STDOUT_FILE": box.root.appendingPathComponent("o").path])
+        XCTAssertEqual(status, 0, shown)
+        XCTAssertFalse(shown.contains("\u{1B}[31m"), shown)
+        XCTAssertTrue(shown.contains("\\e[31mred"), shown)
+    }
+}
