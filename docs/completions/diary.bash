@@ -185,13 +185,13 @@ _diary() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|help)
+    init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|help)
         # Offer subcommand argument completions
         "_diary_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init unlock lock status new list show edit delete star unstar tag search calendar stats passwd rekey backup verify restore reindex import export audit recover help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init unlock lock status new list show edit delete star unstar tag search calendar stats passwd rekey backup verify restore reindex import export audit recover sync conflicts resolve help' -- "${cur}"))
         ;;
     esac
 }
@@ -355,7 +355,7 @@ _diary_list() {
         return
         ;;
     '--on')
-        __diary_add_completions -W 'today'$'\n''yesterday'
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     esac
@@ -385,7 +385,7 @@ _diary_show() {
 
     # Offer positional completions
     case "${positional_number}" in
-    1)
+    *)
         __diary_add_completions -W "$(__diary_custom_complete ---completion show -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
@@ -874,6 +874,155 @@ _diary_recover() {
         ;;
     '--passphrase-file')
         __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_sync() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    now|init|join)
+        # Offer subcommand argument completions
+        "_diary_sync_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'now init join' -- "${cur}"))
+        ;;
+    esac
+}
+
+_diary_sync_now() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_sync_init() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file --folder --name)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--folder')
+        __diary_add_completions -d
+        return
+        ;;
+    '--name')
+        return
+        ;;
+    esac
+}
+
+_diary_sync_join() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file --folder --name --to --store)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--folder')
+        __diary_add_completions -d
+        return
+        ;;
+    '--name')
+        return
+        ;;
+    '--to')
+        __diary_add_completions -d
+        return
+        ;;
+    '--store')
+        __diary_add_completions -W 'sqlite'$'\n''files'
+        return
+        ;;
+    esac
+}
+
+_diary_conflicts() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_resolve() {
+    repeating_flags=()
+    non_repeating_flags=(--edit --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file --keep)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--keep')
+        __diary_add_completions -W 'mine'$'\n''theirs'$'\n''both'
         return
         ;;
     esac

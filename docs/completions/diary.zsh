@@ -41,6 +41,8 @@ _diary() {
 
     local -i ret=1
     local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
         '(-): :->command'
@@ -56,13 +58,13 @@ _diary() {
             'status:Say whether the vault is unlocked, and for how long.'
             'new:Write a new entry.'
             'list:List entries, newest first.'
-            'show:Show an entry.'
-            'edit:Edit an entry in your editor.'
+            'show:Show entries (the newest without an id).'
+            'edit:Edit an entry in your editor (the newest without an id).'
             'delete:Delete an entry.'
             'star:Star an entry.'
             'unstar:Remove an entry'\''s star.'
             'tag:Add or remove an entry'\''s tags.'
-            'search:Find entries containing a text.'
+            'search:Find entries containing every word or phrase given.'
             'calendar:Show a year as a heatmap of the days you wrote.'
             'stats:Show totals, streaks, the busiest weekday and the tags.'
             'passwd:Change the passphrase.'
@@ -75,13 +77,16 @@ _diary() {
             'export:Export entries as plaintext JSON or Markdown.'
             'audit:Show what someone who copies the vault can learn, and warn about weak settings.'
             'recover:Recover the text of an edit that was killed before it could be saved.'
+            'sync:Sync this vault with a git remote or a synced folder.'
+            'conflicts:List entries changed on two machines (after `diary sync`).'
+            'resolve:End a conflict: keep one version, both, or a text merged in the editor.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|help)
+        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|help)
             "_diary_${words[1]}" && ret=0
             ;;
         esac
@@ -160,7 +165,7 @@ _diary_new() {
         ':text:'
         '--edit[Open the editor even when text or stdin is given.]'
         '--date[The entry'\''s date\: 2024-02-22, 2024-02-22T15\:00, yesterday 9pm, 2 days ago, last monday, Feb 22; default now. A date without a time is that calendar day in every time zone.]:date:{__diary_complete "${___date[@]}"}'
-        '*--tag[Tag the entry (repeatable).]:tag:'
+        '*--tag[Tag the entry (repeatable).]:tag:{__diary_custom_complete ---completion new -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--star[Star the entry.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -174,15 +179,19 @@ _diary_list() {
     local -i ret=1
     local -ar ___from=('now' 'today' 'yesterday' 'tomorrow')
     local -ar ___to=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar ___on=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--starred[Only starred entries.]'
-        '--tag[Only entries with this tag.]:tag:'
+        '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion list -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
         '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
         '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
         '--json[Print JSON (an array of objects with sorted keys) instead of lines.]'
+        '--on[Only entries dated on this day (in your time zone).]:date:{__diary_complete "${___on[@]}"}'
+        '--on-this-day[Only entries dated on today'\''s month and day in earlier years.]'
+        '--no-pager[Print straight to the terminal, without $PAGER.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -196,9 +205,11 @@ _diary_show() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
+        '*:ids:{__diary_custom_complete ---completion show -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '(-n --limit)'{-n,--limit}'[Show the newest n entries.]:n:'
         '--json[Print JSON.]'
         '--raw[Print the title, tags and text unchanged, control characters included.]'
+        '--no-pager[Print straight to the terminal, without $PAGER.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -213,7 +224,7 @@ _diary_edit() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
+        ':id:{__diary_custom_complete ---completion edit -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--date[A new date for the entry (as for new\: 2024-02-22, yesterday 9pm, last monday, Feb 22).]:date:{__diary_complete "${___date[@]}"}'
         '--yes[Delete without asking if the text is emptied.]'
         '--version[Show the version.]'
@@ -229,7 +240,7 @@ _diary_delete() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
+        ':id:{__diary_custom_complete ---completion delete -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--yes[Do not ask.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -244,7 +255,7 @@ _diary_star() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
+        ':id:{__diary_custom_complete ---completion star -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -258,7 +269,7 @@ _diary_unstar() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
+        ':id:{__diary_custom_complete ---completion unstar -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -272,8 +283,8 @@ _diary_tag() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
-        '*:change:'
+        ':id:{__diary_custom_complete ---completion tag -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '*:change:{__diary_custom_complete ---completion tag -- positional@1 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -289,9 +300,9 @@ _diary_search() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':query:'
+        '*:text:'
         '--starred[Only starred entries.]'
-        '--tag[Only entries with this tag.]:tag:'
+        '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion search -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
         '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
         '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
@@ -449,7 +460,7 @@ _diary_export() {
         '--format[What to write\: json (lossless) or markdown.]:format:{__diary_complete "${___format[@]}"}'
         '--to[Where to write (a file; for markdown also a directory); default stdout.]:path:_files'
         '--starred[Only starred entries.]'
-        '--tag[Only entries with this tag.]:tag:'
+        '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion export -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--yes[Do not ask\: consent to writing plaintext.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -480,6 +491,115 @@ _diary_recover() {
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--discard[Wipe the leftover texts instead of storing them.]'
         '--yes[With --discard\: do not ask.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_sync() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'now:Publish this machine'\''s changes and take in the others'\'' (the default).'
+            'init:Start syncing this vault with a remote.'
+            'join:Build a local vault on this machine from a remote.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        now|init|join)
+            "_diary_sync_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_diary_sync_now() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_sync_init() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':git-remote:'
+        '--folder[A folder a file-sync tool replicates (Syncthing, Dropbox, ...), instead of git.]:path:_files -/'
+        '--name[This machine'\''s name in conflicts and messages (default\: the host name).]:name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_sync_join() {
+    local -i ret=1
+    local -ar ___store=('sqlite' 'files')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':git-remote:'
+        '--folder[A folder a file-sync tool replicates (Syncthing, Dropbox, ...), instead of git.]:path:_files -/'
+        '--name[This machine'\''s name in conflicts and messages (default\: the host name).]:name:'
+        '--to[Where to create the local vault.]:path:_files -/'
+        '--store[How entries are stored here\: sqlite or files (each machine chooses).]:store:{__diary_complete "${___store[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_conflicts() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--json[Print JSON (one object per conflict, with every version'\''s text).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_resolve() {
+    local -i ret=1
+    local -ar ___keep=('mine' 'theirs' 'both')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:'
+        '--keep[Which version to keep\: mine, theirs or both.]:keep:{__diary_complete "${___keep[@]}"}'
+        '--edit[Merge the texts in the editor.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
