@@ -492,6 +492,28 @@ def read_remote(tree: str, passphrase: str, shown_as: str) -> None:
                               "a copied machine or a forged log")
             notes.append(f"conflict copy that is not an authentic record, left alone: {copy}")
 
+    # Step 2: open every record that opens, in any order (each authenticates on its own; the
+    # chain is checked below), for the retired keys of its key change; again while the ring grows.
+    grew = True
+    while grew:
+        grew = False
+        for machine in sorted(logs):
+            log = logs[machine]
+            for seq in sorted(set(log["files"]) | set(log["copies"])):
+                for name in ([log["files"][seq]] if seq in log["files"] else []) + sorted(log["copies"].get(seq, [])):
+                    data = read_regular(os.path.join(log["dir"], name), MAX_RECORD)
+                    try:
+                        rec = open_record(data or b"", vault_id, machine, seq, ring)
+                    except Refused:
+                        continue
+                    if isinstance(rec, dict) and rec["keys"]:
+                        for gen, vk in rec["keys"]["retired"]:
+                            key = sync_key(vk, gen)
+                            if key["kid"] not in ring:
+                                ring[key["kid"]] = key
+                                grew = True
+
+    # Step 3: each log in order, checking the chain (§12.7).
     grew = True
     while grew:
         grew = False
