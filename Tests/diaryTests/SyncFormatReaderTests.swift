@@ -74,6 +74,93 @@ final class SyncFormatReaderTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("wrong place"), result.stderr)
     }
 
+    /// Two machines edit one entry, and one deletes an entry the other stars: the script finds
+    /// both conflicts (§12.5) and shows the head both vaults show; after `resolve` and a sync on
+    /// each machine, one head again.
+    func testReaderShowsConflictsAsTheMachinesDo() throws {
+        let remote = box.root.appendingPathComponent("remote")
+        _ = try box.initVault(passphrase: Self.passphrase)
+        let edited = try box.ok(["new", "Shared entry"]).out
+        let starred = try box.ok(["new", "Edit against delete"]).out
+        try box.ok(["sync", "init", "--folder", remote.path, "--name", "laptop"])
+
+        let desk = try DiarySandbox(name: "syncfmt-desk")
+        desk.environment["DIARY_PASSPHRASE_FILE"] = try desk.passphraseFile(Self.passphrase)
+        try desk.ok(["sync", "join", "--folder", remote.path, "--name", "desk"])
+
+        try box.ok(["edit", String(edited.prefix(8))], env: ["EDITOR": try box.script("printf 'Laptop version\\n' > \"$1\"")])
+        try desk.ok(["edit", String(edited.prefix(8))], env: ["EDITOR": try desk.script("printf 'Desk version\\n' > \"$1\"")])
+        try box.ok(["delete", String(starred.prefix(8)), "--yes"])
+        try desk.ok(["star", String(starred.prefix(8))])
+        try box.ok(["sync"])
+        try desk.ok(["sync"])
+        try box.ok(["sync"])
+
+        var result = try Self.run(python, [Self.script.path, remote.path, Self.passphrase])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        var found = sections(result.stdout)
+        XCTAssertTrue(found[edited]?.hasPrefix("\(edited): shown, in conflict (2 heads)\n") == true, result.stdout)
+        XCTAssertTrue(found[starred]?.hasPrefix("\(starred): shown, in conflict (2 heads)\n") == true, result.stdout)
+        XCTAssertTrue(found[starred]?.contains("- other head: deleted (") == true, result.stdout)
+        XCTAssertTrue(found[edited]?.contains("Laptop version") == true, "both texts are listed")
+        XCTAssertTrue(found[edited]?.contains("Desk version") == true, "both texts are listed")
+        // The head the script shows first is the one each vault shows.
+        for machine in [box!, desk] {
+            let titles = Dictionary(uniqueKeysWithValues: try machine.listJSON().map { ($0["id"] as? String ?? "", $0["title"] as? String ?? "") })
+            XCTAssertEqual(Set(titles.keys), [edited, starred])
+            for (id, title) in titles {
+                XCTAssertTrue(found[id]?.contains(": shown, in conflict (2 heads)\n\n- shown: revision") == true)
+                XCTAssertEqual(found[id]?.components(separatedBy: "- title: ").dropFirst().first?.prefix { $0 != "\n" }.description,
+                               title, "the script's shown head is the one \(machine === box ? "laptop" : "desk") shows")
+            }
+        }
+
+        try box.ok(["resolve", String(edited.prefix(8)), "--keep", "mine"])
+        try box.ok(["resolve", String(starred.prefix(8)), "--keep", "mine"])
+        try box.ok(["sync"])
+        try desk.ok(["sync"])
+        result = try Self.run(python, [Self.script.path, remote.path, Self.passphrase])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        found = sections(result.stdout)
+        XCTAssertFalse(result.stdout.contains("in conflict"), result.stdout)
+        XCTAssertTrue(found[edited]?.hasPrefix("\(edited): shown\n") == true, result.stdout)
+        XCTAssertTrue(found[edited]?.contains("- title: Laptop version\n") == true, result.stdout)
+        XCTAssertTrue(found[starred]?.hasPrefix("\(starred): deleted\n") == true, result.stdout)
+        XCTAssertEqual(try desk.listJSON().compactMap { $0["title"] as? String }, ["Laptop version"])
+    }
+
+    /// `rekey`, then `passwd`: the first record is under a key that no header opening with the
+    /// new passphrase wraps; only the rekey record's retired keys give it (§12.4, step 2). The
+    /// old passphrase still opens the headers published before the change, and so everything.
+    func testReaderFollowsARekeyThenAPasswd() throws {
+        let remote = box.root.appendingPathComponent("remote")
+        _ = try box.initVault(passphrase: Self.passphrase)
+        let first = try box.ok(["new", "Before the rotation"]).out
+        try box.ok(["sync", "init", "--folder", remote.path, "--name", "laptop"])
+        try box.ok(["rekey"])
+        let second = try box.ok(["new", "Between rekey and passwd"]).out
+        try box.ok(["sync"])
+        let newPassphrase = "second pass phrase two"
+        let newFile = try box.passphraseFile(newPassphrase)
+        try box.ok(["passwd", "--new-passphrase-file", newFile])
+        box.environment["DIARY_PASSPHRASE_FILE"] = newFile
+        let third = try box.ok(["new", "After passwd"]).out
+        try box.ok(["sync"])
+
+        for passphrase in [newPassphrase, Self.passphrase] {
+            let result = try Self.run(python, [Self.script.path, remote.path, passphrase])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let found = sections(result.stdout)
+            XCTAssertEqual(Set(found.keys), [first, second, third], result.stdout)
+            for (id, text) in [(first, "Before the rotation"), (second, "Between rekey and passwd"), (third, "After passwd")] {
+                XCTAssertTrue(found[id]?.contains("- title: \(text)\n") == true, result.stdout)
+            }
+            XCTAssertFalse(result.stdout.contains("pending"), result.stdout)
+            XCTAssertTrue(result.stdout.contains("keys (files, sqlite headers, 1 retired)"), "the rekey record")
+            XCTAssertTrue(result.stdout.contains("| VK_1 |") && result.stdout.contains("| VK_2 |"), result.stdout)
+        }
+    }
+
     // MARK: Helpers
 
     private struct Written {
