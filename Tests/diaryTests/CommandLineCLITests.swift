@@ -69,11 +69,13 @@ final class CommandLineCLITests: XCTestCase {
         XCTAssertEqual(typo.status, 64)
         XCTAssertEqual(typo.stdout, "")
         XCTAssertEqual(typo.stderr, "diary: error: unknown command 'lsit'. Did you mean 'list'?\n")
-        for (typed, meant) in [("shwo", "show"), ("serch", "search"), ("UNLOCK", "unlock"), ("bakup", "backup"), ("stat", "star")] {
+        for (typed, meant) in [("shwo", "show"), ("serch", "search"), ("UNLOCK", "unlock"), ("bakup", "backup"), ("strar", "star"), ("sycn", "sync")] {
             let result = try box.run(["--vault", "/x", typed, "--json"])
             XCTAssertEqual(result.status, 64, typed)
             XCTAssertTrue(result.stderr.contains("Did you mean '\(meant)'?"), "\(typed): \(result.stderr)")
         }
+        // Two equally close commands are both offered.
+        XCTAssertTrue(try box.run(["stat"]).stderr.contains("Did you mean 'star' or 'stats'?"))
         let far = try box.run(["xyzzy"])
         XCTAssertEqual(far.status, 64)
         XCTAssertTrue(far.stderr.hasPrefix("diary: error: unknown command 'xyzzy'\n"), far.stderr)

@@ -13,14 +13,12 @@ struct TerminalSize {
     let rows: Int
     let columns: Int
 
-    /// The size of the terminal on stdout, or nil when stdout is not one. `COLUMNS`, when
-    /// set, overrides the width (as for `ls`).
+    /// The size of the terminal on stdout, or nil when stdout is not one (or does not say).
     static var ofStdout: TerminalSize? {
         guard isatty(STDOUT_FILENO) == 1 else { return nil }
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else { return nil }
-        let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? "").flatMap { $0 > 0 ? $0 : nil }
-        return TerminalSize(rows: Int(size.ws_row), columns: columns ?? Int(size.ws_col))
+        return TerminalSize(rows: Int(size.ws_row), columns: Int(size.ws_col))
     }
 }
 

@@ -102,7 +102,8 @@ enum SearchContext {
 
     /// The terminal's width in columns (`COLUMNS` when set, as tests and `watch` do), else 80.
     static var terminalWidth: Int {
-        TerminalSize.ofStdout?.columns ?? 80
+        if let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? ""), columns > 0 { return columns }
+        return TerminalSize.ofStdout?.columns ?? 80
     }
 }
 
