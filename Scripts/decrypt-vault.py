@@ -305,7 +305,7 @@ def parse_record(plain: bytes, entry_decoder) -> dict:
         op = r.u8()
         if op in (1, 2):
             entry, rev = r.take(16), r.take(16)
-            parents = [r.take(16) for _ in range(r.u8())]
+            parents = [r.take(16) for _ in range(r.u16())]
             content, raw = None, None
             if op == 1:
                 n = r.u32()

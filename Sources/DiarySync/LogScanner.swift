@@ -16,6 +16,9 @@ struct LogScanner {
     let tree: URL
     let vaultID: UUID
     let me: UUID
+    /// Only a synced folder gets conflict copies, and only there are they cleaned: in git a
+    /// removed file would look like a rewritten remote to the other machines.
+    let tidiesCopies: Bool
 
     struct Found {
         var record: SyncRecord
@@ -51,7 +54,51 @@ struct LogScanner {
         for machine in present.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
             try scanLog(machine, main: &main, ring: &ring, unlock: unlock, into: &outcome)
         }
+        tidyOutsideTheLogs(into: &outcome)
         return outcome
+    }
+
+    /// Conflict copies of published headers and of the marker: identical ones removed, a lone
+    /// copy put back (a header proves itself when the passphrase opens it), anything else
+    /// reported. Unknown names at the top are reported too.
+    private func tidyOutsideTheLogs(into outcome: inout Outcome) {
+        let fm = FileManager.default
+        let keys = tree.appendingPathComponent(RemoteLayout.keysDirectory)
+        for name in ((try? fm.contentsOfDirectory(atPath: keys.path)) ?? []).sorted()
+        where !name.hasPrefix(".") && RemoteLayout.header(fromName: name) == nil {
+            let shown = "\(RemoteLayout.keysDirectory)/\(name)"
+            guard let original = RemoteLayout.conflictCopyOriginal(name), RemoteLayout.header(fromName: original) != nil else {
+                outcome.notes.append("unexpected file in the remote, left alone: \(shown)")
+                continue
+            }
+            tidyCopy(keys.appendingPathComponent(name), of: keys.appendingPathComponent(original), shown: shown, into: &outcome)
+        }
+        for name in ((try? fm.contentsOfDirectory(atPath: tree.path)) ?? []).sorted() where !name.hasPrefix(".") {
+            if [RemoteLayout.marker, RemoteLayout.logDirectory, RemoteLayout.keysDirectory].contains(name) { continue }
+            if RemoteLayout.conflictCopyOriginal(name) == RemoteLayout.marker {
+                tidyCopy(tree.appendingPathComponent(name), of: tree.appendingPathComponent(RemoteLayout.marker), shown: name,
+                         into: &outcome, putBack: false)
+            } else {
+                outcome.notes.append("unexpected file in the remote, left alone: \(name)")
+            }
+        }
+    }
+
+    private func tidyCopy(_ copy: URL, of original: URL, shown: String, into outcome: inout Outcome, putBack: Bool = true) {
+        guard tidiesCopies else {
+            outcome.notes.append("unexpected file in the remote, left alone: \(shown)")
+            return
+        }
+        let copyBytes = (try? DurableFile.read(copy, limit: 64 << 10)) ?? nil
+        let originalBytes = (try? DurableFile.read(original, limit: 64 << 10)) ?? nil
+        if let copyBytes, copyBytes == originalBytes {
+            try? FileManager.default.removeItem(at: copy)
+            outcome.notes.append("removed a conflict copy identical to its file: \(shown)")
+        } else if originalBytes == nil, putBack, (try? FileManager.default.moveItem(at: copy, to: original)) != nil {
+            outcome.notes.append("put back a file a sync tool had left only as a conflict copy: \(shown)")
+        } else {
+            outcome.notes.append("conflict copy that differs from its file, left alone: \(shown)")
+        }
     }
 
     private func scanLog(
@@ -104,6 +151,9 @@ struct LogScanner {
             } catch RecordError.unknownKey {
                 outcome.pending.append("\(path) is sealed under a key this machine does not have yet")
                 break
+            } catch RecordError.unsupportedVersion(let version) {
+                outcome.findings.append("\(path) is a record of version \(version), which this diary does not read: upgrade diary on this machine")
+                break
             } catch RecordError.otherVault(let other) {
                 outcome.findings.append("\(path) belongs to another vault (\(other.uuidString.lowercased()))")
                 break
@@ -151,6 +201,10 @@ struct LogScanner {
     ) throws {
         let url = dir.appendingPathComponent(name)
         let shown = "\(RemoteLayout.logDirectory)/\(RemoteLayout.hex(machine))/\(name)"
+        guard tidiesCopies else {
+            outcome.notes.append("unexpected file in the remote, left alone: \(shown)")
+            return
+        }
         guard let original = RemoteLayout.conflictCopyOriginal(name), let seq = RemoteLayout.seq(fromName: original) else {
             outcome.notes.append("unexpected file in the remote, left alone: \(shown)")
             return

@@ -64,11 +64,12 @@ public final class SyncEngine {
             try git?.cloneIfNeeded()
             let local = try localChanges()
             var first = true
-            for _ in 0..<5 {
+            for attempt in 1...5 {
                 if let git {
                     let (findings, head) = try git.fetchAndMerge(last: main.remoteCommit)
                     guard findings.isEmpty else { throw SyncError.untrustedRemote(findings) }
-                    _ = head
+                    // From now on the remote must contain what was fetched, pushed or not.
+                    if let head { main.remoteCommit = head }
                 }
                 try checkMarker()
                 try readRemote()
@@ -85,6 +86,9 @@ public final class SyncEngine {
                     main.remoteCommit = pushed
                     try store.writeMain(main)
                     break
+                }
+                if attempt == 5 {
+                    throw SyncError.remoteUnusable("other machines pushed first five times in a row; this machine's changes are kept and go with the next `diary sync`")
                 }
             }
             report.conflicts = main.conflicts.sorted { $0.uuidString < $1.uuidString }
@@ -114,7 +118,7 @@ public final class SyncEngine {
     }
 
     private func readRemote() throws {
-        let scanner = LogScanner(tree: tree, vaultID: vault.id, me: main.machine)
+        let scanner = LogScanner(tree: tree, vaultID: vault.id, me: main.machine, tidiesCopies: git == nil)
         // The scan holds `main` and `ring`: keys learnt meanwhile are added after it.
         var learnt: [SyncKey] = []
         let names = main.logs.mapValues(\.name)
@@ -153,14 +157,19 @@ public final class SyncEngine {
                     main.keys.append((retired.generation, retired.key))
                 }
             }
-            keyChanges.append((KeyChangeID(lamport: record.lamport, machine: record.machine, seq: record.seq), change,
-                               record.machineName))
+            let generations = Set(change.headers.values.compactMap { try? Vault.describeHeader($0).generation })
+            guard generations.count == 1, let generation = generations.first else {
+                throw SyncError.untrustedRemote(["a key change of machine '\(record.machineName)' (record \(record.seq)) publishes headers that do not agree"])
+            }
+            keyChanges.append((KeyChangeID(generation: generation, lamport: record.lamport, machine: record.machine, seq: record.seq),
+                               change, record.machineName))
         }
     }
 
     /// A record under a key this machine lacks: another machine rotated the key. Its
     /// published header, opened with the passphrase, gives the new key.
     private func keyFromPublishedHeader(machine: UUID, seq: UInt64, keyID: [UInt8], name: String?) throws -> SyncKey? {
+        if let retired = try retiredKey(keyID) { return retired }
         let url = tree.appendingPathComponent(RemoteLayout.headerPath(machine: machine, seq: seq, store: vault.store))
         guard let header = try DurableFile.read(url, limit: 64 << 10) else { return nil }
         let shownName = name ?? "machine \(RemoteLayout.hex(machine).prefix(8))"
@@ -173,6 +182,41 @@ public final class SyncEngine {
         }
         let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation)
         return key.id == keyID ? key : nil
+    }
+
+    /// A key some later key change retired (a joining machine starts from the newest key and
+    /// reads older records with the keys each rotation sealed under its successor). Opens every
+    /// record it can until no new key turns up: only when a record's key is unknown.
+    private func retiredKey(_ keyID: [UInt8]) throws -> SyncKey? {
+        var known = ring
+        var files: [[UInt8]] = []
+        let logRoot = tree.appendingPathComponent(RemoteLayout.logDirectory)
+        for machine in (try? FileManager.default.contentsOfDirectory(atPath: logRoot.path)) ?? [] {
+            let dir = logRoot.appendingPathComponent(machine)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] where RemoteLayout.seq(fromName: name) != nil {
+                if let bytes = try? DurableFile.read(dir.appendingPathComponent(name), limit: RecordCodec.maximumFileBytes) {
+                    files.append(bytes)
+                }
+            }
+        }
+        var learnt = true
+        while learnt {
+            learnt = false
+            for file in files {
+                guard let clear = try? RecordCodec.peek(file), known[clear.keyID] != nil,
+                      let record = try? RecordCodec.open(file, vaultID: vault.id, machine: clear.machine, seq: clear.seq, keys: known),
+                      let change = record.keyChange else { continue }
+                for retired in change.retired {
+                    let key = try SyncKey(vaultKey: retired.key, generation: retired.generation)
+                    if key.id == keyID { return key }
+                    if known[key.id] == nil {
+                        known.add(key)
+                        learnt = true
+                    }
+                }
+            }
+        }
+        return nil
     }
 
     private func currentPassphrase() throws -> SecretBytes? {
@@ -271,44 +315,41 @@ public final class SyncEngine {
             }
             report.sent += batch.count
         }
+        if keyChange != nil { report.keyChangePublished = true }
         main.pendingRevisions = []
         main.pendingKeyChange = nil
     }
 
     // MARK: Keys
 
-    /// Follows the newest key change (by lamport, then machine, then seq: the same on every
-    /// machine, no clock): adopts its header for this machine's store, rotating the local
-    /// vault to its key when it is a new one.
+    /// Follows the newest key change (`KeyChangeID` order: the same on every machine, no
+    /// clock): its header for this machine's store becomes the local header. When it carries a
+    /// newer key, the local vault is rotated to that key, which takes the passphrase; if the
+    /// passphrase only opens an intermediate rotation (the passphrase was changed after it),
+    /// that one is followed first.
     private func followKeyChange() throws {
-        guard let best = keyChanges.max(by: { $0.id < $1.id }) else { return }
+        let adopted = main.adoptedKeyChange
+        let pending = keyChanges.filter { adopted == nil || $0.id > adopted! }.sorted { $0.id < $1.id }
         keyChanges = []
-        if let adopted = main.adoptedKeyChange, best.id <= adopted { return }
+        guard let best = pending.last else { return }
         main.adoptedKeyChange = best.id
+        // This machine's own change is the newest: its header is already the local one.
         guard best.id.machine != main.machine else { return }
-        guard let header = best.change.headers[vault.store] else {
-            throw SyncError.untrustedRemote(["a key change of machine '\(best.name)' has no header for a \(vault.store.rawValue) vault"])
-        }
-        // The header this vault already has (a joining machine starts from it): nothing to do.
-        if header == vault.encodedHeader { return }
-        let described = try Vault.describeHeader(header)
-        guard described.vaultID == vault.id else { throw SyncError.otherVault(described.vaultID) }
-        if described.generation == vault.keyGeneration {
-            if joining, let passphrase = cachedPassphrase ?? (try? passphrase()),
-               (try? Vault.unwrapHeader(header, passphrase: passphrase)) == nil {
-                throw SyncError.passphraseChangedElsewhere(machine: best.name)
+        let target = try header(of: best)
+        if target == vault.encodedHeader { return }
+        if best.id.generation > vault.keyGeneration {
+            guard let passphrase = try currentPassphrase() else { throw SyncError.needsPassphrase(machine: best.name) }
+            let steps = pending.filter { $0.id.generation > vault.keyGeneration && $0.id.machine != main.machine }.reversed()
+            var rotated = false
+            for step in steps where !rotated {
+                do {
+                    _ = try vault.rotateKey(adopting: try header(of: step), passphrase: passphrase)
+                    rotated = true
+                } catch VaultError.wrongPassphrase {
+                    continue
+                }
             }
-            try vault.adoptHeader(header)
-            report.notes.append("the passphrase was changed on '\(best.name)': from now on this vault opens with the passphrase set there")
-        } else if described.generation > vault.keyGeneration {
-            guard let passphrase = try currentPassphrase() else {
-                throw SyncError.needsPassphrase(machine: best.name)
-            }
-            do {
-                _ = try vault.rotateKey(adopting: header, passphrase: passphrase)
-            } catch VaultError.wrongPassphrase {
-                throw SyncError.passphraseChangedElsewhere(machine: best.name)
-            }
+            guard rotated else { throw SyncError.passphraseChangedElsewhere(machine: best.name) }
             let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
             ring.makeCurrent(key)
             if !main.keys.contains(where: { $0.generation == key.generation }) {
@@ -318,6 +359,25 @@ public final class SyncEngine {
             report.keyChanged = true
             report.notes.append("the vault key was rotated on '\(best.name)': this vault now uses the new key")
         }
+        guard try header(of: best) != vault.encodedHeader else { return }
+        guard Vault.describeHeaderGeneration(target) == vault.keyGeneration else {
+            throw SyncError.passphraseChangedElsewhere(machine: best.name)
+        }
+        if joining, let passphrase = try currentPassphrase(), (try? Vault.unwrapHeader(target, passphrase: passphrase)) == nil {
+            throw SyncError.passphraseChangedElsewhere(machine: best.name)
+        }
+        try vault.adoptHeader(target)
+        report.notes.append("the passphrase was changed on '\(best.name)': from now on this vault opens with the passphrase set there")
+    }
+
+    /// The header a key change published for this machine's store, checked to name this vault.
+    private func header(of change: (id: KeyChangeID, change: KeyChange, name: String)) throws -> [UInt8] {
+        guard let header = change.change.headers[vault.store] else {
+            throw SyncError.untrustedRemote(["a key change of machine '\(change.name)' has no header for a \(vault.store.rawValue) vault"])
+        }
+        let described = try Vault.describeHeader(header)
+        guard described.vaultID == vault.id else { throw SyncError.otherVault(described.vaultID) }
+        return header
     }
 
     // MARK: The local vault

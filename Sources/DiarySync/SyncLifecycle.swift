@@ -37,14 +37,16 @@ public enum SyncLifecycle {
 
     /// A remote tree can be taken: empty, or already a remote of this vault.
     static func checkUsable(_ tree: URL, vaultID: UUID) throws {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: tree.path)) ?? []).filter { $0 != ".git" }
+        // Hidden names are the sync tool's own (.git, .stfolder, .stignore, .dropbox, ...).
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: tree.path)) ?? []).filter { !$0.hasPrefix(".") }
         guard !names.isEmpty else { return }
         let marker = tree.appendingPathComponent(RemoteLayout.marker)
         guard let bytes = try DurableFile.read(marker, limit: 4096) else {
             throw SyncError.remoteUnusable("\(tree.path) is not empty and holds no diary remote: refusing to mix with other files")
         }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        guard lines.count == 2, let id = UUID(uuidString: String(lines[1])) else {
+        guard lines.count == 2, lines[0] == "\(RemoteLayout.marker) \(RemoteLayout.markerVersion)",
+              let id = UUID(uuidString: String(lines[1])) else {
             throw SyncError.remoteUnusable("\(marker.path) is not a diary sync marker")
         }
         guard id == vaultID else { throw SyncError.otherVault(id) }

@@ -144,7 +144,7 @@ enum RecordCodec {
             w.u8(revision.content == nil ? Op.delete.rawValue : Op.put.rawValue)
             w.uuid(revision.entry)
             w.uuid(revision.id)
-            w.u8(UInt8(revision.parents.count))
+            w.u16(UInt16(revision.parents.count))
             for parent in revision.parents { w.uuid(parent) }
             if let content = revision.content {
                 var bytes = SyncedEntryCodec.encode(content)
@@ -184,7 +184,7 @@ enum RecordCodec {
             case .put, .delete:
                 let entry = try r.uuid()
                 let id = try r.uuid()
-                let parents = try (0..<Int(try r.u8())).map { _ in try r.uuid() }
+                let parents = try (0..<Int(try r.u16())).map { _ in try r.uuid() }
                 var content: Entry?
                 if op == .put {
                     let length = Int(try r.u32())

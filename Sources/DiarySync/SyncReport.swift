@@ -15,6 +15,8 @@ public struct SyncReport: Equatable, Sendable {
     public var pending: [String] = []
     /// Things worth a line: conflict copies cleaned up, a passphrase adopted, unknown files.
     public var notes: [String] = []
+    /// This machine published a passphrase change or a key rotation made here.
+    public var keyChangePublished = false
     /// The vault key changed here (following another machine's rotation): an unlock session
     /// holds the old one.
     public var keyChanged = false

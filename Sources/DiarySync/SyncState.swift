@@ -52,12 +52,17 @@ struct SyncMain {
     var pendingRevisions: [Revision] = []
 }
 
+/// Orders key changes the same way on every machine, without a clock: a newer key generation
+/// first (a rotation is never undone by a passphrase change made before it was seen), then
+/// lamport, machine and seq.
 struct KeyChangeID: Equatable, Comparable {
+    var generation: UInt32
     var lamport: UInt64
     var machine: UUID
     var seq: UInt64
 
     static func < (a: KeyChangeID, b: KeyChangeID) -> Bool {
+        if a.generation != b.generation { return a.generation < b.generation }
         if a.lamport != b.lamport { return a.lamport < b.lamport }
         if a.machine != b.machine { return a.machine.bytes.lexicographicallyPrecedes(b.machine.bytes) }
         return a.seq < b.seq
@@ -76,6 +81,7 @@ enum StateCodec {
         w.string16(s.remoteCommit)
         if let k = s.adoptedKeyChange {
             w.u8(1)
+            w.u32(k.generation)
             w.u64(k.lamport)
             w.uuid(k.machine)
             w.u64(k.seq)
@@ -121,7 +127,9 @@ enum StateCodec {
         var s = SyncMain(machine: try r.uuid(), machineName: try r.string16())
         s.lamport = try r.u64()
         s.remoteCommit = try r.string16()
-        if try r.u8() == 1 { s.adoptedKeyChange = KeyChangeID(lamport: try r.u64(), machine: try r.uuid(), seq: try r.u64()) }
+        if try r.u8() == 1 {
+            s.adoptedKeyChange = KeyChangeID(generation: try r.u32(), lamport: try r.u64(), machine: try r.uuid(), seq: try r.u64())
+        }
         for _ in 0..<Int(try r.u8()) {
             let generation = try r.u32()
             var raw = try r.take(32)
@@ -157,9 +165,9 @@ enum StateCodec {
             if let shown = e.shown { w.u8(1); w.uuid(shown) } else { w.u8(0) }
             if let tag = e.sealTag { w.u8(1); w.append(tag) } else { w.u8(0) }
             w.append(e.shownDigest)
-            w.u16(UInt16(e.awaited.count))
+            w.u32(UInt32(e.awaited.count))
             for a in e.awaited.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) { w.uuid(a) }
-            w.u8(UInt8(e.heads.count))
+            w.u16(UInt16(e.heads.count))
             for h in e.heads {
                 w.uuid(h.revision)
                 w.u64(h.lamport)
@@ -189,8 +197,8 @@ enum StateCodec {
             if try r.u8() == 1 { e.shown = try r.uuid() }
             if try r.u8() == 1 { e.sealTag = try r.take(16) }
             e.shownDigest = try r.take(16)
-            for _ in 0..<Int(try r.u16()) { e.awaited.insert(try r.uuid()) }
-            for _ in 0..<Int(try r.u8()) {
+            for _ in 0..<Int(try r.u32()) { e.awaited.insert(try r.uuid()) }
+            for _ in 0..<Int(try r.u16()) {
                 var h = Head(revision: try r.uuid(), lamport: try r.u64(), machine: try r.uuid(), content: nil,
                              deleted: try r.u8() == 1, digest: try r.take(16))
                 let length = Int(try r.u32())

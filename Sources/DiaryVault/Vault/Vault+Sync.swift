@@ -149,3 +149,10 @@ extension Vault {
             headers: try header.variantsForEveryStore(ring: ring, kek: kek))
     }
 }
+
+extension Vault {
+    /// The key generation a published header names (nil when it does not parse).
+    package static func describeHeaderGeneration(_ encoded: [UInt8]) -> UInt32? {
+        try? describeHeader(encoded).generation
+    }
+}

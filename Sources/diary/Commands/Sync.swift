@@ -198,6 +198,7 @@ enum SyncMessages {
     static func print(_ report: SyncReport, vault: Vault, access: VaultAccess) throws {
         var moved: [String] = []
         if report.sent > 0 { moved.append("sent \(report.sent) change(s)") }
+        if report.keyChangePublished { moved.append("published the new passphrase or key") }
         if report.added > 0 { moved.append("added \(report.added)") }
         if report.changed > 0 { moved.append("changed \(report.changed)") }
         if report.deleted > 0 { moved.append("deleted \(report.deleted)") }
