@@ -93,6 +93,10 @@ extension Vault {
     /// Rotates to the key another machine rotated to: the same steps, with the new generation
     /// taken from `adopted` (a published header of this vault and store, which `passphrase`
     /// opens) instead of drawn at random, and `adopted` written as the final header.
+    ///
+    /// The old keys are those this vault is open with (an unlock session's will do): the
+    /// passphrase may already be the one set elsewhere, which the local header does not know.
+    /// The interim two-slot header is sealed under it, with the adopted header's salt and cost.
     package func rotateKey(
         adopting adopted: [UInt8], passphrase: SecretBytes, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> [UUID] {
@@ -100,20 +104,31 @@ extension Vault {
         guard target.vaultID == header.vaultID, target.store == header.store, target.slots.count == 1 else {
             throw VaultError.headerDamaged("a published header that does not fit this vault")
         }
-        let keys = try Self.unwrap(target, passphrase: passphrase).current
-        return try rotateKey(passphrase: passphrase, adopting: (keys, target), batchSize: 256, progress: progress)
+        let kek = try target.deriveKEK(try Passphrase.normalized(passphrase))
+        let keys: GenerationKeys
+        do { keys = try target.unwrap(kek: kek).current } catch { throw VaultError.wrongPassphrase }
+        return try rotateKey(passphrase: passphrase, adopting: (keys, target, kek), batchSize: 256, progress: progress)
     }
 
     private func rotateKey(
-        passphrase: SecretBytes, adopting: (keys: GenerationKeys, header: VaultHeader)?, batchSize: Int,
-        progress: ((_ done: Int, _ total: Int) -> Void)?
+        passphrase: SecretBytes, adopting: (keys: GenerationKeys, header: VaultHeader, kek: SecretBytes)?,
+        batchSize: Int, progress: ((_ done: Int, _ total: Int) -> Void)?
     ) throws -> [UUID] {
         try storeCall {
             try backend.withWriteLock {
                 var onDisk = try Self.readHeader(backend)
-                let kek = try onDisk.deriveKEK(try Passphrase.normalized(passphrase))
+                let kek: SecretBytes
                 var ring: KeyRing
-                do { ring = try onDisk.unwrap(kek: kek) } catch { throw VaultError.wrongPassphrase }
+                if let adopting {
+                    kek = adopting.kek
+                    ring = keyRing
+                    onDisk.salt = adopting.header.salt
+                    onDisk.kdf = adopting.header.kdf
+                    if onDisk.slots.count == 2 { onDisk.slots.removeLast() }
+                } else {
+                    kek = try onDisk.deriveKEK(try Passphrase.normalized(passphrase))
+                    do { ring = try onDisk.unwrap(kek: kek) } catch { throw VaultError.wrongPassphrase }
+                }
                 // Re-sealing would bless whatever entries are left under a damaged index.
                 try sealedIndex.load()
                 guard sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
@@ -123,7 +138,7 @@ extension Vault {
                 if onDisk.slots.count == 1 {
                     let next = try adopting?.keys ?? GenerationKeys(
                         generation: onDisk.currentGeneration + 1, vaultKey: SecretBytes(randomCount: 32))
-                    ring = KeyRing(ring.all + [next])
+                    ring = KeyRing(ring.all.filter { $0.generation != next.generation } + [next])
                     try onDisk.setSlots(ring.all, kek: kek)
                     try backend.apply(StoreChange(header: onDisk.encoded()))
                 }

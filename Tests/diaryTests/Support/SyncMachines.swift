@@ -100,8 +100,8 @@ final class SyncMachines {
     }
 
     /// Every entry as machine `n` shows it: id, date, starred, tags and text, sorted by id.
-    func snapshot(_ n: Int) throws -> [String] {
-        let result = try machines[n].run(["show", "-n", "100000", "--json", "--no-pager"])
+    func snapshot(_ n: Int, env: [String: String] = [:]) throws -> [String] {
+        let result = try machines[n].run(["show", "-n", "100000", "--json", "--no-pager"], env: env)
         if result.status != 0, result.stderr.contains("no entries") { return [] }
         XCTAssertEqual(result.status, 0, result.stderr)
         guard !result.out.isEmpty,

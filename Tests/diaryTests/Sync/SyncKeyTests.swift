@@ -82,3 +82,83 @@ final class SyncKeyTests: XCTestCase {
         XCTAssertEqual(try b.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": ""]).status, 0)
     }
 }
+
+/// Key changes that stack up while a machine is away, or before a machine joins.
+final class SyncKeyHistoryTests: XCTestCase {
+    func testAMachineAwayDuringARekeyAndAPasswdCatchesUpWithTheOldPassphrase() throws {
+        let net = try SyncMachines(.folder)
+        let a = try net.first(entries: ["before"])
+        let b = try net.join()
+        try a.ok(["rekey"])
+        try net.sync(0)
+        let newPass = try a.passphraseFile("violet anchor meadow drift")
+        try a.ok(["passwd", "--new-passphrase-file", newPass])
+        a.environment["DIARY_PASSPHRASE_FILE"] = newPass
+        try a.ok(["new"], stdin: Data("after both".utf8))
+        try net.sync(0)
+        // B was away for both. Its old passphrase opens the rotation's header: it follows the
+        // rotation, then adopts the newer passphrase.
+        let caughtUp = try net.sync(1)
+        XCTAssertTrue(caughtUp.stderr.contains("vault key was rotated"), caughtUp.stderr)
+        XCTAssertTrue(caughtUp.stderr.contains("passphrase was changed"), caughtUp.stderr)
+        XCTAssertEqual(try net.snapshot(1, env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile("violet anchor meadow drift")]),
+                       try net.snapshot(0))
+        XCTAssertEqual(try b.run(["list"]).status, 77)
+    }
+
+    func testARekeyAndPasswdPublishedTogetherNeedTheNewPassphraseElsewhere() throws {
+        let net = try SyncMachines(.git)
+        let a = try net.first(entries: ["before"])
+        let b = try net.join()
+        try a.ok(["rekey"])
+        let newPass = try a.passphraseFile("violet anchor meadow drift")
+        try a.ok(["passwd", "--new-passphrase-file", newPass])
+        a.environment["DIARY_PASSPHRASE_FILE"] = newPass
+        try net.sync(0)
+        // Only the new passphrase opens the new key: the old one is refused, naming the machine.
+        let refused = try b.run(["sync"])
+        XCTAssertEqual(refused.status, 77, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("changed on 'machine-0'"), refused.stderr)
+        // Unlocked with the old passphrase, the sync takes the new one to follow.
+        try b.ok(["unlock"])
+        let bNew = try b.passphraseFile("violet anchor meadow drift")
+        try b.ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": bNew])
+        try b.ok(["lock"])
+        XCTAssertEqual(try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": bNew]).status, 0)
+        XCTAssertEqual(try b.run(["list"]).status, 77)
+    }
+
+    func testAMachineJoiningAfterARekeyAndAPasswdReadsEverything() throws {
+        let net = try SyncMachines(.git)
+        let a = try net.first(entries: ["before"])
+        try a.ok(["rekey"])
+        try a.ok(["new"], stdin: Data("between".utf8))
+        let newPass = try a.passphraseFile("violet anchor meadow drift")
+        try a.ok(["passwd", "--new-passphrase-file", newPass])
+        a.environment["DIARY_PASSPHRASE_FILE"] = newPass
+        try a.ok(["new"], stdin: Data("after both".utf8))
+        try net.sync(0)
+        let c = try DiarySandbox(name: "late")
+        let file = try c.passphraseFile("violet anchor meadow drift")
+        c.environment["DIARY_PASSPHRASE_FILE"] = file
+        try c.ok(["sync", "join", net.remoteRepository.path, "--to", c.vault.path, "--name", "late"])
+        let texts = try c.ok(["show", "-n", "10", "--raw", "--no-pager"]).stdout
+        for text in ["before", "between", "after both"] { XCTAssertTrue(texts.contains(text), texts) }
+        // The old passphrase does not join.
+        let d = try DiarySandbox(name: "old")
+        let old = try d.passphraseFile(net.passphrase)
+        let refused = try d.run(["sync", "join", net.remoteRepository.path, "--to", d.vault.path], env: ["DIARY_PASSPHRASE_FILE": old])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue([65, 77].contains(refused.status), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: d.vault.path), "a failed join leaves nothing")
+    }
+
+    func testASyncthingShareWithItsOwnFilesCanBeTheRemote() throws {
+        let net = try SyncMachines(.folder)
+        try FileManager.default.createDirectory(at: net.folder(0), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: net.folder(0).appendingPathComponent(".stfolder"), withIntermediateDirectories: true)
+        try Data("// ignore\n".utf8).write(to: net.folder(0).appendingPathComponent(".stignore"))
+        try net.first(entries: ["one"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: net.folder(0).appendingPathComponent("diary-sync").path))
+    }
+}
