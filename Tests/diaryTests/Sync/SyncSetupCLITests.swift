@@ -1,0 +1,76 @@
+import Foundation
+import XCTest
+
+/// Setting up sync: bad input gets a clear error and changes nothing.
+final class SyncSetupCLITests: XCTestCase {
+    func testSyncBeforeInitSaysHowToStart() throws {
+        let box = try DiarySandbox()
+        try box.initVault()
+        let result = try box.run(["sync"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.contains("does not sync on this machine"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("diary sync init"), result.stderr)
+        XCTAssertEqual(try box.run(["conflicts"]).status, 1)
+    }
+
+    func testInitNeedsExactlyOneRemoteAndRefusesASecondTime() throws {
+        let net = try SyncMachines(.folder)
+        let a = try net.first(entries: ["one"])
+        XCTAssertEqual(try a.run(["sync", "init"]).status, 64)
+        XCTAssertEqual(try a.run(["sync", "init", "/x.git", "--folder", "/y"]).status, 64)
+        let again = try a.run(["sync", "init", "--folder", net.folder(5).path])
+        XCTAssertEqual(again.status, 73, again.stderr)
+        XCTAssertTrue(again.stderr.contains("already syncs"), again.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: net.folder(5).path))
+    }
+
+    func testAFolderWithOtherFilesOrAnotherVaultIsRefused() throws {
+        let box = try DiarySandbox()
+        try box.initVault()
+        let busy = box.root.appendingPathComponent("busy")
+        try FileManager.default.createDirectory(at: busy, withIntermediateDirectories: true)
+        try Data("my notes".utf8).write(to: busy.appendingPathComponent("notes.txt"))
+        let mixed = try box.run(["sync", "init", "--folder", busy.path])
+        XCTAssertEqual(mixed.status, 1, mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("not empty"), mixed.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: busy.path), ["notes.txt"])
+        XCTAssertEqual(try box.run(["sync"]).status, 1, "nothing was set up")
+
+        let other = try SyncMachines(.folder, name: "other")
+        try other.first(entries: ["someone else's"])
+        let foreign = try box.run(["sync", "init", "--folder", other.folder(0).path])
+        XCTAssertEqual(foreign.status, 65, foreign.stderr)
+        XCTAssertTrue(foreign.stderr.contains("another vault"), foreign.stderr)
+    }
+
+    func testJoinRefusesATargetThatIsNotEmptyAndAWrongPassphraseLeavesNothing() throws {
+        let net = try SyncMachines(.git)
+        try net.first(entries: ["one"])
+        let box = try DiarySandbox(name: "j")
+        let pass = try box.passphraseFile(net.passphrase)
+        try FileManager.default.createDirectory(at: box.vault, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: box.vault.appendingPathComponent("keep"))
+        let full = try box.run(["sync", "join", net.remoteRepository.path, "--to", box.vault.path], env: ["DIARY_PASSPHRASE_FILE": pass])
+        XCTAssertEqual(full.status, 73, full.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: box.vault.path), ["keep"])
+
+        let target = box.root.appendingPathComponent("fresh")
+        let wrong = try box.passphraseFile("not the right one at all")
+        let refused = try box.run(["sync", "join", net.remoteRepository.path, "--to", target.path], env: ["DIARY_PASSPHRASE_FILE": wrong])
+        XCTAssertEqual(refused.status, 77, refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.path))
+        let stateRoot = box.root.appendingPathComponent("home/.local/state/diary/sync")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: stateRoot.path)) ?? []
+        XCTAssertEqual(left, [], "a failed join leaves no sync state")
+    }
+
+    func testHelpExplainsTheSyncCommands() throws {
+        let box = try DiarySandbox()
+        let help = try box.ok(["sync", "--help"]).stdout
+        for words in ["sync init", "sync join", "--folder", "status 65"] {
+            XCTAssertTrue(help.contains(words), "\(words) missing from: \(help)")
+        }
+        XCTAssertTrue(try box.ok(["resolve", "--help"]).stdout.contains("--keep"))
+    }
+}
