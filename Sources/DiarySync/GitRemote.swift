@@ -60,7 +60,14 @@ struct GitRemote {
         if head == nil || head!.isEmpty {
             try git(["checkout", "--quiet", "-B", Self.branch, remote])
         } else {
-            try git(["merge", "--quiet", "--no-edit", "-m", "sync", remote], neutral: true)
+            do {
+                try git(["merge", "--quiet", "--no-edit", "-m", "sync", remote], neutral: true)
+            } catch {
+                // Records never collide, so this is not a conflict to resolve by hand: leave the
+                // clone as it was and say what git said.
+                _ = try? git(["merge", "--abort"])
+                throw error
+            }
         }
         return ([], remote)
     }

@@ -31,7 +31,8 @@ final class StateStore {
     }
 
     func writeMain(_ main: SyncMain) throws {
-        try seal(StateCodec.encode(main), name: "state", to: mainURL)
+        var plaintext = StateCodec.encode(main)
+        try seal(&plaintext, name: "state", to: mainURL)
     }
 
     func entry(_ id: UUID) throws -> EntryHeads? { try page(Vault.indexPage(of: id))[id] }
@@ -55,8 +56,8 @@ final class StateStore {
     /// Writes every changed page (before `main`, which names what they hold).
     func flushPages() throws {
         for number in dirtyPages.sorted() {
-            try seal(StateCodec.encode(page: pages[number] ?? [:]), name: String(format: "heads-%02d", number),
-                     to: pageURL(number))
+            var plaintext = StateCodec.encode(page: pages[number] ?? [:])
+            try seal(&plaintext, name: String(format: "heads-%02d", number), to: pageURL(number))
         }
         dirtyPages = []
     }
@@ -78,10 +79,11 @@ final class StateStore {
         return w.bytes
     }
 
-    private func seal(_ plaintext: [UInt8], name: String, to url: URL) throws {
-        var plain = plaintext
-        defer { secureZero(&plain) }
-        var padded = try LengthPadding.pad(plain)
+    /// Seals and writes `plaintext`, then zeroes it (it holds keys and texts). In place: a
+    /// copy would leave the caller's buffer unzeroed.
+    private func seal(_ plaintext: inout [UInt8], name: String, to url: URL) throws {
+        defer { secureZero(&plaintext) }
+        var padded = try LengthPadding.pad(plaintext)
         defer { secureZero(&padded) }
         let box = try XChaCha20Poly1305.seal(padded, key: key.stateKey, associatedData: associatedData(name))
         try DurableFile.write(key.id + box.nonce + box.ciphertext, to: url)
