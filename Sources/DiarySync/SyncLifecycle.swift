@@ -191,3 +191,21 @@ extension SyncSetup {
         for dir in missing.reversed() { try DurableFile.makeDirectory(dir) }
     }
 }
+
+extension SyncLifecycle {
+    /// Stops syncing on this machine: its sync state (the remote's address, what it saw, its
+    /// git clone) is removed; the local vault and the remote are left as they are. Returns the
+    /// remote it synced with, or nil when it did not sync.
+    @discardableResult
+    public static func stop(vaultID: UUID, vaultDirectory: URL, stateDirectory: URL) throws -> RemoteLocation? {
+        let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vaultID, vaultDirectory: vaultDirectory)
+        guard let remote = try setup.remote() else { return nil }
+        try setup.lock.withLock(exclusive: true) {
+            for name in try FileManager.default.contentsOfDirectory(atPath: setup.directory.path) where name != "lock" {
+                try FileManager.default.removeItem(at: setup.directory.appendingPathComponent(name))
+            }
+        }
+        try? FileManager.default.removeItem(at: setup.directory)
+        return remote
+    }
+}

@@ -891,13 +891,13 @@ _diary_sync() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    now|init|join)
+    now|init|join|stop)
         # Offer subcommand argument completions
         "_diary_sync_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'now init join' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'now init join stop' -- "${cur}"))
         ;;
     esac
 }
@@ -979,6 +979,26 @@ _diary_sync_join() {
         ;;
     '--store')
         __diary_add_completions -W 'sqlite'$'\n''files'
+        return
+        ;;
+    esac
+}
+
+_diary_sync_stop() {
+    repeating_flags=()
+    non_repeating_flags=(--yes --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
         return
         ;;
     esac

@@ -81,6 +81,8 @@ function __diary_parse_tokens -S
                 __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'folder=' 'name=' 'version' 'h/help'
             case 'join'
                 __diary_parse_subcommand 1 'vault=' 'passphrase-file=' 'folder=' 'name=' 'to=' 'store=' 'version' 'h/help'
+            case 'stop'
+                __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'yes' 'version' 'h/help'
             end
         case 'conflicts'
             __diary_parse_subcommand 0 'vault=' 'passphrase-file=' 'json' 'version' 'h/help'
@@ -341,6 +343,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary sync" -eq 1' -fa 'now' -d 'Publish this machine\'s changes and take in the others\' (the default).'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary sync" -eq 1' -fa 'init' -d 'Start syncing this vault with a remote.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary sync" -eq 1' -fa 'join' -d 'Build a local vault on this machine from a remote.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary sync" -eq 1' -fa 'stop' -d 'Stop syncing this vault on this machine.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync now" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync now" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync now" version' -l 'version' -d 'Show the version.'
@@ -359,6 +362,11 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync join" store' -l 'store' -d 'How entries are stored here: sqlite or files (each machine chooses).' -rfka 'sqlite files'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync join" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync join" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync stop" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync stop" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync stop" yes' -l 'yes' -d 'Do not ask.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync stop" version' -l 'version' -d 'Show the version.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync stop" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary conflicts" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary conflicts" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary conflicts" json' -l 'json' -d 'Print JSON (one object per conflict, with every version\'s text).'

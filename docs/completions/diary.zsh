@@ -514,12 +514,13 @@ _diary_sync() {
             'now:Publish this machine'\''s changes and take in the others'\'' (the default).'
             'init:Start syncing this vault with a remote.'
             'join:Build a local vault on this machine from a remote.'
+            'stop:Stop syncing this vault on this machine.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        now|init|join)
+        now|init|join|stop)
             "_diary_sync_${words[1]}" && ret=0
             ;;
         esac
@@ -569,6 +570,20 @@ _diary_sync_join() {
         '--name[This machine'\''s name in conflicts and messages (default\: the host name).]:name:'
         '--to[Where to create the local vault.]:path:_files -/'
         '--store[How entries are stored here\: sqlite or files (each machine chooses).]:store:{__diary_complete "${___store[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_sync_stop() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--yes[Do not ask.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

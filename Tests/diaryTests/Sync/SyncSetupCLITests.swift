@@ -74,3 +74,30 @@ final class SyncSetupCLITests: XCTestCase {
         XCTAssertTrue(try box.ok(["resolve", "--help"]).stdout.contains("--keep"))
     }
 }
+
+/// `diary sync stop`, and moving to a new remote.
+final class SyncStopCLITests: XCTestCase {
+    func testStopForgetsTheRemoteAndANewRemoteCarriesTheSameDiary() throws {
+        let net = try SyncMachines(.folder)
+        let a = try net.first(entries: ["one"])
+        let b = try net.join()
+        XCTAssertEqual(try a.run(["sync", "stop"]).status, 64, "no terminal and no --yes")
+        try a.ok(["sync"])
+        let stopped = try a.ok(["sync", "stop", "--yes"])
+        XCTAssertTrue(stopped.stderr.contains("no longer syncs"), stopped.stderr)
+        XCTAssertEqual(try a.run(["sync"]).status, 1)
+        XCTAssertEqual(try a.ok(["list"]).stdout.contains("one"), true)
+        XCTAssertEqual(try a.run(["sync", "stop", "--yes"]).status, 1)
+
+        // Both machines move to a new folder; the entries they share are not doubled.
+        let fresh = net.scratch.appendingPathComponent("fresh")
+        try a.ok(["new"], stdin: Data("two".utf8))
+        try a.ok(["sync", "init", "--folder", fresh.path])
+        try b.ok(["sync", "stop", "--yes"])
+        try b.ok(["sync", "init", "--folder", fresh.path])
+        try a.ok(["sync"])
+        XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
+        XCTAssertEqual(try net.snapshot(0).count, 2)
+        XCTAssertTrue(try net.conflicts(0).isEmpty)
+    }
+}
