@@ -90,8 +90,8 @@ final class TerminalInjectionTests: XCTestCase {
     }
 
     private func onTerminal(_ args: [String]) throws -> String {
-        let (status, shown) = try box.runOnTerminal(args, answers: [])
-        XCTAssertEqual(status, 0, shown)
-        return shown
+        let run = try box.runOnTerminal(args)
+        XCTAssertEqual(run.status, 0, run.shown)
+        return run.shown
     }
 }
