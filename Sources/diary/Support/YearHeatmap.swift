@@ -57,18 +57,21 @@ struct YearHeatmap {
         formatter.locale = locale
         let months = formatter.shortStandaloneMonthSymbols
         let weekdays = formatter.veryShortStandaloneWeekdaySymbols  // [0] is Sunday
-        let labels = (0..<12).map { Self.fitted(months.indices.contains($0) ? months[$0] : "\($0 + 1)", Self.labelColumns) }
-        let width = max(labels.map(Self.columns).max() ?? 0, Self.columns(String(year)))
+        let labels = (0..<12).map {
+            DisplayWidth.prefix(months.indices.contains($0) ? months[$0] : "\($0 + 1)", fitting: Self.labelColumns)
+        }
+        let width = max(labels.map(DisplayWidth.of).max() ?? 0, DisplayWidth.of(String(year)))
 
         let weekdayRow = (0..<Self.slots).map { slot in
             let index = (firstWeekday - 1 + slot) % 7
-            return Self.padded(Self.fitted(weekdays.indices.contains(index) ? weekdays[index] : "", 2), 2)
+            let name = weekdays.indices.contains(index) ? weekdays[index] : ""
+            return DisplayWidth.padded(DisplayWidth.prefix(name, fitting: 2), to: 2)
         }.joined()
-        var lines = [Self.padded(String(year), width) + " " + style.dim(trimmed(weekdayRow))]
+        var lines = [DisplayWidth.padded(String(year), to: width) + " " + style.dim(trimmed(weekdayRow))]
         for month in 1...12 {
             let first = CalendarDay(year: year, month: month, day: 1)
             let offset = (first.weekday - firstWeekday + 7) % 7
-            var row = Self.padded(labels[month - 1], width) + " " + String(repeating: "  ", count: offset)
+            var row = DisplayWidth.padded(labels[month - 1], to: width) + " " + String(repeating: "  ", count: offset)
             for day in 1...Self.daysIn(year: year, month: month) {
                 row += cell(days[CalendarDay(year: year, month: month, day: day)] ?? DayTally())
             }
@@ -119,45 +122,5 @@ struct YearHeatmap {
     static func daysIn(year: Int, month: Int) -> Int {
         let next = month == 12 ? CalendarDay(year: year + 1, month: 1, day: 1) : CalendarDay(year: year, month: month + 1, day: 1)
         return next.ordinal - CalendarDay(year: year, month: month, day: 1).ordinal
-    }
-
-    // MARK: Terminal columns
-
-    /// `text` padded with spaces to `width` terminal columns.
-    static func padded(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - columns(text)))
-    }
-
-    /// `text` cut to at most `width` terminal columns.
-    static func fitted(_ text: String, _ width: Int) -> String {
-        var out = ""
-        var used = 0
-        for character in text {
-            let w = columns(String(character))
-            if used + w > width { break }
-            out.append(character)
-            used += w
-        }
-        return out
-    }
-
-    /// How many terminal columns `text` takes: two for East Asian wide characters (Hangul,
-    /// kana, CJK ideographs, full-width forms; Korean month and weekday names are these), none
-    /// for combining marks, one for the rest. Enough for the locale's month and weekday names.
-    static func columns(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { sum, scalar in
-            switch scalar.properties.generalCategory {
-            case .nonspacingMark, .enclosingMark, .format: return sum
-            default: break
-            }
-            switch scalar.value {
-            case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-                0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-                0xFFE0...0xFFE6, 0x20000...0x3FFFD:
-                return sum + 2
-            default:
-                return sum + 1
-            }
-        }
     }
 }
