@@ -96,5 +96,5 @@ enum SearchContext {
 
 extension Style {
     /// A search match: bold red, grep's colour for a match.
-    func match(_ s: String) -> String { enabled ? "\u{1B}[1;31m\(s)\u{1B}[0m" : s }
+    func match(_ s: String) -> String { wrap(s, "1;31") }
 }

@@ -37,7 +37,7 @@ struct YearHeatmap {
     /// Shades by level: each differs in shape, so the picture reads without colour too.
     static let unicodeShades = ["·", "░", "▒", "▓", "█"]
     static let asciiShades = [".", ":", "+", "#", "@"]
-    /// ANSI colours by level: dim for nothing, then greens from dim to bright.
+    /// SGR codes (for `Style.wrap`) by level: dim for nothing, then greens from dim to bright.
     private static let colours = ["2", "2;32", "32", "1;32", "1;92"]
 
     private var shades: [String] { ascii ? Self.asciiShades : Self.unicodeShades }
@@ -86,7 +86,7 @@ struct YearHeatmap {
     /// Two columns: the day's shade, then a star if one of its entries is starred.
     private func cell(_ tally: DayTally) -> String {
         let level = Self.level(tally)
-        return paint(shades[level], Self.colours[level]) + (tally.starred ? paint(star, "33") : " ")
+        return style.wrap(shades[level], Self.colours[level]) + (tally.starred ? style.wrap(star, "33") : " ")
     }
 
     /// `12 entries, 3456 words, 10 days written`.
@@ -100,17 +100,13 @@ struct YearHeatmap {
 
     /// What each shade means, in words, as the help says it.
     private var legend: String {
-        var parts = ["\(paint(shades[0], Self.colours[0])) none"]
+        var parts = ["\(style.wrap(shades[0], Self.colours[0])) none"]
         for level in 1...4 {
             let low = Self.thresholds[level - 1]
             let range = level < 4 ? "\(low)-\(Self.thresholds[level] - 1)" : "\(low)+"
-            parts.append("\(paint(shades[level], Self.colours[level])) \(range)")
+            parts.append("\(style.wrap(shades[level], Self.colours[level])) \(range)")
         }
-        return parts.joined(separator: "  ") + " words  \(paint(star, "33")) starred"
-    }
-
-    private func paint(_ text: String, _ code: String) -> String {
-        style.enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        return parts.joined(separator: "  ") + " words  \(style.wrap(star, "33")) starred"
     }
 
     private func trimmed(_ line: String) -> String {
