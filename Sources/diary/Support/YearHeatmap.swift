@@ -1,3 +1,4 @@
+import DiaryExchange
 import Foundation
 
 /// `diary calendar`'s picture of a year: a row per month, a cell per day, the days of every
@@ -72,7 +73,7 @@ struct YearHeatmap {
             let first = CalendarDay(year: year, month: month, day: 1)
             let offset = (first.weekday - firstWeekday + 7) % 7
             var row = DisplayWidth.padded(labels[month - 1], to: width) + " " + String(repeating: "  ", count: offset)
-            for day in 1...Self.daysIn(year: year, month: month) {
+            for day in 1...CivilDays.daysIn(month: month, year: year) {
                 row += cell(days[CalendarDay(year: year, month: month, day: day)] ?? DayTally())
             }
             lines.append(trimmed(row))
@@ -113,10 +114,5 @@ struct YearHeatmap {
         var line = line
         while line.hasSuffix(" ") { line.removeLast() }
         return line
-    }
-
-    static func daysIn(year: Int, month: Int) -> Int {
-        let next = month == 12 ? CalendarDay(year: year + 1, month: 1, day: 1) : CalendarDay(year: year, month: month + 1, day: 1)
-        return next.ordinal - CalendarDay(year: year, month: month, day: 1).ordinal
     }
 }
