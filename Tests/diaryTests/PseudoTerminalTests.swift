@@ -8,9 +8,6 @@ final class PseudoTerminalTests: XCTestCase {
     private var box: DiarySandbox!
 
     override func setUpWithError() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
-            throw XCTSkip("/usr/bin/python3 is needed to drive a pseudo-terminal")
-        }
         box = try DiarySandbox(name: "pty")
     }
 
@@ -75,18 +72,9 @@ final class PseudoTerminalTests: XCTestCase {
 
     func testCtrlCAtThePromptRestoresEcho() throws {
         _ = try box.initVault()
-        let driver = box.root.appendingPathComponent("interrupt_driver.py")
-        try Data(Self.interruptDriver.utf8).write(to: driver)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [driver.path, DiarySandbox.binary.path]
-        process.environment = box.fullEnvironment(["DIARY_PASSPHRASE_FILE": ""])
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let report = try box.runPython(
+            Self.interruptDriver, named: "interrupt_driver.py", [DiarySandbox.binary.path],
+            env: ["DIARY_PASSPHRASE_FILE": ""]).shown
         XCTAssertTrue(report.contains("echo-at-prompt=0"), "echo off while asking: \(report)")
         XCTAssertTrue(report.contains("status=-2"), "killed by the re-raised SIGINT: \(report)")
         XCTAssertTrue(report.contains("echo-after=1"), "echo restored: \(report)")

@@ -71,7 +71,6 @@ final class SearchCLITests: XCTestCase {
     }
 
     func testOnATerminalMatchesAreShownInTheirLineAndMarkedWhenColourIsOn() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
         let coloured = try box.runOnTerminal(["search", "heron", "frost"], colour: true)
         XCTAssertEqual(coloured.status, 0, coloured.shown)
         XCTAssertTrue(coloured.shown.contains("Morning walk"), coloured.shown)
@@ -91,7 +90,6 @@ final class SearchCLITests: XCTestCase {
     }
 
     func testTheTitleIsRepeatedInContextOnlyWhenNothingBelowItMatches() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
         let lakes = try box.runOnTerminal(["search", "lake"])
         XCTAssertTrue(lakes.shown.contains("    The lake was frozen."), lakes.shown)
         XCTAssertFalse(lakes.lines.contains("    Lake day"),
@@ -102,7 +100,6 @@ final class SearchCLITests: XCTestCase {
     }
 
     func testWideCharactersCountTwoColumnsWhenTheLineIsCut() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
         let korean = String(repeating: "호수에 얼음이 얼었다 ", count: 10)
         try box.ok(["new", "겨울\n\(korean)왜가리가 날았다 \(korean)"])
         let run = try box.runOnTerminal(["search", "왜가리"], env: ["COLUMNS": "40"])
@@ -114,7 +111,6 @@ final class SearchCLITests: XCTestCase {
     }
 
     func testTheContextLineIsEscapedAndCutToTheTerminal() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
         let long = String(repeating: "filler words ", count: 20)
         try box.ok(["new", "Hostile\n\(long)kingfisher\u{1B}]0;owned\u{07} here \u{1B}[2J and more \(long)"])
         let run = try box.runOnTerminal(["search", "kingfisher"], env: ["COLUMNS": "60"])

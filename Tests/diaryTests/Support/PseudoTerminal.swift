@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// What a run on a pseudo-terminal showed, and how it ended.
 struct TerminalResult {
@@ -10,7 +11,8 @@ struct TerminalResult {
 }
 
 extension DiarySandbox {
-    /// Runs `diary args` on a new pseudo-terminal (`terminalDriver`, python3's `pty`).
+    /// Runs `diary args` on a new pseudo-terminal (`terminalDriver`, python3's `pty`); skips the
+    /// test without python3.
     ///
     /// - answers: each (prompt, reply) waits for the prompt text after where the previous one was
     ///   found (so the same prompt can be answered again), then types the reply and a newline.
@@ -24,16 +26,30 @@ extension DiarySandbox {
         _ args: [String], answers: [(String, String)] = [], rows: Int? = nil, columns: Int? = nil,
         colour: Bool = false, env: [String: String] = [:], stdoutTo: URL? = nil
     ) throws -> TerminalResult {
-        let driver = root.appendingPathComponent("terminal_driver.py")
-        try Data(Self.terminalDriver.utf8).write(to: driver)
         let size = rows == nil && columns == nil ? (0, 0) : (rows ?? 24, columns ?? 80)
+        let arguments = [
+            String(size.0), String(size.1), stdoutTo?.path ?? "", DiarySandbox.binary.path, String(args.count),
+        ] + args + answers.flatMap { [$0.0, $0.1] }
+        return try runPython(
+            Self.terminalDriver, named: "terminal_driver.py", arguments,
+            env: ["NO_COLOR": colour ? "" : "1"].merging(env) { $1 })
+    }
+
+    /// Runs the python3 `script` (written into the sandbox as `name`) with `arguments`, in the
+    /// sandbox's environment with `env` added; returns its status and all it printed. Skips the
+    /// test when there is no /usr/bin/python3.
+    func runPython(
+        _ script: String, named name: String, _ arguments: [String], env: [String: String] = [:]
+    ) throws -> TerminalResult {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("/usr/bin/python3 is needed to drive a pseudo-terminal")
+        }
+        let file = root.appendingPathComponent(name)
+        try Data(script.utf8).write(to: file)
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = [
-            driver.path, String(size.0), String(size.1), stdoutTo?.path ?? "",
-            DiarySandbox.binary.path, String(args.count),
-        ] + args + answers.flatMap { [$0.0, $0.1] }
-        python.environment = fullEnvironment(["NO_COLOR": colour ? "" : "1"].merging(env) { $1 })
+        python.arguments = [file.path] + arguments
+        python.environment = fullEnvironment(env)
         let out = Pipe()
         python.standardOutput = out
         python.standardError = out
