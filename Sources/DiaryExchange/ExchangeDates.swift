@@ -42,11 +42,12 @@ enum ExchangeDates {
                 offsetSeconds = (sign == "-" ? -1 : 1) * (oh * 3600 + om * 60)
             }
         }
-        guard s.isEmpty, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+        guard s.isEmpty, (1...12).contains(month), (1...CivilDays.daysIn(month: month, year: year)).contains(day),
             hour < 24, minute < 60, second < 60
         else { return nil }
         if let offsetSeconds {
-            let seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+            let seconds = CivilDays.ordinal(year: year, month: month, day: day) * 86_400
+                + hour * 3600 + minute * 60 + second - offsetSeconds
             return Date(millisecondsSince1970: Int64(seconds) * 1000 + Int64(millisecond))
         }
         var calendar = Calendar(identifier: .gregorian)
@@ -61,7 +62,7 @@ enum ExchangeDates {
         let ms = date.millisecondsSince1970
         let (seconds, millis) = ms.floorDivided(by: 1000)
         let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
-        let (y, m, d) = civilFromDays(Int(days))
+        let (y, m, d) = CivilDays.date(ordinal: Int(days))
         let sod = Int(secondOfDay)
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, m, d, sod / 3600, sod / 60 % 60, sod % 60, Int(millis))
@@ -73,36 +74,6 @@ enum ExchangeDates {
         calendar.timeZone = timeZone
         let c = calendar.dateComponents([.year, .month, .day], from: date)
         return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }
 

@@ -154,11 +154,11 @@ final class CalendarTests: XCTestCase {
 
     func testColourOnlyOnATerminalAndNeverWithNOCOLOR() throws {
         try write(3, on: "2024-02-29", ["--star"])
-        let coloured = try box.runOnColourTerminal(["calendar", "2024"])
+        let coloured = try box.runOnTerminal(["calendar", "2024"], colour: true)
         XCTAssertEqual(coloured.status, 0, coloured.shown)
         XCTAssertTrue(coloured.shown.contains("\u{1B}[33m★"), "a yellow star on a terminal: \(coloured.shown)")
         XCTAssertTrue(coloured.shown.contains("\u{1B}[2;32m░"), "a green shade: \(coloured.shown)")
-        let plain = try box.runOnColourTerminal(["calendar", "2024"], env: ["NO_COLOR": "1"])
+        let plain = try box.runOnTerminal(["calendar", "2024"], colour: true, env: ["NO_COLOR": "1"])
         XCTAssertEqual(plain.status, 0, plain.shown)
         XCTAssertTrue(plain.shown.contains("░★"), plain.shown)
         XCTAssertFalse(plain.shown.contains("\u{1B}["), "NO_COLOR: \(plain.shown)")

@@ -225,20 +225,17 @@ final class ImportExportTests: XCTestCase {
     }
 
     func testExportOnATerminalWarnsAndAsksFirst() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
-            throw XCTSkip("/usr/bin/python3 is needed to drive a pseudo-terminal")
-        }
         let box = try DiarySandbox(name: "export-tty")
         _ = try box.initVault()
         try box.ok(["new", "Secret thoughts"])
         let file = box.root.appendingPathComponent("asked.json").path
-        let declined = try runOnTerminal(["export", "--to", file], reply: "n", in: box)
-        XCTAssertEqual(declined.status, 1, declined.output)
-        XCTAssertTrue(declined.output.contains("NOT encrypted"), declined.output)
-        XCTAssertTrue(declined.output.contains("Write 1 entry as plaintext to \(file)? [y/N]"), declined.output)
+        let declined = try box.runOnTerminal(["export", "--to", file], answers: [("[y/N]", "n")], colour: true)
+        XCTAssertEqual(declined.status, 1, declined.shown)
+        XCTAssertTrue(declined.shown.contains("NOT encrypted"), declined.shown)
+        XCTAssertTrue(declined.shown.contains("Write 1 entry as plaintext to \(file)? [y/N]"), declined.shown)
         XCTAssertFalse(FileManager.default.fileExists(atPath: file), "no means nothing written")
-        let accepted = try runOnTerminal(["export", "--to", file], reply: "y", in: box)
-        XCTAssertEqual(accepted.status, 0, accepted.output)
+        let accepted = try box.runOnTerminal(["export", "--to", file], answers: [("[y/N]", "y")], colour: true)
+        XCTAssertEqual(accepted.status, 0, accepted.shown)
         XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("Secret thoughts"))
     }
 
@@ -283,26 +280,6 @@ final class ImportExportTests: XCTestCase {
         let url = box.root.appendingPathComponent(name)
         try Data(content.utf8).write(to: url)
         return url.path
-    }
-
-    /// Runs `diary args` on a pseudo-terminal (PseudoTerminalTests' driver) and answers the
-    /// confirmation question with `reply`.
-    private func runOnTerminal(_ args: [String], reply: String, in box: DiarySandbox) throws
-        -> (output: String, status: Int32)
-    {
-        let driver = box.root.appendingPathComponent("terminal_driver.py")
-        try Data(PseudoTerminalTests.driver.utf8).write(to: driver)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args + ["[y/N]", reply]
-        process.environment = box.fullEnvironment([:])
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
     }
 
     private func show(_ id: String, in box: DiarySandbox) throws -> [String: Any] {

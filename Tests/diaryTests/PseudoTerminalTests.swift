@@ -8,33 +8,18 @@ final class PseudoTerminalTests: XCTestCase {
     private var box: DiarySandbox!
 
     override func setUpWithError() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
-            throw XCTSkip("/usr/bin/python3 is needed to drive a pseudo-terminal")
-        }
         box = try DiarySandbox(name: "pty")
     }
 
     override func tearDown() { box = nil }
 
-    /// Runs `diary args` on a new pty; each (prompt, reply) waits for the prompt text, then types
-    /// the reply. Returns everything the terminal showed, and the exit status.
+    /// `diary args` on a pty with colour allowed and no passphrase file, so diary asks there.
     private func runOnTerminal(
         _ args: [String], dialogue: [(String, String)], env: [String: String] = [:]
     ) throws -> (output: String, status: Int32) {
-        let driver = box.root.appendingPathComponent("terminal_driver.py")
-        try Data(Self.driver.utf8).write(to: driver)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        let steps = dialogue.flatMap { [$0.0, $0.1] }
-        process.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args + steps
-        process.environment = box.fullEnvironment(["DIARY_PASSPHRASE_FILE": ""].merging(env) { $1 })
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+        let run = try box.runOnTerminal(
+            args, answers: dialogue, colour: true, env: ["DIARY_PASSPHRASE_FILE": ""].merging(env) { $1 })
+        return (run.shown, run.status)
     }
 
     func testInitPromptDoesNotEchoThePassphrase() throws {
@@ -87,18 +72,9 @@ final class PseudoTerminalTests: XCTestCase {
 
     func testCtrlCAtThePromptRestoresEcho() throws {
         _ = try box.initVault()
-        let driver = box.root.appendingPathComponent("interrupt_driver.py")
-        try Data(Self.interruptDriver.utf8).write(to: driver)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [driver.path, DiarySandbox.binary.path]
-        process.environment = box.fullEnvironment(["DIARY_PASSPHRASE_FILE": ""])
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let report = try box.runPython(
+            Self.interruptDriver, named: "interrupt_driver.py", [DiarySandbox.binary.path],
+            env: ["DIARY_PASSPHRASE_FILE": ""]).shown
         XCTAssertTrue(report.contains("echo-at-prompt=0"), "echo off while asking: \(report)")
         XCTAssertTrue(report.contains("status=-2"), "killed by the re-raised SIGINT: \(report)")
         XCTAssertTrue(report.contains("echo-after=1"), "echo restored: \(report)")
@@ -122,44 +98,5 @@ final class PseudoTerminalTests: XCTestCase {
     status = child.wait(timeout=20)
     after = 1 if termios.tcgetattr(slave)[3] & termios.ECHO else 0
     print(f"echo-at-prompt={during} status={status} echo-after={after}")
-    """#
-
-    /// The python driver: fork on a pty, answer prompts, relay everything, exit with the child's status.
-    static let driver = #"""
-    import os, pty, sys, time
-    binary, n = sys.argv[1], int(sys.argv[2])
-    args, steps = sys.argv[3:3 + n], sys.argv[3 + n:]
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execv(binary, [binary] + args)
-    seen = b""
-    def read_until(text, timeout=20):
-        global seen
-        end = time.time() + timeout
-        while text.encode() not in seen and time.time() < end:
-            try:
-                chunk = os.read(fd, 1024)
-            except OSError:
-                return False
-            if not chunk:
-                return False
-            seen += chunk
-        return text.encode() in seen
-    for prompt, reply in zip(steps[0::2], steps[1::2]):
-        if not read_until(prompt):
-            break
-        time.sleep(0.2)  # let diary switch echo off before typing, as a person would
-        os.write(fd, reply.encode() + b"\n")
-    while True:
-        try:
-            chunk = os.read(fd, 1024)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    _, status = os.waitpid(pid, 0)
-    sys.stdout.buffer.write(seen)
-    sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
     """#
 }

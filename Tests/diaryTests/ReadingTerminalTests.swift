@@ -7,34 +7,11 @@ final class ReadingTerminalTests: XCTestCase {
     private var box: DiarySandbox!
 
     override func setUpWithError() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
-            throw XCTSkip("/usr/bin/python3 is needed to drive a pseudo-terminal")
-        }
         box = try DiarySandbox(name: "readtty")
         _ = try box.initVault()
     }
 
     override func tearDown() { box = nil }
-
-    /// Runs `diary args` on a new pseudo-terminal of `rows` x `columns`; returns what the
-    /// terminal showed, lines split at the terminal's `\r\n`.
-    private func onTerminal(
-        _ args: [String], rows: Int = 24, columns: Int = 80, env: [String: String] = [:]
-    ) throws -> (status: Int32, lines: [String], shown: String) {
-        let driver = box.root.appendingPathComponent("sized_terminal.py")
-        try Data(Self.driver.utf8).write(to: driver)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [driver.path, String(rows), String(columns), DiarySandbox.binary.path] + args
-        process.environment = box.fullEnvironment(["NO_COLOR": "1"].merging(env) { $1 })
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let shown = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, shown.components(separatedBy: "\r\n"), shown)
-    }
 
     /// Entries whose `show -n 5` is far taller than a 10-row terminal.
     private func tallEntries() throws {
@@ -51,23 +28,23 @@ final class ReadingTerminalTests: XCTestCase {
         try tallEntries()
         for args in [["show", "-n", "5"], ["list"]] {
             let rows = args[0] == "list" ? 4 : 10
-            let paged = try onTerminal(args, rows: rows, env: ["PAGER": markingPager])
+            let paged = try box.runOnTerminal(args, rows: rows, env: ["PAGER": markingPager])
             XCTAssertEqual(paged.status, 0, paged.shown)
             let lines = paged.lines.filter { !$0.isEmpty }
             XCTAssertFalse(lines.isEmpty)
             XCTAssertTrue(lines.allSatisfy { $0.hasPrefix(marker) }, "every line through the pager: \(paged.shown)")
         }
-        let full = try onTerminal(["show", "-n", "5"], rows: 10, env: ["PAGER": markingPager])
+        let full = try box.runOnTerminal(["show", "-n", "5"], rows: 10, env: ["PAGER": markingPager])
         XCTAssertTrue(full.shown.contains("\(marker)line 6 of entry 1"), "the whole text reaches the pager")
     }
 
     func testShortOutputAndNoPagerAndPipesAreNotPaged() throws {
         try tallEntries()
-        let short = try onTerminal(["list"], rows: 24, env: ["PAGER": markingPager])
+        let short = try box.runOnTerminal(["list"], rows: 24, env: ["PAGER": markingPager])
         XCTAssertTrue(short.shown.contains("Entry 5"), short.shown)
         XCTAssertFalse(short.shown.contains(marker), "five lines fit in 24 rows: \(short.shown)")
 
-        let noPager = try onTerminal(["show", "-n", "5", "--no-pager"], rows: 10, env: ["PAGER": markingPager])
+        let noPager = try box.runOnTerminal(["show", "-n", "5", "--no-pager"], rows: 10, env: ["PAGER": markingPager])
         XCTAssertTrue(noPager.shown.contains("line 6 of entry 1"), noPager.shown)
         XCTAssertFalse(noPager.shown.contains(marker), "--no-pager: \(noPager.shown)")
 
@@ -85,25 +62,25 @@ final class ReadingTerminalTests: XCTestCase {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fakeLess.path)
         let path = "\(bin.path):/usr/bin:/bin"
 
-        let byDefault = try onTerminal(["show", "-n", "5"], rows: 10, env: ["PATH": path])
+        let byDefault = try box.runOnTerminal(["show", "-n", "5"], rows: 10, env: ["PATH": path])
         XCTAssertTrue(byDefault.shown.contains("fake less LESS=FRX args=\r\n"), byDefault.shown)
         XCTAssertTrue(byDefault.shown.contains("line 6 of entry 1"), byDefault.shown)
 
-        let ownLess = try onTerminal(["show", "-n", "5"], rows: 10, env: ["PATH": path, "LESS": "-S"])
+        let ownLess = try box.runOnTerminal(["show", "-n", "5"], rows: 10, env: ["PATH": path, "LESS": "-S"])
         XCTAssertTrue(ownLess.shown.contains("fake less LESS=-S args="), ownLess.shown)
 
-        let cat = try onTerminal(["show", "-n", "5"], rows: 10, env: ["PATH": path, "PAGER": "cat"])
+        let cat = try box.runOnTerminal(["show", "-n", "5"], rows: 10, env: ["PATH": path, "PAGER": "cat"])
         XCTAssertFalse(cat.shown.contains("fake less"), "PAGER=cat: no pager: \(cat.shown)")
         XCTAssertTrue(cat.shown.contains("line 6 of entry 1"))
 
         // A pager that does not exist: the shell says so, and the text is printed as it is.
-        let missing = try onTerminal(["show", "-n", "5"], rows: 10, env: ["PAGER": "no-such-pager-here"])
+        let missing = try box.runOnTerminal(["show", "-n", "5"], rows: 10, env: ["PAGER": "no-such-pager-here"])
         XCTAssertEqual(missing.status, 0, missing.shown)
         XCTAssertTrue(missing.shown.contains("no-such-pager-here"), missing.shown)
         XCTAssertTrue(missing.shown.contains("line 6 of entry 1"), missing.shown)
 
         // No pager to be found: the text is printed as it is.
-        let none = try onTerminal(["show", "-n", "5"], rows: 10, env: ["PATH": "/nonexistent"])
+        let none = try box.runOnTerminal(["show", "-n", "5"], rows: 10, env: ["PATH": "/nonexistent"])
         XCTAssertEqual(none.status, 0, none.shown)
         XCTAssertTrue(none.shown.contains("line 6 of entry 1"), none.shown)
     }
@@ -114,7 +91,7 @@ final class ReadingTerminalTests: XCTestCase {
         try box.ok(["new", long, "--date", "2023-09-15T10:00", "--tag", "walk"])
         try box.ok(["new", korean, "--date", "2023-09-14T10:00"])
         try box.ok(["new", "Short", "--date", "2023-09-13T10:00", "--tag", "x"])
-        let listed = try onTerminal(["list"], columns: 60)
+        let listed = try box.runOnTerminal(["list"], columns: 60)
         XCTAssertEqual(listed.status, 0, listed.shown)
         let lines = listed.lines.filter { $0.contains("2023") }
         XCTAssertEqual(lines.count, 3, listed.shown)
@@ -125,33 +102,10 @@ final class ReadingTerminalTests: XCTestCase {
         XCTAssertTrue(lines[2].hasSuffix("  Short  #x"), lines[2])
 
         // Too narrow to keep the tags and a useful part of the title: the title wins.
-        let narrow = try onTerminal(["list"], columns: 30).lines.filter { $0.contains("2023") }
+        let narrow = try box.runOnTerminal(["list"], columns: 30).lines.filter { $0.contains("2023") }
         XCTAssertTrue(narrow.first?.hasSuffix("  abc…") == true, "\(narrow)")
 
         let piped = try box.ok(["list"]).out
         XCTAssertTrue(piped.contains(long) && piped.contains(korean), "not cut into a pipe")
     }
-
-    /// A pty of the given size: `rows columns binary args…`; prints what the terminal showed and
-    /// exits with the child's status.
-    static let driver = #"""
-    import fcntl, os, pty, struct, sys, termios
-    rows, columns, binary, args = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4:]
-    pid, fd = pty.fork()
-    if pid == 0:
-        fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-        os.execv(binary, [binary] + args)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
-    _, status = os.waitpid(pid, 0)
-    sys.stdout.buffer.write(seen)
-    sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
-    """#
 }

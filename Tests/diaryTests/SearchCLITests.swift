@@ -71,77 +71,56 @@ final class SearchCLITests: XCTestCase {
     }
 
     func testOnATerminalMatchesAreShownInTheirLineAndMarkedWhenColourIsOn() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
-        let coloured = try onTerminal(["search", "heron", "frost"])
-        XCTAssertEqual(coloured.status, 0, coloured.output)
-        XCTAssertTrue(coloured.output.contains("Morning walk"), coloured.output)
+        let coloured = try box.runOnTerminal(["search", "heron", "frost"], colour: true)
+        XCTAssertEqual(coloured.status, 0, coloured.shown)
+        XCTAssertTrue(coloured.shown.contains("Morning walk"), coloured.shown)
         XCTAssertTrue(
-            coloured.output.contains("    A \u{1B}[1;31mheron\u{1B}[0m stood in the \u{1B}[1;31mfrost\u{1B}[0m by the lake."),
-            coloured.output.debugDescription)
-        XCTAssertFalse(coloured.output.contains("Evening"), coloured.output)
+            coloured.shown.contains("    A \u{1B}[1;31mheron\u{1B}[0m stood in the \u{1B}[1;31mfrost\u{1B}[0m by the lake."),
+            coloured.shown.debugDescription)
+        XCTAssertFalse(coloured.shown.contains("Evening"), coloured.shown)
 
-        let plain = try onTerminal(["search", "héron"], env: ["NO_COLOR": "1"])
-        XCTAssertEqual(plain.status, 0, plain.output)
-        XCTAssertTrue(plain.output.contains("    The lake was frozen. A Héron flew over."), plain.output)
-        XCTAssertTrue(plain.output.contains("    A heron stood in the frost by the lake."), plain.output)
-        XCTAssertFalse(plain.output.contains("\u{1B}["), "NO_COLOR: \(plain.output.debugDescription)")
+        let plain = try box.runOnTerminal(["search", "héron"])
+        XCTAssertEqual(plain.status, 0, plain.shown)
+        XCTAssertTrue(plain.shown.contains("    The lake was frozen. A Héron flew over."), plain.shown)
+        XCTAssertTrue(plain.shown.contains("    A heron stood in the frost by the lake."), plain.shown)
+        XCTAssertFalse(plain.shown.contains("\u{1B}["), "NO_COLOR: \(plain.shown.debugDescription)")
 
-        let none = try onTerminal(["search", "kingfisher"])
-        XCTAssertEqual(none.status, 1, none.output)
+        let none = try box.runOnTerminal(["search", "kingfisher"], colour: true)
+        XCTAssertEqual(none.status, 1, none.shown)
     }
 
     func testTheTitleIsRepeatedInContextOnlyWhenNothingBelowItMatches() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
-        let lakes = try onTerminal(["search", "lake"], env: ["NO_COLOR": "1"])
-        XCTAssertTrue(lakes.output.contains("    The lake was frozen."), lakes.output)
-        XCTAssertFalse(lakes.output.components(separatedBy: "\r\n").contains("    Lake day"),
-                       "the title is on the entry's line: \(lakes.output)")
-        let evening = try onTerminal(["search", "evening"], env: ["NO_COLOR": "1"])
-        XCTAssertTrue(evening.output.components(separatedBy: "\r\n").contains("    Evening"),
-                      "only the title matched: \(evening.output)")
+        let lakes = try box.runOnTerminal(["search", "lake"])
+        XCTAssertTrue(lakes.shown.contains("    The lake was frozen."), lakes.shown)
+        XCTAssertFalse(lakes.lines.contains("    Lake day"),
+                       "the title is on the entry's line: \(lakes.shown)")
+        let evening = try box.runOnTerminal(["search", "evening"])
+        XCTAssertTrue(evening.lines.contains("    Evening"),
+                      "only the title matched: \(evening.shown)")
     }
 
     func testWideCharactersCountTwoColumnsWhenTheLineIsCut() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
         let korean = String(repeating: "호수에 얼음이 얼었다 ", count: 10)
         try box.ok(["new", "겨울\n\(korean)왜가리가 날았다 \(korean)"])
-        let shown = try onTerminal(["search", "왜가리"], env: ["COLUMNS": "40", "NO_COLOR": "1"])
-        XCTAssertEqual(shown.status, 0, shown.output)
-        let context = shown.output.components(separatedBy: "\r\n").first { $0.contains("왜가리") } ?? ""
+        let run = try box.runOnTerminal(["search", "왜가리"], env: ["COLUMNS": "40"])
+        XCTAssertEqual(run.status, 0, run.shown)
+        let context = run.lines.first { $0.contains("왜가리") } ?? ""
         let columns = context.unicodeScalars.reduce(0) { $0 + ((0xAC00...0xD7A3).contains($1.value) ? 2 : 1) }
         XCTAssertLessThanOrEqual(columns, 40, context)
         XCTAssertGreaterThan(columns, 30, "the width is used: \(context)")
     }
 
     func testTheContextLineIsEscapedAndCutToTheTerminal() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 for a pty")
         let long = String(repeating: "filler words ", count: 20)
         try box.ok(["new", "Hostile\n\(long)kingfisher\u{1B}]0;owned\u{07} here \u{1B}[2J and more \(long)"])
-        let shown = try onTerminal(["search", "kingfisher"], env: ["COLUMNS": "60", "NO_COLOR": "1"])
-        XCTAssertEqual(shown.status, 0, shown.output)
-        XCTAssertFalse(shown.output.contains("\u{07}"), shown.output.debugDescription)
-        XCTAssertFalse(shown.output.contains("\u{1B}]"), shown.output.debugDescription)
-        XCTAssertFalse(shown.output.contains("\u{1B}[2J"), shown.output.debugDescription)
-        let context = shown.output.components(separatedBy: "\r\n").first { $0.contains("kingfisher") } ?? ""
+        let run = try box.runOnTerminal(["search", "kingfisher"], env: ["COLUMNS": "60"])
+        XCTAssertEqual(run.status, 0, run.shown)
+        XCTAssertFalse(run.shown.contains("\u{07}"), run.shown.debugDescription)
+        XCTAssertFalse(run.shown.contains("\u{1B}]"), run.shown.debugDescription)
+        XCTAssertFalse(run.shown.contains("\u{1B}[2J"), run.shown.debugDescription)
+        let context = run.lines.first { $0.contains("kingfisher") } ?? ""
         XCTAssertTrue(context.contains(#"kingfisher\e]0;owned\a here \e[2J"#), context.debugDescription)
         XCTAssertTrue(context.hasPrefix("    …") && context.hasSuffix("…"), "cut on both sides: \(context)")
         XCTAssertLessThanOrEqual(context.count, 60 + #"\e\a\e"#.count, context)
-    }
-
-    /// `diary args` on a pseudo-terminal with colour allowed unless `env` says otherwise.
-    private func onTerminal(_ args: [String], env: [String: String] = [:]) throws -> (output: String, status: Int32) {
-        let driver = box.root.appendingPathComponent("terminal_driver.py")
-        try Data(PseudoTerminalTests.driver.utf8).write(to: driver)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args
-        process.environment = box.fullEnvironment(env)
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
     }
 }

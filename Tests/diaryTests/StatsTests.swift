@@ -164,10 +164,10 @@ final class StatsTests: XCTestCase {
 
     func testColourOnlyOnATerminalAndNeverWithNOCOLOR() throws {
         try write("tagged", on: "2024-03-03", ["--tag", "walk"])
-        let coloured = try box.runOnColourTerminal(["stats"])
+        let coloured = try box.runOnTerminal(["stats"], colour: true)
         XCTAssertEqual(coloured.status, 0, coloured.shown)
         XCTAssertTrue(coloured.shown.contains("\u{1B}[36m#walk"), "a cyan tag on a terminal: \(coloured.shown)")
-        let plain = try box.runOnColourTerminal(["stats"], env: ["NO_COLOR": "1"])
+        let plain = try box.runOnTerminal(["stats"], colour: true, env: ["NO_COLOR": "1"])
         XCTAssertEqual(plain.status, 0, plain.shown)
         XCTAssertTrue(plain.shown.contains("#walk"), plain.shown)
         XCTAssertFalse(plain.shown.contains("\u{1B}["), "NO_COLOR: \(plain.shown)")

@@ -13,73 +13,13 @@ final class TerminalRetryTests: XCTestCase {
 
     override func tearDown() { box = nil }
 
-    /// Like `PseudoTerminalTests.driver`, but each prompt is looked for after the previous one,
-    /// so the same prompt can be answered several times; with `STDOUT_FILE` set, the child's
-    /// stdout goes to that file instead of the terminal (stdin and stderr stay on it).
-    static let driver = #"""
-        import os, pty, sys, time
-        binary, n = sys.argv[1], int(sys.argv[2])
-        args, steps = sys.argv[3:3 + n], sys.argv[3 + n:]
-        out_file = os.environ.get("STDOUT_FILE")
-        pid, fd = pty.fork()
-        if pid == 0:
-            if out_file:
-                f = os.open(out_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-                os.dup2(f, 1)
-            os.execv(binary, [binary] + args)
-        seen = b""
-        position = 0
-        def read_until(text, timeout=20):
-            global seen, position
-            end = time.time() + timeout
-            while seen.find(text.encode(), position) < 0 and time.time() < end:
-                try:
-                    chunk = os.read(fd, 1024)
-                except OSError:
-                    return False
-                if not chunk:
-                    return False
-                seen += chunk
-            found = seen.find(text.encode(), position)
-            if found < 0:
-                return False
-            position = found + len(text.encode())
-            return True
-        for prompt, reply in zip(steps[0::2], steps[1::2]):
-            if not read_until(prompt):
-                break
-            time.sleep(0.1)
-            os.write(fd, reply.encode() + b"\n")
-        while True:
-            try:
-                chunk = os.read(fd, 1024)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-        _, status = os.waitpid(pid, 0)
-        sys.stdout.buffer.write(seen)
-        sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
-        """#
-
+    /// `diary args` on a pty with no passphrase file, so diary asks there.
     private func onTerminal(
-        _ args: [String], _ dialogue: [(String, String)], env: [String: String] = [:]
+        _ args: [String], _ dialogue: [(String, String)], env: [String: String] = [:], stdoutTo: URL? = nil
     ) throws -> (shown: String, status: Int32) {
-        let driver = box.root.appendingPathComponent("retry_driver.py")
-        try Data(Self.driver.utf8).write(to: driver)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args
-            + dialogue.flatMap { [$0.0, $0.1] }
-        process.environment = box.fullEnvironment(["DIARY_PASSPHRASE_FILE": "", "NO_COLOR": "1"].merging(env) { $1 })
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+        let run = try box.runOnTerminal(
+            args, answers: dialogue, env: ["DIARY_PASSPHRASE_FILE": ""].merging(env) { $1 }, stdoutTo: stdoutTo)
+        return (run.shown, run.status)
     }
 
     private func occurrences(of text: String, in shown: String) -> Int {
@@ -153,7 +93,7 @@ final class TerminalRetryTests: XCTestCase {
         let stdoutFile = box.root.appendingPathComponent("stdout.txt")
         let (shown, status) = try onTerminal(
             ["new", "Walk by the river\nA heron."], [],
-            env: ["DIARY_PASSPHRASE_FILE": pass, "STDOUT_FILE": stdoutFile.path])
+            env: ["DIARY_PASSPHRASE_FILE": pass], stdoutTo: stdoutFile)
         XCTAssertEqual(status, 0, shown)
         let id = try String(contentsOf: stdoutFile, encoding: .utf8)
         XCTAssertNotNil(UUID(uuidString: id.trimmingCharacters(in: .newlines)), "stdout is the id alone: \(id)")
@@ -174,7 +114,7 @@ final class TerminalRetryTests: XCTestCase {
         let pass = try box.passphraseFile("correct horse")
         let (shown, status) = try onTerminal(
             ["new", "Bell \u{7} and \u{1B}[31mred"], [],
-            env: ["DIARY_PASSPHRASE_FILE": pass, "STDOUT_FILE": box.root.appendingPathComponent("o").path])
+            env: ["DIARY_PASSPHRASE_FILE": pass], stdoutTo: box.root.appendingPathComponent("o"))
         XCTAssertEqual(status, 0, shown)
         XCTAssertFalse(shown.contains("\u{1B}[31m"), shown)
         XCTAssertTrue(shown.contains("\\e[31mred"), shown)

@@ -1,3 +1,4 @@
+import DiaryExchange
 import Foundation
 
 /// A day of the Gregorian calendar, as the user's time zone sees it: what `calendar` shades and
@@ -23,26 +24,12 @@ struct CalendarDay: Hashable, Comparable {
 
     /// Days since 1970-01-01, so that consecutive days differ by one (streaks) without asking
     /// a Calendar per day. The proleptic Gregorian "days from civil" computation.
-    var ordinal: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146097 + dayOfEra - 719468
-    }
+    var ordinal: Int { CivilDays.ordinal(year: year, month: month, day: day) }
 
     /// The inverse of `ordinal`.
     init(ordinal: Int) {
-        let z = ordinal + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let dayOfEra = z - era * 146097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let d = dayOfYear - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        self.init(year: yearOfEra + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
+        let (year, month, day) = CivilDays.date(ordinal: ordinal)
+        self.init(year: year, month: month, day: day)
     }
 
     /// 1 = Sunday … 7 = Saturday, as `Calendar.firstWeekday` counts (1970-01-01 was a Thursday).

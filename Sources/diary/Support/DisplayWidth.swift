@@ -1,4 +1,5 @@
-/// How many terminal columns text takes, for aligning and cutting `list` lines.
+/// How many terminal columns text takes, for aligning and cutting `list` lines, `search`
+/// context and the `calendar` labels.
 ///
 /// Why not `wcwidth(3)`: it answers by the C locale, which `diary` never sets (and under
 /// `LC_ALL=C` every non-ASCII character would count as unprintable). Terminals draw East Asian
@@ -28,15 +29,20 @@ enum DisplayWidth {
     static func cut(_ text: String, to columns: Int) -> String {
         guard columns > 0 else { return "" }
         guard of(text) > columns else { return text }
+        return prefix(text, fitting: columns - 1) + "…"  // one column for the ellipsis
+    }
+
+    /// The longest start of `text` that takes at most `columns` columns (no ellipsis).
+    static func prefix(_ text: String, fitting columns: Int) -> String {
         var kept = ""
         var width = 0
         for character in text {
             let w = of(character)
-            if width + w > columns - 1 { break }  // one column for the ellipsis
+            if width + w > columns { break }
             kept.append(character)
             width += w
         }
-        return kept + "…"
+        return kept
     }
 
     /// `text` followed by spaces up to `columns` columns.

@@ -66,7 +66,8 @@ struct Style {
     func yellow(_ s: String) -> String { wrap(s, "33") }
     func cyan(_ s: String) -> String { wrap(s, "36") }
 
-    private func wrap(_ s: String, _ code: String) -> String {
+    /// `s` in the colour or weight of SGR `code` (`"1;32"`), when colour is on; else `s` as it is.
+    func wrap(_ s: String, _ code: String) -> String {
         enabled ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
     }
 }

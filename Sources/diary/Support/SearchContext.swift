@@ -54,7 +54,9 @@ enum SearchContext {
     /// `characters` cut to `width` columns around the first match (an ellipsis where text was
     /// cut), each piece escaped on its own so that escaping cannot split a mark.
     private static func render(_ characters: [Character], _ found: [Range<Int>], style: Style, width: Int) -> String {
-        let columns = characters.map(Self.columns)
+        // A control character is shown escaped, so it takes room though a terminal would draw
+        // it in none: every character counts at least one column.
+        let columns = characters.map { max(1, DisplayWidth.of($0)) }
         var window = 0..<characters.count
         if columns.reduce(0, +) > width {
             // Up to a quarter of the width before the first match, so it is read in its sentence.
@@ -85,21 +87,6 @@ enum SearchContext {
         return out
     }
 
-    /// Columns a character takes on a terminal: 2 for the wide East Asian scripts (Hangul,
-    /// kana, CJK ideographs, full-width forms), else 1. An estimate for cutting a line, not a
-    /// full wcwidth.
-    static func columns(_ c: Character) -> Int {
-        guard let v = c.unicodeScalars.first?.value else { return 1 }
-        switch v {
-        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-            0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-            0x1F300...0x1F64F, 0x20000...0x3FFFD:
-            return 2
-        default:
-            return 1
-        }
-    }
-
     /// The terminal's width in columns (`COLUMNS` when set, as tests and `watch` do), else 80.
     static var terminalWidth: Int {
         if let columns = Int(ProcessInfo.processInfo.environment["COLUMNS"] ?? ""), columns > 0 { return columns }
@@ -109,5 +96,5 @@ enum SearchContext {
 
 extension Style {
     /// A search match: bold red, grep's colour for a match.
-    func match(_ s: String) -> String { enabled ? "\u{1B}[1;31m\(s)\u{1B}[0m" : s }
+    func match(_ s: String) -> String { wrap(s, "1;31") }
 }

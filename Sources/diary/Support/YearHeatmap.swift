@@ -1,3 +1,4 @@
+import DiaryExchange
 import Foundation
 
 /// `diary calendar`'s picture of a year: a row per month, a cell per day, the days of every
@@ -37,7 +38,7 @@ struct YearHeatmap {
     /// Shades by level: each differs in shape, so the picture reads without colour too.
     static let unicodeShades = ["·", "░", "▒", "▓", "█"]
     static let asciiShades = [".", ":", "+", "#", "@"]
-    /// ANSI colours by level: dim for nothing, then greens from dim to bright.
+    /// SGR codes (for `Style.wrap`) by level: dim for nothing, then greens from dim to bright.
     private static let colours = ["2", "2;32", "32", "1;32", "1;92"]
 
     private var shades: [String] { ascii ? Self.asciiShades : Self.unicodeShades }
@@ -57,19 +58,22 @@ struct YearHeatmap {
         formatter.locale = locale
         let months = formatter.shortStandaloneMonthSymbols
         let weekdays = formatter.veryShortStandaloneWeekdaySymbols  // [0] is Sunday
-        let labels = (0..<12).map { Self.fitted(months.indices.contains($0) ? months[$0] : "\($0 + 1)", Self.labelColumns) }
-        let width = max(labels.map(Self.columns).max() ?? 0, Self.columns(String(year)))
+        let labels = (0..<12).map {
+            DisplayWidth.prefix(months.indices.contains($0) ? months[$0] : "\($0 + 1)", fitting: Self.labelColumns)
+        }
+        let width = max(labels.map(DisplayWidth.of).max() ?? 0, DisplayWidth.of(String(year)))
 
         let weekdayRow = (0..<Self.slots).map { slot in
             let index = (firstWeekday - 1 + slot) % 7
-            return Self.padded(Self.fitted(weekdays.indices.contains(index) ? weekdays[index] : "", 2), 2)
+            let name = weekdays.indices.contains(index) ? weekdays[index] : ""
+            return DisplayWidth.padded(DisplayWidth.prefix(name, fitting: 2), to: 2)
         }.joined()
-        var lines = [Self.padded(String(year), width) + " " + style.dim(trimmed(weekdayRow))]
+        var lines = [DisplayWidth.padded(String(year), to: width) + " " + style.dim(trimmed(weekdayRow))]
         for month in 1...12 {
             let first = CalendarDay(year: year, month: month, day: 1)
             let offset = (first.weekday - firstWeekday + 7) % 7
-            var row = Self.padded(labels[month - 1], width) + " " + String(repeating: "  ", count: offset)
-            for day in 1...Self.daysIn(year: year, month: month) {
+            var row = DisplayWidth.padded(labels[month - 1], to: width) + " " + String(repeating: "  ", count: offset)
+            for day in 1...CivilDays.daysIn(month: month, year: year) {
                 row += cell(days[CalendarDay(year: year, month: month, day: day)] ?? DayTally())
             }
             lines.append(trimmed(row))
@@ -83,7 +87,7 @@ struct YearHeatmap {
     /// Two columns: the day's shade, then a star if one of its entries is starred.
     private func cell(_ tally: DayTally) -> String {
         let level = Self.level(tally)
-        return paint(shades[level], Self.colours[level]) + (tally.starred ? paint(star, "33") : " ")
+        return style.wrap(shades[level], Self.colours[level]) + (tally.starred ? style.wrap(star, "33") : " ")
     }
 
     /// `12 entries, 3456 words, 10 days written`.
@@ -97,67 +101,18 @@ struct YearHeatmap {
 
     /// What each shade means, in words, as the help says it.
     private var legend: String {
-        var parts = ["\(paint(shades[0], Self.colours[0])) none"]
+        var parts = ["\(style.wrap(shades[0], Self.colours[0])) none"]
         for level in 1...4 {
             let low = Self.thresholds[level - 1]
             let range = level < 4 ? "\(low)-\(Self.thresholds[level] - 1)" : "\(low)+"
-            parts.append("\(paint(shades[level], Self.colours[level])) \(range)")
+            parts.append("\(style.wrap(shades[level], Self.colours[level])) \(range)")
         }
-        return parts.joined(separator: "  ") + " words  \(paint(star, "33")) starred"
-    }
-
-    private func paint(_ text: String, _ code: String) -> String {
-        style.enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        return parts.joined(separator: "  ") + " words  \(style.wrap(star, "33")) starred"
     }
 
     private func trimmed(_ line: String) -> String {
         var line = line
         while line.hasSuffix(" ") { line.removeLast() }
         return line
-    }
-
-    static func daysIn(year: Int, month: Int) -> Int {
-        let next = month == 12 ? CalendarDay(year: year + 1, month: 1, day: 1) : CalendarDay(year: year, month: month + 1, day: 1)
-        return next.ordinal - CalendarDay(year: year, month: month, day: 1).ordinal
-    }
-
-    // MARK: Terminal columns
-
-    /// `text` padded with spaces to `width` terminal columns.
-    static func padded(_ text: String, _ width: Int) -> String {
-        text + String(repeating: " ", count: max(0, width - columns(text)))
-    }
-
-    /// `text` cut to at most `width` terminal columns.
-    static func fitted(_ text: String, _ width: Int) -> String {
-        var out = ""
-        var used = 0
-        for character in text {
-            let w = columns(String(character))
-            if used + w > width { break }
-            out.append(character)
-            used += w
-        }
-        return out
-    }
-
-    /// How many terminal columns `text` takes: two for East Asian wide characters (Hangul,
-    /// kana, CJK ideographs, full-width forms; Korean month and weekday names are these), none
-    /// for combining marks, one for the rest. Enough for the locale's month and weekday names.
-    static func columns(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { sum, scalar in
-            switch scalar.properties.generalCategory {
-            case .nonspacingMark, .enclosingMark, .format: return sum
-            default: break
-            }
-            switch scalar.value {
-            case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-                0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-                0xFFE0...0xFFE6, 0x20000...0x3FFFD:
-                return sum + 2
-            default:
-                return sum + 1
-            }
-        }
     }
 }

@@ -129,25 +129,6 @@ final class DiarySandbox {
         return result
     }
 
-    /// Runs `diary args` on a pseudo-terminal (`PseudoTerminalTests.driver`), answering each
-    /// prompt that contains `answers[2k]` with `answers[2k + 1]`; returns the driver's status and
-    /// everything the terminal showed.
-    func runOnTerminal(_ args: [String], answers: [String]) throws -> (status: Int32, shown: String) {
-        let driver = root.appendingPathComponent("terminal_driver.py")
-        try Data(PseudoTerminalTests.driver.utf8).write(to: driver)
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = [driver.path, DiarySandbox.binary.path, String(args.count)] + args + answers
-        python.environment = fullEnvironment(["NO_COLOR": "1"])
-        let out = Pipe()
-        python.standardOutput = out
-        python.standardError = out
-        try python.run()
-        let shown = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        return (python.terminationStatus, shown)
-    }
-
     /// Creates the sandbox's vault with `passphrase`, and makes it the default passphrase file.
     func initVault(store: String = "sqlite", passphrase: String = "correct horse") throws -> String {
         let file = try passphraseFile(passphrase)
