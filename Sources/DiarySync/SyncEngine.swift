@@ -170,18 +170,30 @@ public final class SyncEngine {
     /// published header, opened with the passphrase, gives the new key.
     private func keyFromPublishedHeader(machine: UUID, seq: UInt64, keyID: [UInt8], name: String?) throws -> SyncKey? {
         if let retired = try retiredKey(keyID) { return retired }
-        let url = tree.appendingPathComponent(RemoteLayout.headerPath(machine: machine, seq: seq, store: vault.store))
-        guard let header = try DurableFile.read(url, limit: 64 << 10) else { return nil }
+        // The header published with this very record first, then every other one, newest
+        // first: a newer passphrase change may have replaced (and removed) the record's own.
+        let dir = tree.appendingPathComponent(RemoteLayout.keysDirectory)
+        let own = RemoteLayout.headerPath(machine: machine, seq: seq, store: vault.store)
+        let others = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
+            .compactMap { name -> (UInt64, String)? in
+                guard let parsed = RemoteLayout.header(fromName: name), parsed.store == vault.store else { return nil }
+                return (parsed.seq, "\(RemoteLayout.keysDirectory)/\(name)")
+            }
+            .sorted { $0.0 > $1.0 }.map(\.1).filter { $0 != own }
+        let headers = ([own] + others).compactMap { try? DurableFile.read(tree.appendingPathComponent($0), limit: 64 << 10) }
+            .compactMap { $0 }
+        guard !headers.isEmpty else { return nil }
         let shownName = name ?? "machine \(RemoteLayout.hex(machine).prefix(8))"
         guard let passphrase = try currentPassphrase() else { throw SyncError.needsPassphrase(machine: shownName) }
-        let unwrapped: (key: SecretBytes, generation: UInt32)
-        do {
-            unwrapped = try Vault.unwrapHeader(header, passphrase: passphrase)
-        } catch VaultError.wrongPassphrase {
-            throw SyncError.passphraseChangedElsewhere(machine: shownName)
+        var opened = false
+        for header in headers {
+            guard let unwrapped = try? Vault.unwrapHeader(header, passphrase: passphrase) else { continue }
+            opened = true
+            let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation)
+            if key.id == keyID { return key }
         }
-        let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation)
-        return key.id == keyID ? key : nil
+        if !opened { throw SyncError.passphraseChangedElsewhere(machine: shownName) }
+        return nil
     }
 
     /// A key some later key change retired (a joining machine starts from the newest key and
@@ -333,6 +345,7 @@ public final class SyncEngine {
         keyChanges = []
         guard let best = pending.last else { return }
         main.adoptedKeyChange = best.id
+        defer { removeSupersededHeaders(keeping: best.id) }
         // This machine's own change is the newest: its header is already the local one.
         guard best.id.machine != main.machine else { return }
         let target = try header(of: best)
@@ -368,6 +381,20 @@ public final class SyncEngine {
         }
         try vault.adoptHeader(target)
         report.notes.append("the passphrase was changed on '\(best.name)': from now on this vault opens with the passphrase set there")
+    }
+
+    /// Removes the published headers of key changes the newest one replaced, so that an old
+    /// passphrase no longer opens anything a joining machine reads from a folder remote. (A
+    /// git remote's history keeps them; docs/FORMAT.md §12.4.) Only headers of records this
+    /// machine has read go: one still on its way may be a newer change.
+    private func removeSupersededHeaders(keeping best: KeyChangeID) {
+        let dir = tree.appendingPathComponent(RemoteLayout.keysDirectory)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [] {
+            guard let published = RemoteLayout.header(fromName: name),
+                  published.machine != best.machine || published.seq != best.seq,
+                  published.seq <= main.logs[published.machine]?.seen ?? 0 else { continue }
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
+        }
     }
 
     /// The header a key change published for this machine's store, checked to name this vault.

@@ -131,7 +131,8 @@ final class SyncFormatReaderTests: XCTestCase {
 
     /// `rekey`, then `passwd`: the first record is under a key that no header opening with the
     /// new passphrase wraps; only the rekey record's retired keys give it (§12.4, step 2). The
-    /// old passphrase still opens the headers published before the change, and so everything.
+    /// headers published before the change were removed from the folder, so the old passphrase
+    /// opens nothing.
     func testReaderFollowsARekeyThenAPasswd() throws {
         let remote = box.root.appendingPathComponent("remote")
         _ = try box.initVault(passphrase: Self.passphrase)
@@ -147,7 +148,10 @@ final class SyncFormatReaderTests: XCTestCase {
         let third = try box.ok(["new", "After passwd"]).out
         try box.ok(["sync"])
 
-        for passphrase in [newPassphrase, Self.passphrase] {
+        let old = try Self.run(python, [Self.script.path, remote.path, Self.passphrase])
+        XCTAssertNotEqual(old.status, 0, old.stdout)
+        XCTAssertFalse(old.stdout.contains("Before the rotation"), old.stdout)
+        for passphrase in [newPassphrase] {
             let result = try Self.run(python, [Self.script.path, remote.path, passphrase])
             XCTAssertEqual(result.status, 0, result.stderr)
             let found = sections(result.stdout)

@@ -71,7 +71,17 @@ final class SyncMachines {
 
     /// Copies machine `from`'s folder to every other machine's.
     func spread(from n: Int) throws {
-        for other in machines.indices where other != n { try replicate(from: n, to: other) }
+        for other in machines.indices where other != n {
+            try replicate(from: n, to: other)
+            // diary removes only published headers that a newer key change replaced; a sync
+            // tool carries the removal to the other replicas.
+            let keys = "keys"
+            let kept = Set((try? FileManager.default.contentsOfDirectory(atPath: folder(n).appendingPathComponent(keys).path)) ?? [])
+            let theirs = folder(other).appendingPathComponent(keys)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: theirs.path)) ?? [] where !kept.contains(name) {
+                try FileManager.default.removeItem(at: theirs.appendingPathComponent(name))
+            }
+        }
     }
 
     /// What a file-sync tool does: every file of `from` that `to` lacks or has older is copied

@@ -85,7 +85,7 @@ final class SyncKeyTests: XCTestCase {
 
 /// Key changes that stack up while a machine is away, or before a machine joins.
 final class SyncKeyHistoryTests: XCTestCase {
-    func testAMachineAwayDuringARekeyAndAPasswdCatchesUpWithTheOldPassphrase() throws {
+    func testAMachineAwayDuringARekeyAndAPasswdNeedsTheNewPassphrase() throws {
         let net = try SyncMachines(.folder)
         let a = try net.first(entries: ["before"])
         let b = try net.join()
@@ -96,13 +96,19 @@ final class SyncKeyHistoryTests: XCTestCase {
         a.environment["DIARY_PASSPHRASE_FILE"] = newPass
         try a.ok(["new"], stdin: Data("after both".utf8))
         try net.sync(0)
-        // B was away for both. Its old passphrase opens the rotation's header: it follows the
-        // rotation, then adopts the newer passphrase.
-        let caughtUp = try net.sync(1)
+        // The passwd removed the headers it replaced: the old passphrase opens nothing on the
+        // remote any more, and B is told where the passphrase changed.
+        let keys = try FileManager.default.contentsOfDirectory(atPath: net.folder(1).appendingPathComponent("keys").path)
+        XCTAssertEqual(keys.count, 2, "one header per store kind, of the newest key change: \(keys)")
+        let refused = try b.run(["sync"])
+        XCTAssertEqual(refused.status, 77, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("changed on 'machine-0'"), refused.stderr)
+        try b.ok(["unlock"])
+        let bNew = try b.passphraseFile("violet anchor meadow drift")
+        let caughtUp = try b.ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": bNew])
         XCTAssertTrue(caughtUp.stderr.contains("vault key was rotated"), caughtUp.stderr)
-        XCTAssertTrue(caughtUp.stderr.contains("passphrase was changed"), caughtUp.stderr)
-        XCTAssertEqual(try net.snapshot(1, env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile("violet anchor meadow drift")]),
-                       try net.snapshot(0))
+        try b.ok(["lock"])
+        XCTAssertEqual(try net.snapshot(1, env: ["DIARY_PASSPHRASE_FILE": bNew]), try net.snapshot(0))
         XCTAssertEqual(try b.run(["list"]).status, 77)
     }
 
