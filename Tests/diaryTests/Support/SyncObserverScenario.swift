@@ -28,7 +28,8 @@ final class SyncObserverScenario {
     /// Commits on the bare repository's `main` (git only).
     private(set) var commitCount = 0
 
-    private let net: SyncMachines
+    /// The machines and the remote, released (and their directories removed) once measured.
+    private var net: SyncMachines!
     /// Blob bytes by git object id, so each blob is read once.
     private var blobs: [String: [UInt8]] = [:]
 
@@ -48,6 +49,7 @@ final class SyncObserverScenario {
         DispatchQueue.concurrentPerform(iterations: kinds.count) { i in
             let outcome = Result { () throws -> SyncObserverScenario in
                 let scenario = try SyncObserverScenario(kinds[i])
+                defer { scenario.net = nil }
                 try scenario.run()
                 return scenario
             }
@@ -142,7 +144,6 @@ final class SyncObserverScenario {
 
         ids.append(try m1.ok(["new", "--tag", "zqxjtag", "ZQXJTITLED\nFrom the second machine. ZQXJBODYD"]).out.lowercased())
         try net.sync(1)
-        try net.sync(0)
 
         let oldPass = net.passphraseFiles[0]
         let newPass = try m0.passphraseFile("battery staple")
@@ -189,8 +190,8 @@ final class SyncObserverScenario {
         facts["sizes"] = allBucketed && editSize != nil && editSize == deleteSize
             ? "bucketed per record (512 B, then 8 per doubling)" : allBucketed ? "bucketed per record" : "exact"
 
-        let entryNamed = idHits.isEmpty && facts["count"] != "yes (exact)"
-        facts["entry-mtime"] = entryNamed ? "no (records name no entry)" : "yes"
+        let noEntryNamed = idHits.isEmpty && facts["count"] != "yes (exact)"
+        facts["entry-mtime"] = noEntryNamed ? "no (records name no entry)" : "yes"
         facts["entry-ctime"] = facts["entry-mtime"]
 
         // Times: what dates the syncs.
