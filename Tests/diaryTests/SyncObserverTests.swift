@@ -17,7 +17,8 @@ final class SyncObserverTests: XCTestCase {
             XCTAssertEqual(facts["edited-traces"], "yes (records are write-once)")
             XCTAssertEqual(facts["deleted-traces"], "yes (records are write-once)")
             XCTAssertEqual(facts["rekey-traces"], "yes (records are write-once)")
-            XCTAssertEqual(facts["passwd-traces"], "yes (keys/ keeps old headers, which still open the key)")
+            XCTAssertEqual(facts["passwd-traces"], kind == .git
+                ? "only in git history (replaced headers removed from the tree)" : "no (replaced headers removed)")
             XCTAssertEqual(facts["kdf"], "yes (keys/ headers)")
             XCTAssertEqual(facts["vault-id"], "yes (marker, records, headers)")
             XCTAssertEqual(facts["key-generation"], "yes (keys/ headers, record key ids)")
@@ -41,15 +42,15 @@ final class SyncObserverTests: XCTestCase {
         XCTAssertEqual(folder.facts["vault-mtime"], "yes (file mtimes)")
     }
 
-    func testAnOldPassphraseStillOpensTheKeyFromTheRemoteButDiaryRefusesIt() throws {
+    func testAnOldPassphraseOpensNothingInTheRemotesTreeAndDiaryRefusesIt() throws {
         for kind in [SyncMachines.Kind.git, .folder] {
             let scenario = try SyncObserverScenario.shared(kind)
             // keys/ tells each key change apart: the header generation stays for passwd, grows for rekey.
             XCTAssertEqual(scenario.keyChanges, ["init", "passwd", "rekey"], "\(kind)")
-            // The header published before `passwd` stays and wraps the same vault key as the
-            // one published by `passwd`: whoever knows the old passphrase reads every record up
-            // to the next `rekey` (FORMAT.md §3 and §12.4 with libsodium; measured here).
-            XCTAssertTrue(scenario.oldPassphraseOpensCurrentKey, "\(kind)")
+            // The header published before `passwd` is removed from the tree once `passwd` is
+            // synced: the old passphrase opens no header there (FORMAT.md §3 and §12.4 with
+            // libsodium; measured here). A git remote's history still holds it.
+            XCTAssertFalse(scenario.oldPassphraseOpensCurrentKey, "\(kind)")
             // `diary sync join` itself refuses the old passphrase.
             XCTAssertFalse(scenario.oldPassphraseJoined, "\(kind)")
         }
