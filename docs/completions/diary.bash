@@ -1046,6 +1046,14 @@ _diary_resolve() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion resolve -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _diary_help() {

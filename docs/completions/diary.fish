@@ -374,6 +374,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary conflicts" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary resolve" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary resolve" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary resolve" -eq 1' -fka '(__diary_custom_completion ---completion resolve -- positional@0 (count (__diary_tokens -pc)) (__diary_tokens -tC))'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary resolve" keep' -l 'keep' -d 'Which version to keep: mine, theirs or both.' -rfka 'mine theirs both'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary resolve" edit' -l 'edit' -d 'Merge the texts in the editor.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary resolve" version' -l 'version' -d 'Show the version.'

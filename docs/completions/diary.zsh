@@ -612,7 +612,7 @@ _diary_resolve() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:'
+        ':id:{__diary_custom_complete ---completion resolve -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--keep[Which version to keep\: mine, theirs or both.]:keep:{__diary_complete "${___keep[@]}"}'
         '--edit[Merge the texts in the editor.]'
         '--version[Show the version.]'

@@ -24,7 +24,7 @@ struct Resolve: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The entry's id or id prefix.")
+    @Argument(help: "The entry's id or id prefix.", completion: EntryCompletion.ids)
     var id: String
 
     @Option(help: "Which version to keep: mine, theirs or both.")
