@@ -120,3 +120,74 @@ def target_table(res):
     for name, value, met in targets(res):
         out.append(f"| {name} | {value} | {'yes' if met else '**no**'} |")
     return "\n".join(out)
+
+
+def _outside(row, commands):
+    """Median over the runs of the command's time minus the named git commands' time in that run."""
+    runs = row.get("git_runs", {})
+    out = []
+    for i, t in enumerate(row["times"]):
+        spent = sum(runs[c][i] for c in commands if c in runs and i < len(runs[c]))
+        out.append(t - spent)
+    return sorted(out)[len(out) // 2] if out else None
+
+
+TRANSFER = ("fetch", "push")
+
+
+def sync_rows(res):
+    """[(store, remote, n, row)]"""
+    return [(store, remote, int(n), r) for store, by_n in res.get("sync", {}).items()
+            for n, by_remote in by_n.items() for remote, r in by_remote.items()]
+
+
+def sync_tables(res):
+    out = []
+    rows = sync_rows(res)
+    if rows:
+        out += ["\n### Sync (issue 14): `diary sync` in an unlocked session (median wall time; peak memory)\n",
+                "Git times are the git processes diary started (GIT_TRACE2_EVENT exit times; transfer = "
+                "`git fetch` + `git push` to the local bare repository). *Outside transfer* and *outside git* are "
+                "per-run differences, then the median.\n",
+                "| store | remote | N | one new entry | in git (fetch + push; all git) | outside transfer | outside git "
+                "| nothing new | outside transfer | sync init (untimed) | records |",
+                "|---" * 11 + "|"]
+        for store, remote, n, r in rows:
+            one, none = r["one_new"], r["nothing_new"]
+            g = one.get("git", {})
+            git_cell = "—" if remote != "git" else \
+                f"{_fmt_s(sum(g.get(c, 0) for c in TRANSFER))}; {_fmt_s(g.get('_total', 0))}"
+            out.append(f"| {store} | {remote} | {n:,} | {_fmt_s(one['median_s'])}; {one['peak_mb']:.0f} MB | {git_cell} | "
+                       f"{_fmt_s(_outside(one, TRANSFER))} | {_fmt_s(_outside(one, ('_total',)))} | "
+                       f"{_fmt_s(none['median_s'])} | {_fmt_s(_outside(none, TRANSFER))} | "
+                       f"{_fmt_s(r['init_s'])}; {r['init_peak_mb']:.0f} MB | {r['records']} |")
+        out += ["\n### Target (issue 14): `diary sync` after one new entry, largest N against smallest\n",
+                "| store | remote | sizes | whole command | outside transfer | outside git | within 1.5× (outside transfer) |",
+                "|---|---|---|---|---|---|---|"]
+        by = {}
+        for store, remote, n, r in rows:
+            by.setdefault((store, remote), {})[n] = r
+        for (store, remote), sizes in by.items():
+            if len(sizes) < 2:
+                continue
+            lo, hi = min(sizes), max(sizes)
+            a, b = sizes[lo]["one_new"], sizes[hi]["one_new"]
+            whole = b["median_s"] / a["median_s"]
+            excl = _outside(b, TRANSFER) / _outside(a, TRANSFER)
+            nogit = _outside(b, ("_total",)) / _outside(a, ("_total",))
+            out.append(f"| {store} | {remote} | {hi:,} ÷ {lo:,} | {whole:.2f}× | {excl:.2f}× | {nogit:.2f}× | "
+                       f"{'yes' if excl <= 1.5 else '**no**'} |")
+        out.append("\nWith git, diary waits about 50 ms for each git command it runs (docs/BENCHMARKS.md, \"Sync\"), a "
+                   "fixed cost that hides growth; the folder rows show diary's own work.")
+    for n, j in res.get("sync_join", {}).items():
+        out += [f"\n### Sync (issue 14): `diary sync join` of {int(n):,} entries (median wall time; peak memory)\n",
+                f"With `--passphrase-file` and the real default KDF (Argon2id *moderate*): one derivation, about "
+                f"{_fmt_s(j['kdf_s'])} here (`list -n 1` with the passphrase, {_fmt_s(j['list_passphrase']['median_s'])}, "
+                f"minus unlocked, {_fmt_s(j['list_unlocked']['median_s'])}).\n",
+                "| remote | local store | join | in git | without the KDF |", "|---|---|---|---|---|"]
+        for remote in ("git", "folder"):
+            for store, s in j.get(remote, {}).items():
+                g = s.get("git", {}).get("_total")
+                out.append(f"| {remote} | {store} | {_fmt_s(s['median_s'])}; {s['peak_mb']:.0f} MB | "
+                           f"{_fmt_s(g) if remote == 'git' else '—'} | {_fmt_s(s['median_s'] - j['kdf_s'])} |")
+    return "\n".join(out)
