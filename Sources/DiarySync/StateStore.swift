@@ -3,16 +3,25 @@ import DiaryStore
 import DiaryVault
 import Foundation
 
-/// Reads and writes this machine's sealed sync state: `main` and one file per index page of
-/// entry heads, each sealed under the state key, so a sync reads and writes only the pages its
-/// changes touch.
+/// Reads and writes this machine's sealed sync state, each file sealed under the state key:
+///
+/// - `state`: the machine's own record (`SyncMain`);
+/// - `heads-XXX`: the heads of the entries whose ids start with those three hex digits (4096
+///   small files, so a change rewrites a few hundred bytes, not a share of the diary);
+/// - `seen-NN`: per index page, the id and seal tag of every row as sync last saw it, so a
+///   changed index page is compared row by row without reading any entry's heads.
+///
+/// A sync reads and writes only the files its changes touch.
 final class StateStore {
     static let domain = Array("diary.sync.state.v1".utf8)
+    static let headsPageCount = 4096
     let directory: URL
     let vaultID: UUID
     var key: SyncKey
     private var pages: [Int: [UUID: EntryHeads]] = [:]
-    private(set) var dirtyPages: Set<Int> = []
+    private var dirtyPages: Set<Int> = []
+    private var seen: [Int: [UUID: [UInt8]]] = [:]
+    private var dirtySeen: Set<Int> = []
 
     init(directory: URL, vaultID: UUID, key: SyncKey) {
         self.directory = directory
@@ -21,7 +30,11 @@ final class StateStore {
     }
 
     var mainURL: URL { directory.appendingPathComponent("state") }
-    func pageURL(_ page: Int) -> URL { directory.appendingPathComponent(String(format: "heads-%02d", page)) }
+    static func headsName(_ page: Int) -> String { String(format: "heads-%03x", page) }
+    static func seenName(_ page: Int) -> String { String(format: "seen-%02d", page) }
+
+    /// The heads file an entry belongs to: the top twelve bits of its id.
+    static func headsPage(of id: UUID) -> Int { Int(id.uuid.0) << 4 | Int(id.uuid.1 >> 4) }
 
     var exists: Bool { FileManager.default.fileExists(atPath: mainURL.path) }
 
@@ -35,38 +48,62 @@ final class StateStore {
         try seal(&plaintext, name: "state", to: mainURL)
     }
 
-    func entry(_ id: UUID) throws -> EntryHeads? { try page(Vault.indexPage(of: id))[id] }
+    func entry(_ id: UUID) throws -> EntryHeads? { try page(Self.headsPage(of: id))[id] }
 
     func setEntry(_ id: UUID, _ heads: EntryHeads?) throws {
-        let number = Vault.indexPage(of: id)
+        let number = Self.headsPage(of: id)
         var p = try page(number)
         p[id] = heads
         pages[number] = p
         dirtyPages.insert(number)
     }
 
-    func page(_ number: Int) throws -> [UUID: EntryHeads] {
+    private func page(_ number: Int) throws -> [UUID: EntryHeads] {
         if let cached = pages[number] { return cached }
-        let name = String(format: "heads-%02d", number)
-        let loaded = try open(name, pageURL(number)).map(StateCodec.decodePage) ?? [:]
+        let name = Self.headsName(number)
+        let loaded = try open(name, directory.appendingPathComponent(name)).map(StateCodec.decodePage) ?? [:]
         pages[number] = loaded
         return loaded
     }
 
-    /// Writes every changed page (before `main`, which names what they hold).
-    func flushPages() throws {
-        for number in dirtyPages.sorted() {
-            var plaintext = StateCodec.encode(page: pages[number] ?? [:])
-            try seal(&plaintext, name: String(format: "heads-%02d", number), to: pageURL(number))
-        }
-        dirtyPages = []
+    /// The rows of index page `number` as sync last saw them: id and seal tag.
+    func seenRows(onIndexPage number: Int) throws -> [UUID: [UInt8]] {
+        if let cached = seen[number] { return cached }
+        let name = Self.seenName(number)
+        let loaded = try open(name, directory.appendingPathComponent(name)).map(StateCodec.decodeSeen) ?? [:]
+        seen[number] = loaded
+        return loaded
     }
 
-    /// Re-seals every page and `main` under `newKey` (after a key rotation).
+    func setSeenRows(_ rows: [UUID: [UInt8]], onIndexPage number: Int) {
+        seen[number] = rows
+        dirtySeen.insert(number)
+    }
+
+    /// Writes every changed file (before `main`, which names what they hold).
+    func flushPages() throws {
+        for number in dirtyPages {
+            var plaintext = StateCodec.encode(page: pages[number] ?? [:])
+            try seal(&plaintext, name: Self.headsName(number), to: directory.appendingPathComponent(Self.headsName(number)))
+        }
+        for number in dirtySeen {
+            var plaintext = StateCodec.encode(seen: seen[number] ?? [:])
+            try seal(&plaintext, name: Self.seenName(number), to: directory.appendingPathComponent(Self.seenName(number)))
+        }
+        dirtyPages = []
+        dirtySeen = []
+    }
+
+    /// Re-seals every file and `main` under `newKey` (after a key rotation).
     func reseal(_ main: SyncMain, under newKey: SyncKey) throws {
-        for number in 0..<Vault.indexPageCount { _ = try page(number) }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix("heads-") {
+            if let number = Int(name.dropFirst(6), radix: 16) { _ = try page(number); dirtyPages.insert(number) }
+        }
+        for name in names where name.hasPrefix("seen-") {
+            if let number = Int(name.dropFirst(5)) { _ = try seenRows(onIndexPage: number); dirtySeen.insert(number) }
+        }
         key = newKey
-        dirtyPages = Set(0..<Vault.indexPageCount)
         try flushPages()
         try writeMain(main)
     }

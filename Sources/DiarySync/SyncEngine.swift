@@ -240,21 +240,25 @@ public final class SyncEngine {
     // MARK: This machine's changes
 
     /// Revisions for what changed in the local vault since the last sync, with their parents
-    /// taken from the heads as they were then.
+    /// taken from the heads as they were then. Only index pages whose tag moved are read, and
+    /// on them only rows whose seal tag moved are looked at: the cost follows the changes.
     private func localChanges() throws -> [Revision] {
         let current = vault.indexPageTags
         detectedTags = current
         let pages = (0..<current.count).filter { main.indexTags.count != current.count || main.indexTags[$0] != current[$0] }
         guard !pages.isEmpty else { return main.pendingRevisions }
-        let rows = try vault.sealTags(onPages: pages)
+        var byPage: [Int: [UUID: [UInt8]]] = [:]
+        for (id, tag) in try vault.sealTags(onPages: pages) { byPage[Vault.indexPage(of: id), default: [:]][id] = tag }
         var revisions: [Revision] = []
         for number in pages {
-            var page = try store.page(number)
-            for (id, tag) in rows where Vault.indexPage(of: id) == number {
-                var heads = page[id] ?? EntryHeads()
+            let now = byPage[number] ?? [:]
+            let before = try store.seenRows(onIndexPage: number)
+            for (id, tag) in now where before[id] != tag {
+                var heads = try store.entry(id) ?? EntryHeads()
                 if heads.sealTag == tag { continue }
                 guard let entry = try vault.storedEntry(id) else { continue }
                 let digest = Head.digest(of: entry)
+                // A new seal of the same content (a key rotation) is not a change.
                 if digest != heads.shownDigest || heads.heads.isEmpty {
                     let parents = heads.heads.isEmpty ? [] : heads.parentsOfLocalChange
                     revisions.append(Revision(entry: id, id: SecureRandom.uuid(), parents: parents, content: entry))
@@ -262,17 +266,17 @@ public final class SyncEngine {
                 }
                 heads.sealTag = tag
                 heads.shownDigest = digest
-                page[id] = heads
                 try store.setEntry(id, heads)
             }
-            for (id, heads) in page where heads.sealTag != nil && rows[id] == nil {
-                var gone = heads
+            for id in before.keys where now[id] == nil {
+                guard var gone = try store.entry(id), gone.sealTag != nil else { continue }
                 revisions.append(Revision(entry: id, id: SecureRandom.uuid(), parents: gone.parentsOfLocalChange, content: nil))
                 localDigests[id] = Head.deletedDigest
                 gone.sealTag = nil
                 gone.shownDigest = Head.deletedDigest
                 try store.setEntry(id, gone)
             }
+            store.setSeenRows(now, onIndexPage: number)
         }
         return main.pendingRevisions + revisions
     }
@@ -452,7 +456,11 @@ public final class SyncEngine {
                 heads.shownDigest = preferred.digest
                 heads.sealTag = tags[id]
                 plans[id] = heads
-                pagesWritten.insert(Vault.indexPage(of: id))
+                let page = Vault.indexPage(of: id)
+                var seen = try store.seenRows(onIndexPage: page)
+                seen[id] = tags[id]
+                store.setSeenRows(seen, onIndexPage: page)
+                pagesWritten.insert(page)
             }
             progress(.applying(done: puts.count + deletes.count, total: puts.count + deletes.count))
         }
@@ -462,17 +470,15 @@ public final class SyncEngine {
         }
     }
 
-    /// Saves the state. A page's tag is recorded only when the rows on it are exactly what the
-    /// state says: a write by another command during the sync is then found next time.
+    /// Saves the state. A written page's tag is recorded only when its rows are exactly what
+    /// the state says they are: a write by another command during the sync is found next time.
     private func saveState() throws {
         let now = vault.indexPageTags
         if main.indexTags.count != now.count { main.indexTags = detectedTags }
         for number in 0..<now.count {
             if pagesWritten.contains(number) {
                 let rows = try vault.sealTags(onPages: [number])
-                let page = try store.page(number)
-                let known = Dictionary(uniqueKeysWithValues: page.compactMap { id, h in h.sealTag.map { (id, $0) } })
-                main.indexTags[number] = rows == known ? now[number] : []
+                main.indexTags[number] = try rows == store.seenRows(onIndexPage: number) ? now[number] : []
             } else if now[number] == detectedTags[number] {
                 main.indexTags[number] = now[number]
             }

@@ -96,7 +96,7 @@ enum StateCodec {
         w.u16(UInt16(s.indexTags.count))
         for tag in s.indexTags { w.append(tag) }
         w.u32(UInt32(s.logs.count))
-        for (machine, log) in s.logs.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
+        for (machine, log) in s.logs {
             w.uuid(machine)
             w.string16(log.name)
             w.u64(log.seen)
@@ -110,7 +110,7 @@ enum StateCodec {
             }
         }
         w.u32(UInt32(s.conflicts.count))
-        for id in s.conflicts.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) { w.uuid(id) }
+        for id in s.conflicts { w.uuid(id) }
         var pending = SyncRecord(machine: s.machine, seq: 0, previous: [UInt8](repeating: 0, count: 32), lamport: 0,
                                  machineName: "", revisions: s.pendingRevisions, keyChange: s.pendingKeyChange)
         pending.machineName = ""
@@ -160,13 +160,13 @@ enum StateCodec {
         var w = ByteWriter()
         w.u8(version)
         w.u32(UInt32(page.count))
-        for (id, e) in page.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
+        for (id, e) in page {
             w.uuid(id)
             if let shown = e.shown { w.u8(1); w.uuid(shown) } else { w.u8(0) }
             if let tag = e.sealTag { w.u8(1); w.append(tag) } else { w.u8(0) }
             w.append(e.shownDigest)
             w.u32(UInt32(e.awaited.count))
-            for a in e.awaited.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) { w.uuid(a) }
+            for a in e.awaited { w.uuid(a) }
             w.u16(UInt16(e.heads.count))
             for h in e.heads {
                 w.uuid(h.revision)
@@ -213,5 +213,33 @@ enum StateCodec {
         }
         try r.expectEnd()
         return page
+    }
+
+    /// `count u32 | count × (id[16] | seal tag[16])`, in no particular order.
+    static func encode(seen: [UUID: [UInt8]]) -> [UInt8] {
+        var w = ByteWriter(capacity: 4 + seen.count * 32)
+        w.u32(UInt32(seen.count))
+        for (id, tag) in seen {
+            w.uuid(id)
+            w.append(tag)
+        }
+        return w.bytes
+    }
+
+    /// Read in place: this runs on every sync over a page of up to a few thousand rows.
+    static func decodeSeen(_ bytes: [UInt8]) throws -> [UUID: [UInt8]] {
+        guard bytes.count >= 4 else { throw FormatError.truncated }
+        let count = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        guard bytes.count == 4 + count * 32 else { throw FormatError.invalidField("seen rows") }
+        var rows = [UUID: [UInt8]](minimumCapacity: count)
+        bytes.withUnsafeBufferPointer { b in
+            for i in 0..<count {
+                let o = 4 + i * 32
+                let id = UUID(uuid: (b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7],
+                                     b[o + 8], b[o + 9], b[o + 10], b[o + 11], b[o + 12], b[o + 13], b[o + 14], b[o + 15]))
+                rows[id] = Array(b[(o + 16)..<(o + 32)])
+            }
+        }
+        return rows
     }
 }

@@ -124,11 +124,12 @@ struct SyncInit: ParsableCommand {
         let (vault, passphrase) = try access.openWithPassphrase()
         let progress = SyncProgressLine()
         defer { progress.finish() }
-        let report = try SyncLifecycle.initialize(
+        var report = try SyncLifecycle.initialize(
             vault: vault, remote: remote.location, machineName: remote.machineName, passphrase: passphrase,
             stateDirectory: EntrySetWatch.stateDirectory, progress: progress.update)
         progress.finish()
         Output.note("this vault now syncs with \(Printable.escaped(remote.location.description))")
+        report.keyChangePublished = false  // the first header, not a change
         try SyncMessages.print(report, vault: vault, access: access)
     }
 }
