@@ -177,8 +177,8 @@ def sync_tables(res):
             nogit = _outside(b, ("_total",)) / _outside(a, ("_total",))
             out.append(f"| {store} | {remote} | {hi:,} ÷ {lo:,} | {whole:.2f}× | {excl:.2f}× | {nogit:.2f}× | "
                        f"{'yes' if excl <= 1.5 else '**no**'} |")
-        out.append("\nWith git, diary waits about 50 ms for each git command it runs (docs/BENCHMARKS.md, \"Sync\"), a "
-                   "fixed cost that hides growth; the folder rows show diary's own work.")
+        out.append("\nThe folder rows show diary's own work alone; the git rows add about ten git processes per sync, "
+                   "a fixed cost.")
     for n, j in res.get("sync_join", {}).items():
         out += [f"\n### Sync (issue 14): `diary sync join` of {int(n):,} entries (median wall time; peak memory)\n",
                 f"With `--passphrase-file` and the real default KDF (Argon2id *moderate*): one derivation, about "

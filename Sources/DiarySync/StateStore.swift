@@ -6,15 +6,16 @@ import Foundation
 /// Reads and writes this machine's sealed sync state, each file sealed under the state key:
 ///
 /// - `state`: the machine's own record (`SyncMain`);
-/// - `heads-XXX`: the heads of the entries whose ids start with those three hex digits (4096
-///   small files, so a change rewrites a few hundred bytes, not a share of the diary);
+/// - `heads-XXX`: the heads of the entries whose ids start with those ten bits (1024 small
+///   files: a change rewrites about a thousandth of the diary's heads, and a join or a first
+///   sync, which writes them all, pays one fsync per file);
 /// - `seen-NN`: per index page, the id and seal tag of every row as sync last saw it, so a
 ///   changed index page is compared row by row without reading any entry's heads.
 ///
 /// A sync reads and writes only the files its changes touch.
 final class StateStore {
     static let domain = Array("diary.sync.state.v1".utf8)
-    static let headsPageCount = 4096
+    static let headsPageCount = 1024
     let directory: URL
     let vaultID: UUID
     var key: SyncKey
@@ -33,8 +34,8 @@ final class StateStore {
     static func headsName(_ page: Int) -> String { String(format: "heads-%03x", page) }
     static func seenName(_ page: Int) -> String { String(format: "seen-%02d", page) }
 
-    /// The heads file an entry belongs to: the top twelve bits of its id.
-    static func headsPage(of id: UUID) -> Int { Int(id.uuid.0) << 4 | Int(id.uuid.1 >> 4) }
+    /// The heads file an entry belongs to: the top ten bits of its id.
+    static func headsPage(of id: UUID) -> Int { Int(id.uuid.0) << 2 | Int(id.uuid.1 >> 6) }
 
     var exists: Bool { FileManager.default.fileExists(atPath: mainURL.path) }
 
