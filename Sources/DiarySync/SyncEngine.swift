@@ -28,7 +28,7 @@ public final class SyncEngine {
     private var touched = Set<UUID>()
     /// Digests of entries changed locally since the last sync.
     private var localDigests: [UUID: [UInt8]] = [:]
-    private var keyChanges: [(id: KeyChangeID, change: KeyChange, name: String)] = []
+    private var keyChanges: [(id: KeyChangeID, change: KeyChange, name: String, keyID: [UInt8])] = []
     private var pagesWritten = Set<Int>()
     private var detectedTags: [[UInt8]] = []
     /// Set by `join`: a passphrase change found while joining must open with the passphrase
@@ -162,7 +162,7 @@ public final class SyncEngine {
                 throw SyncError.untrustedRemote(["a key change of machine '\(record.machineName)' (record \(record.seq)) publishes headers that do not agree"])
             }
             keyChanges.append((KeyChangeID(generation: generation, lamport: record.lamport, machine: record.machine, seq: record.seq),
-                               change, record.machineName))
+                               change, record.machineName, record.keyID.isEmpty ? ring.current.id : record.keyID))
         }
     }
 
@@ -380,6 +380,10 @@ public final class SyncEngine {
         guard Vault.describeHeaderGeneration(target) == vault.keyGeneration else {
             throw SyncError.passphraseChangedElsewhere(machine: best.name)
         }
+        // Same generation, another key: both machines rotated before seeing each other's
+        // rotation. Adopting that header would leave this vault's entries under a key its
+        // header no longer wraps; a new rotation here (a higher generation) settles it.
+        guard best.keyID == ring.current.id else { throw SyncError.concurrentRotation(machine: best.name) }
         if joining, let passphrase = try currentPassphrase(), (try? Vault.unwrapHeader(target, passphrase: passphrase)) == nil {
             throw SyncError.passphraseChangedElsewhere(machine: best.name)
         }
@@ -402,7 +406,7 @@ public final class SyncEngine {
     }
 
     /// The header a key change published for this machine's store, checked to name this vault.
-    private func header(of change: (id: KeyChangeID, change: KeyChange, name: String)) throws -> [UInt8] {
+    private func header(of change: (id: KeyChangeID, change: KeyChange, name: String, keyID: [UInt8])) throws -> [UInt8] {
         guard let header = change.change.headers[vault.store] else {
             throw SyncError.untrustedRemote(["a key change of machine '\(change.name)' has no header for a \(vault.store.rawValue) vault"])
         }

@@ -15,6 +15,8 @@ public enum SyncError: Error, Equatable {
     case untrustedRemote([String])
     /// Another machine rotated the vault key: the passphrase is needed to follow it.
     case needsPassphrase(machine: String)
+    /// This machine and another rotated the vault key at the same time.
+    case concurrentRotation(machine: String)
     /// The passphrase does not open the remote's current header.
     case passphraseChangedElsewhere(machine: String)
     /// The sealed sync state of this machine does not open with this vault's key.

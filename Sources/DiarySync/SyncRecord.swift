@@ -35,6 +35,8 @@ struct SyncRecord {
     var machineName: String
     var revisions: [Revision] = []
     var keyChange: KeyChange?
+    /// The id of the key that sealed the record (its clear prefix); set when it is opened.
+    var keyID: [UInt8] = []
 }
 
 /// Why a record file could not be read.
@@ -127,7 +129,9 @@ enum RecordCodec {
         do {
             var plaintext = try LengthPadding.unpad(padded)
             defer { secureZero(&plaintext) }
-            return try decode(plaintext, machine: machine, seq: seq)
+            var record = try decode(plaintext, machine: machine, seq: seq)
+            record.keyID = clear.keyID
+            return record
         } catch {
             throw .damaged("\(error)")
         }

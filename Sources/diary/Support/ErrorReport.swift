@@ -129,6 +129,9 @@ struct ErrorReport: Equatable {
         case .needsPassphrase(let machine):
             self.init(message: "the vault key was rotated on '\(Printable.escaped(machine))'; the passphrase is needed to follow it",
                       hint: "run `diary sync` on a terminal, or with --passphrase-file", code: .locked)
+        case .concurrentRotation(let machine):
+            self.init(message: "the vault key was rotated on '\(Printable.escaped(machine))' and on this machine at the same time; nothing was changed",
+                      hint: "run `diary rekey` here, then `diary sync`: the newer rotation reaches every machine", code: .failure)
         case .passphraseChangedElsewhere(let machine):
             self.init(message: "that passphrase no longer opens the vault: it was changed on '\(Printable.escaped(machine))'",
                       hint: "use the passphrase set there", code: .wrongPassphrase)

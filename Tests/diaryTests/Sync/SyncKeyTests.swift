@@ -168,3 +168,30 @@ final class SyncKeyHistoryTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: net.folder(0).appendingPathComponent("diary-sync").path))
     }
 }
+
+/// Two machines rotating the key before seeing each other's rotation.
+final class SyncConcurrentRotationTests: XCTestCase {
+    func testConcurrentRekeysAreRefusedWithoutHarmAndARekeySettlesThem() throws {
+        let net = try SyncMachines(.git)
+        let a = try net.first(entries: ["shared"])
+        let b = try net.join()
+        try a.ok(["rekey"])
+        try a.ok(["new"], stdin: Data("A under its key".utf8))
+        try b.ok(["rekey"])
+        try b.ok(["new"], stdin: Data("B under its key".utf8))
+        try net.sync(0)
+        try net.sync(1)
+        // B's rotation is the later one: A is told, and its vault still opens.
+        let clash = try a.run(["sync"])
+        XCTAssertEqual(clash.status, 1, clash.stderr)
+        XCTAssertTrue(clash.stderr.contains("at the same time"), clash.stderr)
+        XCTAssertEqual(try a.ok(["list"]).stdout.contains("A under its key"), true)
+        try a.ok(["rekey"])
+        try net.sync(0)
+        try net.sync(1)
+        try net.sync(0)
+        XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
+        let texts = try net.snapshot(0).joined()
+        XCTAssertTrue(texts.contains("A under its key") && texts.contains("B under its key"), texts)
+    }
+}
