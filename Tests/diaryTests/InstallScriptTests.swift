@@ -32,7 +32,7 @@ final class InstallScriptTests: XCTestCase {
     /// Runs `Scripts/install args…` with the debug binary in place of a release build.
     @discardableResult
     func install(_ args: [String]) throws -> DiaryResult {
-        try Process.run(Self.repository.appendingPathComponent("Scripts/install"), args, env: [
+        try runProgram(Self.repository.appendingPathComponent("Scripts/install"), args, env: [
             "DIARY_INSTALL_SKIP_BUILD": DiarySandbox.binary.path,
             "PATH": "/usr/bin:/bin",  // the prefix's bin is not on it: the script says so
         ])
@@ -71,7 +71,7 @@ final class InstallScriptTests: XCTestCase {
         for (path, _) in Self.installed.dropLast() {
             XCTAssertTrue(manifest.contains(prefix.appendingPathComponent(path).path + "\n"), path)
         }
-        let version = try Process.run(prefix.appendingPathComponent("bin/diary"), ["--version"])
+        let version = try runProgram(prefix.appendingPathComponent("bin/diary"), ["--version"])
         XCTAssertEqual(version.status, 0)
 
         let removed = try install(["--uninstall", "--prefix", prefix.path])
@@ -89,7 +89,7 @@ final class InstallScriptTests: XCTestCase {
         }
         XCTAssertEqual(try install(["--prefix", prefix.path]).status, 0)
         let page = prefix.appendingPathComponent("share/man/man1/diary.1")
-        let rendered = try Process.run(URL(fileURLWithPath: "/usr/bin/man"), ["-l", page.path],
+        let rendered = try runProgram(URL(fileURLWithPath: "/usr/bin/man"), ["-l", page.path],
                                        env: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat", "LC_ALL": "C.UTF-8"])
         XCTAssertEqual(rendered.status, 0, rendered.stderr)
         XCTAssertEqual(rendered.stderr, "", "man -l warns about nothing")
@@ -114,25 +114,3 @@ final class InstallScriptTests: XCTestCase {
     }
 }
 
-private extension Process {
-    /// Runs a program to the end and returns what it printed.
-    static func run(_ url: URL, _ args: [String], env: [String: String] = [:]) throws -> DiaryResult {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = args
-        process.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return DiaryResult(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
-    }
-}

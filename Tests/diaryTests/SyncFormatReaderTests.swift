@@ -239,29 +239,9 @@ final class SyncFormatReaderTests: XCTestCase {
         }
     }
 
-    /// Runs a program to the end, outside the sandbox's environment (git and python need none of it).
+    /// Runs git or python with settings that keep the user's git configuration and terminal out.
     private static func run(_ program: String, _ args: [String]) throws -> DiaryResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = args
-        var env = ProcessInfo.processInfo.environment
-        env["GIT_CONFIG_NOSYSTEM"] = "1"
-        env["GIT_TERMINAL_PROMPT"] = "0"
-        env["LC_ALL"] = "C.UTF-8"
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return DiaryResult(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try runProgram(URL(fileURLWithPath: program), args,
+                       env: ["GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C.UTF-8"])
     }
 }
