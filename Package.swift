@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(
             name: "diaryTests",
             dependencies: [
-                "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport",
+                "DiaryVault", "DiaryStore", "DiaryCrypto", "DiarySync", "DiaryTestSupport",
                 // To tamper with a SQLite vault as an attacker would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -39,6 +39,13 @@ final class StateStore {
 
     var exists: Bool { FileManager.default.fileExists(atPath: mainURL.path) }
 
+    /// Which of `keys` sealed the state (each file starts with its key's id), so a caller that
+    /// may have been interrupted on either side of a reseal opens it with the right one.
+    func keyInUse(among keys: [SyncKey]) throws -> SyncKey? {
+        guard let file = try DurableFile.read(mainURL, limit: 512 << 20), file.count >= 16 else { return nil }
+        return keys.first { $0.id == Array(file[0..<16]) }
+    }
+
     func readMain() throws -> SyncMain {
         guard let bytes = try open("state", mainURL) else { throw SyncError.notSetUp }
         return try StateCodec.decode(bytes)

@@ -43,6 +43,10 @@ public final class SyncEngine {
         setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         guard let remote = try setup.remote() else { throw SyncError.notSetUp }
         self.remote = remote
+        // An unfinished rotation (local, or adopting another machine's key) is finished by
+        // `diary rekey`, which also tells sync about the key; until then there is neither one
+        // key to seal records under nor a header fit to publish.
+        guard !vault.rotationInterrupted else { throw VaultError.rotationInterrupted }
         let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
         store = StateStore(directory: setup.directory, vaultID: vault.id, key: key)
         main = try store.readMain()
@@ -384,6 +388,7 @@ public final class SyncEngine {
         // rotation. Adopting that header would leave this vault's entries under a key its
         // header no longer wraps; a new rotation here (a higher generation) settles it.
         guard best.keyID == ring.current.id else { throw SyncError.concurrentRotation(machine: best.name) }
+        if vault.wrapsLike(target) { return }
         if joining, let passphrase = try currentPassphrase(), (try? Vault.unwrapHeader(target, passphrase: passphrase)) == nil {
             throw SyncError.passphraseChangedElsewhere(machine: best.name)
         }

@@ -16,6 +16,8 @@ public enum SyncLifecycle {
     ) throws -> SyncReport {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         if let existing = try setup.remote() { throw SyncError.alreadySetUp(remote: existing.description) }
+        // Mid-rotation the header holds two keys: nothing fit to publish until `rekey` ends.
+        guard !vault.rotationInterrupted else { throw VaultError.rotationInterrupted }
         let published = try Vault.publishableHeaders(at: vault.directory, passphrase: passphrase)
         try setup.makeDirectories()
         let tree = setup.tree(for: remote)
@@ -157,8 +159,10 @@ public enum SyncLifecycle {
         }
     }
 
-    /// After `diary rekey`: the state is sealed again under the new key, and the next sync
-    /// publishes the new header with the retired key sealed under the new one.
+    /// During `diary rekey`, before the old key is dropped: the state is sealed again under
+    /// the new key, and the next sync publishes the new header with the retired key sealed
+    /// under the new one. Idempotent: a rekey interrupted after this runs it again, and the
+    /// state is then already under the new key.
     public static func noteKeyRotation(
         vault: Vault, retiredKey: SecretBytes, retiredGeneration: UInt32, stateDirectory: URL
     ) throws {
@@ -166,15 +170,18 @@ public enum SyncLifecycle {
         guard try setup.remote() != nil else { return }
         try setup.lock.withLock(exclusive: true) {
             let old = try SyncKey(vaultKey: retiredKey, generation: retiredGeneration)
-            let store = StateStore(directory: setup.directory, vaultID: vault.id, key: old)
-            var main = try store.readMain()
             let new = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+            let store = StateStore(directory: setup.directory, vaultID: vault.id, key: old)
+            guard let sealedUnder = try store.keyInUse(among: [old, new]) else {
+                throw SyncError.stateUnreadable(store.mainURL.path)
+            }
+            store.key = sealedUnder
+            var main = try store.readMain()
             if !main.keys.contains(where: { $0.generation == new.generation }) {
                 main.keys.append((new.generation, new.vaultKey))
             }
-            main.pendingKeyChange = KeyChange(
-                headers: vault.headersForSync,
-                retired: (main.pendingKeyChange?.retired ?? []) + [(retiredGeneration, retiredKey)])
+            let retired = (main.pendingKeyChange?.retired ?? []).filter { $0.generation != retiredGeneration }
+            main.pendingKeyChange = KeyChange(headers: vault.headersForSync, retired: retired + [(retiredGeneration, retiredKey)])
             try store.reseal(main, under: new)
         }
     }

@@ -83,11 +83,26 @@ extension Vault {
     /// the old slot. Interrupted at any point, the vault opens with its passphrase and a second
     /// call finishes the job. Returns the ids of entries that could not be re-sealed because
     /// they were already damaged.
+    ///
+    /// `beforeRetiring` runs once every entry is under the new key and before the old one is
+    /// dropped, with no lock held: sync records the new key there (with `headersForSync`
+    /// already set), so an interruption at any point leaves a vault that both `diary rekey`
+    /// and sync can finish from. If the header changed meanwhile (a `passwd` in between), the
+    /// rotation stops as interrupted and a second call finishes it.
     @discardableResult
     public func rotateKey(
-        passphrase: SecretBytes, batchSize: Int = 256, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+        passphrase: SecretBytes, batchSize: Int = 256, progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+        beforeRetiring: (() throws -> Void)? = nil
     ) throws -> [UUID] {
-        try rotateKey(passphrase: passphrase, adopting: nil, batchSize: batchSize, progress: progress)
+        try rotateKey(
+            passphrase: passphrase, adopting: nil, batchSize: batchSize, progress: progress,
+            beforeRetiring: beforeRetiring)
+    }
+
+    /// While a rotation is unfinished: the older generation's key, the one being retired.
+    public var retiringKey: (key: SecretBytes, generation: UInt32)? {
+        guard rotationInterrupted, let oldest = keyRing.all.first, oldest.generation != keyGeneration else { return nil }
+        return (oldest.vaultKey, oldest.generation)
     }
 
     /// Rotates to the key another machine rotated to: the same steps, with the new generation
@@ -98,7 +113,8 @@ extension Vault {
     /// passphrase may already be the one set elsewhere, which the local header does not know.
     /// The interim two-slot header is sealed under it, with the adopted header's salt and cost.
     package func rotateKey(
-        adopting adopted: [UInt8], passphrase: SecretBytes, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+        adopting adopted: [UInt8], passphrase: SecretBytes, progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+        beforeRetiring: (() throws -> Void)? = nil
     ) throws -> [UUID] {
         let target = try VaultHeader.decode(adopted)
         guard target.vaultID == header.vaultID, target.store == header.store, target.slots.count == 1 else {
@@ -107,14 +123,16 @@ extension Vault {
         let kek = try target.deriveKEK(try Passphrase.normalized(passphrase))
         let keys: GenerationKeys
         do { keys = try target.unwrap(kek: kek).current } catch { throw VaultError.wrongPassphrase }
-        return try rotateKey(passphrase: passphrase, adopting: (keys, target, kek), batchSize: 256, progress: progress)
+        return try rotateKey(
+            passphrase: passphrase, adopting: (keys, target, kek), batchSize: 256, progress: progress,
+            beforeRetiring: beforeRetiring)
     }
 
     private func rotateKey(
         passphrase: SecretBytes, adopting: (keys: GenerationKeys, header: VaultHeader, kek: SecretBytes)?,
-        batchSize: Int, progress: ((_ done: Int, _ total: Int) -> Void)?
+        batchSize: Int, progress: ((_ done: Int, _ total: Int) -> Void)?, beforeRetiring: (() throws -> Void)?
     ) throws -> [UUID] {
-        try storeCall {
+        let (interim, kek, ring, damaged) = try storeCall {
             try backend.withWriteLock {
                 var onDisk = try Self.readHeader(backend)
                 let kek: SecretBytes
@@ -147,15 +165,29 @@ extension Vault {
                 try sealedIndex.load()
                 try sealedIndex.ensureAllPages()
                 let damaged = try resealAll(batchSize: batchSize, progress: progress)
+                var final = onDisk
+                try final.setSlots([ring.current], kek: kek)
+                headersForSync = try final.variantsForEveryStore(ring: KeyRing([ring.current]), kek: kek)
+                return (onDisk, kek, ring, damaged)
+            }
+        }
+        try beforeRetiring?()
+        return try storeCall {
+            try backend.withWriteLock {
                 // Every readable entry is now under the new generation: drop the old key, and
-                // seal every index page under the new one too.
-                try onDisk.setSlots([ring.current], kek: kek)
-                headersForSync = try onDisk.variantsForEveryStore(ring: KeyRing([ring.current]), kek: kek)
-                if let adopting { onDisk = adopting.header }
+                // seal every index page under the new one too. The header must still be the
+                // interim one this rotation wrote, or `kek` would undo a passphrase change.
+                guard try Self.readHeader(backend) == interim else { throw VaultError.rotationInterrupted }
+                try sealedIndex.load()
+                guard sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
+                try sealedIndex.ensureAllPages()
+                var final = interim
+                try final.setSlots([ring.current], kek: kek)
+                if let adopting { final = adopting.header }
                 var next = sealedIndex.index
                 next.markAllDirty()
-                try sealedIndex.commit(next, with: StoreChange(header: onDisk.encoded()), keys: ring.current)
-                header = onDisk
+                try sealedIndex.commit(next, with: StoreChange(header: final.encoded()), keys: ring.current)
+                header = final
                 keyRing = KeyRing([ring.current])
                 try backend.compact()
                 return damaged

@@ -155,4 +155,14 @@ extension Vault {
     package static func describeHeaderGeneration(_ encoded: [UInt8]) -> UInt32? {
         try? describeHeader(encoded).generation
     }
+
+    /// True when this vault's header wraps the same key generation with the same salt and
+    /// cost as `encoded`: the same passphrase opens both, so there is nothing to adopt. (A
+    /// machine that finished with `rekey` the rotation it was following publishes such a
+    /// header.)
+    package func wrapsLike(_ encoded: [UInt8]) -> Bool {
+        guard let other = try? Self.decodeForeignHeader(encoded) else { return false }
+        return other.salt == header.salt && other.kdf == header.kdf
+            && other.slots.map(\.generation) == header.slots.map(\.generation)
+    }
 }

@@ -38,6 +38,9 @@ struct Passwd: ParsableCommand {
         let (current, checked) = try access.withCurrentPassphrase { passphrase in
             (passphrase, try Vault.checkPassphrase(at: access.directory, passphrase: passphrase))
         }
+        // Mid-rotation the header holds two keys: `rekey` finishes first (and a synced vault
+        // could not publish a two-key header to the other machines).
+        guard checked.info.keyGenerations.count == 1 else { throw VaultError.rotationInterrupted }
         // The current passphrase was accepted: a mistyped repeat asks again rather than start over.
         let new = try access.newPassphrase(newPassphrase, triesOnMismatch: VaultAccess.passphraseTries)
         let change = try Vault.changePassphrase(

@@ -11,7 +11,8 @@ struct Rekey: ParsableCommand {
             Always asks for the current passphrase. Every entry and the index are re-encrypted \
             under a new random vault key; progress shows on stderr when it is a terminal. If it \
             is interrupted, the vault still opens and running `diary rekey` again finishes the \
-            job. An unlocked session keeps going: the agent is given the new key.
+            job (`diary sync` and `diary passwd` wait for it). An unlocked session keeps going: \
+            the agent is given the new key.
 
             EXAMPLE
               diary rekey
@@ -23,21 +24,21 @@ struct Rekey: ParsableCommand {
         let access = VaultAccess(options: global)
         let (vault, passphrase) = try access.openWithPassphrase()
         if vault.rotationInterrupted { Output.note("finishing an interrupted key rotation") }
-        let retiredKey = vault.vaultKey
-        let retiredGeneration = vault.keyGeneration
+        // The key being retired: the older of the two when an earlier run was interrupted.
+        let retired = vault.retiringKey ?? (vault.vaultKey, vault.keyGeneration)
         let progress = Progress("re-encrypting")
         defer { progress.finish() }
-        let unsealable = try vault.rotateKey(passphrase: passphrase, progress: progress.update)
+        let unsealable = try vault.rotateKey(passphrase: passphrase, progress: progress.update) {
+            // A synced vault publishes the new key's header, and the retired key sealed under
+            // the new one, at its next sync. Told before the old key is dropped, so that an
+            // interruption anywhere leaves both keys at hand for the next `diary rekey`.
+            try SyncLifecycle.noteKeyRotation(
+                vault: vault, retiredKey: retired.key, retiredGeneration: retired.generation,
+                stateDirectory: EntrySetWatch.stateDirectory)
+        }
         progress.finish()
         for id in unsealable {
             Output.warning("entry \(EntryFormat.fullID(id)) was already damaged and was not re-encrypted; run `diary verify`")
-        }
-        // A synced vault publishes the new key's header, and the retired key sealed under the
-        // new one, at its next sync.
-        if vault.keyGeneration != retiredGeneration {
-            try SyncLifecycle.noteKeyRotation(
-                vault: vault, retiredKey: retiredKey, retiredGeneration: retiredGeneration,
-                stateDirectory: EntrySetWatch.stateDirectory)
         }
         let client = try access.agent(for: vault.id)
         if let status = try? client.status(), status.vaultID == vault.id {

@@ -130,6 +130,7 @@ final class DiarySandbox {
     }
 
     /// Creates the sandbox's vault with `passphrase`, and makes it the default passphrase file.
+    @discardableResult
     func initVault(store: String = "sqlite", passphrase: String = "correct horse") throws -> String {
         let file = try passphraseFile(passphrase)
         try ok(["init", "--store", store, "--new-passphrase-file", file])
