@@ -18,7 +18,10 @@ final class StateStore {
     static let headsPageCount = 1024
     let directory: URL
     let vaultID: UUID
+    /// The key new files are sealed under.
     var key: SyncKey
+    /// Other keys a file may be sealed under: a reseal cut short leaves files under both.
+    var alsoOpensWith: [SyncKey] = []
     private var pages: [Int: [UUID: EntryHeads]] = [:]
     private var dirtyPages: Set<Int> = []
     private var seen: [Int: [UUID: [UInt8]]] = [:]
@@ -137,10 +140,12 @@ final class StateStore {
     private func open(_ name: String, _ url: URL) throws -> [UInt8]? {
         guard let file = try DurableFile.read(url, limit: 512 << 20) else { return nil }
         let nonceEnd = 16 + XChaCha20Poly1305.nonceByteCount
-        guard file.count > nonceEnd, Array(file[0..<16]) == key.id else { throw SyncError.stateUnreadable(url.path) }
+        guard file.count > nonceEnd, let sealer = ([key] + alsoOpensWith).first(where: { $0.id == Array(file[0..<16]) }) else {
+            throw SyncError.stateUnreadable(url.path)
+        }
         do {
             var padded = try XChaCha20Poly1305.open(
-                Array(file[nonceEnd...]), key: key.stateKey, nonce: Array(file[16..<nonceEnd]),
+                Array(file[nonceEnd...]), key: sealer.stateKey, nonce: Array(file[16..<nonceEnd]),
                 associatedData: associatedData(name))
             defer { secureZero(&padded) }
             return try LengthPadding.unpad(padded)

@@ -364,19 +364,22 @@ public final class SyncEngine {
             var rotated = false
             for step in steps where !rotated {
                 do {
-                    _ = try vault.rotateKey(adopting: try header(of: step), passphrase: passphrase)
+                    // The state follows the key before the vault drops the old one: cut short
+                    // anywhere, `diary rekey` finishes both (docs/FORMAT.md §8).
+                    _ = try vault.rotateKey(adopting: try header(of: step), passphrase: passphrase, beforeRetiring: {
+                        let key = try SyncKey(vaultKey: self.vault.vaultKey, generation: self.vault.keyGeneration)
+                        self.ring.makeCurrent(key)
+                        if !self.main.keys.contains(where: { $0.generation == key.generation }) {
+                            self.main.keys.append((key.generation, key.vaultKey))
+                        }
+                        try self.store.reseal(self.main, under: key)
+                    })
                     rotated = true
                 } catch VaultError.wrongPassphrase {
                     continue
                 }
             }
             guard rotated else { throw SyncError.passphraseChangedElsewhere(machine: best.name) }
-            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
-            ring.makeCurrent(key)
-            if !main.keys.contains(where: { $0.generation == key.generation }) {
-                main.keys.append((key.generation, key.vaultKey))
-            }
-            try store.reseal(main, under: key)
             report.keyChanged = true
             report.notes.append("the vault key was rotated on '\(best.name)': this vault now uses the new key")
         }

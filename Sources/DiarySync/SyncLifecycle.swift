@@ -176,6 +176,7 @@ public enum SyncLifecycle {
                 throw SyncError.stateUnreadable(store.mainURL.path)
             }
             store.key = sealedUnder
+            store.alsoOpensWith = [old, new]
             var main = try store.readMain()
             if !main.keys.contains(where: { $0.generation == new.generation }) {
                 main.keys.append((new.generation, new.vaultKey))

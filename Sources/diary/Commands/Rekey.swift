@@ -28,14 +28,14 @@ struct Rekey: ParsableCommand {
         let retired = vault.retiringKey ?? (vault.vaultKey, vault.keyGeneration)
         let progress = Progress("re-encrypting")
         defer { progress.finish() }
-        let unsealable = try vault.rotateKey(passphrase: passphrase, progress: progress.update) {
+        let unsealable = try vault.rotateKey(passphrase: passphrase, progress: progress.update, beforeRetiring: {
             // A synced vault publishes the new key's header, and the retired key sealed under
             // the new one, at its next sync. Told before the old key is dropped, so that an
             // interruption anywhere leaves both keys at hand for the next `diary rekey`.
             try SyncLifecycle.noteKeyRotation(
                 vault: vault, retiredKey: retired.key, retiredGeneration: retired.generation,
                 stateDirectory: EntrySetWatch.stateDirectory)
-        }
+        })
         progress.finish()
         for id in unsealable {
             Output.warning("entry \(EntryFormat.fullID(id)) was already damaged and was not re-encrypted; run `diary verify`")

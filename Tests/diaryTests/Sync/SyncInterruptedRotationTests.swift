@@ -14,10 +14,14 @@ import XCTest
 final class SyncInterruptedRotationTests: XCTestCase {
     struct Interrupted: Error {}
 
-    enum Point { case beforeSyncWasTold, afterSyncWasTold }
+    enum Point {
+        case beforeSyncWasTold, afterSyncWasTold
+        /// Every state file resealed under the new key except `state` itself (written last).
+        case whileSyncResealed
+    }
 
     func testARekeyInterruptedOnASyncedMachineIsFinishedByRekeyAndReachesTheOthers() throws {
-        for point in [Point.beforeSyncWasTold, .afterSyncWasTold] {
+        for point in [Point.beforeSyncWasTold, .afterSyncWasTold, .whileSyncResealed] {
             let net = try SyncMachines(.git)
             let a = try net.first(entries: ["written before the rotation"])
             try net.join()
@@ -104,11 +108,13 @@ final class SyncInterruptedRotationTests: XCTestCase {
         let retired = (key: vault.vaultKey, generation: vault.keyGeneration)
         XCTAssertThrowsError(
             try vault.rotateKey(passphrase: secret(passphrase), beforeRetiring: {
-                if point == .afterSyncWasTold {
-                    try SyncLifecycle.noteKeyRotation(
-                        vault: vault, retiredKey: retired.key, retiredGeneration: retired.generation,
-                        stateDirectory: self.stateDirectory(of: machine))
-                }
+                guard point != .beforeSyncWasTold else { throw Interrupted() }
+                let syncState = try self.syncStateFile(of: machine)
+                let before = try Data(contentsOf: syncState)
+                try SyncLifecycle.noteKeyRotation(
+                    vault: vault, retiredKey: retired.key, retiredGeneration: retired.generation,
+                    stateDirectory: self.stateDirectory(of: machine))
+                if point == .whileSyncResealed { try before.write(to: syncState) }
                 throw Interrupted()
             }))
     }
@@ -116,6 +122,14 @@ final class SyncInterruptedRotationTests: XCTestCase {
     /// `$XDG_STATE_HOME/diary` of a sandbox (its default, under its HOME).
     private func stateDirectory(of machine: DiarySandbox) -> URL {
         machine.root.appendingPathComponent("home/.local/state/diary", isDirectory: true)
+    }
+
+    /// The sealed `state` file of the one vault syncing on `machine`.
+    private func syncStateFile(of machine: DiarySandbox) throws -> URL {
+        let found = FileManager.default.enumerator(at: stateDirectory(of: machine).appendingPathComponent("sync"), includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.lastPathComponent == "state" } ?? []
+        XCTAssertEqual(found.count, 1, "\(found)")
+        return try XCTUnwrap(found.first)
     }
 
     /// The one header the git remote publishes for `store`.
