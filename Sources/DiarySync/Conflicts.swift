@@ -24,9 +24,10 @@ public struct Conflict: Sendable {
 public enum ResolveChoice: Sendable {
     /// This machine's version.
     case mine
-    /// The other machine's version (the one shown first, when several).
+    /// The other machine's version; refused when other machines wrote more than one.
     case theirs
-    /// This machine's version stays; the other becomes a new entry.
+    /// This machine's version stays (or the first shown); every other version becomes a
+    /// new entry, so nothing is dropped however many machines took part.
     case both
     /// A text written from both (in the editor); the other fields are those shown.
     case text(String)
@@ -45,7 +46,7 @@ extension SyncEngine {
         heads.heads.sorted(by: Head.shownFirst).map { head in
             ConflictVersion(
                 revision: head.revision,
-                machineName: main.logs[head.machine]?.name ?? "machine \(RemoteLayout.hex(head.machine).prefix(8))",
+                machineName: machineName(of: head.machine),
                 isThisMachine: head.machine == main.machine, isShown: head.digest == heads.shownDigest,
                 entry: head.content)
         }
@@ -53,18 +54,22 @@ extension SyncEngine {
 
     /// Resolves a conflict here and now: a revision that replaces every head is written to
     /// the local vault at once and published by the next sync, which resolves it on every
-    /// machine. Returns the id of the new entry `.both` made, if any.
+    /// machine. Returns the ids of the new entries `.both` made.
     @discardableResult
-    public func resolve(_ id: UUID, keeping choice: ResolveChoice) throws -> UUID? {
+    public func resolve(_ id: UUID, keeping choice: ResolveChoice) throws -> [UUID] {
         try setup.lock.withLock(exclusive: true) {
             guard var heads = try store.entry(id), heads.isConflict else {
                 throw SyncError.noConflict(id.uuidString.lowercased())
             }
             let ordered = heads.heads.sorted(by: Head.shownFirst)
             let mine = ordered.first { $0.machine == main.machine }
-            let theirs = ordered.first { $0.machine != main.machine }
+            // One head per distinct content: the same change made twice is one version.
+            var seenDigests = Set<[UInt8]>()
+            let distinct = ordered.filter { seenDigests.insert($0.digest).inserted }
+            let others = distinct.filter { $0.machine != main.machine && $0.digest != mine?.digest }
+            let theirs = others.first
             var kept: Entry?
-            var extra: Entry?
+            var extras: [Entry] = []
             switch choice {
             case .mine:
                 guard let mine else {
@@ -75,15 +80,19 @@ extension SyncEngine {
                 guard let theirs else {
                     throw SyncError.cannotResolve("every version was written on this machine; use --keep mine or --edit")
                 }
+                guard others.count == 1 else {
+                    let names = others.map { "'\(machineName(of: $0.machine))'" }.sorted().joined(separator: ", ")
+                    throw SyncError.cannotResolve("\(others.count) versions came from other machines (\(names)): --keep theirs would drop all but one; use --keep both to keep every version, or --edit")
+                }
                 kept = theirs.content
             case .both:
-                let first = mine ?? ordered[0]
-                let second = ordered.first { $0.revision != first.revision && !$0.deleted && $0.digest != first.digest }
-                kept = first.content ?? second?.content
-                if first.content != nil, let other = second?.content {
-                    let now = Date()
-                    extra = Entry(id: SecureRandom.uuid(), text: other.text, date: other.date, created: now, modified: now,
-                                  starred: other.starred, tags: other.tags, source: nil)
+                // The first text kept stays this entry; every other text becomes a new one.
+                let texts = ([mine].compactMap { $0 } + distinct.filter { $0.digest != mine?.digest }).compactMap(\.content)
+                kept = texts.first
+                let now = Date()
+                extras = texts.dropFirst().map { other in
+                    Entry(id: SecureRandom.uuid(), text: other.text, date: other.date, created: now, modified: now,
+                          starred: other.starred, tags: other.tags, source: nil)
                 }
             case .text(let text):
                 guard var base = ordered.first(where: { !$0.deleted })?.content else {
@@ -96,7 +105,7 @@ extension SyncEngine {
             let revision = Revision(entry: id, id: SecureRandom.uuid(), parents: heads.heads.map(\.revision), content: kept)
             heads.add(revision, lamport: main.lamport + 1, machine: main.machine)
             let expected: [UUID: [UInt8]?] = [id: heads.sealTag]
-            let puts = (kept.map { [$0] } ?? []) + (extra.map { [$0] } ?? [])
+            let puts = (kept.map { [$0] } ?? []) + extras
             let (tags, skipped) = try vault.applySynced(puts: puts, deletes: kept == nil ? [id] : [], expected: expected)
             guard !skipped.contains(id) else {
                 throw SyncError.cannotResolve("the entry changed while resolving; run `diary sync`, then resolve again")
@@ -110,7 +119,11 @@ extension SyncEngine {
             main.conflicts.remove(id)
             try store.flushPages()
             try store.writeMain(main)
-            return extra?.id
+            return extras.map(\.id)
         }
+    }
+
+    private func machineName(of machine: UUID) -> String {
+        main.logs[machine]?.name ?? "machine \(RemoteLayout.hex(machine).prefix(8))"
     }
 }

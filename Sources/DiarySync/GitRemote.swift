@@ -18,7 +18,10 @@ struct GitRemote {
 
     /// Clones the remote (or starts a first commit when it is empty).
     func cloneIfNeeded() throws {
-        if FileManager.default.fileExists(atPath: tree.appendingPathComponent(".git").path) { return }
+        if FileManager.default.fileExists(atPath: tree.appendingPathComponent(".git").path) {
+            removeStaleLocks()
+            return
+        }
         try? FileManager.default.removeItem(at: tree)
         try Self.run(["clone", "--quiet", "--no-checkout", "--", url, tree.path], in: nil)
         for (key, value) in [
@@ -90,6 +93,21 @@ struct GitRemote {
         return head
     }
 
+    /// A git killed mid-way (Ctrl-C during a sync) leaves `index.lock`, `HEAD.lock` or a ref's
+    /// `.lock` behind, and every later git command then refuses. Only diary, under its sync
+    /// lock, uses this clone, so a lock found now is stale. (Objects are not walked: their
+    /// number grows with the history.)
+    private func removeStaleLocks() {
+        let fm = FileManager.default
+        let gitDirectory = tree.appendingPathComponent(".git")
+        var locks = ((try? fm.contentsOfDirectory(atPath: gitDirectory.path)) ?? [])
+            .filter { $0.hasSuffix(".lock") }.map { gitDirectory.appendingPathComponent($0) }
+        if let refs = fm.enumerator(at: gitDirectory.appendingPathComponent("refs"), includingPropertiesForKeys: nil) {
+            locks += refs.compactMap { $0 as? URL }.filter { $0.lastPathComponent.hasSuffix(".lock") }
+        }
+        for lock in locks { try? fm.removeItem(at: lock) }
+    }
+
     @discardableResult
     func git(_ args: [String], neutral: Bool = false) throws -> String {
         try Self.run(args, in: tree, neutral: neutral)
@@ -138,7 +156,11 @@ struct GitRemote {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         exited.wait()
         guard process.terminationStatus == 0 else {
-            let message = String(decoding: errData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            // One line: git's own, without its advice ("hint: …").
+            let message = String(decoding: errData, as: UTF8.self).split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("hint:") }
+                .joined(separator: "; ")
             throw SyncError.remoteUnusable("git \(args.first ?? ""): \(message.isEmpty ? "exit \(process.terminationStatus)" : message)")
         }
         return String(decoding: outData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -65,7 +65,7 @@ enum RemoteLayout {
     }
 
     /// What file-sync tools name the second copy of a file both sides changed: Syncthing's
-    /// `name.sync-conflict-20240101-120000-ABCDEFG`, Dropbox's `name (conflicted copy …)`,
+    /// `name.sync-conflict-20240101-120000-ABCDEFG`, Dropbox's `name (laptop's conflicted copy …)`,
     /// Nextcloud's `name (conflicted copy …)`, and the `name (1)` of many others. Returns the
     /// original name.
     static func conflictCopyOriginal(_ name: String) -> String? {
@@ -75,12 +75,30 @@ enum RemoteLayout {
             let ext = rest.firstIndex(of: ".").map { String(rest[$0...]) } ?? ""
             return String(name[..<range.lowerBound]) + ext
         }
-        for marker in [" (conflicted copy", " (Conflicted copy", " (conflict", " ("] {
-            guard let range = name.range(of: marker), let close = name[range.upperBound...].firstIndex(of: ")") else {
-                continue
+        // A parenthesised note: Dropbox's "(laptop's conflicted copy 2024-01-01)", Nextcloud's
+        // "(conflicted copy 2024-01-01 101010)", or a number as Google Drive and Windows add.
+        var from = name.startIndex
+        while let open = name.range(of: " (", range: from..<name.endIndex) {
+            from = open.upperBound
+            guard let close = closingParenthesis(in: name, after: open.upperBound) else { continue }
+            let note = name[open.upperBound..<close]
+            guard note.lowercased().contains("conflict") || (!note.isEmpty && note.allSatisfy(\.isNumber)) else { continue }
+            return String(name[..<open.lowerBound]) + String(name[name.index(after: close)...])
+        }
+        return nil
+    }
+
+    /// The ")" that closes the "(" just before `start`, counting nested pairs.
+    private static func closingParenthesis(in name: String, after start: String.Index) -> String.Index? {
+        var depth = 1
+        var i = start
+        while i < name.endIndex {
+            if name[i] == "(" { depth += 1 }
+            if name[i] == ")" {
+                depth -= 1
+                if depth == 0 { return i }
             }
-            if marker == " (", !name[range.upperBound..<close].allSatisfy(\.isNumber) { continue }
-            return String(name[..<range.lowerBound]) + String(name[name.index(after: close)...])
+            i = name.index(after: i)
         }
         return nil
     }

@@ -490,7 +490,7 @@ public final class SyncEngine {
         for number in 0..<now.count {
             if pagesWritten.contains(number) {
                 let rows = try vault.sealTags(onPages: [number])
-                main.indexTags[number] = try rows == store.seenRows(onIndexPage: number) ? now[number] : []
+                main.indexTags[number] = try rows == store.seenRows(onIndexPage: number) ? now[number] : StateCodec.unknownTag
             } else if now[number] == detectedTags[number] {
                 main.indexTags[number] = now[number]
             }

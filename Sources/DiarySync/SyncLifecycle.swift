@@ -19,22 +19,33 @@ public enum SyncLifecycle {
         // Mid-rotation the header holds two keys: nothing fit to publish until `rekey` ends.
         guard !vault.rotationInterrupted else { throw VaultError.rotationInterrupted }
         let published = try Vault.publishableHeaders(at: vault.directory, passphrase: passphrase)
-        try setup.makeDirectories()
-        let tree = setup.tree(for: remote)
-        switch remote {
-        case .git(let url):
-            try GitRemote(url: url, tree: setup.gitTree).cloneIfNeeded()
-        case .folder:
-            try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+        // A failed start leaves nothing on this machine (no clone, no state) for the next try
+        // to trip over; what a first sync already wrote to a folder remote is authentic and stays.
+        try? FileManager.default.removeItem(at: setup.directory)
+        do {
+            try setup.makeDirectories()
+            let tree = setup.tree(for: remote)
+            switch remote {
+            case .git(let url):
+                try GitRemote(url: url, tree: setup.gitTree).cloneIfNeeded()
+            case .folder:
+                try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
+            }
+            try checkUsable(tree, vaultID: vault.id)
+            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+            var main = SyncMain(machine: SecureRandom.uuid(), machineName: machineName)
+            main.keys = [(vault.keyGeneration, vault.vaultKey)]
+            main.pendingKeyChange = KeyChange(headers: published.headers, retired: [])
+            try StateStore(directory: setup.directory, vaultID: vault.id, key: key).writeMain(main)
+            try setup.writeConfig(remote)
+            // The remote may hold this vault's records under keys this vault has since
+            // retired or not yet followed: the passphrase given opens their headers.
+            return try SyncEngine(vault: vault, stateDirectory: stateDirectory, passphrase: { passphrase }, progress: progress)
+                .sync()
+        } catch {
+            try? FileManager.default.removeItem(at: setup.directory)
+            throw error
         }
-        try checkUsable(tree, vaultID: vault.id)
-        let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
-        var main = SyncMain(machine: SecureRandom.uuid(), machineName: machineName)
-        main.keys = [(vault.keyGeneration, vault.vaultKey)]
-        main.pendingKeyChange = KeyChange(headers: published.headers, retired: [])
-        try StateStore(directory: setup.directory, vaultID: vault.id, key: key).writeMain(main)
-        try setup.writeConfig(remote)
-        return try SyncEngine(vault: vault, stateDirectory: stateDirectory, progress: progress).sync()
     }
 
     /// A remote tree can be taken: empty, or already a remote of this vault.

@@ -71,6 +71,9 @@ struct KeyChangeID: Equatable, Comparable {
 
 enum StateCodec {
     static let version: UInt8 = 1
+    /// The index page tag recorded for a page to look at again next time: 16 bytes (every
+    /// tag is stored without a length) that no sealed page has.
+    static let unknownTag = [UInt8](repeating: 0xff, count: 16)
 
     static func encode(_ s: SyncMain) -> [UInt8] {
         var w = ByteWriter()
@@ -94,7 +97,10 @@ enum StateCodec {
             k.key.withUnsafeBytes { w.append(Array($0)) }
         }
         w.u16(UInt16(s.indexTags.count))
-        for tag in s.indexTags { w.append(tag) }
+        for tag in s.indexTags {
+            precondition(tag.count == 16, "an index page tag is 16 bytes")
+            w.append(tag)
+        }
         w.u32(UInt32(s.logs.count))
         for (machine, log) in s.logs {
             w.uuid(machine)

@@ -9,8 +9,8 @@ struct Conflicts: ParsableCommand {
         commandName: "conflicts",
         abstract: "List entries changed on two machines (after `diary sync`).",
         discussion: """
-            Each conflict shows every version: which machine wrote it, its date and title, or \
-            that it deleted the entry. The local vault shows the first version listed until you \
+            Each conflict shows every version: which machine wrote it, its date, star, title, \
+            tags and length, or that it deleted the entry. The local vault shows the first version listed until you \
             choose with `diary resolve`; nothing is dropped meanwhile.
 
             EXAMPLE
@@ -34,11 +34,22 @@ struct Conflicts: ParsableCommand {
             var lines = [EntryFormat.fullID(conflict.id)]
             for version in conflict.versions {
                 let who = Printable.escaped(version.machineName) + (version.isThisMachine ? " (this machine)" : "")
-                let what = version.entry.map { "\(DateOutput.day($0.date))  \(Printable.escaped($0.title))" } ?? "(deleted)"
+                let what = version.entry.map(Self.describe) ?? "(deleted)"
                 lines.append("  \(version.isShown ? "*" : " ") \(who): \(what)")
             }
             Output.data(lines.joined(separator: "\n"))
         }
+    }
+
+    /// Enough to tell versions apart when only a star, a tag or the length differ.
+    static func describe(_ entry: Entry) -> String {
+        var parts = [DateOutput.day(entry.date)]
+        if entry.starred { parts.append("★") }
+        parts.append(Printable.escaped(entry.title))
+        parts += entry.tags.map { "#" + Printable.escaped($0) }
+        let words = entry.text.split(whereSeparator: { $0.isWhitespace }).count
+        parts.append("(\(words) word\(words == 1 ? "" : "s"))")
+        return parts.joined(separator: "  ")
     }
 }
 

@@ -9,11 +9,11 @@ struct Resolve: ParsableCommand {
         commandName: "resolve",
         abstract: "End a conflict: keep one version, both, or a text merged in the editor.",
         discussion: """
-            --keep mine keeps this machine's version, --keep theirs the other machine's, --keep \
-            both keeps this machine's and makes the other a new entry. --edit opens both texts \
-            in the editor between conflict markers; save the text you want (without the \
-            markers). The choice takes effect here at once and on every machine after the next \
-            `diary sync`.
+            --keep mine keeps this machine's version, --keep theirs the other machine's (refused \
+            when several other machines wrote versions), --keep both keeps this machine's and \
+            makes every other version a new entry. --edit opens every text in the editor \
+            between conflict markers; save the text you want (without the markers). The choice \
+            takes effect here at once and on every machine after the next `diary sync`.
 
             EXAMPLE
               diary resolve 1b4e --keep theirs
@@ -48,9 +48,10 @@ struct Resolve: ParsableCommand {
         case .both?: choice = .both
         case nil: choice = .text(try mergedText(engine, entryID, vault))
         }
-        let extra = try engine.resolve(entryID, keeping: choice)
+        let extras = try engine.resolve(entryID, keeping: choice)
         var note = "resolved \(EntryFormat.shortID(entryID)); `diary sync` publishes the choice"
-        if let extra { note += "; the other version is now entry \(EntryFormat.shortID(extra))" }
+        if extras.count == 1 { note += "; the other version is now entry \(EntryFormat.shortID(extras[0]))" }
+        if extras.count > 1 { note += "; the other versions are now entries \(extras.map(EntryFormat.shortID).joined(separator: ", "))" }
         Output.note(note)
     }
 

@@ -97,6 +97,41 @@ final class SyncConflictTests: XCTestCase {
         XCTAssertTrue(all.contains("B side"))
     }
 
+    func testThreeVersionsAreNeverResolvedByDroppingOneSilently() throws {
+        let net = try SyncMachines(.git)
+        let a = try net.first(entries: ["Title\nbase"])
+        let b = try net.join()
+        let c = try net.join()
+        let id = try a.listJSON()[0]["id"] as! String
+        for (n, machine) in [a, b, c].enumerated() {
+            try machine.ok(["edit", id], env: try editor(machine, appending: "side \(n)"))
+            try net.sync(n)
+        }
+        try net.sync(0)
+        XCTAssertEqual((try net.conflicts(0).first?["versions"] as? [[String: Any]])?.count, 3)
+        // The text listing tells versions apart.
+        let listed = try a.ok(["conflicts"]).stdout
+        XCTAssertEqual(listed.components(separatedBy: "(4 words)").count - 1, 3, listed)
+
+        // "theirs" would have to pick one of two other machines' versions: refused.
+        let theirs = try a.run(["resolve", id, "--keep", "theirs"])
+        XCTAssertEqual(theirs.status, 64, theirs.stderr)
+        XCTAssertTrue(theirs.stderr.contains("2 versions came from other machines ('machine-1', 'machine-2')"), theirs.stderr)
+        XCTAssertTrue(theirs.stderr.contains("--keep both"), theirs.stderr)
+
+        // "both" keeps every version: this one in place, the two others as new entries.
+        let both = try a.ok(["resolve", id, "--keep", "both"])
+        XCTAssertTrue(both.stderr.contains("the other versions are now entries"), both.stderr)
+        for n in [0, 1, 2, 0] { try net.sync(n) }
+        for n in 0...2 {
+            XCTAssertTrue(try net.conflicts(n).isEmpty, "machine \(n)")
+            let all = try net.snapshot(n).joined(separator: "\n")
+            XCTAssertEqual(try net.snapshot(n).count, 3, all)
+            for side in 0...2 { XCTAssertTrue(all.contains("side \(side)"), "machine \(n): \(all)") }
+        }
+        XCTAssertEqual(try net.snapshot(0), try net.snapshot(2))
+    }
+
     func testResolveByEditingBothTexts() throws {
         let net = try SyncMachines(.git)
         let a = try net.first(entries: ["Day\nmorning"])

@@ -44,6 +44,57 @@ final class SyncSetupCLITests: XCTestCase {
         XCTAssertTrue(foreign.stderr.contains("another vault"), foreign.stderr)
     }
 
+    func testAGitRemoteOfAnotherVaultLeavesNothingBehindForTheNextTry() throws {
+        let other = try SyncMachines(.git, name: "other")
+        try other.first(entries: ["someone else's"])
+        let box = try DiarySandbox()
+        try box.initVault()
+        let foreign = try box.run(["sync", "init", other.remoteRepository.path])
+        XCTAssertEqual(foreign.status, 65, foreign.stderr)
+        XCTAssertTrue(foreign.stderr.contains("another vault"), foreign.stderr)
+        let state = box.root.appendingPathComponent("home/.local/state/diary/sync")
+        let left = FileManager.default.enumerator(atPath: state.path)?.allObjects as? [String] ?? []
+        XCTAssertFalse(left.contains { $0.hasSuffix("/git") || $0.hasSuffix("config") }, "\(left)")
+        // A right remote afterwards is not confused with the clone of the wrong one.
+        let mine = box.root.appendingPathComponent("mine.git")
+        _ = try SyncMachines.git(["init", "--quiet", "--bare", mine.path])
+        try box.ok(["sync", "init", mine.path])
+        try box.ok(["sync"])
+    }
+
+    func testInitOnARemoteHoldingThisVaultUnderAnOlderKeyUsesThePassphraseGiven() throws {
+        let net = try SyncMachines(.git)
+        let a = try net.first(entries: ["one"])
+        try a.ok(["sync", "stop", "--yes"])
+        try a.ok(["rekey"])
+        let again = try a.run(["sync", "init", net.remoteRepository.path])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        try a.ok(["new"], stdin: Data("two".utf8))
+        try net.sync(0)
+        XCTAssertEqual(try net.snapshot(0).count, 2)
+        // A machine joining now reads both keys' records.
+        try net.join()
+        XCTAssertEqual(try net.snapshot(1), try net.snapshot(0))
+    }
+
+    func testAGitKilledDuringASyncLeavesNoLockThatStopsTheNext() throws {
+        let net = try SyncMachines(.git)
+        let a = try net.first(entries: ["one"])
+        let clone = try XCTUnwrap(
+            (FileManager.default.enumerator(at: a.root.appendingPathComponent("home/.local/state/diary/sync"), includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.first { $0.lastPathComponent == "git" }))
+        // What a git killed mid-fetch or mid-merge leaves.
+        for lock in [".git/index.lock", ".git/HEAD.lock", ".git/refs/remotes/origin/main.lock"] {
+            let url = clone.appendingPathComponent(lock)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data().write(to: url)
+        }
+        try a.ok(["new"], stdin: Data("two".utf8))
+        try net.sync(0)
+        try net.join()
+        XCTAssertEqual(try net.snapshot(1).count, 2)
+    }
+
     func testJoinRefusesATargetThatIsNotEmptyAndAWrongPassphraseLeavesNothing() throws {
         let net = try SyncMachines(.git)
         try net.first(entries: ["one"])
