@@ -3,6 +3,30 @@ import DiaryStore
 import DiaryVault
 import Foundation
 
+/// Why a sync asks for the passphrase; the CLI words the prompt. `attempt` counts from 1:
+/// a later one follows a passphrase that did not open, and the CLI gives nil when it has no
+/// other to offer (a passphrase file, or the terminal's tries used up).
+public enum PassphraseNeed: Sendable, Equatable {
+    /// Another machine rotated the vault key: the header it published opens with the
+    /// passphrase set there.
+    case followRotation(machine: String, attempt: Int)
+    /// The passphrase was changed here without sync being told (an interrupted `passwd`).
+    case publishOwnChange(attempt: Int)
+
+    public var attempt: Int {
+        switch self {
+        case .followRotation(_, let n), .publishOwnChange(let n): return n
+        }
+    }
+
+    var again: PassphraseNeed {
+        switch self {
+        case .followRotation(let machine, let n): return .followRotation(machine: machine, attempt: n + 1)
+        case .publishOwnChange(let n): return .publishOwnChange(attempt: n + 1)
+        }
+    }
+}
+
 /// One sync of a local vault with its remote (docs/FORMAT.md §12.8):
 ///
 /// 1. find what changed in the local vault since the last sync (index page tags, then rows);
@@ -19,8 +43,8 @@ public final class SyncEngine {
     var store: StateStore
     var main: SyncMain
     var ring: SyncKeyRing
-    /// Asked at most once, when another machine rotated the key.
-    let passphrase: () throws -> SecretBytes?
+    /// Asked when the passphrase is needed (see `PassphraseNeed`); nil when none can be had.
+    let passphrase: (PassphraseNeed) throws -> SecretBytes?
     private var cachedPassphrase: SecretBytes?
     let progress: (SyncProgress) -> Void
     var report = SyncReport()
@@ -36,7 +60,7 @@ public final class SyncEngine {
     var joining = false
 
     public init(
-        vault: Vault, stateDirectory: URL, passphrase: @escaping () throws -> SecretBytes? = { nil },
+        vault: Vault, stateDirectory: URL, passphrase: @escaping (PassphraseNeed) throws -> SecretBytes? = { _ in nil },
         progress: @escaping (SyncProgress) -> Void = { _ in }
     ) throws {
         self.vault = vault
@@ -66,6 +90,7 @@ public final class SyncEngine {
     public func sync() throws -> SyncReport {
         try setup.lock.withLock(exclusive: true) {
             try git?.cloneIfNeeded()
+            try noticeUnpublishedPassphraseChange()
             let local = try localChanges()
             var first = true
             for attempt in 1...5 {
@@ -188,16 +213,17 @@ public final class SyncEngine {
             .compactMap { $0 }
         guard !headers.isEmpty else { return nil }
         let shownName = name ?? "machine \(RemoteLayout.hex(machine).prefix(8))"
-        guard let passphrase = try currentPassphrase() else { throw SyncError.needsPassphrase(machine: shownName) }
-        var opened = false
-        for header in headers {
-            guard let unwrapped = try? Vault.unwrapHeader(header, passphrase: passphrase) else { continue }
-            opened = true
-            let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation)
-            if key.id == keyID { return key }
+        return try withPassphrase(.followRotation(machine: shownName, attempt: 1), onWrong: passphraseLost(to: shownName)) { passphrase in
+            var opened = false
+            for header in headers {
+                guard let unwrapped = try? Vault.unwrapHeader(header, passphrase: passphrase) else { continue }
+                opened = true
+                let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation)
+                if key.id == keyID { return key }
+            }
+            if !opened { throw VaultError.wrongPassphrase }
+            return nil
         }
-        if !opened { throw SyncError.passphraseChangedElsewhere(machine: shownName) }
-        return nil
     }
 
     /// A key some later key change retired (a joining machine starts from the newest key and
@@ -235,11 +261,56 @@ public final class SyncEngine {
         return nil
     }
 
-    private func currentPassphrase() throws -> SecretBytes? {
-        if let cachedPassphrase { return cachedPassphrase }
-        cachedPassphrase = try passphrase()
-        return cachedPassphrase
+    /// Runs `use` with the passphrase. While `use` finds it wrong (`VaultError.wrongPassphrase`)
+    /// the passphrase is asked for again, as long as the CLI gives one (a terminal gives a few
+    /// tries, a passphrase file one); then `onWrong` is thrown.
+    private func withPassphrase<T>(
+        _ need: PassphraseNeed, onWrong: @autoclosure () -> SyncError, _ use: (SecretBytes) throws -> T
+    ) throws -> T {
+        var need = need
+        while true {
+            let given = need.attempt == 1 ? try cachedPassphrase ?? passphrase(need) : try passphrase(need)
+            guard let given else {
+                if need.attempt > 1 { throw onWrong() }
+                switch need {
+                case .followRotation(let machine, _): throw SyncError.needsPassphrase(machine: machine)
+                case .publishOwnChange: throw SyncError.needsPassphraseToPublish
+                }
+            }
+            do {
+                let result = try use(given)
+                cachedPassphrase = given
+                return result
+            } catch VaultError.wrongPassphrase {
+                need = need.again
+            }
+        }
     }
+
+    /// What to say when no passphrase given opens another machine's newer key: when this
+    /// machine's own passphrase change is among the changes it replaced, that change lost.
+    private func passphraseLost(to machine: String) -> SyncError {
+        let ownChangeLost = keyChanges.contains { $0.id.machine == main.machine }
+            || main.pendingKeyChange != nil
+        return SyncError.passphraseChangedElsewhere(machine: machine, ownChangeLost: ownChangeLost)
+    }
+
+    /// `diary passwd` writes the header, then tells sync; cut short in between, the new
+    /// header would never reach the other machines. The state keeps a digest of the header as
+    /// of the last sync: another one, with no key change waiting, is published now. Its
+    /// other-store variants need the passphrase (which also proves the header).
+    private func noticeUnpublishedPassphraseChange() throws {
+        let digest = Self.headerDigest(vault.encodedHeader)
+        guard !main.headerDigest.isEmpty, main.headerDigest != digest, main.pendingKeyChange == nil else { return }
+        let published = try withPassphrase(.publishOwnChange(attempt: 1), onWrong: .needsPassphraseToPublish) {
+            try Vault.publishableHeaders(at: vault.directory, passphrase: $0)
+        }
+        guard published.generation == vault.keyGeneration else { return }
+        main.pendingKeyChange = KeyChange(headers: published.headers, retired: [])
+        report.notes.append("this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it now")
+    }
+
+    static func headerDigest(_ header: [UInt8]) -> [UInt8] { BLAKE2b.hash(header, outputCount: 16) }
 
     // MARK: This machine's changes
 
@@ -359,41 +430,47 @@ public final class SyncEngine {
         let target = try header(of: best)
         if target == vault.encodedHeader { return }
         if best.id.generation > vault.keyGeneration {
-            guard let passphrase = try currentPassphrase() else { throw SyncError.needsPassphrase(machine: best.name) }
+            let ownChangeLost = pending.contains { $0.id.machine == main.machine }
             let steps = pending.filter { $0.id.generation > vault.keyGeneration && $0.id.machine != main.machine }.reversed()
-            var rotated = false
-            for step in steps where !rotated {
-                do {
-                    // The state follows the key before the vault drops the old one: cut short
-                    // anywhere, `diary rekey` finishes both (docs/FORMAT.md §8).
-                    _ = try vault.rotateKey(adopting: try header(of: step), passphrase: passphrase, beforeRetiring: {
-                        let key = try SyncKey(vaultKey: self.vault.vaultKey, generation: self.vault.keyGeneration)
-                        self.ring.makeCurrent(key)
-                        if !self.main.keys.contains(where: { $0.generation == key.generation }) {
-                            self.main.keys.append((key.generation, key.vaultKey))
-                        }
-                        try self.store.reseal(self.main, under: key)
-                    })
-                    rotated = true
-                } catch VaultError.wrongPassphrase {
-                    continue
+            let lost = SyncError.passphraseChangedElsewhere(machine: best.name, ownChangeLost: ownChangeLost)
+            try withPassphrase(.followRotation(machine: best.name, attempt: 1), onWrong: lost) { passphrase in
+                for step in steps {
+                    do {
+                        // The state follows the key before the vault drops the old one: cut
+                        // short anywhere, `diary rekey` finishes both (docs/FORMAT.md §8).
+                        _ = try vault.rotateKey(adopting: try header(of: step), passphrase: passphrase, beforeRetiring: {
+                            let key = try SyncKey(vaultKey: self.vault.vaultKey, generation: self.vault.keyGeneration)
+                            self.ring.makeCurrent(key)
+                            if !self.main.keys.contains(where: { $0.generation == key.generation }) {
+                                self.main.keys.append((key.generation, key.vaultKey))
+                            }
+                            try self.store.reseal(self.main, under: key)
+                        })
+                        return
+                    } catch VaultError.wrongPassphrase {
+                        continue
+                    }
                 }
+                throw VaultError.wrongPassphrase
             }
-            guard rotated else { throw SyncError.passphraseChangedElsewhere(machine: best.name) }
+            if ownChangeLost {
+                report.notes.append("the passphrase change made on this machine lost to the key rotation on '\(best.name)': this vault now opens with the passphrase set there")
+            }
             report.keyChanged = true
             report.notes.append("the vault key was rotated on '\(best.name)': this vault now uses the new key")
         }
         guard try header(of: best) != vault.encodedHeader else { return }
         guard Vault.describeHeaderGeneration(target) == vault.keyGeneration else {
-            throw SyncError.passphraseChangedElsewhere(machine: best.name)
+            throw SyncError.passphraseChangedElsewhere(machine: best.name, ownChangeLost: false)
         }
         // Same generation, another key: both machines rotated before seeing each other's
         // rotation. Adopting that header would leave this vault's entries under a key its
         // header no longer wraps; a new rotation here (a higher generation) settles it.
         guard best.keyID == ring.current.id else { throw SyncError.concurrentRotation(machine: best.name) }
         if vault.wrapsLike(target) { return }
-        if joining, let passphrase = try currentPassphrase(), (try? Vault.unwrapHeader(target, passphrase: passphrase)) == nil {
-            throw SyncError.passphraseChangedElsewhere(machine: best.name)
+        if joining, let passphrase = cachedPassphrase ?? (try passphrase(.followRotation(machine: best.name, attempt: 1))),
+           (try? Vault.unwrapHeader(target, passphrase: passphrase)) == nil {
+            throw SyncError.passphraseChangedElsewhere(machine: best.name, ownChangeLost: false)
         }
         try vault.adoptHeader(target)
         report.notes.append("the passphrase was changed on '\(best.name)': from now on this vault opens with the passphrase set there")
@@ -497,6 +574,7 @@ public final class SyncEngine {
         }
         pagesWritten = []
         detectedTags = now
+        main.headerDigest = Self.headerDigest(vault.encodedHeader)
         try store.flushPages()
         try store.writeMain(main)
     }

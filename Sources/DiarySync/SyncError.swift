@@ -17,8 +17,12 @@ public enum SyncError: Error, Equatable {
     case needsPassphrase(machine: String)
     /// This machine and another rotated the vault key at the same time.
     case concurrentRotation(machine: String)
-    /// The passphrase does not open the remote's current header.
-    case passphraseChangedElsewhere(machine: String)
+    /// The passphrase does not open the remote's current header. `ownChangeLost`: a
+    /// passphrase change made on this machine was replaced by that machine's key rotation.
+    case passphraseChangedElsewhere(machine: String, ownChangeLost: Bool)
+    /// This vault's passphrase was changed here without sync being told; publishing it needs
+    /// the passphrase.
+    case needsPassphraseToPublish
     /// The sealed sync state of this machine does not open with this vault's key.
     case stateUnreadable(String)
     /// `resolve` of an entry that is not in conflict, or with a choice that does not apply.

@@ -40,7 +40,7 @@ public enum SyncLifecycle {
             try setup.writeConfig(remote)
             // The remote may hold this vault's records under keys this vault has since
             // retired or not yet followed: the passphrase given opens their headers.
-            return try SyncEngine(vault: vault, stateDirectory: stateDirectory, passphrase: { passphrase }, progress: progress)
+            return try SyncEngine(vault: vault, stateDirectory: stateDirectory, passphrase: { $0.attempt == 1 ? passphrase : nil }, progress: progress)
                 .sync()
         } catch {
             try? FileManager.default.removeItem(at: setup.directory)
@@ -117,7 +117,7 @@ public enum SyncLifecycle {
             main.keys = [(vault.keyGeneration, vault.vaultKey)]
             try StateStore(directory: setup.directory, vaultID: vaultID, key: key).writeMain(main)
             try setup.writeConfig(remote)
-            let engine = try SyncEngine(vault: vault, stateDirectory: stateDirectory, passphrase: { passphrase }, progress: progress)
+            let engine = try SyncEngine(vault: vault, stateDirectory: stateDirectory, passphrase: { $0.attempt == 1 ? passphrase : nil }, progress: progress)
             engine.joining = true
             let report = try engine.sync()
             return (vault, report)

@@ -50,6 +50,10 @@ struct SyncMain {
     var pendingKeyChange: KeyChange?
     /// Revisions made here (resolutions) to publish at the next sync.
     var pendingRevisions: [Revision] = []
+    /// BLAKE2b-128 of the local vault header as of the last sync (empty before the first):
+    /// a header changed since, with no key change waiting, is published (an interrupted
+    /// `passwd`).
+    var headerDigest: [UInt8] = []
 }
 
 /// Orders key changes the same way on every machine, without a clock: a newer key generation
@@ -124,6 +128,8 @@ enum StateCodec {
         w.u32(UInt32(encodedPending.count))
         w.append(encodedPending)
         secureZero(&encodedPending)
+        w.u8(UInt8(s.headerDigest.count))
+        w.append(s.headerDigest)
         return w.bytes
     }
 
@@ -158,6 +164,7 @@ enum StateCodec {
         let pending = try RecordCodec.decode(raw, machine: s.machine, seq: 0)
         s.pendingRevisions = pending.revisions
         s.pendingKeyChange = pending.keyChange
+        s.headerDigest = try r.take(Int(try r.u8()))
         try r.expectEnd()
         return s
     }

@@ -80,7 +80,8 @@ struct SyncNow: ParsableCommand {
         abstract: "Publish this machine's changes and take in the others' (the default).",
         discussion: """
             Uses the unlocked session's key (or asks for the passphrase). When another machine \
-            rotated the vault key, asks for the passphrase once to follow it. Exits 65 when the \
+            rotated the vault key, asks for the passphrase set there to follow it (on a \
+            terminal, again if the one typed does not open it). Exits 65 when the \
             remote contradicts what this machine saw before (rewound, a record removed, replaced \
             or forged); nothing is changed then.
             """)
@@ -94,7 +95,7 @@ struct SyncNow: ParsableCommand {
         defer { progress.finish() }
         let engine = try SyncEngine(
             vault: vault, stateDirectory: EntrySetWatch.stateDirectory,
-            passphrase: { try access.passphraseIfAvailable(prompt: "Passphrase (the vault key changed on another machine): ") },
+            passphrase: { try SyncPassphrase.ask($0, access: access) },
             progress: progress.update)
         let report = try engine.sync()
         progress.finish()
@@ -237,7 +238,12 @@ enum SyncMessages {
         if report.added > 0 { moved.append("added \(report.added)") }
         if report.changed > 0 { moved.append("changed \(report.changed)") }
         if report.deleted > 0 { moved.append("deleted \(report.deleted)") }
-        Output.note(moved.isEmpty ? "up to date" : moved.joined(separator: ", "))
+        if report.keyChanged { moved.append("took in the new vault key") }
+        if !moved.isEmpty {
+            Output.note(moved.joined(separator: ", "))
+        } else if report.notes.isEmpty {
+            Output.note("up to date")
+        }
         for note in report.notes { Output.note(Printable.escaped(note)) }
         for line in report.pending { Output.note("pending: \(Printable.escaped(line))") }
         for id in report.newConflicts {
@@ -252,5 +258,26 @@ enum SyncMessages {
                 try client.setKey(vault.vaultKey, generation: vault.keyGeneration)
             }
         }
+    }
+}
+
+/// The prompts of a sync that needs the passphrase (see `PassphraseNeed`): a passphrase file
+/// answers once, a terminal up to `VaultAccess.passphraseTries` times.
+enum SyncPassphrase {
+    static func ask(_ need: PassphraseNeed, access: VaultAccess) throws -> SecretBytes? {
+        if need.attempt > 1, access.options.passphraseFilePath != nil || need.attempt > VaultAccess.passphraseTries {
+            return nil
+        }
+        let prompt: String
+        switch need {
+        case .followRotation(let machine, let attempt):
+            let name = Printable.escaped(machine)
+            if attempt > 1 { Output.note("that passphrase does not open the key rotated on '\(name)'") }
+            prompt = "Passphrase set on '\(name)' (the vault key was rotated there): "
+        case .publishOwnChange(let attempt):
+            if attempt > 1 { Output.note("that passphrase does not open this vault") }
+            prompt = "Passphrase (to publish the passphrase changed here): "
+        }
+        return try access.passphraseIfAvailable(prompt: prompt)
     }
 }

@@ -132,9 +132,19 @@ struct ErrorReport: Equatable {
         case .concurrentRotation(let machine):
             self.init(message: "the vault key was rotated on '\(Printable.escaped(machine))' and on this machine at the same time; nothing was changed",
                       hint: "run `diary rekey` here, then `diary sync`: the newer rotation reaches every machine", code: .failure)
-        case .passphraseChangedElsewhere(let machine):
-            self.init(message: "that passphrase no longer opens the vault: it was changed on '\(Printable.escaped(machine))'",
-                      hint: "use the passphrase set there", code: .wrongPassphrase)
+        case .passphraseChangedElsewhere(let machine, let ownChangeLost):
+            if ownChangeLost {
+                self.init(
+                    message: "the vault key was rotated on '\(Printable.escaped(machine))' while the passphrase was changed here; the rotation wins, and that passphrase does not open it",
+                    hint: "run `diary sync` on a terminal and give the passphrase used on '\(Printable.escaped(machine))' when asked (or `diary unlock` first, then `diary sync --passphrase-file` with that passphrase)",
+                    code: .wrongPassphrase)
+            } else {
+                self.init(message: "that passphrase no longer opens the vault: it was changed on '\(Printable.escaped(machine))'",
+                          hint: "use the passphrase set there", code: .wrongPassphrase)
+            }
+        case .needsPassphraseToPublish:
+            self.init(message: "this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it needs the passphrase",
+                      hint: "run `diary sync` on a terminal, or with --passphrase-file", code: .locked)
         case .stateUnreadable(let path):
             self.init(message: "this machine's sync state does not open with this vault's key: \(path)", hint: nil, code: .damaged)
         case .noConflict(let id):
