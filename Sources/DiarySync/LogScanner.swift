@@ -143,6 +143,12 @@ struct LogScanner {
                 outcome.findings.append("\(path) cannot be read (not a regular file, or too large)")
                 break
             }
+            // In a synced folder, a record not read before that is only the beginning of one is
+            // still being copied (git delivers whole files: there it is an edit).
+            if tidiesCopies, RecordCodec.looksIncomplete(bytes) {
+                outcome.pending.append("\(path) is still arriving (\(bytes.count) bytes so far)")
+                break
+            }
             var record: SyncRecord
             do {
                 record = try open(bytes, machine: machine, seq: next, ring: &ring, unlock: unlock)

@@ -103,6 +103,16 @@ enum RecordCodec {
         }
     }
 
+    /// True for the beginning of a record and not a whole one: a file starting like a record
+    /// (or empty) whose length no record has. A file-sync tool that writes in place shows
+    /// such a file while it copies.
+    static func looksIncomplete(_ file: [UInt8]) -> Bool {
+        guard file.count >= magic.count else { return Array(magic.prefix(file.count)) == file }
+        guard Array(file[0..<magic.count]) == magic else { return false }
+        let sealed = file.count - prefixLength - XChaCha20Poly1305.nonceByteCount - XChaCha20Poly1305.tagByteCount
+        return sealed < LengthPadding.minimumBucket || !LengthPadding.isBucketSize(sealed)
+    }
+
     /// Opens the record stored at `machine`/`seq` of the vault `vaultID`.
     static func open(
         _ file: [UInt8], vaultID: UUID, machine: UUID, seq: UInt64, keys: SyncKeyRing

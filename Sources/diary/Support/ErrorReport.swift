@@ -124,7 +124,7 @@ struct ErrorReport: Equatable {
             let lines = findings.map { "  " + Printable.escaped($0) }.joined(separator: "\n")
             self.init(
                 message: "the remote contradicts what this machine saw before; nothing was synced:\n\(lines)",
-                hint: "the remote (or whoever can write to it) removed, rewound or replaced records; restore it from a machine that has them, or from a backup",
+                hint: "the remote (or whoever can write to it) removed, rewound or replaced records, or put in files that are not this vault's records; restore it from a machine that has them, or from a backup",
                 code: .damaged)
         case .needsPassphrase(let machine):
             self.init(message: "the vault key was rotated on '\(Printable.escaped(machine))'; the passphrase is needed to follow it",

@@ -111,6 +111,25 @@ final class SyncHostileRemoteTests: XCTestCase {
         XCTAssertEqual(try net[1].run(["sync"]).status, 0)
     }
 
+    func testANewRecordStillBeingCopiedIntoAFolderIsPendingNotAnAlarm() throws {
+        let net = try settled(.folder)
+        try net[0].ok(["new"], stdin: Data("three".utf8))
+        try net.sync(0)
+        let log = try firstMachineLog(net.folder(1), net)
+        let newest = log.appendingPathComponent(try FileManager.default.contentsOfDirectory(atPath: log.path).sorted().last!)
+        let original = try Data(contentsOf: newest)
+        // A sync tool that writes in place: empty first, then part of the file.
+        for part in [Data(), original.prefix(5), original.prefix(original.count / 2)] {
+            try part.write(to: newest)
+            let waiting = try net[1].run(["sync"])
+            XCTAssertEqual(waiting.status, 0, waiting.stderr)
+            XCTAssertTrue(waiting.stderr.contains("pending:") && waiting.stderr.contains("still arriving"), waiting.stderr)
+        }
+        try original.write(to: newest)
+        try net.sync(1)
+        XCTAssertTrue(try net.snapshot(1).joined().contains("three"))
+    }
+
     func testARecordOfAnotherVaultIsRefused() throws {
         let net = try settled(.folder)
         let other = try SyncMachines(.folder, name: "other")
