@@ -19,7 +19,7 @@ struct GitRemote {
     /// Clones the remote (or starts a first commit when it is empty).
     func cloneIfNeeded() throws {
         if FileManager.default.fileExists(atPath: tree.appendingPathComponent(".git").path) {
-            removeStaleLocks()
+            try recoverFromAnInterruptedSync()
             return
         }
         try? FileManager.default.removeItem(at: tree)
@@ -81,9 +81,7 @@ struct GitRemote {
     /// Commits whatever is new in the tree and pushes it. Returns the pushed commit, or nil
     /// when someone else pushed first (fetch, check and merge again, then retry).
     func commitAndPush() throws -> String? {
-        try git(["add", "-A", "--", "."])
-        let staged = (try? git(["diff", "--cached", "--quiet"])) == nil
-        if staged { try git(["commit", "--quiet", "-m", "sync"], neutral: true) }
+        try commitWhatIsNew()
         guard let head = try? git(["rev-parse", "--verify", "-q", "HEAD"]), !head.isEmpty else { return "" }
         do {
             try git(["push", "--quiet", "origin", "HEAD:refs/heads/\(Self.branch)"])
@@ -91,6 +89,28 @@ struct GitRemote {
             return nil
         }
         return head
+    }
+
+    /// A sync cut short can leave the clone mid-merge, with the merged files written but not
+    /// committed (a later merge then refuses to overwrite them), or with this machine's new
+    /// records written but not committed. Everything in the tree belongs in it: any merge
+    /// in progress is abandoned and what is there is committed; the next merge, of the same
+    /// files, is clean.
+    private func recoverFromAnInterruptedSync() throws {
+        removeStaleLocks()
+        if FileManager.default.fileExists(atPath: tree.appendingPathComponent(".git/MERGE_HEAD").path) {
+            _ = try? git(["merge", "--quit"])
+        }
+        try commitWhatIsNew()
+    }
+
+    /// Commits whatever is new in the tree (a neutral commit); false when nothing was.
+    @discardableResult
+    private func commitWhatIsNew() throws -> Bool {
+        try git(["add", "-A", "--", "."])
+        guard (try? git(["diff", "--cached", "--quiet"])) == nil else { return false }
+        try git(["commit", "--quiet", "-m", "sync"], neutral: true)
+        return true
     }
 
     /// A git killed mid-way (Ctrl-C during a sync) leaves `index.lock`, `HEAD.lock` or a ref's

@@ -119,6 +119,23 @@ final class StateStore {
         try writeMain(main)
     }
 
+    /// Re-seals the files as they are on disk under `newKey`, and makes it the key from now
+    /// on. What this sync changed in memory is not written here (`flushPages` and `writeMain`
+    /// do, later, under the new key): a sync cut short after this must find the state as it
+    /// was before the sync, or it would count records as taken in that never reached the
+    /// vault.
+    func resealOnDisk(under newKey: SyncKey) throws {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+            .filter { $0.hasPrefix("heads-") || $0.hasPrefix("seen-") }.sorted() + ["state"]
+        alsoOpensWith.append(key)
+        key = newKey
+        for name in names {
+            let url = directory.appendingPathComponent(name)
+            guard var plaintext = try open(name, url) else { continue }
+            try seal(&plaintext, name: name, to: url)
+        }
+    }
+
     private func associatedData(_ name: String) -> [UInt8] {
         var w = ByteWriter()
         w.append(Self.domain)

@@ -292,7 +292,7 @@ public final class SyncEngine {
     /// machine's own passphrase change is among the changes it replaced, that change lost.
     private func passphraseLost(to machine: String) -> SyncError {
         let ownChangeLost = keyChanges.contains { $0.id.machine == main.machine }
-            || main.pendingKeyChange != nil
+            || main.pendingKeyChange != nil || main.adoptedKeyChange?.machine == main.machine
         return SyncError.passphraseChangedElsewhere(machine: machine, ownChangeLost: ownChangeLost)
     }
 
@@ -301,14 +301,25 @@ public final class SyncEngine {
     /// of the last sync: another one, with no key change waiting, is published now. Its
     /// other-store variants need the passphrase (which also proves the header).
     private func noticeUnpublishedPassphraseChange() throws {
-        let digest = Self.headerDigest(vault.encodedHeader)
-        guard !main.headerDigest.isEmpty, main.headerDigest != digest, main.pendingKeyChange == nil else { return }
+        guard !main.headerDigest.isEmpty, main.headerDigest != Self.headerDigest(vault.encodedHeader) else { return }
+        // Changed, but known: the change waiting to be published, or a header already on the
+        // remote (one a sync cut short had adopted). Same salt and cost, same passphrase.
+        if let waiting = main.pendingKeyChange?.headers[vault.store], vault.wrapsLike(waiting) { return }
+        if publishedHeaders().contains(where: vault.wrapsLike) { return }
         let published = try withPassphrase(.publishOwnChange(attempt: 1), onWrong: .needsPassphraseToPublish) {
             try Vault.publishableHeaders(at: vault.directory, passphrase: $0)
         }
         guard published.generation == vault.keyGeneration else { return }
-        main.pendingKeyChange = KeyChange(headers: published.headers, retired: [])
+        main.pendingKeyChange = KeyChange(headers: published.headers, retired: main.pendingKeyChange?.retired ?? [])
         report.notes.append("this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it now")
+    }
+
+    /// The headers for this vault's store kind in the remote's `keys/` (a few small files).
+    private func publishedHeaders() -> [[UInt8]] {
+        let dir = tree.appendingPathComponent(RemoteLayout.keysDirectory)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
+            .filter { RemoteLayout.header(fromName: $0)?.store == vault.store }
+            .compactMap { try? DurableFile.read(dir.appendingPathComponent($0), limit: 64 << 10) }
     }
 
     static func headerDigest(_ header: [UInt8]) -> [UInt8] { BLAKE2b.hash(header, outputCount: 16) }
@@ -426,12 +437,18 @@ public final class SyncEngine {
         guard let best = pending.last else { return }
         main.adoptedKeyChange = best.id
         defer { removeSupersededHeaders(keeping: best.id) }
-        // This machine's own change is the newest: its header is already the local one.
-        guard best.id.machine != main.machine else { return }
+        // This machine's own change is the newest: its header is already the local one. A
+        // passphrase set elsewhere meanwhile, under an older key, lost to a rotation made here.
+        guard best.id.machine != main.machine else {
+            for lost in pending where lost.id.machine != main.machine && lost.id.generation < best.id.generation {
+                report.notes.append("the passphrase change made on '\(lost.name)' lost to the key rotation made here: the vault opens with this machine's passphrase")
+            }
+            return
+        }
         let target = try header(of: best)
         if target == vault.encodedHeader { return }
         if best.id.generation > vault.keyGeneration {
-            let ownChangeLost = pending.contains { $0.id.machine == main.machine }
+            let ownChangeLost = pending.contains { $0.id.machine == main.machine } || adopted?.machine == main.machine
             let steps = pending.filter { $0.id.generation > vault.keyGeneration && $0.id.machine != main.machine }.reversed()
             let lost = SyncError.passphraseChangedElsewhere(machine: best.name, ownChangeLost: ownChangeLost)
             try withPassphrase(.followRotation(machine: best.name, attempt: 1), onWrong: lost) { passphrase in
@@ -445,7 +462,7 @@ public final class SyncEngine {
                             if !self.main.keys.contains(where: { $0.generation == key.generation }) {
                                 self.main.keys.append((key.generation, key.vaultKey))
                             }
-                            try self.store.reseal(self.main, under: key)
+                            try self.store.resealOnDisk(under: key)
                         })
                         return
                     } catch VaultError.wrongPassphrase {

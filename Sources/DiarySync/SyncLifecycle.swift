@@ -44,6 +44,8 @@ public enum SyncLifecycle {
                 .sync()
         } catch {
             try? FileManager.default.removeItem(at: setup.directory)
+            // The vault's directory above it, when nothing else syncs there.
+            _ = rmdir(setup.directory.deletingLastPathComponent().path)
             throw error
         }
     }

@@ -164,7 +164,8 @@ enum StateCodec {
         let pending = try RecordCodec.decode(raw, machine: s.machine, seq: 0)
         s.pendingRevisions = pending.revisions
         s.pendingKeyChange = pending.keyChange
-        s.headerDigest = try r.take(Int(try r.u8()))
+        // Absent from states written before it existed (nothing to compare with yet).
+        s.headerDigest = r.isAtEnd ? [] : try r.take(Int(try r.u8()))
         try r.expectEnd()
         return s
     }

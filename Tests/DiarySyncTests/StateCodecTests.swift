@@ -36,4 +36,52 @@ final class StateCodecTests: XCTestCase {
         XCTAssertEqual(read.pendingKeyChange?.headers, main.pendingKeyChange?.headers)
         XCTAssertEqual(read.pendingKeyChange?.retired.map(\.generation), [1])
     }
+
+    func testAStateWrittenBeforeTheHeaderDigestExistedStillReads() throws {
+        var main = SyncMain(machine: UUID(), machineName: "laptop")
+        main.headerDigest = []
+        let current = StateCodec.encode(main)
+        // The field is the last byte (length 0): without it, the state of the version before.
+        let read = try StateCodec.decode(Array(current.dropLast()))
+        XCTAssertEqual(read.machine, main.machine)
+        XCTAssertEqual(read.headerDigest, [])
+    }
+
+    /// Following another machine's rotation re-seals the state mid-sync: what the sync has
+    /// read but not yet shown in the vault must not be saved then, or a sync cut short would
+    /// count those records as taken in (they were lost for good).
+    func testResealingOnDiskKeepsTheStateAsItWasBeforeTheSync() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let vaultID = UUID()
+        let old = try SyncKey(vaultKey: SecretBytes(randomCount: 32), generation: 1)
+        let new = try SyncKey(vaultKey: SecretBytes(randomCount: 32), generation: 2)
+        let entry = UUID()
+        let store = StateStore(directory: directory, vaultID: vaultID, key: old)
+        var main = SyncMain(machine: UUID(), machineName: "laptop")
+        main.lamport = 5
+        try store.writeMain(main)
+        try store.setEntry(entry, EntryHeads())
+        try store.flushPages()
+
+        // Mid-sync: more read in memory, then the rotation's reseal.
+        main.lamport = 9
+        var heads = EntryHeads()
+        heads.awaited = [UUID()]
+        try store.setEntry(entry, heads)
+        try store.resealOnDisk(under: new)
+
+        let reopened = StateStore(directory: directory, vaultID: vaultID, key: new)
+        XCTAssertEqual(try reopened.readMain().lamport, 5)
+        XCTAssertEqual(try reopened.entry(entry)?.awaited, [])
+        XCTAssertThrowsError(try StateStore(directory: directory, vaultID: vaultID, key: old).readMain())
+        // The sync goes on under the new key and saves what it did.
+        try store.setEntry(entry, heads)
+        try store.flushPages()
+        try store.writeMain(main)
+        let saved = StateStore(directory: directory, vaultID: vaultID, key: new)
+        XCTAssertEqual(try saved.readMain().lamport, 9)
+        XCTAssertEqual(try saved.entry(entry)?.awaited, heads.awaited)
+    }
 }

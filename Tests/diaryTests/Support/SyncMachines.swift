@@ -150,6 +150,29 @@ final class SyncMachines {
         return all
     }
 
+    /// The one header the git remote publishes for `store` (after the newest key change
+    /// removed the ones it replaced).
+    func publishedHeader(store: String) throws -> [UInt8] {
+        let gitDir = "--git-dir=\(remoteRepository.path)"
+        let names = try Self.git([gitDir, "ls-tree", "--name-only", "main", "keys/"])
+            .split(separator: "\n").filter { $0.hasSuffix(".\(store)") }
+        XCTAssertEqual(names.count, 1, "\(names)")
+        return Array(try Self.gitRaw([gitDir, "show", "main:\(names.first ?? "")"]))
+    }
+
+    /// `$XDG_STATE_HOME/diary` of machine `n` (its default, under its HOME).
+    func stateDirectory(_ n: Int) -> URL {
+        machines[n].root.appendingPathComponent("home/.local/state/diary", isDirectory: true)
+    }
+
+    /// The file named `name` (`state`, `git`, …) in machine `n`'s sync state of its vault.
+    func syncStateItem(_ n: Int, named name: String) throws -> URL {
+        let found = FileManager.default.enumerator(at: stateDirectory(n).appendingPathComponent("sync"), includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.lastPathComponent == name } ?? []
+        XCTAssertEqual(found.count, 1, "\(found)")
+        return try XCTUnwrap(found.first)
+    }
+
     /// A working copy of the bare remote, for tests that play the hostile host.
     func hostileCheckout() throws -> URL {
         let dir = scratch.appendingPathComponent("host-\(UUID().uuidString.prefix(6))")

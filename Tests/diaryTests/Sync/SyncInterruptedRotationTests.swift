@@ -26,7 +26,7 @@ final class SyncInterruptedRotationTests: XCTestCase {
             let a = try net.first(entries: ["written before the rotation"])
             try net.join()
             try net.sync(0)
-            try interruptRekey(of: a, passphrase: net.passphrase, at: point)
+            try interruptRekey(machine: 0, in: net, passphrase: net.passphrase, at: point)
             XCTAssertEqual(try Vault.inspect(at: a.vault).keyGenerations, [1, 2], "\(point)")
 
             // Sync refuses: there is no single key to seal under, nor a header to publish.
@@ -62,7 +62,7 @@ final class SyncInterruptedRotationTests: XCTestCase {
 
         // B adopts A's key the way its sync would, and is cut short before the old key goes.
         let vault = try Vault.open(at: b.vault, passphrase: secret(net.passphrase))
-        let published = try publishedHeader(in: net, store: "files")
+        let published = try net.publishedHeader(store: "files")
         XCTAssertThrowsError(
             try vault.rotateKey(
                 adopting: published, passphrase: secret(net.passphrase), beforeRetiring: { throw Interrupted() }))
@@ -88,10 +88,47 @@ final class SyncInterruptedRotationTests: XCTestCase {
         XCTAssertEqual(try a.run(["list"]).status, 0)
     }
 
+    func testASyncCutShortJustAfterFollowingARekeyLosesNothing() throws {
+        let net = try SyncMachines(.git)
+        let a = try net.first(entries: ["written before the rotation"])
+        let b = try net.join(store: "files")
+        try a.ok(["rekey"])
+        try a.ok(["new"], stdin: Data("written with the rotation".utf8))
+        try net.sync(0)
+
+        // B's sync, in this process; what a kill leaves is copied just after the rotation,
+        // as the fetched entries are about to be shown, and put back once it is done.
+        let fm = FileManager.default
+        let stateDirectory = net.stateDirectory(1)
+        let killed = net.scratch.appendingPathComponent("killed-\(UUID().uuidString.prefix(6))")
+        var copied = false
+        let engine = try SyncEngine(
+            vault: try Vault.open(at: b.vault, passphrase: secret(net.passphrase)), stateDirectory: stateDirectory,
+            passphrase: { [self] _ in try secret(net.passphrase) },
+            progress: { step in
+                guard case .applying = step, !copied else { return }
+                copied = true
+                try? fm.createDirectory(at: killed, withIntermediateDirectories: true)
+                try? fm.copyItem(at: b.vault, to: killed.appendingPathComponent("vault"))
+                try? fm.copyItem(at: stateDirectory, to: killed.appendingPathComponent("state"))
+            })
+        _ = try engine.sync()
+        XCTAssertTrue(copied)
+        try fm.removeItem(at: b.vault)
+        try fm.removeItem(at: stateDirectory)
+        try fm.copyItem(at: killed.appendingPathComponent("vault"), to: b.vault)
+        try fm.copyItem(at: killed.appendingPathComponent("state"), to: stateDirectory)
+
+        let resumed = try net.sync(1)
+        XCTAssertFalse(resumed.stderr.contains("publishing"), resumed.stderr)
+        XCTAssertEqual(try net.snapshot(1), try net.snapshot(0))
+        XCTAssertEqual(try net.snapshot(1).count, 2)
+    }
+
     func testPasswdWaitsForAnInterruptedRotationToBeFinished() throws {
         let net = try SyncMachines(.git)
         let a = try net.first(entries: ["one"])
-        try interruptRekey(of: a, passphrase: net.passphrase, at: .beforeSyncWasTold)
+        try interruptRekey(machine: 0, in: net, passphrase: net.passphrase, at: .beforeSyncWasTold)
         let refused = try a.run(["passwd", "--new-passphrase-file", try a.passphraseFile("a newer passphrase here")])
         XCTAssertEqual(refused.status, 1, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("a key rotation was interrupted"), refused.stderr)
@@ -102,43 +139,21 @@ final class SyncInterruptedRotationTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// Runs machine `machine`'s rotation in this process and stops it at `point`.
-    private func interruptRekey(of machine: DiarySandbox, passphrase: String, at point: Point) throws {
-        let vault = try Vault.open(at: machine.vault, passphrase: secret(passphrase))
+    /// Runs machine `n`'s rotation in this process and stops it at `point`.
+    private func interruptRekey(machine n: Int, in net: SyncMachines, passphrase: String, at point: Point) throws {
+        let vault = try Vault.open(at: net[n].vault, passphrase: secret(passphrase))
         let retired = (key: vault.vaultKey, generation: vault.keyGeneration)
         XCTAssertThrowsError(
             try vault.rotateKey(passphrase: secret(passphrase), beforeRetiring: {
                 guard point != .beforeSyncWasTold else { throw Interrupted() }
-                let syncState = try self.syncStateFile(of: machine)
+                let syncState = try net.syncStateItem(n, named: "state")
                 let before = try Data(contentsOf: syncState)
                 try SyncLifecycle.noteKeyRotation(
                     vault: vault, retiredKey: retired.key, retiredGeneration: retired.generation,
-                    stateDirectory: self.stateDirectory(of: machine))
+                    stateDirectory: net.stateDirectory(n))
                 if point == .whileSyncResealed { try before.write(to: syncState) }
                 throw Interrupted()
             }))
-    }
-
-    /// `$XDG_STATE_HOME/diary` of a sandbox (its default, under its HOME).
-    private func stateDirectory(of machine: DiarySandbox) -> URL {
-        machine.root.appendingPathComponent("home/.local/state/diary", isDirectory: true)
-    }
-
-    /// The sealed `state` file of the one vault syncing on `machine`.
-    private func syncStateFile(of machine: DiarySandbox) throws -> URL {
-        let found = FileManager.default.enumerator(at: stateDirectory(of: machine).appendingPathComponent("sync"), includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }.filter { $0.lastPathComponent == "state" } ?? []
-        XCTAssertEqual(found.count, 1, "\(found)")
-        return try XCTUnwrap(found.first)
-    }
-
-    /// The one header the git remote publishes for `store`.
-    private func publishedHeader(in net: SyncMachines, store: String) throws -> [UInt8] {
-        let gitDir = "--git-dir=\(net.remoteRepository.path)"
-        let names = try SyncMachines.git([gitDir, "ls-tree", "--name-only", "main", "keys/"])
-            .split(separator: "\n").filter { $0.hasSuffix(".\(store)") }
-        XCTAssertEqual(names.count, 1, "\(names)")
-        return Array(try SyncMachines.gitRaw([gitDir, "show", "main:\(names.first ?? "")"]))
     }
 
     private func secret(_ text: String) throws -> SecretBytes {

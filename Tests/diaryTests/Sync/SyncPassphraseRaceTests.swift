@@ -33,6 +33,61 @@ final class SyncPassphraseRaceTests: XCTestCase {
         XCTAssertFalse(try net.sync(0).stderr.contains("publishing"))
     }
 
+    func testASecondPasswdCutShortWhileTheFirstWaitsIsPublishedInstead() throws {
+        let net = try SyncMachines(.folder)
+        let a = try net.first(entries: ["one"])
+        let b = try net.join()
+        try a.ok(["passwd", "--new-passphrase-file", try a.passphraseFile(newPassphrase)])
+        let third = "copper lantern river seven"
+        try Vault.changePassphrase(at: a.vault, current: secret(newPassphrase), new: secret(third))
+        a.environment["DIARY_PASSPHRASE_FILE"] = try a.passphraseFile(third)
+        let published = try net.sync(0)
+        XCTAssertTrue(published.stderr.contains("publishing it now"), published.stderr)
+        try net.sync(1)
+        XCTAssertEqual(try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(third)]).status, 0)
+        XCTAssertEqual(try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(newPassphrase)]).status, 77)
+    }
+
+    func testASyncCutShortAfterTakingInAPasswdDoesNotPublishItAgain() throws {
+        let net = try SyncMachines(.git)
+        let a = try net.first(entries: ["one"])
+        let b = try net.join(store: "files")
+        try net.join(store: "files")
+        try a.ok(["passwd", "--new-passphrase-file", try a.passphraseFile(newPassphrase)])
+        a.environment["DIARY_PASSPHRASE_FILE"] = try a.passphraseFile(newPassphrase)
+        try net.sync(0)
+        // B's sync adopted A's header and was cut short before saving what it read.
+        try SyncMachines.git(["-C", try net.syncStateItem(1, named: "git").path, "pull", "--quiet", "--no-rebase", "origin", "main"])
+        let vault = try Vault.open(at: b.vault, passphrase: secret(net.passphrase))
+        try vault.adoptHeader(try net.publishedHeader(store: "files"))
+        b.environment["DIARY_PASSPHRASE_FILE"] = try b.passphraseFile(newPassphrase)
+        let again = try net.sync(1)
+        XCTAssertFalse(again.stderr.contains("publishing"), again.stderr)
+        let third = try net.sync(2)
+        XCTAssertTrue(third.stderr.contains("passphrase was changed on 'machine-0'"), third.stderr)
+        XCTAssertEqual(try net.snapshot(1), try net.snapshot(0))
+    }
+
+    func testAPasswdPublishedBeforeACrossingRekeyIsToldItLostOnBothSides() throws {
+        let net = try SyncMachines(.git)
+        let a = try net.first(entries: ["one"])
+        let b = try net.join()
+        let bNew = try b.passphraseFile(newPassphrase)
+        try b.ok(["passwd", "--new-passphrase-file", bNew])
+        b.environment["DIARY_PASSPHRASE_FILE"] = bNew
+        try net.sync(1)
+        try a.ok(["rekey"])
+        let rotated = try net.sync(0)
+        XCTAssertTrue(rotated.stderr.contains("passphrase change made on 'machine-1' lost to the key rotation made here"), rotated.stderr)
+        let refused = try b.run(["sync"])
+        XCTAssertEqual(refused.status, 77, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("while the passphrase was changed here"), refused.stderr)
+        try b.ok(["unlock"])
+        try b.ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(net.passphrase)])
+        try b.ok(["lock"])
+        XCTAssertEqual(try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(net.passphrase)]).status, 0)
+    }
+
     func testAPasswdCrossingARekeyLosesAndTheMachineCatchesUpWithThePassphraseSetThere() throws {
         let net = try SyncMachines(.git)
         let a = try net.first(entries: ["one"])

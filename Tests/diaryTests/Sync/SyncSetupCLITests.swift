@@ -95,6 +95,32 @@ final class SyncSetupCLITests: XCTestCase {
         XCTAssertEqual(try net.snapshot(1).count, 2)
     }
 
+    func testAGitMergeKilledMidWayLeavesNoFilesThatStopTheNext() throws {
+        let net = try SyncMachines(.git)
+        let a = try net.first(entries: ["one"])
+        let b = try net.join()
+        try b.ok(["new"], stdin: Data("from B".utf8))
+        try net.sync(1)
+        // What a merge killed after writing the fetched files leaves: B's record in A's
+        // clone, not committed, and a merge in progress.
+        let clone = try net.syncStateItem(0, named: "git")
+        try SyncMachines.git(["-C", clone.path, "fetch", "--quiet", "origin"])
+        let head = try SyncMachines.git(["-C", clone.path, "rev-parse", "origin/main"])
+        let archive = net.scratch.appendingPathComponent("fetched.tar")
+        try SyncMachines.git(["-C", clone.path, "archive", "-o", archive.path, "origin/main"])
+        let tar = Process()
+        tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        tar.arguments = ["tar", "-xf", archive.path, "-C", clone.path]
+        try tar.run()
+        tar.waitUntilExit()
+        try Data((head + "\n").utf8).write(to: clone.appendingPathComponent(".git/MERGE_HEAD"))
+        try a.ok(["new"], stdin: Data("from A".utf8))
+        try net.sync(0)
+        try net.sync(1)
+        XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
+        XCTAssertEqual(try net.snapshot(0).count, 3)
+    }
+
     func testJoinRefusesATargetThatIsNotEmptyAndAWrongPassphraseLeavesNothing() throws {
         let net = try SyncMachines(.git)
         try net.first(entries: ["one"])
