@@ -57,7 +57,9 @@ struct Show: ParsableCommand {
             entryIDs = try vault.list(EntryFilter(limit: limit ?? 1)).map(\.id)
             if entryIDs.isEmpty { throw CLIError.noEntries }
         } else {
-            entryIDs = try ids.map { try vault.resolve($0.lowercased()) }
+            // Two ids naming the same entry (`show ffff ffff0000`) show it once, where it first appears.
+            var seen = Set<UUID>()
+            entryIDs = try ids.map { try vault.resolve($0.lowercased()) }.filter { seen.insert($0).inserted }
         }
         let entries = try entryIDs.map { try vault.entry($0) }
         try warnAboutIndex(vault, entryUnchecked: true)
