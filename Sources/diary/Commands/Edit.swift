@@ -7,6 +7,7 @@ struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Edit an entry in your editor (the newest without an id).",
+        usage: "diary edit [<options>] [<id>]",
         discussion: """
             Opens the text in $VISUAL, else $EDITOR, else vi, in a private file on a memory file \
             system that is overwritten and removed afterwards, also when the editor fails or \

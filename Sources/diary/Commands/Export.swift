@@ -8,6 +8,7 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export entries as plaintext JSON or Markdown.",
+        usage: "diary export [<options>]",
         discussion: """
             The output is NOT encrypted. A warning always goes to stderr; on a terminal diary \
             then asks before writing anything. Without a terminal (scripts, pipes, cron) --yes \

@@ -7,6 +7,7 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show entries (the newest without an id).",
+        usage: "diary show [<options>] [<ids> ...]",
         discussion: """
             ID is a full UUID or a unique prefix of at least 4 hex digits (as `list` shows). \
             Without an id, shows the newest entry; with several, each in turn; -n N shows the \

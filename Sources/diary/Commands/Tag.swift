@@ -6,6 +6,7 @@ struct Tag: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tag",
         abstract: "Add or remove an entry's tags.",
+        usage: "diary tag [<options>] <id> [<change> ...]",
         discussion: """
             +TAG adds a tag, -TAG removes one; a bare TAG adds. A leading # is optional. Prints \
             the resulting tags on stderr.
