@@ -100,6 +100,9 @@ enum SpokenDate {
             let today = dayComponents(of: now)
             year = today.year!
             if (month, day) > (today.month!, today.day!) { year -= 1 }
+            // `Feb 29` in a year without one is the last February 29th (eight years back covers
+            // 2100, which has none); a day no year has (`Feb 30`) stays refused below.
+            for _ in 0..<8 where !isValid(year, month, day) { year -= 1 }
         }
         guard isValid(year, month, day) else { return nil }
         return DateComponents(year: year, month: month, day: day)
