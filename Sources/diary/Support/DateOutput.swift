@@ -18,7 +18,28 @@ enum DateOutput {
         return identifier
     }
 
-    static var locale: Locale { Locale(identifier: localeIdentifier()) }
+    /// The user's locale, always with the Gregorian calendar: entries, `--on`, the calendar's
+    /// rows and the stats are Gregorian days, so a locale whose default calendar is another
+    /// (`fa_IR`: Persian, `ar_SA`: Hijri, `th_TH`: Buddhist) gives its names of the Gregorian
+    /// months, not the months of its own calendar (glibc's locales are Gregorian too).
+    static var locale: Locale { Locale(identifier: localeIdentifier() + "@calendar=gregorian") }
+
+    /// The Gregorian calendar in the user's locale (first weekday, names) and time zone.
+    static var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = locale
+        calendar.timeZone = TimeZone.current
+        return calendar
+    }
+
+    /// A formatter for the user's locale on the Gregorian calendar (`DateOutput.calendar`).
+    static func formatter() -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.calendar = calendar
+        formatter.timeZone = TimeZone.current
+        return formatter
+    }
 
     /// A day in the user's locale, e.g. `Sep 15, 2023`, `15. Sept. 2023`, `2023년 9월 15일`.
     ///
@@ -47,9 +68,7 @@ enum DateOutput {
     }()
 
     private static func formatter(template: String) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        formatter.timeZone = TimeZone.current
+        let formatter = formatter()
         formatter.setLocalizedDateFormatFromTemplate(template)
         return formatter
     }

@@ -192,8 +192,7 @@ enum SpokenDate {
         var table: [String: Int] = ["sept": 9]
         let english = DateFormatter()
         english.locale = Locale(identifier: "en_US_POSIX")
-        let local = DateFormatter()
-        local.locale = DateOutput.locale
+        let local = DateOutput.formatter()  // Gregorian month names, in any locale
         for formatter in [local, english] {
             for symbols in [formatter.monthSymbols, formatter.shortMonthSymbols, formatter.standaloneMonthSymbols] {
                 for (i, name) in symbols.enumerated() {

@@ -92,9 +92,7 @@ struct StatsReport {
 
     /// Sunday first, in the user's locale.
     private static var weekdayNames: [String] {
-        let formatter = DateFormatter()
-        formatter.locale = DateOutput.locale
-        return formatter.standaloneWeekdaySymbols
+        DateOutput.formatter().standaloneWeekdaySymbols
     }
 
     // MARK: For programs
