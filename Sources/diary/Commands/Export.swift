@@ -53,6 +53,7 @@ struct Export: ParsableCommand {
     var yes = false
 
     func validate() throws {
+        if let tag { try Tags.validate(tag) }
         if format == .json, let to, to.hasSuffix("/") {
             throw ValidationError("--format json writes one file; give a file name, not a directory")
         }

@@ -53,6 +53,10 @@ struct New: ParsableCommand {
     @Flag(help: "Star the entry.")
     var star = false
 
+    func validate() throws {
+        for tag in tags { try Tags.validate(tag) }
+    }
+
     func run() throws {
         // Open first: a locked vault must fail before the user has written anything.
         let vault = try VaultAccess(options: global).open()
