@@ -58,7 +58,8 @@ enum DateOutput {
     // template resolution by ICU) cost more than formatting a date, once per listed line.
     // The environment and the time zone do not change while a command runs. (The ISO
     // formatter is not declared Sendable; one command runs on one thread, which alone uses it.)
-    private static let dayFormatter = formatter(template: "yMMMd")
+    static let dayTemplate = "yMMMd"
+    private static let dayFormatter = formatter(template: dayTemplate)
     private static let dayAndTimeFormatter = formatter(template: "yMMMdjmm")
     nonisolated(unsafe) private static let isoFormatter: ISO8601DateFormatter = {
         let formatter = ISO8601DateFormatter()
@@ -67,7 +68,9 @@ enum DateOutput {
         return formatter
     }()
 
-    private static func formatter(template: String) -> DateFormatter {
+    /// A formatter for a template (`yMMMd`), in the user's locale on the Gregorian calendar;
+    /// `LocaleDate` parses with the same ones `list` prints with.
+    static func formatter(template: String) -> DateFormatter {
         let formatter = formatter()
         formatter.setLocalizedDateFormatFromTemplate(template)
         return formatter
