@@ -29,6 +29,11 @@ public enum Exporter {
     ) -> String {
         let formatter = DateFormatter()
         formatter.locale = locale
+        // Entry dates are Gregorian days, whatever the locale's default calendar (ar_SA: Hijri).
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = locale
+        calendar.timeZone = timeZone
+        formatter.calendar = calendar
         formatter.timeZone = timeZone
         formatter.dateStyle = .full
         formatter.timeStyle = .short

@@ -67,6 +67,9 @@ final class BadInputTests: XCTestCase {
         try assertRefused(["star", prefix], status: 1, message: "matches 2 entries")
         let result = try box.run(["show", prefix])
         for id in matches { XCTAssertTrue(result.stderr.contains(id), "names \(id): \(result.stderr)") }
+        for id in matches {
+            XCTAssertEqual(result.stderr.components(separatedBy: id).count - 1, 1, "names \(id) once: \(result.stderr)")
+        }
     }
 
     func testMissingVaultExits66() throws {

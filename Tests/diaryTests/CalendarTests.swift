@@ -143,6 +143,35 @@ final class CalendarTests: XCTestCase {
         XCTAssertEqual(labels, (1...12).map { "\($0)월" })
     }
 
+    /// The rows are Gregorian months, so their names are too in a locale whose default calendar
+    /// is another (Persian in fa_IR, Hijri in ar_SA): whole names, never cut, the label column
+    /// as wide as the widest. `list` and `stats` print Gregorian dates there too.
+    func testMonthNamesAreGregorianInLocalesWithAnotherCalendar() throws {
+        try write(3, on: "2024-11-25")
+        let expected = [
+            "fa_IR.UTF-8": ["ژانویه", "فوریه", "مارس", "آوریل", "مه", "ژوئن", "ژوئیه", "اوت", "سپتامبر", "اکتبر",
+                            "نوامبر", "دسامبر"],
+            "ar_SA.UTF-8": ["يناير", "فبراير", "مارس", "أبريل", "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر", "أكتوبر",
+                            "نوفمبر", "ديسمبر"],
+        ]
+        for (locale, months) in expected {
+            let lines = try box.ok(["calendar", "2024"], env: ["LC_ALL": locale]).stdout
+                .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let rows = Array(lines[1...12])
+            XCTAssertEqual(rows.map { String($0.split(separator: " ")[0]) }, months, locale)
+            // The cells start in one column: the label column is as wide as the widest name.
+            let width = months.map(\.count).max()!
+            for row in rows { XCTAssertEqual(row.dropFirst(width).first, " ", "\(locale): \(row)") }
+            // February 2024 has 29 days; November 25th is shaded.
+            XCTAssertEqual(rows[1].filter { $0 == "·" || $0 == "░" }.count, 29, "\(locale): \(rows[1])")
+            XCTAssertTrue(rows[10].contains("░"), "\(locale): \(rows[10])")
+            let listed = try box.ok(["list"], env: ["LC_ALL": locale]).stdout
+            XCTAssertTrue(listed.contains(months[10]), "\(locale): \(listed)")
+            let stats = try box.ok(["stats"], env: ["LC_ALL": locale]).stdout
+            XCTAssertTrue(stats.contains(months[10]), "\(locale): \(stats)")
+        }
+    }
+
     func testABadYearIsAUsageErrorAndReadsNothing() throws {
         for bad in ["0", "1582", "10000", "twenty"] {
             let result = try box.run(["calendar", bad])

@@ -69,6 +69,29 @@ final class HelpTests: XCTestCase {
         }
     }
 
+    /// At 80 columns no line of any help is wider than 80 (the terminal would wrap it to column 0),
+    /// the usage line included: it names the options as `[<options>]`, as git does, and the
+    /// OPTIONS section lists them. A usage error prints the same short usage line.
+    func testNoHelpLineIsWiderThanEightyColumns() throws {
+        let box = try DiarySandbox(name: "help")
+        let commands = [""] + Self.commands + ["audit", "conflicts", "resolve", "sync", "sync now", "sync init",
+                                               "sync join", "sync stop"]
+        for command in commands {
+            let args = command.split(separator: " ").map(String.init) + ["--help"]
+            let help = try box.ok(args, env: ["COLUMNS": "80"]).stdout
+            XCTAssertTrue(help.contains("USAGE: diary"), "\(command) --help has a usage line")
+            for line in help.split(separator: "\n") where line.count > 80 {
+                XCTFail("\(command) --help has a line of \(line.count) columns: \(line)")
+            }
+        }
+        for args in [["list", "--on", "garbage"], ["search"], ["init", "--bogus"], ["sync", "join", "--bogus"]] {
+            let result = try box.run(args, env: ["COLUMNS": "80"])
+            XCTAssertEqual(result.status, 64, "\(args): \(result.stderr)")
+            let usage = try XCTUnwrap(result.stderr.split(separator: "\n").first { $0.hasPrefix("Usage: ") }, result.stderr)
+            XCTAssertLessThanOrEqual(usage.count, 80, "\(args): \(usage)")
+        }
+    }
+
     func testCompletionScriptsAreGeneratedFromTheParser() throws {
         let box = try DiarySandbox(name: "help")
         for shell in ["bash", "zsh", "fish"] {

@@ -42,6 +42,13 @@ final class ReadingTests: XCTestCase {
         XCTAssertTrue(shown.contains("first body\n\nNewest\n"), "one blank line between entries: \(shown)")
     }
 
+    func testShowNamingOneEntryTwiceShowsItOnce() throws {
+        let ids = try threeEntries()
+        let shown = try box.ok(["show", String(ids[0].prefix(4)), String(ids[0].prefix(8)), ids[2]]).stdout
+        XCTAssertEqual(shown.components(separatedBy: "first body").count - 1, 1, shown)
+        XCTAssertTrue(shown.contains("third body"), shown)
+    }
+
     func testShowNShowsTheNewestNInFull() throws {
         _ = try threeEntries()
         let shown = try box.ok(["show", "-n", "2"]).stdout

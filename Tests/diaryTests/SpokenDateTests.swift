@@ -99,6 +99,21 @@ final class SpokenDateTests: XCTestCase {
         try check("22 feb 2023") { _ in fixed.addingTimeInterval(-21 * 3600) }
     }
 
+    /// Through the binary, today: `Feb 29` is the last February 29th, also in a year without one
+    /// (SpokenDateNowTests pins "now" to such years).
+    func testFebruaryTwentyNinthWithoutAYear() throws {
+        try check("Feb 29") { now in
+            var year = self.calendar.component(.year, from: now)
+            while true {
+                let leap = self.calendar.range(of: .day, in: .month,
+                    for: self.calendar.date(from: DateComponents(year: year, month: 2))!)!.count == 29
+                let day = self.calendar.date(from: DateComponents(year: year, month: 2, day: 29))!
+                if leap && day <= now { return day }
+                year -= 1
+            }
+        }
+    }
+
     func testMonthNamesInTheUsersLocale() throws {
         let german = try box.ok(["new", "Deutsch", "--date", "22 Februar 2024"], env: ["LC_ALL": "de_DE.UTF-8"]).out
         let french = try box.ok(["new", "Français", "--date", "3 mars 2024 9pm"], env: ["LC_ALL": "fr_FR.UTF-8"]).out

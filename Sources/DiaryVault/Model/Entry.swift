@@ -83,7 +83,7 @@ public struct EntryFilter: Sendable, Equatable {
 
     func matches(_ s: EntrySummary) -> Bool {
         if starred && !s.starred { return false }
-        if let tag, !s.tags.contains(where: { $0.caseInsensitiveCompare(tag) == .orderedSame }) { return false }
+        if let tag, !s.tags.contains(where: { EntryText.sameTag($0, tag) }) { return false }
         if let from, s.date < from { return false }
         if let to, s.date > to { return false }
         return true
@@ -115,24 +115,38 @@ public enum EntryText {
         text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 
-    /// Tags trimmed, without a leading '#', empty ones dropped, duplicates removed, sorted.
+    /// Tags trimmed, without a leading '#', white space inside as '-', empty ones dropped,
+    /// sorted, and no two that `--tag` takes for the same (`sameTag`): the first spelling
+    /// given is kept (`#Walk and #WALK` stores `Walk`).
     /// (`Vault.validate` refuses tags longer than `maximumTagBytes` before this runs.)
     static func normalizedTags(_ tags: [String]) -> [String] {
         var seen = Set<String>()
         var out: [String] = []
         for raw in tags {
             let t = normalizedTag(raw)
-            guard !t.isEmpty, seen.insert(t).inserted else { continue }
+            guard !t.isEmpty, seen.insert(tagKey(t)).inserted else { continue }
             out.append(t)
         }
         return out.sorted()
     }
 
+    /// A tag as stored: trimmed, without a leading '#', and each run of white space inside it
+    /// replaced by '-', so a tag prints unambiguously after its '#' (`#a b` would read as two).
+    /// The command line refuses such a tag; an import file's `a b` becomes `a-b`.
     static func normalizedTag(_ raw: String) -> String {
         var t = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         if t.hasPrefix("#") { t.removeFirst() }
-        return t
+        return t.split(whereSeparator: \.isWhitespace).joined(separator: "-")
     }
+
+    /// What two tags that `--tag` takes for the same have in common: the tag with its letter
+    /// case folded (`Walk`, `WALK` and `walk` are one tag).
+    public static func tagKey(_ tag: String) -> String {
+        tag.folding(options: [.caseInsensitive], locale: nil)
+    }
+
+    /// True when `a` and `b` are the same tag to `--tag`, `diary tag` and `stats`.
+    public static func sameTag(_ a: String, _ b: String) -> Bool { tagKey(a) == tagKey(b) }
 }
 
 extension Entry {

@@ -8,6 +8,7 @@ struct Audit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Show what someone who copies the vault can learn, and warn about weak settings.",
+        usage: "diary audit [<options>]",
         discussion: """
             Needs no passphrase: it looks at the vault's files the way someone who copied them \
             would, and prints what they show (the store, the vault id and key derivation cost \

@@ -7,6 +7,7 @@ struct Backup: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Write a backup of the vault to one file.",
+        usage: "diary backup [<options>] [<path>]",
         discussion: """
             The file holds ciphertext only (it opens with the passphrase current at backup \
             time), so it can go anywhere, trusted or not. No key is needed: a locked vault is \

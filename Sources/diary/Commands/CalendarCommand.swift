@@ -7,6 +7,7 @@ struct CalendarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendar",
         abstract: "Show a year as a heatmap of the days you wrote.",
+        usage: "diary calendar [<options>] [<year>]",
         discussion: """
             A row per month, a cell per day, the days lined up under the weekdays of the \
             header (the week starts on your locale's first weekday). Month and weekday names \

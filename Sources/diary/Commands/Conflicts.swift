@@ -8,6 +8,7 @@ struct Conflicts: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conflicts",
         abstract: "List entries changed on two machines (after `diary sync`).",
+        usage: "diary conflicts [<options>]",
         discussion: """
             Each conflict shows every version: which machine wrote it, its date, star, title, \
             tags and length, or that it deleted the entry. The local vault shows the first version listed until you \

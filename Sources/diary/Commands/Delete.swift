@@ -6,6 +6,7 @@ struct Delete: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete an entry.",
+        usage: "diary delete [<options>] <id>",
         discussion: """
             Asks for confirmation on the terminal. Without a terminal (scripts, pipes) --yes is \
             required; otherwise nothing is deleted and the exit status is 64.

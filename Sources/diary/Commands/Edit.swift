@@ -7,6 +7,7 @@ struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Edit an entry in your editor (the newest without an id).",
+        usage: "diary edit [<options>] [<id>]",
         discussion: """
             Opens the text in $VISUAL, else $EDITOR, else vi, in a private file on a memory file \
             system that is overwritten and removed afterwards, also when the editor fails or \
@@ -60,7 +61,8 @@ struct Edit: ParsableCommand {
         }
         // Tags written in the new text join the entry's tags; none is removed here (`diary tag` does).
         let written = textChanged ? InlineTags.find(in: edited) : []
-        let tags = written.contains { !entry.tags.contains($0) } ? entry.tags + written : nil
+        let isNew = { (tag: String) in !entry.tags.contains { EntryText.sameTag($0, tag) } }
+        let tags = written.contains(where: isNew) ? entry.tags + written : nil
         _ = try vault.update(
             entryID, text: textChanged ? edited : nil, date: date?.start, dateIsDay: date?.isDay ?? false, tags: tags)
         Output.note("saved \(short)")

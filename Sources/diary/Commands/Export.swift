@@ -8,6 +8,7 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export entries as plaintext JSON or Markdown.",
+        usage: "diary export [<options>]",
         discussion: """
             The output is NOT encrypted. A warning always goes to stderr; on a terminal diary \
             then asks before writing anything. Without a terminal (scripts, pipes, cron) --yes \
@@ -52,6 +53,7 @@ struct Export: ParsableCommand {
     var yes = false
 
     func validate() throws {
+        if let tag { try Tags.validate(tag) }
         if format == .json, let to, to.hasSuffix("/") {
             throw ValidationError("--format json writes one file; give a file name, not a directory")
         }

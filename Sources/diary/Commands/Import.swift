@@ -8,6 +8,7 @@ struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import entries from jrnl, Day One, Markdown or a diary export.",
+        usage: "diary import [<options>] --from <format> <file> ...",
         discussion: """
             Every file is read and checked before anything is stored, and the entries are stored \
             in one atomic change: all of them, or none. A malformed file (bad JSON, the wrong \

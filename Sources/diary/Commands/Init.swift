@@ -9,6 +9,7 @@ struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Create a new vault.",
+        usage: "diary init [<options>]",
         discussion: """
             Asks for the new passphrase twice, without echo, on the terminal (or reads the first \
             line of --new-passphrase-file). An empty passphrase or two that differ are refused and \

@@ -7,6 +7,7 @@ struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List entries, newest first.",
+        usage: "diary list [<options>]",
         discussion: """
             One line per entry: short id, date (in your locale, from LC_ALL, LC_TIME or LANG), \
             a star when starred, the title, the tags. Ids are shown with 8 hex digits, more \

@@ -8,6 +8,7 @@ struct Lock: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lock",
         abstract: "Lock the vault now.",
+        usage: "diary lock [<options>]",
         discussion: """
             Tells this vault's agent to wipe the key and exit. Afterwards every command needs \
             the passphrase again. Locking a vault that is not unlocked is not an error.

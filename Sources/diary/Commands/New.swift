@@ -7,6 +7,7 @@ struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
         abstract: "Write a new entry.",
+        usage: "diary new [<options>] [<text>]",
         discussion: """
             The text comes from the argument; else from stdin when stdin is not a terminal; else \
             from your editor ($VISUAL, else $EDITOR, else vi). --edit always opens the editor, \
@@ -51,6 +52,10 @@ struct New: ParsableCommand {
 
     @Flag(help: "Star the entry.")
     var star = false
+
+    func validate() throws {
+        for tag in tags { try Tags.validate(tag) }
+    }
 
     func run() throws {
         // Open first: a locked vault must fail before the user has written anything.

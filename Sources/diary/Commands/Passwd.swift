@@ -7,6 +7,7 @@ struct Passwd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passwd",
         abstract: "Change the passphrase.",
+        usage: "diary passwd [<options>]",
         discussion: """
             Always asks for the current passphrase (or reads --passphrase-file), even while \
             unlocked, then the new one twice (or --new-passphrase-file); at the terminal, a wrong \

@@ -6,6 +6,7 @@ struct Recover: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recover",
         abstract: "Recover the text of an edit that was killed before it could be saved.",
+        usage: "diary recover [<options>]",
         discussion: """
             `new` and `edit` keep the text in a private directory on a memory file system \
             (diary-edit-PID-START-XXXXXX under $XDG_RUNTIME_DIR, else /dev/shm) while the editor runs. If \

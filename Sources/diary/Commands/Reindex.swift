@@ -7,6 +7,7 @@ struct Reindex: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reindex",
         abstract: "Rebuild the index from the entries.",
+        usage: "diary reindex [<options>]",
         discussion: """
             The index (titles, dates, stars, tags) is a sealed cache and the vault's list of \
             which entries exist. When it is missing or damaged, every command says so and \

@@ -7,6 +7,7 @@ struct Rekey: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rekey",
         abstract: "Rotate the vault key and re-encrypt every entry.",
+        usage: "diary rekey [<options>]",
         discussion: """
             Always asks for the current passphrase. Every entry and the index are re-encrypted \
             under a new random vault key; progress shows on stderr when it is a terminal. If it \

@@ -8,6 +8,7 @@ struct Resolve: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve",
         abstract: "End a conflict: keep one version, both, or a text merged in the editor.",
+        usage: "diary resolve [<options>] <id>",
         discussion: """
             --keep mine keeps this machine's version, --keep theirs the other machine's (refused \
             when several other machines wrote versions), --keep both keeps this machine's and \

@@ -8,6 +8,7 @@ struct Restore: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
         abstract: "Restore a backup into a new vault.",
+        usage: "diary restore [<options>] <backup> --to <path>",
         discussion: """
             Asks for the backup's passphrase (or reads --passphrase-file), authenticates every \
             object, and writes a new vault at --to: a new or empty directory, never one that \

@@ -7,6 +7,7 @@ struct Search: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search",
         abstract: "Find entries containing every word or phrase given.",
+        usage: "diary search [<options>] <text> ...",
         discussion: """
             Finds the entries whose title or text contains every TEXT, in any order; case \
             and diacritics are ignored, and a word also matches inside a longer word. An \

@@ -7,6 +7,7 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show entries (the newest without an id).",
+        usage: "diary show [<options>] [<ids> ...]",
         discussion: """
             ID is a full UUID or a unique prefix of at least 4 hex digits (as `list` shows). \
             Without an id, shows the newest entry; with several, each in turn; -n N shows the \
@@ -57,7 +58,9 @@ struct Show: ParsableCommand {
             entryIDs = try vault.list(EntryFilter(limit: limit ?? 1)).map(\.id)
             if entryIDs.isEmpty { throw CLIError.noEntries }
         } else {
-            entryIDs = try ids.map { try vault.resolve($0.lowercased()) }
+            // Two ids naming the same entry (`show ffff ffff0000`) show it once, where it first appears.
+            var seen = Set<UUID>()
+            entryIDs = try ids.map { try vault.resolve($0.lowercased()) }.filter { seen.insert($0).inserted }
         }
         let entries = try entryIDs.map { try vault.entry($0) }
         try warnAboutIndex(vault, entryUnchecked: true)

@@ -6,6 +6,7 @@ struct Star: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "star",
         abstract: "Star an entry.",
+        usage: "diary star [<options>] <id>",
         discussion: """
             Starred entries are marked with a star in `list` and can be listed alone with `list --starred`.
 

@@ -6,6 +6,7 @@ struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
         abstract: "Show totals, streaks, the busiest weekday and the tags.",
+        usage: "diary stats [<options>]",
         discussion: """
             Over every entry: the number of entries and of words (runs of non-space \
             characters, as `wc -w` counts them), the days with an entry, the starred entries, \

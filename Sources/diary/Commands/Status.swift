@@ -8,6 +8,7 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Say whether the vault is unlocked, and for how long.",
+        usage: "diary status [<options>]",
         discussion: """
             Prints one line on stdout: `unlocked` or `locked`, the vault path, and for an \
             unlocked vault the time left before the idle timeout and the maximum. Does not count \

@@ -78,6 +78,7 @@ struct SyncNow: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "now",
         abstract: "Publish this machine's changes and take in the others' (the default).",
+        usage: "diary sync [now] [<options>]",
         discussion: """
             Uses the unlocked session's key (or asks for the passphrase). When another machine \
             rotated the vault key, asks for the passphrase set there to follow it (on a \
@@ -107,6 +108,7 @@ struct SyncInit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Start syncing this vault with a remote.",
+        usage: "diary sync init [<options>] [<git-remote>]",
         discussion: """
             Always asks for the passphrase: the vault header is published (it is what a joining \
             machine opens with the passphrase). The remote must be empty, or already hold this \
@@ -139,6 +141,7 @@ struct SyncJoin: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "join",
         abstract: "Build a local vault on this machine from a remote.",
+        usage: "diary sync join [<options>] [<git-remote>]",
         discussion: """
             Asks for the vault's passphrase (or reads --passphrase-file), then creates a vault at \
             --to (default: --vault, $DIARY_VAULT or the default place), which must not exist or \
@@ -187,6 +190,7 @@ struct SyncStop: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stop",
         abstract: "Stop syncing this vault on this machine.",
+        usage: "diary sync stop [<options>]",
         discussion: """
             Forgets the remote and what this machine saw of it (its state under \
             $XDG_STATE_HOME/diary/sync, including a git clone). The local vault and the remote \

@@ -8,6 +8,7 @@ struct Unlock: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unlock",
         abstract: "Unlock the vault for a while.",
+        usage: "diary unlock [<options>]",
         discussion: """
             Asks for the passphrase once and starts an agent that keeps the vault key in guarded \
             memory, so later commands need no passphrase. The agent forgets the key and exits \

@@ -6,6 +6,7 @@ struct Unstar: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unstar",
         abstract: "Remove an entry's star.",
+        usage: "diary unstar [<options>] <id>",
         discussion: """
             The opposite of `diary star`; unstarring an unstarred entry changes nothing.
 

@@ -7,6 +7,7 @@ struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check a vault or a backup file for damage.",
+        usage: "diary verify [<options>] [<path>]",
         discussion: """
             Decrypts and authenticates every object of the vault (PATH or --vault), or of the \
             backup file PATH (which asks for the backup's passphrase; a clean backup is noted in \

@@ -3,7 +3,8 @@ import Foundation
 
 /// A date typed on the command line: ISO 8601 (`2024-02-22`, `2024-02-22T15:00`,
 /// `2024-02-22T15:00:30`, with `Z` or an offset such as `+09:00`), or as people say it
-/// (`yesterday 9pm`, `2 days ago`, `last monday`, `Feb 22`: `SpokenDate`).
+/// (`yesterday 9pm`, `2 days ago`, `last monday`, `Feb 22`: `SpokenDate`), or as `list` prints
+/// it in the user's locale (`2026년 11월 25일`: `LocaleDate`).
 ///
 /// A date without a time means a whole local day: as an entry's date (`new --date`) it is that
 /// calendar day wherever the vault is read (`CalendarDay` in DiaryVault); as the upper end of a
@@ -41,7 +42,7 @@ struct DateInput: ExpressibleByArgument, Equatable, Sendable {
             "not a date diary understands. Accepted: 2024-02-22, 2024-02-22T15:00, 2024-02-22T15:00+09:00 "
                 + "(ISO 8601); now, today, yesterday, tomorrow; 3 days ago, 2 weeks ago, 5 hours ago; "
                 + "friday (the most recent), last friday; Feb 22, 22 Feb, February 22 2023; "
-                + "a day may end in a time: yesterday 9pm, friday 14:30"
+                + "a day may end in a time: yesterday 9pm, friday 14:30; or a date as `diary list` prints it"
         }
     }
 
@@ -80,7 +81,7 @@ struct DateInput: ExpressibleByArgument, Equatable, Sendable {
     /// Parses the accepted forms; `now` is injectable for tests of the relative ones.
     static func parse(_ text: String, now: Date = Date()) -> DateInput? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        return parseISO(trimmed) ?? SpokenDate.parse(trimmed, now: now)
+        return parseISO(trimmed) ?? SpokenDate.parse(trimmed, now: now) ?? LocaleDate.parse(trimmed, now: now)
     }
 
     private static func parseISO(_ text: String) -> DateInput? {

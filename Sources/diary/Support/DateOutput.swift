@@ -18,7 +18,28 @@ enum DateOutput {
         return identifier
     }
 
-    static var locale: Locale { Locale(identifier: localeIdentifier()) }
+    /// The user's locale, always with the Gregorian calendar: entries, `--on`, the calendar's
+    /// rows and the stats are Gregorian days, so a locale whose default calendar is another
+    /// (`fa_IR`: Persian, `ar_SA`: Hijri, `th_TH`: Buddhist) gives its names of the Gregorian
+    /// months, not the months of its own calendar (glibc's locales are Gregorian too).
+    static var locale: Locale { Locale(identifier: localeIdentifier() + "@calendar=gregorian") }
+
+    /// The Gregorian calendar in the user's locale (first weekday, names) and time zone.
+    static var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.locale = locale
+        calendar.timeZone = TimeZone.current
+        return calendar
+    }
+
+    /// A formatter for the user's locale on the Gregorian calendar (`DateOutput.calendar`).
+    static func formatter() -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.calendar = calendar
+        formatter.timeZone = TimeZone.current
+        return formatter
+    }
 
     /// A day in the user's locale, e.g. `Sep 15, 2023`, `15. Sept. 2023`, `2023년 9월 15일`.
     ///
@@ -37,7 +58,8 @@ enum DateOutput {
     // template resolution by ICU) cost more than formatting a date, once per listed line.
     // The environment and the time zone do not change while a command runs. (The ISO
     // formatter is not declared Sendable; one command runs on one thread, which alone uses it.)
-    private static let dayFormatter = formatter(template: "yMMMd")
+    static let dayTemplate = "yMMMd"
+    private static let dayFormatter = formatter(template: dayTemplate)
     private static let dayAndTimeFormatter = formatter(template: "yMMMdjmm")
     nonisolated(unsafe) private static let isoFormatter: ISO8601DateFormatter = {
         let formatter = ISO8601DateFormatter()
@@ -46,10 +68,10 @@ enum DateOutput {
         return formatter
     }()
 
-    private static func formatter(template: String) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        formatter.timeZone = TimeZone.current
+    /// A formatter for a template (`yMMMd`), in the user's locale on the Gregorian calendar;
+    /// `LocaleDate` parses with the same ones `list` prints with.
+    static func formatter(template: String) -> DateFormatter {
+        let formatter = formatter()
         formatter.setLocalizedDateFormatFromTemplate(template)
         return formatter
     }

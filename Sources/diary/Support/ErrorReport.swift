@@ -72,9 +72,9 @@ struct ErrorReport: Equatable {
             self.init(message: message, hint: nil, code: .inputRefused)
         case .unknownID:
             self.init(message: message, hint: "`diary list` shows the ids", code: .failure)
-        case .ambiguousID(_, let matches):
-            let ids = matches.map { $0.uuidString.lowercased() }.joined(separator: ", ")
-            self.init(message: "\(message) (matches: \(ids))", hint: "type more of the id", code: .failure)
+        case .ambiguousID:
+            // The message already names every match (VaultError.description).
+            self.init(message: message, hint: "type more of the id", code: .failure)
         case .invalidID:
             self.init(message: message, hint: "an id is a UUID or at least 4 of its hex digits", code: .usage)
         case .io:

@@ -92,6 +92,7 @@ struct FilterOptions: ParsableArguments {
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("-n must be at least 1") }
         if let from, let to, from.start > to.end { throw ValidationError("--from is after --to") }
+        if let tag { try Tags.validate(tag) }
     }
 
     var filter: EntryFilter {
@@ -106,5 +107,14 @@ enum Tags {
         var t = tag.trimmingCharacters(in: .whitespaces)
         if t.hasPrefix("#") || t.hasPrefix("@") { t.removeFirst() }
         return t
+    }
+
+    /// Refuses a tag with white space inside (`--tag 'a b'`): it would print as `#a b`, which
+    /// reads as a tag and a word. A usage error (64), before anything is opened or written.
+    static func validate(_ tag: String) throws {
+        let cleaned = clean(tag)
+        if cleaned.contains(where: \.isWhitespace) {
+            throw ValidationError("'\(Printable.escaped(cleaned))' is not a tag: a tag has no spaces (write 'a-b')")
+        }
     }
 }

@@ -96,17 +96,28 @@ enum SpokenDate {
             guard words[2].count == 4, let y = Int(words[2]), y >= 1 else { return nil }
             year = y
         } else {
-            // No year: the most recent such day, so `Dec 24` said in January is last Christmas Eve.
-            let today = dayComponents(of: now)
-            year = today.year!
-            if (month, day) > (today.month!, today.day!) { year -= 1 }
+            year = mostRecentYear(month: month, day: day, now: now)
         }
         guard isValid(year, month, day) else { return nil }
         return DateComponents(year: year, month: month, day: day)
     }
 
+    /// The year of the most recent `month`/`day`, today included, so `Dec 24` said in January
+    /// is last Christmas Eve. `Feb 29` in a year without one is the last February 29th (eight
+    /// years back cover 2100, which has none); a day no year has (`Feb 30`) is left for the
+    /// caller's check to refuse.
+    static func mostRecentYear(month: Int, day: Int, now: Date) -> Int {
+        let today = dayComponents(of: now)
+        var year = today.year!
+        if (month, day) > (today.month!, today.day!) { year -= 1 }
+        for _ in 0..<8 where !isValid(year, month, day) { year -= 1 }
+        return year
+    }
+
+    /// A day of the month: `22`, `22nd`, and `22.` as German and others write it.
     private static func dayOfMonth(_ text: String) -> Int? {
         var digits = Substring(text)
+        if digits.hasSuffix(".") { digits = digits.dropLast() }
         for suffix in ["st", "nd", "rd", "th"] where digits.hasSuffix(suffix) {
             digits = digits.dropLast(2)
         }
@@ -114,7 +125,7 @@ enum SpokenDate {
         return day
     }
 
-    private static func isValid(_ y: Int, _ m: Int, _ d: Int) -> Bool {
+    static func isValid(_ y: Int, _ m: Int, _ d: Int) -> Bool {
         let calendar = DateInput.calendar
         guard let date = calendar.date(from: DateComponents(year: y, month: m, day: d)) else { return false }
         let back = calendar.dateComponents([.year, .month, .day], from: date)
@@ -184,15 +195,16 @@ enum SpokenDate {
     }
 
     /// English month names and three-letter abbreviations (and `sept`), then the user's
-    /// locale's full and short names where they differ.
+    /// locale's full and short names (in both their forms) where they differ.
     private static let months: [String: Int] = {
         var table: [String: Int] = ["sept": 9]
         let english = DateFormatter()
         english.locale = Locale(identifier: "en_US_POSIX")
-        let local = DateFormatter()
-        local.locale = DateOutput.locale
+        let local = DateOutput.formatter()  // Gregorian month names, in any locale
         for formatter in [local, english] {
-            for symbols in [formatter.monthSymbols, formatter.shortMonthSymbols, formatter.standaloneMonthSymbols] {
+            // The standalone short names are those `calendar` labels its rows with (`Mär`).
+            for symbols in [formatter.monthSymbols, formatter.shortMonthSymbols, formatter.standaloneMonthSymbols,
+                            formatter.shortStandaloneMonthSymbols] {
                 for (i, name) in symbols.enumerated() {
                     var key = name.lowercased()
                     if key.hasSuffix(".") { key.removeLast() }

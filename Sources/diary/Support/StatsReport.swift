@@ -35,13 +35,29 @@ struct StatsReport {
         var top = 2
         for weekday in [3, 4, 5, 6, 7, 1] where perWeekday[weekday] > perWeekday[top] { top = weekday }
         busiest = entries == 0 ? nil : (top, perWeekday[top])
-        var perTag: [String: Int] = [:]
-        for s in summaries { for tag in s.tags { perTag[tag, default: 0] += 1 } }
-        tags = perTag.map { (tag: $0.key, entries: $0.value) }
-            .sorted { $0.entries != $1.entries ? $0.entries > $1.entries : $0.tag < $1.tag }
+        tags = Self.tagCounts(summaries)
         // `list` order: newest first.
         first = summaries.last?.date
         last = summaries.first?.date
+    }
+
+    /// Entries per tag, most first, tags grouped as `--tag` matches them (`Walk`, `walk` and
+    /// `WALK` are one tag), each shown in its most common spelling (ties: the first in sort order).
+    static func tagCounts(_ summaries: [EntrySummary]) -> [(tag: String, entries: Int)] {
+        var entries: [String: Int] = [:]
+        var spellings: [String: [String: Int]] = [:]
+        for s in summaries {
+            var keys = Set<String>()  // an entry of an older diary may hold two spellings: count it once
+            for tag in s.tags {
+                let key = EntryText.tagKey(tag)
+                spellings[key, default: [:]][tag, default: 0] += 1
+                if keys.insert(key).inserted { entries[key, default: 0] += 1 }
+            }
+        }
+        return entries.map { key, count in
+            let spelling = spellings[key]!.min { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }!.key
+            return (tag: spelling, entries: count)
+        }.sorted { $0.entries != $1.entries ? $0.entries > $1.entries : $0.tag < $1.tag }
     }
 
     // MARK: For people
@@ -92,9 +108,7 @@ struct StatsReport {
 
     /// Sunday first, in the user's locale.
     private static var weekdayNames: [String] {
-        let formatter = DateFormatter()
-        formatter.locale = DateOutput.locale
-        return formatter.standaloneWeekdaySymbols
+        DateOutput.formatter().standaloneWeekdaySymbols
     }
 
     // MARK: For programs

@@ -8,7 +8,8 @@ import Foundation
 /// Why months as rows: a row per weekday (GitHub's graph) needs 53 week columns, which at
 /// 80 columns leaves one character per day and no room for a star beside its shade; with
 /// months as rows each day gets two (shade, then ★ or a space), and the widest row (a
-/// 31-day month starting on the last weekday: 6 + 31 slots) is 74 columns beside the label.
+/// 31-day month starting on the last weekday: 6 + 31 slots) is 74 columns beside the label,
+/// which is as wide as the locale's widest abbreviated month name (5 columns or fewer in most).
 struct YearHeatmap {
     let year: Int
     let days: [CalendarDay: DayTally]
@@ -44,23 +45,24 @@ struct YearHeatmap {
     private var shades: [String] { ascii ? Self.asciiShades : Self.unicodeShades }
     private var star: String { ascii ? "*" : "★" }
 
-    /// A month label is at most this many columns wide (longer ones are cut), so a row fits in 80.
-    static let labelColumns = 5
     /// Weekday-aligned slots in a month row: up to six leading blanks, then up to 31 days.
     static let slots = 37
 
     /// The lines to print: a header (the year, the weekdays), twelve months, the year's totals, a legend.
     var lines: [String] {
+        // The rows are Gregorian months: the names must be too, also in a locale whose default
+        // calendar is another (fa_IR, ar_SA), so both the calendar and the formatter are Gregorian.
         var calendar = Calendar(identifier: .gregorian)
         calendar.locale = locale
         let firstWeekday = calendar.firstWeekday  // 1 = Sunday, 2 = Monday, …
         let formatter = DateFormatter()
         formatter.locale = locale
+        formatter.calendar = calendar
         let months = formatter.shortStandaloneMonthSymbols
         let weekdays = formatter.veryShortStandaloneWeekdaySymbols  // [0] is Sunday
-        let labels = (0..<12).map {
-            DisplayWidth.prefix(months.indices.contains($0) ? months[$0] : "\($0 + 1)", fitting: Self.labelColumns)
-        }
+        // Whole names, never cut (a cut Arabic name reads as another word): the label column is
+        // as wide as the widest.
+        let labels = (0..<12).map { months.indices.contains($0) ? months[$0] : "\($0 + 1)" }
         let width = max(labels.map(DisplayWidth.of).max() ?? 0, DisplayWidth.of(String(year)))
 
         let weekdayRow = (0..<Self.slots).map { slot in

@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+
+/// Tags that `--tag` takes for the same (`Walk`, `walk`, `WALK`: letter case aside) are one tag
+/// everywhere: an entry holds one spelling (the first given), `diary tag` adds and removes in
+/// any case, and `stats` counts them together under the most common spelling. A tag with
+/// white space is refused on the command line and made `a-b` by an import.
+final class TagSpellingTests: XCTestCase {
+    private var box: DiarySandbox!
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "tag-spelling")
+        _ = try box.initVault()
+    }
+
+    override func tearDown() { box = nil }
+
+    private func tags(_ id: String) throws -> [String] {
+        let row = try box.listJSON().first { ($0["id"] as? String) == id }
+        return row?["tags"] as? [String] ?? []
+    }
+
+    func testAnEntryHoldsOneSpellingTheFirstGiven() throws {
+        let inline = try box.ok(["new", "Another #Walk and #WALK"]).out
+        XCTAssertEqual(try tags(inline), ["Walk"])
+        let given = try box.ok(["new", "Given first #WALK and #Walk", "--tag", "walk"]).out
+        XCTAssertEqual(try tags(given), ["walk"])
+        let options = try box.ok(["new", "Options only", "--tag", "Sea", "--tag", "#SEA", "--tag", "@sea"]).out
+        XCTAssertEqual(try tags(options), ["Sea"])
+    }
+
+    func testEditAndTagCommandKeepOneSpelling() throws {
+        let id = try box.ok(["new", "Walk\nbody", "--tag", "walk"]).out
+        let editor = try box.script("printf '\\nmore #WALK and #Swim\\n' >> \"$1\"")
+        try box.ok(["edit", id], env: ["EDITOR": editor])
+        XCTAssertEqual(try tags(id), ["Swim", "walk"])
+        try box.ok(["tag", id, "+SWIM", "+Walk"])
+        XCTAssertEqual(try tags(id), ["Swim", "walk"], "adding another spelling adds nothing")
+        try box.ok(["tag", id, "-WALK"])
+        XCTAssertEqual(try tags(id), ["Swim"], "removing takes any spelling")
+    }
+
+    func testStatsCountsSpellingsAsOneTagUnderTheMostCommon() throws {
+        try box.ok(["new", "one #walk"])
+        try box.ok(["new", "two #walk"])
+        try box.ok(["new", "three #WALK"])
+        try box.ok(["new", "four #Walk #sea"])
+        let text = try box.ok(["stats"]).stdout
+        let tagLines = text.split(separator: "\n").filter { $0.contains("#") }.map {
+            $0.split(separator: " ").joined(separator: " ")
+        }
+        XCTAssertEqual(tagLines, ["4 #walk", "1 #sea"], text)
+        let json = try box.ok(["stats", "--json"]).stdout
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let tags = try XCTUnwrap(object["tags"] as? [[String: Any]], json)
+        XCTAssertEqual(tags.map { $0["tag"] as? String }, ["walk", "sea"], json)
+        XCTAssertEqual(tags.map { $0["entries"] as? Int }, [4, 1], json)
+        XCTAssertEqual(try box.listJSON(["--tag", "wAlK"]).count, 4, "as --tag matches them")
+    }
+
+    func testATagWithWhiteSpaceIsRefusedAndNothingIsWritten() throws {
+        let id = try box.ok(["new", "Kept", "--tag", "b"]).out
+        let before = try box.ok(["list", "--json"]).stdout
+        for args in [["new", "Not stored", "--tag", "a b"], ["new", "Not stored", "--tag", "#a\tb"],
+                     ["tag", id, "+c d"], ["tag", id, "c d"], ["list", "--tag", "a b"],
+                     ["search", "Kept", "--tag", "a b"], ["export", "--tag", "a b", "--yes"]] {
+            let result = try box.run(args)
+            XCTAssertEqual(result.status, 64, "\(args): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("a tag has no spaces"), "\(args): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "", "\(args)")
+        }
+        XCTAssertEqual(try box.ok(["list", "--json"]).stdout, before, "nothing was written")
+    }
+
+    func testAnImportedTagWithWhiteSpaceBecomesDashedAndSpellingsMerge() throws {
+        let export = #"""
+            {"tags": {"@long walk": 1},
+             "entries": [{"title": "Imported", "body": "x", "date": "2024-02-29", "time": "09:00",
+                          "tags": ["@long  walk", "@Sea", "@sea", "@ice\tfloe"], "starred": false}]}
+            """#
+        let file = box.root.appendingPathComponent("jrnl.json")
+        try Data(export.utf8).write(to: file)
+        try box.ok(["import", "--from", "jrnl", file.path])
+        let row = try XCTUnwrap(try box.listJSON().first)
+        XCTAssertEqual(row["tags"] as? [String], ["Sea", "ice-floe", "long-walk"])
+    }
+}
