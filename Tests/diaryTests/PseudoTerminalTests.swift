@@ -35,7 +35,7 @@ final class PseudoTerminalTests: XCTestCase {
 
     func testMismatchedPassphrasesWriteNothing() throws {
         let (output, status) = try runOnTerminal(
-            ["init"], dialogue: [("New passphrase: ", "one thing"), ("(again): ", "another")])
+            ["init"], dialogue: [("New passphrase: ", "Heron frost 9 ladder river"), ("(again): ", "another")])
         XCTAssertEqual(status, 1, output)
         XCTAssertTrue(output.contains("do not match"), output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path), "no vault was written")
