@@ -21,6 +21,7 @@ struct Diary: ParsableCommand {
               VISUAL, EDITOR             the editor (may carry arguments); default vi
               LC_ALL, LC_TIME, LANG      the locale of dates, in this order
               NO_COLOR                   set: never colour the output
+              TERM                       dumb: never colour the output
               PAGER, LESS                long output on a terminal (default less, LESS=FRX)
               XDG_RUNTIME_DIR            the agent's socket and the editor's file (tmpfs)
               XDG_DATA_HOME              the default vault is $XDG_DATA_HOME/diary

@@ -67,6 +67,9 @@ final class PseudoTerminalTests: XCTestCase {
         let plain = try runOnTerminal(["list"], dialogue: [], env: env.merging(["NO_COLOR": "1"]) { $1 })
         XCTAssertTrue(plain.output.contains("Colourful"), plain.output)
         XCTAssertFalse(plain.output.contains("\u{1B}["), "NO_COLOR: \(plain.output)")
+        let dumb = try runOnTerminal(["list"], dialogue: [], env: env.merging(["TERM": "dumb"]) { $1 })
+        XCTAssertEqual(dumb.status, 0, dumb.output)
+        XCTAssertFalse(dumb.output.contains("\u{1B}["), "TERM=dumb: \(dumb.output)")
         XCTAssertFalse(try box.ok(["list"]).stdout.contains("\u{1B}["), "no colour into a pipe")
     }
 
