@@ -60,8 +60,8 @@ struct Diary: ParsableCommand {
 
           diary init                create a vault (asks for a new passphrase)
           diary unlock / lock       start or end a session
-          diary new / edit ID       write an entry in $EDITOR (or pipe text to `diary new`)
-          diary list / show ID      newest first / one entry
+          diary new / edit [ID]     write an entry in $EDITOR (or pipe text to `diary new`)
+          diary list / show [ID]    newest first / one entry (default: the newest)
           diary search TEXT         find entries
           diary backup              a ciphertext-only backup file
 
