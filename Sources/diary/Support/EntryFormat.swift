@@ -83,10 +83,10 @@ enum EntryFormat {
     /// `vault` when it is given, else among `summaries` (see `ListLayout`).
     static func printList(_ summaries: [EntrySummary], json: Bool, pager: Bool = false, vault: Vault? = nil) throws {
         if json {
-            Pager.data(try EntryFormat.json(summaries.map(Record.init)), allowed: pager)
+            try Pager.data(try EntryFormat.json(summaries.map(Record.init)), allowed: pager)
         } else if !summaries.isEmpty {
             let lines = try ListLayout.lines(summaries, vault: vault, columns: TerminalSize.ofStdout?.columns)
-            Pager.data(lines.joined(separator: "\n"), allowed: pager)
+            try Pager.data(lines.joined(separator: "\n"), allowed: pager)
         }
     }
 }
