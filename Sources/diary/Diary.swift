@@ -21,6 +21,7 @@ struct Diary: ParsableCommand {
               VISUAL, EDITOR             the editor (may carry arguments); default vi
               LC_ALL, LC_TIME, LANG      the locale of dates, in this order
               NO_COLOR                   set: never colour the output
+              TERM                       dumb: never colour the output
               PAGER, LESS                long output on a terminal (default less, LESS=FRX)
               XDG_RUNTIME_DIR            the agent's socket and the editor's file (tmpfs)
               XDG_DATA_HOME              the default vault is $XDG_DATA_HOME/diary
@@ -59,8 +60,8 @@ struct Diary: ParsableCommand {
 
           diary init                create a vault (asks for a new passphrase)
           diary unlock / lock       start or end a session
-          diary new / edit ID       write an entry in $EDITOR (or pipe text to `diary new`)
-          diary list / show ID      newest first / one entry
+          diary new / edit [ID]     write an entry in $EDITOR (or pipe text to `diary new`)
+          diary list / show [ID]    newest first / one entry (default: the newest)
           diary search TEXT         find entries
           diary backup              a ciphertext-only backup file
 

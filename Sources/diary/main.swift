@@ -46,6 +46,11 @@ do {
 } catch let silent as SilentExit {
     EntrySetWatch.finish()
     exit(silent.code.rawValue)
+} catch let pager as Pager.Failed {
+    // The pager's own status (PAGER=false: 1), as a shell pipeline's last command gives it.
+    EntrySetWatch.finish()
+    Output.error(pager.message)
+    exit(pager.status)
 } catch {
     EntrySetWatch.finish()
     if let report = ErrorReport(error) { report.exit() }

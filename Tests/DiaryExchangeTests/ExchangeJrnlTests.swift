@@ -78,8 +78,9 @@ final class ExchangeJrnlTests: ExchangeTestCase {
             XCTAssertEqual(try vault.list().count, 3)
             let stored = try vault.entry(first.imported[1])
             XCTAssertEqual(stored.text, "Standup at nine.")
-            // The vault normalises tags: duplicates that differ only in case stay as written.
-            XCTAssertEqual(stored.tags, ["Work", "work"])
+            // The vault normalises tags: of two that differ only in case (`--tag` takes them for
+            // one), the first spelling is kept.
+            XCTAssertEqual(stored.tags, ["work"])
         }
     }
 

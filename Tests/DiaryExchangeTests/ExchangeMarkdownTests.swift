@@ -141,12 +141,12 @@ final class ExchangeMarkdownTests: ExchangeTestCase {
             id: UUID(), text: "\n새 글 😀", date: date("2024-02-22T15:00:00Z"), created: date("2024-02-22T15:00:00Z"),
             modified: date("2024-02-22T15:00:00Z"), starred: true, tags: ["x", "y"])
         let doc = Exporter.markdownDocument([old, new], timeZone: utc, locale: Locale(identifier: "en_US_POSIX"))
-        let newRange = doc.range(of: "## Untitled")!
+        let newRange = doc.range(of: "## 새 글 😀")!  // the first line that is not blank
         let oldRange = doc.range(of: "## Old")!
         XCTAssertLessThan(newRange.lowerBound, oldRange.lowerBound)
         XCTAssertTrue(doc.contains("★ starred · tags: x, y*"))
         XCTAssertTrue(doc.contains("2024"))
-        XCTAssertTrue(doc.contains("\n새 글 😀\n"))
+        XCTAssertEqual(doc.components(separatedBy: "새 글 😀").count - 1, 1, "the title is not repeated as the body")
         XCTAssertTrue(doc.contains("\nold body\n"))
     }
 }

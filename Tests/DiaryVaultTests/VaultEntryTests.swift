@@ -34,16 +34,16 @@ final class VaultEntryTests: VaultTestCase {
         }
     }
 
-    func testTitleIsFirstLineOrUntitled() throws {
+    func testTitleIsTheFirstLineThatIsNotBlank() throws {
         forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let titled = try vault.add(text: "  Morning walk  \nbody")
-            let untitled = try vault.add(text: "\nOnly a body")
+            let late = try vault.add(text: "\n  \t\n Evening swim\nand a body")
             XCTAssertEqual(titled.title, "Morning walk")
-            XCTAssertEqual(untitled.title, "Untitled")
-            XCTAssertEqual(untitled.body, "Only a body")
+            XCTAssertEqual(late.title, "Evening swim")
+            XCTAssertEqual(late.body, "and a body")
             let titles = Set(try vault.list().map(\.title))
-            XCTAssertEqual(titles, ["Morning walk", "Untitled"])
+            XCTAssertEqual(titles, ["Morning walk", "Evening swim"])
         }
     }
 

@@ -167,6 +167,13 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(result.status, 64, result.stderr)
         XCTAssertTrue(result.stderr.contains("--date"), result.stderr)
         XCTAssertEqual(try box.run(["list", "--from", "next tuesday"]).status, 64)
+        // Every date option answers a date it does not understand with the accepted forms.
+        for args in [["new", "text", "--date", "garbage"], ["list", "--on", "garbage"], ["list", "--from", "garbage"],
+                     ["search", "x", "--to", "garbage"], ["edit", "0000", "--date", "garbage"]] {
+            let refused = try box.run(args)
+            XCTAssertEqual(refused.status, 64, "\(args): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("Accepted: 2024-02-22"), "\(args): \(refused.stderr)")
+        }
     }
 
     /// Adds entries in-process (fast) until two ids share their first 4 hex digits.

@@ -33,6 +33,9 @@ final class HelpTests: XCTestCase {
         XCTAssertTrue(result.stderr.hasPrefix("usage: diary "), result.stderr)
         XCTAssertTrue(result.stderr.contains("diary --help"), result.stderr)
         XCTAssertLessThanOrEqual(result.stderr.split(separator: "\n").count, 12, "a short usage, not the full help")
+        // The id of `show` and `edit` is optional (the newest entry), and the usage says so.
+        XCTAssertTrue(result.stderr.contains("edit [ID]") && result.stderr.contains("show [ID]"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("edit ID") || result.stderr.contains("show ID"), result.stderr)
     }
 
     func testDurationDefaultsAreShownAsTheyAreTyped() throws {

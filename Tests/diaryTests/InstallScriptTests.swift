@@ -100,6 +100,8 @@ final class InstallScriptTests: XCTestCase {
         }
         XCTAssertFalse(source.contains(".Ex -std"), "not just \"exits >0 if an error occurs\"")
         XCTAssertTrue(source.contains("(default 15m)") && source.contains("(default 8h)"), "unlock's defaults")
+        // A command `--help` hides (the internal `agent`) is not in the page either.
+        XCTAssertFalse(source.contains(".It Em agent") || source.contains("Not for direct use"), "no hidden command")
     }
 
     func testUnknownOptionIsAUsageErrorOnStderr() throws {

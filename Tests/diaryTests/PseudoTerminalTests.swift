@@ -35,7 +35,7 @@ final class PseudoTerminalTests: XCTestCase {
 
     func testMismatchedPassphrasesWriteNothing() throws {
         let (output, status) = try runOnTerminal(
-            ["init"], dialogue: [("New passphrase: ", "one thing"), ("(again): ", "another")])
+            ["init"], dialogue: [("New passphrase: ", "Heron frost 9 ladder river"), ("(again): ", "another")])
         XCTAssertEqual(status, 1, output)
         XCTAssertTrue(output.contains("do not match"), output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path), "no vault was written")
@@ -67,6 +67,9 @@ final class PseudoTerminalTests: XCTestCase {
         let plain = try runOnTerminal(["list"], dialogue: [], env: env.merging(["NO_COLOR": "1"]) { $1 })
         XCTAssertTrue(plain.output.contains("Colourful"), plain.output)
         XCTAssertFalse(plain.output.contains("\u{1B}["), "NO_COLOR: \(plain.output)")
+        let dumb = try runOnTerminal(["list"], dialogue: [], env: env.merging(["TERM": "dumb"]) { $1 })
+        XCTAssertEqual(dumb.status, 0, dumb.output)
+        XCTAssertFalse(dumb.output.contains("\u{1B}["), "TERM=dumb: \(dumb.output)")
         XCTAssertFalse(try box.ok(["list"]).stdout.contains("\u{1B}["), "no colour into a pipe")
     }
 

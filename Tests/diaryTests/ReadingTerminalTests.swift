@@ -85,6 +85,19 @@ final class ReadingTerminalTests: XCTestCase {
         XCTAssertTrue(none.shown.contains("line 6 of entry 1"), none.shown)
     }
 
+    /// A pager that fails (here `false`, which reads nothing) may have shown nothing: diary
+    /// says so and exits with the pager's status, instead of a silent success.
+    func testAFailingPagerIsAnErrorWithItsStatus() throws {
+        try tallEntries()
+        for args in [["show", "-n", "5"], ["list"]] {
+            let failed = try box.runOnTerminal(args, rows: 4, env: ["PAGER": "false"])
+            XCTAssertEqual(failed.status, 1, "\(args): \(failed.shown)")
+            XCTAssertTrue(failed.shown.contains("diary: error: pager 'false' failed"), "\(args): \(failed.shown)")
+            let three = try box.runOnTerminal(args, rows: 4, env: ["PAGER": "cat >/dev/null; exit 3"])
+            XCTAssertEqual(three.status, 3, "\(args): \(three.shown)")
+        }
+    }
+
     func testListCutsLongTitlesToTheTerminalWidth() throws {
         let long = String(repeating: "abcdefghij", count: 10)
         let korean = String(repeating: "가", count: 40)

@@ -49,6 +49,19 @@ final class ReadingTests: XCTestCase {
         XCTAssertTrue(shown.contains("third body"), shown)
     }
 
+    /// Text that opens with blank lines takes its title from the first line that is not blank,
+    /// in `list`, `list --json` and `show` (which prints it once, at the top).
+    func testTheTitleIsTheFirstLineThatIsNotBlank() throws {
+        let id = try box.ok(["new", "\n  \n\tReal title  \nthe body"]).out
+        XCTAssertEqual(try box.listJSON().first?["title"] as? String, "Real title")
+        XCTAssertTrue(try box.ok(["list"]).stdout.contains("Real title"))
+        let shown = try box.ok(["show", id]).stdout
+        XCTAssertTrue(shown.hasPrefix("Real title\n"), shown)
+        XCTAssertEqual(shown.components(separatedBy: "Real title").count - 1, 1, shown)
+        XCTAssertTrue(shown.hasSuffix("\n\nthe body\n"), shown)
+        XCTAssertFalse(shown.contains("Untitled"), shown)
+    }
+
     func testShowNShowsTheNewestNInFull() throws {
         _ = try threeEntries()
         let shown = try box.ok(["show", "-n", "2"]).stdout

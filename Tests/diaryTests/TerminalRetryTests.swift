@@ -85,6 +85,49 @@ final class TerminalRetryTests: XCTestCase {
         try box.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("old passphrase")])
     }
 
+    // MARK: a weak new passphrase
+
+    func testPasswdSaysWhyANewPassphraseIsWeakAndAsksAgainBeforeTheRepeat() throws {
+        _ = try box.initVault(passphrase: "old passphrase")
+        let new = "Heron frost 9 ladder river"
+        let (shown, status) = try onTerminal(
+            ["passwd"],
+            [("Passphrase for", "old passphrase"), ("New passphrase: ", "Password123!"),
+             ("New passphrase: ", new), ("(again): ", new)])
+        XCTAssertEqual(status, 0, shown)
+        XCTAssertTrue(shown.contains("That passphrase is weak: it is one of the most common passphrases"), shown)
+        XCTAssertEqual(occurrences(of: "(again): ", in: shown), 1, "the weak one's repeat is not asked for: \(shown)")
+        XCTAssertTrue(shown.contains("passphrase changed"), shown)
+        try box.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile(new)])
+    }
+
+    func testInitAsksAgainAfterAWeakPassphraseAndGivesUpAfterThree() throws {
+        let new = "Heron frost 9 ladder river"
+        let (shown, status) = try onTerminal(
+            ["init"], [("New passphrase: ", "a"), ("New passphrase: ", new), ("(again): ", new)])
+        XCTAssertEqual(status, 0, shown)
+        XCTAssertEqual(occurrences(of: "That passphrase is weak", in: shown), 1, shown)
+        try box.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile(new)])
+
+        let other = try DiarySandbox(name: "retry-weak")
+        let run = try other.runOnTerminal(
+            ["init"], answers: [("New passphrase: ", "a"), ("New passphrase: ", "aaaa"), ("New passphrase: ", "abc123")],
+            env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(run.status, 67, run.shown)
+        XCTAssertEqual(occurrences(of: "That passphrase is weak", in: run.shown), 2, run.shown)
+        XCTAssertTrue(run.shown.contains("diary: error: the new passphrase is weak"), run.shown)
+        XCTAssertFalse(run.shown.contains("(again)"), run.shown)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: other.vault.path), "nothing was created")
+    }
+
+    func testAllowWeakPassphraseAtTheTerminalUsesItWithAWarning() throws {
+        let (shown, status) = try onTerminal(
+            ["init", "--allow-weak-passphrase"], [("New passphrase: ", "abc"), ("(again): ", "abc")])
+        XCTAssertEqual(status, 0, shown)
+        XCTAssertFalse(shown.contains("That passphrase is weak"), shown)
+        XCTAssertTrue(shown.contains("diary: warning: the new passphrase is weak"), shown)
+    }
+
     // MARK: new says what it did
 
     func testNewTellsTheTerminalWhatItAddedAndKeepsStdoutForTheID() throws {

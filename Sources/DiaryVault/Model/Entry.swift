@@ -35,14 +35,14 @@ public struct Entry: Equatable, Sendable {
         self.source = source
     }
 
-    /// The first line, trimmed; "Untitled" when that line is blank (as the original diary
-    /// apps showed it).
+    /// The first line that is not blank, trimmed (`EntryText.title(of:)`).
     public var title: String { EntryText.title(of: text) }
 
-    /// Everything after the first line.
+    /// Everything after the title's line (blank lines before it are not part of it either).
     public var body: String {
-        guard let newline = text.firstIndex(where: \.isNewline) else { return "" }
-        return String(text[text.index(after: newline)...])
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let titleLine = lines.firstIndex(where: { !EntryText.isBlank(String($0)) }) else { return "" }
+        return lines[(titleLine + 1)...].joined(separator: "\n")
     }
 }
 
@@ -101,8 +101,14 @@ public enum EntryText {
     static let maximumTagBytes = 200
     static let maximumSourceBytes = 1024
 
+    /// The title: the first line that is not blank, trimmed, cut to the index's limits;
+    /// "Untitled" when nothing fits. Text that opens with blank lines takes its title from the
+    /// line after them. The index stores the title an entry had when it was last written
+    /// (FORMAT.md §7): an entry stored before this rule, by a diary that called such text
+    /// "Untitled", keeps that title until it is edited or `diary reindex` runs.
     static func title(of text: String) -> String {
-        let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let firstLine = lines.first { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? ""
         let trimmed = firstLine.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return untitled }
         var title = Substring(trimmed.prefix(maximumTitleCharacters))

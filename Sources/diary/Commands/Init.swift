@@ -16,7 +16,8 @@ struct Init: ParsableCommand {
             nothing is written. An existing vault is never overwritten.
 
             A weak passphrase (too short, repeated or in sequence, or among the most common; see \
-            the README) is refused with the reason and status 67; --allow-weak-passphrase uses \
+            the README) is refused with the reason: at the terminal as soon as it is typed, \
+            asking again (three tries); from a file with status 67. --allow-weak-passphrase uses \
             it anyway.
 
             --store chooses the shape on disk: `sqlite` (one database) or `files` (one file per \

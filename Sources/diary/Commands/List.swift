@@ -31,7 +31,9 @@ struct List: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var filters: FilterOptions
 
-    @Option(help: ArgumentHelp("Only entries dated on this day (in your time zone).", valueName: "date"))
+    @Option(
+        help: ArgumentHelp("Only entries dated on this day (in your time zone).", valueName: "date"),
+        completion: DateInput.completion, transform: DateInput.argument)
     var on: DateInput?
 
     @Flag(help: "Only entries dated on today's month and day in earlier years.")

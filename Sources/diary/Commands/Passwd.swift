@@ -17,7 +17,8 @@ struct Passwd: ParsableCommand {
             short time for ten entries or ten thousand. An unlocked session keeps going.
 
             A weak new passphrase (too short, repeated or in sequence, or among the most common) \
-            is refused with the reason and status 67; --allow-weak-passphrase uses it anyway.
+            is refused with the reason: at the terminal as soon as it is typed, asking again (three \
+            tries); from a file with status 67. --allow-weak-passphrase uses it anyway.
 
             EXAMPLE
               diary passwd

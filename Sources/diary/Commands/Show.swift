@@ -67,7 +67,7 @@ struct Show: ParsableCommand {
         if json {
             let records = entries.map(EntryFormat.Record.init)
             let several = limit != nil || ids.count > 1
-            Pager.data(try several ? EntryFormat.json(records) : EntryFormat.json(records[0]), allowed: !pager.noPager)
+            try Pager.data(try several ? EntryFormat.json(records) : EntryFormat.json(records[0]), allowed: !pager.noPager)
             return
         }
         let controls: EntryFormat.Controls = raw ? .raw : isatty(STDOUT_FILENO) == 1 ? .escaped : .escapedHeader
@@ -77,6 +77,6 @@ struct Show: ParsableCommand {
             if !shown.isEmpty { shown += shown.hasSuffix("\n") ? "\n" : "\n\n" }
             shown += EntryFormat.full(entry, controls: controls)
         }
-        Pager.data(shown, allowed: !pager.noPager)
+        try Pager.data(shown, allowed: !pager.noPager)
     }
 }

@@ -21,15 +21,22 @@ enum EntryFormat {
     enum Controls { case escaped, escapedHeader, raw }
 
     /// The whole entry for `show`: the title (bold), a short header, a blank line, the rest
-    /// of the text. The title is the text's first line, so it is printed once, at the top.
+    /// of the text. The title is the text's first line that is not blank, so it is printed
+    /// once, at the top (the blank lines before it are left out).
     static func full(_ e: Entry, controls: Controls, style: Style = Style()) -> String {
-        // The whole first line (`title` is cut to the index's length), split at "\n" alone as
+        // The whole title line (`title` is cut to the index's length), split at "\n" alone as
         // titles are: a "\r" inside a title is shown escaped, not taken as a line break.
-        let newline = e.text.unicodeScalars.firstIndex(of: "\n")
-        let firstLine = e.text.unicodeScalars[..<(newline ?? e.text.unicodeScalars.endIndex)]
+        let scalars = e.text.unicodeScalars
+        var start = scalars.startIndex
+        var newline = scalars[start...].firstIndex(of: "\n")
+        while let end = newline, String(scalars[start..<end]).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            start = scalars.index(after: end)
+            newline = scalars[start...].firstIndex(of: "\n")
+        }
+        let firstLine = scalars[start..<(newline ?? scalars.endIndex)]
         let trimmed = String(firstLine).trimmingCharacters(in: .whitespacesAndNewlines)
         let heading = trimmed.isEmpty ? e.title : trimmed
-        let body = newline.map { String(e.text.unicodeScalars[e.text.unicodeScalars.index(after: $0)...]) } ?? ""
+        let body = newline.map { String(scalars[scalars.index(after: $0)...]) } ?? ""
         var header = [
             style.bold(controls == .raw ? heading : Printable.escaped(heading)),
             "\(style.dim("id:      ")) \(fullID(e.id))",
@@ -83,10 +90,10 @@ enum EntryFormat {
     /// `vault` when it is given, else among `summaries` (see `ListLayout`).
     static func printList(_ summaries: [EntrySummary], json: Bool, pager: Bool = false, vault: Vault? = nil) throws {
         if json {
-            Pager.data(try EntryFormat.json(summaries.map(Record.init)), allowed: pager)
+            try Pager.data(try EntryFormat.json(summaries.map(Record.init)), allowed: pager)
         } else if !summaries.isEmpty {
             let lines = try ListLayout.lines(summaries, vault: vault, columns: TerminalSize.ofStdout?.columns)
-            Pager.data(lines.joined(separator: "\n"), allowed: pager)
+            try Pager.data(lines.joined(separator: "\n"), allowed: pager)
         }
     }
 }

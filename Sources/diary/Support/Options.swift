@@ -77,10 +77,16 @@ struct FilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only entries with this tag.", valueName: "tag"), completion: EntryCompletion.tags)
     var tag: String?
 
-    @Option(help: ArgumentHelp("Only entries dated on or after this date.", valueName: "date"))
+    // `transform: DateInput.argument` so that a date diary does not understand is answered with
+    // the accepted forms, as `new --date` answers it.
+    @Option(
+        help: ArgumentHelp("Only entries dated on or after this date.", valueName: "date"),
+        completion: DateInput.completion, transform: DateInput.argument)
     var from: DateInput?
 
-    @Option(help: ArgumentHelp("Only entries dated on or before this date (a day counts whole).", valueName: "date"))
+    @Option(
+        help: ArgumentHelp("Only entries dated on or before this date (a day counts whole).", valueName: "date"),
+        completion: DateInput.completion, transform: DateInput.argument)
     var to: DateInput?
 
     @Option(name: [.customShort("n"), .customLong("limit")], help: ArgumentHelp("At most this many entries.", valueName: "n"))

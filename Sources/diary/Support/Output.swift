@@ -31,10 +31,12 @@ enum Output {
         write(Printable.escaped(line, keeping: Printable.layout) + "\n", to: STDERR_FILENO)
     }
 
-    /// True when stdout is a terminal and `NO_COLOR` is unset (or empty), per no-color.org.
+    /// True when stdout is a terminal, `NO_COLOR` is unset (or empty), per no-color.org, and
+    /// `TERM` is not `dumb` (a terminal that cannot show colour codes; git checks the same).
     static var colourEnabled: Bool {
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"] ?? ""
-        return isatty(STDOUT_FILENO) == 1 && noColor.isEmpty
+        let environment = ProcessInfo.processInfo.environment
+        let noColor = environment["NO_COLOR"] ?? ""
+        return isatty(STDOUT_FILENO) == 1 && noColor.isEmpty && environment["TERM"] != "dumb"
     }
 
     /// Writes all of `text`, retrying short writes; errors on a closed pipe are ignored because

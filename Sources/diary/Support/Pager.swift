@@ -30,16 +30,27 @@ struct TerminalSize {
 /// through a pipe, never a file, so no plaintext is written to disk.
 enum Pager {
     /// Prints `text` and a newline to stdout, through the pager when `allowed`, stdout is a
-    /// terminal and the text is taller than it.
-    static func data(_ text: String, allowed: Bool) {
+    /// terminal and the text is taller than it. A pager that fails (`PAGER=false`, exit status
+    /// not 0) may have shown nothing: that is an error with the pager's status, not a success.
+    static func data(_ text: String, allowed: Bool) throws {
         guard allowed, let size = TerminalSize.ofStdout, fillsScreen(text, size), let command = command()
         else {
             Output.data(text)
             return
         }
         // Not started, or the shell found no such command (127) and said so: print it here.
-        if let status = run(command, text: text + "\n"), status != 127 { return }
-        Output.data(text)
+        guard let status = run(command, text: text + "\n"), status != 127 else {
+            Output.data(text)
+            return
+        }
+        if status != 0 { throw Failed(command: command, status: status) }
+    }
+
+    /// The pager ended with a status other than 0; diary exits with the same status.
+    struct Failed: Error {
+        let command: String
+        let status: Int32
+        var message: String { "pager '\(Printable.escaped(command))' failed (exit status \(status))" }
     }
 
     /// The pager's command line, or nil for none.

@@ -119,7 +119,11 @@ struct VaultAccess {
             passphrase = try PassphraseFile.read(path)
         } else {
             guard let tty = TTY.open() else { throw CLIError.noTerminalForNewPassphrase }
-            passphrase = try PassphrasePrompt.readNew(on: tty, tries: triesOnMismatch)
+            // At the terminal a weak one is refused as soon as it is typed, with the reason, and
+            // asked for again (a person can choose another; a file cannot).
+            passphrase = try PassphrasePrompt.readNew(
+                on: tty, tries: triesOnMismatch, weakTries: Self.passphraseTries,
+                weakness: { source.allowWeakPassphrase ? nil : PassphraseStrength.of($0).weakness })
         }
         // Argon2id makes each guess cost about a second; it cannot help a passphrase that is
         // among the first few thousand guesses.

@@ -70,11 +70,22 @@ enum PassphrasePrompt {
     }
 
     /// Prompts twice for a new passphrase; refuses an empty one. Two that differ are asked for
-    /// again, up to `tries` pairs in all, then refused.
-    static func readNew(on tty: TTY, label: String = "New passphrase", tries: Int = 1) throws -> SecretBytes {
-        var pair = 1
+    /// again, up to `tries` pairs in all, then refused. One that `weakness` finds weak is
+    /// refused before its repeat is asked for, with the reason, and asked for again, up to
+    /// `weakTries` in all; then it is refused as weak (`CLIError.weakPassphrase`).
+    static func readNew(
+        on tty: TTY, label: String = "New passphrase", tries: Int = 1,
+        weakTries: Int = 1, weakness: (SecretBytes) -> String? = { _ in nil }
+    ) throws -> SecretBytes {
+        var pair = 1, weak = 1
         while true {
             let first = try read("\(label): ", on: tty)
+            if let reason = weakness(first) {
+                guard weak < weakTries else { throw CLIError.weakPassphrase(reason: reason) }
+                weak += 1
+                tty.write("That passphrase is weak: \(reason). Choose another.\n")
+                continue
+            }
             let second = try read("\(label) (again): ", on: tty)
             if first.constantTimeEquals(second) { return first }
             guard pair < tries else { throw CLIError.passphraseMismatch }

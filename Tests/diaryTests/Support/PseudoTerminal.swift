@@ -64,7 +64,7 @@ extension DiarySandbox {
     /// `stdout-file` unless it is empty), answers the prompts in order, relays everything the
     /// terminal showed and exits with the child's status.
     static let terminalDriver = #"""
-        import fcntl, os, pty, struct, sys, termios, time
+        import fcntl, os, pty, select, signal, struct, sys, termios, time
         rows, columns, out_file, binary, n = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
         args, steps = sys.argv[6:6 + n], sys.argv[6 + n:]
         pid, fd = pty.fork()
@@ -81,6 +81,8 @@ extension DiarySandbox {
             global seen, position
             end = time.time() + timeout
             while seen.find(text.encode(), position) < 0 and time.time() < end:
+                if not select.select([fd], [], [], max(0, end - time.time()))[0]:
+                    break
                 try:
                     chunk = os.read(fd, 1024)
                 except OSError:
@@ -98,7 +100,16 @@ extension DiarySandbox {
                 break
             time.sleep(0.2)  # let diary switch echo off before typing, as a person would
             os.write(fd, reply.encode() + b"\n")
+        # A diary still waiting for input it will never get (a prompt the test did not expect)
+        # is killed after a while, so a failing test fails instead of hanging (read_until,
+        # too, gives up on a prompt that does not come).
+        deadline = time.time() + 120
         while True:
+            left = deadline - time.time()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                os.kill(pid, signal.SIGKILL)
+                seen += b"\n[terminal_driver: still running after 120 s; killed]\n"
+                break
             try:
                 chunk = os.read(fd, 4096)
             except OSError:
