@@ -47,10 +47,10 @@ do {
     EntrySetWatch.finish()
     exit(silent.code.rawValue)
 } catch let pager as Pager.Failed {
-    // The pager's own status (PAGER=false: 1), as a shell pipeline's last command gives it.
+    // The message names the pager's own status; diary's stays within its documented table.
     EntrySetWatch.finish()
     Output.error(pager.message)
-    exit(pager.status)
+    exit(1)
 } catch {
     EntrySetWatch.finish()
     if let report = ErrorReport(error) { report.exit() }

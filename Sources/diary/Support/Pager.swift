@@ -46,7 +46,7 @@ enum Pager {
         if status != 0 { throw Failed(command: command, status: status) }
     }
 
-    /// The pager ended with a status other than 0; diary exits with the same status.
+    /// The pager ended with a status other than 0; diary says so and exits 1.
     struct Failed: Error {
         let command: String
         let status: Int32
