@@ -180,7 +180,7 @@ public enum SyncLifecycle {
         vault: Vault, retiredKey: SecretBytes, retiredGeneration: UInt32, stateDirectory: URL
     ) throws {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
-        guard try setup.remote() != nil else { return }
+        guard let remote = try setup.remote() else { return }
         try setup.lock.withLock(exclusive: true) {
             let old = try SyncKey(vaultKey: retiredKey, generation: retiredGeneration)
             let new = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
@@ -194,10 +194,32 @@ public enum SyncLifecycle {
             if !main.keys.contains(where: { $0.generation == new.generation }) {
                 main.keys.append((new.generation, new.vaultKey))
             }
-            let retired = (main.pendingKeyChange?.retired ?? []).filter { $0.generation != retiredGeneration }
-            main.pendingKeyChange = KeyChange(headers: vault.headersForSync, retired: retired + [(retiredGeneration, retiredKey)])
+            // A rotation this machine was following when it was cut short (finished now by
+            // `rekey`) is another machine's key change: publishing it again would present it as
+            // this machine's, newer than whatever the other machines changed since.
+            if !recordsOfOtherMachines(in: setup.tree(for: remote), sealedUnder: new.id, me: main.machine) {
+                let retired = (main.pendingKeyChange?.retired ?? []).filter { $0.generation != retiredGeneration }
+                main.pendingKeyChange = KeyChange(headers: vault.headersForSync, retired: retired + [(retiredGeneration, retiredKey)])
+            }
             try store.reseal(main, under: new)
         }
+    }
+
+    /// True when another machine's log holds a record sealed under the key `keyID` names
+    /// (only each record's clear prefix is read). A key this machine just drew never is.
+    static func recordsOfOtherMachines(in tree: URL, sealedUnder keyID: [UInt8], me: UUID) -> Bool {
+        let fm = FileManager.default
+        let logs = tree.appendingPathComponent(RemoteLayout.logDirectory)
+        for machine in (try? fm.contentsOfDirectory(atPath: logs.path)) ?? [] where machine != RemoteLayout.hex(me) {
+            let dir = logs.appendingPathComponent(machine)
+            for name in (try? fm.contentsOfDirectory(atPath: dir.path)) ?? [] where RemoteLayout.seq(fromName: name) != nil {
+                guard let handle = FileHandle(forReadingAtPath: dir.appendingPathComponent(name).path) else { continue }
+                defer { try? handle.close() }
+                let prefix = [UInt8]((try? handle.read(upToCount: RecordCodec.prefixLength)) ?? Data())
+                if let clear = try? RecordCodec.peek(prefix), clear.keyID == keyID { return true }
+            }
+        }
+        return false
     }
 }
 

@@ -140,7 +140,8 @@ struct ErrorReport: Equatable {
                     code: .wrongPassphrase)
             } else {
                 self.init(message: "that passphrase no longer opens the vault: it was changed on '\(Printable.escaped(machine))'",
-                          hint: "use the passphrase set there", code: .wrongPassphrase)
+                          hint: "use the passphrase set there: on a terminal `diary sync` asks for it after this vault's own; in a script, `diary unlock` first, then `diary sync --passphrase-file` with the passphrase set there",
+                          code: .wrongPassphrase)
             }
         case .needsPassphraseToPublish:
             self.init(message: "this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it needs the passphrase",

@@ -56,11 +56,14 @@ final class SyncInterruptedRotationTests: XCTestCase {
         let net = try SyncMachines(.git)
         let a = try net.first(entries: ["written before the rotation"])
         let b = try net.join(store: "files")
+        try net.join(store: "sqlite")
         try a.ok(["rekey"])
         try a.ok(["new"], stdin: Data("written after the rotation".utf8))
         try net.sync(0)
 
-        // B adopts A's key the way its sync would, and is cut short before the old key goes.
+        // B's sync fetched A's records and adopted A's key, and was cut short before the old
+        // key went.
+        try SyncMachines.git(["-C", try net.syncStateItem(1, named: "git").path, "pull", "--quiet", "--no-rebase", "origin", "main"])
         let vault = try Vault.open(at: b.vault, passphrase: secret(net.passphrase))
         let published = try net.publishedHeader(store: "files")
         XCTAssertThrowsError(
@@ -71,13 +74,32 @@ final class SyncInterruptedRotationTests: XCTestCase {
         let refused = try b.run(["sync"])
         XCTAssertEqual(refused.status, 1, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("a key rotation was interrupted"), refused.stderr)
+        // Meanwhile A changes the passphrase; then B finishes with `rekey`.
+        let newPass = try a.passphraseFile("violet anchor meadow drift")
+        try a.ok(["passwd", "--new-passphrase-file", newPass])
+        a.environment["DIARY_PASSPHRASE_FILE"] = newPass
+        try net.sync(0)
         try b.ok(["rekey"])
-        try net.sync(1)
-        // B published the key it finished with: the same key and passphrase as A's, so A has
-        // nothing to follow and says nothing about it.
+
+        // The key B finished with is A's: B publishes no key change of its own, so A's
+        // passphrase stays, and nobody is told of a change on B.
+        let followed = try net.sync(1)
+        XCTAssertFalse(followed.stderr.contains("published the new passphrase or key"), followed.stderr)
+        XCTAssertTrue(followed.stderr.contains("passphrase was changed on 'machine-0'"), followed.stderr)
         let quiet = try net.sync(0)
-        XCTAssertFalse(quiet.stderr.contains("passphrase was changed"), quiet.stderr)
-        XCTAssertFalse(quiet.stderr.contains("key was rotated"), quiet.stderr)
+        XCTAssertFalse(quiet.stderr.contains("changed on"), quiet.stderr)
+        XCTAssertFalse(quiet.stderr.contains("rotated on"), quiet.stderr)
+        // C missed both: its vault opens with the old passphrase, A's key with the new one.
+        try net[2].ok(["unlock"])
+        let third = try net[2].ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": try net[2].passphraseFile("violet anchor meadow drift")])
+        try net[2].ok(["lock"])
+        XCTAssertTrue(third.stderr.contains("rotated on 'machine-0'"), third.stderr)
+        XCTAssertFalse(third.stderr.contains("'machine-1'"), third.stderr)
+        for n in 0...2 {
+            let opens = try net[n].run(["list"], env: ["DIARY_PASSPHRASE_FILE": try net[n].passphraseFile("violet anchor meadow drift")])
+            XCTAssertEqual(opens.status, 0, "machine \(n): \(opens.stderr)")
+        }
+        b.environment["DIARY_PASSPHRASE_FILE"] = try b.passphraseFile("violet anchor meadow drift")
         XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
         XCTAssertEqual(try net.snapshot(0).count, 2)
         try b.ok(["new"], stdin: Data("written on B after finishing".utf8))
@@ -85,7 +107,6 @@ final class SyncInterruptedRotationTests: XCTestCase {
         try net.sync(0)
         XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
         XCTAssertEqual(try net.snapshot(0).count, 3)
-        XCTAssertEqual(try a.run(["list"]).status, 0)
     }
 
     func testASyncCutShortJustAfterFollowingARekeyLosesNothing() throws {
