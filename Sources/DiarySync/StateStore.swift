@@ -105,20 +105,6 @@ final class StateStore {
         dirtySeen = []
     }
 
-    /// Re-seals every file and `main` under `newKey` (after a key rotation).
-    func reseal(_ main: SyncMain, under newKey: SyncKey) throws {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        for name in names where name.hasPrefix("heads-") {
-            if let number = Int(name.dropFirst(6), radix: 16) { _ = try page(number); dirtyPages.insert(number) }
-        }
-        for name in names where name.hasPrefix("seen-") {
-            if let number = Int(name.dropFirst(5)) { _ = try seenRows(onIndexPage: number); dirtySeen.insert(number) }
-        }
-        key = newKey
-        try flushPages()
-        try writeMain(main)
-    }
-
     /// Re-seals the files as they are on disk under `newKey`, and makes it the key from now
     /// on. What this sync changed in memory is not written here (`flushPages` and `writeMain`
     /// do, later, under the new key): a sync cut short after this must find the state as it

@@ -176,8 +176,12 @@ public enum SyncLifecycle {
     /// the new key, and the next sync publishes the new header with the retired key sealed
     /// under the new one. Idempotent: a rekey interrupted after this runs it again, and the
     /// state is then already under the new key.
+    ///
+    /// `finishing`: the rotation was found interrupted, so it may be one this machine was
+    /// following; only then are other machines' records looked at (a key just drawn is never
+    /// on the remote).
     public static func noteKeyRotation(
-        vault: Vault, retiredKey: SecretBytes, retiredGeneration: UInt32, stateDirectory: URL
+        vault: Vault, retiredKey: SecretBytes, retiredGeneration: UInt32, stateDirectory: URL, finishing: Bool = true
     ) throws {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         guard let remote = try setup.remote() else { return }
@@ -197,11 +201,13 @@ public enum SyncLifecycle {
             // A rotation this machine was following when it was cut short (finished now by
             // `rekey`) is another machine's key change: publishing it again would present it as
             // this machine's, newer than whatever the other machines changed since.
-            if !recordsOfOtherMachines(in: setup.tree(for: remote), sealedUnder: new.id, me: main.machine) {
+            if !finishing || !recordsOfOtherMachines(in: setup.tree(for: remote), sealedUnder: new.id, me: main.machine) {
                 let retired = (main.pendingKeyChange?.retired ?? []).filter { $0.generation != retiredGeneration }
                 main.pendingKeyChange = KeyChange(headers: vault.headersForSync, retired: retired + [(retiredGeneration, retiredKey)])
             }
-            try store.reseal(main, under: new)
+            // Files first, `state` last: cut short, a second call opens either key (above).
+            try store.resealOnDisk(under: new)
+            try store.writeMain(main)
         }
     }
 

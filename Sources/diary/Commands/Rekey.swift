@@ -24,7 +24,8 @@ struct Rekey: ParsableCommand {
     func run() throws {
         let access = VaultAccess(options: global)
         let (vault, passphrase) = try access.openWithPassphrase()
-        if vault.rotationInterrupted { Output.note("finishing an interrupted key rotation") }
+        let finishing = vault.rotationInterrupted
+        if finishing { Output.note("finishing an interrupted key rotation") }
         // The key being retired: the older of the two when an earlier run was interrupted.
         let retired = vault.retiringKey ?? (vault.vaultKey, vault.keyGeneration)
         let progress = Progress("re-encrypting")
@@ -35,7 +36,7 @@ struct Rekey: ParsableCommand {
             // interruption anywhere leaves both keys at hand for the next `diary rekey`.
             try SyncLifecycle.noteKeyRotation(
                 vault: vault, retiredKey: retired.key, retiredGeneration: retired.generation,
-                stateDirectory: EntrySetWatch.stateDirectory)
+                stateDirectory: EntrySetWatch.stateDirectory, finishing: finishing)
         })
         progress.finish()
         for id in unsealable {

@@ -64,11 +64,11 @@ final class SyncInterruptedRotationTests: XCTestCase {
         // B's sync fetched A's records and adopted A's key, and was cut short before the old
         // key went.
         try SyncMachines.git(["-C", try net.syncStateItem(1, named: "git").path, "pull", "--quiet", "--no-rebase", "origin", "main"])
-        let vault = try Vault.open(at: b.vault, passphrase: secret(net.passphrase))
+        let vault = try Vault.open(at: b.vault, passphrase: secretBytes(net.passphrase))
         let published = try net.publishedHeader(store: "files")
         XCTAssertThrowsError(
             try vault.rotateKey(
-                adopting: published, passphrase: secret(net.passphrase), beforeRetiring: { throw Interrupted() }))
+                adopting: published, passphrase: secretBytes(net.passphrase), beforeRetiring: { throw Interrupted() }))
         XCTAssertEqual(try Vault.inspect(at: b.vault).keyGenerations, [1, 2])
 
         let refused = try b.run(["sync"])
@@ -124,8 +124,8 @@ final class SyncInterruptedRotationTests: XCTestCase {
         let killed = net.scratch.appendingPathComponent("killed-\(UUID().uuidString.prefix(6))")
         var copied = false
         let engine = try SyncEngine(
-            vault: try Vault.open(at: b.vault, passphrase: secret(net.passphrase)), stateDirectory: stateDirectory,
-            passphrase: { [self] _ in try secret(net.passphrase) },
+            vault: try Vault.open(at: b.vault, passphrase: secretBytes(net.passphrase)), stateDirectory: stateDirectory,
+            passphrase: { [self] _ in try secretBytes(net.passphrase) },
             progress: { step in
                 guard case .applying = step, !copied else { return }
                 copied = true
@@ -155,17 +155,17 @@ final class SyncInterruptedRotationTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("a key rotation was interrupted"), refused.stderr)
         // Nothing changed: the old passphrase opens both keys still.
         XCTAssertEqual(try Vault.inspect(at: a.vault).keyGenerations, [1, 2])
-        XCTAssertNoThrow(try Vault.open(at: a.vault, passphrase: secret(net.passphrase)))
+        XCTAssertNoThrow(try Vault.open(at: a.vault, passphrase: secretBytes(net.passphrase)))
     }
 
     // MARK: Helpers
 
     /// Runs machine `n`'s rotation in this process and stops it at `point`.
     private func interruptRekey(machine n: Int, in net: SyncMachines, passphrase: String, at point: Point) throws {
-        let vault = try Vault.open(at: net[n].vault, passphrase: secret(passphrase))
+        let vault = try Vault.open(at: net[n].vault, passphrase: secretBytes(passphrase))
         let retired = (key: vault.vaultKey, generation: vault.keyGeneration)
         XCTAssertThrowsError(
-            try vault.rotateKey(passphrase: secret(passphrase), beforeRetiring: {
+            try vault.rotateKey(passphrase: secretBytes(passphrase), beforeRetiring: {
                 guard point != .beforeSyncWasTold else { throw Interrupted() }
                 let syncState = try net.syncStateItem(n, named: "state")
                 let before = try Data(contentsOf: syncState)
@@ -175,10 +175,5 @@ final class SyncInterruptedRotationTests: XCTestCase {
                 if point == .whileSyncResealed { try before.write(to: syncState) }
                 throw Interrupted()
             }))
-    }
-
-    private func secret(_ text: String) throws -> SecretBytes {
-        var bytes = Array(text.utf8)
-        return try SecretBytes(consuming: &bytes)
     }
 }

@@ -13,7 +13,7 @@ final class SyncPassphraseRaceTests: XCTestCase {
         let b = try net.join()
         // What `diary passwd` killed after writing the header leaves: a new header, and a
         // sync state that knows nothing of it (the library call does not tell sync).
-        try Vault.changePassphrase(at: a.vault, current: secret(net.passphrase), new: secret(newPassphrase))
+        try Vault.changePassphrase(at: a.vault, current: secretBytes(net.passphrase), new: secretBytes(newPassphrase))
         let aNew = try a.passphraseFile(newPassphrase)
         a.environment["DIARY_PASSPHRASE_FILE"] = aNew
         let published = try net.sync(0)
@@ -39,7 +39,7 @@ final class SyncPassphraseRaceTests: XCTestCase {
         let b = try net.join()
         try a.ok(["passwd", "--new-passphrase-file", try a.passphraseFile(newPassphrase)])
         let third = "copper lantern river seven"
-        try Vault.changePassphrase(at: a.vault, current: secret(newPassphrase), new: secret(third))
+        try Vault.changePassphrase(at: a.vault, current: secretBytes(newPassphrase), new: secretBytes(third))
         a.environment["DIARY_PASSPHRASE_FILE"] = try a.passphraseFile(third)
         let published = try net.sync(0)
         XCTAssertTrue(published.stderr.contains("publishing it now"), published.stderr)
@@ -58,7 +58,7 @@ final class SyncPassphraseRaceTests: XCTestCase {
         try net.sync(0)
         // B's sync adopted A's header and was cut short before saving what it read.
         try SyncMachines.git(["-C", try net.syncStateItem(1, named: "git").path, "pull", "--quiet", "--no-rebase", "origin", "main"])
-        let vault = try Vault.open(at: b.vault, passphrase: secret(net.passphrase))
+        let vault = try Vault.open(at: b.vault, passphrase: secretBytes(net.passphrase))
         try vault.adoptHeader(try net.publishedHeader(store: "files"))
         b.environment["DIARY_PASSPHRASE_FILE"] = try b.passphraseFile(newPassphrase)
         let again = try net.sync(1)
@@ -118,10 +118,5 @@ final class SyncPassphraseRaceTests: XCTestCase {
         try net.sync(0)
         XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
         XCTAssertEqual(try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": bNew]).status, 77)
-    }
-
-    private func secret(_ text: String) throws -> SecretBytes {
-        var bytes = Array(text.utf8)
-        return try SecretBytes(consuming: &bytes)
     }
 }
