@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DiaryExchange", targets: ["DiaryExchange"]),
         .library(name: "DiaryAgent", targets: ["DiaryAgent"]),
         .library(name: "DiarySync", targets: ["DiarySync"]),
+        .library(name: "DiaryApp", targets: ["DiaryApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -52,10 +53,18 @@ let package = Package(
         // write-once records per machine, merged into the local vault (docs/FORMAT.md §12).
         // Drives the `git` program; never sees a plaintext byte on disk.
         .target(name: "DiarySync", dependencies: ["DiaryVault", "DiaryStore", "DiaryCrypto"]),
+        // The application layer: sessions and policy (which key, the entry-set guard, the
+        // key-change flow), input parsing and reports, as typed values. It never imports
+        // ArgumentParser, never writes to a standard stream and never opens the terminal: the
+        // CLI words what it returns.
+        .target(
+            name: "DiaryApp",
+            dependencies: ["DiaryVault", "DiaryCrypto", "DiaryExchange", "DiaryAgent", "DiarySync"]
+        ),
         .executableTarget(
             name: "diary",
             dependencies: [
-                "DiaryVault", "DiaryStore", "DiaryExchange", "DiaryAgent", "DiarySync",
+                "DiaryApp", "DiaryVault", "DiaryStore", "DiaryExchange", "DiaryAgent", "DiarySync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds link the Swift runtime and Foundation (with ICU's data) statically:
@@ -111,6 +120,10 @@ let package = Package(
         .testTarget(
             name: "DiarySyncTests",
             dependencies: ["DiarySync", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
+        ),
+        .testTarget(
+            name: "DiaryAppTests",
+            dependencies: ["DiaryApp", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
         ),
         .testTarget(
             name: "diaryTests",
