@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryApp
 
 /// The root command: an encrypted diary for the terminal.
 struct Diary: ParsableCommand {

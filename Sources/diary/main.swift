@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiaryAgent
+import DiaryApp
 import Foundation
 
 // Before anything is decrypted: no core dump, and no ptrace by other processes of the user. A

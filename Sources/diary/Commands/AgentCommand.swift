@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiaryAgent
+import DiaryApp
 import Foundation
 
 /// `diary agent`: the unlock agent process itself. Hidden: `diary unlock` starts it.

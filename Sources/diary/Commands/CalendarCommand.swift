@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryApp
 import DiaryVault
 import Foundation
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryApp
 import DiaryExchange
 import DiaryVault
 import Foundation

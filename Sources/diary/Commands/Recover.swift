@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryApp
 import DiaryVault
 
 /// `diary recover`: store (or wipe) the text of an edit whose `diary` was killed.

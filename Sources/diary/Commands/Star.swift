@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryApp
 import DiaryVault
 
 /// `diary star`: mark an entry as a favourite.

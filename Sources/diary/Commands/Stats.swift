@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryApp
 import DiaryVault
 
 /// `diary stats`: how much, how often, and about what you have written.

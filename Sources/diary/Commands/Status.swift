@@ -1,5 +1,6 @@
 import ArgumentParser
 import DiaryAgent
+import DiaryApp
 import DiaryVault
 import Foundation
 

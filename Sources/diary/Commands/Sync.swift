@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryApp
 import DiaryCrypto
 import DiaryStore
 import DiarySync

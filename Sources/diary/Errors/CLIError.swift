@@ -1,3 +1,4 @@
+import DiaryApp
 import Foundation
 
 /// Errors raised by the command line itself (not by the vault or the agent).

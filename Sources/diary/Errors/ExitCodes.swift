@@ -1,3 +1,5 @@
+import DiaryApp
+
 /// The exit statuses of `diary`, in one place.
 ///
 /// The numbers follow BSD `sysexits.h` where a meaning matches, so scripts can tell "you typed

@@ -1,3 +1,5 @@
+import DiaryApp
+
 /// The command line before ArgumentParser reads it, for two things git users expect and
 /// ArgumentParser does not do:
 ///

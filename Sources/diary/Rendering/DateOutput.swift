@@ -1,3 +1,4 @@
+import DiaryApp
 import Foundation
 
 /// Formats dates for people (in their locale) and for machines (ISO 8601 with offset).

@@ -1,3 +1,5 @@
+import DiaryApp
+
 /// How many terminal columns text takes, for aligning and cutting `list` lines, `search`
 /// context and the `calendar` labels.
 ///

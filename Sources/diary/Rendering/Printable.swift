@@ -1,3 +1,5 @@
+import DiaryApp
+
 /// Text from entries, import files and paths made safe to print for a person.
 ///
 /// A terminal obeys control characters: `ESC ] 0 ; … BEL` retitles the window, `ESC [ 2 J` clears

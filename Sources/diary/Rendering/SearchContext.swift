@@ -1,3 +1,4 @@
+import DiaryApp
 import Foundation
 
 /// What `diary search` shows under an entry's line on a terminal: the lines of its text that

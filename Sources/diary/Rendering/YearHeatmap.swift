@@ -1,3 +1,4 @@
+import DiaryApp
 import DiaryExchange
 import Foundation
 

@@ -1,4 +1,5 @@
 import DiaryAgent
+import DiaryApp
 import DiaryCrypto
 import Foundation
 

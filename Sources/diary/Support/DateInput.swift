@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryApp
 import Foundation
 
 /// A date typed on the command line: ISO 8601 (`2024-02-22`, `2024-02-22T15:00`,

@@ -1,3 +1,5 @@
+import DiaryApp
+
 /// Tags written in the text, jrnl's way: `#walk` or `@nature` become the tags `walk` and
 /// `nature` when `new` stores or `edit` saves an entry.
 ///

@@ -1,3 +1,4 @@
+import DiaryApp
 import Foundation
 
 /// A day written exactly as `list` prints it in the user's locale, so a date copied from a

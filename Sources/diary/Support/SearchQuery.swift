@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryApp
 import Foundation
 
 /// What `diary search` looks for, read from its arguments: terms that must all occur in an

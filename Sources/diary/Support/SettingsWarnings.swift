@@ -1,3 +1,4 @@
+import DiaryApp
 import DiaryCrypto
 import DiaryVault
 import Foundation

@@ -1,3 +1,4 @@
+import DiaryApp
 import Foundation
 
 /// Dates as people say them, for `DateInput`: `now`, `today`, `yesterday`, `tomorrow`,

@@ -1,3 +1,5 @@
+import DiaryApp
+
 /// Runs of consecutive days with at least one entry.
 struct Streak: Equatable {
     let first: CalendarDay

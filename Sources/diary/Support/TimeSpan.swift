@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryApp
 import Foundation
 
 /// A duration typed as `90s`, `15m`, `8h`, `1d`, or `1h30m`; a bare number means minutes.

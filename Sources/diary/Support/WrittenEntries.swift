@@ -1,3 +1,4 @@
+import DiaryApp
 import DiaryVault
 import Foundation
 

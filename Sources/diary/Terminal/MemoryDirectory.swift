@@ -1,3 +1,4 @@
+import DiaryApp
 import Foundation
 
 /// A private 0700 directory on a memory file system, for the one moment plaintext must be a

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryApp
 import Foundation
 
 /// `--no-pager`, for the commands whose output can be long (`show`, `list`).

@@ -1,3 +1,4 @@
+import DiaryApp
 import Foundation
 
 /// Undoes what must not outlive an interrupted command: a terminal left without echo, an

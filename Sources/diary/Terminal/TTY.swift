@@ -1,3 +1,4 @@
+import DiaryApp
 import Foundation
 
 /// The controlling terminal, for prompts and confirmations that must not mix with stdin/stdout.
