@@ -2,7 +2,6 @@ import ArgumentParser
 import DiaryApp
 import DiaryCrypto
 import DiaryVault
-import DiaryStore
 import Foundation
 
 /// `diary init`: create a vault.

@@ -1,7 +1,6 @@
 import ArgumentParser
 import DiaryApp
 import DiaryVault
-import DiaryStore
 import Foundation
 
 /// `diary restore`: a backup into a new vault directory.

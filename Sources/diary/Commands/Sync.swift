@@ -1,7 +1,6 @@
 import ArgumentParser
 import DiaryApp
 import DiaryCrypto
-import DiaryStore
 import DiarySync
 import DiaryVault
 import Foundation
