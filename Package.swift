@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "DiaryAgent", targets: ["DiaryAgent"]),
         .library(name: "DiarySync", targets: ["DiarySync"]),
         .library(name: "DiaryApp", targets: ["DiaryApp"]),
+        // For the fuzz package in Fuzz/ only; `diary` does not link it.
+        .library(name: "DiaryFuzzing", targets: ["DiaryFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -64,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "diary",
             dependencies: [
-                "DiaryApp", "DiaryVault", "DiaryStore", "DiaryExchange", "DiaryAgent", "DiarySync",
+                "DiaryApp", "DiaryVault", "DiaryExchange", "DiaryAgent", "DiarySync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds link the Swift runtime and Foundation (with ICU's data) statically:
@@ -90,6 +92,15 @@ let package = Package(
             dependencies: ["DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"],
             path: "Tests/VaultStressChild"
         ),
+        // The fuzzers' entry points: Fuzz/ runs them under libFuzzer, FuzzRegressionTests replays
+        // their seeds. Under Tests/, with the other code that is not the product (no product
+        // target depends on it), so its fixed key and scratch files never ship; it reaches the
+        // parsers through `package` access, so they stay out of the modules' public API.
+        .target(
+            name: "DiaryFuzzing",
+            dependencies: ["DiaryVault", "DiaryExchange", "DiaryCrypto"],
+            path: "Tests/DiaryFuzzing"
+        ),
         // In-process benchmarks of the vault layer (Scripts/bench-* drive it); not in the product.
         .executableTarget(
             name: "diary-bench",
@@ -108,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "DiaryVaultTests",
             dependencies: [
-                "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport",
+                "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport", "DiaryFuzzing",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -12,7 +12,7 @@ import Foundation
 /// unescaped (see `DayOneText`) and media references become placeholders, counted in the
 /// batch. Entries whose text is blank are skipped, not refused. The source is `dayone:` and
 /// the uuid.
-enum DayOneImporter {
+package enum DayOneImporter {
     static func read(url: URL) throws -> ImportBatch {
         let bytes = try Importer.load(url, requireText: false)
         let isZip = bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || url.pathExtension.lowercased() == "zip"
@@ -27,7 +27,7 @@ enum DayOneImporter {
         return batch
     }
 
-    static func read(_ bytes: [UInt8], file: String) throws -> ImportBatch {
+    package static func read(_ bytes: [UInt8], file: String) throws -> ImportBatch {
         let root = try Importer.parseJSON(bytes, file: file)
         var batch = ImportBatch()
         for var fields in try JSONFields.entries(of: root, file: file, expected: "day one json") {
@@ -58,7 +58,7 @@ enum DayOneImporter {
     /// `ZipArchive` checks the whole archive's structure before any member is read, so a
     /// crafted zip is refused as malformed input (status 67) rather than reaching code that
     /// could trap.
-    static func journals(inZip bytes: [UInt8], file: String) throws -> [(String, [UInt8])] {
+    package static func journals(inZip bytes: [UInt8], file: String) throws -> [(String, [UInt8])] {
         let archive: ZipArchive
         do {
             archive = try ZipArchive(bytes)

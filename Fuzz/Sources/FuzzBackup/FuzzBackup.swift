@@ -1,4 +1,4 @@
-@_spi(Fuzzing) import DiaryVault
+import DiaryFuzzing
 
 /// libFuzzer's entry point: one input to `FuzzEntryPoints.backup`. No top-level code.
 @_cdecl("LLVMFuzzerTestOneInput")

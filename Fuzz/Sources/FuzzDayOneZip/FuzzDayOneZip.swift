@@ -1,4 +1,4 @@
-@_spi(Fuzzing) import DiaryExchange
+import DiaryFuzzing
 
 /// libFuzzer's entry point: one input to `ExchangeFuzzEntryPoints.dayOneZip`. No top-level code.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -17,10 +17,14 @@ import Glibc
 /// Memory: the scan keeps the header, the index root and the pages (small), and only the id,
 /// offset and length of each entry record; `payload(of:)` reads one entry back when needed.
 /// No length is trusted before it is capped and checked against the file's size.
-final class BackupReader {
+///
+/// It is the only reader of the format: `verify`, `restore` and `--salvage` use it, and so do
+/// the fuzzer (DiaryFuzzing, through `package` access) and the tests of what a reader MUST
+/// reject (docs/FORMAT.md §10), which show as `findings`.
+package final class BackupReader {
     /// One entry record found by the scan.
-    struct EntryRecord {
-        let id: UUID
+    package struct EntryRecord {
+        package let id: UUID
         let offset: Int
         let payloadOffset: Int
         let length: Int
@@ -28,21 +32,21 @@ final class BackupReader {
 
     /// A problem with the file's framing or records, by byte offset; `entry` when the damaged
     /// record still names an entry.
-    struct Finding {
-        let offset: Int?
-        let entry: UUID?
-        let detail: String
+    package struct Finding {
+        package let offset: Int?
+        package let entry: UUID?
+        package let detail: String
     }
 
-    let url: URL
+    package let url: URL
     private let fd: Int32
     let size: Int
 
-    private(set) var header: [UInt8]?
-    private(set) var index: [UInt8]?
-    private(set) var indexPages: [Int: [UInt8]] = [:]
-    private(set) var entries: [EntryRecord] = []
-    private(set) var findings: [Finding] = []
+    package private(set) var header: [UInt8]?
+    package private(set) var index: [UInt8]?
+    package private(set) var indexPages: [Int: [UInt8]] = [:]
+    package private(set) var entries: [EntryRecord] = []
+    package private(set) var findings: [Finding] = []
 
     private let hasher = BLAKE2b.Hasher()
     private var hashed = 0
@@ -50,7 +54,7 @@ final class BackupReader {
 
     /// Opens `url` and checks the preamble (magic and version); a file without it is not a
     /// backup, and an unknown version is refused by name rather than read as version 1.
-    convenience init(_ url: URL) throws {
+    package convenience init(_ url: URL) throws {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw VaultError.io(path: url.path, detail: String(cString: strerror(errno))) }
         try self.init(descriptor: fd, url: url)
@@ -58,7 +62,7 @@ final class BackupReader {
 
     /// Reads the open file `fd` (which it closes), named `url` in errors. The fuzzer hands it
     /// an in-memory file this way.
-    init(descriptor fd: Int32, url: URL) throws {
+    package init(descriptor fd: Int32, url: URL) throws {
         self.url = url
         self.fd = fd
         var info = stat()
@@ -84,7 +88,7 @@ final class BackupReader {
 
     /// Walks every record once, hashing the bytes before the end record. Afterwards the
     /// properties hold what was found; `findings` is empty for an undamaged backup.
-    func scan() throws {
+    package func scan() throws {
         var offset = 10
         var sawEnd = false
         // Where the last framed record started: a damaged length can frame a record that
@@ -118,13 +122,13 @@ final class BackupReader {
 
     /// The header record's payload, read alone (without the scan), or nil when the first
     /// record is not a header.
-    func headerRecord() throws -> [UInt8]? {
+    package func headerRecord() throws -> [UInt8]? {
         guard let (type, length) = try recordHead(at: 10), type == BackupFile.headerType else { return nil }
         return try Self.pread(fd, 15, length, path: url.path)
     }
 
     /// The sealed entry of `record`, read again from the file.
-    func payload(of record: EntryRecord) throws -> [UInt8] {
+    package func payload(of record: EntryRecord) throws -> [UInt8] {
         try Self.pread(fd, record.payloadOffset, record.length, path: url.path)
     }
 

@@ -55,12 +55,17 @@ public struct VerifyReport: Sendable, Equatable {
 ///
 /// The index is read first (`expectations`), then each entry on its own (`verdict`), so that a
 /// backup can be checked one record at a time without holding its entries.
-struct Verifier {
+package struct Verifier {
     let vaultID: UUID
     let keyRing: KeyRing
 
+    package init(vaultID: UUID, keyRing: KeyRing) {
+        self.vaultID = vaultID
+        self.keyRing = keyRing
+    }
+
     /// What an authentic index says about the entries: which copy of each it records.
-    struct Expectations {
+    package struct Expectations {
         /// Nil when the index root is missing or cannot be read: nothing to compare with.
         var rows: [UUID: ([UInt8]) -> Bool]?
         /// Pages that are damaged: their entries cannot be compared either.
@@ -74,7 +79,7 @@ struct Verifier {
     }
 
     /// What one sealed entry turned out to be.
-    enum Verdict: Equatable {
+    package enum Verdict: Equatable {
         /// Authentic, and the copy the index records (or the index cannot say).
         case intact
         /// Authentic, but its page of an intact index does not list it.
@@ -85,7 +90,7 @@ struct Verifier {
         case damaged(String)
     }
 
-    func expectations(sealedIndex: [UInt8]?, indexPages: [Int: [UInt8]]) -> Expectations {
+    package func expectations(sealedIndex: [UInt8]?, indexPages: [Int: [UInt8]]) -> Expectations {
         var result = Expectations()
         guard let sealedIndex else {
             result.damage.append(Damage(object: .index, reason: "missing", reindexRepairs: true))
@@ -101,7 +106,7 @@ struct Verifier {
         return result
     }
 
-    func verdict(id: UUID, sealed: [UInt8], expectations: Expectations) -> Verdict {
+    package func verdict(id: UUID, sealed: [UInt8], expectations: Expectations) -> Verdict {
         do {
             _ = try EntryCodec.decode(
                 Envelope.open(sealed, kind: .entry, objectID: id, vaultID: vaultID, keyRing: keyRing),
@@ -125,7 +130,7 @@ struct Verifier {
     }
 
     /// Entries the index records that `present` lacks.
-    static func missing(_ expectations: Expectations, present: Set<UUID>) -> [Damage] {
+    package static func missing(_ expectations: Expectations, present: Set<UUID>) -> [Damage] {
         (expectations.rows?.keys).map(Array.init)?.filter { !present.contains($0) }.map {
             Damage(object: .entry($0), reason: "missing")
         } ?? []

@@ -3,7 +3,7 @@ import DiaryStore
 import Foundation
 
 /// What a sealed object is. Part of its associated data, so one kind can't pose as another.
-enum ObjectKind: UInt8 {
+package enum ObjectKind: UInt8 {
     case entry = 1
     /// The index root (object id: sixteen zero bytes).
     case index = 2
@@ -16,14 +16,14 @@ enum ObjectKind: UInt8 {
 ///
 /// The plaintext is padded with `LengthPadding` before sealing, so its ciphertext is always a
 /// bucket size plus the 16-byte tag.
-struct Envelope {
+package struct Envelope {
     static let version: UInt8 = 1
     static let prefixLength = 6
     static let overhead = prefixLength + XChaCha20Poly1305.nonceByteCount + XChaCha20Poly1305.tagByteCount
     /// The domain label that opens every associated data string (docs/FORMAT.md §5).
     static let domain: [UInt8] = Array("diary.v1".utf8)
     /// The object id used for the index, which has no UUID of its own.
-    static let indexObjectID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    package static let indexObjectID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     let kind: ObjectKind
     let generation: UInt32
@@ -31,7 +31,7 @@ struct Envelope {
     /// `domain ‖ vault id ‖ version ‖ kind ‖ generation ‖ object id`: binds the ciphertext
     /// to its vault, its identity, its kind and its key generation, so a sealed entry moved
     /// to another id, another vault or replayed from another generation fails to open.
-    static func associatedData(vaultID: UUID, kind: ObjectKind, generation: UInt32, objectID: UUID) -> [UInt8] {
+    package static func associatedData(vaultID: UUID, kind: ObjectKind, generation: UInt32, objectID: UUID) -> [UInt8] {
         var w = ByteWriter(capacity: 8 + 16 + 6 + 16)
         w.append(domain)
         w.uuid(vaultID)
@@ -40,7 +40,7 @@ struct Envelope {
         return w.bytes
     }
 
-    static func prefix(kind: ObjectKind, generation: UInt32) -> [UInt8] {
+    package static func prefix(kind: ObjectKind, generation: UInt32) -> [UInt8] {
         var w = ByteWriter(capacity: prefixLength)
         w.u8(version)
         w.u8(kind.rawValue)
@@ -59,7 +59,7 @@ struct Envelope {
 
     /// Reads the clear prefix strictly: version, kind and generation, and a ciphertext whose
     /// length is a padding bucket plus a tag.
-    static func peek(_ sealed: [UInt8], expecting kind: ObjectKind) throws -> Envelope {
+    package static func peek(_ sealed: [UInt8], expecting kind: ObjectKind) throws -> Envelope {
         guard sealed.count >= overhead + LengthPadding.minimumBucket else { throw FormatError.truncated }
         guard sealed[0] == version else { throw FormatError.unsupportedVersion(Int(sealed[0])) }
         guard sealed[1] == kind.rawValue else { throw FormatError.invalidField("object kind") }
@@ -71,7 +71,7 @@ struct Envelope {
     }
 
     /// Opens a sealed object and removes its padding.
-    static func open(
+    package static func open(
         _ sealed: [UInt8], kind: ObjectKind, objectID: UUID, vaultID: UUID, keyRing: KeyRing
     ) throws -> [UInt8] {
         let envelope = try peek(sealed, expecting: kind)

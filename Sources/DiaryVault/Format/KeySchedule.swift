@@ -7,23 +7,23 @@ import Foundation
 /// Entries and the index get separate subkeys (`crypto_kdf_derive_from_key`, see
 /// docs/FORMAT.md §4), so a sealed index can never be opened as an entry or the reverse, even
 /// before their associated data is compared.
-struct GenerationKeys {
+package struct GenerationKeys {
     static let entryContext = try! SubkeyContext("diaryent")
     static let indexContext = try! SubkeyContext("diaryidx")
 
-    let generation: UInt32
+    package let generation: UInt32
     let vaultKey: SecretBytes
     let entryKey: SecretBytes
     let indexKey: SecretBytes
 
-    init(generation: UInt32, vaultKey: SecretBytes) throws {
+    package init(generation: UInt32, vaultKey: SecretBytes) throws {
         self.generation = generation
         self.vaultKey = vaultKey
         entryKey = try vaultKey.deriveSubkey(id: 1, context: Self.entryContext)
         indexKey = try vaultKey.deriveSubkey(id: 1, context: Self.indexContext)
     }
 
-    func key(for kind: ObjectKind) -> SecretBytes {
+    package func key(for kind: ObjectKind) -> SecretBytes {
         switch kind {
         case .entry: return entryKey
         case .index, .indexPage: return indexKey
@@ -32,15 +32,15 @@ struct GenerationKeys {
 }
 
 /// Every unwrapped generation of a vault: one normally, two during a key rotation.
-struct KeyRing {
+package struct KeyRing {
     private(set) var byGeneration: [UInt32: GenerationKeys]
 
-    init(_ keys: [GenerationKeys]) {
+    package init(_ keys: [GenerationKeys]) {
         byGeneration = Dictionary(uniqueKeysWithValues: keys.map { ($0.generation, $0) })
     }
 
     /// The newest generation: every new seal uses it.
-    var current: GenerationKeys { byGeneration[byGeneration.keys.max()!]! }
+    package var current: GenerationKeys { byGeneration[byGeneration.keys.max()!]! }
 
     subscript(generation: UInt32) -> GenerationKeys? { byGeneration[generation] }
 }

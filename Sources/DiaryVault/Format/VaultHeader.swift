@@ -10,12 +10,12 @@ import Foundation
 /// memlimit u64 | salt 16 | slot count u8 | slots (generation u32, nonce 24, sealed key 48)… |
 /// checksum 32 = BLAKE2b-256(all preceding bytes)
 /// ```
-struct VaultHeader: Equatable {
+package struct VaultHeader: Equatable {
     static let magic: [UInt8] = Array("DIARYVLT".utf8)
     static let currentVersion: UInt16 = 1
     static let fixedLength = 61
     static let slotLength = 4 + XChaCha20Poly1305.nonceByteCount + 32 + XChaCha20Poly1305.tagByteCount
-    static let checksumLength = 32
+    package static let checksumLength = 32
     /// Argon2id v1.3 as libsodium's crypto_pwhash_ALG_ARGON2ID13.
     static let kdfArgon2id13: UInt8 = 1
 
@@ -28,7 +28,7 @@ struct VaultHeader: Equatable {
 
     var vaultID: UUID
     var store: StoreKind
-    var kdf: KDFParameters
+    package var kdf: KDFParameters
     var salt: [UInt8]
     /// One slot normally; two (generations g and g+1) while a key rotation is unfinished.
     var slots: [KeySlot]
@@ -58,7 +58,7 @@ struct VaultHeader: Equatable {
         return w.bytes
     }
 
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = ByteWriter()
         w.append(authenticatedPrefix)
         w.u8(UInt8(slots.count))
@@ -73,7 +73,7 @@ struct VaultHeader: Equatable {
 
     /// Parses a header strictly. Throws `HeaderParseError` saying whether the bytes are not a
     /// header at all, a newer version, or damaged.
-    static func decode(_ bytes: [UInt8]) throws(HeaderParseError) -> VaultHeader {
+    package static func decode(_ bytes: [UInt8]) throws(HeaderParseError) -> VaultHeader {
         guard bytes.count >= 10, Array(bytes[0..<8]) == magic else { throw .notAHeader }
         let version = Int(bytes[8]) << 8 | Int(bytes[9])
         let checksumOK = bytes.count > checksumLength
@@ -119,7 +119,7 @@ struct VaultHeader: Equatable {
 }
 
 /// Why a header could not be parsed.
-enum HeaderParseError: Error, Equatable {
+package enum HeaderParseError: Error, Equatable {
     case notAHeader
     case unsupportedVersion(Int)
     case damaged(String)

@@ -49,7 +49,7 @@ struct ListKey: Comparable, Equatable {
 /// holds, the list key of its newest row, and the tag of its sealed copy. The tag binds each
 /// page to this root (an older page put back is refused); the newest key lets `list -n 10`
 /// read only the pages that can hold the newest entries.
-struct IndexRoot: Equatable {
+package struct IndexRoot: Equatable {
     static let version: UInt8 = 2
     static let tagLength = 16
     static let pageRecordLength = 4 + 8 + 8 + tagLength
@@ -62,7 +62,7 @@ struct IndexRoot: Equatable {
 
     /// `version u8 = 2 | generation u64 | page count u16 |
     /// page count × (rows u32 | newest date i64 | newest created i64 | tag 16)`.
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = ByteWriter(capacity: 11 + counts.count * Self.pageRecordLength)
         w.u8(Self.version)
         w.u64(generation)
@@ -76,7 +76,7 @@ struct IndexRoot: Equatable {
         return w.bytes
     }
 
-    static func decode(_ bytes: [UInt8]) throws -> IndexRoot {
+    package static func decode(_ bytes: [UInt8]) throws -> IndexRoot {
         var r = ByteReader(bytes)
         guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
         let generation = try r.u64()
@@ -105,8 +105,8 @@ struct IndexRoot: Equatable {
 }
 
 /// One entry's metadata plus the tag of its sealed copy (to tell a stale or replayed entry).
-struct IndexRow: Equatable {
-    var summary: EntrySummary
+package struct IndexRow: Equatable {
+    package var summary: EntrySummary
     /// The last 16 bytes of the sealed entry as stored: its AEAD tag. A fresh random nonce
     /// makes every seal's tag different, and only the key holder can make a tag that opens,
     /// so an equal tag on an entry that opens means the very copy the index recorded.

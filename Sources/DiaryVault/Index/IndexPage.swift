@@ -11,7 +11,7 @@ import Foundation
 /// Plaintext: `version u8 = 2 | page u8 | row count u32 | rows…`, each row
 /// `id 16 | date i64 | created i64 | modified i64 | flags u8 | size u32 | seal tag 16 |
 /// title str16 | tag count u8 | tags str16… | source str16` (docs/FORMAT.md §7).
-struct IndexPage: Equatable {
+package struct IndexPage: Equatable {
     static let version: UInt8 = 2
     /// The fixed part of a row, before the title.
     static let fixedRowLength = 61
@@ -25,9 +25,9 @@ struct IndexPage: Equatable {
 
     init(number: Int) { self.number = number }
 
-    var count: Int { offsets.count }
+    package var count: Int { offsets.count }
 
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var w = ByteWriter(capacity: 6 + rows.count)
         w.u8(Self.version)
         w.u8(UInt8(number))
@@ -36,7 +36,7 @@ struct IndexPage: Equatable {
         return w.bytes
     }
 
-    static func decode(_ bytes: [UInt8], number: Int, expectedCount: Int) throws -> IndexPage {
+    package static func decode(_ bytes: [UInt8], number: Int, expectedCount: Int) throws -> IndexPage {
         try bytes.withUnsafeBytes { try decode($0, number: number, expectedCount: expectedCount) }
     }
 
@@ -131,7 +131,7 @@ struct IndexPage: Equatable {
         return (false, low)
     }
 
-    func row(_ id: UUID) -> IndexRow? {
+    package func row(_ id: UUID) -> IndexRow? {
         let (found, i) = position(of: id)
         return found ? row(at: i) : nil
     }
@@ -156,7 +156,7 @@ struct IndexPage: Equatable {
         return SealTag(Array(rows[start..<start + IndexRoot.tagLength]))
     }
 
-    func row(at i: Int) -> IndexRow {
+    package func row(at i: Int) -> IndexRow {
         IndexRow(summary: summary(at: i), sealTag: sealTag(ofRowAt: i).bytes)
     }
 
@@ -183,7 +183,7 @@ struct IndexPage: Equatable {
     // MARK: Changing rows
 
     /// Inserts the row, or replaces the one with the same id.
-    mutating func upsert(_ row: IndexRow) {
+    package mutating func upsert(_ row: IndexRow) {
         precondition(IndexLayout.page(of: row.summary.id) == number, "row on the wrong page")
         let encoded = Self.encode(row)
         let (found, i) = position(of: row.summary.id)
@@ -201,7 +201,7 @@ struct IndexPage: Equatable {
 
     /// Removes the row for `id`; false when there was none.
     @discardableResult
-    mutating func remove(_ id: UUID) -> Bool {
+    package mutating func remove(_ id: UUID) -> Bool {
         let (found, i) = position(of: id)
         guard found else { return false }
         let start = offsets[i]

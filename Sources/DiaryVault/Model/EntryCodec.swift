@@ -6,11 +6,11 @@ import Foundation
 /// tags (u16 length + UTF-8)… | source (u16 length + UTF-8, empty = none) | text length u32 | text UTF-8`, times in Unix milliseconds.
 ///
 /// Binary rather than JSON because `search` decodes every entry: this parses in microseconds.
-enum EntryCodec {
+package enum EntryCodec {
     static let version: UInt8 = 1
     static let starredFlag: UInt8 = 1
 
-    static func encode(_ e: Entry) -> [UInt8] {
+    package static func encode(_ e: Entry) -> [UInt8] {
         var w = ByteWriter(capacity: e.text.utf8.count + 64)
         w.u8(version)
         w.i64(CalendarDay.storedMilliseconds(of: e.date, isDay: e.isCalendarDay))
@@ -24,7 +24,7 @@ enum EntryCodec {
         return w.bytes
     }
 
-    static func decode(_ bytes: [UInt8], id: UUID, textLimit: Int) throws -> Entry {
+    package static func decode(_ bytes: [UInt8], id: UUID, textLimit: Int) throws -> Entry {
         var r = ByteReader(bytes)
         guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
         let storedDate = try r.time().millisecondsSince1970
