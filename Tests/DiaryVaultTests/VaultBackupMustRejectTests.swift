@@ -1,0 +1,115 @@
+import DiaryCrypto
+import DiaryStore
+import Foundation
+import DiaryTestSupport
+import XCTest
+
+@testable import DiaryVault
+
+/// What a reader MUST reject in a backup file (docs/FORMAT.md §10), each rule on its own,
+/// through `BackupReader`: the one reader, so these are the rules `verify` and `restore` apply.
+/// Each broken file is found damaged by the reader and refused by `restore`, which writes nothing.
+final class VaultBackupMustRejectTests: VaultTestCase {
+    private typealias Record = (type: UInt8, payload: [UInt8])
+
+    /// The records of a good backup (two entries, so an index, its pages and two entry
+    /// records), without the end record.
+    private func goodRecords() throws -> [Record] {
+        let vault = try makeVault(.files)
+        _ = try vault.add(text: "first")
+        _ = try vault.add(text: "second")
+        let file = path("good.diarybak")
+        try vault.backup(to: file)
+        var reader = ByteReader(Array(try Data(contentsOf: file)), offset: 10)
+        var records: [Record] = []
+        while true {
+            let type = try reader.u8()
+            let payload = try reader.take(Int(try reader.u32()))
+            if type == BackupFile.endType { return records }
+            records.append((type, payload))
+        }
+    }
+
+    /// The container around `records`: magic, version, records, and an end record with `count`
+    /// (the true count unless given) and the hash of everything before it.
+    private func container(_ records: [Record], count: Int? = nil) -> [UInt8] {
+        var w = ByteWriter()
+        w.append(BackupFile.magic)
+        w.u16(BackupFile.version)
+        for record in records {
+            w.u8(record.type)
+            w.u32(UInt32(record.payload.count))
+            w.append(record.payload)
+        }
+        let hash = BLAKE2b.hash(w.bytes)
+        w.u8(BackupFile.endType)
+        w.u32(40)
+        w.u64(UInt64(count ?? records.count))
+        w.append(hash)
+        return w.bytes
+    }
+
+    /// The reader's findings for `bytes` written to a file, and what `restore` makes of it.
+    private func assertRejected(_ bytes: [UInt8], _ rule: String, finding: String? = nil) throws {
+        let name = rule.replacingOccurrences(of: " ", with: "-")
+        let file = path("\(name).diarybak")
+        try Data(bytes).write(to: file)
+        let reader = try BackupReader(file)
+        try reader.scan()
+        let details = reader.findings.map(\.detail)
+        XCTAssertFalse(details.isEmpty, "\(rule): the reader finds no damage")
+        if let finding { XCTAssertTrue(details.contains(finding), "\(rule): \(details)") }
+        let target = path("restored-\(name)")
+        XCTAssertThrowsError(try Vault.restore(backup: file, to: target, passphrase: secret("correct horse"))) {
+            guard case VaultError.backupDamaged = $0 else { return XCTFail("\(rule): \($0)") }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "\(rule): nothing restored")
+    }
+
+    func testTheGoodContainerIsAccepted() throws {
+        let file = path("rebuilt.diarybak")
+        try Data(container(try goodRecords())).write(to: file)
+        let reader = try BackupReader(file)
+        try reader.scan()
+        XCTAssertEqual(reader.findings.map(\.detail), [])
+        XCTAssertEqual(reader.entries.count, 2)
+        _ = try Vault.restore(backup: file, to: path("restored"), passphrase: secret("correct horse"))
+    }
+
+    func testAMissingOrWrongEndRecordIsRejected() throws {
+        let good = container(try goodRecords())
+        try assertRejected(Array(good.dropLast(45)), "no end record", finding: "no end record (truncated?)")
+        var wrongType = good
+        wrongType[good.count - 45] = BackupFile.entryType
+        try assertRejected(wrongType, "end record of another type")
+        try assertRejected(good + [0], "a byte after the end record")
+    }
+
+    func testACountOrHashMismatchIsRejected() throws {
+        let records = try goodRecords()
+        try assertRejected(
+            container(records, count: records.count + 1), "count mismatch", finding: "end record: record count mismatch")
+        var badHash = container(records)
+        badHash[badHash.count - 1] ^= 0x01
+        try assertRejected(badHash, "hash mismatch", finding: "end record: checksum mismatch")
+    }
+
+    func testARecordLongerThanTheLimitIsRejected() throws {
+        let records = try goodRecords()
+        var bytes = container(records)
+        // The first entry record claims one byte more than any record may hold.
+        let offset = 10 + records.prefix { $0.type != BackupFile.entryType }.reduce(0) { $0 + 5 + $1.payload.count }
+        XCTAssertEqual(bytes[offset], BackupFile.entryType)
+        let length = withUnsafeBytes(of: UInt32(BackupFile.maximumRecordLength + 1).bigEndian) { Array($0) }
+        bytes.replaceSubrange((offset + 1)...(offset + 4), with: length)
+        try assertRejected(bytes, "record too long")
+    }
+
+    func testUnknownTypesAndMalformedPageRecordsAreRejected() throws {
+        let records = try goodRecords()
+        let page = records.first { $0.type == BackupFile.indexPageType }!
+        try assertRejected(container(records + [(type: 9, payload: blob())]), "unknown type")
+        try assertRejected(container(records + [(type: BackupFile.indexPageType, payload: [])]), "empty page payload")
+        try assertRejected(container(records + [page]), "page number twice", finding: "index page \(page.payload[0]) appears twice")
+    }
+}
