@@ -17,7 +17,8 @@ import Foundation
 /// encoding per value and the vault re-encodes what it decoded.
 public enum FuzzEntryPoints {
     /// A fixed, public key: with it the fuzzer can reach the code behind a successful AEAD open.
-    /// Not a secret; nothing real is sealed under it.
+    /// Not a secret; nothing real is sealed under it. (Not private: `backup`, in its own file,
+    /// opens under it too.)
     static let keyRing: KeyRing = {
         var raw = [UInt8](repeating: 0x42, count: 32)
         let vaultKey = try! SecretBytes(consuming: &raw)
@@ -125,7 +126,7 @@ public enum FuzzEntryPoints {
     }
 
     /// Traps with `message`: for the fuzzer, a broken invariant is as much a bug as a crash.
-    static func check(_ condition: Bool, _ message: StaticString) {
+    private static func check(_ condition: Bool, _ message: StaticString) {
         if !condition { fatalError("\(message)") }
     }
 }
