@@ -38,7 +38,9 @@ final class ArchitectureTests: XCTestCase {
         ] {
             XCTAssertNotNil(store.finding(in: line), line)
         }
-        for line in ["import DiaryStoreKit", "// import DiaryStore", "import DiaryVault", "let x = \"import DiaryStore\""] {
+        for line in [
+            "import DiaryStoreKit", "// import DiaryStore", "import DiaryVault", "let x = \"import DiaryStore\"",
+        ] {
             XCTAssertNil(store.finding(in: line), line)
         }
         for line in [
@@ -142,7 +144,11 @@ enum SourceRule {
             let character = line[index]
             defer { previous = character }
             if inString {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
                     inString = false
                 }
                 continue

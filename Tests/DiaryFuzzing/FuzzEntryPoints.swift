@@ -61,7 +61,8 @@ public enum FuzzEntryPoints {
         var sealed = Array(bytes.dropFirst())
         if mode & 2 != 0 {
             let keys = keyRing.current
-            let ad = Envelope.associatedData(vaultID: vaultID, kind: kind, generation: keys.generation, objectID: objectID)
+            let ad = Envelope.associatedData(
+                vaultID: vaultID, kind: kind, generation: keys.generation, objectID: objectID)
             guard let box = try? XChaCha20Poly1305.seal(sealed, key: keys.key(for: kind), associatedData: ad) else {
                 return false
             }
@@ -70,8 +71,10 @@ public enum FuzzEntryPoints {
         // Stored bytes were sealed under some real key, not the fixed one: accepted when their
         // envelope parses. Sealed here, they must open and decode.
         let peeked = (try? Envelope.peek(sealed, expecting: kind)) != nil
-        guard let plaintext = try? Envelope.open(
-            sealed, kind: kind, objectID: objectID, vaultID: vaultID, keyRing: keyRing) else { return mode & 2 == 0 && peeked }
+        guard
+            let plaintext = try? Envelope.open(
+                sealed, kind: kind, objectID: objectID, vaultID: vaultID, keyRing: keyRing)
+        else { return mode & 2 == 0 && peeked }
         switch kind {
         case .entry: return entry(plaintext)
         case .index, .indexPage: return index(plaintext)

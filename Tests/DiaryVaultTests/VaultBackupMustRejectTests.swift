@@ -1,7 +1,7 @@
 import DiaryCrypto
 import DiaryStore
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryVault
@@ -88,7 +88,8 @@ final class VaultBackupMustRejectTests: VaultTestCase {
     func testACountOrHashMismatchIsRejected() throws {
         let records = try goodRecords()
         try assertRejected(
-            container(records, count: records.count + 1), "count mismatch", finding: "end record: record count mismatch")
+            container(records, count: records.count + 1), "count mismatch", finding: "end record: record count mismatch"
+        )
         var badHash = container(records)
         badHash[badHash.count - 1] ^= 0x01
         try assertRejected(badHash, "hash mismatch", finding: "end record: checksum mismatch")
@@ -110,6 +111,7 @@ final class VaultBackupMustRejectTests: VaultTestCase {
         let page = records.first { $0.type == BackupFile.indexPageType }!
         try assertRejected(container(records + [(type: 9, payload: blob())]), "unknown type")
         try assertRejected(container(records + [(type: BackupFile.indexPageType, payload: [])]), "empty page payload")
-        try assertRejected(container(records + [page]), "page number twice", finding: "index page \(page.payload[0]) appears twice")
+        try assertRejected(
+            container(records + [page]), "page number twice", finding: "index page \(page.payload[0]) appears twice")
     }
 }
