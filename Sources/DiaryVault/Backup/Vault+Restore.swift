@@ -100,31 +100,9 @@ extension Vault {
                 default: return false
                 }
             }
-            var batch: [UUID: [UInt8]] = [:]
-            var batchBytes = 0
-            for record in reader.entries {
-                let sealed = try reader.payload(of: record)
-                let verdict = verifier.verdict(id: record.id, sealed: sealed, expectations: expected)
-                if let found = Verifier.damage(verdict, id: record.id) {
-                    damage.append(located(found, record))
-                    if !salvage {
-                        throw VaultError.backupDamaged(path: file.path, detail: damage.map(\.description).joined(separator: "; "))
-                    }
-                }
-                switch verdict {
-                case .intact, .notInIndex:
-                    batch[record.id] = sealed
-                    batchBytes += sealed.count
-                case .replayed, .damaged:
-                    lost.append(located(Verifier.damage(verdict, id: record.id)!, record))
-                }
-                if batchBytes >= restoreBatchBytes {
-                    try staging.write(batch)
-                    batch = [:]
-                    batchBytes = 0
-                }
-            }
-            try staging.write(batch)
+            try copyEntries(
+                reader, of: file, into: staging, verifier: verifier, expected: expected, salvage: salvage,
+                damage: &damage, lost: &lost)
             for missing in Verifier.missing(expected, present: Set(reader.entries.map(\.id))) {
                 if !salvage { throw VaultError.backupDamaged(path: file.path, detail: missing.description) }
                 lost.append(missing)
@@ -193,6 +171,40 @@ extension Vault {
     }
 
     /// A finding of the backup reader, in the vocabulary of `verify`.
+    /// Copies the backup's entry records into `staging` in batches of `restoreBatchBytes`,
+    /// adding what is damaged or replayed to `damage` and `lost`; without `salvage` the first
+    /// damaged record stops the restore.
+    private static func copyEntries(
+        _ reader: BackupReader, of file: URL, into staging: RestoreStaging, verifier: Verifier,
+        expected: Verifier.Expectations, salvage: Bool, damage: inout [Damage], lost: inout [Damage]
+    ) throws {
+        var batch: [UUID: [UInt8]] = [:]
+        var batchBytes = 0
+        for record in reader.entries {
+            let sealed = try reader.payload(of: record)
+            let verdict = verifier.verdict(id: record.id, sealed: sealed, expectations: expected)
+            if let found = Verifier.damage(verdict, id: record.id) {
+                damage.append(located(found, record))
+                if !salvage {
+                    throw VaultError.backupDamaged(path: file.path, detail: damage.map(\.description).joined(separator: "; "))
+                }
+            }
+            switch verdict {
+            case .intact, .notInIndex:
+                batch[record.id] = sealed
+                batchBytes += sealed.count
+            case .replayed, .damaged:
+                lost.append(located(Verifier.damage(verdict, id: record.id)!, record))
+            }
+            if batchBytes >= restoreBatchBytes {
+                try staging.write(batch)
+                batch = [:]
+                batchBytes = 0
+            }
+        }
+        try staging.write(batch)
+    }
+
     private static func damage(of finding: BackupReader.Finding) -> Damage {
         if let id = finding.entry {
             return Damage(object: .entry(id), reason: (finding.offset.map { "record at byte \($0): " } ?? "") + finding.detail)

@@ -31,14 +31,7 @@ enum UTF8Check {
         var barriersOnly = true
         var i = 0
         while i < n {
-            // Long ASCII runs (English prose) 32 bytes per step: the loop, not the test, was the cost.
-            while i + 32 <= n {
-                let raw = UnsafeRawPointer(base + i)
-                let any = raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                    | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-                guard any & highBits == 0 else { break }
-                i += 32
-            }
+            i = skipASCIIRun(base, from: i, count: n)
             if i == n { break }
             // Eight bytes at a time: pure ASCII, or ASCII and Hangul syllables (`hangulWindow`).
             if i + 8 <= n {
@@ -53,46 +46,70 @@ enum UTF8Check {
                     continue
                 }
             }
-            let b0 = base[i]
-            if b0 < 0x80 {
+            if base[i] < 0x80 {
                 i += 1
                 continue
             }
-            // Three-byte scalars (Hangul, kana, CJK: most of a non-Latin diary) on a short path:
-            // both continuation bytes, then the overlong (E0) and surrogate (ED) exclusions.
-            if b0 & 0xF0 == 0xE0, i + 3 <= n {
-                let b1 = base[i + 1]
-                let b2 = base[i + 2]
-                guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { return nil }
-                guard b0 != 0xE0 || b1 >= 0xA0, b0 != 0xED || b1 <= 0x9F else { return nil }
-                // EB and EC lead only U+B000–U+CFFF: Hangul syllables, barriers without decoding.
-                if barriersOnly, b0 != 0xEB, b0 != 0xEC, !TextMatcher.isBarrier(b0, b1, b2) { barriersOnly = false }
-                i += 3
-                continue
-            }
-            // The allowed range of the second byte depends on the first; later bytes are 80–BF.
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch b0 {
-            case 0xC2...0xDF: length = 2
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return nil  // 80–C1, F5–FF, or a three-byte lead too close to the end
-            }
-            guard i + length <= n else { return nil }
-            let b1 = base[i + 1]
-            guard b1 >= low, b1 <= high else { return nil }
-            var k = 2
-            while k < length {
-                guard base[i + k] & 0xC0 == 0x80 else { return nil }
-                k += 1
-            }
-            barriersOnly = false  // no two- or four-byte scalar is a barrier
+            guard let length = scalarLength(base, at: i, count: n, barriersOnly: &barriersOnly) else { return nil }
             i += length
         }
         return ValidatedUTF8(bytes: bytes, onlyASCIIAndBarriers: barriersOnly)
+    }
+
+    /// Where the ASCII run starting at `i` ends, to within 32 bytes: long ASCII runs (English
+    /// prose) 32 bytes per step, since the loop, not the test, was the cost.
+    @inline(__always)
+    private static func skipASCIIRun(_ base: UnsafePointer<UInt8>, from start: Int, count n: Int) -> Int {
+        var i = start
+        while i + 32 <= n {
+            let raw = UnsafeRawPointer(base + i)
+            let any = raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+            guard any & highBits == 0 else { break }
+            i += 32
+        }
+        return i
+    }
+
+    /// The length of the scalar whose non-ASCII lead byte is at `i`, or nil when it is not valid
+    /// UTF-8; clears `barriersOnly` when the scalar is not one of `TextMatcher`'s barriers.
+    @inline(__always)
+    private static func scalarLength(
+        _ base: UnsafePointer<UInt8>, at i: Int, count n: Int, barriersOnly: inout Bool
+    ) -> Int? {
+        let b0 = base[i]
+        // Three-byte scalars (Hangul, kana, CJK: most of a non-Latin diary) on a short path:
+        // both continuation bytes, then the overlong (E0) and surrogate (ED) exclusions.
+        if b0 & 0xF0 == 0xE0, i + 3 <= n {
+            let b1 = base[i + 1]
+            let b2 = base[i + 2]
+            guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { return nil }
+            guard b0 != 0xE0 || b1 >= 0xA0, b0 != 0xED || b1 <= 0x9F else { return nil }
+            // EB and EC lead only U+B000–U+CFFF: Hangul syllables, barriers without decoding.
+            if barriersOnly, b0 != 0xEB, b0 != 0xEC, !TextMatcher.isBarrier(b0, b1, b2) { barriersOnly = false }
+            return 3
+        }
+        // The allowed range of the second byte depends on the first; later bytes are 80–BF.
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch b0 {
+        case 0xC2...0xDF: length = 2
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return nil  // 80–C1, F5–FF, or a three-byte lead too close to the end
+        }
+        guard i + length <= n else { return nil }
+        let b1 = base[i + 1]
+        guard b1 >= low, b1 <= high else { return nil }
+        var k = 2
+        while k < length {
+            guard base[i + k] & 0xC0 == 0x80 else { return nil }
+            k += 1
+        }
+        barriersOnly = false  // no two- or four-byte scalar is a barrier
+        return length
     }
 
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
