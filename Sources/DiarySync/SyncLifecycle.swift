@@ -88,13 +88,14 @@ public enum SyncLifecycle {
         case .folder(let path):
             tree = URL(fileURLWithPath: path, isDirectory: true)
         }
+        let remoteTree = RemoteTree(root: tree)
         let vaultID: UUID
-        switch try RemoteTree(root: tree).marker() {
+        switch try remoteTree.marker() {
         case .absent: throw SyncError.remoteUnusable(.nothingToJoin(markerFile: RemoteLayout.marker))
         case .unreadable: throw SyncError.remoteUnusable(.unreadableMarker(markerFile: RemoteLayout.marker))
         case .vault(let id): vaultID = id
         }
-        let header = try openablePublishedHeader(in: RemoteTree(root: tree), vaultID: vaultID, store: store, passphrase: passphrase)
+        let header = try openablePublishedHeader(in: remoteTree, vaultID: vaultID, store: store, passphrase: passphrase)
         let createdDirectory = !fm.fileExists(atPath: directory.path)
         let vault: Vault
         do {
