@@ -243,7 +243,9 @@ struct LogScanner {
         case .notARecord?: return .notARecord
         case .unsupportedVersion(let v)?: return .unsupportedVersion(v)
         case .wrongPlace?: return .wrongPlace
-        case .damaged(let detail)?: return .damaged(detail: detail)
+        case .badLength?: return .badLength
+        case .doesNotAuthenticate?: return .doesNotAuthenticate
+        case .undecodable(let detail)?: return .undecodable(detail: detail)
         default: return .other(detail: "\(error)")
         }
     }

@@ -50,8 +50,11 @@ public enum RecordFault: Equatable, Sendable {
     case unsupportedVersion(Int)
     /// Its clear prefix names another machine or number than its file name.
     case wrongPlace
-    /// It does not authenticate, has an impossible length, or its plaintext does not decode.
-    case damaged(detail: String)
+    /// Its length is one no sealed record has.
+    case badLength
+    case doesNotAuthenticate
+    /// It authenticates, but its plaintext does not decode (`detail`: the decoder's error).
+    case undecodable(detail: String)
     /// Anything else that went wrong while opening it.
     case other(detail: String)
 }

@@ -23,7 +23,7 @@ final class SyncFindingTextTests: XCTestCase {
             SyncFindingText.finding(.recordWrittenTwice(machine: machine, seq: 3, copy: "log/x/000000000003 (1)")),
             "machine 0011aabb wrote two different records 3 (log/x/000000000003 (1)): a copied machine or a forged log")
         XCTAssertEqual(
-            SyncFindingText.finding(.recordNotAuthentic(path: "log/x/000000000002", fault: .damaged(detail: "does not authenticate"))),
+            SyncFindingText.finding(.recordNotAuthentic(path: "log/x/000000000002", fault: .doesNotAuthenticate)),
             "log/x/000000000002 is not an authentic record of this vault (does not authenticate): edited, swapped or damaged")
         XCTAssertEqual(
             SyncFindingText.finding(.markerGone(file: "diary-sync")),

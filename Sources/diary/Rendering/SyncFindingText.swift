@@ -48,7 +48,9 @@ enum SyncFindingText {
         case .notARecord: return "not a record"
         case .unsupportedVersion(let version): return "record version \(version)"
         case .wrongPlace: return "carries another name"
-        case .damaged(let detail), .other(let detail): return detail
+        case .badLength: return "length"
+        case .doesNotAuthenticate: return "does not authenticate"
+        case .undecodable(let detail), .other(let detail): return detail
         }
     }
 
