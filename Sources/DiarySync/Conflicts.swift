@@ -20,7 +20,7 @@ public struct Conflict: Sendable {
     public let versions: [ConflictVersion]
 }
 
-/// How `diary resolve` ends a conflict.
+/// How a resolution ends a conflict.
 public enum ResolveChoice: Sendable {
     /// This machine's version.
     case mine
@@ -58,58 +58,14 @@ extension SyncEngine {
     @discardableResult
     public func resolve(_ id: UUID, keeping choice: ResolveChoice) throws -> [UUID] {
         try setup.lock.withLock(exclusive: true) {
-            guard var heads = try store.entry(id), heads.isConflict else {
-                throw SyncError.noConflict(id.uuidString.lowercased())
-            }
-            let ordered = heads.heads.sorted(by: Head.shownFirst)
-            let mine = ordered.first { $0.machine == main.machine }
-            // One head per distinct content: the same change made twice is one version.
-            var seenDigests = Set<[UInt8]>()
-            let distinct = ordered.filter { seenDigests.insert($0.digest).inserted }
-            let others = distinct.filter { $0.machine != main.machine && $0.digest != mine?.digest }
-            let theirs = others.first
-            var kept: Entry?
-            var extras: [Entry] = []
-            switch choice {
-            case .mine:
-                guard let mine else {
-                    throw SyncError.cannotResolve("no version of this entry was written on this machine; use --keep theirs, both or --edit")
-                }
-                kept = mine.content
-            case .theirs:
-                guard let theirs else {
-                    throw SyncError.cannotResolve("every version was written on this machine; use --keep mine or --edit")
-                }
-                guard others.count == 1 else {
-                    let names = others.map { "'\(machineName(of: $0.machine))'" }.sorted().joined(separator: ", ")
-                    throw SyncError.cannotResolve("\(others.count) versions came from other machines (\(names)): --keep theirs would drop all but one; use --keep both to keep every version, or --edit")
-                }
-                kept = theirs.content
-            case .both:
-                // The first text kept stays this entry; every other text becomes a new one.
-                let texts = ([mine].compactMap { $0 } + distinct.filter { $0.digest != mine?.digest }).compactMap(\.content)
-                kept = texts.first
-                let now = Date()
-                extras = texts.dropFirst().map { other in
-                    Entry(id: SecureRandom.uuid(), text: other.text, date: other.date, created: now, modified: now,
-                          starred: other.starred, tags: other.tags, source: nil)
-                }
-            case .text(let text):
-                guard var base = ordered.first(where: { !$0.deleted })?.content else {
-                    throw SyncError.cannotResolve("every version is a deletion; use --keep mine")
-                }
-                base.text = text
-                base.modified = Date()
-                kept = base
-            }
+            guard var heads = try store.entry(id), heads.isConflict else { throw SyncError.noConflict(id) }
+            let (kept, extras) = try outcome(of: choice, among: heads)
             let revision = Revision(entry: id, id: SecureRandom.uuid(), parents: heads.heads.map(\.revision), content: kept)
             heads.add(revision, lamport: main.lamport + 1, machine: main.machine)
             let expected: [UUID: [UInt8]?] = [id: heads.sealTag]
             let puts = (kept.map { [$0] } ?? []) + extras
             let (tags, skipped) = try vault.applySynced(puts: puts, deletes: kept == nil ? [id] : [], expected: expected)
-            guard !skipped.contains(id) else {
-                throw SyncError.cannotResolve("the entry changed while resolving; run `diary sync`, then resolve again")
-            }
+            guard !skipped.contains(id) else { throw SyncError.cannotResolve(.entryChangedMeanwhile) }
             heads.shown = revision.id
             heads.shownDigest = Head.digest(of: kept)
             heads.sealTag = tags[id]
@@ -123,7 +79,49 @@ extension SyncEngine {
         }
     }
 
+    /// What a choice keeps: the entry's new content (nil: deleted) and the new entries `.both`
+    /// makes of the other versions.
+    private func outcome(of choice: ResolveChoice, among heads: EntryHeads) throws -> (kept: Entry?, extras: [Entry]) {
+        let ordered = heads.heads.sorted(by: Head.shownFirst)
+        let mine = ordered.first { $0.machine == main.machine }
+        // One head per distinct content: the same change made twice is one version.
+        var seenDigests = Set<[UInt8]>()
+        let distinct = ordered.filter { seenDigests.insert($0.digest).inserted }
+        let others = distinct.filter { $0.machine != main.machine && $0.digest != mine?.digest }
+        let theirs = others.first
+        var kept: Entry?
+        var extras: [Entry] = []
+        switch choice {
+        case .mine:
+            guard let mine else { throw SyncError.cannotResolve(.noVersionFromThisMachine) }
+            kept = mine.content
+        case .theirs:
+            guard let theirs else { throw SyncError.cannotResolve(.noVersionFromOtherMachines) }
+            guard others.count == 1 else {
+                throw SyncError.cannotResolve(.severalOtherVersions(machines: others.map { machineName(of: $0.machine) }))
+            }
+            kept = theirs.content
+        case .both:
+            // The first text kept stays this entry; every other text becomes a new one.
+            let texts = ([mine].compactMap { $0 } + distinct.filter { $0.digest != mine?.digest }).compactMap(\.content)
+            kept = texts.first
+            let now = Date()
+            extras = texts.dropFirst().map { other in
+                Entry(id: SecureRandom.uuid(), text: other.text, date: other.date, created: now, modified: now,
+                      starred: other.starred, tags: other.tags, source: nil)
+            }
+        case .text(let text):
+            guard var base = ordered.first(where: { !$0.deleted })?.content else {
+                throw SyncError.cannotResolve(.everyVersionDeleted)
+            }
+            base.text = text
+            base.modified = Date()
+            kept = base
+        }
+        return (kept, extras)
+    }
+
     private func machineName(of machine: UUID) -> String {
-        main.logs[machine]?.name ?? "machine \(RemoteLayout.hex(machine).prefix(8))"
+        main.logs[machine]?.name ?? RemoteLayout.placeholderName(machine)
     }
 }

@@ -40,26 +40,18 @@ struct GitRemote {
     /// Fetches and checks that the remote only moved forward from `last` (the commit this
     /// machine last fetched or pushed) by adding files. Returns what contradicts that, then
     /// merges (a fast-forward or a union of new files).
-    func fetchAndMerge(last: String) throws -> (findings: [String], head: String?) {
+    func fetchAndMerge(last: String) throws -> (findings: [RemoteFinding], head: String?) {
         try git(["fetch", "--quiet", "origin"])
         let remote = try? git(["rev-parse", "--verify", "-q", "refs/remotes/origin/\(Self.branch)"])
-        var findings: [String] = []
         guard let remote, !remote.isEmpty else {
-            if !last.isEmpty { findings.append("the remote's branch '\(Self.branch)' is gone (this machine had seen commit \(last.prefix(12)))") }
-            return (findings, nil)
+            return (last.isEmpty ? [] : [.branchGone(branch: Self.branch, lastSeenCommit: last)], nil)
         }
         if !last.isEmpty {
             if (try? git(["merge-base", "--is-ancestor", last, remote])) == nil {
-                findings.append("the remote was rewound: commit \(remote.prefix(12)) does not contain \(last.prefix(12)), which this machine had seen (a force-push?)")
-                return (findings, remote)
+                return ([.rewound(head: remote, lastSeenCommit: last)], remote)
             }
-            let changes = try git(["diff", "--name-status", "--no-renames", last, remote])
-            // Records are never rewritten; a published header is removed once a newer key
-            // change replaces it (it proves nothing on its own: records authenticate it).
-            for line in changes.split(separator: "\n")
-            where !line.hasPrefix("A") && !line.hasPrefix("D\t\(RemoteLayout.keysDirectory)/") {
-                findings.append("the remote changed a file that is never rewritten: \(line.replacingOccurrences(of: "\t", with: " "))")
-            }
+            let findings = try git(["diff", "--name-status", "--no-renames", last, remote])
+                .split(separator: "\n").compactMap(Self.rewrite)
             if !findings.isEmpty { return (findings, remote) }
         }
         let head = try? git(["rev-parse", "--verify", "-q", "HEAD"])
@@ -78,6 +70,15 @@ struct GitRemote {
         return ([], remote)
     }
 
+    /// A line of `git diff --name-status` that is not allowed: records are never rewritten; a
+    /// published header is removed once a newer key change replaces it (it proves nothing on
+    /// its own: records authenticate it).
+    static func rewrite(_ line: Substring) -> RemoteFinding? {
+        guard !line.hasPrefix("A"), !line.hasPrefix("D\t\(RemoteLayout.keysDirectory)/") else { return nil }
+        let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+        return .fileRewritten(status: String(parts[0]), path: parts.count > 1 ? String(parts[1]) : "")
+    }
+
     /// Commits whatever is new in the tree and pushes it. Returns the pushed commit, or nil
     /// when someone else pushed first (fetch, check and merge again, then retry).
     func commitAndPush() throws -> String? {
@@ -85,7 +86,8 @@ struct GitRemote {
         guard let head = try? git(["rev-parse", "--verify", "-q", "HEAD"]), !head.isEmpty else { return "" }
         do {
             try git(["push", "--quiet", "origin", "HEAD:refs/heads/\(Self.branch)"])
-        } catch SyncError.remoteUnusable(let detail) where detail.contains("rejected") || detail.contains("fetch first") {
+        } catch SyncError.remoteUnusable(.gitFailed(_, let message?, _))
+            where message.contains("rejected") || message.contains("fetch first") {
             return nil
         }
         return head
@@ -120,7 +122,7 @@ struct GitRemote {
     private func removeStaleLocks() {
         let fm = FileManager.default
         let gitDirectory = tree.appendingPathComponent(".git")
-        var locks = ((try? fm.contentsOfDirectory(atPath: gitDirectory.path)) ?? [])
+        var locks = RemoteTree.names(in: gitDirectory)
             .filter { $0.hasSuffix(".lock") }.map { gitDirectory.appendingPathComponent($0) }
         if let refs = fm.enumerator(at: gitDirectory.appendingPathComponent("refs"), includingPropertiesForKeys: nil) {
             locks += refs.compactMap { $0 as? URL }.filter { $0.lastPathComponent.hasSuffix(".lock") }
@@ -134,7 +136,7 @@ struct GitRemote {
     }
 
     /// Runs git and returns its stdout, trimmed. A failure throws `remoteUnusable` with git's
-    /// own words (they name the remote and the reason).
+    /// own words (they name the remote and the reason), without its advice.
     @discardableResult
     static func run(_ args: [String], in directory: URL?, neutral: Bool = false) throws -> String {
         let process = Process()
@@ -168,7 +170,7 @@ struct GitRemote {
         do {
             try process.run()
         } catch {
-            throw SyncError.remoteUnusable("cannot run git: \(error.localizedDescription) (install git)")
+            throw SyncError.remoteUnusable(.gitNotRunnable(reason: error.localizedDescription))
         }
         // stdout first, to its end, then stderr: with --quiet git writes little to stderr
         // (far below a pipe's 64 KiB), so it cannot block while stdout is read.
@@ -181,7 +183,8 @@ struct GitRemote {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("hint:") }
                 .joined(separator: "; ")
-            throw SyncError.remoteUnusable("git \(args.first ?? ""): \(message.isEmpty ? "exit \(process.terminationStatus)" : message)")
+            throw SyncError.remoteUnusable(.gitFailed(
+                command: args.first ?? "", message: message.isEmpty ? nil : message, status: process.terminationStatus))
         }
         return String(decoding: outData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

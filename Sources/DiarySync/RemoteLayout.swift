@@ -37,6 +37,10 @@ enum RemoteLayout {
         return UUID(bytes: bytes)
     }
 
+    /// The name shown for a machine until one of its records gives its own (also the name a
+    /// new log starts with in the state).
+    static func placeholderName(_ machine: UUID) -> String { "machine \(hex(machine).prefix(8))" }
+
     static func recordName(_ seq: UInt64) -> String { String(format: "%012llu", seq) }
 
     /// A record file name: exactly twelve decimal digits, from 1.

@@ -144,7 +144,7 @@ final class StateStore {
         guard let file = try DurableFile.read(url, limit: 512 << 20) else { return nil }
         let nonceEnd = 16 + XChaCha20Poly1305.nonceByteCount
         guard file.count > nonceEnd, let sealer = ([key] + alsoOpensWith).first(where: { $0.id == Array(file[0..<16]) }) else {
-            throw SyncError.stateUnreadable(url.path)
+            throw SyncError.stateUnreadable(path: url.path)
         }
         do {
             var padded = try XChaCha20Poly1305.open(
@@ -153,7 +153,7 @@ final class StateStore {
             defer { secureZero(&padded) }
             return try LengthPadding.unpad(padded)
         } catch {
-            throw SyncError.stateUnreadable(url.path)
+            throw SyncError.stateUnreadable(path: url.path)
         }
     }
 }

@@ -1,18 +1,18 @@
 import Foundation
 
-/// Why a sync did not happen. The CLI words each for people; `untrustedRemote` lists what
-/// was seen, one finding per line.
+/// Why a sync did not happen, as values: the CLI words each one and picks its hint and exit
+/// status.
 public enum SyncError: Error, Equatable {
-    /// This vault has no sync remote on this machine (`diary sync init` or `join` first).
+    /// This vault has no sync remote on this machine (start or join first).
     case notSetUp
-    /// `sync init` on a vault that already syncs.
+    /// Starting to sync a vault that already syncs.
     case alreadySetUp(remote: String)
     /// The remote cannot be used: missing, not empty and not a diary remote, git failed.
-    case remoteUnusable(String)
+    case remoteUnusable(RemoteProblem)
     /// The remote holds another vault.
     case otherVault(UUID)
     /// What the remote shows contradicts what this machine saw before, or is forged.
-    case untrustedRemote([String])
+    case untrustedRemote([RemoteFinding])
     /// Another machine rotated the vault key: the passphrase is needed to follow it.
     case needsPassphrase(machine: String)
     /// This machine and another rotated the vault key at the same time.
@@ -23,11 +23,12 @@ public enum SyncError: Error, Equatable {
     /// This vault's passphrase was changed here without sync being told; publishing it needs
     /// the passphrase.
     case needsPassphraseToPublish
-    /// The sealed sync state of this machine does not open with this vault's key.
-    case stateUnreadable(String)
-    /// `resolve` of an entry that is not in conflict, or with a choice that does not apply.
-    case noConflict(String)
-    case cannotResolve(String)
-    /// The join target exists and is not empty.
-    case targetNotEmpty(String)
+    /// The sealed sync state file at `path` does not open with this vault's key.
+    case stateUnreadable(path: String)
+    /// Resolving an entry that is not in conflict.
+    case noConflict(UUID)
+    /// Resolving with a choice that does not apply.
+    case cannotResolve(ResolveRefusal)
+    /// The join target at `path` exists and is not empty.
+    case targetNotEmpty(path: String)
 }

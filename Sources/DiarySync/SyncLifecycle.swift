@@ -4,7 +4,7 @@ import DiaryVault
 import Foundation
 
 /// Starting to sync, joining from another machine, and telling sync about key changes made
-/// by `diary passwd` and `diary rekey`.
+/// here (a passphrase change, a key rotation).
 public enum SyncLifecycle {
     /// Makes `vault` sync with `remote`: an empty remote (or folder) becomes this vault's; a
     /// remote of this vault is joined with the entries this machine already has. Publishes the
@@ -16,7 +16,7 @@ public enum SyncLifecycle {
     ) throws -> SyncReport {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         if let existing = try setup.remote() { throw SyncError.alreadySetUp(remote: existing.description) }
-        // Mid-rotation the header holds two keys: nothing fit to publish until `rekey` ends.
+        // Mid-rotation the header holds two keys: nothing fit to publish until a rekey ends.
         guard !vault.rotationInterrupted else { throw VaultError.rotationInterrupted }
         let published = try Vault.publishableHeaders(at: vault.directory, passphrase: passphrase)
         // A failed start leaves nothing on this machine (no clone, no state) for the next try
@@ -31,7 +31,7 @@ public enum SyncLifecycle {
             case .folder:
                 try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
             }
-            try checkUsable(tree, vaultID: vault.id)
+            try checkUsable(RemoteTree(root: tree), vaultID: vault.id)
             let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
             var main = SyncMain(machine: SecureRandom.uuid(), machineName: machineName)
             main.keys = [(vault.keyGeneration, vault.vaultKey)]
@@ -40,8 +40,10 @@ public enum SyncLifecycle {
             try setup.writeConfig(remote)
             // The remote may hold this vault's records under keys this vault has since
             // retired or not yet followed: the passphrase given opens their headers.
-            return try SyncEngine(vault: vault, stateDirectory: stateDirectory, passphrase: { $0.attempt == 1 ? passphrase : nil }, progress: progress)
-                .sync()
+            return try SyncEngine(
+                vault: vault, stateDirectory: stateDirectory, passphrase: { $0.attempt == 1 ? passphrase : nil },
+                progress: progress, joining: false
+            ).sync()
         } catch {
             try? FileManager.default.removeItem(at: setup.directory)
             // The vault's directory above it, when nothing else syncs there.
@@ -51,20 +53,14 @@ public enum SyncLifecycle {
     }
 
     /// A remote tree can be taken: empty, or already a remote of this vault.
-    static func checkUsable(_ tree: URL, vaultID: UUID) throws {
+    static func checkUsable(_ tree: RemoteTree, vaultID: UUID) throws {
         // Hidden names are the sync tool's own (.git, .stfolder, .stignore, .dropbox, ...).
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: tree.path)) ?? []).filter { !$0.hasPrefix(".") }
-        guard !names.isEmpty else { return }
-        let marker = tree.appendingPathComponent(RemoteLayout.marker)
-        guard let bytes = try DurableFile.read(marker, limit: 4096) else {
-            throw SyncError.remoteUnusable("\(tree.path) is not empty and holds no diary remote: refusing to mix with other files")
+        guard tree.list().contains(where: { !$0.hasPrefix(".") }) else { return }
+        switch try tree.marker() {
+        case .absent: throw SyncError.remoteUnusable(.notEmptyAndNoMarker(path: tree.root.path))
+        case .unreadable: throw SyncError.remoteUnusable(.notAMarker(path: tree.url(RemoteLayout.marker).path))
+        case .vault(let id): guard id == vaultID else { throw SyncError.otherVault(id) }
         }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        guard lines.count == 2, lines[0] == "\(RemoteLayout.marker) \(RemoteLayout.markerVersion)",
-              let id = UUID(uuidString: String(lines[1])) else {
-            throw SyncError.remoteUnusable("\(marker.path) is not a diary sync marker")
-        }
-        guard id == vaultID else { throw SyncError.otherVault(id) }
     }
 
     /// Builds a new local vault at `directory` from a remote: the passphrase opens a header
@@ -76,7 +72,7 @@ public enum SyncLifecycle {
     ) throws -> (Vault, SyncReport) {
         let fm = FileManager.default
         if let names = try? fm.contentsOfDirectory(atPath: directory.path), !names.isEmpty {
-            throw SyncError.targetNotEmpty(directory.path)
+            throw SyncError.targetNotEmpty(path: directory.path)
         }
         // Fetch into a scratch place first: the vault id, which names the state directory,
         // is only known from the remote.
@@ -92,15 +88,14 @@ public enum SyncLifecycle {
         case .folder(let path):
             tree = URL(fileURLWithPath: path, isDirectory: true)
         }
-        guard let markerBytes = try DurableFile.read(tree.appendingPathComponent(RemoteLayout.marker), limit: 4096) else {
-            throw SyncError.remoteUnusable("no diary vault syncs there yet (no '\(RemoteLayout.marker)' file)")
+        let remoteTree = RemoteTree(root: tree)
+        let vaultID: UUID
+        switch try remoteTree.marker() {
+        case .absent: throw SyncError.remoteUnusable(.nothingToJoin(markerFile: RemoteLayout.marker))
+        case .unreadable: throw SyncError.remoteUnusable(.unreadableMarker(markerFile: RemoteLayout.marker))
+        case .vault(let id): vaultID = id
         }
-        let lines = String(decoding: markerBytes, as: UTF8.self).split(separator: "\n")
-        guard lines.count == 2, lines[0] == "\(RemoteLayout.marker) \(RemoteLayout.markerVersion)",
-              let vaultID = UUID(uuidString: String(lines[1])) else {
-            throw SyncError.remoteUnusable("the remote's '\(RemoteLayout.marker)' file is not one this diary reads")
-        }
-        let header = try openablePublishedHeader(in: tree, vaultID: vaultID, store: store, passphrase: passphrase)
+        let header = try openablePublishedHeader(in: remoteTree, vaultID: vaultID, store: store, passphrase: passphrase)
         let createdDirectory = !fm.fileExists(atPath: directory.path)
         let vault: Vault
         do {
@@ -119,9 +114,10 @@ public enum SyncLifecycle {
             main.keys = [(vault.keyGeneration, vault.vaultKey)]
             try StateStore(directory: setup.directory, vaultID: vaultID, key: key).writeMain(main)
             try setup.writeConfig(remote)
-            let engine = try SyncEngine(vault: vault, stateDirectory: stateDirectory, passphrase: { $0.attempt == 1 ? passphrase : nil }, progress: progress)
-            engine.joining = true
-            let report = try engine.sync()
+            let report = try SyncEngine(
+                vault: vault, stateDirectory: stateDirectory, passphrase: { $0.attempt == 1 ? passphrase : nil },
+                progress: progress, joining: true
+            ).sync()
             return (vault, report)
         } catch {
             try? fm.removeItem(at: setup.directory)
@@ -138,17 +134,12 @@ public enum SyncLifecycle {
 
     /// The newest published header for `store` that `passphrase` opens (newest first by the
     /// sequence number in its name; each distinct salt costs one key derivation).
-    static func openablePublishedHeader(in tree: URL, vaultID: UUID, store: StoreKind, passphrase: SecretBytes) throws -> [UInt8] {
-        let dir = tree.appendingPathComponent(RemoteLayout.keysDirectory)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        let candidates = names.compactMap { name -> (UInt64, String)? in
-            guard let parsed = RemoteLayout.header(fromName: name), parsed.store == store else { return nil }
-            return (parsed.seq, name)
-        }.sorted { $0.0 > $1.0 }
-        guard !candidates.isEmpty else { throw SyncError.remoteUnusable("the remote publishes no vault header") }
+    static func openablePublishedHeader(in tree: RemoteTree, vaultID: UUID, store: StoreKind, passphrase: SecretBytes) throws -> [UInt8] {
+        let candidates = tree.publishedHeaders().filter { $0.store == store }
+        guard !candidates.isEmpty else { throw SyncError.remoteUnusable(.noPublishedHeader) }
         var tried = Set<[UInt8]>()
-        for (_, name) in candidates {
-            guard let bytes = try DurableFile.read(dir.appendingPathComponent(name), limit: 64 << 10),
+        for candidate in candidates {
+            guard let bytes = try tree.read(candidate.path, limit: RemoteTree.headerLimit),
                   let described = try? Vault.describeHeader(bytes), described.vaultID == vaultID,
                   tried.insert(bytes).inserted else { continue }
             if (try? Vault.unwrapHeader(bytes, passphrase: passphrase)) != nil { return bytes }
@@ -156,7 +147,7 @@ public enum SyncLifecycle {
         throw VaultError.wrongPassphrase
     }
 
-    /// After `diary passwd`: the next sync publishes the new header.
+    /// After a passphrase change: the next sync publishes the new header.
     public static func notePassphraseChange(
         _ change: PassphraseChange, vaultDirectory: URL, stateDirectory: URL
     ) throws {
@@ -172,7 +163,7 @@ public enum SyncLifecycle {
         }
     }
 
-    /// During `diary rekey`, before the old key is dropped: the state is sealed again under
+    /// During a key rotation, before the old key is dropped: the state is sealed again under
     /// the new key, and the next sync publishes the new header with the retired key sealed
     /// under the new one. Idempotent: a rekey interrupted after this runs it again, and the
     /// state is then already under the new key.
@@ -190,7 +181,7 @@ public enum SyncLifecycle {
             let new = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
             let store = StateStore(directory: setup.directory, vaultID: vault.id, key: old)
             guard let sealedUnder = try store.keyInUse(among: [old, new]) else {
-                throw SyncError.stateUnreadable(store.mainURL.path)
+                throw SyncError.stateUnreadable(path: store.mainURL.path)
             }
             store.key = sealedUnder
             store.alsoOpensWith = [old, new]
@@ -198,10 +189,11 @@ public enum SyncLifecycle {
             if !main.keys.contains(where: { $0.generation == new.generation }) {
                 main.keys.append((new.generation, new.vaultKey))
             }
-            // A rotation this machine was following when it was cut short (finished now by
-            // `rekey`) is another machine's key change: publishing it again would present it as
+            // A rotation this machine was following when it was cut short (finished now by a
+            // rekey) is another machine's key change: publishing it again would present it as
             // this machine's, newer than whatever the other machines changed since.
-            if !finishing || !recordsOfOtherMachines(in: setup.tree(for: remote), sealedUnder: new.id, me: main.machine) {
+            let tree = RemoteTree(root: setup.tree(for: remote))
+            if !finishing || !recordsOfOtherMachines(in: tree, sealedUnder: new.id, me: main.machine) {
                 let retired = (main.pendingKeyChange?.retired ?? []).filter { $0.generation != retiredGeneration }
                 main.pendingKeyChange = KeyChange(headers: vault.headersForSync, retired: retired + [(retiredGeneration, retiredKey)])
             }
@@ -213,13 +205,10 @@ public enum SyncLifecycle {
 
     /// True when another machine's log holds a record sealed under the key `keyID` names
     /// (only each record's clear prefix is read). A key this machine just drew never is.
-    static func recordsOfOtherMachines(in tree: URL, sealedUnder keyID: [UInt8], me: UUID) -> Bool {
-        let fm = FileManager.default
-        let logs = tree.appendingPathComponent(RemoteLayout.logDirectory)
-        for machine in (try? fm.contentsOfDirectory(atPath: logs.path)) ?? [] where machine != RemoteLayout.hex(me) {
-            let dir = logs.appendingPathComponent(machine)
-            for name in (try? fm.contentsOfDirectory(atPath: dir.path)) ?? [] where RemoteLayout.seq(fromName: name) != nil {
-                guard let handle = FileHandle(forReadingAtPath: dir.appendingPathComponent(name).path) else { continue }
+    static func recordsOfOtherMachines(in tree: RemoteTree, sealedUnder keyID: [UInt8], me: UUID) -> Bool {
+        for machine in tree.logFolders() where machine != RemoteLayout.hex(me) {
+            for record in tree.recordFiles(inLog: machine) {
+                guard let handle = FileHandle(forReadingAtPath: tree.url(record.path).path) else { continue }
                 defer { try? handle.close() }
                 let prefix = [UInt8]((try? handle.read(upToCount: RecordCodec.prefixLength)) ?? Data())
                 if let clear = try? RecordCodec.peek(prefix), clear.keyID == keyID { return true }

@@ -46,7 +46,11 @@ enum RecordError: Error, Equatable {
     case otherVault(UUID)
     case wrongPlace
     case unknownKey
-    case damaged(String)
+    /// A length no sealed record has.
+    case badLength
+    case doesNotAuthenticate
+    /// It authenticates, but its plaintext does not decode (`detail` says where).
+    case undecodable(String)
 }
 
 enum RecordCodec {
@@ -125,7 +129,7 @@ enum RecordCodec {
         guard file.count >= nonceEnd + XChaCha20Poly1305.tagByteCount + LengthPadding.minimumBucket,
               file.count <= maximumFileBytes,
               LengthPadding.isBucketSize(file.count - nonceEnd - XChaCha20Poly1305.tagByteCount) else {
-            throw .damaged("length")
+            throw .badLength
         }
         var padded: [UInt8]
         do {
@@ -133,7 +137,7 @@ enum RecordCodec {
                 Array(file[nonceEnd...]), key: key.recordKey, nonce: Array(file[prefixLength..<nonceEnd]),
                 associatedData: Array(file[0..<prefixLength]))
         } catch {
-            throw .damaged("does not authenticate")
+            throw .doesNotAuthenticate
         }
         defer { secureZero(&padded) }
         do {
@@ -143,7 +147,7 @@ enum RecordCodec {
             record.keyID = clear.keyID
             return record
         } catch {
-            throw .damaged("\(error)")
+            throw .undecodable("\(error)")
         }
     }
 

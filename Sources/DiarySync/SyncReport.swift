@@ -1,6 +1,6 @@
 import Foundation
 
-/// What one `diary sync` did, for the CLI to print.
+/// What one sync did, for the CLI to word.
 public struct SyncReport: Equatable, Sendable {
     /// Revisions this machine published.
     public var sent = 0
@@ -12,9 +12,9 @@ public struct SyncReport: Equatable, Sendable {
     public var conflicts: [UUID] = []
     public var newConflicts: [UUID] = []
     /// Records not read yet: a synced folder still delivering, a key not yet known.
-    public var pending: [String] = []
+    public var pending: [PendingRecord] = []
     /// Things worth a line: conflict copies cleaned up, a passphrase adopted, unknown files.
-    public var notes: [String] = []
+    public var notes: [SyncNote] = []
     /// This machine published a passphrase change or a key rotation made here.
     public var keyChangePublished = false
     /// The vault key changed here (following another machine's rotation): an unlock session

@@ -27,7 +27,7 @@ public struct SyncSetup {
     public func remote() throws -> RemoteLocation? {
         guard let bytes = try DurableFile.read(configURL, limit: 64 << 10) else { return nil }
         guard let text = String(validating: bytes, as: UTF8.self), let remote = RemoteLocation.decode(text) else {
-            throw SyncError.stateUnreadable(configURL.path)
+            throw SyncError.stateUnreadable(path: configURL.path)
         }
         return remote
     }

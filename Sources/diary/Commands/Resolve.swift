@@ -59,7 +59,7 @@ struct Resolve: ParsableCommand {
 
     private func mergedText(_ engine: SyncEngine, _ id: UUID, _ vault: Vault) throws -> String {
         guard let conflict = try engine.conflicts().first(where: { $0.id == id }) else {
-            throw SyncError.noConflict(id.uuidString.lowercased())
+            throw SyncError.noConflict(id)
         }
         var text = ""
         for (n, version) in conflict.versions.enumerated() {
@@ -71,7 +71,7 @@ struct Resolve: ParsableCommand {
         let edited = try Editor.edit(text, limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: id))
         let markers = ["<<<<<<< ", "======= ", ">>>>>>> "]
         if edited.split(separator: "\n").contains(where: { line in markers.contains { line.hasPrefix($0) } }) {
-            throw SyncError.cannotResolve("the text still has conflict markers; nothing was changed")
+            throw CLIError.conflictMarkersLeft
         }
         if EntryText.isBlank(edited) { throw CLIError.emptyText }
         return edited

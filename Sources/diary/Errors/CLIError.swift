@@ -56,6 +56,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case badPath(path: String, detail: String)
     /// `show` or `edit` without an id, and the vault has no entry to default to.
     case noEntries
+    /// `resolve --edit`: the text saved still has the conflict markers.
+    case conflictMarkersLeft
 
     var description: String {
         switch self {
@@ -91,6 +93,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return "restored \(restored) entr\(restored == 1 ? "y" : "ies") into \(path); \(lost) object\(lost == 1 ? " was" : "s were") lost (listed above)"
         case .notEmpty(let path): return "\(path) exists and is not empty; restore writes only into a new or empty directory"
         case .noEntries: return "the vault has no entries yet"
+        case .conflictMarkersLeft: return "the text still has conflict markers; nothing was changed"
         }
     }
 
@@ -123,7 +126,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .passphraseFile, .passphraseMismatch, .emptyPassphrase, .declined, .editorFailed,
             .notRegularFile, .noMemoryFileSystem, .system, .agent, .badPath, .emptyText, .noEntries:
             return .failure
-        case .confirmationNeeded: return .usage
+        case .confirmationNeeded, .conflictMarkersLeft: return .usage
         case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused
         case .damageFound, .entriesLost, .backupDamageFound, .backedUpDamage, .salvagedWithLoss: return .damaged
         case .notEmpty: return .alreadyExists

@@ -116,13 +116,13 @@ struct ErrorReport: Equatable {
                       code: .failure)
         case .alreadySetUp(let remote):
             self.init(message: "this vault already syncs with \(Printable.escaped(remote))", hint: nil, code: .alreadyExists)
-        case .remoteUnusable(let detail):
-            self.init(message: "cannot use the remote: \(Printable.escaped(detail))", hint: nil, code: .failure)
+        case .remoteUnusable(let problem):
+            self.init(message: "cannot use the remote: \(Printable.escaped(SyncFindingText.problem(problem)))", hint: nil, code: .failure)
         case .otherVault(let id):
             self.init(message: "the remote holds another vault (\(id.uuidString.lowercased())); nothing was changed",
                       hint: "check the remote's address", code: .damaged)
         case .untrustedRemote(let findings):
-            let lines = findings.map { "  " + Printable.escaped($0) }.joined(separator: "\n")
+            let lines = findings.map { "  " + Printable.escaped(SyncFindingText.finding($0)) }.joined(separator: "\n")
             self.init(
                 message: "the remote contradicts what this machine saw before; nothing was synced:\n\(lines)",
                 hint: "the remote (or whoever can write to it) removed, rewound or replaced records, or put in files that are not this vault's records; restore it from a machine that has them, or from a backup",
@@ -150,9 +150,9 @@ struct ErrorReport: Equatable {
         case .stateUnreadable(let path):
             self.init(message: "this machine's sync state does not open with this vault's key: \(path)", hint: nil, code: .damaged)
         case .noConflict(let id):
-            self.init(message: "entry \(id.prefix(8)) is not in conflict", hint: "`diary conflicts` lists conflicts", code: .failure)
-        case .cannotResolve(let detail):
-            self.init(message: detail, hint: nil, code: .usage)
+            self.init(message: "entry \(id.uuidString.lowercased().prefix(8)) is not in conflict", hint: "`diary conflicts` lists conflicts", code: .failure)
+        case .cannotResolve(let refusal):
+            self.init(message: SyncFindingText.refusal(refusal), hint: nil, code: .usage)
         case .targetNotEmpty(let path):
             self.init(message: "\(path) exists and is not empty; nothing was created",
                       hint: "choose a new directory with --to", code: .alreadyExists)

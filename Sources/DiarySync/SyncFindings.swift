@@ -1,0 +1,140 @@
+import DiaryStore
+import Foundation
+
+/// Something the remote shows that contradicts what this machine saw before, or that is not
+/// this vault's: each one stops the sync before anything is written (docs/FORMAT.md §12.7).
+/// Paths are relative to the remote tree; machine names are those the machines gave themselves.
+public enum RemoteFinding: Equatable, Sendable {
+    // A git remote's history (§12.8).
+    /// The branch this machine fetched before is gone.
+    case branchGone(branch: String, lastSeenCommit: String)
+    /// The branch no longer contains the commit this machine last fetched or pushed.
+    case rewound(head: String, lastSeenCommit: String)
+    /// A commit changed or removed a file that is written once (`status` is git's letter).
+    case fileRewritten(status: String, path: String)
+
+    // The marker (§12.1).
+    /// The marker file is gone although this machine has read records there.
+    case markerGone(file: String)
+
+    // The machine logs (§12.7).
+    /// A machine's whole log is gone.
+    case logGone(machine: String, recordsRead: UInt64)
+    /// A record this machine read is gone.
+    case recordRemoved(machine: String, seq: UInt64, readUpTo: UInt64)
+    /// A record this machine read has other bytes now.
+    case recordReplaced(machine: String, seq: UInt64)
+    /// A new record is not a regular file, or is too large.
+    case recordUnreadable(path: String)
+    /// A new record of a format version this diary does not read.
+    case recordOfNewerVersion(path: String, version: Int)
+    /// A new record of another vault.
+    case recordOfOtherVault(path: String, vault: UUID)
+    /// A new record that does not open, or opens as something else.
+    case recordNotAuthentic(path: String, fault: RecordFault)
+    /// A new record that does not name the hash of the record before it.
+    case recordOutOfChain(path: String, previousSeq: UInt64)
+    /// Two authentic, different records with one number: a copied machine or a forged log.
+    case recordWrittenTwice(machine: UUID, seq: UInt64, copy: String)
+
+    // Key changes (§12.4).
+    /// A key change whose headers name more than one key generation.
+    case keyChangeHeadersDisagree(machine: String, seq: UInt64)
+    /// A key change without a header for this machine's store kind.
+    case keyChangeWithoutHeader(machine: String, store: StoreKind)
+}
+
+/// Why a record file did not open as an authentic record of this vault.
+public enum RecordFault: Equatable, Sendable {
+    case notARecord
+    case unsupportedVersion(Int)
+    /// Its clear prefix names another machine or number than its file name.
+    case wrongPlace
+    /// Its length is one no sealed record has.
+    case badLength
+    case doesNotAuthenticate
+    /// It authenticates, but its plaintext does not decode (`detail`: the decoder's error).
+    case undecodable(detail: String)
+    /// Anything else that went wrong while opening it.
+    case other(detail: String)
+}
+
+/// A record not read yet, and not a contradiction: the next sync reads it.
+public enum PendingRecord: Equatable, Sendable {
+    /// A synced folder is still copying it.
+    case stillArriving(path: String, bytes: Int)
+    /// It is sealed under a key this machine has not learnt yet.
+    case unknownKey(path: String)
+    /// A later record of the machine is there, this one not yet.
+    case notArrived(machine: String, seq: UInt64, laterSeq: UInt64)
+}
+
+/// Something a sync did or saw that is worth telling, though nothing is wrong.
+public enum SyncNote: Equatable, Sendable {
+    /// A file the remote layout has no place for, left as it is.
+    case unexpectedFile(path: String)
+    /// A folder (or file) in the logs folder that does not name a machine, left as it is.
+    case unexpectedLogEntry(path: String)
+    /// A file-sync tool's conflict copy of a record, identical to it, removed.
+    case identicalRecordCopyRemoved(path: String)
+    /// A record that existed only as a conflict copy, put back under its name.
+    case recordPutBack(path: String)
+    /// A conflict copy of a record that does not open, left as it is.
+    case unauthenticRecordCopyLeft(path: String)
+    /// A conflict copy of the marker or of a published header, identical to it, removed.
+    case identicalFileCopyRemoved(path: String)
+    /// A published header that existed only as a conflict copy, put back under its name.
+    case filePutBack(path: String)
+    /// A conflict copy of the marker or a header that differs from it, left as it is.
+    case differingCopyLeft(path: String)
+    /// A passphrase change made on `machine` under an older key lost to a rotation made here.
+    case passphraseChangeLostToRotationHere(machine: String)
+    /// The passphrase change made here lost to the rotation made on `machine`.
+    case ownPassphraseChangeLost(rotatedOn: String)
+    /// This vault now uses the key `machine` rotated to.
+    case keyRotationFollowed(machine: String)
+    /// This vault now opens with the passphrase set on `machine`.
+    case passphraseChangeFollowed(machine: String)
+    /// The passphrase was changed here without sync being told (an interrupted passphrase
+    /// change); this sync publishes it.
+    case unannouncedPassphraseChangePublished
+}
+
+/// Why a remote cannot be used (`SyncError.remoteUnusable`).
+public enum RemoteProblem: Equatable, Sendable {
+    /// At a sync: the marker at `path` names no vault, or a format this diary does not read.
+    case unknownMarker(path: String)
+    /// Starting to sync: the folder at `path` holds other files and no marker.
+    case notEmptyAndNoMarker(path: String)
+    /// Starting to sync: the marker at `path` is not one.
+    case notAMarker(path: String)
+    /// Joining: the remote has no marker (`file`): no vault syncs there.
+    case nothingToJoin(markerFile: String)
+    /// Joining: the remote's marker (`file`) is not one this diary reads.
+    case unreadableMarker(markerFile: String)
+    /// Joining: the remote publishes no vault header to open.
+    case noPublishedHeader
+    /// Other machines pushed first at every one of `attempts` tries; the changes stay for the
+    /// next sync.
+    case otherMachinesPushedFirst(attempts: Int)
+    /// The `git` program could not be started.
+    case gitNotRunnable(reason: String)
+    /// `git <command>` failed: git's own message (its advice left out), or nil when it said
+    /// nothing and exited with `status`.
+    case gitFailed(command: String, message: String?, status: Int32)
+}
+
+/// Why `SyncEngine.resolve` refused a choice.
+public enum ResolveRefusal: Equatable, Sendable {
+    /// `.mine`, and no version was written on this machine.
+    case noVersionFromThisMachine
+    /// `.theirs`, and every version was written on this machine.
+    case noVersionFromOtherMachines
+    /// `.theirs`, and several other machines wrote versions (their names): choosing one would
+    /// drop the others.
+    case severalOtherVersions(machines: [String])
+    /// `.text`, and every version is a deletion: there are no fields to keep.
+    case everyVersionDeleted
+    /// The entry changed in the local vault while the resolution was being written.
+    case entryChangedMeanwhile
+}

@@ -1,0 +1,47 @@
+import DiaryApp
+import DiarySync
+import Foundation
+
+/// What a sync prints: on stderr, one line per kind of change, then anything worth a note,
+/// anything pending, and conflicts.
+enum SyncMessages {
+    static func print(_ report: SyncReport) {
+        let moved = movedSummary(report)
+        if !moved.isEmpty {
+            Output.note(moved.joined(separator: ", "))
+        } else if report.notes.isEmpty {
+            Output.note("up to date")
+        }
+        for note in report.notes { Output.note(Printable.escaped(SyncFindingText.note(note))) }
+        for record in report.pending { Output.note("pending: \(Printable.escaped(SyncFindingText.pending(record)))") }
+        for id in report.newConflicts {
+            Output.warning("entry \(EntryFormat.shortID(id)) was changed on two machines: a conflict")
+        }
+        if !report.conflicts.isEmpty {
+            Output.hint("\(report.conflicts.count) conflict(s): `diary conflicts` shows them, `diary resolve ID --keep mine|theirs|both` ends one")
+        }
+    }
+
+    /// What moved, one phrase per kind of change.
+    private static func movedSummary(_ report: SyncReport) -> [String] {
+        var moved: [String] = []
+        if report.sent > 0 { moved.append("sent \(report.sent) change(s)") }
+        if report.keyChangePublished { moved.append("published the new passphrase or key") }
+        if report.added > 0 { moved.append("added \(report.added)") }
+        if report.changed > 0 { moved.append("changed \(report.changed)") }
+        if report.deleted > 0 { moved.append("deleted \(report.deleted)") }
+        if report.keyChanged { moved.append("took in the new vault key") }
+        return moved
+    }
+}
+
+/// The progress of a long sync, on stderr when it is a terminal.
+final class SyncProgressLine {
+    private let applying = Progress("applying")
+
+    func update(_ step: SyncProgress) {
+        if case .applying(let done, let total) = step, total >= 100 { applying.update(done, total) }
+    }
+
+    func finish() { applying.finish() }
+}
