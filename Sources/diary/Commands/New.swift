@@ -68,7 +68,7 @@ struct New: ParsableCommand {
         } else if let text {
             body = text
         } else if !TTY.stdinIsTerminal {
-            body = try TextInput.readStdin(limit: limit)
+            body = try StdinText.read(limit: limit)
         } else {
             body = try Editor.edit("", limit: limit, owner: .init(vault: vault.id, entry: nil))
         }

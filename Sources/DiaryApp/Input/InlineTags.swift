@@ -1,4 +1,4 @@
-import DiaryApp
+import Foundation
 
 /// Tags written in the text, jrnl's way: `#walk` or `@nature` become the tags `walk` and
 /// `nature` when `new` stores or `edit` saves an entry.
@@ -8,8 +8,8 @@ import DiaryApp
 /// (`# Title`, `## Title`), a link's anchor (`https://x.org/#top`), an e-mail address
 /// (`me@example.org`) and a number (`#1`) are not tags; the word ends at the first other
 /// character (`#walk.` is `walk`).
-enum InlineTags {
-    static func find(in text: String) -> [String] {
+public enum InlineTags {
+    public static func find(in text: String) -> [String] {
         var tags: [String] = []
         var index = text.startIndex
         while index < text.endIndex {
@@ -29,5 +29,23 @@ enum InlineTags {
 
     private static func isWordCharacter(_ c: Character) -> Bool {
         c.isLetter || c.isNumber || c == "_" || c == "-"
+    }
+}
+
+/// A tag as typed in an option (`--tag`, `diary tag +x`): a leading `#` or `@` is optional
+/// (`#work`, `@work` and `work` are the same tag, as in text: `InlineTags`).
+public enum TagInput {
+    /// The tag without surrounding spaces and without one leading `#` or `@`.
+    public static func clean(_ tag: String) -> String {
+        var t = tag.trimmingCharacters(in: .whitespaces)
+        if t.hasPrefix("#") || t.hasPrefix("@") { t.removeFirst() }
+        return t
+    }
+
+    /// Refuses a tag with white space inside (`a b`): it would print as `#a b`, which reads as
+    /// a tag and a word. Throws `InputError.tagWithSpace` with the cleaned tag.
+    public static func check(_ tag: String) throws {
+        let cleaned = clean(tag)
+        if cleaned.contains(where: \.isWhitespace) { throw InputError.tagWithSpace(tag: cleaned) }
     }
 }
