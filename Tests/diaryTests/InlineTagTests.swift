@@ -33,11 +33,6 @@ final class InlineTagTests: XCTestCase {
         XCTAssertEqual(try box.listJSON(["--tag", "@nature"]).count, 1, "@ is optional in --tag, as # is")
     }
 
-    func testTextWithoutTagsGetsNone() throws {
-        let id = try box.ok(["new", "# Title only\nplain words, 100% sure, #1 and # spaced"]).out
-        XCTAssertEqual(try tags(id), [])
-    }
-
     func testEditAddsTagsWrittenInTheNewText() throws {
         let id = try box.ok(["new", "Before\nnothing yet", "--tag", "kept"]).out
         let editor = try box.script("printf '\\nlater a #swim with @friends\\n' >> \"$1\"")

@@ -40,24 +40,6 @@ final class TagSpellingTests: XCTestCase {
         XCTAssertEqual(try tags(id), ["Swim"], "removing takes any spelling")
     }
 
-    func testStatsCountsSpellingsAsOneTagUnderTheMostCommon() throws {
-        try box.ok(["new", "one #walk"])
-        try box.ok(["new", "two #walk"])
-        try box.ok(["new", "three #WALK"])
-        try box.ok(["new", "four #Walk #sea"])
-        let text = try box.ok(["stats"]).stdout
-        let tagLines = text.split(separator: "\n").filter { $0.contains("#") }.map {
-            $0.split(separator: " ").joined(separator: " ")
-        }
-        XCTAssertEqual(tagLines, ["4 #walk", "1 #sea"], text)
-        let json = try box.ok(["stats", "--json"]).stdout
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        let tags = try XCTUnwrap(object["tags"] as? [[String: Any]], json)
-        XCTAssertEqual(tags.map { $0["tag"] as? String }, ["walk", "sea"], json)
-        XCTAssertEqual(tags.map { $0["entries"] as? Int }, [4, 1], json)
-        XCTAssertEqual(try box.listJSON(["--tag", "wAlK"]).count, 4, "as --tag matches them")
-    }
-
     func testATagWithWhiteSpaceIsRefusedAndNothingIsWritten() throws {
         let id = try box.ok(["new", "Kept", "--tag", "b"]).out
         let before = try box.ok(["list", "--json"]).stdout
