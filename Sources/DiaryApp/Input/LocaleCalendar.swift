@@ -15,8 +15,9 @@ public struct LocaleCalendar: Sendable {
         self.timeZone = timeZone
     }
 
-    /// The process's: the locale named by the environment, the time zone `TZ` gives.
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> LocaleCalendar {
+    /// The process's: the locale `environment` names (the caller's, so that one place reads
+    /// the process's variables), the time zone `TZ` gives.
+    public static func current(environment: [String: String]) -> LocaleCalendar {
         LocaleCalendar(localeIdentifier: localeIdentifier(environment: environment), timeZone: TimeZone.current)
     }
 

@@ -88,8 +88,9 @@ extension CalendarDay {
     /// True when a stored time is a calendar day.
     static func isDay(storedMilliseconds ms: Int64) -> Bool { ms % millisecondsPerDay == 0 }
 
-    /// The date a reader works with: local midnight for a day, else the instant.
-    static func date(storedMilliseconds ms: Int64) -> Date {
+    /// The date a reader works with: local midnight for a day (in `local`, the process's time
+    /// zone but for tests), else the instant.
+    static func date(storedMilliseconds ms: Int64, local: Calendar = local) -> Date {
         guard isDay(storedMilliseconds: ms) else { return Date(millisecondsSince1970: ms) }
         let day = utc.dateComponents([.year, .month, .day], from: Date(millisecondsSince1970: ms))
         return local.date(from: day) ?? Date(millisecondsSince1970: ms)
@@ -97,7 +98,7 @@ extension CalendarDay {
 
     /// What is stored for `date`: midnight UTC of its local calendar day when `isDay`, else the
     /// instant (moved off midnight UTC by a millisecond).
-    static func storedMilliseconds(of date: Date, isDay: Bool) -> Int64 {
+    static func storedMilliseconds(of date: Date, isDay: Bool, local: Calendar = local) -> Int64 {
         if isDay {
             let day = local.dateComponents([.year, .month, .day], from: date)
             if let midnight = utc.date(from: day) { return midnight.millisecondsSince1970 }
@@ -118,7 +119,7 @@ extension CalendarDay {
         calendar.timeZone = TimeZone(secondsFromGMT: 0)!
         return calendar
     }()
-    private static let local: Calendar = {
+    static let local: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone.current
         return calendar

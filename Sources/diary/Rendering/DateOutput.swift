@@ -6,7 +6,7 @@ import Foundation
 enum DateOutput {
     /// The process's locale and time zone, read once: the environment and the time zone do not
     /// change while a command runs.
-    static let context = LocaleCalendar.current()
+    static let context = LocaleCalendar.current(environment: ProcessInfo.processInfo.environment)
 
     /// The user's locale, always with the Gregorian calendar (`LocaleCalendar.locale`).
     static var locale: Locale { context.locale }
