@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 
 /// `--date` as people say it, through the binary: the phrases are parsed at the moment the
-/// command runs, in its TZ and locale (the parsing itself, against a fixed "now", is
-/// DiaryAppTests' `DateInputTests`). Each phrase is written with `new --date`, and `list --json`
+/// command runs, in its TZ (the parsing itself, against a fixed "now", zone and locale, is
+/// DiaryAppTests' `DateInputTests`; `edit --date` is run by `CalendarDayTests`, the locale's
+/// words from LC_ALL by `LocaleTests`). Each phrase is written with `new --date`, and `list --json`
 /// must show the date the test computes from the current time, computed just before and just
 /// after the run, so a test that crosses midnight still passes.
 final class SpokenDateTests: XCTestCase {
@@ -57,28 +58,5 @@ final class SpokenDateTests: XCTestCase {
         let after = Date().addingTimeInterval(1)
         XCTAssertTrue((before...after).contains(now), "\(now)")
         XCTAssertTrue((before.addingTimeInterval(-5 * 3600)...after.addingTimeInterval(-5 * 3600)).contains(hoursAgo))
-    }
-
-    /// Month names of the locale the environment names are understood (and English in any).
-    func testMonthNamesInTheUsersLocale() throws {
-        let german = try box.ok(["new", "Deutsch", "--date", "22 Februar 2024"], env: ["LC_ALL": "de_DE.UTF-8"]).out
-        let french = try box.ok(["new", "Français", "--date", "3 mars 2024 9pm"], env: ["LC_ALL": "fr_FR.UTF-8"]).out
-        let dates = Dictionary(uniqueKeysWithValues: try box.listJSON().map {
-            ($0["id"] as? String ?? "", $0["date"] as? String ?? "")
-        })
-        XCTAssertEqual(dates[german], "2024-02-22T00:00:00Z")
-        XCTAssertEqual(dates[french], "2024-03-03T21:00:00Z")
-        // English works whatever the locale; another locale's names do not.
-        try box.ok(["new", "English", "--date", "Feb 22 2024"], env: ["LC_ALL": "de_DE.UTF-8"])
-        XCTAssertEqual(try box.run(["new", "Nein", "--date", "22 Februar 2024"]).status, 64)
-    }
-
-    func testEditTakesTheSameForms() throws {
-        let id = try box.ok(["new", "Moved later"]).out
-        try box.ok(["edit", id, "--date", "yesterday 9pm"], env: ["EDITOR": "true"])
-        let before = Date()
-        let row = try XCTUnwrap(try box.listJSON().first)
-        let got = ISO8601DateFormatter().date(from: row["date"] as? String ?? "")
-        XCTAssertTrue([day(before, plus: -1, hour: 21), day(Date(), plus: -1, hour: 21)].contains(got), "\(row)")
     }
 }

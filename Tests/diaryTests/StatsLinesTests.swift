@@ -69,4 +69,21 @@ final class StatsLinesTests: VaultTestCase {
             "last entry       -", "tags             -",
         ])
     }
+
+    /// Dates and the weekday in the locale, a tag that holds a terminal escape shown escaped.
+    func testTheLocalesWordsAndEscapedTags() throws {
+        let vault = try makeVault(.sqlite)
+        try vault.add(text: "Sunday walk", date: date("2024-03-03T12:00:00Z"), tags: ["bad\u{1B}[2Jtag"])
+        let report = try report(vault, today: "2026-03-11")
+        let utc = TimeZone(identifier: "UTC")!
+        let german = report.lines(style: Style(enabled: false), context: LocaleCalendar(localeIdentifier: "de_DE", timeZone: utc))
+        XCTAssertTrue(german.contains("busiest weekday  Sonntag (1 entry)"), "\(german)")
+        XCTAssertTrue(german.contains("first entry      3. März 2024"), "\(german)")
+        XCTAssertTrue(german.contains("longest streak   1 day, 3. März 2024"), "\(german)")
+        XCTAssertTrue(german.contains("  1  #bad\\e[2Jtag"), "\(german)")
+        XCTAssertFalse(german.joined().contains("\u{1B}"), "\(german)")
+        let english = report.lines(style: Style(enabled: false), context: LocaleCalendar(localeIdentifier: "en_US_POSIX", timeZone: utc))
+        XCTAssertTrue(english.contains("busiest weekday  Sunday (1 entry)"), "\(english)")
+        XCTAssertTrue(english.contains("last entry       Mar 3, 2024"), "\(english)")
+    }
 }

@@ -1,3 +1,4 @@
+import DiaryVault
 import Foundation
 
 /// Tags written in the text, jrnl's way: `#walk` or `@nature` become the tags `walk` and
@@ -25,6 +26,21 @@ public enum InlineTags {
             index = word.isEmpty ? next : word.endIndex
         }
         return tags
+    }
+
+    /// The tags of a new entry: those given in options (cleaned, `TagInput.clean`) first, then
+    /// those written in `text`. The vault keeps one spelling per tag, the first: an option's.
+    public static func forNewEntry(given: [String], text: String) -> [String] {
+        given.map(TagInput.clean) + find(in: text)
+    }
+
+    /// The tags of an entry whose text became `text`: its tags and those newly written in the
+    /// text, or nil when the text adds none (none is ever removed here; `diary tag` does).
+    /// A tag already held in another spelling (`Walk` for `#walk`) is not new.
+    public static func afterEdit(_ tags: [String], text: String) -> [String]? {
+        let written = find(in: text)
+        let isNew = { (tag: String) in !tags.contains { EntryText.sameTag($0, tag) } }
+        return written.contains(where: isNew) ? tags + written : nil
     }
 
     private static func isWordCharacter(_ c: Character) -> Bool {

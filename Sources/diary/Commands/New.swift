@@ -75,7 +75,7 @@ struct New: ParsableCommand {
         try TextInput.check(body, limit: limit)
         let entry = try vault.add(
             text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star,
-            tags: tags.map(Tags.clean) + InlineTags.find(in: body))
+            tags: InlineTags.forNewEntry(given: tags, text: body))
         Output.data(EntryFormat.fullID(entry.id))
         // A person at a terminal is told what was stored; a script reads the id on stdout and
         // gets a quiet stderr.

@@ -25,9 +25,6 @@ enum DateOutput {
     /// (`LocaleCalendar.dayTemplate`).
     static func day(_ date: Date) -> String { dayFormatter.string(from: date) }
 
-    /// A calendar day in the user's locale, as `day` prints its noon.
-    static func day(_ day: CalendarDay) -> String { self.day(day.noon(in: dayCalendar)) }
-
     /// A day and time in the user's locale, for `show`.
     static func dayAndTime(_ date: Date) -> String { dayAndTimeFormatter.string(from: date) }
 

@@ -4,22 +4,25 @@ import Foundation
 /// `diary stats` for people (labelled lines) and for programs (`stats --json`), from DiaryApp's
 /// `StatsReport`.
 extension StatsReport {
-    /// Labelled lines; dates and the weekday in the user's locale, tags escaped (`Printable`).
-    func lines(style: Style = Style()) -> [String] {
+    /// Labelled lines; dates and the weekday in the user's locale (`context`, the process's but
+    /// for tests), tags escaped (`Printable`).
+    func lines(style: Style = Style(), context: LocaleCalendar = DateOutput.context) -> [String] {
         func row(_ label: String, _ value: String) -> String {
             style.dim(label.padding(toLength: 17, withPad: " ", startingAt: 0)) + value
         }
-        let weekdayNames = DateOutput.context.weekdayNames
+        let weekdayNames = context.weekdayNames
+        let dayFormatter = context.formatter(template: LocaleCalendar.dayTemplate)
+        let day = { (date: Date) in dayFormatter.string(from: date) }
         var lines = [
             row("entries", "\(entries)"),
             row("words", "\(words)"),
             row("days written", "\(daysWritten)"),
             row("starred", "\(starred)"),
             row("current streak", currentText),
-            row("longest streak", longest.map(Self.describe) ?? "0 days"),
+            row("longest streak", longest.map { Self.describe($0, day: day, calendar: context.calendar) } ?? "0 days"),
             row("busiest weekday", busiest.map { "\(weekdayNames[$0.weekday - 1]) (\(Self.count($0.entries, "entry", "entries")))" } ?? "-"),
-            row("first entry", first.map(DateOutput.day) ?? "-"),
-            row("last entry", last.map(DateOutput.day) ?? "-"),
+            row("first entry", first.map(day) ?? "-"),
+            row("last entry", last.map(day) ?? "-"),
         ]
         if tags.isEmpty {
             lines.append(row("tags", "-"))
@@ -40,10 +43,10 @@ extension StatsReport {
         return "\(Self.count(current.days, "day", "days")), \(through)"
     }
 
-    private static func describe(_ streak: Streak) -> String {
+    private static func describe(_ streak: Streak, day: (Date) -> String, calendar: Calendar) -> String {
         let span = streak.days == 1
-            ? DateOutput.day(streak.first)
-            : "\(DateOutput.day(streak.first)) - \(DateOutput.day(streak.last))"
+            ? day(streak.first.noon(in: calendar))
+            : "\(day(streak.first.noon(in: calendar))) - \(day(streak.last.noon(in: calendar)))"
         return "\(count(streak.days, "day", "days")), \(span)"
     }
 

@@ -44,3 +44,24 @@ final class TagInputTests: XCTestCase {
         XCTAssertNoThrow(try TagInput.check("long-walk"))
     }
 }
+
+/// The tags `new` stores and `edit` saves: options first, then the text's; an edit adds the
+/// tags newly written and removes none.
+final class EntryTagsTests: XCTestCase {
+    func testANewEntrysTagsAreTheOptionsThenTheTexts() {
+        XCTAssertEqual(InlineTags.forNewEntry(given: ["#Sea", "walk"], text: "a #WALK by the @sea"),
+                       ["Sea", "walk", "WALK", "sea"])
+        XCTAssertEqual(InlineTags.forNewEntry(given: [], text: "no tags"), [])
+    }
+
+    func testAnEditAddsTheTagsNewlyWrittenAndRemovesNone() {
+        XCTAssertEqual(InlineTags.afterEdit(["kept"], text: "Before\nlater a #swim with @friends"),
+                       ["kept", "swim", "friends"])
+        // Saving again without new tags writes nothing new and removes none.
+        XCTAssertNil(InlineTags.afterEdit(["friends", "kept", "swim"], text: "later a #swim with @friends\nmore"))
+        XCTAssertNil(InlineTags.afterEdit(["kept"], text: "no tags at all"))
+        // Another spelling of a held tag is not new.
+        XCTAssertNil(InlineTags.afterEdit(["walk"], text: "more #WALK"))
+        XCTAssertEqual(InlineTags.afterEdit(["walk"], text: "more #WALK and #Swim"), ["walk", "WALK", "Swim"])
+    }
+}

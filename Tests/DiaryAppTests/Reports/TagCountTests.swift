@@ -3,17 +3,9 @@ import DiaryTestSupport
 import Foundation
 import XCTest
 
-/// Tags that `--tag` takes for the same (`Walk`, `walk`, `WALK`) are one tag: an entry holds
-/// one spelling (the first given), and `stats` counts them together under the most common.
+/// Tags that `--tag` takes for the same (`Walk`, `walk`, `WALK`) are one tag: `stats` counts
+/// them together under the most common spelling.
 final class TagCountTests: VaultTestCase {
-    func testAnEntryHoldsOneSpellingTheFirstGiven() throws {
-        let vault = try makeVault(.sqlite)
-        XCTAssertEqual(try vault.write("Another #Walk and #WALK", on: "2024-01-01").tags, ["Walk"])
-        XCTAssertEqual(try vault.write("Given first #WALK and #Walk", on: "2024-01-01", tags: ["walk"]).tags, ["walk"])
-        let options = ["Sea", "#SEA", "@sea"].map(TagInput.clean)
-        XCTAssertEqual(try vault.write("Options only", on: "2024-01-01", tags: options).tags, ["Sea"])
-    }
-
     func testStatsCountsSpellingsAsOneTagUnderTheMostCommon() throws {
         let vault = try makeVault(.sqlite)
         for text in ["one #walk", "two #walk", "three #WALK", "four #Walk #sea"] {
@@ -31,5 +23,22 @@ final class TagCountTests: VaultTestCase {
         let counts = StatsReport.tagCounts(try vault.list())
         XCTAssertEqual(counts.map(\.tag), ["A", "B", "c"], "ties by name; each spelling once: the first in sort order")
         XCTAssertEqual(counts.map(\.entries), [2, 2, 1])
+    }
+}
+
+/// An entry holds one spelling of a tag, the first given: the options' before the text's.
+final class EntryTagSpellingTests: VaultTestCase {
+    func testNewAndEditKeepOneSpellingTheFirstGiven() throws {
+        let vault = try makeVault(.files)
+        let inline = try vault.add(text: "Another #Walk and #WALK", tags: InlineTags.forNewEntry(given: [], text: "Another #Walk and #WALK"))
+        XCTAssertEqual(inline.tags, ["Walk"])
+        let text = "Given first #WALK and #Walk"
+        XCTAssertEqual(try vault.add(text: text, tags: InlineTags.forNewEntry(given: ["walk"], text: text)).tags, ["walk"])
+        let options = try vault.add(text: "Options only", tags: InlineTags.forNewEntry(given: ["Sea", "#SEA", "@sea"], text: ""))
+        XCTAssertEqual(options.tags, ["Sea"])
+        let edited = "Walk\nbody\nmore #WALK and #Swim"
+        let tags = try XCTUnwrap(InlineTags.afterEdit(["walk"], text: edited))
+        let saved = try vault.update(try vault.add(text: "Walk\nbody", tags: ["walk"]).id, text: edited, tags: tags)
+        XCTAssertEqual(saved.tags.sorted(), ["Swim", "walk"])
     }
 }
