@@ -32,7 +32,7 @@ final class StatsLinesTests: VaultTestCase {
     func testTheCurrentStreakThroughYesterdayAndOver() throws {
         let vault = try makeVault(.sqlite)
         for day in ["2026-03-08", "2026-03-09", "2026-03-10"] {
-            try vault.add(text: "written", date: date(day + "T12:00:00Z"))
+            _ = try vault.add(text: "written", date: date(day + "T12:00:00Z"))
         }
         let running = try report(vault, today: "2026-03-11")
         XCTAssertTrue(running.lines(style: Style(enabled: false))
@@ -73,7 +73,7 @@ final class StatsLinesTests: VaultTestCase {
     /// Dates and the weekday in the locale, a tag that holds a terminal escape shown escaped.
     func testTheLocalesWordsAndEscapedTags() throws {
         let vault = try makeVault(.sqlite)
-        try vault.add(text: "Sunday walk", date: date("2024-03-03T12:00:00Z"), tags: ["bad\u{1B}[2Jtag"])
+        _ = try vault.add(text: "Sunday walk", date: date("2024-03-03T12:00:00Z"), tags: ["bad\u{1B}[2Jtag"])
         let report = try report(vault, today: "2026-03-11")
         let utc = TimeZone(identifier: "UTC")!
         let german = report.lines(style: Style(enabled: false), context: LocaleCalendar(localeIdentifier: "de_DE", timeZone: utc))
