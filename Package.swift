@@ -140,9 +140,9 @@ let package = Package(
             name: "diaryTests",
             dependencies: [
                 "DiaryVault", "DiaryStore", "DiaryCrypto", "DiarySync", "DiaryTestSupport",
-                // `@testable import diary` for the few pure functions with a seam a run of the
-                // binary cannot reach (SpokenDate with a fixed "now").
-                "diary",
+                // `@testable import diary` for wording that needs no process (the stats lines
+                // and the calendar heatmap in a given locale), from DiaryApp's values.
+                "diary", "DiaryApp",
                 // To tamper with a SQLite vault as an attacker would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

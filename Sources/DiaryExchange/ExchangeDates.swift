@@ -42,11 +42,11 @@ enum ExchangeDates {
                 offsetSeconds = (sign == "-" ? -1 : 1) * (oh * 3600 + om * 60)
             }
         }
-        guard s.isEmpty, (1...12).contains(month), (1...CivilDays.daysIn(month: month, year: year)).contains(day),
+        guard s.isEmpty, (1...12).contains(month), (1...CalendarDay.daysIn(month: month, year: year)).contains(day),
             hour < 24, minute < 60, second < 60
         else { return nil }
         if let offsetSeconds {
-            let seconds = CivilDays.ordinal(year: year, month: month, day: day) * 86_400
+            let seconds = CalendarDay(year: year, month: month, day: day).ordinal * 86_400
                 + hour * 3600 + minute * 60 + second - offsetSeconds
             return Date(millisecondsSince1970: Int64(seconds) * 1000 + Int64(millisecond))
         }
@@ -62,7 +62,8 @@ enum ExchangeDates {
         let ms = date.millisecondsSince1970
         let (seconds, millis) = ms.floorDivided(by: 1000)
         let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
-        let (y, m, d) = CivilDays.date(ordinal: Int(days))
+        let day = CalendarDay(ordinal: Int(days))
+        let (y, m, d) = (day.year, day.month, day.day)
         let sod = Int(secondOfDay)
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, m, d, sod / 3600, sod / 60 % 60, sod % 60, Int(millis))

@@ -162,7 +162,10 @@ final class BadInputTests: XCTestCase {
         try assertRefused(["init", "--new-passphrase-file", try box.passphraseFile("other")], status: 73, message: "already exists")
     }
 
+    /// The forms refused are DiaryAppTests' (`DateInputTests`); here, the usage error, its
+    /// accepted forms, and nothing written.
     func testBadDateIsAUsageError() throws {
+        let before = try box.ok(["list", "--json"]).stdout
         let result = try box.run(["new", "text", "--date", "2024-02-30"])
         XCTAssertEqual(result.status, 64, result.stderr)
         XCTAssertTrue(result.stderr.contains("--date"), result.stderr)
@@ -174,6 +177,7 @@ final class BadInputTests: XCTestCase {
             XCTAssertEqual(refused.status, 64, "\(args): \(refused.stderr)")
             XCTAssertTrue(refused.stderr.contains("Accepted: 2024-02-22"), "\(args): \(refused.stderr)")
         }
+        XCTAssertEqual(try box.ok(["list", "--json"]).stdout, before, "nothing was written")
     }
 
     /// Adds entries in-process (fast) until two ids share their first 4 hex digits.

@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 
-/// Tags written in the text (`#walk`, `@nature`, jrnl's convention) become the entry's tags;
-/// headings, link anchors, e-mail addresses and numbers do not.
+/// Tags written in the text (`#walk`, `@nature`, jrnl's convention) become the entry's tags,
+/// through `new` and an import. (What is a tag, and what `edit` adds, is DiaryAppTests'
+/// `TagInputTests` and `EntryTagsTests`.)
 final class InlineTagTests: XCTestCase {
     private var box: DiarySandbox!
 
@@ -31,21 +32,6 @@ final class InlineTagTests: XCTestCase {
         let list = try box.ok(["list", "--tag", "walk"]).stdout
         XCTAssertTrue(list.contains("Walk by the river"), list)
         XCTAssertEqual(try box.listJSON(["--tag", "@nature"]).count, 1, "@ is optional in --tag, as # is")
-    }
-
-    func testTextWithoutTagsGetsNone() throws {
-        let id = try box.ok(["new", "# Title only\nplain words, 100% sure, #1 and # spaced"]).out
-        XCTAssertEqual(try tags(id), [])
-    }
-
-    func testEditAddsTagsWrittenInTheNewText() throws {
-        let id = try box.ok(["new", "Before\nnothing yet", "--tag", "kept"]).out
-        let editor = try box.script("printf '\\nlater a #swim with @friends\\n' >> \"$1\"")
-        try box.ok(["edit", id], env: ["EDITOR": editor])
-        XCTAssertEqual(try tags(id), ["friends", "kept", "swim"])
-        // Saving again without new tags writes nothing new and removes none.
-        try box.ok(["edit", id], env: ["EDITOR": try box.script("echo more >> \"$1\"", name: "more.sh")])
-        XCTAssertEqual(try tags(id), ["friends", "kept", "swim"])
     }
 
     func testJrnlAtTagsImportWithoutTheAt() throws {

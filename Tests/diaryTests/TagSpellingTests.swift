@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 
 /// Tags that `--tag` takes for the same (`Walk`, `walk`, `WALK`: letter case aside) are one tag
-/// everywhere: an entry holds one spelling (the first given), `diary tag` adds and removes in
-/// any case, and `stats` counts them together under the most common spelling. A tag with
-/// white space is refused on the command line and made `a-b` by an import.
+/// everywhere: `edit` and `diary tag` add and remove in any case; a tag with white space is
+/// refused on the command line and made `a-b` by an import. (One spelling per entry, the first
+/// given, and `stats`' counts are DiaryAppTests' `EntryTagSpellingTests` and `TagCountTests`.)
 final class TagSpellingTests: XCTestCase {
     private var box: DiarySandbox!
 
@@ -20,15 +20,6 @@ final class TagSpellingTests: XCTestCase {
         return row?["tags"] as? [String] ?? []
     }
 
-    func testAnEntryHoldsOneSpellingTheFirstGiven() throws {
-        let inline = try box.ok(["new", "Another #Walk and #WALK"]).out
-        XCTAssertEqual(try tags(inline), ["Walk"])
-        let given = try box.ok(["new", "Given first #WALK and #Walk", "--tag", "walk"]).out
-        XCTAssertEqual(try tags(given), ["walk"])
-        let options = try box.ok(["new", "Options only", "--tag", "Sea", "--tag", "#SEA", "--tag", "@sea"]).out
-        XCTAssertEqual(try tags(options), ["Sea"])
-    }
-
     func testEditAndTagCommandKeepOneSpelling() throws {
         let id = try box.ok(["new", "Walk\nbody", "--tag", "walk"]).out
         let editor = try box.script("printf '\\nmore #WALK and #Swim\\n' >> \"$1\"")
@@ -38,24 +29,6 @@ final class TagSpellingTests: XCTestCase {
         XCTAssertEqual(try tags(id), ["Swim", "walk"], "adding another spelling adds nothing")
         try box.ok(["tag", id, "-WALK"])
         XCTAssertEqual(try tags(id), ["Swim"], "removing takes any spelling")
-    }
-
-    func testStatsCountsSpellingsAsOneTagUnderTheMostCommon() throws {
-        try box.ok(["new", "one #walk"])
-        try box.ok(["new", "two #walk"])
-        try box.ok(["new", "three #WALK"])
-        try box.ok(["new", "four #Walk #sea"])
-        let text = try box.ok(["stats"]).stdout
-        let tagLines = text.split(separator: "\n").filter { $0.contains("#") }.map {
-            $0.split(separator: " ").joined(separator: " ")
-        }
-        XCTAssertEqual(tagLines, ["4 #walk", "1 #sea"], text)
-        let json = try box.ok(["stats", "--json"]).stdout
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        let tags = try XCTUnwrap(object["tags"] as? [[String: Any]], json)
-        XCTAssertEqual(tags.map { $0["tag"] as? String }, ["walk", "sea"], json)
-        XCTAssertEqual(tags.map { $0["entries"] as? Int }, [4, 1], json)
-        XCTAssertEqual(try box.listJSON(["--tag", "wAlK"]).count, 4, "as --tag matches them")
     }
 
     func testATagWithWhiteSpaceIsRefusedAndNothingIsWritten() throws {

@@ -45,21 +45,19 @@ struct CalendarCommand: ParsableCommand {
 
     func validate() throws {
         // Before 1583 Foundation's calendar is Julian, and `CalendarDay` counts Gregorian days.
-        if let year, !(1583...9999).contains(year) {
+        if let year, !CalendarYear.years.contains(year) {
             throw ValidationError("the year must be between 1583 and 9999 (the Gregorian calendar)")
         }
     }
 
     func run() throws {
-        let year = self.year ?? CalendarDay.today.year
+        let calendar = DateOutput.dayCalendar
+        let year = self.year ?? CalendarDay(Date(), calendar: calendar).year
         let vault = try VaultAccess(options: global).open()
-        let calendar = DateInput.calendar
-        let start = calendar.date(from: DateComponents(year: year, month: 1, day: 1))!
-        let end = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1))!.addingTimeInterval(-0.001)
-        let written = try WrittenEntries.read(vault, EntryFilter(from: start, to: end))
-        let days = written.days
+        let written = try WrittenEntries.readWarning(vault, CalendarYear.filter(year: year, calendar: calendar))
+        let days = written.days(in: calendar)
         if json {
-            Output.data(try EntryFormat.json(YearRecord(year: year, written: written, days: days)))
+            Output.data(try EntryFormat.json(YearRecord(CalendarYear(year: year, tallies: days), written: written)))
         } else {
             for line in YearHeatmap(year: year, days: days, ascii: ascii).lines { Output.data(line) }
         }
@@ -80,17 +78,13 @@ struct CalendarCommand: ParsableCommand {
             let level: Int
         }
 
-        init(year: Int, written: WrittenEntries, days tallies: [CalendarDay: DayTally]) {
-            self.year = year
+        init(_ year: CalendarYear, written: WrittenEntries) {
+            self.year = year.year
             entries = written.summaries.count
             words = written.totalWords
-            let first = CalendarDay(year: year, month: 1, day: 1).ordinal
-            let last = CalendarDay(year: year + 1, month: 1, day: 1).ordinal - 1
-            days = (first...last).map { ordinal in
-                let day = CalendarDay(ordinal: ordinal)
-                let tally = tallies[day] ?? DayTally()
-                return Day(date: day.iso, entries: tally.entries, words: tally.words, starred: tally.starred,
-                           level: YearHeatmap.level(tally))
+            days = year.days.map { day, tally in
+                Day(date: day.iso, entries: tally.entries, words: tally.words, starred: tally.starred,
+                    level: YearHeatmap.level(tally))
             }
         }
     }

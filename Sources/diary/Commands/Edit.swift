@@ -61,9 +61,7 @@ struct Edit: ParsableCommand {
             return
         }
         // Tags written in the new text join the entry's tags; none is removed here (`diary tag` does).
-        let written = textChanged ? InlineTags.find(in: edited) : []
-        let isNew = { (tag: String) in !entry.tags.contains { EntryText.sameTag($0, tag) } }
-        let tags = written.contains(where: isNew) ? entry.tags + written : nil
+        let tags = textChanged ? InlineTags.afterEdit(entry.tags, text: edited) : nil
         _ = try vault.update(
             entryID, text: textChanged ? edited : nil, date: date?.start, dateIsDay: date?.isDay ?? false, tags: tags)
         Output.note("saved \(short)")

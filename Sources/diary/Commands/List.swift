@@ -71,13 +71,12 @@ struct List: ParsableCommand {
 
     /// The local calendar day holding `date` (an instant typed with a time counts as its day).
     static func localDay(of date: Date) -> DateInput {
-        let c = DateInput.calendar.dateComponents([.year, .month, .day], from: date)
-        return DateInput(.day(year: c.year!, month: c.month!, day: c.day!))
+        DateInput(dayOf: date, calendar: DateOutput.dayCalendar)
     }
 
     /// Entries dated on `today`'s month and day, in an earlier year (all in the local time zone).
     static func isOnThisDay(in today: Date) -> (EntrySummary) -> Bool {
-        let calendar = DateInput.calendar
+        let calendar = DateOutput.dayCalendar
         let now = calendar.dateComponents([.year, .month, .day], from: today)
         return { s in
             let c = calendar.dateComponents([.year, .month, .day], from: s.date)

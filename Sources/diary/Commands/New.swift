@@ -68,14 +68,14 @@ struct New: ParsableCommand {
         } else if let text {
             body = text
         } else if !TTY.stdinIsTerminal {
-            body = try TextInput.readStdin(limit: limit)
+            body = try StdinText.read(limit: limit)
         } else {
             body = try Editor.edit("", limit: limit, owner: .init(vault: vault.id, entry: nil))
         }
         try TextInput.check(body, limit: limit)
         let entry = try vault.add(
             text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star,
-            tags: tags.map(Tags.clean) + InlineTags.find(in: body))
+            tags: InlineTags.forNewEntry(given: tags, text: body))
         Output.data(EntryFormat.fullID(entry.id))
         // A person at a terminal is told what was stored; a script reads the id on stdout and
         // gets a quiet stderr.

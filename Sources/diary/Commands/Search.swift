@@ -38,11 +38,11 @@ struct Search: ParsableCommand {
     @OptionGroup var filters: FilterOptions
 
     func validate() throws {
-        _ = try SearchQuery(arguments: text)
+        _ = try SearchQuery(validating: text)
     }
 
     func run() throws {
-        let query = try SearchQuery(arguments: text)
+        let query = try SearchQuery(validating: text)
         let vault = try VaultAccess(options: global).open()
         try warnAboutIndex(vault)
         let found = try vault.search(all: query.terms, filter: filters.filter)

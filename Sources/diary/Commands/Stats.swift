@@ -1,6 +1,7 @@
 import ArgumentParser
 import DiaryApp
 import DiaryVault
+import Foundation
 
 /// `diary stats`: how much, how often, and about what you have written.
 struct Stats: ParsableCommand {
@@ -36,7 +37,9 @@ struct Stats: ParsableCommand {
 
     func run() throws {
         let vault = try VaultAccess(options: global).open()
-        let report = StatsReport(try WrittenEntries.read(vault), today: CalendarDay.today)
+        let calendar = DateOutput.dayCalendar
+        let report = StatsReport(
+            try WrittenEntries.readWarning(vault), today: CalendarDay(Date(), calendar: calendar), calendar: calendar)
         if json {
             Output.data(try EntryFormat.json(report.record))
         } else {

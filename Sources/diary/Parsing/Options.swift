@@ -107,21 +107,17 @@ struct FilterOptions: ParsableArguments {
     }
 }
 
-/// Tag spelling on the command line: a leading `#` or `@` is optional (`#work`, `@work` and
-/// `work` are the same tag, as in text: `InlineTags`).
+/// Tag spelling on the command line (`TagInput` in DiaryApp): a leading `#` or `@` is optional.
 enum Tags {
-    static func clean(_ tag: String) -> String {
-        var t = tag.trimmingCharacters(in: .whitespaces)
-        if t.hasPrefix("#") || t.hasPrefix("@") { t.removeFirst() }
-        return t
-    }
+    static func clean(_ tag: String) -> String { TagInput.clean(tag) }
 
-    /// Refuses a tag with white space inside (`--tag 'a b'`): it would print as `#a b`, which
-    /// reads as a tag and a word. A usage error (64), before anything is opened or written.
+    /// Refuses a tag with white space inside (`--tag 'a b'`): a usage error (64), before
+    /// anything is opened or written.
     static func validate(_ tag: String) throws {
-        let cleaned = clean(tag)
-        if cleaned.contains(where: \.isWhitespace) {
-            throw ValidationError("'\(Printable.escaped(cleaned))' is not a tag: a tag has no spaces (write 'a-b')")
+        do {
+            try TagInput.check(tag)
+        } catch let error as InputError {
+            throw ValidationError(InputWording.message(error))
         }
     }
 }

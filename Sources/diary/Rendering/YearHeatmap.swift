@@ -1,5 +1,4 @@
 import DiaryApp
-import DiaryExchange
 import Foundation
 
 /// `diary calendar`'s picture of a year: a row per month, a cell per day, the days of every
@@ -76,7 +75,7 @@ struct YearHeatmap {
             let first = CalendarDay(year: year, month: month, day: 1)
             let offset = (first.weekday - firstWeekday + 7) % 7
             var row = DisplayWidth.padded(labels[month - 1], to: width) + " " + String(repeating: "  ", count: offset)
-            for day in 1...CivilDays.daysIn(month: month, year: year) {
+            for day in 1...CalendarDay.daysIn(month: month, year: year) {
                 row += cell(days[CalendarDay(year: year, month: month, day: day)] ?? DayTally())
             }
             lines.append(trimmed(row))

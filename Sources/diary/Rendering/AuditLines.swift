@@ -1,61 +1,45 @@
 import DiaryApp
 import DiaryCrypto
-import DiaryVault
 import Foundation
 
-/// The facts and warnings of `diary audit`, computed from a measured vault.
-struct AuditFindings {
-    /// A backup verified longer ago than this is not "recent".
-    static let backupMaxAgeDays = 30
+/// `diary audit` for people (lines) and for programs (`audit --json`), from DiaryApp's
+/// `AuditFindings`.
+extension AuditFinding {
+    /// The warning as `audit` and every command's settings check print it (after `warning:`).
+    var text: String {
+        switch self {
+        case .weakKeyDerivation(let kdf):
+            return "key derivation \(kdf) is below the default \(KDFParameters.moderate); run `diary passwd --kdf moderate`"
+        case .tooOpen(let path, let mode, let isDirectory):
+            let wanted = isDirectory ? "0700" : "0600"
+            return "\(path) has mode \(AuditFindings.octal(mode)), wider than \(wanted); run `chmod \(wanted.dropFirst()) \(path)`"
+        case .editorLeftover(let path):
+            return "leftover editor directory \(path) may hold an entry's text; unless a `diary edit` is still running, `diary recover` stores it (or `--discard` wipes it)"
+        case .interruptedRotation:
+            return "a key rotation was interrupted; run `diary rekey` to finish it"
+        case .informativeEntryTimes:
+            return "some entry files carry real modification times; editing those entries hides them"
+        case .noRecentBackup(let days):
+            return "no backup of this vault was verified in the last \(days) days; run `diary backup FILE` then `diary verify FILE`"
+        }
+    }
+}
 
-    let exposure: VaultExposure
-    let lastVerifiedBackup: Date?
-    /// `diary-edit-…` directories left in the editor's memory directory.
-    let editorLeftovers: [String]
-    let now: Date
-
-    /// The editor directories that a `diary edit` killed before its cleanup left behind; they
-    /// may hold an entry's plaintext (in memory, but readable until removed or reboot).
+extension AuditFindings {
+    /// The editor directories that a `diary edit` killed before its cleanup left behind.
     static func editorLeftovers() -> [String] {
         guard let base = MemoryDirectory.base() else { return [] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
         return names.filter { $0.hasPrefix("diary-edit-") }.sorted().map { "\(base)/\($0)" }
     }
 
-    var warnings: [String] {
-        var result: [String] = []
-        let kdf = exposure.info.kdf
-        if kdf.isBelowDefault { result.append(Self.kdfWarning(kdf)) }
-        for file in exposure.tooOpen { result.append(Self.modeWarning(file, in: exposure.directory)) }
-        for path in editorLeftovers {
-            result.append("leftover editor directory \(path) may hold an entry's text; unless a `diary edit` is still running, `diary recover` stores it (or `--discard` wipes it)")
-        }
-        if exposure.info.keyGenerations.count > 1 {
-            result.append("a key rotation was interrupted; run `diary rekey` to finish it")
-        }
-        if exposure.entryTimes == .informative {
-            result.append("some entry files carry real modification times; editing those entries hides them")
-        }
-        if !backupIsRecent {
-            result.append("no backup of this vault was verified in the last \(Self.backupMaxAgeDays) days; run `diary backup FILE` then `diary verify FILE`")
-        }
-        return result
-    }
-
-    static func kdfWarning(_ kdf: KDFParameters) -> String {
-        "key derivation \(kdf) is below the default \(KDFParameters.moderate); run `diary passwd --kdf moderate`"
-    }
+    static func kdfWarning(_ kdf: KDFParameters) -> String { AuditFinding.weakKeyDerivation(kdf).text }
 
     static func modeWarning(_ file: VaultExposure.FileFacts, in directory: URL) -> String {
-        let path = file.path == "." ? directory.path : directory.appendingPathComponent(file.path).path
-        let wanted = file.isDirectory ? "0700" : "0600"
-        return "\(path) has mode \(octal(file.mode)), wider than \(wanted); run `chmod \(wanted.dropFirst()) \(path)`"
+        AuditFinding.tooOpen(file, in: directory).text
     }
 
-    var backupIsRecent: Bool {
-        guard let lastVerifiedBackup else { return false }
-        return now.timeIntervalSince(lastVerifiedBackup) <= Double(Self.backupMaxAgeDays) * 86_400
-    }
+    var warnings: [String] { findings.map(\.text) }
 
     /// The report as lines: facts first, then `warning:` lines.
     var lines: [String] {
@@ -74,6 +58,7 @@ struct AuditFindings {
             "  files: \(exposure.files.count) (\(exposure.tooOpen.isEmpty ? "modes ok" : "\(exposure.tooOpen.count) too open"))",
             "last verified backup: \(lastVerifiedBackup.map(DateOutput.iso) ?? "never")",
         ]
+        let warnings = self.warnings
         lines += warnings.map { "warning: \($0)" }
         if warnings.isEmpty { lines.append("no warnings") }
         return lines

@@ -1,19 +1,18 @@
-import ArgumentParser
-import DiaryApp
 import Foundation
 
 /// A duration typed as `90s`, `15m`, `8h`, `1d`, or `1h30m`; a bare number means minutes.
-struct TimeSpan: ExpressibleByArgument, Equatable, Sendable {
-    let seconds: TimeInterval
+public struct TimeSpan: Equatable, Sendable {
+    public let seconds: TimeInterval
 
-    init(seconds: TimeInterval) { self.seconds = seconds }
+    public init(seconds: TimeInterval) { self.seconds = seconds }
 
     /// The longest span accepted (a 30-day session is already more than anyone needs); it also
     /// keeps `inf`, `nan` and `1e300` out.
-    static let maximum: TimeInterval = 30 * 86400
+    public static let maximum: TimeInterval = 30 * 86400
 
-    init?(argument: String) {
-        guard let seconds = Self.parse(argument), seconds.isFinite, seconds > 0, seconds <= Self.maximum else {
+    /// nil for anything but a positive span of at most `maximum` in the accepted forms.
+    public init?(parsing text: String) {
+        guard let seconds = Self.parse(text), seconds.isFinite, seconds > 0, seconds <= Self.maximum else {
             return nil
         }
         self.seconds = seconds
@@ -39,14 +38,9 @@ struct TimeSpan: ExpressibleByArgument, Equatable, Sendable {
         return number.isEmpty ? total : nil
     }
 
-    /// `15m`, `8h`, `1h30m`: what `--help` shows as the default. ArgumentParser would otherwise
-    /// print the memberwise form (`TimeSpan(seconds: 900.0)`); this one can be typed back in.
-    var defaultValueDescription: String {
-        Self.describe(seconds).replacingOccurrences(of: " ", with: "")
-    }
-
-    /// `1h 5m`, `14m 32s`, `45s`: for `status` and `unlock` messages.
-    static func describe(_ interval: TimeInterval) -> String {
+    /// `1h 5m`, `14m 32s`, `45s`: the largest two units, in the form `init(parsing:)` reads
+    /// once the spaces are removed.
+    public static func describe(_ interval: TimeInterval) -> String {
         let total = interval.isFinite ? max(0, Int(clamping: Int64(interval.rounded()))) : 0
         let (d, h, m, s) = (total / 86400, total % 86400 / 3600, total % 3600 / 60, total % 60)
         var parts: [String] = []

@@ -1,5 +1,3 @@
-import ArgumentParser
-import DiaryApp
 import Foundation
 
 /// What `diary search` looks for, read from its arguments: terms that must all occur in an
@@ -9,10 +7,11 @@ import Foundation
 /// is one phrase, since the shell's quotes already said so; and double quotes inside an
 /// argument (`'"frozen lake" heron'`) mark phrases, with the words outside them terms of
 /// their own. Every term is matched as a substring, ignoring case and diacritics.
-struct SearchQuery: Equatable {
-    let terms: [String]
+public struct SearchQuery: Equatable, Sendable {
+    public let terms: [String]
 
-    init(arguments: [String]) throws {
+    /// Throws `InputError.unpairedQuote` or `.emptySearch`.
+    public init(arguments: [String]) throws {
         var terms: [String] = []
         for argument in arguments {
             if argument.contains("\"") {
@@ -26,7 +25,7 @@ struct SearchQuery: Equatable {
         // A repeated term adds nothing to match, but each would be searched again.
         var seen = Set<String>()
         self.terms = terms.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
-        if self.terms.isEmpty { throw ValidationError("the search text is empty") }
+        if self.terms.isEmpty { throw InputError.emptySearch }
     }
 
     /// `"frozen lake" heron` -> ["frozen lake", "heron"].
@@ -35,9 +34,7 @@ struct SearchQuery: Equatable {
         let parts = argument.split(separator: "\"", omittingEmptySubsequences: false)
         // Split at each quote, the parts alternate outside, inside, outside...: an even count
         // of parts means an odd count of quotes.
-        guard parts.count % 2 == 1 else {
-            throw ValidationError("an unpaired \" in '\(argument)'; write a phrase as \"two words\"")
-        }
+        guard parts.count % 2 == 1 else { throw InputError.unpairedQuote(argument: argument) }
         for (i, part) in parts.enumerated() {
             if i % 2 == 1 {
                 terms.append(part.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -1,15 +1,20 @@
-import DiaryApp
+/// A run of consecutive days with at least one entry.
+public struct Streak: Equatable, Sendable {
+    public let first: CalendarDay
+    public let last: CalendarDay
 
-/// Runs of consecutive days with at least one entry.
-struct Streak: Equatable {
-    let first: CalendarDay
-    let last: CalendarDay
-    var days: Int { last.ordinal - first.ordinal + 1 }
+    public init(first: CalendarDay, last: CalendarDay) {
+        self.first = first
+        self.last = last
+    }
+
+    public var days: Int { last.ordinal - first.ordinal + 1 }
 }
 
-enum Streaks {
+/// Runs of consecutive days with at least one entry.
+public enum Streaks {
     /// The longest run among `days` (the earliest of equally long ones), nil when there are none.
-    static func longest(_ days: Set<CalendarDay>) -> Streak? {
+    public static func longest(_ days: Set<CalendarDay>) -> Streak? {
         let ordinals = days.map(\.ordinal).sorted()
         guard var start = ordinals.first else { return nil }
         var best = (start, start)
@@ -23,7 +28,7 @@ enum Streaks {
     /// The run still going on `today`: the one ending today, or, while today has no entry yet,
     /// the one ending yesterday (there is still time to write today). nil when neither day has
     /// an entry. Entries dated after today do not count toward it.
-    static func current(_ days: Set<CalendarDay>, today: CalendarDay) -> Streak? {
+    public static func current(_ days: Set<CalendarDay>, today: CalendarDay) -> Streak? {
         let ordinals = Set(days.map(\.ordinal))
         var end = today.ordinal
         if !ordinals.contains(end) { end -= 1 }

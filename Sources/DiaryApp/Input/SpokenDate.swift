@@ -1,5 +1,5 @@
-import DiaryApp
 import Foundation
+import Synchronization
 
 /// Dates as people say them, for `DateInput`: `now`, `today`, `yesterday`, `tomorrow`,
 /// `3 days ago`, `2 weeks ago`, `friday` (the most recent Friday, today included, as jrnl),
@@ -10,7 +10,8 @@ import Foundation
 /// understood too. A month and day without a year is the most recent one, today included.
 /// Parsing is strict: anything else is nil, and the caller reports the accepted forms.
 enum SpokenDate {
-    static func parse(_ text: String, now: Date) -> DateInput? {
+    static func parse(_ text: String, now: Date, in context: LocaleCalendar) -> DateInput? {
+        let calendar = context.calendar
         var words = text.lowercased().replacingOccurrences(of: ",", with: " ")
             .split(whereSeparator: \.isWhitespace).map(String.init)
         guard !words.isEmpty else { return nil }
@@ -23,40 +24,40 @@ enum SpokenDate {
         let day: DateComponents?
         if words.isEmpty {
             guard time != nil else { return nil }
-            day = dayComponents(of: now)
+            day = dayComponents(of: now, calendar)
         } else {
-            day = self.day(words, now: now)
+            day = self.day(words, now: now, in: context)
         }
         guard let day, let y = day.year, let m = day.month, let d = day.day else { return nil }
         guard let clock = time ?? nil else { return DateInput(.day(year: y, month: m, day: d)) }
         let components = DateComponents(year: y, month: m, day: d, hour: clock.0, minute: clock.1)
-        return DateInput.calendar.date(from: components).map { DateInput(.instant($0)) }
+        return calendar.date(from: components).map { DateInput(.instant($0)) }
     }
 
     // MARK: Days
 
-    private static func day(_ words: [String], now: Date) -> DateComponents? {
-        let calendar = DateInput.calendar
+    private static func day(_ words: [String], now: Date, in context: LocaleCalendar) -> DateComponents? {
+        let calendar = context.calendar
         func shifted(_ unit: Calendar.Component, by value: Int) -> DateComponents? {
-            calendar.date(byAdding: unit, value: value, to: now).map(dayComponents(of:))
+            calendar.date(byAdding: unit, value: value, to: now).map { dayComponents(of: $0, calendar) }
         }
         switch words.count {
         case 1:
             switch words[0] {
-            case "today": return dayComponents(of: now)
+            case "today": return dayComponents(of: now, calendar)
             case "yesterday": return shifted(.day, by: -1)
             case "tomorrow": return shifted(.day, by: 1)
             default: break
             }
-            if let weekday = weekdays[words[0]] { return recent(weekday, now: now, includingToday: true) }
+            if let weekday = weekdays[words[0]] { return recent(weekday, now: now, includingToday: true, calendar) }
         case 2 where words[0] == "last":
-            if let weekday = weekdays[words[1]] { return recent(weekday, now: now, includingToday: false) }
+            if let weekday = weekdays[words[1]] { return recent(weekday, now: now, includingToday: false, calendar) }
         case 3 where words[2] == "ago":
             guard let count = number(words[0]), let unit = dayUnits[words[1]] else { return nil }
             return shifted(unit, by: -count)
         default: break
         }
-        return monthAndDay(words, now: now)
+        return monthAndDay(words, now: now, in: context)
     }
 
     /// `N hours ago`, `N minutes ago`: instants, unlike `N days ago`.
@@ -72,17 +73,19 @@ enum SpokenDate {
     }
 
     /// The most recent `weekday` (1 = Sunday) on or before today, or strictly before it.
-    private static func recent(_ weekday: Int, now: Date, includingToday: Bool) -> DateComponents? {
-        let calendar = DateInput.calendar
+    private static func recent(_ weekday: Int, now: Date, includingToday: Bool, _ calendar: Calendar) -> DateComponents? {
         let today = calendar.component(.weekday, from: now)
         var back = (today - weekday + 7) % 7
         if back == 0 && !includingToday { back = 7 }
-        return calendar.date(byAdding: .day, value: -back, to: now).map(dayComponents(of:))
+        return calendar.date(byAdding: .day, value: -back, to: now).map { dayComponents(of: $0, calendar) }
     }
 
     /// `feb 22`, `22 feb`, `february 22nd 2023`, `22 feb 2023`.
-    private static func monthAndDay(_ words: [String], now: Date) -> DateComponents? {
+    private static func monthAndDay(_ words: [String], now: Date, in context: LocaleCalendar) -> DateComponents? {
         guard words.count == 2 || words.count == 3 else { return nil }
+        let calendar = context.calendar
+        let months = months(context)
+        func monthNumber(_ word: String) -> Int? { months[word.hasSuffix(".") ? String(word.dropLast()) : word] }
         let month: Int, dayText: String
         if let m = monthNumber(words[0]) {
             (month, dayText) = (m, words[1])
@@ -97,9 +100,9 @@ enum SpokenDate {
             guard words[2].count == 4, let y = Int(words[2]), y >= 1 else { return nil }
             year = y
         } else {
-            year = mostRecentYear(month: month, day: day, now: now)
+            year = mostRecentYear(month: month, day: day, now: now, calendar: calendar)
         }
-        guard isValid(year, month, day) else { return nil }
+        guard isValid(year, month, day, calendar: calendar) else { return nil }
         return DateComponents(year: year, month: month, day: day)
     }
 
@@ -107,11 +110,11 @@ enum SpokenDate {
     /// is last Christmas Eve. `Feb 29` in a year without one is the last February 29th (eight
     /// years back cover 2100, which has none); a day no year has (`Feb 30`) is left for the
     /// caller's check to refuse.
-    static func mostRecentYear(month: Int, day: Int, now: Date) -> Int {
-        let today = dayComponents(of: now)
+    static func mostRecentYear(month: Int, day: Int, now: Date, calendar: Calendar) -> Int {
+        let today = dayComponents(of: now, calendar)
         var year = today.year!
         if (month, day) > (today.month!, today.day!) { year -= 1 }
-        for _ in 0..<8 where !isValid(year, month, day) { year -= 1 }
+        for _ in 0..<8 where !isValid(year, month, day, calendar: calendar) { year -= 1 }
         return year
     }
 
@@ -126,15 +129,15 @@ enum SpokenDate {
         return day
     }
 
-    static func isValid(_ y: Int, _ m: Int, _ d: Int) -> Bool {
-        let calendar = DateInput.calendar
+    /// Rejects 2024-02-30 and friends instead of letting the calendar roll them over.
+    static func isValid(_ y: Int, _ m: Int, _ d: Int, calendar: Calendar) -> Bool {
         guard let date = calendar.date(from: DateComponents(year: y, month: m, day: d)) else { return false }
         let back = calendar.dateComponents([.year, .month, .day], from: date)
         return back.year == y && back.month == m && back.day == d
     }
 
-    private static func dayComponents(of date: Date) -> DateComponents {
-        DateInput.calendar.dateComponents([.year, .month, .day], from: date)
+    private static func dayComponents(of date: Date, _ calendar: Calendar) -> DateComponents {
+        calendar.dateComponents([.year, .month, .day], from: date)
     }
 
     // MARK: Times
@@ -190,18 +193,26 @@ enum SpokenDate {
         return table
     }()
 
-    private static func monthNumber(_ word: String) -> Int? {
-        let trimmed = word.hasSuffix(".") ? String(word.dropLast()) : word
-        return months[trimmed]
-    }
-
     /// English month names and three-letter abbreviations (and `sept`), then the user's
     /// locale's full and short names (in both their forms) where they differ.
-    private static let months: [String: Int] = {
+    ///
+    /// Built once per locale (a formatter and its symbols cost more than a parse).
+    private static func months(_ context: LocaleCalendar) -> [String: Int] {
+        monthTables.withLock { tables in
+            if let table = tables[context.localeIdentifier] { return table }
+            let table = monthTable(context)
+            tables[context.localeIdentifier] = table
+            return table
+        }
+    }
+
+    private static let monthTables = Mutex<[String: [String: Int]]>([:])
+
+    private static func monthTable(_ context: LocaleCalendar) -> [String: Int] {
         var table: [String: Int] = ["sept": 9]
         let english = DateFormatter()
         english.locale = Locale(identifier: "en_US_POSIX")
-        let local = DateOutput.formatter()  // Gregorian month names, in any locale
+        let local = context.formatter()  // Gregorian month names, in any locale
         for formatter in [local, english] {
             // The standalone short names are those `calendar` labels its rows with (`Mär`).
             for symbols in [formatter.monthSymbols, formatter.shortMonthSymbols, formatter.standaloneMonthSymbols,
@@ -217,5 +228,5 @@ enum SpokenDate {
             }
         }
         return table
-    }()
+    }
 }
