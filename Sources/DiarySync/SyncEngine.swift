@@ -456,7 +456,7 @@ public final class SyncEngine {
                     do {
                         // The state follows the key before the vault drops the old one: cut
                         // short anywhere, `diary rekey` finishes both (docs/FORMAT.md §8).
-                        _ = try vault.rotateKey(adopting: try header(of: step), passphrase: passphrase, beforeRetiring: {
+                        _ = try vault.rotateKey(adopting: try header(of: step), passphrase: passphrase, beforeRetiring: { _ in
                             let key = try SyncKey(vaultKey: self.vault.vaultKey, generation: self.vault.keyGeneration)
                             self.ring.makeCurrent(key)
                             if !self.main.keys.contains(where: { $0.generation == key.generation }) {

@@ -181,7 +181,8 @@ public enum SyncLifecycle {
     /// following; only then are other machines' records looked at (a key just drawn is never
     /// on the remote).
     public static func noteKeyRotation(
-        vault: Vault, retiredKey: SecretBytes, retiredGeneration: UInt32, stateDirectory: URL, finishing: Bool = true
+        vault: Vault, headers: PublishableHeaders, retiredKey: SecretBytes, retiredGeneration: UInt32,
+        stateDirectory: URL, finishing: Bool = true
     ) throws {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         guard let remote = try setup.remote() else { return }
@@ -203,7 +204,7 @@ public enum SyncLifecycle {
             // this machine's, newer than whatever the other machines changed since.
             if !finishing || !recordsOfOtherMachines(in: setup.tree(for: remote), sealedUnder: new.id, me: main.machine) {
                 let retired = (main.pendingKeyChange?.retired ?? []).filter { $0.generation != retiredGeneration }
-                main.pendingKeyChange = KeyChange(headers: vault.headersForSync, retired: retired + [(retiredGeneration, retiredKey)])
+                main.pendingKeyChange = KeyChange(headers: headers.byStore, retired: retired + [(retiredGeneration, retiredKey)])
             }
             // Files first, `state` last: cut short, a second call opens either key (above).
             try store.resealOnDisk(under: new)

@@ -52,11 +52,12 @@ struct CalendarCommand: ParsableCommand {
 
     func run() throws {
         let year = self.year ?? CalendarDay.today.year
-        let vault = try VaultAccess(options: global).open()
+        let session = global.session()
+        try session.openVault()
         let calendar = DateInput.calendar
         let start = calendar.date(from: DateComponents(year: year, month: 1, day: 1))!
         let end = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1))!.addingTimeInterval(-0.001)
-        let written = try WrittenEntries.read(vault, EntryFilter(from: start, to: end))
+        let written = try session.read { try WrittenEntries.read($0, EntryFilter(from: start, to: end)) }
         let days = written.days
         if json {
             Output.data(try EntryFormat.json(YearRecord(year: year, written: written, days: days)))

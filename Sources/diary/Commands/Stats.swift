@@ -35,8 +35,9 @@ struct Stats: ParsableCommand {
     var json = false
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open()
-        let report = StatsReport(try WrittenEntries.read(vault), today: CalendarDay.today)
+        let session = global.session()
+        try session.openVault()
+        let report = StatsReport(try session.read { try WrittenEntries.read($0) }, today: CalendarDay.today)
         if json {
             Output.data(try EntryFormat.json(report.record))
         } else {

@@ -91,17 +91,17 @@ struct SyncNow: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let access = VaultAccess(options: global)
-        let vault = try access.open()
+        let session = global.session()
+        let vault = try session.openVault()
         let progress = SyncProgressLine()
         defer { progress.finish() }
         let engine = try SyncEngine(
-            vault: vault, stateDirectory: EntrySetWatch.stateDirectory,
-            passphrase: { try SyncPassphrase.ask($0, access: access) },
+            vault: vault, stateDirectory: session.stateDirectory,
+            passphrase: { try SyncPassphrase.ask($0, session: session) },
             progress: progress.update)
         let report = try engine.sync()
         progress.finish()
-        try SyncMessages.print(report, vault: vault, access: access)
+        try SyncMessages.print(report, vault: vault, session: session)
     }
 }
 
@@ -124,17 +124,17 @@ struct SyncInit: ParsableCommand {
     @OptionGroup var remote: RemoteOptions
 
     func run() throws {
-        let access = VaultAccess(options: global)
-        let (vault, passphrase) = try access.openWithPassphrase()
+        let session = global.session()
+        let (vault, passphrase) = try session.openWithPassphrase()
         let progress = SyncProgressLine()
         defer { progress.finish() }
         var report = try SyncLifecycle.initialize(
             vault: vault, remote: remote.location, machineName: remote.machineName, passphrase: passphrase,
-            stateDirectory: EntrySetWatch.stateDirectory, progress: progress.update)
+            stateDirectory: session.stateDirectory, progress: progress.update)
         progress.finish()
         Output.note("this vault now syncs with \(Printable.escaped(remote.location.description))")
         report.keyChangePublished = false  // the first header, not a change
-        try SyncMessages.print(report, vault: vault, access: access)
+        try SyncMessages.print(report, vault: vault, session: session)
     }
 }
 
@@ -168,10 +168,8 @@ struct SyncJoin: ParsableCommand {
         if let names = try? FileManager.default.contentsOfDirectory(atPath: target.path), !names.isEmpty {
             throw SyncError.targetNotEmpty(target.path)
         }
-        var options = global
-        options.vault = target.path
-        let access = VaultAccess(options: options)
-        let passphrase = try access.currentPassphrase(prompt: "Passphrase of the synced vault: ")
+        let session = global.session(directory: target)
+        let passphrase = try session.currentPassphrase(.syncedVault)
         try FileManager.default.createDirectory(
             at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
@@ -179,11 +177,11 @@ struct SyncJoin: ParsableCommand {
         defer { progress.finish() }
         let (vault, report) = try SyncLifecycle.join(
             remote: remote.location, to: target, store: store, machineName: remote.machineName,
-            passphrase: passphrase, stateDirectory: EntrySetWatch.stateDirectory, progress: progress.update)
+            passphrase: passphrase, stateDirectory: session.stateDirectory, progress: progress.update)
         progress.finish()
-        EntrySetWatch.created(vault)
+        session.created(vault)
         Output.note("created a \(vault.store.rawValue) vault at \(target.path) from \(Printable.escaped(remote.location.description))")
-        try SyncMessages.print(report, vault: vault, access: access)
+        try SyncMessages.print(report, vault: vault, session: session)
     }
 }
 
@@ -209,13 +207,13 @@ struct SyncStop: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let access = VaultAccess(options: global)
-        let info = try access.inspect()
-        let setup = (info.id, access.directory)
+        let session = global.session()
+        let info = try session.inspect()
+        let setup = (info.id, session.directory)
         try confirmDestructive(
-            "forgetting this machine's sync state", question: "Stop syncing \(access.directory.path) on this machine?", yes: yes)
+            "forgetting this machine's sync state", question: "Stop syncing \(session.directory.path) on this machine?", yes: yes)
         guard let remote = try SyncLifecycle.stop(
-            vaultID: setup.0, vaultDirectory: setup.1, stateDirectory: EntrySetWatch.stateDirectory) else {
+            vaultID: setup.0, vaultDirectory: setup.1, stateDirectory: session.stateDirectory) else {
             throw SyncError.notSetUp
         }
         Output.note("this vault no longer syncs with \(Printable.escaped(remote.description)) on this machine; the vault and the remote are unchanged")
@@ -236,7 +234,7 @@ final class SyncProgressLine {
 /// What a sync prints: on stderr, one line per kind of change, then conflicts and anything
 /// pending or worth a note.
 enum SyncMessages {
-    static func print(_ report: SyncReport, vault: Vault, access: VaultAccess) throws {
+    static func print(_ report: SyncReport, vault: Vault, session: DiarySession) throws {
         var moved: [String] = []
         if report.sent > 0 { moved.append("sent \(report.sent) change(s)") }
         if report.keyChangePublished { moved.append("published the new passphrase or key") }
@@ -257,32 +255,15 @@ enum SyncMessages {
         if !report.conflicts.isEmpty {
             Output.hint("\(report.conflicts.count) conflict(s): `diary conflicts` shows them, `diary resolve ID --keep mine|theirs|both` ends one")
         }
-        if report.keyChanged {
-            let client = try access.agent(for: vault.id)
-            if let status = try? client.status(), status.vaultID == vault.id {
-                try client.setKey(vault.vaultKey, generation: vault.keyGeneration)
-            }
-        }
+        // A key followed from another machine: the agent is handed it (KeyChanges' one flow).
+        if report.keyChanged { try KeyChanges(session).keyFollowed(vault) }
     }
 }
 
-/// The prompts of a sync that needs the passphrase (see `PassphraseNeed`): a passphrase file
-/// answers once, a terminal up to `VaultAccess.passphraseTries` times.
+/// The passphrase a sync needs (see `PassphraseNeed`): the session's rule (a passphrase file
+/// answers once, the terminal up to `DiarySession.passphraseTries` times), the terminal's words.
 enum SyncPassphrase {
-    static func ask(_ need: PassphraseNeed, access: VaultAccess) throws -> SecretBytes? {
-        if need.attempt > 1, access.options.passphraseFilePath != nil || need.attempt > VaultAccess.passphraseTries {
-            return nil
-        }
-        let prompt: String
-        switch need {
-        case .followRotation(let machine, let attempt):
-            let name = Printable.escaped(machine)
-            if attempt > 1 { Output.note("that passphrase does not open the key rotated on '\(name)'") }
-            prompt = "Passphrase set on '\(name)' (the vault key was rotated there): "
-        case .publishOwnChange(let attempt):
-            if attempt > 1 { Output.note("that passphrase does not open this vault") }
-            prompt = "Passphrase (to publish the passphrase changed here): "
-        }
-        return try access.passphraseIfAvailable(prompt: prompt)
+    static func ask(_ need: PassphraseNeed, session: DiarySession) throws -> SecretBytes? {
+        try session.passphrase(for: need)
     }
 }

@@ -22,7 +22,6 @@ struct WrittenEntries {
     static func read(_ vault: Vault, _ filter: EntryFilter = EntryFilter()) throws -> WrittenEntries {
         let summaries = try vault.list(filter)
         let counts = try vault.wordCounts(filter)
-        try warnAboutIndex(vault)
         for id in counts.damaged {
             Output.warning("entry \(EntryFormat.fullID(id)) is damaged and its words were not counted; run `diary verify`")
         }
