@@ -123,7 +123,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DiaryAppTests",
-            dependencies: ["DiaryApp", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
+            dependencies: ["DiaryApp", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiarySync", "DiaryTestSupport"]
         ),
         .testTarget(
             name: "diaryTests",
