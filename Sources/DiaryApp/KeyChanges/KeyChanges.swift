@@ -58,8 +58,14 @@ public struct KeyChanges {
                 vault: vault, headers: headers, retiredKey: retired.key, retiredGeneration: retired.generation,
                 stateDirectory: stateDirectory, finishing: finishing)
         })
-        return KeyRotationOutcome(
-            vault: vault.directory, unsealable: unsealable, agentHoldsNewKey: try handOverKey(of: vault))
+        // The rotation stands whether or not the agent could be given the key.
+        do {
+            return KeyRotationOutcome(
+                vault: vault.directory, unsealable: unsealable, agentHoldsNewKey: try handOverKey(of: vault),
+                agentNotTold: nil)
+        } catch {
+            return KeyRotationOutcome(vault: vault.directory, unsealable: unsealable, agentHoldsNewKey: false, agentNotTold: error)
+        }
     }
 
     /// After a sync took in the key another machine rotated to: an agent holding the old key is
@@ -98,4 +104,6 @@ public struct KeyRotationOutcome {
     public let unsealable: [UUID]
     /// An unlock agent of this vault now holds the new key.
     public let agentHoldsNewKey: Bool
+    /// Why the agent could not be reached to be given the new key, if it could not.
+    public let agentNotTold: Error?
 }

@@ -31,8 +31,14 @@ public struct UnlockAgent: UnlockAgentLink {
     /// The client of `vaultID`'s agent (whether or not one runs); throws when the runtime
     /// directory cannot be used.
     public func client(for vaultID: UUID) throws -> AgentClient {
+        AgentClient(socketURL: try socketURL(for: vaultID))
+    }
+
+    /// The socket of `vaultID`'s agent, in the user's private runtime directory (created 0700
+    /// if missing; `AgentPaths` checks it).
+    public func socketURL(for vaultID: UUID) throws -> URL {
         let directory = try AgentPaths.runtimeDirectory(environment: environment.variables)
-        return AgentClient(socketURL: AgentPaths.socketURL(vaultID: vaultID, in: directory))
+        return AgentPaths.socketURL(vaultID: vaultID, in: directory)
     }
 
     public func fetchKey(vaultID: UUID) -> AgentKeyAnswer {

@@ -30,6 +30,7 @@ struct Rekey: ParsableCommand {
         for id in outcome.unsealable {
             Output.warning("entry \(EntryFormat.fullID(id)) was already damaged and was not re-encrypted; run `diary verify`")
         }
+        if let error = outcome.agentNotTold { throw error }
         if outcome.agentHoldsNewKey {
             Output.note("the vault key was rotated; the unlocked session now holds the new key")
         } else {
