@@ -46,10 +46,6 @@ public struct DiaryEnvironment: Sendable {
     /// `DIARY_INSECURE_TEST_KDF=1`: TEST ONLY (documented as such); exactly `1` turns it on.
     public var insecureTestKDF: Bool { variables["DIARY_INSECURE_TEST_KDF"] == "1" }
 
-    /// The runtime directory's base as given (`$XDG_RUNTIME_DIR`), for the agent's socket and
-    /// the editor's file; the callers check what it is.
-    public var runtimeDirectory: String? { value("XDG_RUNTIME_DIR") }
-
     private var home: String { value("HOME") ?? NSHomeDirectory() }
 
     private func value(_ name: String) -> String? {

@@ -62,8 +62,8 @@ final class EntrySetGuardTests: SessionTestCase {
         XCTAssertThrowsError(try session(vault.directory, passphraseFile: file).read { try $0.list() }) { error in
             XCTAssertEqual(error as? AppError, .entriesLost(vault: vault.directory.path))
         }
-        guard case .entriesLost(let report, let where_)? = events.last else { return XCTFail("\(events)") }
-        XCTAssertEqual(where_, vault.directory)
+        guard case .entriesLost(let report, let directory)? = events.last else { return XCTFail("\(events)") }
+        XCTAssertEqual(directory, vault.directory)
         XCTAssertEqual(report.missing.map(\.id), [lost.id])
         // In report mode (verify, reindex) the comparison is kept for the command to word.
         let verifier = session(vault.directory, passphraseFile: file)
