@@ -42,9 +42,6 @@ public final class DiarySession {
     /// This machine's records of its vaults (witnesses, verified backups, sync state).
     public var stateDirectory: URL { entrySet.stateDirectory }
 
-    /// Whether a passphrase file was given (a script's single answer).
-    public var hasPassphraseFile: Bool { passphraseFile != nil }
-
     /// The header, read without any key: proves the vault exists and names its id.
     public func inspect() throws -> VaultInfo { try Vault.inspect(at: directory) }
 
