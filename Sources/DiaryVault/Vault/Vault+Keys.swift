@@ -11,6 +11,13 @@ public struct PassphraseChange {
     package let headers: [StoreKind: [UInt8]]
 }
 
+/// The new header of a passphrase change or key rotation as it would be written for each
+/// store kind, for sync to publish (docs/FORMAT.md §12.4). Returned by the change that makes
+/// it, so it is never read from a vault that made none.
+public struct PublishableHeaders: Sendable {
+    package let byStore: [StoreKind: [UInt8]]
+}
+
 /// A passphrase proven against a vault's header, and the keys it unwrapped (guarded memory).
 public struct CheckedPassphrase {
     let header: VaultHeader
@@ -24,8 +31,13 @@ extension Vault {
     /// Changes the passphrase by rewriting the header alone: the vault key is unchanged, so
     /// the cost does not depend on the number of entries. A new salt is drawn; `kdf`, when
     /// given, replaces the cost parameters.
-    public func changePassphrase(current: SecretBytes, new: SecretBytes, kdf newKDF: KDFParameters? = nil) throws {
-        (header, keyRing, headersForSync) = try Self.rewrap(backend, current: current, new: new, kdf: newKDF)
+    @discardableResult
+    public func changePassphrase(
+        current: SecretBytes, new: SecretBytes, kdf newKDF: KDFParameters? = nil
+    ) throws -> PublishableHeaders {
+        let variants: [StoreKind: [UInt8]]
+        (header, keyRing, variants) = try Self.rewrap(backend, current: current, new: new, kdf: newKDF)
+        return PublishableHeaders(byStore: variants)
     }
 
     /// The same, without opening the vault: neither the index nor any entry is read, which
@@ -85,14 +97,14 @@ extension Vault {
     /// they were already damaged.
     ///
     /// `beforeRetiring` runs once every entry is under the new key and before the old one is
-    /// dropped, with no lock held: sync records the new key there (with `headersForSync`
-    /// already set), so an interruption at any point leaves a vault that both `diary rekey`
+    /// dropped, with no lock held, and is given the new key's header for every store: sync
+    /// records the new key there, so an interruption at any point leaves a vault that both `diary rekey`
     /// and sync can finish from. If the header changed meanwhile (a `passwd` in between), the
     /// rotation stops as interrupted and a second call finishes it.
     @discardableResult
     public func rotateKey(
         passphrase: SecretBytes, batchSize: Int = 256, progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
-        beforeRetiring: (() throws -> Void)? = nil
+        beforeRetiring: ((PublishableHeaders) throws -> Void)? = nil
     ) throws -> [UUID] {
         try rotateKey(
             passphrase: passphrase, adopting: nil, batchSize: batchSize, progress: progress,
@@ -114,7 +126,7 @@ extension Vault {
     /// The interim two-slot header is sealed under it, with the adopted header's salt and cost.
     package func rotateKey(
         adopting adopted: [UInt8], passphrase: SecretBytes, progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
-        beforeRetiring: (() throws -> Void)? = nil
+        beforeRetiring: ((PublishableHeaders) throws -> Void)? = nil
     ) throws -> [UUID] {
         let target = try VaultHeader.decode(adopted)
         guard target.vaultID == header.vaultID, target.store == header.store, target.slots.count == 1 else {
@@ -130,9 +142,10 @@ extension Vault {
 
     private func rotateKey(
         passphrase: SecretBytes, adopting: (keys: GenerationKeys, header: VaultHeader, kek: SecretBytes)?,
-        batchSize: Int, progress: ((_ done: Int, _ total: Int) -> Void)?, beforeRetiring: (() throws -> Void)?
+        batchSize: Int, progress: ((_ done: Int, _ total: Int) -> Void)?,
+        beforeRetiring: ((PublishableHeaders) throws -> Void)?
     ) throws -> [UUID] {
-        let (interim, kek, ring, damaged) = try storeCall {
+        let (interim, kek, ring, damaged, headers) = try storeCall {
             try backend.withWriteLock {
                 var onDisk = try Self.readHeader(backend)
                 let kek: SecretBytes
@@ -167,11 +180,11 @@ extension Vault {
                 let damaged = try resealAll(batchSize: batchSize, progress: progress)
                 var final = onDisk
                 try final.setSlots([ring.current], kek: kek)
-                headersForSync = try final.variantsForEveryStore(ring: KeyRing([ring.current]), kek: kek)
-                return (onDisk, kek, ring, damaged)
+                let headers = try final.variantsForEveryStore(ring: KeyRing([ring.current]), kek: kek)
+                return (onDisk, kek, ring, damaged, PublishableHeaders(byStore: headers))
             }
         }
-        try beforeRetiring?()
+        try beforeRetiring?(headers)
         return try storeCall {
             try backend.withWriteLock {
                 // Every readable entry is now under the new generation: drop the old key, and
