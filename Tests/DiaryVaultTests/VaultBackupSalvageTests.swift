@@ -52,9 +52,8 @@ final class VaultBackupSalvageTests: VaultTestCase {
         let bytes = Array(try Data(contentsOf: file))
         let layout = try layout(of: bytes)
         XCTAssertEqual(layout.entries.count, 30)
-        var rng = SeededGenerator(seed: SeededGenerator.announcedSeed("backup bit flips"))
-        for round in 0..<200 {
-            let bit = Int.random(in: 0..<(bytes.count * 8), using: &rng)
+        var sweep = Sweep("VaultBackupSalvageTests random flips")
+        for (round, bit) in randomFlips(layout, size: bytes.count, sweep: &sweep).enumerated() {
             let at = bit / 8
             var damaged = bytes
             damaged[at] ^= UInt8(1 << (bit % 8))
@@ -62,67 +61,96 @@ final class VaultBackupSalvageTests: VaultTestCase {
             try Data(damaged).write(to: flipped)
             let target = path("salvaged-\(round)")
             let hit = layout.entries.first { $0.range.contains(at) }?.id
-            let context = "round \(round), byte \(at), bit \(bit % 8)"
+            let context = "round \(round), byte \(at), bit \(bit % 8) (\(sweep.replay))"
 
-            if at < layout.preambleAndHeaderEnd {
-                // No header, nothing to salvage: refused, and nothing written.
-                XCTAssertThrowsError(
-                    try Vault.salvage(backup: flipped, to: target, passphrase: secret("correct horse")), context)
-                XCTAssertFalse(FileManager.default.fileExists(atPath: target.appendingPathComponent("vault.header").path), context)
-                continue
+            try sweep.check(context) {
+                try checkSalvage(
+                    of: flipped, to: target, inHeader: at < layout.preambleAndHeaderEnd, hit: hit, originals: originals,
+                    context: context)
             }
-            let report = try Vault.verifyBackup(flipped, passphrase: secret("correct horse"))
-            XCTAssertFalse(report.isClean, context)
-            if let hit {
-                XCTAssertTrue(
-                    report.damaged.contains { $0.object == .entry(hit) }, "\(context): verify names \(hit): \(report.damaged)")
-            }
-            let salvage = try Vault.salvage(backup: flipped, to: target, passphrase: secret("correct horse"))
-            let restored = try Vault.open(at: target, passphrase: secret("correct horse"))
-            XCTAssertTrue(try restored.verify().isClean, context)
-            let restoredIDs = Set(try restored.list().map(\.id))
-            let lostIDs = Set(salvage.lost.compactMap(\.object.entryID))
-            // Every entry but the hit one is back, exactly as it was.
-            XCTAssertEqual(restoredIDs, Set(originals.keys).subtracting(hit.map { [$0] } ?? []), context)
-            for id in restoredIDs { XCTAssertEqual(try restored.entry(id), originals[id], context) }
-            if let hit { XCTAssertTrue(lostIDs.contains(hit), "\(context): \(salvage.lost)") }
-            // Nothing the restored vault holds is listed as lost.
-            XCTAssertTrue(lostIDs.isDisjoint(with: restoredIDs), context)
             try? FileManager.default.removeItem(at: target)
             try? FileManager.default.removeItem(at: flipped)
         }
     }
 
+    /// Verifies and salvages `flipped` (damaged at one bit, in entry `hit` if any): refused
+    /// when the header was hit; else verify names the damage, and salvage restores every other
+    /// entry exactly and lists the hit one as lost.
+    private func checkSalvage(
+        of flipped: URL, to target: URL, inHeader: Bool, hit: UUID?, originals: [UUID: Entry], context: String
+    ) throws {
+        if inHeader {
+            // No header, nothing to salvage: refused, and nothing written.
+            XCTAssertThrowsError(
+                try Vault.salvage(backup: flipped, to: target, passphrase: secret("correct horse")), context)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: target.appendingPathComponent("vault.header").path), context)
+            return
+        }
+        let report = try Vault.verifyBackup(flipped, passphrase: secret("correct horse"))
+        XCTAssertFalse(report.isClean, context)
+        if let hit {
+            XCTAssertTrue(
+                report.damaged.contains { $0.object == .entry(hit) }, "\(context): verify names \(hit): \(report.damaged)")
+        }
+        let salvage = try Vault.salvage(backup: flipped, to: target, passphrase: secret("correct horse"))
+        let restored = try Vault.open(at: target, passphrase: secret("correct horse"))
+        XCTAssertTrue(try restored.verify().isClean, context)
+        let restoredIDs = Set(try restored.list().map(\.id))
+        let lostIDs = Set(salvage.lost.compactMap(\.object.entryID))
+        // Every entry but the hit one is back, exactly as it was.
+        XCTAssertEqual(restoredIDs, Set(originals.keys).subtracting(hit.map { [$0] } ?? []), context)
+        for id in restoredIDs { XCTAssertEqual(try restored.entry(id), originals[id], context) }
+        if let hit { XCTAssertTrue(lostIDs.contains(hit), "\(context): \(salvage.lost)") }
+        // Nothing the restored vault holds is listed as lost.
+        XCTAssertTrue(lostIDs.isDisjoint(with: restoredIDs), context)
+    }
+
+    /// The bits to flip, one per round: 200 anywhere in the file in a full sweep; in a sample,
+    /// one in the preamble and header, and one in each of a few entry records, index records
+    /// and the end record (so every kind of record is hit).
+    private func randomFlips(_ layout: Layout, size: Int, sweep: inout Sweep) -> [Int] {
+        if sweep.isFull { return (0..<200).map { _ in Int.random(in: 0..<(size * 8), using: &sweep) } }
+        let strata = [[0..<layout.preambleAndHeaderEnd], layout.entries.map(\.range), layout.indexRanges, [layout.endRecord]]
+        return zip(strata, [1, 6, 2, 1]).flatMap { records, count in
+            sweep.pick(count, from: records).map { Int.random(in: ($0.lowerBound * 8)..<($0.upperBound * 8), using: &sweep) }
+        }
+    }
+
     /// The type, length and id bytes are what a reader needs to find the records after the
-    /// damaged one; every single-bit flip there must still cost only that record.
+    /// damaged one; every single-bit flip there must still cost only that record (every bit
+    /// in a full sweep, a few of each field's bits in a sample).
     func testEveryFlipInARecordsFramingCostsOnlyThatRecord() throws {
         let (vault, originals) = try vaultWithEntries(6)
         let file = path("framing.diarybak")
         try vault.backup(to: file)
         let bytes = Array(try Data(contentsOf: file))
         let layout = try layout(of: bytes)
+        var sweep = Sweep("VaultBackupSalvageTests framing")
+        // The type byte, the four length bytes and the sixteen id bytes, as bit ranges.
+        let fields = [0..<8, 8..<40, 40..<168]
         // A middle and the last entry record (the last is followed by the end record).
         for index in [layout.entries.count / 2, layout.entries.count - 1] {
             let record = layout.entries[index]
-            for at in record.range.lowerBound..<(record.range.lowerBound + 21) {
-                for bit in 0..<8 {
-                    var damaged = bytes
-                    damaged[at] ^= UInt8(1 << bit)
-                    let flipped = path("f.diarybak")
-                    try Data(damaged).write(to: flipped)
-                    let context = "entry record \(index), byte \(at - record.range.lowerBound), bit \(bit)"
+            for recordBit in zip(fields, [2, 3, 3]).flatMap({ sweep.pick($1, from: Array($0)) }) {
+                let (at, bit) = (record.range.lowerBound + recordBit / 8, recordBit % 8)
+                var damaged = bytes
+                damaged[at] ^= UInt8(1 << bit)
+                let flipped = path("f.diarybak")
+                try Data(damaged).write(to: flipped)
+                let context = "entry record \(index), byte \(recordBit / 8), bit \(bit) (\(sweep.replay))"
+                let target = path("s")
+                try sweep.check(context) {
                     let report = try Vault.verifyBackup(flipped, passphrase: secret("correct horse"))
                     XCTAssertTrue(report.damaged.contains { $0.object == .entry(record.id) }, "\(context): \(report.damaged)")
-                    let target = path("s")
                     let salvage = try Vault.salvage(backup: flipped, to: target, passphrase: secret("correct horse"))
                     let restored = try Vault.open(at: target, passphrase: secret("correct horse"))
                     let restoredIDs = Set(try restored.list().map(\.id))
                     XCTAssertEqual(restoredIDs, Set(originals.keys).subtracting([record.id]), context)
                     for id in restoredIDs { XCTAssertEqual(try restored.entry(id), originals[id], context) }
                     XCTAssertTrue(salvage.lost.contains { $0.object == .entry(record.id) }, "\(context): \(salvage.lost)")
-                    try FileManager.default.removeItem(at: target)
-                    try FileManager.default.removeItem(at: flipped)
                 }
+                try FileManager.default.removeItem(at: target)
+                try FileManager.default.removeItem(at: flipped)
             }
         }
     }

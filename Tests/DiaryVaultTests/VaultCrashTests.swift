@@ -8,22 +8,25 @@ import XCTest
 
 /// Kill -9 at random instants (DESIGN.md invariants 3 and 4): a writer killed at any point
 /// leaves the vault at the last acknowledged state or with the in-flight operation complete,
-/// opening with exactly one passphrase, verify clean. Set `DIARY_TEST_SEED` to replay a run.
+/// opening with exactly one passphrase, verify clean. A `Sweep`: 100 kills per store under
+/// `Scripts/soak`, a sample otherwise; its seed (printed) replays a run.
 final class VaultCrashTests: VaultTestCase {
     private let passphrases = ["A": "first passphrase 하나", "B": "second passphrase 둘"]
+    /// Kills per store in a sampled sweep (a full one kills 100 times).
+    private static let sampledRounds = 16
 
     func testKilledWriterLeavesFilesVaultAtAcknowledgedOrInFlightState() throws {
-        try runKillRounds(.files, rounds: 100)
+        try runKillRounds(.files)
     }
 
     func testKilledWriterLeavesSQLiteVaultAtAcknowledgedOrInFlightState() throws {
-        try runKillRounds(.sqlite, rounds: 100)
+        try runKillRounds(.sqlite)
     }
 
-    private func runKillRounds(_ kind: StoreKind, rounds: Int) throws {
+    private func runKillRounds(_ kind: StoreKind) throws {
         _ = try StressChild.executable()
-        let seed = SeededGenerator.announcedSeed("crash \(kind.rawValue)")
-        var rng = SeededGenerator(seed: seed)
+        var rng = Sweep("VaultCrashTests \(kind.rawValue)")
+        let rounds = rng.count(full: 100, sample: Self.sampledRounds)
         let directory = try makeVault(kind, passphrase: passphrases["A"]!).directory
         let passFiles = try ["A", "B"].map { name in
             let url = path("pass-\(name)")
@@ -35,13 +38,14 @@ final class VaultCrashTests: VaultTestCase {
         var killedDuringStartup = 0, interruptedRotations = 0
         let started = Date()
         for round in 0..<rounds {
-            let context = "\(kind.rawValue) round \(round) (seed \(seed))"
+            let context = "\(kind.rawValue) round \(round) (\(rng.replay))"
             let child = try StressChild(
                 ["crash-loop", directory.path, passFiles[0], passFiles[1], "\(rng.next() >> 1)"],
                 logs: scratch, name: "\(kind.rawValue)-crash")
             // Mostly measured from READY, so the kill lands among operations; sometimes from the
-            // launch, so it also lands while opening (and finishing a journal or a rotation).
-            if Int.random(in: 0..<6, using: &rng) == 0 {
+            // launch, so it also lands while opening (and finishing a journal or a rotation): in
+            // one round of six at random, or every fourth round of a short sample.
+            if rng.isFull ? Int.random(in: 0..<6, using: &rng) == 0 : round % 4 == 0 {
                 usleep(UInt32.random(in: 1_000...60_000, using: &rng))
             } else {
                 XCTAssertTrue(child.waitFor(line: "READY"), "\(context): \(child.errorOutput)")
@@ -58,7 +62,9 @@ final class VaultCrashTests: VaultTestCase {
                 return XCTFail("\(context): \(error)\n\(child.errorOutput)")
             }
             inFlightKinds[inFlight.map { "\($0)".prefix { $0 != "(" }.description } ?? "none", default: 0] += 1
-            let vault = try openWithExactlyOnePassphrase(directory, model: &model, inFlight: inFlight, context: context)
+            let vault = try rng.check(context) {
+                try openWithExactlyOnePassphrase(directory, model: &model, inFlight: inFlight, context: context)
+            }
             if vault.rotationInterrupted {
                 interruptedRotations += 1
                 XCTAssertTrue(
@@ -66,7 +72,7 @@ final class VaultCrashTests: VaultTestCase {
                     "\(context): two key slots but no rotation was in flight or unfinished")
             }
             model.rotationUnfinished = vault.rotationInterrupted
-            try check(vault, model: &model, inFlight: inFlight, context: context)
+            try rng.check(context) { try check(vault, model: &model, inFlight: inFlight, context: context) }
             if testRun?.failureCount ?? 0 > 0 { return }
         }
         print("crash \(kind.rawValue): \(rounds) kills in " + String(format: "%.1f s", Date().timeIntervalSince(started))

@@ -70,8 +70,8 @@ final class BackupSalvageCLITests: XCTestCase {
         XCTAssertNotEqual(try box.run(["show", ids[2]] + restored).status, 0)
     }
 
-    /// A few seeded random flips inside entry records, through the binary (the vault-level
-    /// test runs two hundred anywhere in the file).
+    /// Seeded random flips inside entry records, through the binary: a few, or 32 in a full
+    /// sweep (`Scripts/soak`); the vault-level test runs two hundred anywhere in the file.
     func testSalvageThroughTheBinaryAfterRandomFlipsInEntryRecords() throws {
         _ = try box.initVault(store: "sqlite")
         let texts = (0..<8).map { "entry number \($0)" }
@@ -79,8 +79,8 @@ final class BackupSalvageCLITests: XCTestCase {
         let file = box.root.appendingPathComponent("r.diarybak")
         try box.ok(["backup", file.path])
         let original = [UInt8](try Data(contentsOf: file))
-        var rng = SeededGenerator(seed: SeededGenerator.announcedSeed("CLI backup flips"))
-        for round in 0..<4 {
+        var rng = Sweep("BackupSalvageCLITests random flips")
+        for round in 0..<rng.count(full: 32, sample: 4) {
             let victim = Int.random(in: 0..<ids.count, using: &rng)
             let idBytes = withUnsafeBytes(of: UUID(uuidString: ids[victim])!.uuid) { Array($0) }
             let idAt = try XCTUnwrap((0..<(original.count - 16)).first { Array(original[$0..<($0 + 16)]) == idBytes })
@@ -93,7 +93,7 @@ final class BackupSalvageCLITests: XCTestCase {
             try Data(bytes).write(to: damaged)
             let target = box.root.appendingPathComponent("s\(round)")
             let result = try box.run(["restore", damaged.path, "--to", target.path, "--salvage"])
-            let context = "round \(round): entry \(victim), bit \(bit)"
+            let context = "round \(round): entry \(victim), bit \(bit) (\(rng.replay))"
             XCTAssertEqual(result.status, 65, "\(context): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("lost: entry \(ids[victim])"), "\(context): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("restored \(ids.count - 1) entries"), "\(context): \(result.stderr)")

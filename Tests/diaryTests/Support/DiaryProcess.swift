@@ -35,8 +35,11 @@ final class DiarySandbox {
     }
 
     deinit {
-        // Stop any agent this sandbox started, then remove everything.
-        _ = try? run(["lock"])
+        // Stop any agent this sandbox started, then remove everything. An agent listens on a
+        // socket in `<runtime>/diary`: without one there is no agent, and no `lock` to run (a
+        // process per sandbox saved).
+        let agents = (try? FileManager.default.contentsOfDirectory(atPath: runtime.appendingPathComponent("diary").path)) ?? []
+        if agents.contains(where: { $0.hasSuffix(".sock") }) { _ = try? run(["lock"]) }
         try? FileManager.default.removeItem(at: root)
         try? FileManager.default.removeItem(at: runtime)
     }

@@ -26,18 +26,38 @@ final class ObserverScenario {
     private let box: DiarySandbox
     private let copies: URL
 
-    /// Runs the scenario once per store per test process; both observer test classes share it.
-    nonisolated(unsafe) private static var cache: [String: ObserverScenario] = [:]
+    /// What a scenario measured: everything the tests read.
+    struct Findings: Codable {
+        struct Controls: Codable {
+            var liveCiphertextFound: Bool
+            var markerInScriptFound: Bool
+        }
+
+        var facts: [String: String]
+        var newLatencyMilliseconds: Double
+        var controls: Controls
+    }
+
+    /// Runs the scenario once per store per test run (`RunCache`), or per test process;
+    /// both observer test classes share it.
+    nonisolated(unsafe) private static var cache: [String: Findings] = [:]
     private static let lock = NSLock()
 
-    static func shared(_ store: String) throws -> ObserverScenario {
+    static func shared(_ store: String) throws -> Findings {
         lock.lock()
         defer { lock.unlock() }
         if let done = cache[store] { return done }
-        let scenario = try ObserverScenario(store: store)
-        try scenario.run()
-        cache[store] = scenario
-        return scenario
+        let findings = try RunCache.value("observer-\(store)") {
+            let scenario = try ObserverScenario(store: store)
+            try scenario.run()
+            return Findings(
+                facts: scenario.facts, newLatencyMilliseconds: scenario.newLatencyMilliseconds,
+                controls: Findings.Controls(
+                    liveCiphertextFound: scenario.controls.liveCiphertextFound,
+                    markerInScriptFound: scenario.controls.markerInScriptFound))
+        }
+        cache[store] = findings
+        return findings
     }
 
     private init(store: String) throws {

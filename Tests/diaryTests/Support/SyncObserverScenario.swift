@@ -33,32 +33,62 @@ final class SyncObserverScenario {
     /// Blob bytes by git object id, so each blob is read once.
     private var blobs: [String: [UInt8]] = [:]
 
-    nonisolated(unsafe) private static var cache: [String: SyncObserverScenario] = [:]
+    /// What a scenario measured: everything the tests read.
+    struct Findings: Codable {
+        struct Controls: Codable {
+            var machineIDFound: Bool
+            var recordFound: Bool
+            var markerInScriptFound: Bool
+        }
+
+        var facts: [String: String]
+        var controls: Controls
+        var oldPassphraseJoined: Bool
+        var oldPassphraseOpensCurrentKey: Bool
+        var keyChanges: [String]
+        var commitCount: Int
+    }
+
+    nonisolated(unsafe) private static var cache: [String: Findings] = [:]
     private static let lock = NSLock()
 
-    /// Runs the git and the folder scenario once per test process, side by side (a git sync
-    /// spends most of its time waiting for `git`).
-    static func shared(_ kind: SyncMachines.Kind) throws -> SyncObserverScenario {
+    /// Runs the git and the folder scenario once per test run (`RunCache`), or per test
+    /// process, side by side (a git sync spends most of its time waiting for `git`).
+    static func shared(_ kind: SyncMachines.Kind) throws -> Findings {
         lock.lock()
         defer { lock.unlock() }
         let name = kind == .git ? "git" : "folder"
         if let done = cache[name] { return done }
+        cache = try RunCache.value("sync-observer", measure: measureBoth)
+        return cache[name]!
+    }
+
+    private static func measureBoth() throws -> [String: Findings] {
         let kinds: [SyncMachines.Kind] = [.git, .folder]
-        nonisolated(unsafe) var outcomes: [Result<SyncObserverScenario, Error>?] = [nil, nil]
+        nonisolated(unsafe) var outcomes: [Result<Findings, Error>?] = [nil, nil]
         let outcomesLock = NSLock()
         DispatchQueue.concurrentPerform(iterations: kinds.count) { i in
-            let outcome = Result { () throws -> SyncObserverScenario in
+            let outcome = Result { () throws -> Findings in
                 let scenario = try SyncObserverScenario(kinds[i])
                 defer { scenario.net = nil }
                 try scenario.run()
-                return scenario
+                return scenario.findings
             }
             outcomesLock.lock()
             outcomes[i] = outcome
             outcomesLock.unlock()
         }
-        for (i, outcome) in outcomes.enumerated() { cache[kinds[i] == .git ? "git" : "folder"] = try outcome!.get() }
-        return cache[name]!
+        return ["git": try outcomes[0]!.get(), "folder": try outcomes[1]!.get()]
+    }
+
+    private var findings: Findings {
+        Findings(
+            facts: facts,
+            controls: Findings.Controls(
+                machineIDFound: controls.machineIDFound, recordFound: controls.recordFound,
+                markerInScriptFound: controls.markerInScriptFound),
+            oldPassphraseJoined: oldPassphraseJoined, oldPassphraseOpensCurrentKey: oldPassphraseOpensCurrentKey,
+            keyChanges: keyChanges, commitCount: commitCount)
     }
 
     /// What SECURITY.md's remote column says for `key`: the finding when git and folder agree,
