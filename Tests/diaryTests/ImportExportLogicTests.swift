@@ -52,6 +52,23 @@ final class ImportExportLogicTests: VaultTestCase {
         XCTAssertEqual(all[1].date, date("2023-09-15T10:30:00Z"), "date and time read in the local time zone")
         XCTAssertEqual(all[1].text, "서울의 봄 🌸\n오늘은 날씨가 좋았다.\nWalked along the river 👩‍💻\n\nSecond paragraph.")
         XCTAssertEqual(all[0].text, "Standup at nine.")
+        // jrnl's @ is not part of the tag: `--tag work` finds it, and `list` shows `#work`.
+        let work = try vault.list(EntryFilter(tag: "work"))
+        let listed = try ListLayout.lines(work, vault: vault, columns: nil, style: Style(enabled: false))
+        XCTAssertEqual(listed.count, 1, "\(listed)")
+        XCTAssertTrue(listed[0].hasSuffix("  #work"), listed[0])
+    }
+
+    /// A jrnl tag with white space becomes dashed, and spellings that differ in case alone merge.
+    func testAnImportedTagWithWhiteSpaceBecomesDashedAndSpellingsMerge() throws {
+        let vault = try makeVault(.sqlite)
+        let export = #"""
+            {"tags": {"@long walk": 1},
+             "entries": [{"title": "Imported", "body": "x", "date": "2024-02-29", "time": "09:00",
+                          "tags": ["@long  walk", "@Sea", "@sea", "@ice\tfloe"], "starred": false}]}
+            """#
+        _ = try importFiles(.jrnl, [try write(export, "tags.json")], into: vault)
+        XCTAssertEqual(try vault.list().first?.tags, ["Sea", "ice-floe", "long-walk"])
     }
 
     func testSecondImportOfTheSameFileAddsNothingOnBothStores() throws {

@@ -24,7 +24,9 @@ final class ReadingTerminalTests: XCTestCase {
     private let marker = "PAGED: "
     private var markingPager: String { "sed 's/^/\(marker)/'" }
 
-    func testOutputTallerThanTheTerminalGoesThroughThePager() throws {
+    /// Output taller than the terminal goes through the pager, all of it; short output,
+    /// `--no-pager` and a pipe are not paged.
+    func testOnlyOutputTallerThanTheTerminalGoesThroughThePager() throws {
         try tallEntries()
         for args in [["show", "-n", "5"], ["list"]] {
             let rows = args[0] == "list" ? 4 : 10
@@ -36,10 +38,6 @@ final class ReadingTerminalTests: XCTestCase {
         }
         let full = try box.runOnTerminal(["show", "-n", "5"], rows: 10, env: ["PAGER": markingPager])
         XCTAssertTrue(full.shown.contains("\(marker)line 6 of entry 1"), "the whole text reaches the pager")
-    }
-
-    func testShortOutputAndNoPagerAndPipesAreNotPaged() throws {
-        try tallEntries()
         let short = try box.runOnTerminal(["list"], rows: 24, env: ["PAGER": markingPager])
         XCTAssertTrue(short.shown.contains("Entry 5"), short.shown)
         XCTAssertFalse(short.shown.contains(marker), "five lines fit in 24 rows: \(short.shown)")

@@ -92,7 +92,9 @@ final class ReadingTests: XCTestCase {
 
     // MARK: list --on, --on-this-day
 
-    func testListOnShowsOneDayInTheUsersTimeZone() throws {
+    /// `--on` lists one day in the user's time zone; `--on-this-day` today's month and day in
+    /// earlier years; each refuses what it cannot be combined with.
+    func testListOnAndOnThisDayPickDays() throws {
         try box.ok(["new", "Late on the first", "--date", "2024-03-01T23:30Z"])
         try box.ok(["new", "Second", "--date", "2024-03-02T12:00Z"])
         try box.ok(["new", "Third", "--date", "2024-03-03T12:00Z"])
@@ -107,9 +109,9 @@ final class ReadingTests: XCTestCase {
         let both = try box.run(["list", "--on", "2024-03-01", "--from", "2024-01-01"])
         XCTAssertEqual(both.status, 64, both.stderr)
         XCTAssertEqual(try box.run(["list", "--on", "March"]).status, 64)
-    }
-
-    func testListOnThisDayShowsTodaysDateInEarlierYears() throws {
+        // --on-this-day, in a vault of its own: its entries are dated on today's month and day.
+        let thisDay = try DiarySandbox(name: "read-this-day")
+        _ = try thisDay.initVault()
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         let today = utc.dateComponents([.year, .month, .day], from: Date())
@@ -118,14 +120,14 @@ final class ReadingTests: XCTestCase {
         let otherDay = utc.dateComponents([.month, .day], from: other)
         func date(_ year: Int, _ m: Int, _ d: Int) -> String { String(format: "%04d-%02d-%02dT10:00", year, m, d) }
         // Leap years, so that February 29 exists in each.
-        try box.ok(["new", "Four years before", "--date", date(2016, month, day)])
-        try box.ok(["new", "Eight years before", "--date", date(2012, month, day)])
-        try box.ok(["new", "Another day", "--date", date(2020, otherDay.month!, otherDay.day!)])
-        try box.ok(["new", "Written today"])
-        let titles = try box.listJSON(["--on-this-day"]).compactMap { $0["title"] as? String }
-        XCTAssertEqual(titles, ["Four years before", "Eight years before"])
-        XCTAssertEqual(try box.listJSON(["--on-this-day", "-n", "1"]).compactMap { $0["title"] as? String }, ["Four years before"])
-        XCTAssertEqual(try box.run(["list", "--on-this-day", "--on", "today"]).status, 64)
+        try thisDay.ok(["new", "Four years before", "--date", date(2016, month, day)])
+        try thisDay.ok(["new", "Eight years before", "--date", date(2012, month, day)])
+        try thisDay.ok(["new", "Another day", "--date", date(2020, otherDay.month!, otherDay.day!)])
+        try thisDay.ok(["new", "Written today"])
+        let onThisDay = try thisDay.listJSON(["--on-this-day"]).compactMap { $0["title"] as? String }
+        XCTAssertEqual(onThisDay, ["Four years before", "Eight years before"])
+        XCTAssertEqual(try thisDay.listJSON(["--on-this-day", "-n", "1"]).compactMap { $0["title"] as? String }, ["Four years before"])
+        XCTAssertEqual(try thisDay.run(["list", "--on-this-day", "--on", "today"]).status, 64)
     }
 
     // MARK: list layout
