@@ -83,4 +83,28 @@ final class ReadingLayoutTests: VaultTestCase {
         // No shared prefix: the usual 8 digits.
         XCTAssertTrue(try listed(EntryFilter(tag: "t2"))[0].hasPrefix("7c000000  "))
     }
+
+    /// On a terminal a line that would wrap has its title cut with `…`, in terminal columns
+    /// (Hangul counts two); the tags stay while the title keeps 16 columns, else the title
+    /// alone is cut. `room` is what is left after id, date and star (34 at 60 columns in the C
+    /// locale: 8 + 2 + 12 + 2 + 2 = 26 before the title).
+    func testLongTitlesAreCutToTheRoomLeft() {
+        let long = String(repeating: "abcdefghij", count: 10)
+        let korean = String(repeating: "가", count: 40)
+        XCTAssertEqual(ListLayout.fit(title: long, tags: "#walk", columns: 34).title, long.prefix(26) + "…")
+        XCTAssertEqual(ListLayout.fit(title: long, tags: "#walk", columns: 34).tags, "#walk")
+        XCTAssertEqual(ListLayout.fit(title: korean, tags: "", columns: 34).title, korean.prefix(16) + "…", "double width")
+        XCTAssertTrue(ListLayout.fit(title: "Short", tags: "#x", columns: 34) == ("Short", "#x"))
+        // Too narrow to keep the tags and a useful part of the title: the title wins.
+        XCTAssertTrue(ListLayout.fit(title: long, tags: "#walk", columns: 4) == ("abc…", ""))
+    }
+
+    /// Into a pipe (no width) nothing is cut.
+    func testWithoutAWidthNothingIsCut() throws {
+        let vault = try makeVault(.sqlite)
+        let long = String(repeating: "abcdefghij", count: 10)
+        _ = try vault.add(text: long, tags: ["walk"])
+        let line = try ListLayout.lines(try vault.list(), vault: vault, columns: nil, style: plain)[0]
+        XCTAssertTrue(line.hasSuffix("  " + long + "  #walk"), line)
+    }
 }
