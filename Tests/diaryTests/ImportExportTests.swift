@@ -72,8 +72,9 @@ final class ImportExportTests: XCTestCase {
         XCTAssertEqual(imported.stdout, "", "import prints nothing on stdout")
         XCTAssertTrue(imported.stderr.contains("imported 2, skipped 1, duplicates 0"), imported.stderr)
         XCTAssertTrue(imported.stderr.contains("skipped \(file): entry 3: empty title and body"), imported.stderr)
-        XCTAssertEqual(
-            try box.listJSON().map { $0["title"] as? String }, ["Already here", "Standup at nine.", "서울의 봄 🌸"])
+        let list = try box.listJSON()
+        XCTAssertEqual(list.map { $0["title"] as? String }, ["Already here", "Standup at nine.", "서울의 봄 🌸"])
+        XCTAssertEqual(list[2]["date"] as? String, "2023-09-15T10:30:00Z", "date and time read in local time (TZ=UTC)")
     }
 
     // MARK: export
