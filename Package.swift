@@ -134,7 +134,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DiaryAppTests",
-            dependencies: ["DiaryApp", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
+            dependencies: ["DiaryApp", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiarySync", "DiaryTestSupport"]
         ),
         .testTarget(
             name: "diaryTests",

@@ -45,7 +45,7 @@ func benchSearch(_ o: Options) throws {
     var hits = 0
     for _ in 0..<runs {
         let cpuStart = cpuSeconds()
-        times.append(try seconds { hits = try vault.search(query).count })
+        times.append(try seconds { hits = try vault.search(query).matches.count })
         cpuTimes.append(cpuSeconds() - cpuStart)
     }
     let t = median(times)

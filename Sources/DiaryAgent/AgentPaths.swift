@@ -9,11 +9,6 @@ import Glibc
 /// `set`, our key); that is why an existing directory must be ours, not a symlink, and closed to
 /// group and world, or we refuse to use it.
 public enum AgentPaths {
-    /// The private runtime directory for this user, created 0700 if missing.
-    public static func runtimeDirectory() throws -> URL {
-        try runtimeDirectory(environment: ProcessInfo.processInfo.environment)
-    }
-
     /// The private runtime directory for this user, reading `XDG_RUNTIME_DIR` from `environment`.
     public static func runtimeDirectory(environment: [String: String]) throws -> URL {
         if let xdg = environment["XDG_RUNTIME_DIR"], xdg.hasPrefix("/"), isDirectory(xdg) {
@@ -25,11 +20,6 @@ public enum AgentPaths {
         let directory = URL(fileURLWithPath: "/tmp/diary-\(geteuid())", isDirectory: true)
         try ensurePrivateDirectory(directory)
         return directory
-    }
-
-    /// The socket of the agent for `vaultID`, inside `runtimeDirectory()`.
-    public static func socketURL(vaultID: UUID) throws -> URL {
-        try socketURL(vaultID: vaultID, in: runtimeDirectory())
     }
 
     /// The socket of the agent for `vaultID` inside `directory` (which is not checked here).

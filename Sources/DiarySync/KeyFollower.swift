@@ -128,7 +128,7 @@ final class KeyFollower {
     private func rotate(toFirstOpenable steps: [PublishedKeyChange], passphrase: SecretBytes) throws -> SyncKey {
         for step in steps {
             do {
-                _ = try vault.rotateKey(adopting: try header(of: step), passphrase: passphrase, beforeRetiring: { [vault, store] in
+                _ = try vault.rotateKey(adopting: try header(of: step), passphrase: passphrase, beforeRetiring: { [vault, store] _ in
                     try store.resealOnDisk(under: try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration))
                 })
                 return try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)

@@ -172,7 +172,8 @@ public enum SyncLifecycle {
     /// following; only then are other machines' records looked at (a key just drawn is never
     /// on the remote).
     public static func noteKeyRotation(
-        vault: Vault, retiredKey: SecretBytes, retiredGeneration: UInt32, stateDirectory: URL, finishing: Bool = true
+        vault: Vault, headers: PublishableHeaders, retiredKey: SecretBytes, retiredGeneration: UInt32,
+        stateDirectory: URL, finishing: Bool = true
     ) throws {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         guard let remote = try setup.remote() else { return }
@@ -195,7 +196,7 @@ public enum SyncLifecycle {
             let tree = RemoteTree(root: setup.tree(for: remote))
             if !finishing || !recordsOfOtherMachines(in: tree, sealedUnder: new.id, me: main.machine) {
                 let retired = (main.pendingKeyChange?.retired ?? []).filter { $0.generation != retiredGeneration }
-                main.pendingKeyChange = KeyChange(headers: vault.headersForSync, retired: retired + [(retiredGeneration, retiredKey)])
+                main.pendingKeyChange = KeyChange(headers: headers.byStore, retired: retired + [(retiredGeneration, retiredKey)])
             }
             // Files first, `state` last: cut short, a second call opens either key (above).
             try store.resealOnDisk(under: new)

@@ -43,17 +43,17 @@ case .unknownCommand(let word, let suggestions):
 do {
     var command = try Diary.parseAsRoot(arguments)
     try command.run()
-    EntrySetWatch.finish()
+    try CommandSessions.finish()
 } catch let silent as SilentExit {
-    EntrySetWatch.finish()
+    CommandSessions.finishAfterFailure()
     exit(silent.code.rawValue)
 } catch let pager as Pager.Failed {
     // The message names the pager's own status; diary's stays within its documented table.
-    EntrySetWatch.finish()
+    CommandSessions.finishAfterFailure()
     Output.error(pager.message)
     exit(1)
 } catch {
-    EntrySetWatch.finish()
+    CommandSessions.finishAfterFailure()
     if let report = ErrorReport(error) { report.exit() }
     let code = Diary.exitCode(for: error)
     if code == .success {

@@ -221,14 +221,16 @@ extension VaultReviewRegressionTests {
             try vault.backend.withSnapshot { old = try $0.readEntry(e.id)! }
             _ = try vault.update(e.id, text: "fresh word")
             try vault.backend.withWriteLock { try vault.backend.apply(StoreChange(putEntries: [e.id: old])) }
-            XCTAssertEqual(try vault.search("stale"), [])
-            XCTAssertEqual(vault.damagedDuringLastSearch, [e.id])
+            let stale = try vault.search("stale")
+            XCTAssertEqual(stale.matches, [])
+            XCTAssertEqual(stale.damaged, [e.id])
             // A write by another vault instance is picked up, not reported as damage.
             let other = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
             let f = try vault.add(text: "first text")
             _ = try other.update(f.id, text: "second text")
-            XCTAssertEqual(try vault.search("second").map(\.id), [f.id])
-            XCTAssertEqual(vault.damagedDuringLastSearch, [e.id])
+            let second = try vault.search("second")
+            XCTAssertEqual(second.matches.map(\.id), [f.id])
+            XCTAssertEqual(second.damaged, [e.id])
         }
     }
 }

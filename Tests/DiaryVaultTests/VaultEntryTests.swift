@@ -132,10 +132,10 @@ final class VaultEntryTests: VaultTestCase {
             let cafe = try vault.add(text: "Visited the CAFÉ today", tags: ["food"])
             let korean = try vault.add(text: "오늘 카페에 갔다", starred: true)
             _ = try vault.add(text: "Nothing here")
-            XCTAssertEqual(try vault.search("cafe").map(\.id), [cafe.id])
-            XCTAssertEqual(try vault.search("카페").map(\.id), [korean.id])
-            XCTAssertEqual(try vault.search("café", filter: EntryFilter(starred: true)), [])
-            XCTAssertEqual(try vault.search("NOTHING").count, 1)
+            XCTAssertEqual(try vault.search("cafe").matches.map(\.id), [cafe.id])
+            XCTAssertEqual(try vault.search("카페").matches.map(\.id), [korean.id])
+            XCTAssertEqual(try vault.search("café", filter: EntryFilter(starred: true)).matches, [])
+            XCTAssertEqual(try vault.search("NOTHING").matches.count, 1)
         }
     }
 

@@ -20,10 +20,10 @@ final class VaultSearchScanTests: VaultTestCase {
                 if n % 3 != 0 { added.append((e.date, e.id)) }
             }
             let newestFirst = added.sorted { $0.0 > $1.0 }.map(\.1)
-            XCTAssertEqual(try vault.search("quetzalcoatlus").map(\.id), newestFirst)
-            XCTAssertEqual(try vault.search("QUETZAL", filter: EntryFilter(limit: 3)).map(\.id), Array(newestFirst.prefix(3)))
-            XCTAssertEqual(try vault.search("quetzal", filter: EntryFilter(limit: 0)), [])
-            XCTAssertEqual(try vault.search(" ").count, 12, "an empty query matches every entry it can open")
+            XCTAssertEqual(try vault.search("quetzalcoatlus").matches.map(\.id), newestFirst)
+            XCTAssertEqual(try vault.search("QUETZAL", filter: EntryFilter(limit: 3)).matches.map(\.id), Array(newestFirst.prefix(3)))
+            XCTAssertEqual(try vault.search("quetzal", filter: EntryFilter(limit: 0)).matches, [])
+            XCTAssertEqual(try vault.search(" ").matches.count, 12, "an empty query matches every entry it can open")
         }
     }
 
@@ -38,8 +38,9 @@ final class VaultSearchScanTests: VaultTestCase {
                 change.putEntries[e.id] = sealed
             }
             try vault.backend.withWriteLock { try vault.backend.apply(change) }
-            XCTAssertEqual(try vault.search("number").map(\.id), [5, 3, 2, 0].map { entries[$0].id })
-            XCTAssertEqual(vault.damagedDuringLastSearch, [entries[4].id, entries[1].id])
+            let found = try vault.search("number")
+            XCTAssertEqual(found.matches.map(\.id), [5, 3, 2, 0].map { entries[$0].id })
+            XCTAssertEqual(found.damaged, [entries[4].id, entries[1].id])
         }
     }
 
@@ -53,8 +54,9 @@ final class VaultSearchScanTests: VaultTestCase {
         let file = vault.directory.appendingPathComponent("entries").appendingPathComponent(FileStore.fileName(for: b.id))
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
-        XCTAssertEqual(try vault.search("lake").map(\.id), [c.id, a.id])
-        XCTAssertEqual(vault.damagedDuringLastSearch, [b.id])
+        let found = try vault.search("lake")
+        XCTAssertEqual(found.matches.map(\.id), [c.id, a.id])
+        XCTAssertEqual(found.damaged, [b.id])
     }
 
     func testNonASCIIQueriesStillFollowFoundation() {
@@ -63,9 +65,9 @@ final class VaultSearchScanTests: VaultTestCase {
             let korean = try vault.add(text: "오늘 박물관에서 익룡을 봤다", date: day(1))
             let french = try vault.add(text: "Un CAFÉ noir à Paris", date: day(2))
             _ = try vault.add(text: "nothing to see", date: day(3))
-            XCTAssertEqual(try vault.search("박물관").map(\.id), [korean.id])
-            XCTAssertEqual(try vault.search("café").map(\.id), [french.id])
-            XCTAssertEqual(try vault.search("a PARIS").map(\.id), [french.id], "à folds to a")
+            XCTAssertEqual(try vault.search("박물관").matches.map(\.id), [korean.id])
+            XCTAssertEqual(try vault.search("café").matches.map(\.id), [french.id])
+            XCTAssertEqual(try vault.search("a PARIS").matches.map(\.id), [french.id], "à folds to a")
         }
     }
 }

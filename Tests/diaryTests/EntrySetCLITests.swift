@@ -175,3 +175,56 @@ final class EntrySetAgentCLITests: XCTestCase {
         try box.ok(["lock"])
     }
 }
+
+/// Invariant 9 on every read path: one index page of a files vault damaged after it was
+/// written (the root intact, so opening finds nothing) shows only when a command reads that
+/// page. Whatever reads it, `list`, `search`, `export`, `show -n`, `stats` or `calendar`, says
+/// so in the same words.
+final class DamagedPageCLITests: XCTestCase {
+    private var box: DiarySandbox!
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "damaged-page")
+        try box.initVault(store: "files")
+        let ids = try ["One heron.", "Two herons.", "Three herons."].map { try box.ok(["new", $0]).out }
+        // The page of the second entry, as the files store names it (`index/<2 hex digits>`).
+        let page = Int(ids[1].prefix(2), radix: 16)! >> 2
+        let name = String(format: "%02x", page)
+        let url = box.vault.appendingPathComponent("index/\(name)")
+        var bytes = [UInt8](try Data(contentsOf: url))
+        bytes[bytes.count / 2] ^= 0x01
+        try Data(bytes).write(to: url)
+    }
+
+    override func tearDown() { box = nil }
+
+    /// The lines `list` says about the damage: the reference every other reader must match.
+    private func damageLines(_ stderr: String) -> [Substring] {
+        stderr.split(separator: "\n").filter { $0.contains("missing or damaged") || $0.contains("no earlier record") }
+    }
+
+    private func assertWarnsAsList(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let listed = try box.run(["list"])
+        let expected = damageLines(listed.stderr)
+        XCTAssertFalse(expected.isEmpty, "list warns: \(listed.stderr)", file: file, line: line)
+        let result = try box.run(arguments)
+        XCTAssertEqual(damageLines(result.stderr), expected, "\(arguments): \(result.stderr)", file: file, line: line)
+    }
+
+    func testSearchWarnsAsListDoes() throws {
+        try assertWarnsAsList(["search", "heron"])
+    }
+
+    func testExportWarnsAsListDoes() throws {
+        try assertWarnsAsList(["export", "--yes"])
+    }
+
+    func testShowTheNewestFortyWarnsAsListDoes() throws {
+        try assertWarnsAsList(["show", "-n", "40", "--no-pager"])
+    }
+
+    func testStatsAndCalendarWarnAsListDoes() throws {
+        try assertWarnsAsList(["stats"])
+        try assertWarnsAsList(["calendar"])
+    }
+}

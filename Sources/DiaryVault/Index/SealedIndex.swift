@@ -32,8 +32,9 @@ final class SealedIndex {
     /// This machine's copy of the index (`IndexWitness`), kept current by every commit; nil
     /// when none is kept (the library's default: the command line attaches one).
     var witness: IndexWitness?
-    /// Why the last commit could not bring the witness up to date (the write itself stood).
-    private(set) var witnessFailure: Error?
+    /// Told after each attempt to bring the witness up to date: nil when it followed, else
+    /// why it could not (the write itself stood).
+    var witnessUpdated: (Error?) -> Void = { _ in }
 
     /// Reads the root; see `load`.
     init(backend: any VaultStore, vaultID: UUID, keyRing: KeyRing) throws {
@@ -50,9 +51,6 @@ final class SealedIndex {
 
     /// The sealed root the index was read from (nil when rebuilt from the entries).
     var sealedRoot: [UInt8]? { rootBytes }
-
-    /// Keeps a failure to update the witness for the command to report (the write stood).
-    func noteWitnessFailure(_ error: Error) { witnessFailure = error }
 
     // MARK: Reading
 
@@ -154,9 +152,9 @@ final class SealedIndex {
                 } else {
                     try copyIndex(to: witness)
                 }
-                witnessFailure = nil
+                witnessUpdated(nil)
             } catch {
-                witnessFailure = error
+                witnessUpdated(error)
             }
         }
     }

@@ -51,11 +51,13 @@ private enum Witnessed {
 }
 
 extension Vault {
-    /// Keeps `witness` up to date with every write of this vault from now on.
-    public func attach(_ witness: IndexWitness) { sealedIndex.witness = witness }
-
-    /// Why the last write (or refresh) could not update the witness, if it could not.
-    public var witnessFailure: Error? { sealedIndex.witnessFailure }
+    /// Keeps `witness` up to date with every write of this vault from now on. `updated` is
+    /// told after each attempt: nil when the witness followed, else why it could not (the
+    /// write itself stood), so the owner of the witness hears of a failure when it happens.
+    public func attach(_ witness: IndexWitness, updated: @escaping (Error?) -> Void = { _ in }) {
+        sealedIndex.witness = witness
+        sealedIndex.witnessUpdated = updated
+    }
 
     /// Compares the vault's entry set with the attached witness's.
     ///
@@ -182,12 +184,12 @@ extension Vault {
     }
 
     /// Brings the witness up to date with the vault (the caller holds the write lock, or the
-    /// vault was just found to have lost nothing). A failure is kept for the command to report.
+    /// vault was just found to have lost nothing). A failure is told to the witness's owner.
     private func refresh(_ witness: IndexWitness) {
         do {
             try sealedIndex.copyIndex(to: witness)
         } catch {
-            sealedIndex.noteWitnessFailure(error)
+            sealedIndex.witnessUpdated(error)
         }
     }
 }

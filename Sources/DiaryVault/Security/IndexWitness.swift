@@ -20,26 +20,13 @@ import Foundation
 public struct IndexWitness: Sendable {
     public let directory: URL
 
-    /// The witness of the vault `vaultID` at `vaultDirectory`, under `stateDirectory`
-    /// (`IndexWitness.defaultStateDirectory`).
+    /// The witness of the vault `vaultID` at `vaultDirectory`, under `stateDirectory` (the
+    /// session's: `DiaryEnvironment.stateDirectory`).
     public init(stateDirectory: URL, vaultID: UUID, vaultDirectory: URL) {
         let place = BLAKE2b.hash(Array(vaultDirectory.standardizedFileURL.path.utf8), outputCount: 16)
         directory = stateDirectory.appendingPathComponent("witness", isDirectory: true)
             .appendingPathComponent(vaultID.uuidString.lowercased(), isDirectory: true)
             .appendingPathComponent(place.map { String(format: "%02x", $0) }.joined(), isDirectory: true)
-    }
-
-    /// `$XDG_STATE_HOME/diary`, else `$HOME/.local/state/diary` (the XDG base directory rules:
-    /// a relative or empty `XDG_STATE_HOME` is ignored).
-    public static func defaultStateDirectory(
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> URL {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return URL(fileURLWithPath: state, isDirectory: true).appendingPathComponent("diary", isDirectory: true)
-        }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home, isDirectory: true)
-            .appendingPathComponent(".local/state/diary", isDirectory: true)
     }
 
     /// Stands in for a header: the witness store must have one, and must not hold the vault's.

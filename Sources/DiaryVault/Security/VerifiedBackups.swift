@@ -15,13 +15,10 @@ public struct VerifiedBackups: Sendable {
 
     public let stateDirectory: URL
 
-    public init(stateDirectory: URL = VerifiedBackups.defaultDirectory()) {
+    /// The record under `stateDirectory`, the machine's diary state directory (the session's,
+    /// shared with `IndexWitness`).
+    public init(stateDirectory: URL) {
         self.stateDirectory = stateDirectory
-    }
-
-    /// The machine's diary state directory, shared with `IndexWitness`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        IndexWitness.defaultStateDirectory(environment: environment)
     }
 
     func fileURL(_ vaultID: UUID) -> URL {

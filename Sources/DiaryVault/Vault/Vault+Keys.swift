@@ -11,6 +11,13 @@ public struct PassphraseChange {
     package let headers: [StoreKind: [UInt8]]
 }
 
+/// The new header of a passphrase change or key rotation as it would be written for each
+/// store kind, for sync to publish (docs/FORMAT.md §12.4). Returned by the change that makes
+/// it, so it is never read from a vault that made none.
+public struct PublishableHeaders: Sendable {
+    package let byStore: [StoreKind: [UInt8]]
+}
+
 /// A passphrase proven against a vault's header, and the keys it unwrapped (guarded memory).
 public struct CheckedPassphrase {
     let header: VaultHeader
@@ -24,8 +31,13 @@ extension Vault {
     /// Changes the passphrase by rewriting the header alone: the vault key is unchanged, so
     /// the cost does not depend on the number of entries. A new salt is drawn; `kdf`, when
     /// given, replaces the cost parameters.
-    public func changePassphrase(current: SecretBytes, new: SecretBytes, kdf newKDF: KDFParameters? = nil) throws {
-        (header, keyRing, headersForSync) = try Self.rewrap(backend, current: current, new: new, kdf: newKDF)
+    @discardableResult
+    public func changePassphrase(
+        current: SecretBytes, new: SecretBytes, kdf newKDF: KDFParameters? = nil
+    ) throws -> PublishableHeaders {
+        let variants: [StoreKind: [UInt8]]
+        (header, keyRing, variants) = try Self.rewrap(backend, current: current, new: new, kdf: newKDF)
+        return PublishableHeaders(byStore: variants)
     }
 
     /// The same, without opening the vault: neither the index nor any entry is read, which
@@ -85,14 +97,14 @@ extension Vault {
     /// they were already damaged.
     ///
     /// `beforeRetiring` runs once every entry is under the new key and before the old one is
-    /// dropped, with no lock held: sync records the new key there (with `headersForSync`
-    /// already set), so an interruption at any point leaves a vault that both `diary rekey`
+    /// dropped, with no lock held, and is given the new key's header for every store: sync
+    /// records the new key there, so an interruption at any point leaves a vault that both `diary rekey`
     /// and sync can finish from. If the header changed meanwhile (a `passwd` in between), the
     /// rotation stops as interrupted and a second call finishes it.
     @discardableResult
     public func rotateKey(
         passphrase: SecretBytes, batchSize: Int = 256, progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
-        beforeRetiring: (() throws -> Void)? = nil
+        beforeRetiring: ((PublishableHeaders) throws -> Void)? = nil
     ) throws -> [UUID] {
         try rotateKey(
             passphrase: passphrase, adopting: nil, batchSize: batchSize, progress: progress,
@@ -114,7 +126,7 @@ extension Vault {
     /// The interim two-slot header is sealed under it, with the adopted header's salt and cost.
     package func rotateKey(
         adopting adopted: [UInt8], passphrase: SecretBytes, progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
-        beforeRetiring: (() throws -> Void)? = nil
+        beforeRetiring: ((PublishableHeaders) throws -> Void)? = nil
     ) throws -> [UUID] {
         let target = try VaultHeader.decode(adopted)
         guard target.vaultID == header.vaultID, target.store == header.store, target.slots.count == 1 else {
@@ -128,71 +140,94 @@ extension Vault {
             beforeRetiring: beforeRetiring)
     }
 
+    /// What the first half of a rotation leaves for the second: the interim two-slot header,
+    /// the key that wraps it, both generations' keys, the entries it could not re-seal, and
+    /// the final header sync publishes.
+    private struct Rotation {
+        let interim: VaultHeader
+        let kek: SecretBytes
+        let ring: KeyRing
+        let damaged: [UUID]
+        let headers: PublishableHeaders
+    }
+
+    /// A rotation to another machine's key: its keys, its published header, and the key that
+    /// header is wrapped with.
+    private typealias Adoption = (keys: GenerationKeys, header: VaultHeader, kek: SecretBytes)
+
     private func rotateKey(
-        passphrase: SecretBytes, adopting: (keys: GenerationKeys, header: VaultHeader, kek: SecretBytes)?,
-        batchSize: Int, progress: ((_ done: Int, _ total: Int) -> Void)?, beforeRetiring: (() throws -> Void)?
+        passphrase: SecretBytes, adopting: Adoption?, batchSize: Int, progress: ((_ done: Int, _ total: Int) -> Void)?,
+        beforeRetiring: ((PublishableHeaders) throws -> Void)?
     ) throws -> [UUID] {
-        let (interim, kek, ring, damaged) = try storeCall {
+        let rotation = try storeCall {
             try backend.withWriteLock {
-                var onDisk = try Self.readHeader(backend)
-                let kek: SecretBytes
-                var ring: KeyRing
-                if let adopting {
-                    kek = adopting.kek
-                    ring = keyRing
-                    onDisk.salt = adopting.header.salt
-                    onDisk.kdf = adopting.header.kdf
-                    if onDisk.slots.count == 2 { onDisk.slots.removeLast() }
-                } else {
-                    kek = try onDisk.deriveKEK(try Passphrase.normalized(passphrase))
-                    do { ring = try onDisk.unwrap(kek: kek) } catch { throw VaultError.wrongPassphrase }
-                }
-                // Re-sealing would bless whatever entries are left under a damaged index.
-                try sealedIndex.load()
-                guard sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
-                if let adopting, adopting.keys.generation <= onDisk.slots.map(\.generation).min()! {
-                    throw VaultError.headerDamaged("a published key older than this vault's")
-                }
-                if onDisk.slots.count == 1 {
-                    let next = try adopting?.keys ?? GenerationKeys(
-                        generation: onDisk.currentGeneration + 1, vaultKey: SecretBytes(randomCount: 32))
-                    ring = KeyRing(ring.all.filter { $0.generation != next.generation } + [next])
-                    try onDisk.setSlots(ring.all, kek: kek)
-                    try backend.apply(StoreChange(header: onDisk.encoded()))
-                }
-                header = onDisk
-                keyRing = ring
-                try sealedIndex.load()
-                try sealedIndex.ensureAllPages()
-                let damaged = try resealAll(batchSize: batchSize, progress: progress)
-                var final = onDisk
-                try final.setSlots([ring.current], kek: kek)
-                headersForSync = try final.variantsForEveryStore(ring: KeyRing([ring.current]), kek: kek)
-                return (onDisk, kek, ring, damaged)
+                try resealUnderNextKey(passphrase: passphrase, adopting: adopting, batchSize: batchSize, progress: progress)
             }
         }
-        try beforeRetiring?()
-        return try storeCall {
-            try backend.withWriteLock {
-                // Every readable entry is now under the new generation: drop the old key, and
-                // seal every index page under the new one too. The header must still be the
-                // interim one this rotation wrote, or `kek` would undo a passphrase change.
-                guard try Self.readHeader(backend) == interim else { throw VaultError.rotationInterrupted }
-                try sealedIndex.load()
-                guard sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
-                try sealedIndex.ensureAllPages()
-                var final = interim
-                try final.setSlots([ring.current], kek: kek)
-                if let adopting { final = adopting.header }
-                var next = sealedIndex.index
-                next.markAllDirty()
-                try sealedIndex.commit(next, with: StoreChange(header: final.encoded()), keys: ring.current)
-                header = final
-                keyRing = KeyRing([ring.current])
-                try backend.compact()
-                return damaged
-            }
+        try beforeRetiring?(rotation.headers)
+        return try storeCall { try backend.withWriteLock { try retireOldKey(rotation, adopting: adopting) } }
+    }
+
+    /// Under the write lock: writes the interim header holding both keys (unless an earlier
+    /// run did), then re-seals every entry under the next key.
+    private func resealUnderNextKey(
+        passphrase: SecretBytes, adopting: Adoption?, batchSize: Int, progress: ((Int, Int) -> Void)?
+    ) throws -> Rotation {
+        var onDisk = try Self.readHeader(backend)
+        let kek: SecretBytes
+        var ring: KeyRing
+        if let adopting {
+            kek = adopting.kek
+            ring = keyRing
+            onDisk.salt = adopting.header.salt
+            onDisk.kdf = adopting.header.kdf
+            if onDisk.slots.count == 2 { onDisk.slots.removeLast() }
+        } else {
+            kek = try onDisk.deriveKEK(try Passphrase.normalized(passphrase))
+            do { ring = try onDisk.unwrap(kek: kek) } catch { throw VaultError.wrongPassphrase }
         }
+        // Re-sealing would bless whatever entries are left under a damaged index.
+        try sealedIndex.load()
+        guard sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
+        if let adopting, adopting.keys.generation <= onDisk.slots.map(\.generation).min()! {
+            throw VaultError.headerDamaged("a published key older than this vault's")
+        }
+        if onDisk.slots.count == 1 {
+            let next = try adopting?.keys ?? GenerationKeys(
+                generation: onDisk.currentGeneration + 1, vaultKey: SecretBytes(randomCount: 32))
+            ring = KeyRing(ring.all.filter { $0.generation != next.generation } + [next])
+            try onDisk.setSlots(ring.all, kek: kek)
+            try backend.apply(StoreChange(header: onDisk.encoded()))
+        }
+        header = onDisk
+        keyRing = ring
+        try sealedIndex.load()
+        try sealedIndex.ensureAllPages()
+        let damaged = try resealAll(batchSize: batchSize, progress: progress)
+        var final = onDisk
+        try final.setSlots([ring.current], kek: kek)
+        let headers = try final.variantsForEveryStore(ring: KeyRing([ring.current]), kek: kek)
+        return Rotation(interim: onDisk, kek: kek, ring: ring, damaged: damaged, headers: PublishableHeaders(byStore: headers))
+    }
+
+    /// Under the write lock: every readable entry is now under the new generation, so the old
+    /// key is dropped and every index page sealed under the new one too. The header must still
+    /// be the interim one this rotation wrote, or its `kek` would undo a passphrase change.
+    private func retireOldKey(_ rotation: Rotation, adopting: Adoption?) throws -> [UUID] {
+        guard try Self.readHeader(backend) == rotation.interim else { throw VaultError.rotationInterrupted }
+        try sealedIndex.load()
+        guard sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
+        try sealedIndex.ensureAllPages()
+        var final = rotation.interim
+        try final.setSlots([rotation.ring.current], kek: rotation.kek)
+        if let adopting { final = adopting.header }
+        var next = sealedIndex.index
+        next.markAllDirty()
+        try sealedIndex.commit(next, with: StoreChange(header: final.encoded()), keys: rotation.ring.current)
+        header = final
+        keyRing = KeyRing([rotation.ring.current])
+        try backend.compact()
+        return rotation.damaged
     }
 
     /// Re-seals, in batches, every entry not yet under the current generation.

@@ -40,11 +40,6 @@ public final class Vault {
     }
     /// The sealed index: its only reader and writer.
     let sealedIndex: SealedIndex
-    /// After `changePassphrase` or `rotateKey`: the new header as it would be written for each
-    /// store kind, for sync to publish (docs/FORMAT.md §12.4).
-    package internal(set) var headersForSync: [StoreKind: [UInt8]] = [:]
-    /// Entries the last `search` could not open (reported so damage is never silent).
-    public internal(set) var damagedDuringLastSearch: [UUID] = []
 
     init(backend: any VaultStore, header: VaultHeader, keyRing: KeyRing) throws {
         self.backend = backend

@@ -32,7 +32,7 @@ struct AgentCommand: ParsableCommand {
         // Harden before the key enters this process: no core dump, no ptrace by the same user.
         try ProcessHardening.apply()
         var config = AgentConfig(
-            idleTimeout: timeout, maximumLifetime: max, socketURL: try AgentPaths.socketURL(vaultID: vaultID))
+            idleTimeout: timeout, maximumLifetime: max, socketURL: try UnlockAgent(environment: DiaryEnvironment()).socketURL(for: vaultID))
         if let requestTimeout = Self.testRequestTimeout { config.requestTimeout = requestTimeout }
         // The key is passed inline so the server's reference is the only one.
         try AgentServer.run(

@@ -39,9 +39,10 @@ struct Audit: ParsableCommand {
     var json = false
 
     func run() throws {
-        let directory = VaultAccess(options: global).directory
-        let exposure = try VaultExposure.measure(at: directory)
-        let lastVerified = try? VerifiedBackups().lastVerified(vaultID: exposure.info.id)
+        let session = global.session()
+        let exposure = try VaultExposure.measure(at: session.directory)
+        let lastVerified = try? VerifiedBackups(stateDirectory: session.stateDirectory)
+            .lastVerified(vaultID: exposure.info.id)
         let findings = AuditFindings(
             exposure: exposure, lastVerifiedBackup: lastVerified, editorLeftovers: AuditFindings.editorLeftovers(),
             now: Date())

@@ -32,8 +32,9 @@ struct Backup: ParsableCommand {
     var path: String?
 
     func run() throws {
-        let sealed = try SealedVault(at: global.vaultURL)
-        SettingsWarnings.report(sealed.info, at: sealed.directory)
+        let session = global.session()
+        let sealed = try SealedVault(at: session.directory)
+        session.checkSettings(sealed.info)
         let file = URL(fileURLWithPath: path ?? Backup.defaultName()).standardizedFileURL
         let progress = Progress("backing up")
         defer { progress.finish() }

@@ -53,8 +53,9 @@ struct CalendarCommand: ParsableCommand {
     func run() throws {
         let calendar = DateOutput.dayCalendar
         let year = self.year ?? CalendarDay(Date(), calendar: calendar).year
-        let vault = try VaultAccess(options: global).open()
-        let written = try WrittenEntries.readWarning(vault, CalendarYear.filter(year: year, calendar: calendar))
+        let session = global.session()
+        try session.openVault()
+        let written = try WrittenEntries.readWarning(session, CalendarYear.filter(year: year, calendar: calendar))
         let days = written.days(in: calendar)
         if json {
             Output.data(try EntryFormat.json(YearRecord(CalendarYear(year: year, tallies: days), written: written)))

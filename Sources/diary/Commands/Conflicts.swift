@@ -26,8 +26,9 @@ struct Conflicts: ParsableCommand {
     var json = false
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open()
-        let conflicts = try SyncEngine(vault: vault, stateDirectory: EntrySetWatch.stateDirectory).conflicts()
+        let session = global.session()
+        try session.openVault()
+        let conflicts = try session.read { try SyncEngine(vault: $0, stateDirectory: session.stateDirectory).conflicts() }
         if json {
             try Output.data(EntryFormat.json(conflicts.map(ConflictRecord.init)))
             return

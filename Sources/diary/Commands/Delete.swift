@@ -25,7 +25,7 @@ struct Delete: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open()
+        let vault = try global.session().openVault()
         let entryID = try vault.resolve(id.lowercased())
         let short = EntryFormat.shortID(entryID)
         if !yes {

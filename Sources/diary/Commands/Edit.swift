@@ -40,10 +40,13 @@ struct Edit: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open()
-        let entryID = try id.map { try vault.resolve($0.lowercased()) } ?? newestID(vault)
-        let entry = try vault.entry(entryID)
-        try warnAboutIndex(vault, entryUnchecked: true)
+        let session = global.session()
+        let vault = try session.openVault()
+        let (entryID, entry) = try session.read { vault in
+            let entryID = try id.map { try vault.resolve($0.lowercased()) } ?? newestID(vault)
+            return (entryID, try vault.entry(entryID))
+        }
+        hintIfEntryUnchecked(vault)
         let short = EntryFormat.shortID(entryID)
         let edited = try Editor.edit(
             entry.text, limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: entryID))

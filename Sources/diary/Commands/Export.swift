@@ -64,11 +64,12 @@ struct Export: ParsableCommand {
         let destination = try ExportDestination(to, format: format)
         // Refuse before the passphrase and the question: the answer would not matter.
         try destination.refuseExisting()
-        let vault = try VaultAccess(options: global).open()
+        let session = global.session()
+        try session.openVault()
         let filter = EntryFilter(starred: starred, tag: tag.map(Tags.clean))
         // Every entry is decrypted before anything is written, so a damaged entry fails the
         // export (status 65) instead of leaving half of it behind.
-        let entries = try vault.list(filter).map { try vault.entry($0.id) }
+        let entries = try session.read { vault in try vault.list(filter).map { try vault.entry($0.id) } }
         try destination.refuseClashes(entries)
         let count = "\(entries.count) entr\(entries.count == 1 ? "y" : "ies")"
         Output.warning("the export is NOT encrypted: \(count) as plaintext to \(destination)")

@@ -58,7 +58,7 @@ struct Import: ParsableCommand {
     func run() throws {
         let urls = files.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath).standardizedFileURL }
         // Open first: a locked or missing vault must fail before minutes of parsing.
-        let vault = try VaultAccess(options: global).open()
+        let vault = try global.session().openVault()
         let batch = try Importer.read(from, from: urls, timeZone: .current)
         var summary = ImportSummary(batch: batch, imported: 0, duplicates: 0)
         // Nothing to store (every entry skipped): no write at all.

@@ -37,25 +37,26 @@ struct Init: ParsableCommand {
     var kdf: KDFPreset = .moderate
 
     func run() throws {
-        let access = VaultAccess(options: global)
-        let directory = access.directory
+        let session = global.session()
+        let directory = session.directory
         // Refuse before asking anything: a passphrase typed for nothing is a bad experience.
         do {
-            _ = try access.inspect()
+            _ = try session.inspect()
             throw VaultError.alreadyExists(path: directory.path)
         } catch VaultError.noVault {
             // The expected case.
         }
-        let passphrase = try access.newPassphrase(newPassphrase)
+        let source = newPassphrase.source
+        let passphrase = try session.newPassphrase(fileOption: source.fileOption, allowWeak: source.allowWeak)
         try FileManager.default.createDirectory(
             at: directory.deletingLastPathComponent(), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
-        let parameters = KDFPreset.insecureTestSwitch ? KDFParameters.insecureForTesting : kdf.parameters
-        if KDFPreset.insecureTestSwitch {
+        let parameters = session.environment.insecureTestKDF ? KDFParameters.insecureForTesting : kdf.parameters
+        if session.environment.insecureTestKDF {
             Output.warning("DIARY_INSECURE_TEST_KDF=1: using deliberately weak key derivation (tests only)")
         }
         let vault = try Vault.create(at: directory, store: store, passphrase: passphrase, kdf: parameters)
-        EntrySetWatch.created(vault)
+        session.created(vault)
         Output.note("created a \(vault.store.rawValue) vault at \(directory.path)")
     }
 }
@@ -72,12 +73,5 @@ enum KDFPreset: String, ExpressibleByArgument, CaseIterable {
         case .moderate: return .moderate
         case .sensitive: return .sensitive
         }
-    }
-
-    /// `DIARY_INSECURE_TEST_KDF=1`: TEST ONLY. Makes `init` use `KDFParameters.insecureForTesting`
-    /// so test suites can create many vaults quickly. Documented in the README and man page as
-    /// test-only; nothing uses it unless the variable is set to exactly `1`.
-    static var insecureTestSwitch: Bool {
-        ProcessInfo.processInfo.environment["DIARY_INSECURE_TEST_KDF"] == "1"
     }
 }

@@ -50,22 +50,20 @@ struct List: ParsableCommand {
     }
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open()
-        // Pages are read by `list`, so damage to one shows only then: warn after it.
+        let session = global.session()
+        let vault = try session.openVault()
+        // Pages are read by `list`, so damage to one shows only then: the session warns after it.
         var filter = filters.filter
         if let on {
             let day = Self.localDay(of: on.start)
             (filter.from, filter.to) = (day.start, day.end)
         }
-        var summaries: [EntrySummary]
-        if onThisDay {
+        let summaries: [EntrySummary] = try session.read { vault in
+            guard onThisDay else { return try vault.list(filter) }
             let limit = filter.limit
             filter.limit = nil
-            summaries = Array(try vault.list(filter).filter(Self.isOnThisDay(in: Date())).prefix(limit ?? .max))
-        } else {
-            summaries = try vault.list(filter)
+            return Array(try vault.list(filter).filter(Self.isOnThisDay(in: Date())).prefix(limit ?? .max))
         }
-        try warnAboutIndex(vault)
         try EntryFormat.printList(summaries, json: filters.json, pager: !pager.noPager, vault: vault)
     }
 
@@ -85,13 +83,11 @@ struct List: ParsableCommand {
     }
 }
 
-/// After a read: a page found damaged since the vault was opened is damage found now, and is
-/// treated as at open (`EntrySetWatch.afterRead`): a loss stops the command, damage is said.
-/// An entry shown from a damaged index could not be checked against its row: an older copy of
-/// it put back in its place would not be noticed, so `show` and `edit` say that too.
-func warnAboutIndex(_ vault: Vault, entryUnchecked: Bool = false) throws {
-    try EntrySetWatch.afterRead(vault)
-    if vault.indexState != .ok && entryUnchecked {
+/// After the session's read (which says that the index is damaged): an entry shown from a
+/// damaged index could not be checked against its row, and an older copy of it put back in its
+/// place would not be noticed, so `show` and `edit` say that too.
+func hintIfEntryUnchecked(_ vault: Vault) {
+    if vault.indexState != .ok {
         Output.hint("this entry could not be checked against the index (an older copy put back would go unnoticed); `diary verify` names what is damaged")
     }
 }

@@ -21,12 +21,12 @@ struct Lock: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let access = VaultAccess(options: global)
-        let info = try access.inspect()
-        if try access.agent(for: info.id).lock() {
-            Output.note("locked \(access.directory.path)")
+        let session = global.session()
+        let info = try session.inspect()
+        if try session.agentClient(for: info.id).lock() {
+            Output.note("locked \(session.directory.path)")
         } else {
-            Output.note("not unlocked: \(access.directory.path)")
+            Output.note("not unlocked: \(session.directory.path)")
         }
     }
 }

@@ -60,7 +60,7 @@ struct New: ParsableCommand {
 
     func run() throws {
         // Open first: a locked vault must fail before the user has written anything.
-        let vault = try VaultAccess(options: global).open()
+        let vault = try global.session().openVault()
         let limit = Vault.maximumTextBytes
         let body: String
         if edit {

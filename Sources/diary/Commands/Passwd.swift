@@ -33,26 +33,10 @@ struct Passwd: ParsableCommand {
     var kdf: KDFPreset?
 
     func run() throws {
-        let access = VaultAccess(options: global)
-        // Check the current passphrase before asking for a new one.
-        // Header only: the index and the entries are never read, so the cost does not grow
-        // with the diary.
-        SettingsWarnings.report(try access.inspect(), at: access.directory, kdfChanging: kdf != nil)
-        let (current, checked) = try access.withCurrentPassphrase { passphrase in
-            (passphrase, try Vault.checkPassphrase(at: access.directory, passphrase: passphrase))
-        }
-        // Mid-rotation the header holds two keys: `rekey` finishes first (and a synced vault
-        // could not publish a two-key header to the other machines).
-        guard checked.info.keyGenerations.count == 1 else { throw VaultError.rotationInterrupted }
-        // The current passphrase was accepted: a mistyped repeat asks again rather than start over.
-        let new = try access.newPassphrase(newPassphrase, triesOnMismatch: VaultAccess.passphraseTries)
-        let change = try Vault.changePassphrase(
-            at: access.directory, checked: checked, current: current, new: new, kdf: kdf?.parameters)
-        Output.note("passphrase changed for \(access.directory.path)")
-        // A synced vault publishes the new header at its next sync; the other machines then
-        // open with the new passphrase only.
-        try SyncLifecycle.notePassphraseChange(
-            change, vaultDirectory: access.directory, stateDirectory: EntrySetWatch.stateDirectory)
+        let outcome = try KeyChanges(global.session())
+            .changePassphrase(kdf: kdf?.parameters, new: newPassphrase.source)
+        Output.note("passphrase changed for \(outcome.vault.path)")
+        if let error = outcome.syncNotTold { throw error }
     }
 }
 

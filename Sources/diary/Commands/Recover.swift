@@ -36,7 +36,7 @@ struct Recover: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open(offerRecovery: false)
+        let vault = try global.session().openVault(offerRecovery: false)
         let found = InterruptedEdits.find(vault: vault.id)
         guard !found.isEmpty else {
             Output.note("no interrupted edits of this vault")

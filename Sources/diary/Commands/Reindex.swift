@@ -31,10 +31,11 @@ struct Reindex: ParsableCommand {
     var acceptOlder = false
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open(entrySet: .report)
-        let report = try EntrySetWatch.report(for: vault) ?? vault.checkEntrySet()
+        let session = global.session()
+        let vault = try session.openVault(entrySet: .report)
+        let report = try session.entrySet.report(for: vault) ?? vault.checkEntrySet()
         if report.isLoss {
-            let lines = EntrySetWatch.describe(report, vault: vault)
+            let lines = EntrySetWords.describe(report, vault: vault.directory)
             guard acceptOlder else {
                 for line in lines { Output.talk("diary: \(line)") }
                 throw CLIError.entriesLost(vault: vault.directory.path)

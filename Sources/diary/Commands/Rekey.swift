@@ -23,29 +23,15 @@ struct Rekey: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let access = VaultAccess(options: global)
-        let (vault, passphrase) = try access.openWithPassphrase()
-        let finishing = vault.rotationInterrupted
-        if finishing { Output.note("finishing an interrupted key rotation") }
-        // The key being retired: the older of the two when an earlier run was interrupted.
-        let retired = vault.retiringKey ?? (vault.vaultKey, vault.keyGeneration)
         let progress = Progress("re-encrypting")
         defer { progress.finish() }
-        let unsealable = try vault.rotateKey(passphrase: passphrase, progress: progress.update, beforeRetiring: {
-            // A synced vault publishes the new key's header, and the retired key sealed under
-            // the new one, at its next sync. Told before the old key is dropped, so that an
-            // interruption anywhere leaves both keys at hand for the next `diary rekey`.
-            try SyncLifecycle.noteKeyRotation(
-                vault: vault, retiredKey: retired.key, retiredGeneration: retired.generation,
-                stateDirectory: EntrySetWatch.stateDirectory, finishing: finishing)
-        })
+        let outcome = try KeyChanges(global.session()).rotateKey(progress: progress.update)
         progress.finish()
-        for id in unsealable {
+        for id in outcome.unsealable {
             Output.warning("entry \(EntryFormat.fullID(id)) was already damaged and was not re-encrypted; run `diary verify`")
         }
-        let client = try access.agent(for: vault.id)
-        if let status = try? client.status(), status.vaultID == vault.id {
-            try client.setKey(vault.vaultKey, generation: vault.keyGeneration)
+        if let error = outcome.agentNotTold { throw error }
+        if outcome.agentHoldsNewKey {
             Output.note("the vault key was rotated; the unlocked session now holds the new key")
         } else {
             Output.note("the vault key was rotated")

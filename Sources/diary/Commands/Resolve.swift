@@ -40,9 +40,10 @@ struct Resolve: ParsableCommand {
     }
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open()
+        let session = global.session()
+        let vault = try session.openVault()
         let entryID = try vault.resolve(id.lowercased())
-        let engine = try SyncEngine(vault: vault, stateDirectory: EntrySetWatch.stateDirectory)
+        let engine = try SyncEngine(vault: vault, stateDirectory: session.stateDirectory)
         let choice: ResolveChoice
         switch keep {
         case .mine?: choice = .mine

@@ -51,17 +51,17 @@ struct Restore: ParsableCommand {
             // An empty directory is allowed: nothing can be lost.
             if !contents.isEmpty { throw CLIError.notEmpty(path: target.path) }
         }
-        let passphrase = try VaultAccess(options: global, directoryOverride: target)
-            .currentPassphrase(prompt: "Passphrase for \(source.path): ")
+        let session = global.session(directory: target)
+        let passphrase = try session.currentPassphrase(.unlock(path: source.path))
         guard salvage else {
             let vault = try Vault.restore(backup: source, to: target, passphrase: passphrase, store: store)
-            EntrySetWatch.created(vault)
+            session.created(vault)
             let count = vault.entryCount
             Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
             return
         }
         let report = try Vault.salvage(backup: source, to: target, passphrase: passphrase, store: store)
-        EntrySetWatch.created(report.vault)
+        session.created(report.vault)
         let count = report.vault.entryCount
         // What was lost goes to stderr (talk, not data): the restored vault is the result.
         for lost in report.lost { Output.note("lost: \(lost.description)") }

@@ -43,15 +43,18 @@ struct Search: ParsableCommand {
 
     func run() throws {
         let query = try SearchQuery(validating: text)
-        let vault = try VaultAccess(options: global).open()
-        try warnAboutIndex(vault)
-        let found = try vault.search(all: query.terms, filter: filters.filter)
+        let session = global.session()
+        let vault = try session.openVault()
+        let (found, damaged) = try session.read { vault in
+            let result = try vault.search(all: query.terms, filter: filters.filter)
+            return (result.matches, result.damaged)
+        }
         if filters.json || isatty(STDOUT_FILENO) != 1 {
             try EntryFormat.printList(found, json: filters.json, vault: vault)
         } else {
             try printWithContext(found, vault: vault, terms: query.terms)
         }
-        for id in vault.damagedDuringLastSearch {
+        for id in damaged {
             Output.warning("entry \(EntryFormat.fullID(id)) is damaged and was not searched; run `diary verify`")
         }
         // grep's convention, so `if diary search ...; then` reads as it should.

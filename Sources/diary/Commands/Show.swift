@@ -53,18 +53,21 @@ struct Show: ParsableCommand {
     }
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open()
-        let entryIDs: [UUID]
-        if ids.isEmpty {
-            entryIDs = try vault.list(EntryFilter(limit: limit ?? 1)).map(\.id)
-            if entryIDs.isEmpty { throw CLIError.noEntries }
-        } else {
-            // Two ids naming the same entry (`show ffff ffff0000`) show it once, where it first appears.
-            var seen = Set<UUID>()
-            entryIDs = try ids.map { try vault.resolve($0.lowercased()) }.filter { seen.insert($0).inserted }
+        let session = global.session()
+        let vault = try session.openVault()
+        let entries = try session.read { vault in
+            let entryIDs: [UUID]
+            if ids.isEmpty {
+                entryIDs = try vault.list(EntryFilter(limit: limit ?? 1)).map(\.id)
+                if entryIDs.isEmpty { throw CLIError.noEntries }
+            } else {
+                // Two ids naming the same entry (`show ffff ffff0000`) show it once, where it first appears.
+                var seen = Set<UUID>()
+                entryIDs = try ids.map { try vault.resolve($0.lowercased()) }.filter { seen.insert($0).inserted }
+            }
+            return try entryIDs.map { try vault.entry($0) }
         }
-        let entries = try entryIDs.map { try vault.entry($0) }
-        try warnAboutIndex(vault, entryUnchecked: true)
+        hintIfEntryUnchecked(vault)
         if json {
             let records = entries.map(EntryFormat.Record.init)
             let several = limit != nil || ids.count > 1

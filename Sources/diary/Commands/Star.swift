@@ -24,7 +24,7 @@ struct Star: ParsableCommand {
 }
 
 func setStar(_ starred: Bool, id: String, global: GlobalOptions) throws {
-    let vault = try VaultAccess(options: global).open()
+    let vault = try global.session().openVault()
     let entryID = try vault.resolve(id.lowercased())
     _ = try vault.update(entryID, starred: starred)
     Output.note("\(starred ? "starred" : "unstarred") \(EntryFormat.shortID(entryID))")

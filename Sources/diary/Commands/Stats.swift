@@ -36,10 +36,11 @@ struct Stats: ParsableCommand {
     var json = false
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open()
+        let session = global.session()
+        try session.openVault()
         let calendar = DateOutput.dayCalendar
         let report = StatsReport(
-            try WrittenEntries.readWarning(vault), today: CalendarDay(Date(), calendar: calendar), calendar: calendar)
+            try WrittenEntries.readWarning(session), today: CalendarDay(Date(), calendar: calendar), calendar: calendar)
         if json {
             Output.data(try EntryFormat.json(report.record))
         } else {

@@ -22,10 +22,10 @@ struct Status: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let access = VaultAccess(options: global)
-        let info = try access.inspect()
-        let path = Printable.escaped(access.directory.path)
-        if let status = try access.agent(for: info.id).status(), status.vaultID == info.id {
+        let session = global.session()
+        let info = try session.inspect()
+        let path = Printable.escaped(session.directory.path)
+        if let status = try session.agentClient(for: info.id).status(), status.vaultID == info.id {
             Output.data(
                 "unlocked \(path) (\(info.store.rawValue)): locks in \(TimeSpan.describe(status.idleRemaining)) without use, at most \(TimeSpan.describe(status.maxRemaining))")
         } else {

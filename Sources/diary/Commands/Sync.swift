@@ -30,14 +30,3 @@ struct Sync: ParsableCommand {
         defaultSubcommand: SyncNow.self)
 }
 
-extension Sync {
-    /// After a sync that followed another machine's key rotation: an unlock session of this
-    /// vault still holds the old key, so it is handed the new one.
-    static func handOffFollowedKey(_ report: SyncReport, vault: Vault, access: VaultAccess) throws {
-        guard report.keyChanged else { return }
-        let client = try access.agent(for: vault.id)
-        if let status = try? client.status(), status.vaultID == vault.id {
-            try client.setKey(vault.vaultKey, generation: vault.keyGeneration)
-        }
-    }
-}

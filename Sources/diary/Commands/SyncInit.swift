@@ -23,17 +23,17 @@ struct SyncInit: ParsableCommand {
     @OptionGroup var remote: RemoteOptions
 
     func run() throws {
-        let access = VaultAccess(options: global)
-        let (vault, passphrase) = try access.openWithPassphrase()
+        let session = global.session()
+        let (vault, passphrase) = try session.openWithPassphrase()
         let progress = SyncProgressLine()
         defer { progress.finish() }
         var report = try SyncLifecycle.initialize(
             vault: vault, remote: remote.location, machineName: remote.machineName, passphrase: passphrase,
-            stateDirectory: EntrySetWatch.stateDirectory, progress: progress.update)
+            stateDirectory: session.stateDirectory, progress: progress.update)
         progress.finish()
         Output.note("this vault now syncs with \(Printable.escaped(remote.location.description))")
         report.keyChangePublished = false  // the first header, not a change
         SyncMessages.print(report)
-        try Sync.handOffFollowedKey(report, vault: vault, access: access)
+        try KeyChanges(session).afterSync(report, vault: vault)
     }
 }

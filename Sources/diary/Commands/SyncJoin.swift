@@ -34,10 +34,8 @@ struct SyncJoin: ParsableCommand {
         if let names = try? FileManager.default.contentsOfDirectory(atPath: target.path), !names.isEmpty {
             throw SyncError.targetNotEmpty(path: target.path)
         }
-        var options = global
-        options.vault = target.path
-        let access = VaultAccess(options: options)
-        let passphrase = try access.currentPassphrase(prompt: "Passphrase of the synced vault: ")
+        let session = global.session(directory: target)
+        let passphrase = try session.currentPassphrase(.syncedVault)
         try FileManager.default.createDirectory(
             at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
@@ -45,11 +43,11 @@ struct SyncJoin: ParsableCommand {
         defer { progress.finish() }
         let (vault, report) = try SyncLifecycle.join(
             remote: remote.location, to: target, store: store, machineName: remote.machineName,
-            passphrase: passphrase, stateDirectory: EntrySetWatch.stateDirectory, progress: progress.update)
+            passphrase: passphrase, stateDirectory: session.stateDirectory, progress: progress.update)
         progress.finish()
-        EntrySetWatch.created(vault)
+        session.created(vault)
         Output.note("created a \(vault.store.rawValue) vault at \(target.path) from \(Printable.escaped(remote.location.description))")
         SyncMessages.print(report)
-        try Sync.handOffFollowedKey(report, vault: vault, access: access)
+        try KeyChanges(session).afterSync(report, vault: vault)
     }
 }

@@ -26,13 +26,13 @@ struct SyncStop: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let access = VaultAccess(options: global)
-        let info = try access.inspect()
-        let setup = (info.id, access.directory)
+        let session = global.session()
+        let info = try session.inspect()
+        let setup = (info.id, session.directory)
         try confirmDestructive(
-            "forgetting this machine's sync state", question: "Stop syncing \(access.directory.path) on this machine?", yes: yes)
+            "forgetting this machine's sync state", question: "Stop syncing \(session.directory.path) on this machine?", yes: yes)
         guard let remote = try SyncLifecycle.stop(
-            vaultID: setup.0, vaultDirectory: setup.1, stateDirectory: EntrySetWatch.stateDirectory) else {
+            vaultID: setup.0, vaultDirectory: setup.1, stateDirectory: session.stateDirectory) else {
             throw SyncError.notSetUp
         }
         Output.note("this vault no longer syncs with \(Printable.escaped(remote.description)) on this machine; the vault and the remote are unchanged")

@@ -40,7 +40,7 @@ struct Tag: ParsableCommand {
     }
 
     func run() throws {
-        let vault = try VaultAccess(options: global).open()
+        let vault = try global.session().openVault()
         let entryID = try vault.resolve(id.lowercased())
         var tags = try vault.entry(entryID).tags
         for change in changes {

@@ -36,19 +36,19 @@ struct Unlock: ParsableCommand {
     var max = Unlock.defaultMax
 
     func run() throws {
-        let access = VaultAccess(options: global)
-        let info = try access.inspect()
-        let client = try access.agent(for: info.id)
+        let session = global.session()
+        let info = try session.inspect()
+        let client = try session.agentClient(for: info.id)
         if let status = try? client.status(), status.vaultID == info.id {
-            Output.note("already unlocked: \(access.directory.path) (locks in \(TimeSpan.describe(min(status.idleRemaining, status.maxRemaining))))")
+            Output.note("already unlocked: \(session.directory.path) (locks in \(TimeSpan.describe(min(status.idleRemaining, status.maxRemaining))))")
             return
         }
-        let (vault, _) = try access.openWithPassphrase()
+        let (vault, _) = try session.openWithPassphrase()
         try AgentLauncher.start(
             key: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id,
             idleTimeout: timeout.seconds, maximumLifetime: max.seconds, client: client)
         Output.note(
-            "unlocked \(access.directory.path) for \(TimeSpan.describe(timeout.seconds)) without use, at most \(TimeSpan.describe(max.seconds))")
+            "unlocked \(session.directory.path) for \(TimeSpan.describe(timeout.seconds)) without use, at most \(TimeSpan.describe(max.seconds))")
     }
 }
 

@@ -40,15 +40,16 @@ struct Verify: ParsableCommand {
         var isDirectory: ObjCBool = false
         if let path, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
             let file = URL(fileURLWithPath: path).standardizedFileURL
-            let passphrase = try VaultAccess(options: global)
-                .currentPassphrase(prompt: "Passphrase for \(file.path): ")
+            let session = global.session()
+            let passphrase = try session.currentPassphrase(.unlock(path: file.path))
             report = try Vault.verifyBackup(file, passphrase: passphrase)
             isBackup = true
-            if report.isClean { Self.noteVerifiedBackup(file) }
+            if report.isClean { Self.noteVerifiedBackup(file, stateDirectory: session.stateDirectory) }
         } else {
             let override = path.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
-            let vault = try VaultAccess(options: global, directoryOverride: override).open(entrySet: .report)
-            report = try vault.verify(entrySet: EntrySetWatch.report(for: vault), progress: progress.update)
+            let session = global.session(directory: override)
+            let vault = try session.openVault(entrySet: .report)
+            report = try vault.verify(entrySet: session.entrySet.report(for: vault), progress: progress.update)
         }
         progress.finish()
         for damage in report.damaged { Output.data(Printable.escaped(damage.description)) }
@@ -63,9 +64,9 @@ struct Verify: ParsableCommand {
 
     /// Remembers (outside the vault) that a backup of this vault verified clean, for `diary
     /// audit`. Failing to remember does not fail the verification.
-    private static func noteVerifiedBackup(_ file: URL) {
+    private static func noteVerifiedBackup(_ file: URL, stateDirectory: URL) {
         do {
-            try VerifiedBackups().record(vaultID: try VerifiedBackups.vaultID(ofBackup: file))
+            try VerifiedBackups(stateDirectory: stateDirectory).record(vaultID: try VerifiedBackups.vaultID(ofBackup: file))
         } catch {
             Output.warning("could not note the verified backup for `diary audit`: \(error)")
         }

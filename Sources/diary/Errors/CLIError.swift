@@ -133,3 +133,17 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension CLIError {
+    /// DiaryApp's reasons to stop, worded as the command line always worded them.
+    init(_ error: AppError) {
+        switch error {
+        case .locked(let vault): self = .locked(vault: vault)
+        case .agentBusy(let vault): self = .agentBusy(vault: vault)
+        case .noTerminalForNewPassphrase: self = .noTerminalForNewPassphrase
+        case .passphraseFile(let path, let detail): self = .passphraseFile(path: path, detail: detail)
+        case .weakPassphrase(let weakness): self = .weakPassphrase(reason: PassphraseWords.weakness(weakness))
+        case .entriesLost(let vault): self = .entriesLost(vault: vault)
+        }
+    }
+}

@@ -19,6 +19,9 @@ struct ErrorReport: Equatable {
         switch error {
         case let e as CLIError: self.init(message: e.description, hint: e.hint, code: e.exitCode)
         case let e as InputError: self = InputWording.report(e)
+        case let e as AppError:
+            let words = CLIError(e)
+            self.init(message: words.description, hint: words.hint, code: words.exitCode)
         case let e as VaultError: self.init(vault: e)
         case let e as ExchangeError: self.init(exchange: e)
         case let e as SyncError: self.init(sync: e)

@@ -66,7 +66,7 @@ enum EntryCompletion {
     static func summaries(_ words: [String]) -> [EntrySummary] {
         guard let options = try? GlobalOptions.parse(vaultOption(in: words).map { ["--vault", $0] } ?? []),
             let sealed = try? SealedVault(at: options.vaultURL),
-            let socket = try? AgentPaths.socketURL(vaultID: sealed.info.id),
+            let socket = try? UnlockAgent(environment: DiaryEnvironment()).socketURL(for: sealed.info.id),
             let held = try? AgentClient(socketURL: socket, timeout: agentTimeout).fetchKey(),
             held.vaultID == sealed.info.id,
             let vault = try? sealed.open(vaultKey: held.key, keyGeneration: held.generation)

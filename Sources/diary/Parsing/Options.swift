@@ -24,28 +24,9 @@ struct GlobalOptions: ParsableArguments {
         completion: .file())
     var passphraseFile: String?
 
-    private var environment: [String: String] { ProcessInfo.processInfo.environment }
-
-    /// The vault directory: `--vault`, else `$DIARY_VAULT`, else the XDG data directory.
-    var vaultURL: URL {
-        if let path = vault ?? nonEmpty(environment["DIARY_VAULT"]) {
-            return URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL
-        }
-        if let data = nonEmpty(environment["XDG_DATA_HOME"]), data.hasPrefix("/") {
-            return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("diary", isDirectory: true)
-        }
-        let home = nonEmpty(environment["HOME"]) ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home, isDirectory: true)
-            .appendingPathComponent(".local/share/diary", isDirectory: true)
-    }
-
-    /// The current passphrase's file, if one was given.
-    var passphraseFilePath: String? { passphraseFile ?? nonEmpty(environment["DIARY_PASSPHRASE_FILE"]) }
-
-    private func nonEmpty(_ value: String?) -> String? {
-        guard let value, !value.isEmpty else { return nil }
-        return value
-    }
+    /// The vault directory: `--vault`, else `$DIARY_VAULT`, else the XDG data directory
+    /// (`DiaryEnvironment`, the one reader of those variables).
+    var vaultURL: URL { DiaryEnvironment().vaultDirectory(option: vault) }
 }
 
 /// `--new-passphrase-file` and `--allow-weak-passphrase`, for the commands that set a
@@ -62,11 +43,10 @@ struct NewPassphraseOptions: ParsableArguments {
     @Flag(help: "Use the new passphrase even if the strength check calls it weak.")
     var allowWeakPassphrase = false
 
-    /// The new passphrase's file, if one was given.
-    var path: String? {
-        if let newPassphraseFile { return newPassphraseFile }
-        let value = ProcessInfo.processInfo.environment["DIARY_NEW_PASSPHRASE_FILE"] ?? ""
-        return value.isEmpty ? nil : value
+    /// Where the new passphrase comes from (the option, else `$DIARY_NEW_PASSPHRASE_FILE`,
+    /// else the terminal), for the session.
+    var source: NewPassphraseSource {
+        NewPassphraseSource(fileOption: newPassphraseFile, allowWeak: allowWeakPassphrase)
     }
 }
 

@@ -1,11 +1,10 @@
 import DiaryApp
 
 extension WrittenEntries {
-    /// Reads what `stats` and `calendar` report on, then says what the read found damaged: the
-    /// index (`warnAboutIndex`), then each entry whose words could not be counted.
-    static func readWarning(_ vault: Vault, _ filter: EntryFilter = EntryFilter()) throws -> WrittenEntries {
-        let written = try read(vault, filter)
-        try warnAboutIndex(vault)
+    /// Reads what `stats` and `calendar` report on through the session's guard (which says
+    /// what it found of the index), then says which entries' words could not be counted.
+    static func readWarning(_ session: DiarySession, _ filter: EntryFilter = EntryFilter()) throws -> WrittenEntries {
+        let written = try session.read { try read($0, filter) }
         for id in written.damaged {
             Output.warning("entry \(EntryFormat.fullID(id)) is damaged and its words were not counted; run `diary verify`")
         }

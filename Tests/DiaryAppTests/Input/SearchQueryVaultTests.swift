@@ -23,7 +23,7 @@ final class SearchQueryVaultTests: VaultTestCase {
     }
 
     private func found(_ arguments: [String]) throws -> Set<UUID> {
-        Set(try vault.search(all: try SearchQuery(arguments: arguments).terms).map(\.id))
+        Set(try vault.search(all: try SearchQuery(arguments: arguments).terms).matches.map(\.id))
     }
 
     func testEveryWordMustOccurInAnyOrder() throws {

@@ -68,7 +68,7 @@ final class SyncInterruptedRotationTests: XCTestCase {
         let published = try net.publishedHeader(store: "files")
         XCTAssertThrowsError(
             try vault.rotateKey(
-                adopting: published, passphrase: secretBytes(net.passphrase), beforeRetiring: { throw Interrupted() }))
+                adopting: published, passphrase: secretBytes(net.passphrase), beforeRetiring: { _ in throw Interrupted() }))
         XCTAssertEqual(try Vault.inspect(at: b.vault).keyGenerations, [1, 2])
 
         let refused = try b.run(["sync"])
@@ -165,12 +165,12 @@ final class SyncInterruptedRotationTests: XCTestCase {
         let vault = try Vault.open(at: net[n].vault, passphrase: secretBytes(passphrase))
         let retired = (key: vault.vaultKey, generation: vault.keyGeneration)
         XCTAssertThrowsError(
-            try vault.rotateKey(passphrase: secretBytes(passphrase), beforeRetiring: {
+            try vault.rotateKey(passphrase: secretBytes(passphrase), beforeRetiring: { headers in
                 guard point != .beforeSyncWasTold else { throw Interrupted() }
                 let syncState = try net.syncStateItem(n, named: "state")
                 let before = try Data(contentsOf: syncState)
                 try SyncLifecycle.noteKeyRotation(
-                    vault: vault, retiredKey: retired.key, retiredGeneration: retired.generation,
+                    vault: vault, headers: headers, retiredKey: retired.key, retiredGeneration: retired.generation,
                     stateDirectory: net.stateDirectory(n))
                 if point == .whileSyncResealed { try before.write(to: syncState) }
                 throw Interrupted()

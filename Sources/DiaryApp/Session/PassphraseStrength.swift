@@ -1,6 +1,17 @@
-import DiaryApp
 import DiaryCrypto
 import Glibc
+
+/// Why a new passphrase is weak, with the numbers behind the verdict (the CLI words it).
+public enum PassphraseWeakness: Equatable, Sendable {
+    /// It is on the list of the most common passphrases (or made of words on it).
+    case common
+    /// One short unit repeated (`abcabcabc`): worth the unit and the count.
+    case repeatedUnit(bits: Int)
+    /// Half or more of its characters repeat or continue a sequence (`aaa`, `abc`).
+    case mostlyPredictable(characters: Int, bits: Int)
+    /// Too few characters for the alphabet they span.
+    case tooShort(characters: Int, bits: Int)
+}
 
 /// A simple estimate of how guessable a new passphrase is, used to refuse weak ones at `init`
 /// and `passwd`.
@@ -12,35 +23,35 @@ import Glibc
 /// other character is worth 1 bit; a passphrase on a short list of the most common ones (after
 /// lowercasing and dropping trailing digits and symbols) is worth 0. It knows no dictionary,
 /// so it overrates words: it catches the obviously weak, it does not certify the strong.
-struct PassphraseStrength: Equatable {
+public struct PassphraseStrength: Equatable, Sendable {
     /// Below this estimate a new passphrase is refused without `--allow-weak-passphrase`.
     /// About 8 random characters of all four ASCII classes, or 11 random lowercase letters.
-    static let minimumBits = 50.0
+    public static let minimumBits = 50.0
 
-    let bits: Double
-    /// Why the passphrase is weak, for the error message; nil when it is not.
-    let weakness: String?
+    public let bits: Double
+    /// Why the passphrase is weak; nil when it is not.
+    public let weakness: PassphraseWeakness?
 
-    var isWeak: Bool { weakness != nil }
+    public var isWeak: Bool { weakness != nil }
 
-    static func of(_ passphrase: SecretBytes) -> PassphraseStrength {
+    public static func of(_ passphrase: SecretBytes) -> PassphraseStrength {
         passphrase.withUnsafeBytes { of(utf8: $0) }
     }
 
     /// The estimate for valid UTF-8 `bytes`. Works on the bytes in place; only the common-list
     /// look-up copies them (see `isCommon`).
-    static func of(utf8 bytes: UnsafeRawBufferPointer) -> PassphraseStrength {
+    public static func of(utf8 bytes: UnsafeRawBufferPointer) -> PassphraseStrength {
         if isCommon(bytes) {
-            return PassphraseStrength(bits: 0, weakness: "it is one of the most common passphrases")
+            return PassphraseStrength(bits: 0, weakness: .common)
         }
         // `abcabcabc`, `password password`: one unit, repeated, is worth the unit and the count.
         let unitLength = period(of: bytes)
         if unitLength < bytes.count {
             let unit = of(utf8: UnsafeRawBufferPointer(rebasing: bytes[0..<unitLength]))
-            let bits = (unit.weakness?.hasPrefix("it is one") == true ? 0 : unit.bits)
+            let bits = (unit.weakness == .common ? 0 : unit.bits)
                 + log2(Double(bytes.count) / Double(unitLength))
             guard bits < minimumBits else { return PassphraseStrength(bits: bits, weakness: nil) }
-            return PassphraseStrength(bits: bits, weakness: "a short sequence repeated (\(estimate(bits)))")
+            return PassphraseStrength(bits: bits, weakness: .repeatedUnit(bits: Int(bits)))
         }
 
         var characters = 0, predictable = 0
@@ -72,15 +83,10 @@ struct PassphraseStrength: Equatable {
         let bits = Double(characters - predictable) * log2(max(alphabet, 1)) + Double(predictable)
 
         guard bits < minimumBits else { return PassphraseStrength(bits: bits, weakness: nil) }
-        let count = "\(characters) character\(characters == 1 ? "" : "s")"
         if predictable * 2 >= characters && characters > 2 {
-            return PassphraseStrength(bits: bits, weakness: "\(count), mostly repeated or in sequence (\(estimate(bits)))")
+            return PassphraseStrength(bits: bits, weakness: .mostlyPredictable(characters: characters, bits: Int(bits)))
         }
-        return PassphraseStrength(bits: bits, weakness: "only \(count) (\(estimate(bits)))")
-    }
-
-    private static func estimate(_ bits: Double) -> String {
-        "about \(Int(bits)) bits by a simple estimate, \(Int(minimumBits)) wanted"
+        return PassphraseStrength(bits: bits, weakness: .tooShort(characters: characters, bits: Int(bits)))
     }
 
     /// The length of the shortest prefix that `bytes` repeats (the last repetition may be cut

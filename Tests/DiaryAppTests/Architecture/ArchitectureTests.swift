@@ -7,9 +7,10 @@ import XCTest
 /// dependency or not, so the manifest alone does not keep the CLI off the store layer. Each
 /// failure names the file and line that breaks a rule.
 final class ArchitectureTests: XCTestCase {
-    /// The package root: this file is `Tests/DiaryAppTests/ArchitectureTests.swift`.
+    /// The package root: this file is `Tests/DiaryAppTests/Architecture/ArchitectureTests.swift`.
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The CLI reaches the vault through DiaryApp and DiaryVault: never the store, never C.
     func testTheCommandLineImportsNeitherTheStoreNorLibsodium() throws {

@@ -1,0 +1,117 @@
+import DiaryCrypto
+import DiarySync
+import DiaryVault
+import Foundation
+
+/// The one flow for a change of the vault's key or passphrase, wherever it starts (`passwd`,
+/// `rekey`, or a sync that follows another machine's change): the vault changes, sync is told
+/// so that it publishes the change, and the unlock agent is handed the new key. What happened
+/// comes back as a value for the CLI to word.
+public struct KeyChanges {
+    let session: DiarySession
+
+    public init(_ session: DiarySession) { self.session = session }
+
+    /// Changes the passphrase, checking the current one first (the header alone is read: the
+    /// cost does not grow with the diary). `kdf`, when given, replaces the cost. The vault key
+    /// is unchanged, so the agent keeps the key it holds.
+    public func changePassphrase(kdf: KDFParameters?, new: NewPassphraseSource) throws -> PassphraseChangeOutcome {
+        let directory = session.directory
+        session.checkSettings(try session.inspect(), kdfChanging: kdf != nil)
+        let (current, checked) = try session.withCurrentPassphrase { passphrase in
+            (passphrase, try Vault.checkPassphrase(at: directory, passphrase: passphrase))
+        }
+        // Mid-rotation the header holds two keys: `rekey` finishes first (and a synced vault
+        // could not publish a two-key header to the other machines).
+        guard checked.info.keyGenerations.count == 1 else { throw VaultError.rotationInterrupted }
+        // The current passphrase was accepted: a mistyped repeat asks again rather than start over.
+        let passphrase = try session.newPassphrase(
+            fileOption: new.fileOption, allowWeak: new.allowWeak, triesOnMismatch: DiarySession.passphraseTries)
+        let change = try Vault.changePassphrase(
+            at: directory, checked: checked, current: current, new: passphrase, kdf: kdf)
+        // A synced vault publishes the new header at its next sync; the other machines then
+        // open with the new passphrase only. The change stands whether or not sync heard of it.
+        do {
+            try SyncLifecycle.notePassphraseChange(
+                change, vaultDirectory: directory, stateDirectory: session.stateDirectory)
+            return PassphraseChangeOutcome(vault: directory, syncNotTold: nil)
+        } catch {
+            return PassphraseChangeOutcome(vault: directory, syncNotTold: error)
+        }
+    }
+
+    /// Rotates the vault key (or finishes a rotation that was interrupted): every entry is
+    /// sealed again under a new key, sync is told before the old key is dropped, and an agent
+    /// holding the old key is given the new one.
+    public func rotateKey(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> KeyRotationOutcome {
+        let (vault, passphrase) = try session.openWithPassphrase()
+        let finishing = vault.rotationInterrupted
+        if finishing { session.events(.finishingInterruptedRotation) }
+        // The key being retired: the older of the two when an earlier run was interrupted.
+        let retired = vault.retiringKey ?? (vault.vaultKey, vault.keyGeneration)
+        let stateDirectory = session.stateDirectory
+        let unsealable = try vault.rotateKey(passphrase: passphrase, progress: progress, beforeRetiring: { headers in
+            // A synced vault publishes the new key's header, and the retired key sealed under
+            // the new one, at its next sync. Told before the old key is dropped, so that an
+            // interruption anywhere leaves both keys at hand for the next `diary rekey`.
+            try SyncLifecycle.noteKeyRotation(
+                vault: vault, headers: headers, retiredKey: retired.key, retiredGeneration: retired.generation,
+                stateDirectory: stateDirectory, finishing: finishing)
+        })
+        // The rotation stands whether or not the agent could be given the key.
+        do {
+            return KeyRotationOutcome(
+                vault: vault.directory, unsealable: unsealable, agentHoldsNewKey: try handOverKey(of: vault),
+                agentNotTold: nil)
+        } catch {
+            return KeyRotationOutcome(vault: vault.directory, unsealable: unsealable, agentHoldsNewKey: false, agentNotTold: error)
+        }
+    }
+
+    /// After a sync took in the key another machine rotated to: an agent holding the old key is
+    /// given the new one. True when an agent of this vault took it.
+    @discardableResult
+    public func keyFollowed(_ vault: Vault) throws -> Bool { try handOverKey(of: vault) }
+
+    /// After a sync: when it took in another machine's key (`SyncReport.keyChanged`), the
+    /// agent is handed it (`keyFollowed`). True when an agent of this vault took it.
+    @discardableResult
+    public func afterSync(_ report: SyncReport, vault: Vault) throws -> Bool {
+        guard report.keyChanged else { return false }
+        return try keyFollowed(vault)
+    }
+
+    private func handOverKey(of vault: Vault) throws -> Bool {
+        try session.agent.handOver(vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
+    }
+}
+
+/// Where a new passphrase comes from: a file (`--new-passphrase-file`, else the environment's),
+/// else the asker; and whether a weak one may be used.
+public struct NewPassphraseSource: Sendable {
+    public var fileOption: String?
+    public var allowWeak: Bool
+
+    public init(fileOption: String?, allowWeak: Bool) {
+        self.fileOption = fileOption
+        self.allowWeak = allowWeak
+    }
+}
+
+/// What `changePassphrase` did: the passphrase of `vault` changed; `syncNotTold`, when set, is
+/// why sync could not be told (the change stands; the CLI reports it as the command's error).
+public struct PassphraseChangeOutcome {
+    public let vault: URL
+    public let syncNotTold: Error?
+}
+
+/// What `rotateKey` did.
+public struct KeyRotationOutcome {
+    public let vault: URL
+    /// Entries already damaged, left under the old key.
+    public let unsealable: [UUID]
+    /// An unlock agent of this vault now holds the new key.
+    public let agentHoldsNewKey: Bool
+    /// Why the agent could not be reached to be given the new key, if it could not.
+    public let agentNotTold: Error?
+}

@@ -1,0 +1,40 @@
+import DiaryCrypto
+import DiaryVault
+import Foundation
+
+/// Something a command should tell the user that is not its result: a warning or a note, as a
+/// value. The CLI words each one (Sources/diary/Rendering/AppEventWords.swift); DiaryApp never
+/// writes to a stream.
+public enum AppEvent: Equatable, Sendable {
+    /// The agent holds the key but did not hand it over in time; the passphrase is used instead.
+    case agentBusyUsingPassphrase
+    /// The agent's key did not open this vault's index (another key, or a damaged index).
+    case agentKeyRefused
+    /// The header holds two key generations: `rekey` should be run again.
+    case rotationInterrupted
+    /// `rekey` found a rotation interrupted and finishes it.
+    case finishingInterruptedRotation
+    /// The vault's key derivation cost is below the default.
+    case weakKeyDerivation(KDFParameters)
+    /// A file or directory of the vault is open to group or others.
+    case vaultFileTooOpen(VaultExposure.FileFacts, vault: URL)
+    /// A regular file holding a passphrase can be read or written by group or others.
+    case passphraseFileTooOpen(path: String, mode: UInt32)
+    /// A weak new passphrase was used because the user allowed it.
+    case weakPassphraseAllowed(PassphraseWeakness)
+    /// This machine's record of the vault could not be read; it was started again.
+    case recordUnreadable(vault: URL)
+    /// The vault's index is missing or damaged (only `reindex` may write until it is repaired).
+    case indexDamaged(vault: URL, noRecord: Bool)
+    /// Entries this machine saw are gone or older: the command stops (`AppError.entriesLost`).
+    case entriesLost(EntrySetReport, vault: URL)
+    /// A vault created or restored here is older than a copy this machine saw before.
+    case restoredOlderThanSeen(EntrySetReport, vault: URL)
+    /// This machine's record of a new vault could not be started.
+    case recordNotStarted(vault: URL, reason: String)
+    /// A write stood, but this machine's record of the vault could not follow it.
+    case recordNotUpdated(vault: URL, reason: String)
+}
+
+/// Where a session's events go. The CLI prints them on stderr; tests collect them.
+public typealias AppEventSink = (AppEvent) -> Void

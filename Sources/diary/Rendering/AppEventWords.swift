@@ -1,0 +1,79 @@
+import DiaryApp
+import Foundation
+
+/// The words for what DiaryApp reports (`AppEvent`), on stderr: warnings, notes and hints, as
+/// diary has always worded them.
+enum AppEventWords {
+    static func say(_ event: AppEvent) {
+        switch event {
+        case .agentBusyUsingPassphrase:
+            Output.warning("the unlock agent is busy; using the passphrase instead")
+        case .agentKeyRefused:
+            Output.warning("the unlock agent's key does not open this vault's index (another key, or a damaged index); asking for the passphrase")
+        case .rotationInterrupted:
+            Output.warning("a key rotation was interrupted; run `diary rekey` to finish it")
+        case .finishingInterruptedRotation:
+            Output.note("finishing an interrupted key rotation")
+        case .weakKeyDerivation(let kdf):
+            Output.warning(AuditFindings.kdfWarning(kdf))
+        case .vaultFileTooOpen(let file, let vault):
+            Output.warning(AuditFindings.modeWarning(file, in: vault))
+        case .passphraseFileTooOpen(let path, let mode):
+            Output.warning("passphrase file \(path) is open to group or others (mode 0\(String(mode, radix: 8)))")
+            Output.hint("chmod 600 \(path)")
+        case .weakPassphraseAllowed(let weakness):
+            Output.warning("the new passphrase is weak: \(PassphraseWords.weakness(weakness)); used because of --allow-weak-passphrase")
+        default:
+            sayEntrySet(event)
+        }
+    }
+
+    /// This machine's record of the vault (`EntrySetGuard`).
+    private static func sayEntrySet(_ event: AppEvent) {
+        switch event {
+        case .recordUnreadable(let vault):
+            Output.warning("this machine's record of \(vault.path) could not be read; it was started again")
+        case .indexDamaged(let vault, let noRecord):
+            Output.warning("the index of \(vault.path) is missing or damaged; "
+                + "only `diary reindex` can write until it is repaired")
+            if noRecord {
+                Output.warning("this machine has no earlier record of this vault: "
+                    + "entries deleted or rolled back before now cannot be detected")
+            }
+        case .entriesLost(let report, let vault):
+            for line in EntrySetWords.describe(report, vault: vault) { Output.talk("diary: \(line)") }
+        case .restoredOlderThanSeen(let report, let vault):
+            for line in EntrySetWords.describe(report, vault: vault) {
+                Output.talk("diary: \(line.replacingOccurrences(of: "error: ", with: "warning: "))")
+            }
+            Output.hint("`diary reindex --accept-older` continues from the restored copy")
+        case .recordNotStarted(let vault, let reason):
+            Output.warning("could not start this machine's record of \(vault.path): \(reason)")
+        case .recordNotUpdated(let vault, let reason):
+            Output.warning("could not update this machine's record of \(vault.path): \(reason)")
+        default:
+            break
+        }
+    }
+}
+
+/// Why a new passphrase is weak, in words (`PassphraseStrength`).
+enum PassphraseWords {
+    static func weakness(_ weakness: PassphraseWeakness) -> String {
+        switch weakness {
+        case .common: return "it is one of the most common passphrases"
+        case .repeatedUnit(let bits): return "a short sequence repeated (\(estimate(bits)))"
+        case .mostlyPredictable(let characters, let bits):
+            return "\(count(characters)), mostly repeated or in sequence (\(estimate(bits)))"
+        case .tooShort(let characters, let bits): return "only \(count(characters)) (\(estimate(bits)))"
+        }
+    }
+
+    private static func count(_ characters: Int) -> String {
+        "\(characters) character\(characters == 1 ? "" : "s")"
+    }
+
+    private static func estimate(_ bits: Int) -> String {
+        "about \(bits) bits by a simple estimate, \(Int(PassphraseStrength.minimumBits)) wanted"
+    }
+}

@@ -1,0 +1,53 @@
+import DiaryAgent
+import DiaryApp
+import Foundation
+
+/// The sessions this command started, so that `main.swift` finishes each one when the command
+/// ends (one command runs on one thread; this is touched only from it).
+enum CommandSessions {
+    nonisolated(unsafe) private static var started: [DiarySession] = []
+
+    static func start(_ session: DiarySession) -> DiarySession {
+        started.append(session)
+        return session
+    }
+
+    /// After a command that ran to its end: see `DiarySession.finish`.
+    static func finish() throws {
+        for session in started { try session.finish() }
+        started.removeAll()
+    }
+
+    /// After a command that failed.
+    static func finishAfterFailure() {
+        for session in started { session.finishAfterFailure() }
+        started.removeAll()
+    }
+}
+
+extension GlobalOptions {
+    /// The session of the vault this command names (`--vault`, else the environment's), or of
+    /// `directory` when a command argument names one; finished by `main.swift`.
+    func session(directory: URL? = nil) -> DiarySession {
+        CommandSessions.start(
+            DiarySession(
+                directory: directory, vaultOption: vault, passphraseFileOption: passphraseFile,
+                asker: TerminalAsker(), events: AppEventWords.say))
+    }
+}
+
+extension DiarySession {
+    /// `open`, then, unless `offerRecovery` is false (`diary recover` itself), editor text left
+    /// by a killed `diary` is offered for recovery (`InterruptedEdits.offer`).
+    @discardableResult
+    func openVault(offerRecovery: Bool = true, entrySet: EntrySetGuard.Mode = .enforce) throws -> Vault {
+        let vault = try open(mode: entrySet)
+        if offerRecovery { InterruptedEdits.offer(vault) }
+        return vault
+    }
+
+    /// The client of this vault's agent (whether or not one runs).
+    func agentClient(for vaultID: UUID) throws -> AgentClient {
+        try UnlockAgent(environment: environment).client(for: vaultID)
+    }
+}
