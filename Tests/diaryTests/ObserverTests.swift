@@ -2,10 +2,15 @@ import XCTest
 
 /// An observer without the passphrase looks at each store's files (see `ObserverScenario`).
 /// Each assertion records one finding; SECURITY.md's table states the same findings
-/// (`ObserverTableTests`). One test per store: each reads one scenario, which launches the
-/// binary once per store and test process.
+/// (`ObserverTableTests`). One test: it reads one scenario per store, each launching the binary
+/// once per test process.
 final class ObserverTests: XCTestCase {
-    func testSQLiteStoreShowsCountsBucketedSizesIdsFreePagesAndTheHeader() throws {
+    func testEachStoreShowsWhatTheTableSaysAndTheProbesWork() throws {
+        try checkSQLiteStoreShowsCountsBucketedSizesIdsFreePagesAndTheHeader()
+        try checkFilesStoreHidesEntryTimesButNotCountsSizesOrIds()
+    }
+
+    private func checkSQLiteStoreShowsCountsBucketedSizesIdsFreePagesAndTheHeader() throws {
         let scenario = try ObserverScenario.shared("sqlite")
         let facts = scenario.facts
         XCTAssertEqual(facts["count"], "yes (exact)", "entry count: SELECT count(*) FROM entry needs no key")
@@ -27,7 +32,7 @@ final class ObserverTests: XCTestCase {
         checkProbesAndLatency(scenario)
     }
 
-    func testFilesStoreHidesEntryTimesButNotCountsSizesOrIds() throws {
+    private func checkFilesStoreHidesEntryTimesButNotCountsSizesOrIds() throws {
         let scenario = try ObserverScenario.shared("files")
         let facts = scenario.facts
         XCTAssertEqual(facts["count"], "yes (exact)", "entry count: one file per entry")
