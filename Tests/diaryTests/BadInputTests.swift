@@ -40,12 +40,10 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(try snapshot(), before, "the vault is unchanged", file: file, line: line)
     }
 
-    func testWrongPassphraseExits77() throws {
+    /// Keys: a wrong passphrase is 77; no terminal and no passphrase source is 75, with a hint.
+    func testWrongPassphraseExits77AndLockedWithoutASourceExits75() throws {
         let wrong = try box.passphraseFile("not it")
         try assertRefused(["list", "--passphrase-file", wrong], status: 77, message: "wrong passphrase")
-    }
-
-    func testLockedWithoutTerminalOrSourceExits75WithHint() throws {
         let result = try box.run(["list"], env: ["DIARY_PASSPHRASE_FILE": ""])
         XCTAssertEqual(result.status, 75)
         XCTAssertTrue(result.stderr.contains("the vault is locked"))
@@ -53,16 +51,12 @@ final class BadInputTests: XCTestCase {
         try assertRefused(["new", "text"], env: ["DIARY_PASSPHRASE_FILE": ""], status: 75, message: "locked")
     }
 
-    func testUnknownIDExits1() throws {
+    /// Ids: an unknown one is 1, one that is not hex a usage error (64), an ambiguous prefix 1
+    /// naming each match once.
+    func testUnknownNonHexAndAmbiguousIds() throws {
         try assertRefused(["show", "00000000-0000-4000-8000-000000000000"], status: 1, message: "no entry matches")
         try assertRefused(["delete", "0000dead", "--yes"], status: 1, message: "no entry matches")
-    }
-
-    func testIDThatIsNotHexIsAUsageError() throws {
         try assertRefused(["show", "zz"], status: 64, message: "is not an entry id")
-    }
-
-    func testAmbiguousPrefixListsTheMatches() throws {
         let (prefix, matches) = try addEntriesUntilTwoSharePrefix()
         try assertRefused(["star", prefix], status: 1, message: "matches 2 entries")
         let result = try box.run(["show", prefix])
@@ -72,28 +66,26 @@ final class BadInputTests: XCTestCase {
         }
     }
 
-    func testMissingVaultExits66() throws {
+    /// No vault, a directory that is not one, and a vault of a newer format: 66, each with its
+    /// message, and nothing created or rewritten.
+    func testMissingForeignOrNewerVaultExits66AndIsLeftAlone() throws {
         let missing = box.root.appendingPathComponent("nowhere").path
         let result = try box.run(["list", "--vault", missing])
         XCTAssertEqual(result.status, 66)
         XCTAssertTrue(result.stderr.contains("no vault at \(missing)"), result.stderr)
         XCTAssertTrue(result.stderr.contains("diary: hint: create one with `diary init`"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "nothing was created")
-    }
 
-    func testDirectoryThatIsNotAVaultExits66AndIsLeftAlone() throws {
         let foreign = box.root.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
         try Data("jpeg".utf8).write(to: foreign.appendingPathComponent("cat.jpg"))
-        let result = try box.run(["list", "--vault", foreign.path])
-        XCTAssertEqual(result.status, 66)
-        XCTAssertTrue(result.stderr.contains("is not a diary vault"), result.stderr)
+        let foreignResult = try box.run(["list", "--vault", foreign.path])
+        XCTAssertEqual(foreignResult.status, 66)
+        XCTAssertTrue(foreignResult.stderr.contains("is not a diary vault"), foreignResult.stderr)
         let initResult = try box.run(["init", "--vault", foreign.path, "--new-passphrase-file", try box.passphraseFile("x")])
         XCTAssertNotEqual(initResult.status, 0)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: foreign.path), ["cat.jpg"])
-    }
 
-    func testVaultOfANewerFormatIsRefusedAndNotTouched() throws {
         let newer = box.root.appendingPathComponent("newer")
         let pass = try box.passphraseFile("a vault from the future")
         try box.ok(["init", "--store", "files", "--vault", newer.path, "--new-passphrase-file", pass])
@@ -105,48 +97,40 @@ final class BadInputTests: XCTestCase {
         let body = Array(header[..<(header.count - 32)])
         header = body + BLAKE2b.hash(body)
         try Data(header).write(to: headerURL)
-        let result = try box.run(["list", "--vault", newer.path, "--passphrase-file", pass])
-        XCTAssertEqual(result.status, 66, result.stderr)
-        XCTAssertTrue(result.stderr.contains("format version 2"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("upgrade diary"), result.stderr)
+        let newerResult = try box.run(["list", "--vault", newer.path, "--passphrase-file", pass])
+        XCTAssertEqual(newerResult.status, 66, newerResult.stderr)
+        XCTAssertTrue(newerResult.stderr.contains("format version 2"), newerResult.stderr)
+        XCTAssertTrue(newerResult.stderr.contains("upgrade diary"), newerResult.stderr)
         XCTAssertEqual([UInt8](try Data(contentsOf: headerURL)), header, "the header is not rewritten")
     }
 
-    func testInvalidUTF8OnStdinIsRefused() throws {
+    /// Text on stdin that is not UTF-8, or over the 8 MiB limit, is 67; empty text stores nothing (1).
+    func testInvalidOversizedOrEmptyTextIsRefused() throws {
         try assertRefused(["new"], stdin: Data([0x48, 0x69, 0xFF, 0xFE, 0x0A]), status: 67, message: "not valid UTF-8")
-    }
-
-    func testTwentyMegabyteEntryIsRefusedByTheEightMiBLimit() throws {
         let big = Data(repeating: UInt8(ascii: "a"), count: 20 * 1024 * 1024)
         try assertRefused(["new"], stdin: big, status: 67, message: "limit of \(Vault.maximumTextBytes) bytes")
-    }
-
-    func testEmptyTextStoresNothing() throws {
         try assertRefused(["new"], stdin: Data(" \n\n".utf8), status: 1, message: "the text is empty; nothing was stored")
         try assertRefused(["new", ""], status: 1, message: "nothing was stored")
     }
 
-    func testFailingEditorChangesNothingAndLeavesNoFile() throws {
+    /// A failing editor changes nothing and leaves no file (1); `delete` without --yes and
+    /// without a terminal is refused (64) with a hint.
+    func testFailingEditorAndUnconfirmedDeleteChangeNothing() throws {
         let editor = try box.script("printf 'half-written secret\\n' > \"$1\"; exit 3", name: "fail.sh")
         try assertRefused(["edit", String(entryID.prefix(8))], env: ["EDITOR": editor], status: 1, message: "failed (status 3)")
         XCTAssertEqual(try box.editorLeftovers(), [])
-    }
-
-    func testDeleteWithoutYesAndWithoutTerminalIsRefused() throws {
         try assertRefused(["delete", String(entryID.prefix(8))], status: 64, message: "needs confirmation")
         let result = try box.run(["delete", String(entryID.prefix(8))])
         XCTAssertTrue(result.stderr.contains("diary: hint: pass --yes"), result.stderr)
     }
 
-    func testRestoreOntoAnExistingVaultIsRefused() throws {
+    /// `init` over a vault, `restore` onto a vault or into a directory that is not empty: 73,
+    /// nothing touched; an empty directory is used.
+    func testInitAndRestoreNeverOverwrite() throws {
+        try assertRefused(["init", "--new-passphrase-file", try box.passphraseFile("other")], status: 73, message: "already exists")
         let backup = box.root.appendingPathComponent("b.diarybak").path
         try box.ok(["backup", backup])
         try assertRefused(["restore", backup, "--to", box.vault.path], status: 73, message: "already exists")
-    }
-
-    func testRestoreIntoANonEmptyDirectoryIsRefusedButAnEmptyOneIsUsed() throws {
-        let backup = box.root.appendingPathComponent("b.diarybak").path
-        try box.ok(["backup", backup])
         let busy = box.root.appendingPathComponent("busy")
         try FileManager.default.createDirectory(at: busy, withIntermediateDirectories: true)
         try Data("keep".utf8).write(to: busy.appendingPathComponent("notes.txt"))
@@ -156,10 +140,6 @@ final class BadInputTests: XCTestCase {
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         try box.ok(["restore", backup, "--to", empty.path])
         XCTAssertEqual(try box.listJSON(["--vault", empty.path]).count, 1)
-    }
-
-    func testInitOverAnExistingVaultIsRefused() throws {
-        try assertRefused(["init", "--new-passphrase-file", try box.passphraseFile("other")], status: 73, message: "already exists")
     }
 
     /// The forms refused are DiaryAppTests' (`DateInputTests`); here, the usage error, its

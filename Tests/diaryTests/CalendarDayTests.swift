@@ -79,7 +79,9 @@ final class CalendarDayTests: XCTestCase {
         XCTAssertEqual(try dates(in: "America/Los_Angeles")["Kept as a day"]?.prefix(10), "2024-03-06")
     }
 
-    func testTheLosslessExportKeepsTheDayAcrossZones() throws {
+    /// Written in Seoul, exported there, imported in Los Angeles: the lossless export keeps the
+    /// day, and so does Markdown (`date: 2024-03-01`), read as a day in every zone.
+    func testExportsKeepTheDayAcrossZones() throws {
         try box.ok(["new", "Exported day", "--date", "2024-03-01"], env: ["TZ": "Asia/Seoul"])
         let file = box.root.appendingPathComponent("all.json").path
         try box.ok(["export", "--format", "json", "--to", file, "--yes"], env: ["TZ": "Asia/Seoul"])
@@ -89,21 +91,18 @@ final class CalendarDayTests: XCTestCase {
         try other.ok(["import", "--from", "diary", file], env: ["TZ": "America/Los_Angeles"])
         let rows = try other.listJSON([], env: ["TZ": "Europe/London"])
         XCTAssertEqual((rows.first?["date"] as? String)?.prefix(10), "2024-03-01", "\(rows)")
-    }
-
-    func testMarkdownExportWritesTheDayAndImportReadsItAsADay() throws {
-        try box.ok(["new", "Markdown day", "--date", "2024-03-01"], env: ["TZ": "Asia/Seoul"])
+        // Markdown writes the day and the import reads it as a day.
         let dir = box.root.appendingPathComponent("md").path + "/"
         try box.ok(["export", "--format", "markdown", "--to", dir, "--yes"], env: ["TZ": "Asia/Seoul"])
         let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first)
         let content = try String(contentsOfFile: dir + name, encoding: .utf8)
         XCTAssertTrue(content.contains("date: 2024-03-01\n"), content)
-        let other = try DiarySandbox(name: "days-md")
-        _ = try other.initVault()
-        try other.ok(["import", "--from", "markdown", dir], env: ["TZ": "America/Los_Angeles"])
+        let markdown = try DiarySandbox(name: "days-md")
+        _ = try markdown.initVault()
+        try markdown.ok(["import", "--from", "markdown", dir], env: ["TZ": "America/Los_Angeles"])
         for zone in zones {
-            let rows = try other.listJSON([], env: ["TZ": zone])
-            XCTAssertEqual((rows.first?["date"] as? String)?.prefix(10), "2024-03-01", "\(zone): \(rows)")
+            let markdownRows = try markdown.listJSON([], env: ["TZ": zone])
+            XCTAssertEqual((markdownRows.first?["date"] as? String)?.prefix(10), "2024-03-01", "\(zone): \(markdownRows)")
         }
     }
 }

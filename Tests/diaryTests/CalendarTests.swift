@@ -65,13 +65,21 @@ final class CalendarTests: XCTestCase {
         XCTAssertEqual(days["2024-01-01"]?["entries"] as? Int, 0)
     }
 
-    func testWithoutAYearItShowsThisYear() throws {
+    /// Without a year, this year; a year out of range or not a number is a usage error (64)
+    /// that reads nothing.
+    func testWithoutAYearItShowsThisYearAndABadYearIsAUsageError() throws {
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         let before = utc.component(.year, from: Date())
         let shown = try json(["calendar"])["year"] as? Int
         let after = utc.component(.year, from: Date())
         XCTAssertTrue(shown == before || shown == after, "\(String(describing: shown))")
+        for bad in ["0", "1582", "10000", "twenty"] {
+            let result = try box.run(["calendar", bad])
+            XCTAssertEqual(result.status, 64, bad)
+            XCTAssertEqual(result.stdout, "", bad)
+            XCTAssertTrue(result.stderr.contains("diary: error:"), result.stderr)
+        }
     }
 
     /// The heatmap in the locale LC_ALL names, into a pipe without colour (the drawing itself,
@@ -86,15 +94,6 @@ final class CalendarTests: XCTestCase {
         let feb = try XCTUnwrap(german.first { $0.hasPrefix("Feb ") })
         XCTAssertTrue(feb.hasSuffix("░★"), String(feb))
         XCTAssertTrue(out.contains("\n1 entry, 3 words, 1 day written\n"), out)
-    }
-
-    func testABadYearIsAUsageErrorAndReadsNothing() throws {
-        for bad in ["0", "1582", "10000", "twenty"] {
-            let result = try box.run(["calendar", bad])
-            XCTAssertEqual(result.status, 64, bad)
-            XCTAssertEqual(result.stdout, "", bad)
-            XCTAssertTrue(result.stderr.contains("diary: error:"), result.stderr)
-        }
     }
 
     func testColourOnlyOnATerminalAndNeverWithNOCOLOR() throws {

@@ -39,8 +39,20 @@ final class CompletionCLITests: XCTestCase {
 
     private var short: [String] { ids.map { String($0.prefix(8)) } }
 
-    func testIdsAndTagsOfTheUnlockedVault() throws {
+    /// A locked vault gives no candidates and asks for nothing; unlocked, the ids and tags of
+    /// the vault the command line names (else the default one), for every command that takes
+    /// them, in bash's and zsh's forms; locked again, none.
+    func testCandidatesComeOnlyFromAnUnlockedVault() throws {
+        // A passphrase file is at hand (DIARY_PASSPHRASE_FILE) and still not used: a TAB must
+        // not cost a key derivation.
+        XCTAssertEqual(try candidates("show", "positional@0", ["diary", "show", ""]), [])
+        XCTAssertEqual(try candidates("list", "--tag", ["diary", "list", "--tag", ""]), [])
+        let passArg = try candidates("show", "positional@0", ["diary", "show", "--passphrase-file", pass, ""])
+        XCTAssertEqual(passArg, [], "not even one named on the command line")
+        let missing = try candidates("show", "positional@0", ["diary", "--vault", "/nonexistent", "show", ""])
+        XCTAssertEqual(missing, [])
         try box.ok(["unlock", "--passphrase-file", pass])
+        XCTAssertEqual(try candidates("show", "positional@0", ["diary", "show", ""]).count, 3)
         box.environment["DIARY_PASSPHRASE_FILE"] = ""
         for command in ["show", "edit", "delete", "star", "unstar", "tag"] {
             XCTAssertEqual(try candidates(command, "positional@0", ["diary", command, ""]), short, command)
@@ -59,10 +71,6 @@ final class CompletionCLITests: XCTestCase {
         // zsh gets the same list and a last " " that its script removes.
         let zsh = try complete("list", "--tag", ["diary", "list", "--tag", ""], shell: "zsh")
         XCTAssertEqual(zsh.stdout, "birds\nwalk\nwork\n \n")
-    }
-
-    func testTheVaultNamedOnTheCommandLineIsTheOneCompleted() throws {
-        try box.ok(["unlock", "--passphrase-file", pass])
         let other = box.root.appendingPathComponent("other vault").path
         let otherPass = try box.passphraseFile("another horse")
         try box.ok(["init", "--vault", other, "--new-passphrase-file", otherPass])
@@ -77,19 +85,6 @@ final class CompletionCLITests: XCTestCase {
             XCTAssertEqual(try candidates("show", "positional@0", words), [String(lone.prefix(8))], "\(words)")
         }
         XCTAssertEqual(try candidates("show", "positional@0", ["diary", "show", ""]), short, "the default vault")
-    }
-
-    func testALockedVaultGivesNoCandidatesAndAsksForNothing() throws {
-        // A passphrase file is at hand (DIARY_PASSPHRASE_FILE) and still not used: a TAB must
-        // not cost a key derivation.
-        XCTAssertEqual(try candidates("show", "positional@0", ["diary", "show", ""]), [])
-        XCTAssertEqual(try candidates("list", "--tag", ["diary", "list", "--tag", ""]), [])
-        let passArg = try candidates("show", "positional@0", ["diary", "show", "--passphrase-file", pass, ""])
-        XCTAssertEqual(passArg, [], "not even one named on the command line")
-        let missing = try candidates("show", "positional@0", ["diary", "--vault", "/nonexistent", "show", ""])
-        XCTAssertEqual(missing, [])
-        try box.ok(["unlock", "--passphrase-file", pass])
-        XCTAssertEqual(try candidates("show", "positional@0", ["diary", "show", ""]).count, 3)
         try box.ok(["lock"])
         XCTAssertEqual(try candidates("show", "positional@0", ["diary", "show", ""]), [], "locked again")
     }

@@ -99,7 +99,9 @@ final class EditorLinkTests: XCTestCase {
         return path
     }
 
-    func testCleanupUnlinksASymlinkInsteadOfZeroingItsTarget() throws {
+    /// A symlink or a hard link the editor leaves in the private directory: cleanup unlinks
+    /// it and never zeroes the file it leads to.
+    func testCleanupNeverActsOnAFileOutsideThroughALink() throws {
         let victim = try victim()
         let editor = try box.script("""
             ln -s '\(victim)' "$(dirname "$1")/.entry.txt~"
@@ -109,36 +111,32 @@ final class EditorLinkTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the link's target is untouched")
         XCTAssertEqual(try box.editorLeftovers(), [])
         XCTAssertEqual(try box.listJSON().first?["title"] as? String, "Linked title")
-    }
-
-    func testCleanupDoesNotZeroAFileWithAnotherHardLink() throws {
         // A hard link needs the same file system: the victim lives on the runtime tmpfs.
-        let victim = box.runtime.appendingPathComponent("victim.txt").path
-        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
-        let editor = try box.script("""
-            ln '\(victim)' "$(dirname "$1")/hard" || exit 3
+        let hardVictim = box.runtime.appendingPathComponent("victim.txt").path
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: hardVictim))
+        let hardEditor = try box.script("""
+            ln '\(hardVictim)' "$(dirname "$1")/hard" || exit 3
             printf 'Hard title\\n' > "$1"
             """)
-        try box.ok(["new", "--edit"], env: ["EDITOR": editor])
-        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the other link's file is untouched")
+        try box.ok(["new", "--edit"], env: ["EDITOR": hardEditor])
+        XCTAssertEqual(try String(contentsOfFile: hardVictim, encoding: .utf8), "precious\n", "the other link's file is untouched")
         XCTAssertEqual(try box.editorLeftovers(), [])
     }
 
-    func testEntryFileReplacedByAFIFOIsRefusedWithoutHanging() throws {
+    /// The entry file replaced by a FIFO (no hang) or by a symlink: refused (1), nothing stored,
+    /// the link's target untouched.
+    func testEntryFileReplacedByAFIFOOrASymlinkIsRefused() throws {
         let editor = try box.script("rm -f \"$1\"; mkfifo \"$1\"")
         let result = try box.run(["new", "--edit"], env: ["EDITOR": editor])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("not a regular file"), result.stderr)
         XCTAssertEqual(try box.listJSON().count, 0, "nothing stored")
         XCTAssertEqual(try box.editorLeftovers(), [])
-    }
-
-    func testEntryFileReplacedByASymlinkIsRefused() throws {
         let victim = try victim()
-        let editor = try box.script("rm -f \"$1\"; ln -s '\(victim)' \"$1\"")
-        let result = try box.run(["new", "--edit"], env: ["EDITOR": editor])
-        XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("not a regular file"), result.stderr)
+        let linkEditor = try box.script("rm -f \"$1\"; ln -s '\(victim)' \"$1\"")
+        let linked = try box.run(["new", "--edit"], env: ["EDITOR": linkEditor])
+        XCTAssertEqual(linked.status, 1, linked.stderr)
+        XCTAssertTrue(linked.stderr.contains("not a regular file"), linked.stderr)
         XCTAssertEqual(try box.listJSON().count, 0, "nothing stored")
         XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the link's target is untouched")
         XCTAssertEqual(try box.editorLeftovers(), [])

@@ -41,7 +41,22 @@ final class HostileVaultTests: XCTestCase {
             line: line)
     }
 
-    func testFIFOAsHeaderIsRefusedPromptly() throws {
+    /// A FIFO where the header, the journal or an entry file belongs: each command that reads
+    /// it ends promptly with a damage error (65) naming the file, each in its own vault.
+    func testFIFOsWhereFilesBelongAreRefusedPromptly() throws {
+        try checkFIFOAsHeader()
+        try checkFIFOAsJournal()
+        try checkFIFOAsEntryFile()
+    }
+
+    /// Sparse files of a terabyte (the limits themselves are DiaryStoreTests'
+    /// `StoreHostileFileTests`): damage (65) naming the file, through the binary.
+    func testSparseHugeFilesAreRefusedAsDamage() throws {
+        try checkSparseTerabyteJournal()
+        try checkSparseHugeEntryFile()
+    }
+
+    private func checkFIFOAsHeader() throws {
         let (box, _) = try filesVault("fifo-header")
         let header = box.vault.appendingPathComponent("vault.header")
         try fifo(header)
@@ -51,7 +66,7 @@ final class HostileVaultTests: XCTestCase {
 
     /// The journal is read holding the vault lock: a hang there also locked out every other
     /// `diary` process.
-    func testFIFOAsJournalIsRefusedPromptly() throws {
+    private func checkFIFOAsJournal() throws {
         let (box, _) = try filesVault("fifo-journal")
         let journal = box.vault.appendingPathComponent("vault.journal")
         try fifo(journal)
@@ -60,7 +75,7 @@ final class HostileVaultTests: XCTestCase {
         assertDamage(try box.run(["new", "more"], timeout: Self.seconds), naming: journal, "is not a regular file")
     }
 
-    func testFIFOAsEntryFileIsRefusedPromptly() throws {
+    private func checkFIFOAsEntryFile() throws {
         let (box, id) = try filesVault("fifo-entry")
         try box.ok(["new", "Evening\nFrost again."])
         let entry = box.vault.appendingPathComponent("entries/\(id)")
@@ -74,7 +89,7 @@ final class HostileVaultTests: XCTestCase {
         XCTAssertTrue(search.stderr.contains("entry \(id) is damaged"), search.stderr)
     }
 
-    func testSparseTerabyteJournalIsRefusedAsDamage() throws {
+    private func checkSparseTerabyteJournal() throws {
         let (box, _) = try filesVault("huge-journal")
         let journal = box.vault.appendingPathComponent("vault.journal")
         XCTAssertTrue(FileManager.default.createFile(atPath: journal.path, contents: nil))
@@ -83,7 +98,7 @@ final class HostileVaultTests: XCTestCase {
             try box.run(["list"], timeout: Self.seconds), naming: journal, "is larger than \(512 << 20) bytes")
     }
 
-    func testSparseHugeEntryFileIsRefusedAsDamage() throws {
+    private func checkSparseHugeEntryFile() throws {
         let (box, id) = try filesVault("huge-entry")
         let entry = box.vault.appendingPathComponent("entries/\(id)")
         XCTAssertEqual(truncate(entry.path, 1 << 40), 0)

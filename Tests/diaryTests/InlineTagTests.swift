@@ -2,8 +2,8 @@ import Foundation
 import XCTest
 
 /// Tags written in the text (`#walk`, `@nature`, jrnl's convention) become the entry's tags,
-/// through `new` and an import. (What is a tag, and what `edit` adds, is DiaryAppTests'
-/// `TagInputTests` and `EntryTagsTests`.)
+/// through `new`. (What is a tag, and what `edit` adds, is DiaryAppTests' `TagInputTests` and
+/// `EntryTagsTests`; jrnl's `@work` imported as `work` is `ImportExportLogicTests`'.)
 final class InlineTagTests: XCTestCase {
     private var box: DiarySandbox!
 
@@ -32,21 +32,5 @@ final class InlineTagTests: XCTestCase {
         let list = try box.ok(["list", "--tag", "walk"]).stdout
         XCTAssertTrue(list.contains("Walk by the river"), list)
         XCTAssertEqual(try box.listJSON(["--tag", "@nature"]).count, 1, "@ is optional in --tag, as # is")
-    }
-
-    func testJrnlAtTagsImportWithoutTheAt() throws {
-        let export = #"""
-            {"tags": {"@work": 1},
-             "entries": [{"title": "Standup", "body": "with @work people", "date": "2024-02-29", "time": "09:00",
-                          "tags": ["@work"], "starred": false}]}
-            """#
-        let file = box.root.appendingPathComponent("jrnl.json")
-        try Data(export.utf8).write(to: file)
-        try box.ok(["import", "--from", "jrnl", file.path])
-        let rows = try box.listJSON(["--tag", "work"])
-        XCTAssertEqual(rows.map { $0["tags"] as? [String] }, [["work"]])
-        let list = try box.ok(["list"]).stdout
-        XCTAssertTrue(list.contains("#work"), list)
-        XCTAssertFalse(list.contains("#@work"), list)
     }
 }

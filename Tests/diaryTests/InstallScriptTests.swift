@@ -50,7 +50,19 @@ final class InstallScriptTests: XCTestCase {
         return files
     }
 
+    /// An unknown option is a usage error on stderr that installs nothing, and `--help` names
+    /// the options; then an install puts every file in place and `--uninstall` removes exactly
+    /// those.
     func testInstallPutsEveryFileInPlaceAndUninstallRemovesExactlyThose() throws {
+        let result = try install(["--prefix", prefix.path, "--bogus"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertTrue(result.stderr.contains("unknown option: --bogus"), result.stderr)
+        XCTAssertEqual(try filesUnderPrefix(), [], "nothing installed")
+        let help = try install(["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("--uninstall") && help.stdout.lowercased().contains("test only"), help.stdout)
+
         let unrelated = prefix.appendingPathComponent("share/man/man1/other.1")
         try FileManager.default.createDirectory(at: unrelated.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("not diary's\n".utf8).write(to: unrelated)
@@ -103,16 +115,4 @@ final class InstallScriptTests: XCTestCase {
         // A command `--help` hides (the internal `agent`) is not in the page either.
         XCTAssertFalse(source.contains(".It Em agent") || source.contains("Not for direct use"), "no hidden command")
     }
-
-    func testUnknownOptionIsAUsageErrorOnStderr() throws {
-        let result = try install(["--prefix", prefix.path, "--bogus"])
-        XCTAssertEqual(result.status, 64)
-        XCTAssertEqual(result.stdout, "")
-        XCTAssertTrue(result.stderr.contains("unknown option: --bogus"), result.stderr)
-        XCTAssertEqual(try filesUnderPrefix(), [], "nothing installed")
-        let help = try install(["--help"])
-        XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.stdout.contains("--uninstall") && help.stdout.lowercased().contains("test only"), help.stdout)
-    }
 }
-

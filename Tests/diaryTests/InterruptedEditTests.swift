@@ -52,7 +52,9 @@ final class InterruptedEditTests: XCTestCase {
         XCTAssertEqual(process.terminationReason, .uncaughtSignal)
     }
 
-    func testKilledEditIsReportedThenRecovered() throws {
+    /// A killed `edit` leaves its directory, which the next command reports and `recover`
+    /// stores into the entry; a killed `new --edit`, likewise, as a new entry.
+    func testKilledEditsAreReportedThenRecovered() throws {
         let (process, editorPID) = try startBlockedEdit(["edit", String(id.prefix(8))], text: "New title\\nrecovered body")
         // While that diary runs, its directory is not anyone's leftover.
         let during = try box.ok(["list"])
@@ -72,18 +74,17 @@ final class InterruptedEditTests: XCTestCase {
         XCTAssertTrue(shown.contains("New title") && shown.contains("recovered body"), shown)
         XCTAssertEqual(try box.editorLeftovers(), [], "the directory is wiped")
         XCTAssertFalse(try box.ok(["list"]).stderr.contains("killed while editing"))
-    }
 
-    func testKilledNewEntryIsRecoveredAsANewEntryAndDiscardNeedsYes() throws {
-        let (process, editorPID) = try startBlockedEdit(["new", "--edit"], text: "Half-written")
-        killDiaryThenEditor(process, editorPID)
+        // A killed `new --edit` is recovered as a new entry; wiping it instead needs --yes.
+        let (newProcess, newEditorPID) = try startBlockedEdit(["new", "--edit"], text: "Half-written")
+        killDiaryThenEditor(newProcess, newEditorPID)
         XCTAssertTrue(try box.ok(["list"]).stderr.contains("left a new entry"))
         XCTAssertEqual(try box.run(["recover", "--discard"]).status, 64, "wiping needs --yes without a terminal")
         XCTAssertEqual(try box.editorLeftovers().count, 1)
 
-        let recovered = try box.ok(["recover"]).out
-        XCTAssertNotEqual(recovered, id)
-        XCTAssertTrue(try box.ok(["show", recovered]).stdout.hasPrefix("Half-written\n"))
+        let recoveredNew = try box.ok(["recover"]).out
+        XCTAssertNotEqual(recoveredNew, id)
+        XCTAssertTrue(try box.ok(["show", recoveredNew]).stdout.hasPrefix("Half-written\n"))
         XCTAssertEqual(try box.editorLeftovers(), [])
     }
 

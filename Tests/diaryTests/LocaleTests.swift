@@ -19,7 +19,8 @@ final class LocaleTests: XCTestCase {
     }
 
     /// The locale the environment names reaches what `list` and `show` print (which variable
-    /// wins, and the formats, are DiaryAppTests' `LocaleCalendarTests`).
+    /// wins, and the formats, are DiaryAppTests' `LocaleCalendarTests`), and `TZ` the offset of
+    /// JSON dates.
     func testTheEnvironmentsLocaleIsTheOneShown() throws {
         XCTAssertTrue(try list(["LC_ALL": "ko_KR.UTF-8"]).contains("2023년 9월 15일"))
         XCTAssertTrue(try list(["LC_ALL": "C"]).contains("Sep 15, 2023"))
@@ -28,12 +29,9 @@ final class LocaleTests: XCTestCase {
         let id = try box.listJSON().first?["id"] as? String ?? ""
         let shown = try box.ok(["show", id], env: ["LC_ALL": "de_DE.UTF-8"]).stdout
         XCTAssertTrue(shown.contains("15:00"), shown)
-    }
-
-    func testJSONDatesAreISO8601WithTheOffset() throws {
-        let object = try box.listJSON(env: ["TZ": "Asia/Seoul"]).first
-        // Typed as 15:00 UTC (the sandbox's TZ), shown in Seoul's +09:00.
-        XCTAssertEqual(object?["date"] as? String, "2023-09-16T00:00:00+09:00")
+        // JSON dates are ISO 8601 with the offset: typed as 15:00 UTC (the sandbox's TZ), shown
+        // in Seoul's +09:00.
+        XCTAssertEqual(try box.listJSON(env: ["TZ": "Asia/Seoul"]).first?["date"] as? String, "2023-09-16T00:00:00+09:00")
     }
 
     /// The date `list` prints in a locale can be given back to `--on` (and `--date`): it finds

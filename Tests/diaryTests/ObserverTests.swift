@@ -2,10 +2,17 @@ import XCTest
 
 /// An observer without the passphrase looks at each store's files (see `ObserverScenario`).
 /// Each assertion records one finding; SECURITY.md's table states the same findings
-/// (`ObserverTableTests`).
+/// (`ObserverTableTests`). One test: it reads one scenario per store, each launching the binary
+/// once per test process.
 final class ObserverTests: XCTestCase {
-    func testSQLiteStoreShowsCountsBucketedSizesIdsFreePagesAndTheHeader() throws {
-        let facts = try ObserverScenario.shared("sqlite").facts
+    func testEachStoreShowsWhatTheTableSaysAndTheProbesWork() throws {
+        try checkSQLiteStoreShowsCountsBucketedSizesIdsFreePagesAndTheHeader()
+        try checkFilesStoreHidesEntryTimesButNotCountsSizesOrIds()
+    }
+
+    private func checkSQLiteStoreShowsCountsBucketedSizesIdsFreePagesAndTheHeader() throws {
+        let scenario = try ObserverScenario.shared("sqlite")
+        let facts = scenario.facts
         XCTAssertEqual(facts["count"], "yes (exact)", "entry count: SELECT count(*) FROM entry needs no key")
         XCTAssertEqual(facts["ids"], "yes (id column)", "entry UUIDs: the id column is clear")
         XCTAssertEqual(facts["sizes"], "bucketed (512 B, then 8 per doubling)", "sizes: padded to buckets")
@@ -22,10 +29,12 @@ final class ObserverTests: XCTestCase {
         XCTAssertEqual(facts["key-generation"], "yes (envelope)")
         XCTAssertEqual(facts["plaintext"], "no", "no text, title or tag in any byte of any copy")
         XCTAssertEqual(facts["rekey-traces"], "no", "VACUUM after rotation leaves no old-key ciphertext")
+        checkProbesAndLatency(scenario, store: "sqlite")
     }
 
-    func testFilesStoreHidesEntryTimesButNotCountsSizesOrIds() throws {
-        let facts = try ObserverScenario.shared("files").facts
+    private func checkFilesStoreHidesEntryTimesButNotCountsSizesOrIds() throws {
+        let scenario = try ObserverScenario.shared("files")
+        let facts = scenario.facts
         XCTAssertEqual(facts["count"], "yes (exact)", "entry count: one file per entry")
         XCTAssertEqual(facts["ids"], "yes (file names)")
         XCTAssertEqual(facts["sizes"], "bucketed (512 B, then 8 per doubling)")
@@ -42,23 +51,18 @@ final class ObserverTests: XCTestCase {
         XCTAssertEqual(facts["key-generation"], "yes (envelope)")
         XCTAssertEqual(facts["plaintext"], "no")
         XCTAssertEqual(facts["rekey-traces"], "no")
+        checkProbesAndLatency(scenario, store: "files")
     }
 
-    func testTheObserversProbesCanSucceed() throws {
-        // Without these controls a "no" above could mean a probe that never finds anything.
-        for store in ["sqlite", "files"] {
-            let scenario = try ObserverScenario.shared(store)
-            XCTAssertTrue(scenario.controls.liveCiphertextFound, "\(store): a live entry's ciphertext must be found")
-            XCTAssertTrue(scenario.controls.markerInScriptFound, "\(store): a marker in a plaintext file must be found")
-            print("observer: \(store) facts: \(scenario.facts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })")
-        }
-    }
-
-    func testWriteLatencyIsMeasuredForBothStores() throws {
-        for store in ["sqlite", "files"] {
-            let ms = try ObserverScenario.shared(store).newLatencyMilliseconds
-            XCTAssertGreaterThan(ms, 0)
-            print("observer: \(store) `diary new` ≈ \(Int(ms)) ms per entry (process start included)")
-        }
+    /// Without these controls a "no" above could mean a probe that never finds anything; the
+    /// latency of `diary new` is printed for the record.
+    private func checkProbesAndLatency(
+        _ scenario: ObserverScenario.Findings, store: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertTrue(scenario.controls.liveCiphertextFound, "\(store): a live entry's ciphertext must be found", file: file, line: line)
+        XCTAssertTrue(scenario.controls.markerInScriptFound, "\(store): a marker in a plaintext file must be found", file: file, line: line)
+        print("observer: \(store) facts: \(scenario.facts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })")
+        XCTAssertGreaterThan(scenario.newLatencyMilliseconds, 0, file: file, line: line)
+        print("observer: \(store) `diary new` ≈ \(Int(scenario.newLatencyMilliseconds)) ms per entry (process start included)")
     }
 }

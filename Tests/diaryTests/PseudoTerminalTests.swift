@@ -22,7 +22,20 @@ final class PseudoTerminalTests: XCTestCase {
         return (run.shown, run.status)
     }
 
-    func testInitPromptDoesNotEchoThePassphrase() throws {
+    /// `init` at the prompt: an empty passphrase, or a repeat that does not match, writes
+    /// nothing (1); then a passphrase typed twice is not echoed and opens the vault.
+    func testInitPromptRefusesEmptyOrMismatchedAndDoesNotEcho() throws {
+        let empty = try runOnTerminal(["init"], dialogue: [("New passphrase: ", "")])
+        XCTAssertEqual(empty.status, 1, empty.output)
+        XCTAssertTrue(empty.output.contains("the passphrase is empty"), empty.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path))
+
+        let mismatched = try runOnTerminal(
+            ["init"], dialogue: [("New passphrase: ", "Heron frost 9 ladder river"), ("(again): ", "another")])
+        XCTAssertEqual(mismatched.status, 1, mismatched.output)
+        XCTAssertTrue(mismatched.output.contains("do not match"), mismatched.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path), "no vault was written")
+
         let secret = "typed-secret-7q"
         let (output, status) = try runOnTerminal(
             ["init"], dialogue: [("New passphrase: ", secret), ("(again): ", secret)])
@@ -31,21 +44,6 @@ final class PseudoTerminalTests: XCTestCase {
         XCTAssertFalse(output.contains(secret), "the passphrase was echoed: \(output)")
         // The typed passphrase opens the vault.
         try box.ok(["new", "hello"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile(secret)])
-    }
-
-    func testMismatchedPassphrasesWriteNothing() throws {
-        let (output, status) = try runOnTerminal(
-            ["init"], dialogue: [("New passphrase: ", "Heron frost 9 ladder river"), ("(again): ", "another")])
-        XCTAssertEqual(status, 1, output)
-        XCTAssertTrue(output.contains("do not match"), output)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path), "no vault was written")
-    }
-
-    func testEmptyPassphraseIsRefused() throws {
-        let (output, status) = try runOnTerminal(["init"], dialogue: [("New passphrase: ", "")])
-        XCTAssertEqual(status, 1, output)
-        XCTAssertTrue(output.contains("the passphrase is empty"), output)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path))
     }
 
     func testLockedVaultAsksOnTheTerminal() throws {

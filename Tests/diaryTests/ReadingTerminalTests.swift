@@ -24,7 +24,9 @@ final class ReadingTerminalTests: XCTestCase {
     private let marker = "PAGED: "
     private var markingPager: String { "sed 's/^/\(marker)/'" }
 
-    func testOutputTallerThanTheTerminalGoesThroughThePager() throws {
+    /// Output taller than the terminal goes through the pager, all of it; short output,
+    /// `--no-pager` and a pipe are not paged; `list` is cut to the terminal's width.
+    func testTheTerminalsSizeDecidesPagingAndCutting() throws {
         try tallEntries()
         for args in [["show", "-n", "5"], ["list"]] {
             let rows = args[0] == "list" ? 4 : 10
@@ -36,10 +38,6 @@ final class ReadingTerminalTests: XCTestCase {
         }
         let full = try box.runOnTerminal(["show", "-n", "5"], rows: 10, env: ["PAGER": markingPager])
         XCTAssertTrue(full.shown.contains("\(marker)line 6 of entry 1"), "the whole text reaches the pager")
-    }
-
-    func testShortOutputAndNoPagerAndPipesAreNotPaged() throws {
-        try tallEntries()
         let short = try box.runOnTerminal(["list"], rows: 24, env: ["PAGER": markingPager])
         XCTAssertTrue(short.shown.contains("Entry 5"), short.shown)
         XCTAssertFalse(short.shown.contains(marker), "five lines fit in 24 rows: \(short.shown)")
@@ -51,6 +49,18 @@ final class ReadingTerminalTests: XCTestCase {
         let piped = try box.ok(["show", "-n", "5"], env: ["PAGER": markingPager])
         XCTAssertFalse(piped.stdout.contains(marker), "never into a pipe")
         XCTAssertTrue(piped.stdout.contains("line 6 of entry 1"))
+
+        // `list` cuts a long title to the terminal's width (where, and how, is
+        // `ReadingLayoutTests`'); into a pipe it does not.
+        let long = String(repeating: "abcdefghij", count: 10)
+        try box.ok(["new", long, "--date", "2023-09-15T10:00", "--tag", "walk"])
+        let listed = try box.runOnTerminal(["list", "--no-pager"], columns: 60)
+        XCTAssertEqual(listed.status, 0, listed.shown)
+        let line = try XCTUnwrap(listed.lines.first { $0.contains("2023") }, listed.shown)
+        // 8 (id) + 2 + 12 (date) + 2 + 2 (star) = 26 columns before the title, 34 left.
+        XCTAssertTrue(line.hasSuffix("  " + long.prefix(26) + "…  #walk"), line)
+        XCTAssertEqual(line.count, 60)
+        XCTAssertTrue(try box.ok(["list"]).out.contains(long), "not cut into a pipe")
     }
 
     func testDefaultPagerIsLessWithLESSFRXUnlessLESSIsSet() throws {
@@ -97,29 +107,5 @@ final class ReadingTerminalTests: XCTestCase {
             XCTAssertEqual(three.status, 1, "\(args): \(three.shown)")
             XCTAssertTrue(three.shown.contains("(exit status 3)"), "\(args): \(three.shown)")
         }
-    }
-
-    func testListCutsLongTitlesToTheTerminalWidth() throws {
-        let long = String(repeating: "abcdefghij", count: 10)
-        let korean = String(repeating: "가", count: 40)
-        try box.ok(["new", long, "--date", "2023-09-15T10:00", "--tag", "walk"])
-        try box.ok(["new", korean, "--date", "2023-09-14T10:00"])
-        try box.ok(["new", "Short", "--date", "2023-09-13T10:00", "--tag", "x"])
-        let listed = try box.runOnTerminal(["list"], columns: 60)
-        XCTAssertEqual(listed.status, 0, listed.shown)
-        let lines = listed.lines.filter { $0.contains("2023") }
-        XCTAssertEqual(lines.count, 3, listed.shown)
-        // 8 (id) + 2 + 12 (date) + 2 + 2 (star) = 26 columns before the title, 34 left.
-        XCTAssertTrue(lines[0].hasSuffix("  " + long.prefix(26) + "…  #walk"), lines[0])
-        XCTAssertEqual(lines[0].count, 60)
-        XCTAssertTrue(lines[1].hasSuffix("  " + korean.prefix(16) + "…"), "double-width characters: \(lines[1])")
-        XCTAssertTrue(lines[2].hasSuffix("  Short  #x"), lines[2])
-
-        // Too narrow to keep the tags and a useful part of the title: the title wins.
-        let narrow = try box.runOnTerminal(["list"], columns: 30).lines.filter { $0.contains("2023") }
-        XCTAssertTrue(narrow.first?.hasSuffix("  abc…") == true, "\(narrow)")
-
-        let piped = try box.ok(["list"]).out
-        XCTAssertTrue(piped.contains(long) && piped.contains(korean), "not cut into a pipe")
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
 
-/// `diary search` end to end: grep's exit status, usage errors, and matches in context on a
-/// terminal. (Which entries the arguments find is DiaryAppTests' `SearchQueryVaultTests`.)
+/// `diary search` end to end: grep's exit status, usage errors, the lines into a pipe, and
+/// matches in context on a terminal (the context lines themselves are `SearchContextTests`'). (Which entries the arguments find is DiaryAppTests' `SearchQueryVaultTests`.)
 final class SearchCLITests: XCTestCase {
     private var box: DiarySandbox!
     private var walk = "", lake = ""
@@ -17,7 +17,9 @@ final class SearchCLITests: XCTestCase {
 
     override func tearDown() { box = nil }
 
-    func testNoMatchExitsOneAsGrepDoes() throws {
+    /// No match is status 1 and no message, as grep's (JSON still an array); an unpaired quote
+    /// or no text is a usage error (64).
+    func testNoMatchExitsOneAsGrepDoesAndBadTextIsAUsageError() throws {
         let none = try box.run(["search", "heron", "birds"])
         XCTAssertEqual(none.status, 1, none.stderr)
         XCTAssertEqual(none.stdout, "")
@@ -27,9 +29,6 @@ final class SearchCLITests: XCTestCase {
         let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [Any]
         XCTAssertEqual(array?.count, 0, "still valid JSON: \(json.stdout)")
         XCTAssertEqual(try box.run(["search", "heron", "--tag", "nosuchtag"]).status, 1, "filters count too")
-    }
-
-    func testAnUnpairedQuoteOrNoTextIsAUsageError() throws {
         let unpaired = try box.run(["search", "\"frozen lake"])
         XCTAssertEqual(unpaired.status, 64, unpaired.stderr)
         XCTAssertTrue(unpaired.stderr.contains("diary: error: an unpaired \""), unpaired.stderr)
@@ -48,7 +47,10 @@ final class SearchCLITests: XCTestCase {
         XCTAssertFalse(piped.contains("\u{1B}["), piped)
     }
 
-    func testOnATerminalMatchesAreShownInTheirLineAndMarkedWhenColourIsOn() throws {
+    /// On a terminal each entry's line is followed by its matching lines (what they hold is
+    /// `SearchContextTests`'): marked with colour, plain with NO_COLOR, cut to `COLUMNS` with
+    /// control characters escaped; no match is still status 1.
+    func testOnATerminalMatchesAreShownInTheirLineEscapedAndCut() throws {
         let coloured = try box.runOnTerminal(["search", "heron", "frost"], colour: true)
         XCTAssertEqual(coloured.status, 0, coloured.shown)
         XCTAssertTrue(coloured.shown.contains("Morning walk"), coloured.shown)
@@ -65,30 +67,7 @@ final class SearchCLITests: XCTestCase {
 
         let none = try box.runOnTerminal(["search", "kingfisher"], colour: true)
         XCTAssertEqual(none.status, 1, none.shown)
-    }
 
-    func testTheTitleIsRepeatedInContextOnlyWhenNothingBelowItMatches() throws {
-        let lakes = try box.runOnTerminal(["search", "lake"])
-        XCTAssertTrue(lakes.shown.contains("    The lake was frozen."), lakes.shown)
-        XCTAssertFalse(lakes.lines.contains("    Lake day"),
-                       "the title is on the entry's line: \(lakes.shown)")
-        let evening = try box.runOnTerminal(["search", "evening"])
-        XCTAssertTrue(evening.lines.contains("    Evening"),
-                      "only the title matched: \(evening.shown)")
-    }
-
-    func testWideCharactersCountTwoColumnsWhenTheLineIsCut() throws {
-        let korean = String(repeating: "호수에 얼음이 얼었다 ", count: 10)
-        try box.ok(["new", "겨울\n\(korean)왜가리가 날았다 \(korean)"])
-        let run = try box.runOnTerminal(["search", "왜가리"], env: ["COLUMNS": "40"])
-        XCTAssertEqual(run.status, 0, run.shown)
-        let context = run.lines.first { $0.contains("왜가리") } ?? ""
-        let columns = context.unicodeScalars.reduce(0) { $0 + ((0xAC00...0xD7A3).contains($1.value) ? 2 : 1) }
-        XCTAssertLessThanOrEqual(columns, 40, context)
-        XCTAssertGreaterThan(columns, 30, "the width is used: \(context)")
-    }
-
-    func testTheContextLineIsEscapedAndCutToTheTerminal() throws {
         let long = String(repeating: "filler words ", count: 20)
         try box.ok(["new", "Hostile\n\(long)kingfisher\u{1B}]0;owned\u{07} here \u{1B}[2J and more \(long)"])
         let run = try box.runOnTerminal(["search", "kingfisher"], env: ["COLUMNS": "60"])

@@ -31,7 +31,7 @@ final class StatsTests: XCTestCase {
         return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
     }
 
-    func testCountsEntriesWordsStreaksWeekdaysAndTags() throws {
+    func testCountsEntriesWordsStreaksWeekdaysTagsAndDamagedEntries() throws {
         // Monday 2024-03-04 to Friday 2024-03-08: the longest streak, five days.
         for (i, date) in ["2024-03-04", "2024-03-05", "2024-03-06", "2024-03-07", "2024-03-08"].enumerated() {
             try write("day \(i) of the walk", on: date, ["--tag", "walk"])
@@ -85,11 +85,13 @@ final class StatsTests: XCTestCase {
         ] {
             XCTAssertTrue(lines.contains(expected), "\(expected) in:\n\(lines)")
         }
+
+        try checkADamagedEntryCountsWithoutItsWordsAndIsNamed()
     }
 
     /// An entry whose text does not open still counts as an entry (the index has its date),
     /// without words, and is named on stderr, as `search` names what it could not search.
-    func testADamagedEntryCountsWithoutItsWordsAndIsNamed() throws {
+    private func checkADamagedEntryCountsWithoutItsWordsAndIsNamed() throws {
         let files = try DiarySandbox(name: "stats-damage")
         _ = try files.initVault(store: "files")
         let ids = try ["one two", "three four five", "six"].map {

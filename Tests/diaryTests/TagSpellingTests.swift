@@ -3,8 +3,9 @@ import XCTest
 
 /// Tags that `--tag` takes for the same (`Walk`, `walk`, `WALK`: letter case aside) are one tag
 /// everywhere: `edit` and `diary tag` add and remove in any case; a tag with white space is
-/// refused on the command line and made `a-b` by an import. (One spelling per entry, the first
-/// given, and `stats`' counts are DiaryAppTests' `EntryTagSpellingTests` and `TagCountTests`.)
+/// refused on the command line. (An import makes it `a-b`: `ImportExportLogicTests`. One
+/// spelling per entry, the first given, and `stats`' counts are DiaryAppTests'
+/// `EntryTagSpellingTests` and `TagCountTests`.)
 final class TagSpellingTests: XCTestCase {
     private var box: DiarySandbox!
 
@@ -43,18 +44,5 @@ final class TagSpellingTests: XCTestCase {
             XCTAssertEqual(result.stdout, "", "\(args)")
         }
         XCTAssertEqual(try box.ok(["list", "--json"]).stdout, before, "nothing was written")
-    }
-
-    func testAnImportedTagWithWhiteSpaceBecomesDashedAndSpellingsMerge() throws {
-        let export = #"""
-            {"tags": {"@long walk": 1},
-             "entries": [{"title": "Imported", "body": "x", "date": "2024-02-29", "time": "09:00",
-                          "tags": ["@long  walk", "@Sea", "@sea", "@ice\tfloe"], "starred": false}]}
-            """#
-        let file = box.root.appendingPathComponent("jrnl.json")
-        try Data(export.utf8).write(to: file)
-        try box.ok(["import", "--from", "jrnl", file.path])
-        let row = try XCTUnwrap(try box.listJSON().first)
-        XCTAssertEqual(row["tags"] as? [String], ["Sea", "ice-floe", "long-walk"])
     }
 }

@@ -27,7 +27,9 @@ final class TerminalInjectionTests: XCTestCase {
         }
     }
 
-    func testListSearchAndShowHeaderEscapeControlCharacters() throws {
+    /// Into a pipe: list, search and show's header escaped, the text unchanged; JSON escaped as
+    /// JSON is, with the text kept.
+    func testListSearchShowAndJSONEscapeControlCharacters() throws {
         for args in [["list"], ["search", "body"]] {
             let out = try box.ok(args).stdout
             assertNoControls(out, args[0])
@@ -40,17 +42,15 @@ final class TerminalInjectionTests: XCTestCase {
         XCTAssertTrue(header.hasPrefix(Self.escapedTitle), header)
         XCTAssertTrue(shown.hasSuffix("\n\n" + Self.body + "\n"), "into a pipe the text is unchanged: \(shown.debugDescription)")
         XCTAssertTrue(try box.ok(["show", "--raw", id]).stdout.hasPrefix(Self.title + "\n"), "--raw prints the title as it is")
-    }
-
-    func testJSONEscapesControlCharactersAndKeepsTheText() throws {
+        // JSON escapes them as JSON does, and keeps the text.
         for args in [["list", "--json"], ["search", "body", "--json"], ["show", id, "--json"]] {
             let out = try box.ok(args).stdout
             assertNoControls(out.replacingOccurrences(of: "\u{9B}", with: ""), args.joined(separator: " "))
             XCTAssertTrue(out.contains(#"\u001b"#) || out.contains(#"\u001B"#), out)
         }
         XCTAssertEqual(try box.listJSON().first?["title"] as? String, Self.title)
-        let shown = try JSONSerialization.jsonObject(with: Data(box.ok(["show", id, "--json"]).stdout.utf8)) as? [String: Any]
-        XCTAssertEqual(shown?["text"] as? String, Self.text)
+        let shownJSON = try JSONSerialization.jsonObject(with: Data(box.ok(["show", id, "--json"]).stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(shownJSON?["text"] as? String, Self.text)
     }
 
     func testShowOnATerminalEscapesTheTextButKeepsTabsAndNewlines() throws {
@@ -60,7 +60,8 @@ final class TerminalInjectionTests: XCTestCase {
         XCTAssertTrue(try onTerminal(["show", "--raw", id]).contains("\u{1B}[31mred"), "--raw on a terminal")
     }
 
-    func testImportErrorEscapesTheFileName() throws {
+    /// An import error names a file, or a member of a zip, escaped.
+    func testImportErrorsEscapeFileAndMemberNames() throws {
         let name = "bad\u{1B}]0;owned\u{07}.md"
         let file = box.root.appendingPathComponent(name)
         try Data("---\ndate: not a date\n---\nText\n".utf8).write(to: file)
@@ -68,9 +69,7 @@ final class TerminalInjectionTests: XCTestCase {
         XCTAssertEqual(result.status, 67, result.stderr)
         assertNoControls(result.stderr, "the import error")
         XCTAssertTrue(result.stderr.contains(#"bad\e]0;owned\a.md"#), result.stderr)
-    }
-
-    func testZipMemberNameInAnImportErrorIsEscaped() throws {
+        // A zip member's name, too.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
             throw XCTSkip("/usr/bin/python3 is needed to write the zip")
         }
@@ -80,10 +79,10 @@ final class TerminalInjectionTests: XCTestCase {
         python.arguments = ["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').writestr('\\u00e9\\x1b[2J\\r.json', '{not json')", zip]
         try python.run()
         python.waitUntilExit()
-        let result = try box.run(["import", "--from", "dayone", zip])
-        XCTAssertEqual(result.status, 67, result.stderr)
-        assertNoControls(result.stderr, "the zip member's name")
-        XCTAssertTrue(result.stderr.contains(#"export.zip:é\e[2J\r.json"#), result.stderr)
+        let zipResult = try box.run(["import", "--from", "dayone", zip])
+        XCTAssertEqual(zipResult.status, 67, zipResult.stderr)
+        assertNoControls(zipResult.stderr, "the zip member's name")
+        XCTAssertTrue(zipResult.stderr.contains(#"export.zip:é\e[2J\r.json"#), zipResult.stderr)
     }
 
     private func onTerminal(_ args: [String]) throws -> String {

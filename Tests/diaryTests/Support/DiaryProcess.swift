@@ -46,6 +46,7 @@ final class DiarySandbox {
 
     /// The `diary` executable next to the test bundle (or `$DIARY_BINARY`).
     static var binary: URL {
+        LaunchLog.record()  // every launch site asks for the path first
         if let path = ProcessInfo.processInfo.environment["DIARY_BINARY"] { return URL(fileURLWithPath: path) }
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         // On Linux the test runner is `.build/debug/diaryPackageTests.xctest`; on macOS a bundle.
