@@ -114,7 +114,9 @@ let package = Package(
         ),
         .testTarget(
             name: "DiaryStoreTests",
-            dependencies: ["DiaryStore", "DiaryCrypto", "DiaryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "DiaryStore", "DiaryCrypto", "DiaryTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "DiaryVaultTests",

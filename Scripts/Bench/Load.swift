@@ -1,6 +1,6 @@
 import DiaryCrypto
-import DiaryVault
 import DiaryStore
+import DiaryVault
 import Foundation
 
 /// One line of the corpus file Scripts/bench writes (JSON Lines).
@@ -29,13 +29,15 @@ func benchLoad(_ o: Options) throws {
         for line in data.split(separator: UInt8(ascii: "\n")) where entries.count < limit {
             let c = try decoder.decode(CorpusLine.self, from: line)
             let d = Date(timeIntervalSince1970: Double(c.date) / 1000)
-            entries.append(Entry(id: c.id, text: c.text, date: d, created: d, modified: d, starred: c.starred, tags: c.tags))
+            entries.append(
+                Entry(id: c.id, text: c.text, date: d, created: d, modified: d, starred: c.starred, tags: c.tags))
             textBytes += c.text.utf8.count
         }
     }
     var imported = 0
     let importTime = try seconds {
-        let vault = try Vault.create(at: dir, store: store, passphrase: pass, kdf: kdf(named: o.values["kdf"] ?? "moderate"))
+        let vault = try Vault.create(
+            at: dir, store: store, passphrase: pass, kdf: kdf(named: o.values["kdf"] ?? "moderate"))
         imported = try vault.importEntries(entries).imported.count
     }
     emit(["entries": imported, "text_bytes": textBytes, "read_s": readTime, "import_s": importTime])

@@ -1,6 +1,6 @@
 import DiaryCrypto
-import DiaryVault
 import DiaryStore
+import DiaryVault
 import Foundation
 
 func syntheticEntries(_ n: Int) -> [Entry] {
@@ -8,8 +8,9 @@ func syntheticEntries(_ n: Int) -> [Entry] {
     let body = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 30)
     return (0..<n).map { i in
         let d = base.addingTimeInterval(Double(i) * 3600)
-        return Entry(id: UUID(), text: "Entry \(i)\n\(body)", date: d, created: d, modified: d,
-                     starred: i % 20 == 0, tags: ["t\(i % 7)"])
+        return Entry(
+            id: UUID(), text: "Entry \(i)\n\(body)", date: d, created: d, modified: d,
+            starred: i % 20 == 0, tags: ["t\(i % 7)"])
     }
 }
 
@@ -27,9 +28,10 @@ func benchPasswd(kdf: KDFParameters, sizes: [Int]) throws {
             _ = try vault.importEntries(syntheticEntries(n))
             var times: [Double] = []
             for round in 0..<5 {
-                times.append(try seconds {
-                    try vault.changePassphrase(current: secret("p\(round)"), new: secret("p\(round + 1)"))
-                })
+                times.append(
+                    try seconds {
+                        try vault.changePassphrase(current: secret("p\(round)"), new: secret("p\(round + 1)"))
+                    })
             }
             print(String(format: "%-8@ %7d   %.4f", store.rawValue as NSString, n, median(times)))
         }

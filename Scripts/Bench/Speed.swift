@@ -1,6 +1,6 @@
 import DiaryCrypto
-import DiaryVault
 import DiaryStore
+import DiaryVault
 import Foundation
 
 /// `aead`: raw XChaCha20-Poly1305 open speed on one core, for messages of `--size` bytes
@@ -26,8 +26,10 @@ func benchAEAD(_ o: Options) throws {
     }
     let cpu = cpuSeconds() - cpuStart
     precondition(sink == opens * size)
-    emit(["size": size, "opens_per_s": Double(opens) / elapsed, "bytes_per_s": Double(opens * size) / elapsed,
-          "cpu_bytes_per_s": Double(opens * size) / cpu])
+    emit([
+        "size": size, "opens_per_s": Double(opens) / elapsed, "bytes_per_s": Double(opens * size) / elapsed,
+        "cpu_bytes_per_s": Double(opens * size) / cpu,
+    ])
 }
 
 /// `search`: `Vault.search` in process (vault already open, so neither process start-up nor
@@ -38,7 +40,9 @@ func benchSearch(_ o: Options) throws {
     let runs = Int(o.values["runs"] ?? "") ?? 3
     var openTime = 0.0
     var vault: Vault!
-    openTime = try seconds { vault = try Vault.open(at: dir, passphrase: passphrase(fromFile: o.required("passphrase-file"))) }
+    openTime = try seconds {
+        vault = try Vault.open(at: dir, passphrase: passphrase(fromFile: o.required("passphrase-file")))
+    }
     let textBytes = try vault.list().reduce(0) { $0 + $1.size }
     var times: [Double] = []
     var cpuTimes: [Double] = []
@@ -50,6 +54,8 @@ func benchSearch(_ o: Options) throws {
     }
     let t = median(times)
     let cpu = median(cpuTimes)
-    emit(["open_s": openTime, "search_s": t, "search_cpu_s": cpu, "hits": hits, "text_bytes": textBytes,
-          "bytes_per_s": Double(textBytes) / t, "cpu_bytes_per_s": Double(textBytes) / cpu])
+    emit([
+        "open_s": openTime, "search_s": t, "search_cpu_s": cpu, "hits": hits, "text_bytes": textBytes,
+        "bytes_per_s": Double(textBytes) / t, "cpu_bytes_per_s": Double(textBytes) / cpu,
+    ])
 }

@@ -29,6 +29,7 @@ case "load": try benchLoad(Options(args))
 case "aead": try benchAEAD(Options(args))
 case "search": try benchSearch(Options(args))
 default:
-    FileHandle.standardError.write(Data("usage: diary-bench passwd|load|aead|search … (see Scripts/Bench/main.swift)\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: diary-bench passwd|load|aead|search … (see Scripts/Bench/main.swift)\n".utf8))
     exit(64)
 }

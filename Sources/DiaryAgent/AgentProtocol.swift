@@ -46,7 +46,10 @@ public struct AgentStatus: Equatable, Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case vaultID = "vault", generation, idleRemaining = "idle_remaining", maxRemaining = "max_remaining"
+        case vaultID = "vault"
+        case generation
+        case idleRemaining = "idle_remaining"
+        case maxRemaining = "max_remaining"
     }
 }
 
@@ -130,8 +133,8 @@ struct AgentReply {
         var reply = AgentReply()
         if let vault = try object.string("vault", in: line) {
             guard let vaultID = UUID(uuidString: vault),
-                  let idle = try object.number("idle_remaining").flatMap(Double.init),
-                  let max = try object.number("max_remaining").flatMap(Double.init)
+                let idle = try object.number("idle_remaining").flatMap(Double.init),
+                let max = try object.number("max_remaining").flatMap(Double.init)
             else { throw AgentError.protocolViolation("incomplete status") }
             reply.status = AgentStatus(
                 vaultID: vaultID, generation: try parseGeneration(object),

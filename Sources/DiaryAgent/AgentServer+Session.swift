@@ -32,8 +32,10 @@ extension AgentServer {
             for connection in connections where connection.deadline <= now { connection.close() }
             connections.removeAll { !$0.isOpen }
 
-            var entries = [pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            var entries = [
+                pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+            ]
             entries += connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
             let wake = connections.map(\.deadline).reduce(min(idleDeadline, maximumDeadline), min)
             let ready = poll(&entries, nfds_t(entries.count), Clock.milliseconds(wake - now))
@@ -155,7 +157,8 @@ extension AgentServer {
 
     private func status() -> AgentStatus {
         let now = Clock.now()
-        return AgentStatus(vaultID: vaultID, generation: generation,
-                           idleRemaining: idleDeadline - now, maxRemaining: maximumDeadline - now)
+        return AgentStatus(
+            vaultID: vaultID, generation: generation,
+            idleRemaining: idleDeadline - now, maxRemaining: maximumDeadline - now)
     }
 }

@@ -107,7 +107,8 @@ public final class AgentServer {
         let path = config.socketURL.path
         var info = stat()
         if let bound = boundSocket, lstat(path, &info) == 0,
-           UInt(info.st_dev) == bound.dev, UInt(info.st_ino) == bound.ino {
+            UInt(info.st_dev) == bound.dev, UInt(info.st_ino) == bound.ino
+        {
             unlink(path)
         }
         if lockFile >= 0 { close(lockFile) }

@@ -68,7 +68,8 @@ struct FlatJSONObject {
         }
     }
 
-    private static func decode(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, escaped: Bool) throws -> String {
+    private static func decode(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, escaped: Bool) throws -> String
+    {
         let slice = UnsafeBufferPointer(rebasing: text[range])
         if !escaped {
             guard let plain = String(validating: slice, as: UTF8.self) else {

@@ -32,7 +32,8 @@ public enum KeyHandoff {
                 let count = Glibc.read(fd, buffer.baseAddress! + offset, byteCount - offset)
                 if count > 0 { offset += count; continue }
                 if count < 0, errno == EINTR { continue }
-                throw count == 0 ? AgentError.invalidKeyLength(offset) : AgentError.lastSystemError("read key from parent")
+                throw count == 0
+                    ? AgentError.invalidKeyLength(offset) : AgentError.lastSystemError("read key from parent")
             }
         }
     }

@@ -42,7 +42,7 @@ enum UnixSocket {
         var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
         guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
-              Int(length) == MemoryLayout.size(ofValue: credentials)
+            Int(length) == MemoryLayout.size(ofValue: credentials)
         else { throw AgentError.lastSystemError("getsockopt SO_PEERCRED") }
         return credentials.1
     }

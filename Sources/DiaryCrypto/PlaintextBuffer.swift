@@ -51,7 +51,8 @@ extension XChaCha20Poly1305 {
             throw CryptoError.invalidLength(what: "nonce", expected: "\(nonceByteCount)", actual: nonce.count)
         }
         guard ciphertext.count >= tagByteCount else {
-            throw CryptoError.invalidLength(what: "ciphertext", expected: ">= \(tagByteCount)", actual: ciphertext.count)
+            throw CryptoError.invalidLength(
+                what: "ciphertext", expected: ">= \(tagByteCount)", actual: ciphertext.count)
         }
         let count = ciphertext.count - tagByteCount
         let out = try buffer.reserve(count)

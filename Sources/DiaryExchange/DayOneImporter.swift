@@ -40,7 +40,8 @@ package enum DayOneImporter {
             let starred = try fields.optionalBool("starred") ?? false
             let tags = try fields.optionalStrings("tags") ?? []
             if EntryText.isBlank(raw) {
-                batch.skipped.append(ImportSkip(file: file, entry: fields.position, reason: "empty text (uuid \(fields.id!))"))
+                batch.skipped.append(
+                    ImportSkip(file: file, entry: fields.position, reason: "empty text (uuid \(fields.id!))"))
                 continue
             }
             let (text, media) = DayOneText.readable(raw)

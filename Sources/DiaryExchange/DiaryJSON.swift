@@ -21,7 +21,8 @@ enum DiaryJSON {
             entries: entries.map {
                 Record(
                     created: ExchangeDates.utcMilliseconds($0.created),
-                    date: $0.isCalendarDay ? ExchangeDates.day($0.date, timeZone: .current) : ExchangeDates.utcMilliseconds($0.date),
+                    date: $0.isCalendarDay
+                        ? ExchangeDates.day($0.date, timeZone: .current) : ExchangeDates.utcMilliseconds($0.date),
                     id: $0.id.uuidString.lowercased(), modified: ExchangeDates.utcMilliseconds($0.modified),
                     source: $0.source, starred: $0.starred, tags: $0.tags, text: $0.text)
             }, format: format, version: version)
@@ -36,7 +37,8 @@ enum DiaryJSON {
     static func read(_ bytes: [UInt8], file: String) throws -> ImportBatch {
         let root = try Importer.parseJSON(bytes, file: file)
         guard case .object(let top) = root.value else {
-            throw ExchangeError.notAnExport(file: file, expected: "diary json", detail: "the top level is not an object")
+            throw ExchangeError.notAnExport(
+                file: file, expected: "diary json", detail: "the top level is not an object")
         }
         guard case .string(format)? = top["format"]?.value else {
             throw ExchangeError.notAnExport(file: file, expected: "diary json", detail: "no \"format\": \"\(format)\"")

@@ -46,7 +46,8 @@ enum ExchangeDates {
             hour < 24, minute < 60, second < 60
         else { return nil }
         if let offsetSeconds {
-            let seconds = CalendarDay(year: year, month: month, day: day).ordinal * 86_400
+            let seconds =
+                CalendarDay(year: year, month: month, day: day).ordinal * 86_400
                 + hour * 3600 + minute * 60 + second - offsetSeconds
             return Date(millisecondsSince1970: Int64(seconds) * 1000 + Int64(millisecond))
         }

@@ -3,9 +3,9 @@ import DiaryVault
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The kinds of file `diary export --format` writes.
@@ -79,7 +79,9 @@ public enum Exporter {
 
     /// The content of one entry's file: front matter, a blank line, the text.
     public static func markdownFile(_ entry: Entry) -> String {
-        let date = entry.isCalendarDay ? ExchangeDates.day(entry.date, timeZone: .current) : ExchangeDates.utcMilliseconds(entry.date)
+        let date =
+            entry.isCalendarDay
+            ? ExchangeDates.day(entry.date, timeZone: .current) : ExchangeDates.utcMilliseconds(entry.date)
         var front = "---\ndate: \(date)\n"
         if !entry.tags.isEmpty { front += "tags: [\(entry.tags.map(quoted).joined(separator: ", "))]\n" }
         front += "starred: \(entry.starred)\n---\n\n"

@@ -24,7 +24,8 @@ struct FrontMatter {
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("- ") || line == "-" {
                 guard let key = listKey else {
-                    throw ExchangeError.invalidFrontMatter(file: file, line: number, detail: "a list item outside a list")
+                    throw ExchangeError.invalidFrontMatter(
+                        file: file, line: number, detail: "a list item outside a list")
                 }
                 if key == "tags" { tags += Self.items(String(line.dropFirst())) }
                 continue
@@ -52,7 +53,8 @@ struct FrontMatter {
                 case "true", "yes": starred = true
                 case "false", "no", "": starred = false
                 default:
-                    throw ExchangeError.invalidFrontMatter(file: file, line: number, detail: "'starred' must be true or false")
+                    throw ExchangeError.invalidFrontMatter(
+                        file: file, line: number, detail: "'starred' must be true or false")
                 }
             case "title":
                 title = Self.unquoted(value)

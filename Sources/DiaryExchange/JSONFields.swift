@@ -40,7 +40,9 @@ struct JSONFields {
     /// A field that must be present and a string.
     func string(_ key: String) throws -> String {
         guard let node = members[key] else { throw failure("'\(key)' is missing") }
-        guard case .string(let s) = node.value else { throw failure("'\(key)' is \(node.kind), not a string", at: node) }
+        guard case .string(let s) = node.value else {
+            throw failure("'\(key)' is \(node.kind), not a string", at: node)
+        }
         return s
     }
 

@@ -26,7 +26,8 @@ enum JrnlImporter {
             guard let date = ExchangeDates.parse(day + " " + (time ?? "00:00"), timeZone: timeZone),
                 day.count == 10
             else {
-                throw fields.failure("'date' and 'time' are not a valid YYYY-MM-DD and HH:MM", at: fields.members["date"])
+                throw fields.failure(
+                    "'date' and 'time' are not a valid YYYY-MM-DD and HH:MM", at: fields.members["date"])
             }
             let title = rawTitle.trimmingCharacters(in: .whitespacesAndNewlines)
             let body = rawBody.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -32,8 +32,13 @@ enum MarkdownImporter {
             }
             let found = names.filter { $0.lowercased().hasSuffix(".md") && !$0.hasPrefix(".") }.sorted()
                 .map { url.appendingPathComponent($0) }
-                .filter { var d: ObjCBool = false; return FileManager.default.fileExists(atPath: $0.path, isDirectory: &d) && !d.boolValue }
-            guard !found.isEmpty else { throw ExchangeError.noInput(path: url.path, detail: "no .md files in the directory") }
+                .filter {
+                    var d: ObjCBool = false;
+                    return FileManager.default.fileExists(atPath: $0.path, isDirectory: &d) && !d.boolValue
+                }
+            guard !found.isEmpty else {
+                throw ExchangeError.noInput(path: url.path, detail: "no .md files in the directory")
+            }
             files += found
         }
         return files
@@ -43,7 +48,9 @@ enum MarkdownImporter {
         var batch = ImportBatch()
         for url in files {
             let bytes = try Importer.load(url)
-            if let entry = try entry(String(decoding: bytes, as: UTF8.self), name: url.lastPathComponent, file: url.path, timeZone: timeZone) {
+            if let entry = try entry(
+                String(decoding: bytes, as: UTF8.self), name: url.lastPathComponent, file: url.path, timeZone: timeZone)
+            {
                 batch.entries.append(entry)
             } else {
                 batch.skipped.append(ImportSkip(file: url.path, entry: nil, reason: "the file holds no text"))
@@ -61,10 +68,13 @@ enum MarkdownImporter {
         var front = FrontMatter()
         var bodyStart = 0
         if lines.first.map({ $0.trimmingCharacters(in: .whitespaces) }) == "---" {
-            guard let end = lines.indices.dropFirst().first(where: {
-                ["---", "..."].contains(lines[$0].trimmingCharacters(in: .whitespaces))
-            }) else {
-                throw ExchangeError.invalidFrontMatter(file: file, line: 1, detail: "the front matter is never closed with '---'")
+            guard
+                let end = lines.indices.dropFirst().first(where: {
+                    ["---", "..."].contains(lines[$0].trimmingCharacters(in: .whitespaces))
+                })
+            else {
+                throw ExchangeError.invalidFrontMatter(
+                    file: file, line: 1, detail: "the front matter is never closed with '---'")
             }
             front = try FrontMatter(lines: lines[1..<end], firstLine: 2, file: file, timeZone: timeZone)
             bodyStart = end + 1
@@ -77,7 +87,9 @@ enum MarkdownImporter {
             if !firstLine.hasPrefix(title) { body = body.isEmpty ? title : title + "\n" + body }
         }
         guard !EntryText.isBlank(body) else { return nil }
-        guard let date = front.date ?? dateFromName(name, timeZone: timeZone) else { throw ExchangeError.noDate(file: file) }
+        guard let date = front.date ?? dateFromName(name, timeZone: timeZone) else {
+            throw ExchangeError.noDate(file: file)
+        }
         // A day without a time (in the front matter or the file name) is a calendar day.
         let isDay = front.date == nil || front.dateIsDay
         return Entry(

@@ -65,15 +65,15 @@ struct FileJournal: Equatable {
         guard constantTimeEquals(BLAKE2b.hash(body, outputCount: checksumCount), checksum) else { return nil }
         var reader = Reader(bytes: body)
         guard reader.take(magic.count) == magic, reader.take(1) == [version],
-              let count = reader.uint32()
+            let count = reader.uint32()
         else { return nil }
         var operations = [Operation]()
         var seen = Set<String>()
         for _ in 0..<count {
             guard let kind = reader.take(1)?.first, let length = reader.uint16(),
-                  let nameBytes = reader.take(Int(length)),
-                  let name = String(validating: nameBytes, as: UTF8.self),
-                  isValidTarget(name), seen.insert(name).inserted
+                let nameBytes = reader.take(Int(length)),
+                let name = String(validating: nameBytes, as: UTF8.self),
+                isValidTarget(name), seen.insert(name).inserted
             else { return nil }
             switch kind {
             case 1:

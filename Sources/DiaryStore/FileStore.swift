@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -39,7 +40,8 @@ public final class FileStore: VaultStore {
     init(openingAt directory: URL) throws {
         self.directory = directory
         self.lock = FileLock(url: directory.appendingPathComponent(StoreLayout.lockName))
-        guard try DurableFile.read(directory.appendingPathComponent(Self.headerName), limit: ReadLimits.header) != nil else {
+        guard try DurableFile.read(directory.appendingPathComponent(Self.headerName), limit: ReadLimits.header) != nil
+        else {
             throw StoreError.noVault(path: directory.path)
         }
         if FileManager.default.fileExists(atPath: journalURL.path) {
@@ -185,7 +187,9 @@ public final class FileStore: VaultStore {
         guard journal.count <= ReadLimits.journal else {
             throw StoreError.io(
                 path: journalURL.path,
-                detail: "this change is \(journal.count) bytes, more than the \(ReadLimits.journal) bytes one change may hold")
+                detail:
+                    "this change is \(journal.count) bytes, more than the \(ReadLimits.journal) bytes one change may hold"
+            )
         }
         let staged = try stage(operations, in: directory)
         do {
@@ -325,7 +329,8 @@ struct FileReader: StoreReader {
         guard dirFD >= 0 else { throw StoreError.io(path: entries.path, detail: DurableFile.errnoText()) }
         defer { close(dirFD) }
         for (id, name) in files {
-            if let bytes = try Self.readEntryFile(name, in: dirFD, path: { entries.appendingPathComponent(name).path }) {
+            if let bytes = try Self.readEntryFile(name, in: dirFD, path: { entries.appendingPathComponent(name).path })
+            {
                 try body(id, bytes)
             }
         }
@@ -365,7 +370,9 @@ struct FileReader: StoreReader {
                         at += 1
                         continue
                     }
-                    guard let high = Self.hexValue(chars[at]), let low = Self.hexValue(chars[at + 1]) else { return false }
+                    guard let high = Self.hexValue(chars[at]), let low = Self.hexValue(chars[at + 1]) else {
+                        return false
+                    }
                     out[byte] = high << 4 | low
                     byte += 1
                     at += 2
@@ -411,7 +418,9 @@ struct FileReader: StoreReader {
             }
         }
         if failure != 0 { throw StoreError.io(path: path(), detail: DurableFile.errnoText(failure)) }
-        if bytes.count == capacity { return try DurableFile.read(URL(fileURLWithPath: path()), limit: ReadLimits.entry) }
+        if bytes.count == capacity {
+            return try DurableFile.read(URL(fileURLWithPath: path()), limit: ReadLimits.entry)
+        }
         return bytes
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,9 @@ enum FileStoreAudit {
     static func findings(in directory: URL) throws -> [String] {
         var findings: [String] = []
         let top = try DurableFile.names(in: directory) ?? []
-        let files: Set<String> = [FileStore.headerName, FileStore.indexName, StoreLayout.lockName, FileJournal.fileName]
+        let files: Set<String> = [
+            FileStore.headerName, FileStore.indexName, StoreLayout.lockName, FileJournal.fileName,
+        ]
         let directories: Set<String> = [FileStore.entriesName, FileStore.indexPagesName]
         for name in top.sorted() where !name.hasPrefix(DurableFile.tempPrefix) {
             let kind = try Self.kind(directory.appendingPathComponent(name))

@@ -25,7 +25,7 @@ package enum IndexPageNumber {
     static func page(fromFileName name: String) -> Int? {
         let bytes = Array(name.utf8)
         guard bytes.count == 2, bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
-              let page = Int(name, radix: 16), StoreChange.indexPageRange.contains(page)
+            let page = Int(name, radix: 16), StoreChange.indexPageRange.contains(page)
         else { return nil }
         return page
     }

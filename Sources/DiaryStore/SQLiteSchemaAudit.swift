@@ -49,16 +49,20 @@ enum SQLiteSchemaAudit {
         let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         if appID != SQLiteSchema.applicationID { findings.append("application_id is \(appID), not diary's") }
         let version = try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        if version != SQLiteSchema.version { findings.append("user_version is \(version), not \(SQLiteSchema.version)") }
+        if version != SQLiteSchema.version {
+            findings.append("user_version is \(version), not \(SQLiteSchema.version)")
+        }
         return findings
     }
 
     private static func objects(_ db: Database) throws -> Set<Object> {
         let rows = try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master")
-        return Set(rows.map { row in
-            Object(type: row["type"] ?? "", name: row["name"] ?? "", table: row["tbl_name"] ?? "",
-                   sql: (row["sql"] as String?).map(normalised))
-        })
+        return Set(
+            rows.map { row in
+                Object(
+                    type: row["type"] ?? "", name: row["name"] ?? "", table: row["tbl_name"] ?? "",
+                    sql: (row["sql"] as String?).map(normalised))
+            })
     }
 
     /// SQL with every run of white space made one space, so layout alone is no difference.

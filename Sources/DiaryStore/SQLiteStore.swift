@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -120,8 +121,10 @@ public final class SQLiteStore: VaultStore {
 
     public func storeFiles() throws -> [String] {
         let names = Set(try DurableFile.names(in: directory) ?? [])
-        let own = [Self.databaseName, Self.databaseName + "-wal", Self.databaseName + "-shm",
-                   Self.databaseName + "-journal", StoreLayout.lockName]
+        let own = [
+            Self.databaseName, Self.databaseName + "-wal", Self.databaseName + "-shm",
+            Self.databaseName + "-journal", StoreLayout.lockName,
+        ]
         return own.filter(names.contains).sorted()
     }
 

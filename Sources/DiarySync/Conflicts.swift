@@ -60,11 +60,13 @@ extension SyncEngine {
         try setup.lock.withLock(exclusive: true) {
             guard var heads = try store.entry(id), heads.isConflict else { throw SyncError.noConflict(id) }
             let (kept, extras) = try outcome(of: choice, among: heads)
-            let revision = Revision(entry: id, id: SecureRandom.uuid(), parents: heads.heads.map(\.revision), content: kept)
+            let revision = Revision(
+                entry: id, id: SecureRandom.uuid(), parents: heads.heads.map(\.revision), content: kept)
             heads.add(revision, lamport: main.lamport + 1, machine: main.machine)
             let expected: [UUID: [UInt8]?] = [id: heads.sealTag]
             let puts = (kept.map { [$0] } ?? []) + extras
-            let (tags, skipped) = try vault.applySynced(puts: puts, deletes: kept == nil ? [id] : [], expected: expected)
+            let (tags, skipped) = try vault.applySynced(
+                puts: puts, deletes: kept == nil ? [id] : [], expected: expected)
             guard !skipped.contains(id) else { throw SyncError.cannotResolve(.entryChangedMeanwhile) }
             heads.shown = revision.id
             heads.shownDigest = Head.digest(of: kept)
@@ -98,7 +100,8 @@ extension SyncEngine {
         case .theirs:
             guard let theirs else { throw SyncError.cannotResolve(.noVersionFromOtherMachines) }
             guard others.count == 1 else {
-                throw SyncError.cannotResolve(.severalOtherVersions(machines: others.map { machineName(of: $0.machine) }))
+                throw SyncError.cannotResolve(
+                    .severalOtherVersions(machines: others.map { machineName(of: $0.machine) }))
             }
             kept = theirs.content
         case .both:
@@ -107,8 +110,9 @@ extension SyncEngine {
             kept = texts.first
             let now = Date()
             extras = texts.dropFirst().map { other in
-                Entry(id: SecureRandom.uuid(), text: other.text, date: other.date, created: now, modified: now,
-                      starred: other.starred, tags: other.tags, source: nil)
+                Entry(
+                    id: SecureRandom.uuid(), text: other.text, date: other.date, created: now, modified: now,
+                    starred: other.starred, tags: other.tags, source: nil)
             }
         case .text(let text):
             guard var base = ordered.first(where: { !$0.deleted })?.content else {

@@ -64,9 +64,10 @@ struct EntryHeads: Equatable {
         for parent in revision.parents where !replaced.contains(parent) { awaited.insert(parent) }
         // Arrived after a revision that replaces it: history, not a head.
         if awaited.remove(revision.id) != nil { return }
-        heads.append(Head(
-            revision: revision.id, lamport: lamport, machine: machine, content: revision.content,
-            deleted: revision.content == nil, digest: Head.digest(of: revision.content)))
+        heads.append(
+            Head(
+                revision: revision.id, lamport: lamport, machine: machine, content: revision.content,
+                deleted: revision.content == nil, digest: Head.digest(of: revision.content)))
         heads.sort(by: Head.shownFirst)
     }
 

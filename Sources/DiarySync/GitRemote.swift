@@ -87,7 +87,8 @@ struct GitRemote {
         do {
             try git(["push", "--quiet", "origin", "HEAD:refs/heads/\(Self.branch)"])
         } catch SyncError.remoteUnusable(.gitFailed(_, let message?, _))
-            where message.contains("rejected") || message.contains("fetch first") {
+            where message.contains("rejected") || message.contains("fetch first")
+        {
             return nil
         }
         return head
@@ -183,8 +184,10 @@ struct GitRemote {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty && !$0.hasPrefix("hint:") }
                 .joined(separator: "; ")
-            throw SyncError.remoteUnusable(.gitFailed(
-                command: args.first ?? "", message: message.isEmpty ? nil : message, status: process.terminationStatus))
+            throw SyncError.remoteUnusable(
+                .gitFailed(
+                    command: args.first ?? "", message: message.isEmpty ? nil : message,
+                    status: process.terminationStatus))
         }
         return String(decoding: outData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

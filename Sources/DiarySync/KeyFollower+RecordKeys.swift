@@ -43,8 +43,10 @@ extension KeyFollower {
             learnt = false
             for file in files {
                 guard let clear = try? RecordCodec.peek(file), known[clear.keyID] != nil,
-                      let record = try? RecordCodec.open(file, vaultID: vault.id, machine: clear.machine, seq: clear.seq, keys: known),
-                      let change = record.keyChange else { continue }
+                    let record = try? RecordCodec.open(
+                        file, vaultID: vault.id, machine: clear.machine, seq: clear.seq, keys: known),
+                    let change = record.keyChange
+                else { continue }
                 for retired in change.retired {
                     let key = try SyncKey(vaultKey: retired.key, generation: retired.generation)
                     if key.id == keyID { return key }
@@ -61,7 +63,8 @@ extension KeyFollower {
     /// What to throw when no passphrase given opens another machine's newer key: when this
     /// machine's own passphrase change is among the changes it replaced, that change lost.
     private func passphraseLost(to machine: String, main: SyncMain) -> SyncError {
-        let ownChangeLost = readIncludesChange(by: main.machine)
+        let ownChangeLost =
+            readIncludesChange(by: main.machine)
             || main.pendingKeyChange != nil || main.adoptedKeyChange?.machine == main.machine
         return SyncError.passphraseChangedElsewhere(machine: machine, ownChangeLost: ownChangeLost)
     }

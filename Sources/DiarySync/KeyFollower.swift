@@ -54,9 +54,12 @@ final class KeyFollower {
         guard generations.count == 1, let generation = generations.first else {
             throw SyncError.untrustedRemote([.keyChangeHeadersDisagree(machine: record.machineName, seq: record.seq)])
         }
-        read.append(PublishedKeyChange(
-            id: KeyChangeID(generation: generation, lamport: record.lamport, machine: record.machine, seq: record.seq),
-            change: change, machineName: record.machineName, keyID: record.keyID.isEmpty ? ring.current.id : record.keyID))
+        read.append(
+            PublishedKeyChange(
+                id: KeyChangeID(
+                    generation: generation, lamport: record.lamport, machine: record.machine, seq: record.seq),
+                change: change, machineName: record.machineName,
+                keyID: record.keyID.isEmpty ? ring.current.id : record.keyID))
     }
 
     /// A passphrase change made here that a cut-short passphrase change never told sync about:
@@ -64,7 +67,9 @@ final class KeyFollower {
     /// Queues it for publishing (its other-store variants need the passphrase, which also proves
     /// the header).
     func publishUnannouncedPassphraseChange(main: inout SyncMain) throws -> SyncNote? {
-        guard !main.headerDigest.isEmpty, main.headerDigest != Self.digest(ofHeader: vault.encodedHeader) else { return nil }
+        guard !main.headerDigest.isEmpty, main.headerDigest != Self.digest(ofHeader: vault.encodedHeader) else {
+            return nil
+        }
         // Changed, but known: the change waiting to be published, or a header already on the
         // remote (one a sync cut short had adopted). Same salt and cost, same passphrase.
         if let waiting = main.pendingKeyChange?.headers[vault.store], vault.wrapsLike(waiting) { return nil }
@@ -111,7 +116,9 @@ final class KeyFollower {
                 try rotate(toFirstOpenable: steps.reversed(), passphrase: $0)
             }
             ring.makeCurrent(key)
-            if !main.keys.contains(where: { $0.generation == key.generation }) { main.keys.append((key.generation, key.vaultKey)) }
+            if !main.keys.contains(where: { $0.generation == key.generation }) {
+                main.keys.append((key.generation, key.vaultKey))
+            }
             if ownChangeLost { report.notes.append(.ownPassphraseChangeLost(rotatedOn: best.machineName)) }
             report.keyChanged = true
             report.notes.append(.keyRotationFollowed(machine: best.machineName))
@@ -128,9 +135,12 @@ final class KeyFollower {
     private func rotate(toFirstOpenable steps: [PublishedKeyChange], passphrase: SecretBytes) throws -> SyncKey {
         for step in steps {
             do {
-                _ = try vault.rotateKey(adopting: try header(of: step), passphrase: passphrase, beforeRetiring: { [vault, store] _ in
-                    try store.resealOnDisk(under: try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration))
-                })
+                _ = try vault.rotateKey(
+                    adopting: try header(of: step), passphrase: passphrase,
+                    beforeRetiring: { [vault, store] _ in
+                        try store.resealOnDisk(
+                            under: try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration))
+                    })
                 return try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
             } catch VaultError.wrongPassphrase {
                 continue
@@ -141,7 +151,8 @@ final class KeyFollower {
 
     /// Takes `header`, of the same key generation, as the local header: a passphrase changed
     /// elsewhere. False when the local header already wraps the key the same way.
-    private func adoptPassphraseChange(_ change: PublishedKeyChange, header: [UInt8], ring: SyncKeyRing) throws -> Bool {
+    private func adoptPassphraseChange(_ change: PublishedKeyChange, header: [UInt8], ring: SyncKeyRing) throws -> Bool
+    {
         guard Vault.describeHeaderGeneration(header) == vault.keyGeneration else {
             throw SyncError.passphraseChangedElsewhere(machine: change.machineName, ownChangeLost: false)
         }
@@ -151,7 +162,8 @@ final class KeyFollower {
         guard change.keyID == ring.current.id else { throw SyncError.concurrentRotation(machine: change.machineName) }
         if vault.wrapsLike(header) { return false }
         if joining, let given = try passphrase.keptOrAsk(.followRotation(machine: change.machineName, attempt: 1)),
-           (try? Vault.unwrapHeader(header, passphrase: given)) == nil {
+            (try? Vault.unwrapHeader(header, passphrase: given)) == nil
+        {
             throw SyncError.passphraseChangedElsewhere(machine: change.machineName, ownChangeLost: false)
         }
         try vault.adoptHeader(header)
@@ -165,7 +177,8 @@ final class KeyFollower {
     private func removeSupersededHeaders(keeping best: KeyChangeID, logs: [UUID: LogState]) {
         for published in tree.publishedHeaders()
         where (published.machine != best.machine || published.seq != best.seq)
-            && published.seq <= logs[published.machine]?.seen ?? 0 {
+            && published.seq <= logs[published.machine]?.seen ?? 0
+        {
             tree.remove(published.path)
         }
     }

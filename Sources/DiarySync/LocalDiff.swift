@@ -30,7 +30,9 @@ final class LocalDiff {
     func localChanges(main: SyncMain) throws -> [Revision] {
         let current = vault.indexPageTags
         detectedTags = current
-        let pages = (0..<current.count).filter { main.indexTags.count != current.count || main.indexTags[$0] != current[$0] }
+        let pages = (0..<current.count).filter {
+            main.indexTags.count != current.count || main.indexTags[$0] != current[$0]
+        }
         guard !pages.isEmpty else { return main.pendingRevisions }
         var byPage: [Int: [UUID: [UInt8]]] = [:]
         for (id, tag) in try vault.sealTags(onPages: pages) { byPage[Vault.indexPage(of: id), default: [:]][id] = tag }
@@ -43,7 +45,8 @@ final class LocalDiff {
             }
             for id in before.keys where now[id] == nil {
                 guard var gone = try store.entry(id), gone.sealTag != nil else { continue }
-                revisions.append(Revision(entry: id, id: SecureRandom.uuid(), parents: gone.parentsOfLocalChange, content: nil))
+                revisions.append(
+                    Revision(entry: id, id: SecureRandom.uuid(), parents: gone.parentsOfLocalChange, content: nil))
                 changedHere[id] = Head.deletedDigest
                 gone.sealTag = nil
                 gone.shownDigest = Head.deletedDigest
@@ -152,7 +155,8 @@ final class LocalDiff {
         for number in 0..<now.count {
             if pagesWritten.contains(number) {
                 let rows = try vault.sealTags(onPages: [number])
-                main.indexTags[number] = try rows == store.seenRows(onIndexPage: number) ? now[number] : StateCodec.unknownTag
+                main.indexTags[number] =
+                    try rows == store.seenRows(onIndexPage: number) ? now[number] : StateCodec.unknownTag
             } else if now[number] == detectedTags[number] {
                 main.indexTags[number] = now[number]
             }

@@ -65,7 +65,8 @@ struct LogScanner {
         let keys = RemoteLayout.keysDirectory
         for name in tree.list(keys) where !name.hasPrefix(".") && RemoteLayout.header(fromName: name) == nil {
             let shown = "\(keys)/\(name)"
-            guard let original = RemoteLayout.conflictCopyOriginal(name), RemoteLayout.header(fromName: original) != nil else {
+            guard let original = RemoteLayout.conflictCopyOriginal(name), RemoteLayout.header(fromName: original) != nil
+            else {
                 outcome.notes.append(.unexpectedFile(path: shown))
                 continue
             }
@@ -118,7 +119,8 @@ struct LogScanner {
     }
 
     /// What was read before must still be there, byte for byte.
-    private func checkRecordsRead(_ machine: UUID, log: inout LogState, seqs: Set<UInt64>, into outcome: inout Outcome) {
+    private func checkRecordsRead(_ machine: UUID, log: inout LogState, seqs: Set<UInt64>, into outcome: inout Outcome)
+    {
         for seq in stride(from: UInt64(1), through: log.seen, by: 1) {
             let path = RemoteLayout.recordPath(machine: machine, seq: seq)
             let known = log.records[Int(seq - 1)]
@@ -127,7 +129,9 @@ struct LogScanner {
                 continue
             }
             if stamp == known.stat { continue }
-            if let bytes = tree.readIfPossible(path, limit: RecordCodec.maximumFileBytes), RecordCodec.hash(bytes) == known.hash {
+            if let bytes = tree.readIfPossible(path, limit: RecordCodec.maximumFileBytes),
+                RecordCodec.hash(bytes) == known.hash
+            {
                 log.records[Int(seq - 1)].stat = stamp
             } else {
                 outcome.findings.append(.recordReplaced(machine: log.name, seq: seq))
@@ -144,7 +148,9 @@ struct LogScanner {
         var next = log.seen + 1
         while seqs.contains(next) {
             let path = RemoteLayout.recordPath(machine: machine, seq: next)
-            guard let stamp = tree.stamp(path), let bytes = tree.readIfPossible(path, limit: RecordCodec.maximumFileBytes) else {
+            guard let stamp = tree.stamp(path),
+                let bytes = tree.readIfPossible(path, limit: RecordCodec.maximumFileBytes)
+            else {
                 outcome.findings.append(.recordUnreadable(path: path))
                 break
             }
@@ -154,10 +160,14 @@ struct LogScanner {
                 outcome.pending.append(.stillArriving(path: path, bytes: bytes.count))
                 break
             }
-            guard var record = try open(bytes, at: path, machine: machine, seq: next, ring: &ring, unlock: unlock, into: &outcome) else {
+            guard
+                var record = try open(
+                    bytes, at: path, machine: machine, seq: next, ring: &ring, unlock: unlock, into: &outcome)
+            else {
                 break
             }
-            let expected = next == 1 ? [UInt8](repeating: 0, count: RecordCodec.hashLength) : log.records[Int(next - 2)].hash
+            let expected =
+                next == 1 ? [UInt8](repeating: 0, count: RecordCodec.hashLength) : log.records[Int(next - 2)].hash
             guard record.previous == expected else {
                 outcome.findings.append(.recordOutOfChain(path: path, previousSeq: next - 1))
                 break
@@ -214,7 +224,8 @@ struct LogScanner {
         let folder = "\(RemoteLayout.logDirectory)/\(RemoteLayout.hex(machine))"
         let shown = "\(folder)/\(name)"
         guard tidiesCopies, let original = RemoteLayout.conflictCopyOriginal(name),
-              let seq = RemoteLayout.seq(fromName: original) else {
+            let seq = RemoteLayout.seq(fromName: original)
+        else {
             outcome.notes.append(.unexpectedFile(path: shown))
             return
         }
@@ -226,7 +237,9 @@ struct LogScanner {
             outcome.notes.append(.identicalRecordCopyRemoved(path: shown))
             return
         }
-        let authentic = copy.map { (try? RecordCodec.open($0, vaultID: vaultID, machine: machine, seq: seq, keys: ring)) != nil } ?? false
+        let authentic =
+            copy.map { (try? RecordCodec.open($0, vaultID: vaultID, machine: machine, seq: seq, keys: ring)) != nil }
+            ?? false
         if current == nil, authentic {
             try tree.move(shown, to: originalPath)
             seqs.insert(seq)

@@ -46,7 +46,8 @@ enum RemoteLayout {
     /// A record file name: exactly twelve decimal digits, from 1.
     static func seq(fromName name: String) -> UInt64? {
         guard name.count == 12, name.allSatisfy(\.isASCII), name.allSatisfy(\.isNumber),
-              let n = UInt64(name), n > 0 else { return nil }
+            let n = UInt64(name), n > 0
+        else { return nil }
         return n
     }
 
@@ -64,7 +65,8 @@ enum RemoteLayout {
         guard parts.count == 2, let store = StoreKind(rawValue: String(parts[1])) else { return nil }
         let stem = parts[0].split(separator: "-", omittingEmptySubsequences: false)
         guard stem.count == 2, let machine = machineID(fromHex: String(stem[0])),
-              let seq = seq(fromName: String(stem[1])) else { return nil }
+            let seq = seq(fromName: String(stem[1]))
+        else { return nil }
         return (machine, seq, store)
     }
 
@@ -86,7 +88,9 @@ enum RemoteLayout {
             from = open.upperBound
             guard let close = closingParenthesis(in: name, after: open.upperBound) else { continue }
             let note = name[open.upperBound..<close]
-            guard note.lowercased().contains("conflict") || (!note.isEmpty && note.allSatisfy(\.isNumber)) else { continue }
+            guard note.lowercased().contains("conflict") || (!note.isEmpty && note.allSatisfy(\.isNumber)) else {
+                continue
+            }
             return String(name[..<open.lowerBound]) + String(name[name.index(after: close)...])
         }
         return nil

@@ -68,7 +68,8 @@ struct RemoteTree {
         guard let bytes = try read(RemoteLayout.marker, limit: Self.markerLimit) else { return .absent }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
         guard lines.count == 2, lines[0] == "\(RemoteLayout.marker) \(RemoteLayout.markerVersion)",
-              let id = UUID(uuidString: String(lines[1])) else { return .unreadable }
+            let id = UUID(uuidString: String(lines[1]))
+        else { return .unreadable }
         return .vault(id)
     }
 
@@ -95,7 +96,9 @@ struct RemoteTree {
     /// sequence number.
     func publishedHeaders() -> [(machine: UUID, seq: UInt64, store: StoreKind, path: String)] {
         list(RemoteLayout.keysDirectory).compactMap { name in
-            RemoteLayout.header(fromName: name).map { ($0.machine, $0.seq, $0.store, "\(RemoteLayout.keysDirectory)/\(name)") }
+            RemoteLayout.header(fromName: name).map {
+                ($0.machine, $0.seq, $0.store, "\(RemoteLayout.keysDirectory)/\(name)")
+            }
         }.sorted { $0.seq > $1.seq }
     }
 }

@@ -95,11 +95,13 @@ final class StateStore {
     func flushPages() throws {
         for number in dirtyPages {
             var plaintext = StateCodec.encode(page: pages[number] ?? [:])
-            try seal(&plaintext, name: Self.headsName(number), to: directory.appendingPathComponent(Self.headsName(number)))
+            try seal(
+                &plaintext, name: Self.headsName(number), to: directory.appendingPathComponent(Self.headsName(number)))
         }
         for number in dirtySeen {
             var plaintext = StateCodec.encode(seen: seen[number] ?? [:])
-            try seal(&plaintext, name: Self.seenName(number), to: directory.appendingPathComponent(Self.seenName(number)))
+            try seal(
+                &plaintext, name: Self.seenName(number), to: directory.appendingPathComponent(Self.seenName(number)))
         }
         dirtyPages = []
         dirtySeen = []
@@ -111,7 +113,8 @@ final class StateStore {
     /// was before the sync, or it would count records as taken in that never reached the
     /// vault.
     func resealOnDisk(under newKey: SyncKey) throws {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+        let names =
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
             .filter { $0.hasPrefix("heads-") || $0.hasPrefix("seen-") }.sorted() + ["state"]
         alsoOpensWith.append(key)
         key = newKey
@@ -143,7 +146,8 @@ final class StateStore {
     private func open(_ name: String, _ url: URL) throws -> [UInt8]? {
         guard let file = try DurableFile.read(url, limit: 512 << 20) else { return nil }
         let nonceEnd = 16 + XChaCha20Poly1305.nonceByteCount
-        guard file.count > nonceEnd, let sealer = ([key] + alsoOpensWith).first(where: { $0.id == Array(file[0..<16]) }) else {
+        guard file.count > nonceEnd, let sealer = ([key] + alsoOpensWith).first(where: { $0.id == Array(file[0..<16]) })
+        else {
             throw SyncError.stateUnreadable(path: url.path)
         }
         do {

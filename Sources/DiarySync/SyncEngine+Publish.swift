@@ -15,7 +15,8 @@ extension SyncEngine {
         for (n, batch) in batches.enumerated() {
             let record = try publish(batch, keyChange: n == batches.count - 1 ? keyChange : nil)
             touched.formUnion(try ingest(record))
-            for revision in batch where diff.wasChangedHere(revision.entry) || main.pendingRevisions.contains(revision) {
+            for revision in batch where diff.wasChangedHere(revision.entry) || main.pendingRevisions.contains(revision)
+            {
                 var heads = try store.entry(revision.entry) ?? EntryHeads()
                 heads.shown = revision.id
                 try store.setEntry(revision.entry, heads)

@@ -35,7 +35,8 @@ public final class SyncEngine {
         vault: Vault, stateDirectory: URL, passphrase: @escaping (PassphraseNeed) throws -> SecretBytes? = { _ in nil },
         progress: @escaping (SyncProgress) -> Void = { _ in }
     ) throws {
-        try self.init(vault: vault, stateDirectory: stateDirectory, passphrase: passphrase, progress: progress, joining: false)
+        try self.init(
+            vault: vault, stateDirectory: stateDirectory, passphrase: passphrase, progress: progress, joining: false)
     }
 
     /// `joining`: a passphrase change found must open with the passphrase given.
@@ -57,7 +58,8 @@ public final class SyncEngine {
         main = try store.readMain()
         ring = SyncKeyRing(current: key)
         for k in main.keys { ring.add(try SyncKey(vaultKey: k.key, generation: k.generation)) }
-        keys = KeyFollower(vault: vault, tree: tree, store: store, passphrase: SyncPassphrase(ask: passphrase), joining: joining)
+        keys = KeyFollower(
+            vault: vault, tree: tree, store: store, passphrase: SyncPassphrase(ask: passphrase), joining: joining)
         diff = LocalDiff(vault: vault, store: store)
         self.progress = progress
     }
@@ -134,7 +136,8 @@ public final class SyncEngine {
         var scannedRing = ring
         let outcome = try scanner.scan(main: &scanned, ring: &scannedRing) { [keys] machine, seq, keyID in
             let key = try keys.keyOfRecord(
-                machine: machine, seq: seq, keyID: keyID, machineName: names[machine], ring: ringBefore, main: mainBefore)
+                machine: machine, seq: seq, keyID: keyID, machineName: names[machine], ring: ringBefore,
+                main: mainBefore)
             if let key { learnt.append(key) }
             return key
         }

@@ -134,14 +134,17 @@ public enum SyncLifecycle {
 
     /// The newest published header for `store` that `passphrase` opens (newest first by the
     /// sequence number in its name; each distinct salt costs one key derivation).
-    static func openablePublishedHeader(in tree: RemoteTree, vaultID: UUID, store: StoreKind, passphrase: SecretBytes) throws -> [UInt8] {
+    static func openablePublishedHeader(in tree: RemoteTree, vaultID: UUID, store: StoreKind, passphrase: SecretBytes)
+        throws -> [UInt8]
+    {
         let candidates = tree.publishedHeaders().filter { $0.store == store }
         guard !candidates.isEmpty else { throw SyncError.remoteUnusable(.noPublishedHeader) }
         var tried = Set<[UInt8]>()
         for candidate in candidates {
             guard let bytes = try tree.read(candidate.path, limit: RemoteTree.headerLimit),
-                  let described = try? Vault.describeHeader(bytes), described.vaultID == vaultID,
-                  tried.insert(bytes).inserted else { continue }
+                let described = try? Vault.describeHeader(bytes), described.vaultID == vaultID,
+                tried.insert(bytes).inserted
+            else { continue }
             if (try? Vault.unwrapHeader(bytes, passphrase: passphrase)) != nil { return bytes }
         }
         throw VaultError.wrongPassphrase
@@ -196,7 +199,8 @@ public enum SyncLifecycle {
             let tree = RemoteTree(root: setup.tree(for: remote))
             if !finishing || !recordsOfOtherMachines(in: tree, sealedUnder: new.id, me: main.machine) {
                 let retired = (main.pendingKeyChange?.retired ?? []).filter { $0.generation != retiredGeneration }
-                main.pendingKeyChange = KeyChange(headers: headers.byStore, retired: retired + [(retiredGeneration, retiredKey)])
+                main.pendingKeyChange = KeyChange(
+                    headers: headers.byStore, retired: retired + [(retiredGeneration, retiredKey)])
             }
             // Files first, `state` last: cut short, a second call opens either key (above).
             try store.resealOnDisk(under: new)

@@ -54,7 +54,9 @@ final class SyncPassphrase {
     /// Runs `use` with the passphrase. While `use` finds it wrong (`VaultError.wrongPassphrase`)
     /// the passphrase is asked for again, as long as the caller gives one (a terminal gives a
     /// few tries, a passphrase file one); then `onWrong` is thrown.
-    func use<T>(_ need: PassphraseNeed, onWrong: @autoclosure () -> SyncError, _ use: (SecretBytes) throws -> T) throws -> T {
+    func use<T>(_ need: PassphraseNeed, onWrong: @autoclosure () -> SyncError, _ use: (SecretBytes) throws -> T) throws
+        -> T
+    {
         var need = need
         while true {
             let given: SecretBytes?

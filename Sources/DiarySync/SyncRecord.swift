@@ -96,7 +96,8 @@ enum RecordCodec {
     }
 
     /// The clear prefix, read strictly, without any key.
-    static func peek(_ file: [UInt8]) throws(RecordError) -> (vaultID: UUID, machine: UUID, seq: UInt64, keyID: [UInt8]) {
+    static func peek(_ file: [UInt8]) throws(RecordError) -> (vaultID: UUID, machine: UUID, seq: UInt64, keyID: [UInt8])
+    {
         guard file.count >= prefixLength, Array(file[0..<8]) == magic else { throw .notARecord }
         guard file[8] == version else { throw .unsupportedVersion(Int(file[8])) }
         var r = ByteReader(Array(file[9..<prefixLength]))
@@ -127,8 +128,9 @@ enum RecordCodec {
         guard let key = keys[clear.keyID] else { throw .unknownKey }
         let nonceEnd = prefixLength + XChaCha20Poly1305.nonceByteCount
         guard file.count >= nonceEnd + XChaCha20Poly1305.tagByteCount + LengthPadding.minimumBucket,
-              file.count <= maximumFileBytes,
-              LengthPadding.isBucketSize(file.count - nonceEnd - XChaCha20Poly1305.tagByteCount) else {
+            file.count <= maximumFileBytes,
+            LengthPadding.isBucketSize(file.count - nonceEnd - XChaCha20Poly1305.tagByteCount)
+        else {
             throw .badLength
         }
         var padded: [UInt8]
@@ -216,7 +218,9 @@ enum RecordCodec {
                 guard record.keyChange == nil else { throw FormatError.invalidField("second key change") }
                 var headers: [StoreKind: [UInt8]] = [:]
                 for _ in 0..<Int(try r.u8()) {
-                    guard let store = StoreKind(rawValue: try r.string16()) else { throw FormatError.invalidField("store") }
+                    guard let store = StoreKind(rawValue: try r.string16()) else {
+                        throw FormatError.invalidField("store")
+                    }
                     headers[store] = try r.take(Int(try r.u16()))
                 }
                 var retired: [(UInt32, SecretBytes)] = []

@@ -121,8 +121,9 @@ enum StateCodec {
         }
         w.u32(UInt32(s.conflicts.count))
         for id in s.conflicts { w.uuid(id) }
-        var pending = SyncRecord(machine: s.machine, seq: 0, previous: [UInt8](repeating: 0, count: 32), lamport: 0,
-                                 machineName: "", revisions: s.pendingRevisions, keyChange: s.pendingKeyChange)
+        var pending = SyncRecord(
+            machine: s.machine, seq: 0, previous: [UInt8](repeating: 0, count: 32), lamport: 0,
+            machineName: "", revisions: s.pendingRevisions, keyChange: s.pendingKeyChange)
         pending.machineName = ""
         var encodedPending = RecordCodec.encode(pending)
         w.u32(UInt32(encodedPending.count))
@@ -140,7 +141,8 @@ enum StateCodec {
         s.lamport = try r.u64()
         s.remoteCommit = try r.string16()
         if try r.u8() == 1 {
-            s.adoptedKeyChange = KeyChangeID(generation: try r.u32(), lamport: try r.u64(), machine: try r.uuid(), seq: try r.u64())
+            s.adoptedKeyChange = KeyChangeID(
+                generation: try r.u32(), lamport: try r.u64(), machine: try r.uuid(), seq: try r.u64())
         }
         for _ in 0..<Int(try r.u8()) {
             let generation = try r.u32()
@@ -152,9 +154,11 @@ enum StateCodec {
             let machine = try r.uuid()
             var log = LogState(name: try r.string16(), seen: try r.u64())
             for _ in 0..<Int(try r.u32()) {
-                log.records.append(RecordSeen(
-                    hash: try r.take(RecordCodec.hashLength),
-                    stat: FileStamp(size: try r.u64(), inode: try r.u64(), modified: try r.i64(), changed: try r.i64())))
+                log.records.append(
+                    RecordSeen(
+                        hash: try r.take(RecordCodec.hashLength),
+                        stat: FileStamp(
+                            size: try r.u64(), inode: try r.u64(), modified: try r.i64(), changed: try r.i64())))
             }
             s.logs[machine] = log
         }
@@ -213,8 +217,9 @@ enum StateCodec {
             e.shownDigest = try r.take(16)
             for _ in 0..<Int(try r.u32()) { e.awaited.insert(try r.uuid()) }
             for _ in 0..<Int(try r.u16()) {
-                var h = Head(revision: try r.uuid(), lamport: try r.u64(), machine: try r.uuid(), content: nil,
-                             deleted: try r.u8() == 1, digest: try r.take(16))
+                var h = Head(
+                    revision: try r.uuid(), lamport: try r.u64(), machine: try r.uuid(), content: nil,
+                    deleted: try r.u8() == 1, digest: try r.take(16))
                 let length = Int(try r.u32())
                 if length > 0 {
                     var raw = try r.take(length)
@@ -249,8 +254,11 @@ enum StateCodec {
         bytes.withUnsafeBufferPointer { b in
             for i in 0..<count {
                 let o = 4 + i * 32
-                let id = UUID(uuid: (b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7],
-                                     b[o + 8], b[o + 9], b[o + 10], b[o + 11], b[o + 12], b[o + 13], b[o + 14], b[o + 15]))
+                let id = UUID(
+                    uuid: (
+                        b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7],
+                        b[o + 8], b[o + 9], b[o + 10], b[o + 11], b[o + 12], b[o + 13], b[o + 14], b[o + 15]
+                    ))
                 rows[id] = Array(b[(o + 16)..<(o + 32)])
             }
         }

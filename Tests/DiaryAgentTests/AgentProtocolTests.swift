@@ -55,9 +55,11 @@ final class AgentProtocolTests: XCTestCase {
     }
 
     func testMalformedJSONIsRefused() {
-        for text in ["", "hello", "{", #"{"v":1,"op":"get"} x"#, #"{"v":1,"op":"get","v":1}"#,
-                     #"{"v":1,"op":{"x":1}}"#, #"{"v":1,"op":["get"]}"#, #"{"v":01,"op":"get"}"#,
-                     #"{"v":1,"op":"get",}"#, "[1]", #"{"v":1,"op":"g\#u{01}et"}"#] {
+        for text in [
+            "", "hello", "{", #"{"v":1,"op":"get"} x"#, #"{"v":1,"op":"get","v":1}"#,
+            #"{"v":1,"op":{"x":1}}"#, #"{"v":1,"op":["get"]}"#, #"{"v":01,"op":"get"}"#,
+            #"{"v":1,"op":"get",}"#, "[1]", #"{"v":1,"op":"g\#u{01}et"}"#,
+        ] {
             assertViolation(text)
         }
     }

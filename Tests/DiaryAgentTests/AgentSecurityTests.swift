@@ -14,7 +14,7 @@ final class AgentSecurityTests: AgentSocketTestCase {
         guard geteuid() == 0 else { throw XCTSkip("needs root to switch to another uid") }
         let setpriv = "/usr/bin/setpriv", python = "/usr/bin/python3"
         guard FileManager.default.isExecutableFile(atPath: setpriv),
-              FileManager.default.isExecutableFile(atPath: python)
+            FileManager.default.isExecutableFile(atPath: python)
         else { throw XCTSkip("needs \(setpriv) and \(python)") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: setpriv)
@@ -87,12 +87,12 @@ final class AgentSecurityTests: AgentSocketTestCase {
         // Someone else's listener where ours should be: the client must not send or trust anything.
         XCTAssertEqual(chmod(directory.path, 0o777), 0)
         let script = """
-        import socket, time
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.bind("\(socketURL.path)"); s.listen(4)
-        print("ready", flush=True)
-        time.sleep(10)
-        """
+            import socket, time
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.bind("\(socketURL.path)"); s.listen(4)
+            print("ready", flush=True)
+            time.sleep(10)
+            """
         let (process, pipe) = try runAsNobody(script, wait: false)
         defer { process.terminate(); process.waitUntilExit() }
         XCTAssertEqual(String(decoding: pipe.fileHandleForReading.readData(ofLength: 6), as: UTF8.self), "ready\n")
@@ -162,8 +162,9 @@ final class AgentSecurityTests: AgentSocketTestCase {
         XCTAssertEqual(lstat(runtime.path, &info), 0)
         XCTAssertEqual(info.st_mode & 0o777, 0o700)
         let vault = UUID(uuidString: "0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9")!
-        XCTAssertEqual(AgentPaths.socketURL(vaultID: vault, in: runtime).lastPathComponent,
-                       "0a1b2c3d4e5f60718293a4b5c6d7e8f9.sock")
+        XCTAssertEqual(
+            AgentPaths.socketURL(vaultID: vault, in: runtime).lastPathComponent,
+            "0a1b2c3d4e5f60718293a4b5c6d7e8f9.sock")
     }
 
     func testRuntimeDirectoryFallsBackToTmpWithoutXDG() throws {
@@ -175,7 +176,8 @@ final class AgentSecurityTests: AgentSocketTestCase {
         let runtime = directory.appendingPathComponent("diary")
         XCTAssertEqual(mkdir(runtime.path, 0o700), 0)
         XCTAssertEqual(chmod(runtime.path, 0o750), 0)
-        XCTAssertThrowsError(try AgentPaths.runtimeDirectory(environment: ["XDG_RUNTIME_DIR": directory.path])) { error in
+        XCTAssertThrowsError(try AgentPaths.runtimeDirectory(environment: ["XDG_RUNTIME_DIR": directory.path])) {
+            error in
             guard case AgentError.insecureDirectory(_, let reason) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("750"), reason)
         }
@@ -196,10 +198,13 @@ final class AgentSecurityTests: AgentSocketTestCase {
         let target = directory.appendingPathComponent("elsewhere")
         XCTAssertEqual(mkdir(target.path, 0o700), 0)
         XCTAssertEqual(symlink(target.path, directory.appendingPathComponent("diary").path), 0)
-        XCTAssertThrowsError(try AgentPaths.runtimeDirectory(environment: ["XDG_RUNTIME_DIR": directory.path])) { error in
-            XCTAssertEqual(error as? AgentError,
-                           .insecureDirectory(path: directory.appendingPathComponent("diary").path,
-                                              reason: "it is a symbolic link"))
+        XCTAssertThrowsError(try AgentPaths.runtimeDirectory(environment: ["XDG_RUNTIME_DIR": directory.path])) {
+            error in
+            XCTAssertEqual(
+                error as? AgentError,
+                .insecureDirectory(
+                    path: directory.appendingPathComponent("diary").path,
+                    reason: "it is a symbolic link"))
         }
     }
 }

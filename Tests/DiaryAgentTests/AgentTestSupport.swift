@@ -65,8 +65,9 @@ final class RunningAgent: @unchecked Sendable {
         let outcome = self.outcome, finished = self.finished
         let thread = Thread {
             do {
-                outcome.value = .success(try AgentServer.run(
-                    config: settled, key: key, generation: generation, vaultID: vaultID))
+                outcome.value = .success(
+                    try AgentServer.run(
+                        config: settled, key: key, generation: generation, vaultID: vaultID))
             } catch {
                 outcome.value = .failure(error)
             }

@@ -1,10 +1,12 @@
 import XCTest
+
 @testable import DiaryCrypto
 
 /// Any change to a sealed object is detected, and a failed open yields nothing.
 final class AEADTamperTests: XCTestCase {
     private var key: SecretBytes!
-    private let plaintext = Array("2024-03-01: the tamper test entry, long enough to span blocks of ChaCha20 state".utf8)
+    private let plaintext = Array(
+        "2024-03-01: the tamper test entry, long enough to span blocks of ChaCha20 state".utf8)
     private let associatedData = Array("vault-id|entry-uuid|entry|gen-1".utf8)
     private var box: XChaCha20Poly1305.SealedBox!
 
@@ -71,19 +73,22 @@ final class AEADTamperTests: XCTestCase {
 
     func testWrongKeyIsRejected() throws {
         let other = try SecretBytes(randomCount: XChaCha20Poly1305.keyByteCount)
-        XCTAssertThrowsCryptoError(try XChaCha20Poly1305.open(box, key: other, associatedData: associatedData), .authenticationFailed)
+        XCTAssertThrowsCryptoError(
+            try XChaCha20Poly1305.open(box, key: other, associatedData: associatedData), .authenticationFailed)
         // A key one bit away from the right one is as wrong as a random one.
         var nearBytes = key.exposedForTesting
         nearBytes[31] ^= 0x80
         let near = try SecretBytes(consuming: &nearBytes)
-        XCTAssertThrowsCryptoError(try XChaCha20Poly1305.open(box, key: near, associatedData: associatedData), .authenticationFailed)
+        XCTAssertThrowsCryptoError(
+            try XChaCha20Poly1305.open(box, key: near, associatedData: associatedData), .authenticationFailed)
     }
 
     func testCiphertextShorterThanTagIsRejectedBeforeLibsodium() throws {
         // libsodium would answer authenticationFailed; invalidLength shows our own check ran first.
         for count in 0..<XChaCha20Poly1305.tagByteCount {
             XCTAssertThrowsInvalidLength(
-                try XChaCha20Poly1305.open(Array(box.ciphertext.prefix(count)), key: key, nonce: box.nonce, associatedData: associatedData),
+                try XChaCha20Poly1305.open(
+                    Array(box.ciphertext.prefix(count)), key: key, nonce: box.nonce, associatedData: associatedData),
                 what: "ciphertext", "\(count) bytes")
         }
     }
@@ -93,12 +98,14 @@ final class AEADTamperTests: XCTestCase {
         // as a whole: AEAD open is all or nothing.
         for count in XChaCha20Poly1305.tagByteCount..<box.ciphertext.count {
             XCTAssertThrowsCryptoError(
-                try XChaCha20Poly1305.open(Array(box.ciphertext.prefix(count)), key: key, nonce: box.nonce, associatedData: associatedData),
+                try XChaCha20Poly1305.open(
+                    Array(box.ciphertext.prefix(count)), key: key, nonce: box.nonce, associatedData: associatedData),
                 .authenticationFailed, "prefix of \(count) bytes")
         }
         for extra in [[0], [0xFF], [UInt8](repeating: 0, count: 16)] as [[UInt8]] {
             XCTAssertThrowsCryptoError(
-                try XChaCha20Poly1305.open(box.ciphertext + extra, key: key, nonce: box.nonce, associatedData: associatedData),
+                try XChaCha20Poly1305.open(
+                    box.ciphertext + extra, key: key, nonce: box.nonce, associatedData: associatedData),
                 .authenticationFailed)
         }
     }
@@ -108,7 +115,9 @@ final class AEADTamperTests: XCTestCase {
         // slot (another associated data) does not open.
         let otherAD = Array("vault-id|other-uuid|entry|gen-1".utf8)
         let other = try XChaCha20Poly1305.seal(Array("another entry".utf8), key: key, associatedData: otherAD)
-        XCTAssertThrowsCryptoError(try XChaCha20Poly1305.open(other, key: key, associatedData: associatedData), .authenticationFailed)
-        XCTAssertThrowsCryptoError(try XChaCha20Poly1305.open(box, key: key, associatedData: otherAD), .authenticationFailed)
+        XCTAssertThrowsCryptoError(
+            try XChaCha20Poly1305.open(other, key: key, associatedData: associatedData), .authenticationFailed)
+        XCTAssertThrowsCryptoError(
+            try XChaCha20Poly1305.open(box, key: key, associatedData: otherAD), .authenticationFailed)
     }
 }

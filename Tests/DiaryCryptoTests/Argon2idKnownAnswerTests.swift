@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import DiaryCrypto
 
 /// `PassphraseKDF.deriveKey` against argon2-cffi/PyNaCl answers and libsodium's own

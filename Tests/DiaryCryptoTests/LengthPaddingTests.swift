@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import DiaryCrypto
 
 /// The bucket scheme of `LengthPadding` and its strict, canonical unpadding.
@@ -41,7 +42,9 @@ final class LengthPaddingTests: XCTestCase {
         // With the mandatory marker byte counted as content, the zero fill stays under 12.5%.
         // (Against the bare length it reaches exactly 12.5% when length is a power of two.)
         var lengths = Array(511...(1 << 18))
-        lengths += [(1 << 24) - 1, 1 << 24, (1 << 24) + 1, LengthPadding.maximumLength - 1, LengthPadding.maximumLength]
+        lengths += [
+            (1 << 24) - 1, 1 << 24, (1 << 24) + 1, LengthPadding.maximumLength - 1, LengthPadding.maximumLength,
+        ]
         for length in lengths {
             let size = LengthPadding.paddedSize(for: length)
             if 8 * (size - (length + 1)) >= length + 1 || 8 * size > 9 * max(length, 512) {
@@ -60,7 +63,9 @@ final class LengthPaddingTests: XCTestCase {
     func testHugeSizesAreNotBucketsAndDoNotTrap() {
         XCTAssertEqual(LengthPadding.largestBucket, LengthPadding.paddedSize(for: LengthPadding.maximumLength))
         XCTAssertTrue(LengthPadding.isBucketSize(LengthPadding.largestBucket))
-        for size in [LengthPadding.largestBucket + 1, LengthPadding.largestBucket + (1 << 23), 1 << 40, Int.max, -1, Int.min] {
+        for size in [
+            LengthPadding.largestBucket + 1, LengthPadding.largestBucket + (1 << 23), 1 << 40, Int.max, -1, Int.min,
+        ] {
             XCTAssertFalse(LengthPadding.isBucketSize(size), "size \(size)")
         }
     }

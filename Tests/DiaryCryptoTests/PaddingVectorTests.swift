@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import DiaryCrypto
 
 /// libsodium's `sodium_pad` vectors applied to `LengthPadding`.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import DiaryCrypto
 
 /// Argon2id parameter bounds, inputs checked before work, Unicode normalisation and presets.
@@ -14,10 +15,12 @@ final class PassphraseKDFTests: XCTestCase {
 
     func testHugeMemoryLimitIsRefusedInstantlyWithoutAllocating() throws {
         let start = Date()
-        XCTAssertThrowsOutOfBounds(try PassphraseKDF.deriveKey(
-            passphrase: secret("hunter2"), salt: salt, parameters: KDFParameters(opsLimit: 2, memLimit: 64 << 30)))
-        XCTAssertThrowsOutOfBounds(try PassphraseKDF.deriveKey(
-            passphrase: secret("hunter2"), salt: salt, parameters: KDFParameters(opsLimit: 2, memLimit: .max)))
+        XCTAssertThrowsOutOfBounds(
+            try PassphraseKDF.deriveKey(
+                passphrase: secret("hunter2"), salt: salt, parameters: KDFParameters(opsLimit: 2, memLimit: 64 << 30)))
+        XCTAssertThrowsOutOfBounds(
+            try PassphraseKDF.deriveKey(
+                passphrase: secret("hunter2"), salt: salt, parameters: KDFParameters(opsLimit: 2, memLimit: .max)))
         // Actually attempting 64 GiB would either fail slowly or take minutes.
         XCTAssertLessThan(Date().timeIntervalSince(start), 1.0)
     }
@@ -43,27 +46,32 @@ final class PassphraseKDFTests: XCTestCase {
 
     func testSaltOfWrongLengthIsRejected() throws {
         for count in [0, 8, 15, 17, 32] {
-            XCTAssertThrowsInvalidLength(try PassphraseKDF.deriveKey(
-                passphrase: secret("hunter2"), salt: [UInt8](repeating: 1, count: count),
-                parameters: .insecureForTesting), what: "salt", "\(count) bytes")
+            XCTAssertThrowsInvalidLength(
+                try PassphraseKDF.deriveKey(
+                    passphrase: secret("hunter2"), salt: [UInt8](repeating: 1, count: count),
+                    parameters: .insecureForTesting), what: "salt", "\(count) bytes")
         }
     }
 
     func testOutputLengthOutsideBoundsIsRejected() throws {
         for count in [0, 15, 1025] {
-            XCTAssertThrowsInvalidLength(try PassphraseKDF.deriveKey(
-                passphrase: secret("hunter2"), salt: salt, parameters: .insecureForTesting, outputCount: count),
+            XCTAssertThrowsInvalidLength(
+                try PassphraseKDF.deriveKey(
+                    passphrase: secret("hunter2"), salt: salt, parameters: .insecureForTesting, outputCount: count),
                 what: "derived key", "\(count)")
         }
-        XCTAssertEqual(try PassphraseKDF.deriveKey(
-            passphrase: secret("hunter2"), salt: salt, parameters: .insecureForTesting, outputCount: 16).count, 16)
+        XCTAssertEqual(
+            try PassphraseKDF.deriveKey(
+                passphrase: secret("hunter2"), salt: salt, parameters: .insecureForTesting, outputCount: 16
+            ).count, 16)
     }
 
     func testEmptyPassphraseIsRefused() throws {
         let empty = try SecretBytes(count: 0) { _ in }
         XCTAssertThrowsCryptoError(try Passphrase.normalized(empty), .emptyPassphrase)
-        XCTAssertThrowsCryptoError(try PassphraseKDF.deriveKey(
-            passphrase: empty, salt: salt, parameters: .insecureForTesting), .emptyPassphrase)
+        XCTAssertThrowsCryptoError(
+            try PassphraseKDF.deriveKey(
+                passphrase: empty, salt: salt, parameters: .insecureForTesting), .emptyPassphrase)
     }
 
     func testComposedAndDecomposedKoreanPassphrasesDeriveTheSameKey() throws {
@@ -78,13 +86,15 @@ final class PassphraseKDFTests: XCTestCase {
         let composed = text.precomposedStringWithCanonicalMapping
         let decomposed = text.decomposedStringWithCanonicalMapping
         // Without this the test would pass for any implementation.
-        XCTAssertNotEqual(Array(composed.utf8), Array(decomposed.utf8), "spellings should differ in bytes", file: file, line: line)
+        XCTAssertNotEqual(
+            Array(composed.utf8), Array(decomposed.utf8), "spellings should differ in bytes", file: file, line: line)
         XCTAssertEqual(
             try Passphrase.normalized(secret(decomposed)).exposedForTesting, Array(composed.utf8),
             "normalised form is NFC", file: file, line: line)
         XCTAssertEqual(try derive(composed), try derive(decomposed), file: file, line: line)
         // And normalisation is what makes them agree: the raw decomposed bytes give another key.
-        let raw = try PassphraseKDF.deriveKey(passphrase: secret(decomposed), salt: salt, parameters: .insecureForTesting)
+        let raw = try PassphraseKDF.deriveKey(
+            passphrase: secret(decomposed), salt: salt, parameters: .insecureForTesting)
         XCTAssertNotEqual(raw, try derive(composed), file: file, line: line)
     }
 

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import DiaryCrypto
 
 /// `SecretBytes` never shows its bytes, compares by content, and leaves no copy behind.

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import DiaryCrypto
 
 /// `SecretBytes.deriveSubkey` against libsodium's `crypto_kdf` test vectors, and its refusals.
@@ -32,7 +33,8 @@ final class SubkeyKnownAnswerTests: XCTestCase {
         let key = try SecretBytes.copying(master)
         let context = try SubkeyContext("KDF test")
         for count in Array(0..<16) + Array(65...128) {
-            XCTAssertThrowsInvalidLength(try key.deriveSubkey(id: 0, context: context, count: count), what: "subkey", "\(count)")
+            XCTAssertThrowsInvalidLength(
+                try key.deriveSubkey(id: 0, context: context, count: count), what: "subkey", "\(count)")
         }
     }
 
@@ -40,7 +42,8 @@ final class SubkeyKnownAnswerTests: XCTestCase {
         let context = try SubkeyContext("KDF test")
         for count in [0, 16, 31, 33, 64] {
             XCTAssertThrowsInvalidLength(
-                try SecretBytes(randomCount: count).deriveSubkey(id: 0, context: context), what: "master key", "\(count)")
+                try SecretBytes(randomCount: count).deriveSubkey(id: 0, context: context), what: "master key",
+                "\(count)")
         }
     }
 

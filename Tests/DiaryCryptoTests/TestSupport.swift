@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import DiaryCrypto
 
 /// Loading the published vectors bundled under `Vectors/` and small byte helpers shared by

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import DiaryCrypto
 
 /// Every Wycheproof XChaCha20-Poly1305 test: valid ones must seal and open to the published
@@ -45,7 +46,8 @@ final class WycheproofXChaChaTests: XCTestCase {
             for t in group.tests where t.result == "valid" {
                 let key = try SecretBytes.copying([UInt8](hex: t.key))
                 let nonce = [UInt8](hex: t.iv), aad = [UInt8](hex: t.aad)
-                let sealed = try XChaCha20Poly1305.seal([UInt8](hex: t.msg), key: key, nonce: nonce, associatedData: aad)
+                let sealed = try XChaCha20Poly1305.seal(
+                    [UInt8](hex: t.msg), key: key, nonce: nonce, associatedData: aad)
                 XCTAssertEqual(sealed.hex, t.ct + t.tag, "tcId \(t.tcId)")
                 let opened = try XChaCha20Poly1305.open(
                     [UInt8](hex: t.ct + t.tag), key: key, nonce: nonce, associatedData: aad)
@@ -63,7 +65,8 @@ final class WycheproofXChaChaTests: XCTestCase {
                 let key = try SecretBytes.copying([UInt8](hex: t.key))
                 XCTAssertThrowsCryptoError(
                     try XChaCha20Poly1305.open(
-                        [UInt8](hex: t.ct + t.tag), key: key, nonce: [UInt8](hex: t.iv), associatedData: [UInt8](hex: t.aad)),
+                        [UInt8](hex: t.ct + t.tag), key: key, nonce: [UInt8](hex: t.iv),
+                        associatedData: [UInt8](hex: t.aad)),
                     .authenticationFailed, "tcId \(t.tcId): \(t.comment)")
                 checked += 1
             }

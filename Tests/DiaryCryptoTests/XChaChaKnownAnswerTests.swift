@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import DiaryCrypto
 
 /// XChaCha20-Poly1305 against the draft-irtf-cfrg-xchacha A.3.1 vector and libsodium's own KAT.
@@ -40,7 +41,8 @@ final class XChaChaKnownAnswerTests: XCTestCase {
             XCTAssertEqual(v.result, "valid", v.name)
             let key = try SecretBytes.copying([UInt8](hex: v.key))
             let nonce = [UInt8](hex: v.nonce), aad = [UInt8](hex: v.aad)
-            let sealed = try XChaCha20Poly1305.seal([UInt8](hex: v.plaintext), key: key, nonce: nonce, associatedData: aad)
+            let sealed = try XChaCha20Poly1305.seal(
+                [UInt8](hex: v.plaintext), key: key, nonce: nonce, associatedData: aad)
             XCTAssertEqual(sealed.hex, v.ciphertext + v.tag, v.name)
             let opened = try XChaCha20Poly1305.open(
                 [UInt8](hex: v.ciphertext + v.tag), key: key, nonce: nonce, associatedData: aad)
@@ -56,7 +58,8 @@ final class XChaChaKnownAnswerTests: XCTestCase {
             let box = try XChaCha20Poly1305.seal(message, key: key, associatedData: [1, 2, 3])
             XCTAssertEqual(box.nonce.count, XChaCha20Poly1305.nonceByteCount)
             XCTAssertEqual(box.ciphertext.count, message.count + XChaCha20Poly1305.tagByteCount)
-            XCTAssertNotEqual(Array(box.ciphertext.prefix(message.count)), message, "the plaintext must not show through")
+            XCTAssertNotEqual(
+                Array(box.ciphertext.prefix(message.count)), message, "the plaintext must not show through")
             XCTAssertEqual(try XChaCha20Poly1305.open(box, key: key, associatedData: [1, 2, 3]), message)
             nonces.insert(box.nonce)
         }
@@ -77,7 +80,8 @@ final class XChaChaKnownAnswerTests: XCTestCase {
             XCTAssertThrowsInvalidLength(
                 try XChaCha20Poly1305.seal([1], key: key, nonce: nonce, associatedData: []), what: "key", "\(count)")
             XCTAssertThrowsInvalidLength(
-                try XChaCha20Poly1305.open([UInt8](repeating: 0, count: 17), key: key, nonce: nonce, associatedData: []),
+                try XChaCha20Poly1305.open(
+                    [UInt8](repeating: 0, count: 17), key: key, nonce: nonce, associatedData: []),
                 what: "key", "\(count)")
         }
     }

@@ -12,7 +12,8 @@ final class ZeroingDisciplineTests: XCTestCase {
         let files = try XCTUnwrap(FileManager.default.enumerator(atPath: sources.path))
             .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
         XCTAssertGreaterThan(files.count, 50, "the sources were found")
-        let plainLoop = try NSRegularExpression(pattern: #"for\s+\w+\s+in\s+[\w.]+\.indices\s*\{\s*\w+\[\w+\]\s*=\s*0\s*\}"#)
+        let plainLoop = try NSRegularExpression(
+            pattern: #"for\s+\w+\s+in\s+[\w.]+\.indices\s*\{\s*\w+\[\w+\]\s*=\s*0\s*\}"#)
         var offenders: [String] = []
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)

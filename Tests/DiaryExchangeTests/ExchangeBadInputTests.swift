@@ -1,5 +1,5 @@
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryExchange
@@ -36,23 +36,40 @@ final class ExchangeBadInputTests: ExchangeTestCase {
               {"uuid": "BBB", "text": "private words"}
             ]}
             """)
-        let error = ExchangeError.invalidEntry(file: url.path, entry: 2, id: "BBB", detail: "'creationDate' is missing (line 3)")
+        let error = ExchangeError.invalidEntry(
+            file: url.path, entry: 2, id: "BBB", detail: "'creationDate' is missing (line 3)")
         XCTAssertThrowsExchangeError(error, try Importer.read(.dayone, from: [url]))
         XCTAssertEqual(error.description, "\(url.path): entry 2 (BBB): 'creationDate' is missing (line 3)")
     }
 
     func testWrongTypesAndInvalidDatesAreRefused() throws {
         let cases: [(String, String)] = [
-            (#"{"uuid": "C", "creationDate": "2023-01-01T00:00:00Z", "text": 42}"#, "'text' is a number, not a string (line 1)"),
-            (#"{"uuid": "C", "creationDate": "2023-01-01T00:00:00Z", "text": "t", "starred": 1}"#, "'starred' is a number, not true or false (line 1)"),
-            (#"{"uuid": "C", "creationDate": "2023-01-01T00:00:00Z", "text": "t", "tags": "x"}"#, "'tags' is a string, not an array of strings (line 1)"),
-            (#"{"uuid": "C", "creationDate": "yesterday", "text": "t"}"#, "'creationDate' is not a valid date: 'yesterday' (line 1)"),
-            (#"{"uuid": "C", "creationDate": "2023-01-01T24:00:00Z", "text": "t"}"#, "'creationDate' is not a valid date: '2023-01-01T24:00:00Z' (line 1)"),
+            (
+                #"{"uuid": "C", "creationDate": "2023-01-01T00:00:00Z", "text": 42}"#,
+                "'text' is a number, not a string (line 1)"
+            ),
+            (
+                #"{"uuid": "C", "creationDate": "2023-01-01T00:00:00Z", "text": "t", "starred": 1}"#,
+                "'starred' is a number, not true or false (line 1)"
+            ),
+            (
+                #"{"uuid": "C", "creationDate": "2023-01-01T00:00:00Z", "text": "t", "tags": "x"}"#,
+                "'tags' is a string, not an array of strings (line 1)"
+            ),
+            (
+                #"{"uuid": "C", "creationDate": "yesterday", "text": "t"}"#,
+                "'creationDate' is not a valid date: 'yesterday' (line 1)"
+            ),
+            (
+                #"{"uuid": "C", "creationDate": "2023-01-01T24:00:00Z", "text": "t"}"#,
+                "'creationDate' is not a valid date: '2023-01-01T24:00:00Z' (line 1)"
+            ),
         ]
         for (n, (entry, detail)) in cases.enumerated() {
             let url = try fixture("type\(n).json", #"{"entries": ["# + entry + "]}")
             XCTAssertThrowsExchangeError(
-                .invalidEntry(file: url.path, entry: 1, id: "C", detail: detail), try Importer.read(.dayone, from: [url]))
+                .invalidEntry(file: url.path, entry: 1, id: "C", detail: detail),
+                try Importer.read(.dayone, from: [url]))
         }
         let notAnExport = try fixture("list.json", "[1, 2]")
         XCTAssertThrowsExchangeError(
@@ -65,7 +82,8 @@ final class ExchangeBadInputTests: ExchangeTestCase {
     }
 
     func testInvalidUTF8NamesTheLine() throws {
-        let bytes = Array("{\"entries\": [\n{\"title\": \"ok\",\n\"body\": \"".utf8) + [0xC3, 0x28] + Array("\"}]}".utf8)
+        let bytes =
+            Array("{\"entries\": [\n{\"title\": \"ok\",\n\"body\": \"".utf8) + [0xC3, 0x28] + Array("\"}]}".utf8)
         let url = try fixture("latin.json", bytes: bytes)
         XCTAssertThrowsExchangeError(.invalidUTF8(file: url.path, line: 3), try Importer.read(.jrnl, from: [url]))
         let md = try fixture("2024-01-01.md", bytes: [0x61, 0x0A, 0xFF])

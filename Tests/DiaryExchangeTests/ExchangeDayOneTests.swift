@@ -1,5 +1,5 @@
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryExchange
@@ -44,7 +44,8 @@ final class ExchangeDayOneTests: ExchangeTestCase {
                 + "[photo not imported]\n[video not imported]\nend\\w")
         XCTAssertEqual(palace.date, date("2023-09-15T10:30:00Z"))
         XCTAssertEqual(palace.created, palace.date)
-        XCTAssertEqual(palace.modified, Date(timeIntervalSince1970: date("2023-09-16T08:00:00Z").timeIntervalSince1970 + 0.25))
+        XCTAssertEqual(
+            palace.modified, Date(timeIntervalSince1970: date("2023-09-16T08:00:00Z").timeIntervalSince1970 + 0.25))
         XCTAssertTrue(palace.starred)
         XCTAssertEqual(palace.tags, ["여행", "Seoul trip"])
         XCTAssertEqual(palace.source, "dayone:4C5E6AEF2B1D4F6A9E0B7C8D9E0F1A2B")
@@ -74,7 +75,8 @@ final class ExchangeDayOneTests: ExchangeTestCase {
     }
 
     func testZipWithSeveralJournalsReadsEachOfThem() throws {
-        let other = #"{"metadata": {}, "entries": [{"uuid": "X1", "creationDate": "2020-01-01T00:00:00Z", "text": "x"}]}"#
+        let other =
+            #"{"metadata": {}, "entries": [{"uuid": "X1", "creationDate": "2020-01-01T00:00:00Z", "text": "x"}]}"#
         let url = try fixture(
             "two.zip",
             bytes: StoredZip.archive([("Work/Work.json", Array(other.utf8)), ("Journal.json", Array(journal.utf8))]))
@@ -86,7 +88,8 @@ final class ExchangeDayOneTests: ExchangeTestCase {
     func testZipWithoutJSONIsRefused() throws {
         let url = try fixture("photos.zip", bytes: StoredZip.archive([("photos/a.jpeg", [1, 2, 3])]))
         XCTAssertThrowsExchangeError(
-            .noInput(path: url.path, detail: "the archive holds no .json file"), try Importer.read(.dayone, from: [url]))
+            .noInput(path: url.path, detail: "the archive holds no .json file"), try Importer.read(.dayone, from: [url])
+        )
     }
 
     func testDamagedZipMemberIsRefused() throws {
@@ -111,7 +114,8 @@ final class ExchangeDayOneTests: ExchangeTestCase {
 
     func testUnescapingLeavesOtherBackslashesAlone() {
         XCTAssertEqual(DayOneText.unescaped(#"a\\b \n \é \"#), #"a\b \n \é \"#)
-        XCTAssertEqual(DayOneText.readable("![alt](dayone-moment:/audio/99) ![](https://x.org/p.png)").text,
-                       "[audio recording not imported] ![](https://x.org/p.png)")
+        XCTAssertEqual(
+            DayOneText.readable("![alt](dayone-moment:/audio/99) ![](https://x.org/p.png)").text,
+            "[audio recording not imported] ![](https://x.org/p.png)")
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryExchange
@@ -35,7 +35,8 @@ final class ExchangeMarkdownTests: ExchangeTestCase {
     }
 
     func testTitleIsNotRepeatedWhenTheBodyStartsWithIt() throws {
-        let url = try fixture("t.md", "---\ntitle: Hello\ndate: 2024-01-01T00:00:00Z\ntags:\n  - one\n  - two\n---\n# Hello\nworld\n")
+        let url = try fixture(
+            "t.md", "---\ntitle: Hello\ndate: 2024-01-01T00:00:00Z\ntags:\n  - one\n  - two\n---\n# Hello\nworld\n")
         let entry = try Importer.read(.markdown, from: [url]).entries[0]
         XCTAssertEqual(entry.text, "# Hello\nworld")
         XCTAssertEqual(entry.tags, ["one", "two"])
@@ -90,18 +91,22 @@ final class ExchangeMarkdownTests: ExchangeTestCase {
     func testFilesExportReadsBackWithTheSameTextDatesTagsAndStars() throws {
         let entries = [
             Entry(
-                id: UUID(), text: "서울의 봄 🌸\n오늘은 날씨가 좋았다.\n\n둘째 문단", date: Date(millisecondsSince1970: 1_700_000_000_123),
-                created: Date(millisecondsSince1970: 1_700_000_000_123), modified: Date(millisecondsSince1970: 1_700_000_500_000),
+                id: UUID(), text: "서울의 봄 🌸\n오늘은 날씨가 좋았다.\n\n둘째 문단",
+                date: Date(millisecondsSince1970: 1_700_000_000_123),
+                created: Date(millisecondsSince1970: 1_700_000_000_123),
+                modified: Date(millisecondsSince1970: 1_700_000_500_000),
                 starred: true, tags: ["a \"quoted\" tag", "여행"]),
             Entry(
                 id: UUID(), text: "Title only", date: Date(millisecondsSince1970: 1_600_000_000_000),
-                created: Date(millisecondsSince1970: 1_600_000_000_000), modified: Date(millisecondsSince1970: 1_600_000_000_000),
+                created: Date(millisecondsSince1970: 1_600_000_000_000),
+                modified: Date(millisecondsSince1970: 1_600_000_000_000),
                 starred: false, tags: []),
         ]
         let dir = path("export")
         let files = try Exporter.markdownFiles(entries, into: dir, timeZone: seoul)
         XCTAssertEqual(files.map(\.lastPathComponent), entries.map { Exporter.markdownFileName($0, timeZone: seoul) })
-        XCTAssertTrue(files[0].lastPathComponent.hasPrefix("2023-11-15-\(entries[0].id.uuidString.lowercased().prefix(8))-서울의-봄"))
+        XCTAssertTrue(
+            files[0].lastPathComponent.hasPrefix("2023-11-15-\(entries[0].id.uuidString.lowercased().prefix(8))-서울의-봄"))
         let mode = try FileManager.default.attributesOfItem(atPath: files[0].path)[.posixPermissions] as? NSNumber
         XCTAssertEqual(mode?.intValue, 0o600)
 
@@ -128,14 +133,16 @@ final class ExchangeMarkdownTests: ExchangeTestCase {
         }
         _ = try vault.importEntries(entries)
         let listed = try vault.list().map(\.title)
-        let doc = Exporter.markdownDocument(entries.reversed(), timeZone: utc, locale: Locale(identifier: "en_US_POSIX"))
+        let doc = Exporter.markdownDocument(
+            entries.reversed(), timeZone: utc, locale: Locale(identifier: "en_US_POSIX"))
         let exported = doc.split(separator: "\n").filter { $0.hasPrefix("## ") }.map { String($0.dropFirst(3)) }
         XCTAssertEqual(exported, listed)
     }
 
     func testDocumentListsEntriesNewestFirstWithTitleMetadataAndBody() {
         let old = Entry(
-            id: UUID(), text: "Old\nold body", date: date("2020-01-01T00:00:00Z"), created: date("2020-01-01T00:00:00Z"),
+            id: UUID(), text: "Old\nold body", date: date("2020-01-01T00:00:00Z"),
+            created: date("2020-01-01T00:00:00Z"),
             modified: date("2020-01-01T00:00:00Z"), starred: false, tags: [])
         let new = Entry(
             id: UUID(), text: "\n새 글 😀", date: date("2024-02-22T15:00:00Z"), created: date("2024-02-22T15:00:00Z"),

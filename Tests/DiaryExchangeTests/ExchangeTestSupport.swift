@@ -1,5 +1,5 @@
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryExchange

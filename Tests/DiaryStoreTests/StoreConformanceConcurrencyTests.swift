@@ -1,6 +1,7 @@
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
+
 @testable import DiaryStore
 
 /// The `VaultStore` contract under concurrency, run against every store kind. Each second
@@ -64,7 +65,8 @@ final class StoreConformanceConcurrencyTests: XCTestCase {
             let tasks = headers.map { header in
                 BackgroundTask {
                     do {
-                        _ = try StoreLayout.create(kind, at: directory, initial: StoreChange(header: header, index: header))
+                        _ = try StoreLayout.create(
+                            kind, at: directory, initial: StoreChange(header: header, index: header))
                         created.increment()
                     } catch StoreError.alreadyExists {
                         refused.increment()
@@ -76,7 +78,8 @@ final class StoreConformanceConcurrencyTests: XCTestCase {
             XCTAssertEqual(refused.value, 1, "\(kind)")
             let store = try StoreLayout.open(at: directory)
             XCTAssertTrue(headers.contains(try store.readHeader()))
-            XCTAssertEqual(try store.readIndex(), try store.readHeader(), "\(kind): header and index of the same create")
+            XCTAssertEqual(
+                try store.readIndex(), try store.readHeader(), "\(kind): header and index of the same create")
         }
     }
 
@@ -128,8 +131,10 @@ final class StoreConformanceConcurrencyTests: XCTestCase {
                         let id = UUID()
                         try mine.withWriteLock {
                             let list = try mine.readIndex() ?? []
-                            try mine.apply(StoreChange(index: list + withUnsafeBytes(of: id.uuid) { Array($0) },
-                                                       putEntries: [id: [1]]))
+                            try mine.apply(
+                                StoreChange(
+                                    index: list + withUnsafeBytes(of: id.uuid) { Array($0) },
+                                    putEntries: [id: [1]]))
                         }
                     }
                 }
@@ -157,7 +162,8 @@ final class StoreConformanceConcurrencyTests: XCTestCase {
                         for id in ids {
                             let entry = try snapshot.readEntry(id)
                             if entry != index {
-                                throw StoreError.corrupt(path: "\(id)", detail: "mixed state \(index) vs \(entry ?? [])")
+                                throw StoreError.corrupt(
+                                    path: "\(id)", detail: "mixed state \(index) vs \(entry ?? [])")
                             }
                         }
                     }
@@ -166,7 +172,9 @@ final class StoreConformanceConcurrencyTests: XCTestCase {
             for round in 0..<rounds {
                 let value = [UInt8(round)]
                 try store.withWriteLock {
-                    try store.apply(StoreChange(index: value, putEntries: Dictionary(uniqueKeysWithValues: ids.map { ($0, value) })))
+                    try store.apply(
+                        StoreChange(index: value, putEntries: Dictionary(uniqueKeysWithValues: ids.map { ($0, value) }))
+                    )
                 }
             }
             stop.increment()

@@ -1,7 +1,8 @@
+import DiaryTestSupport
 import Foundation
 import GRDB
-import DiaryTestSupport
 import XCTest
+
 @testable import DiaryStore
 
 /// The index pages of the `VaultStore` contract, run against every store kind: pages are
@@ -85,7 +86,8 @@ final class StoreConformanceIndexPageTests: XCTestCase {
             for page in [-1, 256, 4096, Int.min, Int.max] {
                 XCTAssertThrowsError(try store.readIndexPage(page), "\(store.kind): read \(page)")
                 let change = StoreChange(
-                    header: blob(), index: blob(), putEntries: [UUID(): blob()], putIndexPages: [0: blob(), page: blob()])
+                    header: blob(), index: blob(), putEntries: [UUID(): blob()],
+                    putIndexPages: [0: blob(), page: blob()])
                 XCTAssertThrowsError(try store.withWriteLock { try store.apply(change) }, "\(store.kind): put \(page)")
             }
             let reopened = try StoreLayout.open(at: store.directory)
@@ -207,14 +209,16 @@ final class StoreConformanceIndexPageTests: XCTestCase {
             try store.withWriteLock { try store.apply(StoreChange(putIndexPages: [10: blob()])) }
             let files = try store.storeFiles()
             for name in files {
-                XCTAssertEqual(try mode(of: store.directory.appendingPathComponent(name)), 0o600, "\(store.kind): \(name)")
+                XCTAssertEqual(
+                    try mode(of: store.directory.appendingPathComponent(name)), 0o600, "\(store.kind): \(name)")
             }
             guard store.kind == .files else { return }
             XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index")), 0o700)
             let pageFiles = files.filter { $0.hasPrefix("index/") }
             XCTAssertEqual(pageFiles, ["index/00", "index/01", "index/0a", "index/3f", "index/ff"])
             XCTAssertEqual(pageFiles.count, initial.putIndexPages.count + 1)
-            let times = try FileManager.default.attributesOfItem(atPath: store.directory.appendingPathComponent("index/0a").path)
+            let times = try FileManager.default.attributesOfItem(
+                atPath: store.directory.appendingPathComponent("index/0a").path)
             let modified = try XCTUnwrap(times[.modificationDate] as? Date)
             XCTAssertTrue(DurableFile.hiddenTimeWindow.contains(Int(modified.timeIntervalSince1970)), "hidden mtime")
         }
@@ -232,20 +236,24 @@ final class StoreConformanceIndexPageTests: XCTestCase {
                 XCTAssertNil(try store.readIndexPage(10), "0A is not page 10")
                 let linked = index.appendingPathComponent("02")
                 try FileManager.default.createSymbolicLink(
-                    atPath: linked.path, withDestinationPath: store.directory.appendingPathComponent("vault.header").path)
+                    atPath: linked.path,
+                    withDestinationPath: store.directory.appendingPathComponent("vault.header").path)
                 XCTAssertThrowsCorrupt { try store.readIndexPage(2) }
                 XCTAssertThrowsCorrupt { try store.readIndexPages() }
             case .sqlite:
                 let database = store.directory.appendingPathComponent("vault.sqlite").path
                 // Text that does not look like a number keeps its type despite the column's affinity.
-                for (page, sealed) in [(300.databaseValue, Data([1]).databaseValue),
-                                       ("x7".databaseValue, Data([1]).databaseValue),
-                                       (8.databaseValue, "plain".databaseValue)] {
+                for (page, sealed) in [
+                    (300.databaseValue, Data([1]).databaseValue),
+                    ("x7".databaseValue, Data([1]).databaseValue),
+                    (8.databaseValue, "plain".databaseValue),
+                ] {
                     let queue = try DatabaseQueue(path: database)
                     try queue.write { db in
                         try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
                         try db.execute(sql: "DELETE FROM index_page WHERE page NOT IN (0, 1, 63, 255)")
-                        try db.execute(sql: "INSERT INTO index_page (page, sealed) VALUES (?, ?)", arguments: [page, sealed])
+                        try db.execute(
+                            sql: "INSERT INTO index_page (page, sealed) VALUES (?, ?)", arguments: [page, sealed])
                     }
                     try queue.close()
                     XCTAssertThrowsCorrupt("\(page) \(sealed)") { try store.readIndexPages() }

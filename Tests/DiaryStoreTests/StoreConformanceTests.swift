@@ -1,6 +1,7 @@
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
+
 @testable import DiaryStore
 
 /// The `VaultStore` contract, written once and run against every store kind (GRDB's habit:
@@ -110,7 +111,8 @@ final class StoreConformanceTests: XCTestCase {
             let added = UUID()
             let replacement = blob()
             try store.withWriteLock {
-                try store.apply(StoreChange(putEntries: [added: [1, 2, 3], ids[0]: replacement], deleteEntries: [ids[1]]))
+                try store.apply(
+                    StoreChange(putEntries: [added: [1, 2, 3], ids[0]: replacement], deleteEntries: [ids[1]]))
             }
             XCTAssertEqual(Set(try store.entryIDs()), [added, ids[0]], "\(store.kind)")
             XCTAssertEqual(try store.readEntry(added), [1, 2, 3])
@@ -190,7 +192,8 @@ final class StoreConformanceTests: XCTestCase {
             XCTAssertFalse(files.isEmpty)
             XCTAssertTrue(files.contains("vault.lock"), "\(store.kind): \(files)")
             for name in files {
-                XCTAssertEqual(try mode(of: store.directory.appendingPathComponent(name)), 0o600, "\(store.kind): \(name)")
+                XCTAssertEqual(
+                    try mode(of: store.directory.appendingPathComponent(name)), 0o600, "\(store.kind): \(name)")
             }
             if store.kind == .files {
                 XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("entries")), 0o700)

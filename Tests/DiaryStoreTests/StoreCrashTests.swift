@@ -1,6 +1,7 @@
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
+
 @testable import DiaryStore
 
 /// A writer killed with SIGKILL at an arbitrary instant leaves each store at the old state or
@@ -94,8 +95,11 @@ final class StoreCrashTests: XCTestCase {
         if generation % 2 == 0 { return stableIDs }
         var bytes = [UInt8](repeating: 0x5A, count: 16)
         withUnsafeBytes(of: generation.bigEndian) { bytes.replaceSubrange(0..<8, with: $0) }
-        let fresh = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        let fresh = UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
         return Array(stableIDs.dropFirst(4)) + [fresh]
     }
 
@@ -111,7 +115,8 @@ final class StoreCrashTests: XCTestCase {
     }
 
     private static func encode(_ generation: UInt64, size: Int) -> [UInt8] {
-        withUnsafeBytes(of: generation.bigEndian) { Array($0) } + [UInt8](repeating: UInt8(truncatingIfNeeded: generation), count: size - 8)
+        withUnsafeBytes(of: generation.bigEndian) { Array($0) }
+            + [UInt8](repeating: UInt8(truncatingIfNeeded: generation), count: size - 8)
     }
 
     private static func decode(_ bytes: [UInt8]) -> UInt64? {

@@ -1,6 +1,7 @@
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
+
 @testable import DiaryStore
 
 /// The files store's crash recovery: journals left at each point a writer can die, made by
@@ -63,7 +64,8 @@ final class StoreFileJournalTests: XCTestCase {
         // Died mid-way: the header and the deletion are done, the index and new entry are not;
         // plus a staged temporary file that never got renamed.
         try Data(change.header!).write(to: directory.appendingPathComponent("vault.header"))
-        try FileManager.default.removeItem(at: directory.appendingPathComponent("entries/\(FileStore.fileName(for: removed))"))
+        try FileManager.default.removeItem(
+            at: directory.appendingPathComponent("entries/\(FileStore.fileName(for: removed))"))
         try Data([0xAA]).write(to: directory.appendingPathComponent(".tmp-abc"))
         let store = try StoreLayout.open(at: directory)
         try assertNewState(store, change, added: added, removed: removed)
@@ -135,8 +137,10 @@ final class StoreFileJournalTests: XCTestCase {
         let journal = FileJournal(operations: operations)
         XCTAssertEqual(FileJournal.decode(journal.encoded()), journal)
         XCTAssertEqual(FileJournal.decode(FileJournal(operations: []).encoded()), FileJournal(operations: []))
-        for name in ["../escape", "entries/../../x", "/etc/passwd", "entries/" + UUID().uuidString, "vault.lock",
-                     "index/FF", "index/100", "index/0", "index/", "index", "index/../vault.header", "index/.tmp-1"] {
+        for name in [
+            "../escape", "entries/../../x", "/etc/passwd", "entries/" + UUID().uuidString, "vault.lock",
+            "index/FF", "index/100", "index/0", "index/", "index", "index/../vault.header", "index/.tmp-1",
+        ] {
             XCTAssertNil(FileJournal.decode(FileJournal(operations: [.delete(name: name)]).encoded()), name)
         }
         let dup = FileJournal(operations: [.delete(name: "vault.index"), .delete(name: "vault.index")])
@@ -198,7 +202,8 @@ final class StoreFileJournalTests: XCTestCase {
 
     func testLeftoverIndexPagesOfAnInterruptedCreateAreRemovedAndForeignNamesRefused() throws {
         let fresh = scratch.vaultURL()
-        try FileManager.default.createDirectory(at: fresh.appendingPathComponent("index"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: fresh.appendingPathComponent("index"), withIntermediateDirectories: true)
         for name in ["vault.lock", "vault.index", "index/00", "index/3f", "index/.tmp-9"] {
             try Data([1]).write(to: fresh.appendingPathComponent(name))
         }
@@ -208,7 +213,8 @@ final class StoreFileJournalTests: XCTestCase {
         XCTAssertEqual(try store.storeFiles(), ["vault.header", "vault.index", "vault.lock"])
 
         let foreign = scratch.vaultURL()
-        try FileManager.default.createDirectory(at: foreign.appendingPathComponent("index"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: foreign.appendingPathComponent("index"), withIntermediateDirectories: true)
         try Data([1]).write(to: foreign.appendingPathComponent("index/notes.txt"))
         XCTAssertThrowsStoreError(.notAVault(path: foreign.path)) { try StoreLayout.detect(at: foreign) }
         XCTAssertThrowsStoreError(.notAVault(path: foreign.path)) {
@@ -221,12 +227,15 @@ final class StoreFileJournalTests: XCTestCase {
         try FileManager.default.removeItem(at: directory.appendingPathComponent("vault.header"))
         XCTAssertThrowsCorrupt { try StoreLayout.detect(at: directory) }
         XCTAssertThrowsCorrupt { try StoreLayout.create(.files, at: directory, initial: initialChange()) }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path).count, 2)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("entries").path).count,
+            2)
     }
 
     func testLeftoversOfAnInterruptedCreateCountAsNoVault() throws {
         let fresh = scratch.vaultURL()
-        try FileManager.default.createDirectory(at: fresh.appendingPathComponent("entries"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: fresh.appendingPathComponent("entries"), withIntermediateDirectories: true)
         for name in ["vault.lock", "vault.index", ".tmp-1234", "entries/.tmp-5678"] {
             try Data([1]).write(to: fresh.appendingPathComponent(name))
         }

@@ -53,7 +53,8 @@ final class StoreHostileFileTests: XCTestCase {
     func testOversizedEntryFileIsRefusedBeforeReading() throws {
         let (dir, id) = try filesVault()
         let store = try StoreLayout.open(at: dir)
-        let entry = dir.appendingPathComponent(FileStore.entriesName).appendingPathComponent(FileStore.fileName(for: id))
+        let entry = dir.appendingPathComponent(FileStore.entriesName).appendingPathComponent(
+            FileStore.fileName(for: id))
         try sparse(entry, size: 20 << 20)
         assertRefused(entry, limit: ReadLimits.entry) { try store.readEntry(id) }
         assertRefused(entry, limit: ReadLimits.entry) { try store.forEachEntry { _, _ in } }
@@ -98,6 +99,7 @@ final class StoreHostileFileTests: XCTestCase {
         }
         try queue2.close()
         XCTAssertThrowsStoreError(
-            .corrupt(path: path, detail: "the header is larger than \(ReadLimits.header) bytes")) { try store.readHeader() }
+            .corrupt(path: path, detail: "the header is larger than \(ReadLimits.header) bytes")
+        ) { try store.readHeader() }
     }
 }

@@ -2,6 +2,7 @@ import DiaryTestSupport
 import Foundation
 import GRDB
 import XCTest
+
 @testable import DiaryStore
 
 /// `auditLayout` finds nothing in what a store writes itself, through creates, puts, deletes,
@@ -16,7 +17,8 @@ final class StoreLayoutAuditTests: XCTestCase {
         scratch.forEachNewStore { store, initial in
             XCTAssertEqual(try store.auditLayout(), [])
             let id = UUID()
-            try store.apply(StoreChange(index: blob(), putEntries: [id: blob()], putIndexPages: [0: blob(), 63: blob()]))
+            try store.apply(
+                StoreChange(index: blob(), putEntries: [id: blob()], putIndexPages: [0: blob(), 63: blob()]))
             try store.apply(StoreChange(deleteEntries: [id, initial.putEntries.keys.first!]))
             try store.compact()
             XCTAssertEqual(try store.auditLayout(), [], "\(store.kind)")
@@ -25,7 +27,8 @@ final class StoreLayoutAuditTests: XCTestCase {
 
     func testTheSchemaTheStoreCreatesIsExactlyTheExpectedOne() throws {
         let expected = try SQLiteSchemaAudit.expected.get()
-        XCTAssertEqual(Set(expected.map(\.name)).isSuperset(of: ["header", "sealed_index", "entry", "index_page"]), true)
+        XCTAssertEqual(
+            Set(expected.map(\.name)).isSuperset(of: ["header", "sealed_index", "entry", "index_page"]), true)
         XCTAssertFalse(expected.contains { $0.type == "trigger" || $0.type == "view" })
     }
 
@@ -45,12 +48,15 @@ final class StoreLayoutAuditTests: XCTestCase {
     func testAFilesVaultsSubdirectoryAndLinkAreFound() throws {
         let directory = scratch.vaultURL()
         let store = try StoreLayout.create(.files, at: directory, initial: initialChange(entries: 1))
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("extra"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("extra"), withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(
             atPath: directory.appendingPathComponent("entries/0000").path, withDestinationPath: "/")
-        XCTAssertEqual(try store.auditLayout(), [
-            "unexpected directory 'extra' in the vault directory",
-            "unexpected symbolic link '0000' in entries/ (not an entry file name)",
-        ])
+        XCTAssertEqual(
+            try store.auditLayout(),
+            [
+                "unexpected directory 'extra' in the vault directory",
+                "unexpected symbolic link '0000' in entries/ (not an entry file name)",
+            ])
     }
 }

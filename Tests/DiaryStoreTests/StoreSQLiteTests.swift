@@ -1,7 +1,8 @@
+import DiaryTestSupport
 import Foundation
 import GRDB
-import DiaryTestSupport
 import XCTest
+
 @testable import DiaryStore
 
 /// What only the SQLite store promises: its connection settings, its schema, strict parsing
@@ -32,9 +33,11 @@ final class StoreSQLiteTests: XCTestCase {
 
     func testEveryConnectionHasSecureDeleteWALAndFullSync() throws {
         let (secureDelete, journal, synchronous) = try store.inspect { db in
-            (try Int.fetchOne(db, sql: "PRAGMA secure_delete"),
-             try String.fetchOne(db, sql: "PRAGMA journal_mode"),
-             try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+            (
+                try Int.fetchOne(db, sql: "PRAGMA secure_delete"),
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+                try Int.fetchOne(db, sql: "PRAGMA synchronous")
+            )
         }
         XCTAssertEqual(secureDelete, 1)
         XCTAssertEqual(journal, "wal")
@@ -61,8 +64,10 @@ final class StoreSQLiteTests: XCTestCase {
 
     func testEntryTableHasNoRowidAndIdsAreRaw16Bytes() throws {
         let (sql, lengths) = try store.inspect { db in
-            (try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'entry'") ?? "",
-             try Int.fetchAll(db, sql: "SELECT length(id) FROM entry"))
+            (
+                try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'entry'") ?? "",
+                try Int.fetchAll(db, sql: "SELECT length(id) FROM entry")
+            )
         }
         XCTAssertTrue(sql.uppercased().contains("WITHOUT ROWID"), sql)
         XCTAssertEqual(lengths, [16, 16, 16])
@@ -71,7 +76,9 @@ final class StoreSQLiteTests: XCTestCase {
     func testEntryRowWithAWrongLengthIdIsDamageNotACrash() throws {
         try rawQueue().write { db in
             try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
-            try db.execute(sql: "INSERT INTO entry (id, sealed) VALUES (?, ?)", arguments: [Data(repeating: 1, count: 15), Data([1])])
+            try db.execute(
+                sql: "INSERT INTO entry (id, sealed) VALUES (?, ?)",
+                arguments: [Data(repeating: 1, count: 15), Data([1])])
         }
         XCTAssertThrowsCorrupt { try store.entryIDs() }
         XCTAssertThrowsCorrupt { try store.forEachEntry { _, _ in } }

@@ -1,6 +1,7 @@
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
+
 @testable import DiaryStore
 
 /// A fresh directory under the system temporary directory, removed by `cleanUp()`.

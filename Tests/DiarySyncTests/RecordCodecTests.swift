@@ -15,8 +15,9 @@ final class RecordCodecTests: XCTestCase {
 
     private func sample() -> SyncRecord {
         let now = Date(millisecondsSince1970: 1_700_000_000_000)
-        let entry = Entry(id: UUID(), text: "Heron\nat dawn", date: now, created: now, modified: now,
-                          starred: true, tags: ["walk"])
+        let entry = Entry(
+            id: UUID(), text: "Heron\nat dawn", date: now, created: now, modified: now,
+            starred: true, tags: ["walk"])
         return SyncRecord(
             machine: machine, seq: 3, previous: [UInt8](repeating: 7, count: 32), lamport: 42, machineName: "laptop",
             revisions: [
@@ -29,7 +30,8 @@ final class RecordCodecTests: XCTestCase {
         let k = try key()
         let record = sample()
         let file = try RecordCodec.seal(record, vaultID: vaultID, key: k)
-        let opened = try RecordCodec.open(file, vaultID: vaultID, machine: machine, seq: 3, keys: SyncKeyRing(current: k))
+        let opened = try RecordCodec.open(
+            file, vaultID: vaultID, machine: machine, seq: 3, keys: SyncKeyRing(current: k))
         XCTAssertEqual(opened.revisions, record.revisions)
         XCTAssertEqual(opened.lamport, 42)
         XCTAssertEqual(opened.previous, record.previous)
@@ -44,7 +46,8 @@ final class RecordCodecTests: XCTestCase {
         for i in stride(from: 0, to: file.count, by: max(1, file.count / 300)) {
             var bad = file
             bad[i] ^= 0x20
-            XCTAssertThrowsError(try RecordCodec.open(bad, vaultID: vaultID, machine: machine, seq: 3, keys: ring), "byte \(i)")
+            XCTAssertThrowsError(
+                try RecordCodec.open(bad, vaultID: vaultID, machine: machine, seq: 3, keys: ring), "byte \(i)")
         }
     }
 
@@ -61,7 +64,10 @@ final class RecordCodecTests: XCTestCase {
         XCTAssertThrowsError(try RecordCodec.open(file, vaultID: UUID(), machine: machine, seq: 3, keys: ring)) {
             XCTAssertEqual($0 as? RecordError, .otherVault(vaultID))
         }
-        XCTAssertThrowsError(try RecordCodec.open(file, vaultID: vaultID, machine: machine, seq: 3, keys: SyncKeyRing(current: try key()))) {
+        XCTAssertThrowsError(
+            try RecordCodec.open(
+                file, vaultID: vaultID, machine: machine, seq: 3, keys: SyncKeyRing(current: try key()))
+        ) {
             XCTAssertEqual($0 as? RecordError, .unknownKey)
         }
         var newer = file
@@ -78,7 +84,8 @@ final class RecordCodecTests: XCTestCase {
         record.keyChange = KeyChange(headers: [.sqlite: [1, 2, 3], .files: [4, 5]], retired: [(1, old.vaultKey)])
         let file = try RecordCodec.seal(record, vaultID: vaultID, key: new)
         XCTAssertNil(Data(file).range(of: Data(old.vaultKey.withUnsafeBytes { Array($0) })))
-        let opened = try RecordCodec.open(file, vaultID: vaultID, machine: machine, seq: 3, keys: SyncKeyRing(current: new))
+        let opened = try RecordCodec.open(
+            file, vaultID: vaultID, machine: machine, seq: 3, keys: SyncKeyRing(current: new))
         XCTAssertEqual(opened.keyChange?.headers[.sqlite], [1, 2, 3])
         XCTAssertEqual(opened.keyChange?.retired.first?.generation, 1)
         XCTAssertEqual(try SyncKey(vaultKey: opened.keyChange!.retired[0].key, generation: 1).id, old.id)

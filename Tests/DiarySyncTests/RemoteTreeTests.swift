@@ -9,7 +9,8 @@ final class RemoteTreeTests: XCTestCase {
     private var tree: RemoteTree { RemoteTree(root: root) }
 
     override func setUpWithError() throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("remote-tree-\(UUID().uuidString)", isDirectory: true)
+        root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "remote-tree-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
@@ -53,15 +54,21 @@ final class RemoteTreeTests: XCTestCase {
     func testPublishedHeadersAreListedNewestFirstAndOtherNamesLeftOut() throws {
         let machine = UUID()
         let hex = RemoteLayout.hex(machine)
-        for name in ["\(hex)-000000000002.sqlite", "\(hex)-000000000007.files", "\(hex)-000000000003.sqlite",
-                     "\(hex)-000000000003.sqlite (1)", "README"] {
+        for name in [
+            "\(hex)-000000000002.sqlite", "\(hex)-000000000007.files", "\(hex)-000000000003.sqlite",
+            "\(hex)-000000000003.sqlite (1)", "README",
+        ] {
             try put("h", at: "keys/\(name)")
         }
         let headers = tree.publishedHeaders()
         XCTAssertEqual(headers.map(\.seq), [7, 3, 2])
         XCTAssertEqual(headers.map(\.store), [.files, .sqlite, .sqlite])
-        XCTAssertEqual(headers.map(\.path), ["keys/\(hex)-000000000007.files", "keys/\(hex)-000000000003.sqlite",
-                                             "keys/\(hex)-000000000002.sqlite"])
+        XCTAssertEqual(
+            headers.map(\.path),
+            [
+                "keys/\(hex)-000000000007.files", "keys/\(hex)-000000000003.sqlite",
+                "keys/\(hex)-000000000002.sqlite",
+            ])
         XCTAssertTrue(headers.allSatisfy { $0.machine == machine })
     }
 
@@ -81,14 +88,16 @@ final class RemoteTreeTests: XCTestCase {
         XCTAssertEqual(tree.stamp("log/file")?.size, 3)
         XCTAssertNil(tree.stamp("log"))
         XCTAssertNil(tree.stamp("log/missing"))
-        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("link").path, withDestinationPath: "log/file")
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("link").path, withDestinationPath: "log/file")
         XCTAssertNil(tree.stamp("link"), "a link is not followed")
     }
 
     func testAGitRemoteMayOnlyAddFilesOrDropPublishedHeaders() {
         XCTAssertNil(GitRemote.rewrite("A\tlog/ab/000000000001"))
         XCTAssertNil(GitRemote.rewrite("D\tkeys/ab-000000000001.sqlite"))
-        XCTAssertEqual(GitRemote.rewrite("D\tlog/ab/000000000001"), .fileRewritten(status: "D", path: "log/ab/000000000001"))
+        XCTAssertEqual(
+            GitRemote.rewrite("D\tlog/ab/000000000001"), .fileRewritten(status: "D", path: "log/ab/000000000001"))
         XCTAssertEqual(GitRemote.rewrite("M\tdiary-sync"), .fileRewritten(status: "M", path: "diary-sync"))
         XCTAssertEqual(GitRemote.rewrite("T\tlog/a\tb"), .fileRewritten(status: "T", path: "log/a\tb"))
     }

@@ -19,10 +19,14 @@ final class StateCodecTests: XCTestCase {
         let other = UUID()
         main.logs[other] = LogState(
             name: "desktop", seen: 2,
-            records: [RecordSeen(hash: [UInt8](repeating: 5, count: RecordCodec.hashLength),
-                                 stat: FileStamp(size: 900, inode: 12, modified: -3, changed: 7))])
+            records: [
+                RecordSeen(
+                    hash: [UInt8](repeating: 5, count: RecordCodec.hashLength),
+                    stat: FileStamp(size: 900, inode: 12, modified: -3, changed: 7))
+            ])
         main.conflicts = [UUID()]
-        main.pendingKeyChange = KeyChange(headers: [.files: [1, 2, 3]], retired: [(1, try SecretBytes(randomCount: 32))])
+        main.pendingKeyChange = KeyChange(
+            headers: [.files: [1, 2, 3]], retired: [(1, try SecretBytes(randomCount: 32))])
 
         let read = try StateCodec.decode(StateCodec.encode(main))
         XCTAssertEqual(read.machine, main.machine)

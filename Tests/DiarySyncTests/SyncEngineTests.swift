@@ -83,8 +83,10 @@ final class SyncEngineTests: VaultTestCase {
     func testLargeChangesAreCutIntoSeveralRecords() {
         let text = String(repeating: "x", count: RecordCodec.batchBytes / 2)
         let revisions = (0..<5).map { _ in
-            Revision(entry: UUID(), id: UUID(), parents: [], content: Entry(
-                id: UUID(), text: text, date: Date(), created: Date(), modified: Date(), starred: false, tags: []))
+            Revision(
+                entry: UUID(), id: UUID(), parents: [],
+                content: Entry(
+                    id: UUID(), text: text, date: Date(), created: Date(), modified: Date(), starred: false, tags: []))
         }
         XCTAssertEqual(SyncEngine.batches(of: revisions).map(\.count), [1, 1, 1, 1, 1])
         XCTAssertEqual(SyncEngine.batches(of: Array(revisions.prefix(1))).map(\.count), [1])

@@ -86,9 +86,10 @@ final class SyncFindingsTests: VaultTestCase {
         vault = try makeVault(.files)
         try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: remote.appendingPathComponent("photo.jpg"))
-        XCTAssertThrowsError(try SyncLifecycle.initialize(
-            vault: vault, remote: .folder(remote.path), machineName: "laptop", passphrase: secret("correct horse"),
-            stateDirectory: state)
+        XCTAssertThrowsError(
+            try SyncLifecycle.initialize(
+                vault: vault, remote: .folder(remote.path), machineName: "laptop", passphrase: secret("correct horse"),
+                stateDirectory: state)
         ) { error in
             XCTAssertEqual(error as? SyncError, .remoteUnusable(.notEmptyAndNoMarker(path: tree.root.path)))
         }
@@ -96,9 +97,10 @@ final class SyncFindingsTests: VaultTestCase {
 
     func testJoiningAFolderWithoutAMarkerFindsNothingToJoin() throws {
         try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
-        XCTAssertThrowsError(try SyncLifecycle.join(
-            remote: .folder(remote.path), to: path("joined"), store: .files, machineName: "desktop",
-            passphrase: secret("correct horse"), stateDirectory: state)
+        XCTAssertThrowsError(
+            try SyncLifecycle.join(
+                remote: .folder(remote.path), to: path("joined"), store: .files, machineName: "desktop",
+                passphrase: secret("correct horse"), stateDirectory: state)
         ) { error in
             XCTAssertEqual(error as? SyncError, .remoteUnusable(.nothingToJoin(markerFile: "diary-sync")))
         }

@@ -15,7 +15,9 @@ final class SyncPassphraseTests: XCTestCase {
 
     func testNothingOfferedAtFirstIsTheNeedItself() {
         let source = SyncPassphrase(ask: { _ in nil })
-        XCTAssertThrowsError(try source.use(.followRotation(machine: "desk", attempt: 1), onWrong: .notSetUp) { _ in 1 }) {
+        XCTAssertThrowsError(
+            try source.use(.followRotation(machine: "desk", attempt: 1), onWrong: .notSetUp) { _ in 1 }
+        ) {
             XCTAssertEqual($0 as? SyncError, .needsPassphrase(machine: "desk"))
         }
         XCTAssertThrowsError(try source.use(.publishOwnChange(attempt: 1), onWrong: .notSetUp) { _ in 1 }) {
@@ -30,9 +32,11 @@ final class SyncPassphraseTests: XCTestCase {
             return need.attempt <= 3 ? self.secret("try \(need.attempt)") : nil
         })
         let lost = SyncError.passphraseChangedElsewhere(machine: "desk", ownChangeLost: false)
-        XCTAssertThrowsError(try source.use(.followRotation(machine: "desk", attempt: 1), onWrong: lost) { _ -> Int in
-            throw VaultError.wrongPassphrase
-        }) {
+        XCTAssertThrowsError(
+            try source.use(.followRotation(machine: "desk", attempt: 1), onWrong: lost) { _ -> Int in
+                throw VaultError.wrongPassphrase
+            }
+        ) {
             XCTAssertEqual($0 as? SyncError, lost)
         }
         XCTAssertEqual(asked.map(\.attempt), [1, 2, 3, 4])
@@ -56,9 +60,10 @@ final class SyncPassphraseTests: XCTestCase {
             asks += 1
             return self.secret("wrong")
         })
-        XCTAssertThrowsError(try source.use(.publishOwnChange(attempt: 1), onWrong: .needsPassphraseToPublish) { _ -> Int in
-            throw VaultError.wrongPassphrase
-        })
+        XCTAssertThrowsError(
+            try source.use(.publishOwnChange(attempt: 1), onWrong: .needsPassphraseToPublish) { _ -> Int in
+                throw VaultError.wrongPassphrase
+            })
         XCTAssertEqual(asks, SyncPassphrase.maximumAttempts)
     }
 }

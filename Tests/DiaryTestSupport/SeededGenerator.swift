@@ -21,7 +21,8 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     /// A seed for a random test: `DIARY_TEST_SEED` when set (to replay a failure), else a
     /// random one. It is printed with `what`, so a failing run's log says how to replay it.
     public static func announcedSeed(_ what: String) -> UInt64 {
-        let seed = ProcessInfo.processInfo.environment[replayVariable].flatMap { UInt64($0) }
+        let seed =
+            ProcessInfo.processInfo.environment[replayVariable].flatMap { UInt64($0) }
             ?? UInt64.random(in: 0...UInt64.max)
         print("\(what): seed \(seed) (replay with \(replayVariable)=\(seed))")
         return seed

@@ -1,7 +1,7 @@
 import DiaryCrypto
 import DiaryStore
-import Foundation
 import DiaryVault
+import Foundation
 import XCTest
 
 /// Base class for vault tests: temporary directories, passphrases, and the habit (GRDB's) of
@@ -28,7 +28,8 @@ open class VaultTestCase: XCTestCase {
     }
 
     /// Creates a vault with the test-only KDF cost (KDFParameters.insecureForTesting).
-    public func makeVault(_ kind: StoreKind, name: String? = nil, passphrase: String = "correct horse") throws -> Vault {
+    public func makeVault(_ kind: StoreKind, name: String? = nil, passphrase: String = "correct horse") throws -> Vault
+    {
         try Vault.create(
             at: path(name ?? "vault-\(kind.rawValue)"), store: kind, passphrase: secret(passphrase),
             kdf: .insecureForTesting)

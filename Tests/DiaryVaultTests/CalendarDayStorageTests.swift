@@ -15,7 +15,9 @@ final class CalendarDayStorageTests: XCTestCase {
         return calendar
     }
 
-    private let zones = ["Asia/Seoul", "Europe/London", "America/Los_Angeles", "Pacific/Kiritimati", "Pacific/Pago_Pago"]
+    private let zones = [
+        "Asia/Seoul", "Europe/London", "America/Los_Angeles", "Pacific/Kiritimati", "Pacific/Pago_Pago",
+    ]
 
     private func instant(_ iso: String) -> Date {
         let formatter = ISO8601DateFormatter()
@@ -24,15 +26,20 @@ final class CalendarDayStorageTests: XCTestCase {
     }
 
     func testADayWrittenInOneZoneIsTheSameDayInEvery() {
-        for (written, iso, day) in [("Asia/Seoul", "2024-03-01T00:00:00+09:00", (2024, 3, 1)),
-                                    ("Pacific/Kiritimati", "2024-02-29T09:00:00+14:00", (2024, 2, 29))] {
+        for (written, iso, day) in [
+            ("Asia/Seoul", "2024-03-01T00:00:00+09:00", (2024, 3, 1)),
+            ("Pacific/Kiritimati", "2024-02-29T09:00:00+14:00", (2024, 2, 29)),
+        ] {
             let ms = CalendarDay.storedMilliseconds(of: instant(iso), isDay: true, local: zone(written))
             XCTAssertTrue(CalendarDay.isDay(storedMilliseconds: ms))
-            XCTAssertEqual(Date(millisecondsSince1970: ms), zone("UTC").date(from: DateComponents(year: day.0, month: day.1, day: day.2)))
+            XCTAssertEqual(
+                Date(millisecondsSince1970: ms),
+                zone("UTC").date(from: DateComponents(year: day.0, month: day.1, day: day.2)))
             for reader in zones {
                 let read = CalendarDay.date(storedMilliseconds: ms, local: zone(reader))
                 let c = zone(reader).dateComponents([.year, .month, .day, .hour, .minute], from: read)
-                XCTAssertEqual([c.year, c.month, c.day, c.hour, c.minute], [day.0, day.1, day.2, 0, 0], "\(written) → \(reader)")
+                XCTAssertEqual(
+                    [c.year, c.month, c.day, c.hour, c.minute], [day.0, day.1, day.2, 0, 0], "\(written) → \(reader)")
             }
         }
     }

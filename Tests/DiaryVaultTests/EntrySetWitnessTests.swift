@@ -47,7 +47,8 @@ final class EntrySetWitnessTests: VaultTestCase {
             try queue.write { db in
                 try db.execute(sql: "DELETE FROM sealed_index; DELETE FROM index_page")
                 try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [SQLiteKey.of(d.id)])
-                try db.execute(sql: "UPDATE entry SET sealed = ? WHERE id = ?", arguments: [Data(oldA), SQLiteKey.of(a.id)])
+                try db.execute(
+                    sql: "UPDATE entry SET sealed = ? WHERE id = ?", arguments: [Data(oldA), SQLiteKey.of(a.id)])
             }
             try queue.close()
         }
@@ -66,7 +67,8 @@ final class EntrySetWitnessTests: VaultTestCase {
             XCTAssertThrowsVaultError(.indexNeedsRepair, try vault.add(text: "E"))
             let damage = try vault.verify().damaged
             XCTAssertTrue(damage.contains { $0.object == .entry(d) && $0.reason.hasPrefix("missing") }, "\(damage)")
-            XCTAssertTrue(damage.contains { $0.object == .entry(a) && $0.reason.hasPrefix("an older copy") }, "\(damage)")
+            XCTAssertTrue(
+                damage.contains { $0.object == .entry(a) && $0.reason.hasPrefix("an older copy") }, "\(damage)")
             // Still reported when opened again: nothing was written meanwhile.
             XCTAssertEqual(try open(directory).checkEntrySet().missing.map(\.id), [d])
         }
@@ -153,21 +155,29 @@ final class EntrySetWitnessReviewTests: VaultTestCase {
             let page = IndexLayout.page(of: victim.id)
             switch kind {
             case .files:
-                try FileManager.default.removeItem(at: vault.directory.appendingPathComponent("index/" + IndexPageNumber.fileName(for: page)))
-                try FileManager.default.removeItem(at: vault.directory.appendingPathComponent("entries/" + FileStore.fileName(for: victim.id)))
+                try FileManager.default.removeItem(
+                    at: vault.directory.appendingPathComponent("index/" + IndexPageNumber.fileName(for: page)))
+                try FileManager.default.removeItem(
+                    at: vault.directory.appendingPathComponent("entries/" + FileStore.fileName(for: victim.id)))
             case .sqlite:
                 let queue = try DatabaseQueue(path: vault.directory.appendingPathComponent("vault.sqlite").path)
                 try queue.write { db in
                     try db.execute(sql: "DELETE FROM index_page WHERE page = ?", arguments: [page])
-                    try db.execute(sql: "DELETE FROM entry WHERE id = ?", arguments: [withUnsafeBytes(of: victim.id.uuid) { Data($0) }])
+                    try db.execute(
+                        sql: "DELETE FROM entry WHERE id = ?",
+                        arguments: [withUnsafeBytes(of: victim.id.uuid) { Data($0) }])
                 }
                 try queue.close()
             }
             let reopened = try open(vault.directory)
             XCTAssertEqual(try reopened.checkEntrySet(), EntrySetReport(), "\(kind): the root alone looks intact")
-            XCTAssertThrowsVaultError(.indexNeedsRepair, try reopened.importEntries([
-                Entry(id: UUID(), text: "x", date: Date(), created: Date(), modified: Date(), starred: false, tags: []),
-            ]))
+            XCTAssertThrowsVaultError(
+                .indexNeedsRepair,
+                try reopened.importEntries([
+                    Entry(
+                        id: UUID(), text: "x", date: Date(), created: Date(), modified: Date(), starred: false, tags: []
+                    )
+                ]))
             XCTAssertEqual(reopened.indexState, .damaged)
             XCTAssertEqual(try reopened.checkEntrySet().missing.map(\.id), [victim.id], "\(kind)")
         }

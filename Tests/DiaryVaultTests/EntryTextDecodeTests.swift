@@ -1,5 +1,5 @@
-import DiaryTestSupport
 import DiaryStore
+import DiaryTestSupport
 import Foundation
 import XCTest
 
@@ -27,8 +27,9 @@ final class EntryTextDecodeTests: XCTestCase {
         let pieces = ["오늘 카페에 갔다", "Quetzalcoatlus", "café", "e\u{301}", "👩‍💻", "line\n", " ", "ﬁ"]
         let text = (0..<Int(rng.next() % 30)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
         let d = Date(millisecondsSince1970: Int64(rng.next() % 4_000_000_000_000))
-        return Entry(id: UUID(), text: text, date: d, created: d, modified: d, starred: rng.next() % 2 == 0,
-                     tags: (0..<Int(rng.next() % 3)).map { "tag\($0)é" }, source: rng.next() % 2 == 0 ? "jrnl:x" : nil)
+        return Entry(
+            id: UUID(), text: text, date: d, created: d, modified: d, starred: rng.next() % 2 == 0,
+            tags: (0..<Int(rng.next() % 3)).map { "tag\($0)é" }, source: rng.next() % 2 == 0 ? "jrnl:x" : nil)
     }
 
     func testBothDecodesAgreeOnGeneratedEntriesAndTheirMutations() {
@@ -49,8 +50,10 @@ final class EntryTextDecodeTests: XCTestCase {
 
     func testTheTextLimitAndHostileLengthsAreRefusedLikeDecode() {
         let d = Date(millisecondsSince1970: 0)
-        let bytes = EntryCodec.encode(Entry(id: UUID(), text: "twelve bytes", date: d, created: d, modified: d,
-                                            starred: false, tags: [], source: nil))
+        let bytes = EntryCodec.encode(
+            Entry(
+                id: UUID(), text: "twelve bytes", date: d, created: d, modified: d,
+                starred: false, tags: [], source: nil))
         XCTAssertEqual(fast(bytes, limit: 11), .failure(.fieldTooLarge))
         XCTAssertEqual(fast(bytes, limit: 12), .success(Array("twelve bytes".utf8)))
         var huge = bytes
@@ -65,16 +68,21 @@ final class EntryTextDecodeTests: XCTestCase {
     /// Long runs of Hangul and ASCII (the eight-byte path), with a byte changed here and there.
     func testUTF8CheckAgreesWithStringValidatingOnMutatedHangulText() {
         var rng = SeededGenerator(seed: 5)
-        let words = ["가", "각", "한", "했", "힣", "하", "오늘", "카페", "뷁", "ㄱ", "ힰ", "퀘", "a", "Ab", "e\u{301}", "漢", "カ", "é", "😀",
-                     "a much longer run of plain ascii prose, past thirty-two bytes", "박물관에서 익룡을 봤다"]
-        let replacements: [UInt8] = [0x20, 0x80, 0x9D, 0x9E, 0x9F, 0xA0, 0xAF, 0xB0, 0xBF, 0xC2, 0xE0, 0xE9, 0xEA,
-                                     0xEB, 0xEC, 0xED, 0xEE, 0xF0, 0xFF]
+        let words = [
+            "가", "각", "한", "했", "힣", "하", "오늘", "카페", "뷁", "ㄱ", "ힰ", "퀘", "a", "Ab", "e\u{301}", "漢", "カ", "é", "😀",
+            "a much longer run of plain ascii prose, past thirty-two bytes", "박물관에서 익룡을 봤다",
+        ]
+        let replacements: [UInt8] = [
+            0x20, 0x80, 0x9D, 0x9E, 0x9F, 0xA0, 0xAF, 0xB0, 0xBF, 0xC2, 0xE0, 0xE9, 0xEA,
+            0xEB, 0xEC, 0xED, 0xEE, 0xF0, 0xFF,
+        ]
         for round in 0..<20_000 {
             let text = (0..<Int(rng.next() % 40)).map { _ in words[Int(rng.next() % UInt64(words.count))] }
                 .joined(separator: rng.next() % 2 == 0 ? " " : "")
             var bytes = Array(text.utf8)
             if !bytes.isEmpty, round % 3 != 0 {
-                bytes[Int(rng.next() % UInt64(bytes.count))] = replacements[Int(rng.next() % UInt64(replacements.count))]
+                bytes[Int(rng.next() % UInt64(bytes.count))] =
+                    replacements[Int(rng.next() % UInt64(replacements.count))]
             }
             let reference = String(validating: bytes, as: UTF8.self)
             let scanned = bytes.withUnsafeBytes { UTF8Check.scan($0).map(\.onlyASCIIAndBarriers) }
@@ -92,13 +100,16 @@ final class EntryTextDecodeTests: XCTestCase {
     func testUTF8CheckAgreesWithStringValidatingOnGeneratedBytes() {
         var rng = SeededGenerator(seed: 99)
         // Bytes near the edges of table 3-7, so overlong forms, surrogates and the U+10FFFF limit come up often.
-        let interesting: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9D, 0x9E, 0x9F, 0xA0, 0xAF, 0xB0, 0xBF, 0xC0,
-                                    0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEA, 0xEB, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1,
-                                    0xF3, 0xF4, 0xF5, 0xFF]
+        let interesting: [UInt8] = [
+            0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9D, 0x9E, 0x9F, 0xA0, 0xAF, 0xB0, 0xBF, 0xC0,
+            0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEA, 0xEB, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1,
+            0xF3, 0xF4, 0xF5, 0xFF,
+        ]
         for round in 0..<20_000 {
             let count = Int(rng.next() % 40)
             let bytes: [UInt8] = (0..<count).map { _ in
-                rng.next() % 3 == 0 ? UInt8(truncatingIfNeeded: rng.next()) : interesting[Int(rng.next() % UInt64(interesting.count))]
+                rng.next() % 3 == 0
+                    ? UInt8(truncatingIfNeeded: rng.next()) : interesting[Int(rng.next() % UInt64(interesting.count))]
             }
             let expected = String(validating: bytes, as: UTF8.self) != nil
             XCTAssertEqual(bytes.withUnsafeBytes(UTF8Check.isValid), expected, "round \(round): \(bytes)")

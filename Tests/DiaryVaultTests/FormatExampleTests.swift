@@ -1,7 +1,7 @@
 import DiaryCrypto
 import DiaryStore
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryVault
@@ -62,8 +62,9 @@ final class FormatExampleTests: VaultTestCase {
         let indexKey = try vaultKey.deriveSubkey(id: 1, context: SubkeyContext("diaryidx"))
 
         // §5 and §7: the index root, then its 64 pages.
-        let root = try openSealed(try bytes("vault.index"), kind: 2, objectID: [UInt8](repeating: 0, count: 16),
-                                  vaultID: vaultID, key: indexKey)
+        let root = try openSealed(
+            try bytes("vault.index"), kind: 2, objectID: [UInt8](repeating: 0, count: 16),
+            vaultID: vaultID, key: indexKey)
         XCTAssertEqual(root[0], 2)
         XCTAssertEqual(be(root[9..<11]), 64)
         XCTAssertEqual(root.count, 11 + 64 * 36)
@@ -71,9 +72,11 @@ final class FormatExampleTests: VaultTestCase {
         for page in 0..<64 {
             let record = 11 + page * 36  // rows u32, newest date i64, newest created i64, tag 16
             let sealedPage = try bytes("index/" + String(format: "%02x", page))
-            XCTAssertEqual(Array(sealedPage.suffix(16)), Array(root[(record + 20)..<(record + 36)]), "page \(page)'s tag")
-            let plain = try openSealed(sealedPage, kind: 3, objectID: [UInt8](repeating: 0, count: 15) + [UInt8(page)],
-                                       vaultID: vaultID, key: indexKey)
+            XCTAssertEqual(
+                Array(sealedPage.suffix(16)), Array(root[(record + 20)..<(record + 36)]), "page \(page)'s tag")
+            let plain = try openSealed(
+                sealedPage, kind: 3, objectID: [UInt8](repeating: 0, count: 15) + [UInt8(page)],
+                vaultID: vaultID, key: indexKey)
             XCTAssertEqual(plain[0], 2)
             XCTAssertEqual(Int(plain[1]), page)
             XCTAssertEqual(be(plain[2..<6]), be(root[record..<(record + 4)]), "row count as the root says")
@@ -124,7 +127,9 @@ final class FormatExampleTests: VaultTestCase {
 
     // MARK: Helpers written from the spec alone
 
-    private func openSealed(_ sealed: [UInt8], kind: UInt8, objectID: [UInt8], vaultID: [UInt8], key: SecretBytes) throws -> [UInt8] {
+    private func openSealed(_ sealed: [UInt8], kind: UInt8, objectID: [UInt8], vaultID: [UInt8], key: SecretBytes)
+        throws -> [UInt8]
+    {
         XCTAssertEqual(sealed[0], 1)
         XCTAssertEqual(sealed[1], kind)
         let ad = Array("diary.v1".utf8) + vaultID + Array(sealed[0..<6]) + objectID

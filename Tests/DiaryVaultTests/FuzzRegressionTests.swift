@@ -1,7 +1,7 @@
 import DiaryCrypto
 import DiaryFuzzing
-import DiaryTestSupport
 import DiaryStore
+import DiaryTestSupport
 import Foundation
 import XCTest
 
@@ -22,8 +22,10 @@ final class FuzzRegressionTests: VaultTestCase {
         let directory = vault.directory
         let header = try Array(Data(contentsOf: directory.appendingPathComponent("vault.header")))
         let sealedIndex = try Array(Data(contentsOf: directory.appendingPathComponent("vault.index")))
-        let sealedEntry = try Array(Data(contentsOf: directory.appendingPathComponent(
-            "entries/\(first.id.uuidString.lowercased())")))
+        let sealedEntry = try Array(
+            Data(
+                contentsOf: directory.appendingPathComponent(
+                    "entries/\(first.id.uuidString.lowercased())")))
         let entries = try vault.list().map { EntryCodec.encode(try vault.entry($0.id)) }
         try vault.sealedIndex.ensureAllPages()
         let root = vault.sealedIndex.index.root.encoded()
@@ -40,8 +42,10 @@ final class FuzzRegressionTests: VaultTestCase {
             "FuzzEntry": entries,
             "FuzzIndex": [root, page],
             "FuzzPadding": try (entries + [root, page]).map(LengthPadding.pad),
-            "FuzzEnvelope": [[0] + sealedEntry, [1] + sealedIndex,
-                             [2] + (try LengthPadding.pad(entries[0])), [3] + (try LengthPadding.pad(root))],
+            "FuzzEnvelope": [
+                [0] + sealedEntry, [1] + sealedIndex,
+                [2] + (try LengthPadding.pad(entries[0])), [3] + (try LengthPadding.pad(root)),
+            ],
             "FuzzBackup": [try Array(Data(contentsOf: backupURL)), try Array(Data(contentsOf: sqliteBackupURL))],
         ]
     }
@@ -73,11 +77,14 @@ final class FuzzRegressionTests: VaultTestCase {
             try files(target).map { try Array(Data(contentsOf: $0)) }
         }
         for seed in try seeds("FuzzHeader") { XCTAssertNoThrow(try VaultHeader.decode(seed)) }
-        for seed in try seeds("FuzzEntry") { XCTAssertNoThrow(try EntryCodec.decode(seed, id: UUID(), textLimit: 1 << 20)) }
+        for seed in try seeds("FuzzEntry") {
+            XCTAssertNoThrow(try EntryCodec.decode(seed, id: UUID(), textLimit: 1 << 20))
+        }
         for seed in try seeds("FuzzIndex") {
             // A root or a page.
             let count = seed.count >= 6 ? seed[2..<6].reduce(0) { $0 << 8 | Int($1) } : 0
-            let accepted = (try? IndexRoot.decode(seed)) != nil
+            let accepted =
+                (try? IndexRoot.decode(seed)) != nil
                 || (try? IndexPage.decode(seed, number: Int(seed[1]), expectedCount: count)) != nil
             XCTAssertTrue(accepted, "an index seed no decoder accepts")
         }
@@ -144,8 +151,12 @@ final class FuzzRegressionTests: VaultTestCase {
     func testTimesOutsideTheStorableRangeAreRefusedOnRead() throws {
         let found = try XCTUnwrap(Data(base64Encoded: "AQCjo6Ojo6Ojo6OjAAAAAAAAo6MAAAAAAAAAAAEAAAAAAA=="))
         XCTAssertThrowsError(try EntryCodec.decode(Array(found), id: UUID(), textLimit: 1 << 20))
-        for ms in [Int64.max, Int64.min, Date.storableMilliseconds.upperBound + 1, Date.storableMilliseconds.lowerBound - 1] {
-            XCTAssertThrowsError(try EntryCodec.decode(entryPlaintext(dateMilliseconds: ms), id: UUID(), textLimit: 1 << 20)) {
+        for ms in [
+            Int64.max, Int64.min, Date.storableMilliseconds.upperBound + 1, Date.storableMilliseconds.lowerBound - 1,
+        ] {
+            XCTAssertThrowsError(
+                try EntryCodec.decode(entryPlaintext(dateMilliseconds: ms), id: UUID(), textLimit: 1 << 20)
+            ) {
                 XCTAssertEqual($0 as? FormatError, .invalidField("time"))
             }
             FuzzEntryPoints.entry(entryPlaintext(dateMilliseconds: ms))

@@ -1,6 +1,6 @@
 import DiaryCrypto
-import DiaryTestSupport
 import DiaryStore
+import DiaryTestSupport
 import Foundation
 import XCTest
 
@@ -21,8 +21,10 @@ final class IndexPageTests: XCTestCase {
         return UUID(bytes: bytes)
     }
 
-    private func row(_ id: UUID, date ms: Int64 = 1_700_000_000_000, starred: Bool = false,
-                     title: String = "A title", tags: [String] = [], source: String? = nil) -> IndexRow {
+    private func row(
+        _ id: UUID, date ms: Int64 = 1_700_000_000_000, starred: Bool = false,
+        title: String = "A title", tags: [String] = [], source: String? = nil
+    ) -> IndexRow {
         IndexRow(
             summary: EntrySummary(
                 id: id, title: title, date: Date(millisecondsSince1970: ms),
@@ -35,9 +37,10 @@ final class IndexPageTests: XCTestCase {
         var page = IndexPage(number: 5)
         var rows: [IndexRow] = []
         for n in 0..<200 {
-            let r = row(id(onPage: 5), date: Int64(n) * 86_400_000 + 3_600_000, starred: n % 7 == 0,
-                        title: n % 3 == 0 ? "둘째 날 🌧️ \(n)" : "Day \(n)", tags: n % 2 == 0 ? ["a", "태그"] : [],
-                        source: n % 5 == 0 ? "jrnl:\(n)" : nil)
+            let r = row(
+                id(onPage: 5), date: Int64(n) * 86_400_000 + 3_600_000, starred: n % 7 == 0,
+                title: n % 3 == 0 ? "둘째 날 🌧️ \(n)" : "Day \(n)", tags: n % 2 == 0 ? ["a", "태그"] : [],
+                source: n % 5 == 0 ? "jrnl:\(n)" : nil)
             rows.append(r)
             page.upsert(r)
         }
@@ -86,8 +89,9 @@ final class IndexPageTests: XCTestCase {
         let b = IndexPage.encode(page.row(at: 1))
         let swapped = Array(good[..<rowsStart]) + b + a
         XCTAssertThrowsError(try IndexPage.decode(swapped, number: 9, expectedCount: 2), "unsorted rows")
-        XCTAssertThrowsError(try IndexPage.decode(Array(good[..<rowsStart]) + a + a, number: 9, expectedCount: 2),
-                             "a duplicate id")
+        XCTAssertThrowsError(
+            try IndexPage.decode(Array(good[..<rowsStart]) + a + a, number: 9, expectedCount: 2),
+            "a duplicate id")
         // A row whose id belongs on another page.
         var stray = IndexPage(number: 9)
         stray.upsert(first)
@@ -106,7 +110,9 @@ final class IndexPageTests: XCTestCase {
     func testRootRoundTripsAndRefusesOtherShapes() throws {
         let root = IndexRoot(
             generation: 77, counts: (0..<IndexLayout.pageCount).map { $0 * 3 },
-            newest: (0..<IndexLayout.pageCount).map { ListKey(date: $0 == 0 ? 0 : Int64($0) * 1000, created: $0 == 0 ? 0 : 5) },
+            newest: (0..<IndexLayout.pageCount).map {
+                ListKey(date: $0 == 0 ? 0 : Int64($0) * 1000, created: $0 == 0 ? 0 : 5)
+            },
             tags: (0..<IndexLayout.pageCount).map { _ in (0..<16).map { _ in UInt8.random(in: 0...255) } })
         XCTAssertEqual(try IndexRoot.decode(root.encoded()), root)
         XCTAssertThrowsError(try IndexRoot.decode(root.encoded() + [0]))
@@ -134,12 +140,14 @@ final class IndexPageTests: XCTestCase {
         var all: [IndexRow] = []
         for n in 0..<500 {
             // Many equal dates, so the created and id tie-breaks are exercised.
-            all.append(row(UUID(), date: Int64(n % 37) * 1000 + 500, starred: n % 4 == 0, tags: n % 3 == 0 ? ["Work"] : []))
+            all.append(
+                row(UUID(), date: Int64(n % 37) * 1000 + 500, starred: n % 4 == 0, tags: n % 3 == 0 ? ["Work"] : []))
         }
         let index = PagedIndex(generation: 1, rows: all)
         let filters = [
             EntryFilter(), EntryFilter(limit: 10), EntryFilter(limit: 0), EntryFilter(starred: true, limit: 7),
-            EntryFilter(tag: "work"), EntryFilter(from: Date(millisecondsSince1970: 5000), to: Date(millisecondsSince1970: 9000)),
+            EntryFilter(tag: "work"),
+            EntryFilter(from: Date(millisecondsSince1970: 5000), to: Date(millisecondsSince1970: 9000)),
             EntryFilter(limit: 1000),
         ]
         for filter in filters {
@@ -157,12 +165,16 @@ final class IndexPageTests: XCTestCase {
         let vault = try Vault.create(at: dir, store: .files, passphrase: secret(), kdf: .insecureForTesting)
         var all: [Entry] = []
         for n in 0..<400 {
-            all.append(try vault.add(text: "Entry \(n)", date: Date(timeIntervalSince1970: Double(n % 97) * 86_400),
-                                     starred: n % 9 == 0, tags: n % 4 == 0 ? ["work"] : []))
+            all.append(
+                try vault.add(
+                    text: "Entry \(n)", date: Date(timeIntervalSince1970: Double(n % 97) * 86_400),
+                    starred: n % 9 == 0, tags: n % 4 == 0 ? ["work"] : []))
         }
         let reopened = try Vault.open(at: dir, passphrase: secret())
-        let filters = [EntryFilter(limit: 10), EntryFilter(limit: 1), EntryFilter(starred: true, limit: 5),
-                       EntryFilter(tag: "work", limit: 3), EntryFilter(limit: 0), EntryFilter(limit: 500)]
+        let filters = [
+            EntryFilter(limit: 10), EntryFilter(limit: 1), EntryFilter(starred: true, limit: 5),
+            EntryFilter(tag: "work", limit: 3), EntryFilter(limit: 0), EntryFilter(limit: 500),
+        ]
         for filter in filters {
             var expected = all.map(\.summary).filter(filter.matches).sorted(by: EntrySummary.newestFirst)
             expected = Array(expected.prefix(filter.limit!))
@@ -170,7 +182,8 @@ final class IndexPageTests: XCTestCase {
         }
         let fresh = try Vault.open(at: dir, passphrase: secret())
         _ = try fresh.list(EntryFilter(limit: 10))
-        XCTAssertLessThan(fresh.sealedIndex.index.pages.compactMap { $0 }.count, 40, "a limited list reads a few pages, not all 64")
+        XCTAssertLessThan(
+            fresh.sealedIndex.index.pages.compactMap { $0 }.count, 40, "a limited list reads a few pages, not all 64")
     }
 
     private func secret() -> SecretBytes {

@@ -1,7 +1,7 @@
 import DiaryCrypto
 import DiaryStore
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryVault
@@ -64,8 +64,9 @@ final class VaultBackupIndexPageTests: VaultTestCase {
             let stored = try vault.backend.readIndexPages()
             XCTAssertEqual(stored.count, IndexLayout.pageCount)
             XCTAssertEqual(try scanned(file).indexPages, stored)
-            XCTAssertEqual(try records(of: file).filter { $0.type == BackupFile.indexPageType }.map { $0.payload[0] },
-                           stored.keys.sorted().map(UInt8.init), "one record per page, in page order")
+            XCTAssertEqual(
+                try records(of: file).filter { $0.type == BackupFile.indexPageType }.map { $0.payload[0] },
+                stored.keys.sorted().map(UInt8.init), "one record per page, in page order")
             for target in StoreKind.allCases {
                 let directory = path("restored-\(kind.rawValue)-\(target.rawValue)")
                 _ = try Vault.restore(backup: file, to: directory, passphrase: secret("correct horse"), store: target)
@@ -81,9 +82,12 @@ final class VaultBackupIndexPageTests: VaultTestCase {
         let (_, entries, file) = try backedUpVault(.files)
         let page = UInt8(IndexLayout.page(of: entries[0].id))
         let cut = path("cut.diarybak")
-        try writeBackup(try records(of: file).filter { !($0.type == BackupFile.indexPageType && $0.payload[0] == page) }, to: cut)
+        try writeBackup(
+            try records(of: file).filter { !($0.type == BackupFile.indexPageType && $0.payload[0] == page) }, to: cut)
         let report = try Vault.verifyBackup(cut, passphrase: secret("correct horse"))
-        XCTAssertTrue(report.damaged.contains { $0.object == .index && $0.reason.hasPrefix("page \(page):") }, "\(report.damaged)")
+        XCTAssertTrue(
+            report.damaged.contains { $0.object == .index && $0.reason.hasPrefix("page \(page):") }, "\(report.damaged)"
+        )
     }
 
     func testDuplicateOrMalformedPageRecordsMakeTheBackupDamaged() throws {
@@ -104,7 +108,8 @@ final class VaultBackupIndexPageTests: VaultTestCase {
             XCTAssertFalse(report.isClean, name)
             XCTAssertTrue(report.damaged.allSatisfy { $0.object.entryID == nil }, "\(name): \(report.damaged)")
             let target = path("never-\(name.replacingOccurrences(of: " ", with: "-"))")
-            XCTAssertThrowsError(try Vault.restore(backup: bad, to: target, passphrase: secret("correct horse")), name) { error in
+            XCTAssertThrowsError(try Vault.restore(backup: bad, to: target, passphrase: secret("correct horse")), name)
+            { error in
                 guard case VaultError.backupDamaged = error else { return XCTFail("\(name): \(error)") }
             }
             XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "\(name): nothing restored")

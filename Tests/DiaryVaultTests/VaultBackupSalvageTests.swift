@@ -39,7 +39,8 @@ final class VaultBackupSalvageTests: VaultTestCase {
         let vault = try makeVault(.files)
         var entries: [UUID: Entry] = [:]
         for n in 0..<count {
-            let e = try vault.add(text: "entry \(n)\n" + String(repeating: "words \(n) ", count: n * 7), tags: ["t\(n % 3)"])
+            let e = try vault.add(
+                text: "entry \(n)\n" + String(repeating: "words \(n) ", count: n * 7), tags: ["t\(n % 3)"])
             entries[e.id] = e
         }
         return (vault, entries)
@@ -83,14 +84,16 @@ final class VaultBackupSalvageTests: VaultTestCase {
             // No header, nothing to salvage: refused, and nothing written.
             XCTAssertThrowsError(
                 try Vault.salvage(backup: flipped, to: target, passphrase: secret("correct horse")), context)
-            XCTAssertFalse(FileManager.default.fileExists(atPath: target.appendingPathComponent("vault.header").path), context)
+            XCTAssertFalse(
+                FileManager.default.fileExists(atPath: target.appendingPathComponent("vault.header").path), context)
             return
         }
         let report = try Vault.verifyBackup(flipped, passphrase: secret("correct horse"))
         XCTAssertFalse(report.isClean, context)
         if let hit {
             XCTAssertTrue(
-                report.damaged.contains { $0.object == .entry(hit) }, "\(context): verify names \(hit): \(report.damaged)")
+                report.damaged.contains { $0.object == .entry(hit) },
+                "\(context): verify names \(hit): \(report.damaged)")
         }
         let salvage = try Vault.salvage(backup: flipped, to: target, passphrase: secret("correct horse"))
         let restored = try Vault.open(at: target, passphrase: secret("correct horse"))
@@ -110,9 +113,13 @@ final class VaultBackupSalvageTests: VaultTestCase {
     /// and the end record (so every kind of record is hit).
     private func randomFlips(_ layout: Layout, size: Int, sweep: inout Sweep) -> [Int] {
         if sweep.isFull { return (0..<200).map { _ in Int.random(in: 0..<(size * 8), using: &sweep) } }
-        let strata = [[0..<layout.preambleAndHeaderEnd], layout.entries.map(\.range), layout.indexRanges, [layout.endRecord]]
+        let strata = [
+            [0..<layout.preambleAndHeaderEnd], layout.entries.map(\.range), layout.indexRanges, [layout.endRecord],
+        ]
         return zip(strata, [1, 6, 2, 1]).flatMap { records, count in
-            sweep.pick(count, from: records).map { Int.random(in: ($0.lowerBound * 8)..<($0.upperBound * 8), using: &sweep) }
+            sweep.pick(count, from: records).map {
+                Int.random(in: ($0.lowerBound * 8)..<($0.upperBound * 8), using: &sweep)
+            }
         }
     }
 
@@ -141,13 +148,15 @@ final class VaultBackupSalvageTests: VaultTestCase {
                 let target = path("s")
                 try sweep.check(context) {
                     let report = try Vault.verifyBackup(flipped, passphrase: secret("correct horse"))
-                    XCTAssertTrue(report.damaged.contains { $0.object == .entry(record.id) }, "\(context): \(report.damaged)")
+                    XCTAssertTrue(
+                        report.damaged.contains { $0.object == .entry(record.id) }, "\(context): \(report.damaged)")
                     let salvage = try Vault.salvage(backup: flipped, to: target, passphrase: secret("correct horse"))
                     let restored = try Vault.open(at: target, passphrase: secret("correct horse"))
                     let restoredIDs = Set(try restored.list().map(\.id))
                     XCTAssertEqual(restoredIDs, Set(originals.keys).subtracting([record.id]), context)
                     for id in restoredIDs { XCTAssertEqual(try restored.entry(id), originals[id], context) }
-                    XCTAssertTrue(salvage.lost.contains { $0.object == .entry(record.id) }, "\(context): \(salvage.lost)")
+                    XCTAssertTrue(
+                        salvage.lost.contains { $0.object == .entry(record.id) }, "\(context): \(salvage.lost)")
                 }
                 try FileManager.default.removeItem(at: target)
                 try FileManager.default.removeItem(at: flipped)
@@ -206,7 +215,9 @@ final class VaultBackupSalvageTests: VaultTestCase {
         try Data(bytes).write(to: file)
         let parent = path("restores")
         try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: false)
-        XCTAssertThrowsError(try Vault.restore(backup: file, to: parent.appendingPathComponent("r"), passphrase: secret("correct horse")))
+        XCTAssertThrowsError(
+            try Vault.restore(backup: file, to: parent.appendingPathComponent("r"), passphrase: secret("correct horse"))
+        )
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent.path), [])
     }
 
@@ -252,7 +263,8 @@ final class VaultBackupSalvageTests: VaultTestCase {
             let file = path("misshapen-\(kind.rawValue).diarybak")
             let findings = try SealedVault(at: vault.directory).backup(to: file)
             XCTAssertEqual(findings.map(\.object), [.entry(bad)])
-            let report = try Vault.salvage(backup: file, to: path("s-\(kind.rawValue)"), passphrase: secret("correct horse"))
+            let report = try Vault.salvage(
+                backup: file, to: path("s-\(kind.rawValue)"), passphrase: secret("correct horse"))
             XCTAssertEqual(try report.vault.list().map(\.id), [good.id])
             XCTAssertTrue(report.damage.contains { $0.object == .entry(bad) }, "\(report.damage)")
         }

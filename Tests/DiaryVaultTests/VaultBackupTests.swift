@@ -1,7 +1,7 @@
 import DiaryCrypto
 import DiaryStore
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryVault
@@ -55,7 +55,9 @@ final class VaultBackupTests: VaultTestCase {
             XCTAssertThrowsVaultError(
                 .wrongPassphrase,
                 try Vault.restore(backup: file, to: path("new-\(kind.rawValue)"), passphrase: secret("nope")))
-            XCTAssertFalse(FileManager.default.fileExists(atPath: path("new-\(kind.rawValue)").appendingPathComponent("vault.header").path))
+            XCTAssertFalse(
+                FileManager.default.fileExists(
+                    atPath: path("new-\(kind.rawValue)").appendingPathComponent("vault.header").path))
         }
     }
 
@@ -164,7 +166,8 @@ final class VaultBackupTests: VaultTestCase {
         try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
         try Data("hello".utf8).write(to: foreign.appendingPathComponent("notes.txt"))
         XCTAssertThrowsVaultError(.notAVault(path: foreign.path), try Vault.open(at: foreign, passphrase: secret("x")))
-        XCTAssertThrowsVaultError(.noVault(path: path("missing").path), try Vault.open(at: path("missing"), passphrase: secret("x")))
+        XCTAssertThrowsVaultError(
+            .noVault(path: path("missing").path), try Vault.open(at: path("missing"), passphrase: secret("x")))
     }
 }
 
@@ -205,7 +208,9 @@ final class VaultReviewRegressionTests: VaultTestCase {
             .tooManyTags(count: 256, limit: 255), try vault.add(text: "x", tags: (0...255).map { "t\($0)" }))
         let d = Date(millisecondsSince1970: 1_600_000_000_000)
         func entry(_ source: String?) -> Entry {
-            Entry(id: UUID(), text: "imported", date: d, created: d, modified: d, starred: false, tags: [], source: source)
+            Entry(
+                id: UUID(), text: "imported", date: d, created: d, modified: d, starred: false, tags: [], source: source
+            )
         }
         XCTAssertThrowsError(try vault.importEntries([entry(String(repeating: "s", count: 70_000))]))
         let outcome = try vault.importEntries([entry(""), entry("")])

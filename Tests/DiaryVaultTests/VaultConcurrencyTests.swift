@@ -1,7 +1,7 @@
 import DiaryCrypto
 import DiaryStore
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryVault
@@ -38,14 +38,16 @@ final class VaultConcurrencyTests: VaultTestCase {
             XCTAssertEqual(listed.count, 2 * perChild)
             var texts = Set<String>()
             for summary in listed { texts.insert(try reopened.entry(summary.id).text) }
-            let expected = Set(["left", "right"].flatMap { label in
-                (0..<perChild).map { "\(label) \($0)\n동시에 쓰는 일기 \($0) — concurrent entry" }
-            })
+            let expected = Set(
+                ["left", "right"].flatMap { label in
+                    (0..<perChild).map { "\(label) \($0)\n동시에 쓰는 일기 \($0) — concurrent entry" }
+                })
             XCTAssertEqual(texts, expected)
             // Every id a child acknowledged is in the vault.
-            let acknowledged = Set(children.flatMap { $0.lines() }.filter { $0.hasPrefix("ADD ") }.map {
-                $0.split(separator: " ")[1]
-            })
+            let acknowledged = Set(
+                children.flatMap { $0.lines() }.filter { $0.hasPrefix("ADD ") }.map {
+                    $0.split(separator: " ")[1]
+                })
             XCTAssertEqual(acknowledged, Set(listed.map { Substring($0.id.uuidString.lowercased()) }))
             let report = try reopened.verify()
             XCTAssertTrue(report.isClean, "\(report.damaged)")
@@ -57,8 +59,9 @@ final class VaultConcurrencyTests: VaultTestCase {
                 return (dates.min()!, dates.max()!)
             }
             let overlapped = windows[0].0 < windows[1].1 && windows[1].0 < windows[0].1
-            print("concurrency \(kind.rawValue): \(2 * perChild) entries by two processes in "
-                + String(format: "%.2f s", Date().timeIntervalSince(started)) + ", overlapped: \(overlapped)")
+            print(
+                "concurrency \(kind.rawValue): \(2 * perChild) entries by two processes in "
+                    + String(format: "%.2f s", Date().timeIntervalSince(started)) + ", overlapped: \(overlapped)")
             XCTAssertTrue(overlapped, "the two children did not write at the same time")
         }
     }

@@ -1,6 +1,6 @@
 import DiaryCrypto
-import DiaryTestSupport
 import DiaryStore
+import DiaryTestSupport
 import Foundation
 import XCTest
 
@@ -75,10 +75,11 @@ final class VaultCrashTests: VaultTestCase {
             try rng.check(context) { try check(vault, model: &model, inFlight: inFlight, context: context) }
             if testRun?.failureCount ?? 0 > 0 { return }
         }
-        print("crash \(kind.rawValue): \(rounds) kills in " + String(format: "%.1f s", Date().timeIntervalSince(started))
-            + ", \(model.acknowledged) acknowledged operations, \(model.entries.count) entries at the end, "
-            + "\(killedDuringStartup) kills during startup, \(interruptedRotations) interrupted rotations, "
-            + "in flight at the kill: \(inFlightKinds.sorted { $0.key < $1.key })")
+        print(
+            "crash \(kind.rawValue): \(rounds) kills in " + String(format: "%.1f s", Date().timeIntervalSince(started))
+                + ", \(model.acknowledged) acknowledged operations, \(model.entries.count) entries at the end, "
+                + "\(killedDuringStartup) kills during startup, \(interruptedRotations) interrupted rotations, "
+                + "in flight at the kill: \(inFlightKinds.sorted { $0.key < $1.key })")
     }
 
     /// The vault opens with exactly one of the two passphrases: the acknowledged one, or the
@@ -107,14 +108,16 @@ final class VaultCrashTests: VaultTestCase {
 
     /// Settles the in-flight operation from what is in the vault, then requires the vault to
     /// hold exactly the model: same ids, texts (by hash), stars and tags; index intact; verify clean.
-    private func check(_ vault: Vault, model: inout CrashModel, inFlight: CrashModel.InFlight?, context: String) throws {
+    private func check(_ vault: Vault, model: inout CrashModel, inFlight: CrashModel.InFlight?, context: String) throws
+    {
         XCTAssertEqual(vault.indexState, .ok, context)
         let report = try vault.verify()
         XCTAssertTrue(report.isClean, "\(context): \(report.damaged)")
         var found: [UUID: CrashModel.State] = [:]
         for summary in try vault.list() {
             let entry = try vault.entry(summary.id)
-            found[entry.id] = CrashModel.State(hash: stressTextHash(entry.text), starred: entry.starred, tags: entry.tags)
+            found[entry.id] = CrashModel.State(
+                hash: stressTextHash(entry.text), starred: entry.starred, tags: entry.tags)
         }
         switch inFlight {
         case .add(let state):
@@ -132,9 +135,11 @@ final class VaultCrashTests: VaultTestCase {
         case .passphrase, .rotation, nil:
             break
         }
-        XCTAssertEqual(Set(found.keys), Set(model.entries.keys), "\(context): entries lost or unreported entries present")
+        XCTAssertEqual(
+            Set(found.keys), Set(model.entries.keys), "\(context): entries lost or unreported entries present")
         for (id, expected) in model.entries where found[id] != nil {
-            XCTAssertEqual(found[id], expected, "\(context): entry \(id) is neither the acknowledged nor the in-flight state")
+            XCTAssertEqual(
+                found[id], expected, "\(context): entry \(id) is neither the acknowledged nor the in-flight state")
         }
     }
 }

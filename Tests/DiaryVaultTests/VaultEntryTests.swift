@@ -1,7 +1,7 @@
 import DiaryCrypto
 import DiaryStore
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryVault
@@ -12,7 +12,8 @@ final class VaultEntryTests: VaultTestCase {
         forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let text = "서울의 봄 🌸\n오늘은 날씨가 좋았다.\nSecond line with émoji 👩‍💻"
-            let added = try vault.add(text: text, date: date("2023-09-15T10:30:00Z"), starred: true, tags: ["travel", "korea"])
+            let added = try vault.add(
+                text: text, date: date("2023-09-15T10:30:00Z"), starred: true, tags: ["travel", "korea"])
             let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
             let read = try reopened.entry(added.id)
             XCTAssertEqual(read, added)
@@ -68,7 +69,8 @@ final class VaultEntryTests: VaultTestCase {
             XCTAssertEqual(try vault.list(EntryFilter(starred: true)).map(\.id), [mid.id])
             XCTAssertEqual(try vault.list(EntryFilter(tag: "work")).map(\.id), [new.id, old.id])
             XCTAssertEqual(
-                try vault.list(EntryFilter(from: date("2021-01-01T00:00:00Z"), to: date("2023-01-01T00:00:00Z"))).map(\.id),
+                try vault.list(EntryFilter(from: date("2021-01-01T00:00:00Z"), to: date("2023-01-01T00:00:00Z"))).map(
+                    \.id),
                 [mid.id])
             XCTAssertEqual(try vault.list(EntryFilter(limit: 2)).map(\.id), [new.id, mid.id])
         }
@@ -110,9 +112,11 @@ final class VaultEntryTests: VaultTestCase {
             let vault = try makeVault(kind)
             func put(_ uuid: String) throws -> UUID {
                 let now = Date(millisecondsSince1970: 1_700_000_000_000)
-                return try vault.put(Entry(
-                    id: UUID(uuidString: uuid)!, text: uuid, date: now, created: now, modified: now,
-                    starred: false, tags: [])).id
+                return try vault.put(
+                    Entry(
+                        id: UUID(uuidString: uuid)!, text: uuid, date: now, created: now, modified: now,
+                        starred: false, tags: [])
+                ).id
             }
             let first = try put("abcd1234-0000-4000-8000-000000000001")
             let second = try put("abcd5678-0000-4000-8000-000000000002")
@@ -158,17 +162,21 @@ final class VaultImportTests: VaultTestCase {
             let vault = try makeVault(kind)
             let d = date("2019-05-01T12:00:00Z")
             let entries = [
-                Entry(id: UUID(), text: "imported one", date: d, created: d, modified: d, starred: true,
-                      tags: ["@work"], source: "jrnl:abc"),
-                Entry(id: UUID(), text: "imported two", date: d, created: d, modified: d, starred: false,
-                      tags: [], source: "jrnl:def"),
+                Entry(
+                    id: UUID(), text: "imported one", date: d, created: d, modified: d, starred: true,
+                    tags: ["@work"], source: "jrnl:abc"),
+                Entry(
+                    id: UUID(), text: "imported two", date: d, created: d, modified: d, starred: false,
+                    tags: [], source: "jrnl:def"),
             ]
             let first = try vault.importEntries(entries)
             XCTAssertEqual(first.imported, entries.map(\.id))
             XCTAssertEqual(try vault.entry(entries[0].id), entries[0])
             // Same sources with new ids are still duplicates.
             let again = entries.map {
-                Entry(id: UUID(), text: $0.text, date: d, created: d, modified: d, starred: false, tags: [], source: $0.source)
+                Entry(
+                    id: UUID(), text: $0.text, date: d, created: d, modified: d, starred: false, tags: [],
+                    source: $0.source)
             }
             XCTAssertEqual(try vault.importEntries(again), ImportOutcome(imported: [], duplicates: 2))
             XCTAssertEqual(try vault.list().count, 2)

@@ -1,7 +1,7 @@
 import DiaryCrypto
 import DiaryStore
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryVault
@@ -10,7 +10,9 @@ import XCTest
 /// what happens when a page is stale, damaged, or from an older version of the format.
 final class VaultIndexPageTests: VaultTestCase {
     private func add(_ vault: Vault, _ n: Int) throws -> [Entry] {
-        try (0..<n).map { try vault.add(text: "Entry \($0)\nbody", date: Date(timeIntervalSince1970: Double($0) * 86_400)) }
+        try (0..<n).map {
+            try vault.add(text: "Entry \($0)\nbody", date: Date(timeIntervalSince1970: Double($0) * 86_400))
+        }
     }
 
     func testShowReadsOnePageAndListReadsThemAll() throws {
@@ -22,7 +24,8 @@ final class VaultIndexPageTests: VaultTestCase {
             XCTAssertTrue(reopened.sealedIndex.index.pages.allSatisfy { $0 == nil }, "opening reads the root alone")
             let target = entries[17]
             XCTAssertEqual(try reopened.entry(try reopened.resolve(String(target.id.compactHex.prefix(8)))), target)
-            XCTAssertEqual(reopened.sealedIndex.index.pages.compactMap { $0 }.map(\.number), [IndexLayout.page(of: target.id)])
+            XCTAssertEqual(
+                reopened.sealedIndex.index.pages.compactMap { $0 }.map(\.number), [IndexLayout.page(of: target.id)])
             XCTAssertEqual(try reopened.list().count, 40)
             XCTAssertTrue(reopened.sealedIndex.index.allPagesLoaded)
         }
@@ -55,12 +58,14 @@ final class VaultIndexPageTests: VaultTestCase {
             // Someone puts the page back as it was (from an old backup, say): it still opens.
             try vault.backend.apply(StoreChange(putIndexPages: [page: old]))
             let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
-            XCTAssertEqual(try reopened.list().first { $0.id == target.id }?.tags, ["after"],
-                           "the listing comes from the entries, not the stale page")
+            XCTAssertEqual(
+                try reopened.list().first { $0.id == target.id }?.tags, ["after"],
+                "the listing comes from the entries, not the stale page")
             XCTAssertEqual(reopened.indexState, .damaged)
             let report = try reopened.verify()
-            XCTAssertTrue(report.damaged.contains { $0.object == .index && $0.reason.hasPrefix("page \(page):") },
-                          "\(report.damaged)")
+            XCTAssertTrue(
+                report.damaged.contains { $0.object == .index && $0.reason.hasPrefix("page \(page):") },
+                "\(report.damaged)")
             // No ordinary write stores a rebuilt index; only an explicit repair does.
             XCTAssertThrowsVaultError(.indexNeedsRepair, try reopened.add(text: "not now"))
             try reopened.reindex()

@@ -1,7 +1,7 @@
 import DiaryCrypto
 import DiaryStore
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryVault
@@ -11,7 +11,8 @@ final class VaultKeyTests: VaultTestCase {
     func testWrongPassphraseIsReportedAsSuch() throws {
         forEachStoreKind { kind in
             let vault = try makeVault(kind)
-            XCTAssertThrowsVaultError(.wrongPassphrase, try Vault.open(at: vault.directory, passphrase: secret("wrong")))
+            XCTAssertThrowsVaultError(
+                .wrongPassphrase, try Vault.open(at: vault.directory, passphrase: secret("wrong")))
         }
     }
 
@@ -33,7 +34,8 @@ final class VaultKeyTests: VaultTestCase {
             let before = try snapshotOfEntries(vault)
             try vault.changePassphrase(current: secret("correct horse"), new: secret("new passphrase"))
             XCTAssertEqual(try snapshotOfEntries(vault), before, "entries must not be re-encrypted")
-            XCTAssertThrowsVaultError(.wrongPassphrase, try Vault.open(at: vault.directory, passphrase: secret("correct horse")))
+            XCTAssertThrowsVaultError(
+                .wrongPassphrase, try Vault.open(at: vault.directory, passphrase: secret("correct horse")))
             let reopened = try Vault.open(at: vault.directory, passphrase: secret("new passphrase"))
             XCTAssertEqual(try reopened.entry(e.id).text, "kept")
             XCTAssertThrowsVaultError(
@@ -65,11 +67,13 @@ final class VaultKeyTests: VaultTestCase {
         forEachStoreKind { kind in
             let vault = try makeVault(kind)
             let e = try vault.add(text: "via key")
-            let viaKey = try Vault.open(at: vault.directory, vaultKey: vault.vaultKey, keyGeneration: vault.keyGeneration)
+            let viaKey = try Vault.open(
+                at: vault.directory, vaultKey: vault.vaultKey, keyGeneration: vault.keyGeneration)
             XCTAssertEqual(try viaKey.entry(e.id).text, "via key")
             XCTAssertThrowsVaultError(
                 .wrongKey,
-                try Vault.open(at: vault.directory, vaultKey: SecretBytes(randomCount: 32), keyGeneration: vault.keyGeneration))
+                try Vault.open(
+                    at: vault.directory, vaultKey: SecretBytes(randomCount: 32), keyGeneration: vault.keyGeneration))
             XCTAssertThrowsVaultError(
                 .wrongKey,
                 try Vault.open(at: vault.directory, vaultKey: vault.vaultKey, keyGeneration: vault.keyGeneration + 1))

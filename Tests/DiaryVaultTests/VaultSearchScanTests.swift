@@ -1,6 +1,6 @@
 import DiaryStore
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryVault
@@ -16,12 +16,15 @@ final class VaultSearchScanTests: VaultTestCase {
             // Random ids, so the store's order (by id) has nothing to do with the dates.
             var added: [(Date, UUID)] = []
             for n in 0..<12 {
-                let e = try vault.add(text: n % 3 == 0 ? "plain day \(n)" : "saw a Quetzalcoatlus, day \(n)", date: day(n))
+                let e = try vault.add(
+                    text: n % 3 == 0 ? "plain day \(n)" : "saw a Quetzalcoatlus, day \(n)", date: day(n))
                 if n % 3 != 0 { added.append((e.date, e.id)) }
             }
             let newestFirst = added.sorted { $0.0 > $1.0 }.map(\.1)
             XCTAssertEqual(try vault.search("quetzalcoatlus").matches.map(\.id), newestFirst)
-            XCTAssertEqual(try vault.search("QUETZAL", filter: EntryFilter(limit: 3)).matches.map(\.id), Array(newestFirst.prefix(3)))
+            XCTAssertEqual(
+                try vault.search("QUETZAL", filter: EntryFilter(limit: 3)).matches.map(\.id),
+                Array(newestFirst.prefix(3)))
             XCTAssertEqual(try vault.search("quetzal", filter: EntryFilter(limit: 0)).matches, [])
             XCTAssertEqual(try vault.search(" ").matches.count, 12, "an empty query matches every entry it can open")
         }
@@ -51,7 +54,8 @@ final class VaultSearchScanTests: VaultTestCase {
         let c = try vault.add(text: "third lake", date: day(3))
         // A directory where b's file should be: the scan's read fails, and the search falls
         // back to one lookup per entry, which reports b alone.
-        let file = vault.directory.appendingPathComponent("entries").appendingPathComponent(FileStore.fileName(for: b.id))
+        let file = vault.directory.appendingPathComponent("entries").appendingPathComponent(
+            FileStore.fileName(for: b.id))
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
         let found = try vault.search("lake")

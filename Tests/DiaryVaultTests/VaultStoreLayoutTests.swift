@@ -31,11 +31,14 @@ final class VaultStoreLayoutTests: VaultTestCase {
 
     func testEveryAddedSchemaObjectIsReported() throws {
         let additions: [(String, String)] = [
-            ("trigger", """
+            (
+                "trigger",
+                """
                 CREATE TABLE shadow (id BLOB, sealed BLOB);
                 CREATE TRIGGER keep BEFORE DELETE ON entry BEGIN
                   INSERT INTO shadow VALUES (old.id, old.sealed); END;
-                """),
+                """
+            ),
             ("view", "CREATE VIEW everything AS SELECT * FROM entry"),
             ("extra table", "CREATE TABLE notes (x)"),
             ("extra index", "CREATE INDEX by_sealed ON entry (sealed)"),
@@ -54,10 +57,11 @@ final class VaultStoreLayoutTests: VaultTestCase {
     func testATriggerCopyingDeletedRowsIsNamed() throws {
         let (vault, database) = try sqliteVault()
         try DatabaseQueue(path: database.path).write {
-            try $0.execute(sql: """
-                CREATE TABLE shadow (id BLOB, sealed BLOB);
-                CREATE TRIGGER keep BEFORE DELETE ON entry BEGIN INSERT INTO shadow VALUES (old.id, old.sealed); END;
-                """)
+            try $0.execute(
+                sql: """
+                    CREATE TABLE shadow (id BLOB, sealed BLOB);
+                    CREATE TRIGGER keep BEFORE DELETE ON entry BEGIN INSERT INTO shadow VALUES (old.id, old.sealed); END;
+                    """)
         }
         let findings = try storeFindings(vault)
         XCTAssertTrue(findings.contains("unexpected trigger 'keep' on 'entry' in the database"), "\(findings)")
@@ -68,10 +72,11 @@ final class VaultStoreLayoutTests: VaultTestCase {
         let (vault, database) = try sqliteVault()
         // Swap `header` for a table of the same name without its CHECKs.
         try DatabaseQueue(path: database.path).write {
-            try $0.execute(sql: """
-                CREATE TABLE h2 (id INTEGER PRIMARY KEY, sealed BLOB NOT NULL);
-                INSERT INTO h2 SELECT * FROM header; DROP TABLE header; ALTER TABLE h2 RENAME TO header;
-                """)
+            try $0.execute(
+                sql: """
+                    CREATE TABLE h2 (id INTEGER PRIMARY KEY, sealed BLOB NOT NULL);
+                    INSERT INTO h2 SELECT * FROM header; DROP TABLE header; ALTER TABLE h2 RENAME TO header;
+                    """)
         }
         XCTAssertTrue(try storeFindings(vault).contains { $0.contains("'header'") && $0.contains("differs") })
     }
@@ -90,11 +95,14 @@ final class VaultStoreLayoutTests: VaultTestCase {
         try Data([1]).write(to: dir.appendingPathComponent("index/zz"))
         try Data([1]).write(to: dir.appendingPathComponent("entries/" + e.id.uuidString.uppercased()))
         try fm.createDirectory(at: dir.appendingPathComponent("entries/sub"), withIntermediateDirectories: false)
-        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("index/link").path, withDestinationPath: "/etc/passwd")
+        try fm.createSymbolicLink(
+            atPath: dir.appendingPathComponent("index/link").path, withDestinationPath: "/etc/passwd")
         let findings = try storeFindings(vault)
-        for name in ["'notes.txt' in the vault directory", "'README' in entries/", "'zz' in index/",
-                     "'\(e.id.uuidString.uppercased())' in entries/", "directory 'sub' in entries/",
-                     "symbolic link 'link' in index/"] {
+        for name in [
+            "'notes.txt' in the vault directory", "'README' in entries/", "'zz' in index/",
+            "'\(e.id.uuidString.uppercased())' in entries/", "directory 'sub' in entries/",
+            "symbolic link 'link' in index/",
+        ] {
             XCTAssertTrue(findings.contains { $0.contains(name) }, "\(name) not reported: \(findings)")
         }
         XCTAssertEqual(findings.count, 6, "\(findings)")
@@ -108,6 +116,7 @@ final class VaultStoreLayoutTests: VaultTestCase {
         try Data(try Data(contentsOf: vault.directory.appendingPathComponent("index/00")))
             .write(to: vault.directory.appendingPathComponent("index/40"))
         let report = try vault.verify()
-        XCTAssertTrue(report.damaged.contains { $0.object == .index && $0.reason.contains("page 64") }, "\(report.damaged)")
+        XCTAssertTrue(
+            report.damaged.contains { $0.object == .index && $0.reason.contains("page 64") }, "\(report.damaged)")
     }
 }

@@ -1,7 +1,7 @@
 import DiaryCrypto
 import DiaryStore
-import Foundation
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 @testable import DiaryVault
@@ -101,7 +101,9 @@ final class VaultTamperTests: VaultTestCase {
             return .damaged(unreadable: unreadable, verify: [.header])
         }
         let namedEntries = Set(named.compactMap { if case .entry(let id) = $0 { return id } else { return nil } })
-        if !unreadable.isEmpty { XCTAssertFalse(named.isEmpty, "\(context): an entry fails to read but verify is clean") }
+        if !unreadable.isEmpty {
+            XCTAssertFalse(named.isEmpty, "\(context): an entry fails to read but verify is clean")
+        }
         if vault.store == .files {
             // One file per object: verify names exactly the objects that fail. (In a damaged
             // SQLite b-tree a point lookup and a scan can disagree, so there only "not clean".)
@@ -140,7 +142,8 @@ final class VaultTamperTests: VaultTestCase {
         var files = [FileStore.headerName, FileStore.indexName]
         // One index page that holds a row, and one that is empty.
         let used = IndexLayout.page(of: originals.keys.first!)
-        let empty = (0..<IndexLayout.pageCount).first { p in !originals.keys.contains { IndexLayout.page(of: $0) == p } }!
+        let empty = (0..<IndexLayout.pageCount).first { p in !originals.keys.contains { IndexLayout.page(of: $0) == p }
+        }!
         files += [used, empty].map(FileStore.indexPageName)
         files += originals.keys.map { FileStore.entriesName + "/" + FileStore.fileName(for: $0) }
         var sweep = Sweep("VaultTamperTests files")
@@ -153,7 +156,9 @@ final class VaultTamperTests: VaultTestCase {
                 let mask = Self.mask(at: offset)
                 let context = "files \(name) byte \(offset) mask \(mask) (\(sweep.replay))"
                 let outcome = try sweep.check(context) {
-                    try withFlip(url, at: offset, mask: mask) { readEverything(directory, expecting: originals, context: context) }
+                    try withFlip(url, at: offset, mask: mask) {
+                        readEverything(directory, expecting: originals, context: context)
+                    }
                 }
                 if outcome == .harmless { harmless += 1 } else { detected += 1 }
                 switch (name, outcome) {
@@ -162,7 +167,8 @@ final class VaultTamperTests: VaultTestCase {
                     case .headerDamaged, .notAVault, .unsupportedVersion: break
                     default: XCTFail("\(context): \(error)")
                     }
-                case (_, .damaged(let unreadable, let named)) where name == FileStore.indexName
+                case (_, .damaged(let unreadable, let named))
+                where name == FileStore.indexName
                     || name.hasPrefix(FileStore.indexPagesName + "/"):
                     // The index is a cache: every entry still reads, only the index is named.
                     XCTAssertEqual(unreadable, [], context)
@@ -178,7 +184,9 @@ final class VaultTamperTests: VaultTestCase {
             }
         }
         XCTAssertTrue(readEverything(directory, expecting: originals, context: "restored") == .harmless)
-        print("tamper files: \(detected + harmless) flips over \(files.count) files, \(detected) detected, \(harmless) harmless")
+        print(
+            "tamper files: \(detected + harmless) flips over \(files.count) files, \(detected) detected, \(harmless) harmless"
+        )
         XCTAssertEqual(harmless, 0, sweep.replay)
     }
 
@@ -195,8 +203,11 @@ final class VaultTamperTests: VaultTestCase {
         // Every 11th byte in a full sweep; else a sample of them from each 4 KiB page (the
         // database header, the schema, each table's and index's b-tree pages, free pages).
         let offsets = Swift.stride(from: 0, to: size, by: page).flatMap { start in
-            sweep.pick(Self.sampledFlipsPerPage, from: Array(Swift.stride(
-                from: (start + stride - 1) / stride * stride, to: min(size, start + page), by: stride)))
+            sweep.pick(
+                Self.sampledFlipsPerPage,
+                from: Array(
+                    Swift.stride(
+                        from: (start + stride - 1) / stride * stride, to: min(size, start + page), by: stride)))
         }
         var refused = 0, damaged = 0, harmless = 0
         var harmlessPages = Set<Int>()
@@ -218,9 +229,10 @@ final class VaultTamperTests: VaultTestCase {
             }
         }
         XCTAssertTrue(readEverything(directory, expecting: originals, context: "restored") == .harmless)
-        print("tamper sqlite: \(refused + damaged + harmless) flips (of every \(stride)th byte of \(size)): "
-            + "\(refused) refused at open, \(damaged) reported, \(harmless) harmless "
-            + "(4 KiB pages with harmless flips: \(harmlessPages.sorted()))")
+        print(
+            "tamper sqlite: \(refused + damaged + harmless) flips (of every \(stride)th byte of \(size)): "
+                + "\(refused) refused at open, \(damaged) reported, \(harmless) harmless "
+                + "(4 KiB pages with harmless flips: \(harmlessPages.sorted()))")
         XCTAssertGreaterThan(refused + damaged, 0, sweep.replay)
     }
 }

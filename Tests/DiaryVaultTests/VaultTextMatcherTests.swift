@@ -57,8 +57,9 @@ final class VaultTextMatcherTests: XCTestCase {
             let query = needles[Int(rng.next() % UInt64(needles.count))]
             var bytes = Array(text.utf8)
             let fast = bytes.withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, TextMatcher.Query(query)) }
-            XCTAssertEqual(fast, TextMatcher.foundationContains(text, query),
-                           "round \(round): text \(text.debugDescription), needle \(query.debugDescription)")
+            XCTAssertEqual(
+                fast, TextMatcher.foundationContains(text, query),
+                "round \(round): text \(text.debugDescription), needle \(query.debugDescription)")
             bytes.removeAll()
         }
     }
@@ -68,16 +69,23 @@ final class VaultTextMatcherTests: XCTestCase {
         for prefix in 0..<20 {
             for suffix in 0..<10 {
                 let text = String(repeating: "x", count: prefix) + "qUETZAL" + String(repeating: "y", count: suffix)
-                XCTAssertTrue(Array(text.utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, query) }, text)
+                XCTAssertTrue(
+                    Array(text.utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, query) }, text)
                 let cut = String(repeating: "x", count: prefix) + "qUETZA"
-                XCTAssertFalse(Array(cut.utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, query) }, cut)
+                XCTAssertFalse(
+                    Array(cut.utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, query) }, cut)
                 let split = String(repeating: "x", count: prefix) + "qUET한ZAL"
-                XCTAssertFalse(Array(split.utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, query) }, split)
+                XCTAssertFalse(
+                    Array(split.utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, query) }, split)
             }
         }
         XCTAssertFalse([UInt8]().withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, query) })
-        XCTAssertTrue(Array("CAFÉ au lait".utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, TextMatcher.Query("cafe")) })
-        XCTAssertTrue(Array("오늘 카페".utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, TextMatcher.Query("카페")) })
+        XCTAssertTrue(
+            Array("CAFÉ au lait".utf8).withUnsafeBytes {
+                TextMatcher.contains(UTF8Check.scan($0)!, TextMatcher.Query("cafe"))
+            })
+        XCTAssertTrue(
+            Array("오늘 카페".utf8).withUnsafeBytes { TextMatcher.contains(UTF8Check.scan($0)!, TextMatcher.Query("카페")) })
     }
 
     func testASCIINeedleFindsWordsBetweenHangulAndAcrossCase() {

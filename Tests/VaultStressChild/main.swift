@@ -22,8 +22,8 @@
 // `<hash>` is the lowercase hex of BLAKE2b-256 over the entry text's UTF-8 bytes.
 
 import DiaryCrypto
-import DiaryVault
 import DiaryTestSupport
+import DiaryVault
 import Foundation
 
 /// Writes one line with a single write(2): it reaches the pipe or file whole, or not at all,
@@ -48,8 +48,10 @@ func tagField(_ tags: [String]) -> String { tags.isEmpty ? "-" : tags.joined(sep
 /// Random entry texts: Korean, Latin and emoji words, sometimes long enough to cross padding
 /// buckets.
 func randomText(_ rng: inout SeededGenerator) -> String {
-    let words = ["오늘은", "날씨가", "좋았다", "서울의", "봄", "일기", "morning", "walk", "café", "naïve", "🌸", "👩‍💻",
-                 "notes", "비가", "내렸다", "coffee", "train", "기억"]
+    let words = [
+        "오늘은", "날씨가", "좋았다", "서울의", "봄", "일기", "morning", "walk", "café", "naïve", "🌸", "👩‍💻",
+        "notes", "비가", "내렸다", "coffee", "train", "기억",
+    ]
     let count = Int.random(in: 1...(Int.random(in: 0..<10, using: &rng) == 0 ? 600 : 40), using: &rng)
     var lines: [String] = []
     var line: [String] = []
@@ -81,7 +83,9 @@ func openEither(_ directory: URL, _ a: SecretBytes, _ b: SecretBytes) throws -> 
 /// Add, update, star/tag, delete; a passphrase change every 20 operations and a key rotation
 /// every 40, until killed.
 func crashLoop(_ args: [String]) throws {
-    guard args.count >= 4, let seed = UInt64(args[3]) else { fail("usage: crash-loop <dir> <passA> <passB> <seed> [<ops>]") }
+    guard args.count >= 4, let seed = UInt64(args[3]) else {
+        fail("usage: crash-loop <dir> <passA> <passB> <seed> [<ops>]")
+    }
     let directory = URL(fileURLWithPath: args[0])
     let pass = ["A": try readSecret(args[1]), "B": try readSecret(args[2])]
     let maxOps = args.count > 4 ? Int(args[4]) ?? 100_000 : 100_000
@@ -122,7 +126,9 @@ func crashLoop(_ args: [String]) throws {
             emit("BEGIN ADD - \(stressTextHash(text)) \(starred ? 1 : 0) \(tagField(tags))")
             let entry = try vault.add(text: text, starred: starred, tags: tags)
             live.append(entry.id)
-            emit("ADD \(entry.id.uuidString.lowercased()) \(stressTextHash(entry.text)) \(entry.starred ? 1 : 0) \(tagField(entry.tags))")
+            emit(
+                "ADD \(entry.id.uuidString.lowercased()) \(stressTextHash(entry.text)) \(entry.starred ? 1 : 0) \(tagField(entry.tags))"
+            )
             continue
         }
         let index = Int.random(in: 0..<live.count, using: &rng)

@@ -35,7 +35,8 @@ final class AuditReportTests: VaultTestCase {
         let report = try findings(vault, leftovers: [leftover])
         let lines = report.lines.filter { $0.hasPrefix("warning: ") }
         XCTAssertEqual(lines.count, 5, "\(report.lines)")
-        XCTAssertTrue(lines.contains { $0.contains("key derivation argon2id(ops: 1, mem: 64 KiB) is below the default") })
+        XCTAssertTrue(
+            lines.contains { $0.contains("key derivation argon2id(ops: 1, mem: 64 KiB) is below the default") })
         XCTAssertTrue(lines.contains { $0.contains("\(vault.directory.path) has mode 0755, wider than 0700") })
         XCTAssertTrue(lines.contains { $0.contains("\(header) has mode 0644, wider than 0600") })
         XCTAssertTrue(lines.contains { $0.contains("leftover editor directory \(leftover)") })

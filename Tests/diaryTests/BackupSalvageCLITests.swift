@@ -53,7 +53,8 @@ final class BackupSalvageCLITests: XCTestCase {
 
         let refused = try box.run(["restore", file.path, "--to", box.root.appendingPathComponent("plain").path])
         XCTAssertEqual(refused.status, 65, refused.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: box.root.appendingPathComponent("plain/vault.header").path))
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: box.root.appendingPathComponent("plain/vault.header").path))
 
         let target = box.root.appendingPathComponent("salvaged")
         let salvage = try box.run(["restore", file.path, "--to", target.path, "--salvage"])
@@ -119,7 +120,11 @@ final class BackupSalvageCLITests: XCTestCase {
     private func sqlite(_ sql: String, on database: URL) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()", database.path, sql]
+        process.arguments = [
+            "python3", "-c",
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()",
+            database.path, sql,
+        ]
         try process.run()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
@@ -129,7 +134,8 @@ final class BackupSalvageCLITests: XCTestCase {
         _ = try box.initVault(store: "sqlite")
         _ = try entries(["one"])
         try box.ok(["verify"])
-        try sqlite("""
+        try sqlite(
+            """
             CREATE TABLE shadow (id BLOB, sealed BLOB);
             CREATE TRIGGER keep BEFORE DELETE ON entry BEGIN INSERT INTO shadow VALUES (old.id, old.sealed); END;
             CREATE VIEW v AS SELECT * FROM entry;

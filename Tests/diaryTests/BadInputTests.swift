@@ -34,8 +34,10 @@ final class BadInputTests: XCTestCase {
         let before = try snapshot()
         let result = try box.run(args, stdin: stdin, env: env)
         XCTAssertEqual(result.status, status, "status of diary \(args): \(result.stderr)", file: file, line: line)
-        XCTAssertTrue(result.stderr.contains("diary: error: "), "error prefix: \(result.stderr)", file: file, line: line)
-        XCTAssertTrue(result.stderr.contains(message), "message '\(message)' in: \(result.stderr)", file: file, line: line)
+        XCTAssertTrue(
+            result.stderr.contains("diary: error: "), "error prefix: \(result.stderr)", file: file, line: line)
+        XCTAssertTrue(
+            result.stderr.contains(message), "message '\(message)' in: \(result.stderr)", file: file, line: line)
         XCTAssertEqual(result.stdout, "", "nothing on stdout", file: file, line: line)
         XCTAssertEqual(try snapshot(), before, "the vault is unchanged", file: file, line: line)
     }
@@ -82,7 +84,9 @@ final class BadInputTests: XCTestCase {
         let foreignResult = try box.run(["list", "--vault", foreign.path])
         XCTAssertEqual(foreignResult.status, 66)
         XCTAssertTrue(foreignResult.stderr.contains("is not a diary vault"), foreignResult.stderr)
-        let initResult = try box.run(["init", "--vault", foreign.path, "--new-passphrase-file", try box.passphraseFile("x")])
+        let initResult = try box.run([
+            "init", "--vault", foreign.path, "--new-passphrase-file", try box.passphraseFile("x"),
+        ])
         XCTAssertNotEqual(initResult.status, 0)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: foreign.path), ["cat.jpg"])
 
@@ -109,7 +113,8 @@ final class BadInputTests: XCTestCase {
         try assertRefused(["new"], stdin: Data([0x48, 0x69, 0xFF, 0xFE, 0x0A]), status: 67, message: "not valid UTF-8")
         let big = Data(repeating: UInt8(ascii: "a"), count: 20 * 1024 * 1024)
         try assertRefused(["new"], stdin: big, status: 67, message: "limit of \(Vault.maximumTextBytes) bytes")
-        try assertRefused(["new"], stdin: Data(" \n\n".utf8), status: 1, message: "the text is empty; nothing was stored")
+        try assertRefused(
+            ["new"], stdin: Data(" \n\n".utf8), status: 1, message: "the text is empty; nothing was stored")
         try assertRefused(["new", ""], status: 1, message: "nothing was stored")
     }
 
@@ -117,7 +122,8 @@ final class BadInputTests: XCTestCase {
     /// without a terminal is refused (64) with a hint.
     func testFailingEditorAndUnconfirmedDeleteChangeNothing() throws {
         let editor = try box.script("printf 'half-written secret\\n' > \"$1\"; exit 3", name: "fail.sh")
-        try assertRefused(["edit", String(entryID.prefix(8))], env: ["EDITOR": editor], status: 1, message: "failed (status 3)")
+        try assertRefused(
+            ["edit", String(entryID.prefix(8))], env: ["EDITOR": editor], status: 1, message: "failed (status 3)")
         XCTAssertEqual(try box.editorLeftovers(), [])
         try assertRefused(["delete", String(entryID.prefix(8))], status: 64, message: "needs confirmation")
         let result = try box.run(["delete", String(entryID.prefix(8))])
@@ -127,7 +133,8 @@ final class BadInputTests: XCTestCase {
     /// `init` over a vault, `restore` onto a vault or into a directory that is not empty: 73,
     /// nothing touched; an empty directory is used.
     func testInitAndRestoreNeverOverwrite() throws {
-        try assertRefused(["init", "--new-passphrase-file", try box.passphraseFile("other")], status: 73, message: "already exists")
+        try assertRefused(
+            ["init", "--new-passphrase-file", try box.passphraseFile("other")], status: 73, message: "already exists")
         let backup = box.root.appendingPathComponent("b.diarybak").path
         try box.ok(["backup", backup])
         try assertRefused(["restore", backup, "--to", box.vault.path], status: 73, message: "already exists")
@@ -151,8 +158,10 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("--date"), result.stderr)
         XCTAssertEqual(try box.run(["list", "--from", "next tuesday"]).status, 64)
         // Every date option answers a date it does not understand with the accepted forms.
-        for args in [["new", "text", "--date", "garbage"], ["list", "--on", "garbage"], ["list", "--from", "garbage"],
-                     ["search", "x", "--to", "garbage"], ["edit", "0000", "--date", "garbage"]] {
+        for args in [
+            ["new", "text", "--date", "garbage"], ["list", "--on", "garbage"], ["list", "--from", "garbage"],
+            ["search", "x", "--to", "garbage"], ["edit", "0000", "--date", "garbage"],
+        ] {
             let refused = try box.run(args)
             XCTAssertEqual(refused.status, 64, "\(args): \(refused.stderr)")
             XCTAssertTrue(refused.stderr.contains("Accepted: 2024-02-22"), "\(args): \(refused.stderr)")

@@ -15,7 +15,9 @@ final class CalendarDayTests: XCTestCase {
 
     override func tearDown() { box = nil }
 
-    private let zones = ["Asia/Seoul", "Europe/London", "America/Los_Angeles", "Pacific/Kiritimati", "Pacific/Pago_Pago"]
+    private let zones = [
+        "Asia/Seoul", "Europe/London", "America/Los_Angeles", "Pacific/Kiritimati", "Pacific/Pago_Pago",
+    ]
 
     private func dates(in zone: String, _ extra: [String] = []) throws -> [String: String] {
         var byTitle: [String: String] = [:]
@@ -40,7 +42,8 @@ final class CalendarDayTests: XCTestCase {
                 XCTAssertTrue(list.contains("Feb 29, 2024"), "\(zone): \(list)")
             }
             // `show` gives a day without a time of day, an instant with one.
-            let id = try XCTUnwrap(try box.listJSON().first { ($0["title"] as? String) == "First of March" }?["id"] as? String)
+            let id = try XCTUnwrap(
+                try box.listJSON().first { ($0["title"] as? String) == "First of March" }?["id"] as? String)
             let shown = try box.ok(["show", id], env: ["TZ": "America/Los_Angeles"]).stdout
             XCTAssertTrue(shown.contains("Mar 1, 2024\n"), shown)
             // In London (written in Seoul) the whole day is the 1st: so it was not before the fix.
@@ -102,7 +105,8 @@ final class CalendarDayTests: XCTestCase {
         try markdown.ok(["import", "--from", "markdown", dir], env: ["TZ": "America/Los_Angeles"])
         for zone in zones {
             let markdownRows = try markdown.listJSON([], env: ["TZ": zone])
-            XCTAssertEqual((markdownRows.first?["date"] as? String)?.prefix(10), "2024-03-01", "\(zone): \(markdownRows)")
+            XCTAssertEqual(
+                (markdownRows.first?["date"] as? String)?.prefix(10), "2024-03-01", "\(zone): \(markdownRows)")
         }
     }
 }

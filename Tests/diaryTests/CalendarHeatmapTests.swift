@@ -15,8 +15,9 @@ final class CalendarHeatmapTests: XCTestCase {
 
     private func lines(_ days: [String: DayTally], locale: String = "en_US_POSIX", ascii: Bool = false) -> [Substring] {
         let tallies = Dictionary(uniqueKeysWithValues: days.map { (day($0.key), $0.value) })
-        let heatmap = YearHeatmap(year: 2024, days: tallies, style: Style(enabled: false), ascii: ascii,
-                                  locale: LocaleCalendar(localeIdentifier: locale, timeZone: .gmt).locale)
+        let heatmap = YearHeatmap(
+            year: 2024, days: tallies, style: Style(enabled: false), ascii: ascii,
+            locale: LocaleCalendar(localeIdentifier: locale, timeZone: .gmt).locale)
         return heatmap.lines.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false)
     }
 
@@ -95,10 +96,14 @@ final class CalendarHeatmapTests: XCTestCase {
     /// as wide as the widest.
     func testMonthNamesAreGregorianInLocalesWithAnotherCalendar() {
         let expected = [
-            "fa_IR": ["ژانویه", "فوریه", "مارس", "آوریل", "مه", "ژوئن", "ژوئیه", "اوت", "سپتامبر", "اکتبر",
-                      "نوامبر", "دسامبر"],
-            "ar_SA": ["يناير", "فبراير", "مارس", "أبريل", "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر", "أكتوبر",
-                      "نوفمبر", "ديسمبر"],
+            "fa_IR": [
+                "ژانویه", "فوریه", "مارس", "آوریل", "مه", "ژوئن", "ژوئیه", "اوت", "سپتامبر", "اکتبر",
+                "نوامبر", "دسامبر",
+            ],
+            "ar_SA": [
+                "يناير", "فبراير", "مارس", "أبريل", "مايو", "يونيو", "يوليو", "أغسطس", "سبتمبر", "أكتوبر",
+                "نوفمبر", "ديسمبر",
+            ],
         ]
         for (locale, months) in expected {
             let lines = self.lines(["2024-11-25": DayTally(entries: 1, words: 3)], locale: locale).map(String.init)

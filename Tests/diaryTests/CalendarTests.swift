@@ -52,7 +52,9 @@ final class CalendarTests: XCTestCase {
         XCTAssertEqual(leap["words"] as? Int, 8)
         XCTAssertEqual(leap["starred"] as? Bool, true)
         XCTAssertEqual(leap["level"] as? Int, 1)
-        for (date, level) in [("2024-03-04", 1), ("2024-03-05", 2), ("2024-03-06", 3), ("2024-03-07", 4), ("2024-03-08", 0)] {
+        for (date, level) in [
+            ("2024-03-04", 1), ("2024-03-05", 2), ("2024-03-06", 3), ("2024-03-07", 4), ("2024-03-08", 0),
+        ] {
             XCTAssertEqual(days[date]?["level"] as? Int, level, date)
             XCTAssertEqual(days[date]?["starred"] as? Bool, false, date)
         }

@@ -68,6 +68,7 @@ final class CommandLineCLITests: XCTestCase {
         XCTAssertTrue(far.stderr.hasPrefix("diary: error: unknown command 'xyzzy'\n"), far.stderr)
         XCTAssertTrue(far.stderr.contains("diary --help"), far.stderr)
         let hostile = try box.run(["l\u{1B}[2Jist"])
-        XCTAssertFalse(hostile.stderr.contains("\u{1B}"), "the typed word is escaped: \(hostile.stderr.debugDescription)")
+        XCTAssertFalse(
+            hostile.stderr.contains("\u{1B}"), "the typed word is escaped: \(hostile.stderr.debugDescription)")
     }
 }

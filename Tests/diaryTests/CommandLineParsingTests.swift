@@ -14,7 +14,9 @@ final class CommandLineParsingTests: XCTestCase {
     }
 
     /// The command `arguments` run, as main.swift parses it.
-    private func parsed(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> ParsableCommand {
+    private func parsed(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws
+        -> ParsableCommand
+    {
         guard case .parse(let prepared) = prepare(arguments) else {
             XCTFail("\(arguments) was not parsed: \(prepare(arguments))", file: file, line: line)
             throw CancellationError()
@@ -33,7 +35,8 @@ final class CommandLineParsingTests: XCTestCase {
             XCTAssertEqual(list.global.vault, "/v", "\(args)")
             XCTAssertEqual(list.global.passphraseFile, "/p", "\(args)")
         }
-        let search = try XCTUnwrap(try parsed(["--passphrase-file", "/p", "--vault", "/v", "search", "elsewhere", "--json"]) as? Search)
+        let search = try XCTUnwrap(
+            try parsed(["--passphrase-file", "/p", "--vault", "/v", "search", "elsewhere", "--json"]) as? Search)
         XCTAssertEqual([search.global.vault, search.global.passphraseFile], ["/v", "/p"])
         XCTAssertTrue(search.filters.json)
     }
@@ -55,8 +58,12 @@ final class CommandLineParsingTests: XCTestCase {
 
     func testAMistypedCommandGetsASuggestion() {
         XCTAssertEqual(prepare(["lsit"]), .unknownCommand("lsit", suggestions: ["list"]))
-        for (typed, meant) in [("shwo", "show"), ("serch", "search"), ("UNLOCK", "unlock"), ("bakup", "backup"), ("strar", "star"), ("sycn", "sync")] {
-            XCTAssertEqual(prepare(["--vault", "/x", typed, "--json"]), .unknownCommand(typed, suggestions: [meant]), typed)
+        for (typed, meant) in [
+            ("shwo", "show"), ("serch", "search"), ("UNLOCK", "unlock"), ("bakup", "backup"), ("strar", "star"),
+            ("sycn", "sync"),
+        ] {
+            XCTAssertEqual(
+                prepare(["--vault", "/x", typed, "--json"]), .unknownCommand(typed, suggestions: [meant]), typed)
         }
         // Two equally close commands are both offered.
         guard case .unknownCommand(_, let both) = prepare(["stat"]) else { return XCTFail("stat") }

@@ -58,12 +58,15 @@ final class CompletionCLITests: XCTestCase {
             XCTAssertEqual(try candidates(command, "positional@0", ["diary", command, ""]), short, command)
         }
         let first = String(ids[1].prefix(2))
-        XCTAssertEqual(try candidates("show", "positional@0", ["diary", "show", first]),
-                       short.filter { $0.hasPrefix(first) })
-        XCTAssertEqual(try candidates("show", "positional@0", ["diary", "show", String(ids[1].prefix(10))]), [ids[1]],
-                       "a prefix longer than the short id completes to the full id")
+        XCTAssertEqual(
+            try candidates("show", "positional@0", ["diary", "show", first]),
+            short.filter { $0.hasPrefix(first) })
+        XCTAssertEqual(
+            try candidates("show", "positional@0", ["diary", "show", String(ids[1].prefix(10))]), [ids[1]],
+            "a prefix longer than the short id completes to the full id")
         for command in ["list", "search", "new", "export"] {
-            XCTAssertEqual(try candidates(command, "--tag", ["diary", command, "--tag", ""]), ["birds", "walk", "work"], command)
+            XCTAssertEqual(
+                try candidates(command, "--tag", ["diary", command, "--tag", ""]), ["birds", "walk", "work"], command)
         }
         XCTAssertEqual(try candidates("list", "--tag", ["diary", "list", "--tag", "w"]), ["walk", "work"])
         XCTAssertEqual(try candidates("list", "--tag", ["diary", "list", "--tag", "#b"]), ["#birds"])

@@ -18,7 +18,8 @@ final class EditorTests: XCTestCase {
     func testEditorSeesAPrivateFileOnTmpfsAndItIsGoneAfterwards() throws {
         // The script records where the file was and its permissions, then edits it.
         let report = box.root.appendingPathComponent("seen.txt").path
-        let editor = try box.script("""
+        let editor = try box.script(
+            """
             stat -c '%a %n' "$1" "$(dirname "$1")" > '\(report)'
             df --output=fstype "$1" | tail -1 >> '\(report)'
             printf 'New title\\nnew body\\n' > "$1"
@@ -103,23 +104,27 @@ final class EditorLinkTests: XCTestCase {
     /// it and never zeroes the file it leads to.
     func testCleanupNeverActsOnAFileOutsideThroughALink() throws {
         let victim = try victim()
-        let editor = try box.script("""
+        let editor = try box.script(
+            """
             ln -s '\(victim)' "$(dirname "$1")/.entry.txt~"
             printf 'Linked title\\n' > "$1"
             """)
         try box.ok(["new", "--edit"], env: ["EDITOR": editor])
-        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the link's target is untouched")
+        XCTAssertEqual(
+            try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the link's target is untouched")
         XCTAssertEqual(try box.editorLeftovers(), [])
         XCTAssertEqual(try box.listJSON().first?["title"] as? String, "Linked title")
         // A hard link needs the same file system: the victim lives on the runtime tmpfs.
         let hardVictim = box.runtime.appendingPathComponent("victim.txt").path
         try Data("precious\n".utf8).write(to: URL(fileURLWithPath: hardVictim))
-        let hardEditor = try box.script("""
+        let hardEditor = try box.script(
+            """
             ln '\(hardVictim)' "$(dirname "$1")/hard" || exit 3
             printf 'Hard title\\n' > "$1"
             """)
         try box.ok(["new", "--edit"], env: ["EDITOR": hardEditor])
-        XCTAssertEqual(try String(contentsOfFile: hardVictim, encoding: .utf8), "precious\n", "the other link's file is untouched")
+        XCTAssertEqual(
+            try String(contentsOfFile: hardVictim, encoding: .utf8), "precious\n", "the other link's file is untouched")
         XCTAssertEqual(try box.editorLeftovers(), [])
     }
 
@@ -138,7 +143,8 @@ final class EditorLinkTests: XCTestCase {
         XCTAssertEqual(linked.status, 1, linked.stderr)
         XCTAssertTrue(linked.stderr.contains("not a regular file"), linked.stderr)
         XCTAssertEqual(try box.listJSON().count, 0, "nothing stored")
-        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the link's target is untouched")
+        XCTAssertEqual(
+            try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the link's target is untouched")
         XCTAssertEqual(try box.editorLeftovers(), [])
     }
 }

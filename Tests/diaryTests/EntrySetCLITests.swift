@@ -42,7 +42,9 @@ final class EntrySetCLITests: XCTestCase {
         if store == "files" { return try Data(contentsOf: box.vault.appendingPathComponent("entries/\(id)")) }
         let queue = try DatabaseQueue(path: box.vault.appendingPathComponent("vault.sqlite").path)
         defer { try? queue.close() }
-        return try queue.read { db in try Data.fetchOne(db, sql: "SELECT sealed FROM entry WHERE id = ?", arguments: [key(id)])! }
+        return try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT sealed FROM entry WHERE id = ?", arguments: [key(id)])!
+        }
     }
 
     private func key(_ id: String) -> Data { withUnsafeBytes(of: UUID(uuidString: id)!.uuid) { Data($0) } }

@@ -47,7 +47,8 @@ final class HelpTests: XCTestCase {
         for args in [["list", "--on", "garbage"], ["search"], ["init", "--bogus"], ["sync", "join", "--bogus"]] {
             let result = try box.run(args, env: ["COLUMNS": "80"])
             XCTAssertEqual(result.status, 64, "\(args): \(result.stderr)")
-            let usage = try XCTUnwrap(result.stderr.split(separator: "\n").first { $0.hasPrefix("Usage: ") }, result.stderr)
+            let usage = try XCTUnwrap(
+                result.stderr.split(separator: "\n").first { $0.hasPrefix("Usage: ") }, result.stderr)
             XCTAssertLessThanOrEqual(usage.count, 80, "\(args): \(usage)")
         }
     }

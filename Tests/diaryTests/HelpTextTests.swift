@@ -88,8 +88,11 @@ final class HelpTextTests: XCTestCase {
     /// the usage line included: it names the options as `[<options>]`, as git does, and the
     /// OPTIONS section lists them.
     func testNoHelpLineIsWiderThanEightyColumns() throws {
-        let commands = [""] + HelpTests.commands + ["audit", "conflicts", "resolve", "sync", "sync now", "sync init",
-                                                    "sync join", "sync stop"]
+        let commands =
+            [""] + HelpTests.commands + [
+                "audit", "conflicts", "resolve", "sync", "sync now", "sync init",
+                "sync join", "sync stop",
+            ]
         for command in commands {
             let help = try Self.help(command, columns: 80)
             XCTAssertTrue(help.contains("USAGE: diary"), "\(command) --help has a usage line")

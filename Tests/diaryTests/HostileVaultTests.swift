@@ -102,7 +102,8 @@ final class HostileVaultTests: XCTestCase {
         let (box, id) = try filesVault("huge-entry")
         let entry = box.vault.appendingPathComponent("entries/\(id)")
         XCTAssertEqual(truncate(entry.path, 1 << 40), 0)
-        assertDamage(try box.run(["show", id], timeout: Self.seconds), naming: entry, "is larger than \(16 << 20) bytes")
+        assertDamage(
+            try box.run(["show", id], timeout: Self.seconds), naming: entry, "is larger than \(16 << 20) bytes")
     }
 
     /// The machine's record of the vault (its witness) is not part of the vault: a FIFO or a
@@ -110,9 +111,10 @@ final class HostileVaultTests: XCTestCase {
     /// started again.
     func testFIFOOrHugeWitnessRootIsIgnoredWithAWarning() throws {
         let (box, _) = try filesVault("fifo-state")
-        let witnessRoot = try XCTUnwrap(FileManager.default.subpaths(
-            atPath: box.root.appendingPathComponent("home/.local/state/diary/witness").path)?
-            .first { $0.hasSuffix("index-copy/vault.index") })
+        let witnessRoot = try XCTUnwrap(
+            FileManager.default.subpaths(
+                atPath: box.root.appendingPathComponent("home/.local/state/diary/witness").path)?
+                .first { $0.hasSuffix("index-copy/vault.index") })
         let state = box.root.appendingPathComponent("home/.local/state/diary/witness/" + witnessRoot)
         try FileManager.default.removeItem(at: state)
         try fifo(state)
@@ -141,7 +143,8 @@ final class HostileVaultTests: XCTestCase {
             let url = box.root.appendingPathComponent(name)
             try Data(HostileInput.mutate(valid, using: &g)).write(to: url)
             let result = try box.run(["import", "--from", format, url.path], timeout: Self.seconds)
-            XCTAssertTrue([0, 67].contains(result.status), "round \(round) (\(format)): \(result.status) \(result.stderr)")
+            XCTAssertTrue(
+                [0, 67].contains(result.status), "round \(round) (\(format)): \(result.status) \(result.stderr)")
             XCTAssertFalse(result.stderr.contains("Fatal error"), "round \(round): \(result.stderr)")
             if result.status == 67 { XCTAssertTrue(result.stderr.hasPrefix("diary: error: "), result.stderr) }
         }

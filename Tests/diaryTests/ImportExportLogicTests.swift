@@ -42,7 +42,8 @@ final class ImportExportLogicTests: VaultTestCase {
         let vault = try makeVault(.sqlite)
         let file = try write(ImportExportTests.jrnl, "j.json")
         let lines = try importFiles(.jrnl, [file], into: vault)
-        XCTAssertEqual(lines, ["skipped \(file.path): entry 3: empty title and body", "imported 2, skipped 1, duplicates 0"])
+        XCTAssertEqual(
+            lines, ["skipped \(file.path): entry 3: empty title and body", "imported 2, skipped 1, duplicates 0"])
         XCTAssertFalse(lines.joined().contains("서울"), "the summary never quotes entry text")
 
         let all = try entries(vault)
@@ -87,11 +88,13 @@ final class ImportExportLogicTests: VaultTestCase {
         let vault = try makeVault(.files)
         let file = try write(ImportExportTests.dayOne, "Journal.json")
         let lines = try importFiles(.dayone, [file], into: vault)
-        XCTAssertEqual(lines, [
-            "skipped \(file.path): entry 2: empty text (uuid 00112233445566778899AABBCCDDEEFF)",
-            "imported 2, skipped 1, duplicates 0",
-            "1 media reference not imported (the text keeps a placeholder for each)",
-        ])
+        XCTAssertEqual(
+            lines,
+            [
+                "skipped \(file.path): entry 2: empty text (uuid 00112233445566778899AABBCCDDEEFF)",
+                "imported 2, skipped 1, duplicates 0",
+                "1 media reference not imported (the text keeps a placeholder for each)",
+            ])
         let all = try entries(vault)
         XCTAssertEqual(all.map(\.title), ["Plain day", "부산 여행 🌊"])
         let busan = all[1]
@@ -111,13 +114,17 @@ final class ImportExportLogicTests: VaultTestCase {
     func testMarkdownDirectoryImportReadsFrontMatterAndFileNames() throws {
         let vault = try makeVault(.sqlite)
         let dir = path("notes")
-        try _ = write("---\ndate: 2024-02-22T15:00\ntags: [한국어, emoji]\nstarred: true\n---\n\n# 제목 ✨\n줄 하나\n줄 둘\n", "notes/first.md")
+        try _ = write(
+            "---\ndate: 2024-02-22T15:00\ntags: [한국어, emoji]\nstarred: true\n---\n\n# 제목 ✨\n줄 하나\n줄 둘\n",
+            "notes/first.md")
         try _ = write("Dated by its name\n", "notes/2024-01-05-walk.md")
         try _ = write("\n\n", "notes/2024-01-06-empty.md")
         try _ = write("not markdown", "notes/notes.txt")
         let lines = try importFiles(.markdown, [dir], into: vault)
         XCTAssertEqual(lines.last, "imported 2, skipped 1, duplicates 0")
-        XCTAssertTrue(lines[0].hasPrefix("skipped ") && lines[0].hasSuffix("2024-01-06-empty.md: the file holds no text"), "\(lines)")
+        XCTAssertTrue(
+            lines[0].hasPrefix("skipped ") && lines[0].hasSuffix("2024-01-06-empty.md: the file holds no text"),
+            "\(lines)")
 
         let all = try entries(vault)
         XCTAssertEqual(all.map(\.date), [date("2024-02-22T15:00:00Z"), date("2024-01-05T00:00:00Z")])

@@ -42,7 +42,8 @@ final class ImportExportTests: XCTestCase {
         try box.ok(["new", "Already here"])
         let before = try box.ok(["list", "--json"]).stdout
         // A comma is missing at the end of line 3, so the parser stops on line 4.
-        let broken = "{\"entries\": [\n {\"title\": \"a\", \"date\": \"2024-01-01\"},\n"
+        let broken =
+            "{\"entries\": [\n {\"title\": \"a\", \"date\": \"2024-01-01\"},\n"
             + " {\"title\": \"b\", \"date\": \"2024-01-02\"}\n {\"title\": \"c\"}\n]}\n"
         let brokenFile = try write(broken, "broken.json", in: box)
         let result = try box.run(["import", "--from", "jrnl", brokenFile])
@@ -57,7 +58,8 @@ final class ImportExportTests: XCTestCase {
         XCTAssertTrue(dates.stderr.contains("\(datesFile): entry 2: 'date' and 'time'"), dates.stderr)
         // The vault refuses an oversized entry after parsing: still nothing at all is stored.
         let huge = String(repeating: "x", count: 9 << 20)
-        let big = #"{"entries": [{"title": "ok", "date": "2024-01-01"}, {"title": "big", "body": ""#
+        let big =
+            #"{"entries": [{"title": "ok", "date": "2024-01-01"}, {"title": "big", "body": ""#
             + huge + #"", "date": "2024-01-02"}]}"#
         let bigResult = try box.run(["import", "--from", "jrnl", try write(big, "big.json", in: box)])
         XCTAssertEqual(bigResult.status, 67, bigResult.stderr)
@@ -65,7 +67,8 @@ final class ImportExportTests: XCTestCase {
         // The wrong --from is a schema error, not a crash; a missing file is an I/O failure.
         let file = try write(Self.jrnl, "j.json", in: box)
         XCTAssertEqual(try box.run(["import", "--from", "diary", file]).status, 67)
-        XCTAssertEqual(try box.run(["import", "--from", "jrnl", box.root.appendingPathComponent("nope").path]).status, 1)
+        XCTAssertEqual(
+            try box.run(["import", "--from", "jrnl", box.root.appendingPathComponent("nope").path]).status, 1)
         XCTAssertEqual(try box.ok(["list", "--json"]).stdout, before, "the vault is unchanged")
 
         let imported = try box.ok(["import", "--from", "jrnl", file])
@@ -112,7 +115,8 @@ final class ImportExportTests: XCTestCase {
         // To the millisecond and with the import sources: exporting again gives the same bytes.
         let again = try fresh.ok(["export", "--yes"]).stdout
         XCTAssertEqual(again, try String(contentsOfFile: file, encoding: .utf8))
-        XCTAssertTrue(try fresh.ok(["import", "--from", "diary", file]).stderr.contains("imported 0, skipped 0, duplicates 4"))
+        XCTAssertTrue(
+            try fresh.ok(["import", "--from", "diary", file]).stderr.contains("imported 0, skipped 0, duplicates 4"))
     }
 
     func testExportOnATerminalWarnsAndAsksFirst() throws {

@@ -21,7 +21,8 @@ final class InstallScriptTests: XCTestCase {
     var prefix: URL!
 
     override func setUpWithError() throws {
-        prefix = FileManager.default.temporaryDirectory.appendingPathComponent("diary-install-\(UUID().uuidString.prefix(8))")
+        prefix = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "diary-install-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
     }
 
@@ -32,10 +33,12 @@ final class InstallScriptTests: XCTestCase {
     /// Runs `Scripts/install args…` with the debug binary in place of a release build.
     @discardableResult
     func install(_ args: [String]) throws -> DiaryResult {
-        try runProgram(Self.repository.appendingPathComponent("Scripts/install"), args, env: [
-            "DIARY_INSTALL_SKIP_BUILD": DiarySandbox.binary.path,
-            "PATH": "/usr/bin:/bin",  // the prefix's bin is not on it: the script says so
-        ])
+        try runProgram(
+            Self.repository.appendingPathComponent("Scripts/install"), args,
+            env: [
+                "DIARY_INSTALL_SKIP_BUILD": DiarySandbox.binary.path,
+                "PATH": "/usr/bin:/bin",  // the prefix's bin is not on it: the script says so
+            ])
     }
 
     /// Every regular file under the prefix, relative to it.
@@ -61,10 +64,12 @@ final class InstallScriptTests: XCTestCase {
         XCTAssertEqual(try filesUnderPrefix(), [], "nothing installed")
         let help = try install(["--help"])
         XCTAssertEqual(help.status, 0)
-        XCTAssertTrue(help.stdout.contains("--uninstall") && help.stdout.lowercased().contains("test only"), help.stdout)
+        XCTAssertTrue(
+            help.stdout.contains("--uninstall") && help.stdout.lowercased().contains("test only"), help.stdout)
 
         let unrelated = prefix.appendingPathComponent("share/man/man1/other.1")
-        try FileManager.default.createDirectory(at: unrelated.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: unrelated.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("not diary's\n".utf8).write(to: unrelated)
 
         let first = try install(["--prefix", prefix.path])
@@ -79,7 +84,8 @@ final class InstallScriptTests: XCTestCase {
             let attributes = try FileManager.default.attributesOfItem(atPath: prefix.appendingPathComponent(path).path)
             XCTAssertEqual((attributes[.posixPermissions] as? Int).map { $0 & 0o7777 }, mode, path)
         }
-        let manifest = try String(contentsOf: prefix.appendingPathComponent("share/diary/install-manifest"), encoding: .utf8)
+        let manifest = try String(
+            contentsOf: prefix.appendingPathComponent("share/diary/install-manifest"), encoding: .utf8)
         for (path, _) in Self.installed.dropLast() {
             XCTAssertTrue(manifest.contains(prefix.appendingPathComponent(path).path + "\n"), path)
         }
@@ -89,9 +95,11 @@ final class InstallScriptTests: XCTestCase {
         let removed = try install(["--uninstall", "--prefix", prefix.path])
         XCTAssertEqual(removed.status, 0, removed.stderr)
         XCTAssertEqual(try filesUnderPrefix(), ["share/man/man1/other.1"], "only the unrelated file is left")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("bin").path),
-                       "an empty directory the install created is removed")
-        XCTAssertEqual(try install(["--uninstall", "--prefix", prefix.path]).status, 0, "nothing left to remove is fine")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: prefix.appendingPathComponent("bin").path),
+            "an empty directory the install created is removed")
+        XCTAssertEqual(
+            try install(["--uninstall", "--prefix", prefix.path]).status, 0, "nothing left to remove is fine")
     }
 
     /// The installed man page renders without a warning, and its EXIT STATUS names every code.
@@ -101,8 +109,9 @@ final class InstallScriptTests: XCTestCase {
         }
         XCTAssertEqual(try install(["--prefix", prefix.path]).status, 0)
         let page = prefix.appendingPathComponent("share/man/man1/diary.1")
-        let rendered = try runProgram(URL(fileURLWithPath: "/usr/bin/man"), ["-l", page.path],
-                                       env: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat", "LC_ALL": "C.UTF-8"])
+        let rendered = try runProgram(
+            URL(fileURLWithPath: "/usr/bin/man"), ["-l", page.path],
+            env: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat", "LC_ALL": "C.UTF-8"])
         XCTAssertEqual(rendered.status, 0, rendered.stderr)
         XCTAssertEqual(rendered.stderr, "", "man -l warns about nothing")
         XCTAssertFalse(rendered.stdout.contains("DIARY_INSECURE_TEST_KDF"))

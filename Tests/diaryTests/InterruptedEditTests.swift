@@ -20,7 +20,9 @@ final class InterruptedEditTests: XCTestCase {
     /// returns the diary process and the editor's pid once the text is written.
     private func startBlockedEdit(_ args: [String], text: String) throws -> (Process, pid_t) {
         let pidFile = box.root.appendingPathComponent("editor-\(UUID().uuidString.prefix(6)).pid").path
-        let editor = try box.script("printf '\(text)\\n' > \"$1\"; echo $$ > '\(pidFile).tmp'; mv '\(pidFile).tmp' '\(pidFile)'; exec sleep 30", name: "blocking-\(UUID().uuidString.prefix(6)).sh")
+        let editor = try box.script(
+            "printf '\(text)\\n' > \"$1\"; echo $$ > '\(pidFile).tmp'; mv '\(pidFile).tmp' '\(pidFile)'; exec sleep 30",
+            name: "blocking-\(UUID().uuidString.prefix(6)).sh")
         let process = Process()
         process.executableURL = DiarySandbox.binary
         process.arguments = args
@@ -31,7 +33,9 @@ final class InterruptedEditTests: XCTestCase {
         try process.run()
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: pidFile) && Date() < deadline { usleep(20_000) }
-        let editorPID = pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let editorPID =
+            pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? 0
         XCTAssertGreaterThan(editorPID, 1)
         return (process, editorPID)
     }
@@ -55,7 +59,8 @@ final class InterruptedEditTests: XCTestCase {
     /// A killed `edit` leaves its directory, which the next command reports and `recover`
     /// stores into the entry; a killed `new --edit`, likewise, as a new entry.
     func testKilledEditsAreReportedThenRecovered() throws {
-        let (process, editorPID) = try startBlockedEdit(["edit", String(id.prefix(8))], text: "New title\\nrecovered body")
+        let (process, editorPID) = try startBlockedEdit(
+            ["edit", String(id.prefix(8))], text: "New title\\nrecovered body")
         // While that diary runs, its directory is not anyone's leftover.
         let during = try box.ok(["list"])
         XCTAssertFalse(during.stderr.contains("killed while editing"), during.stderr)

@@ -17,7 +17,8 @@ final class JourneyTests: XCTestCase {
         try box.ok(["unlock", "--passphrase-file", oldPass])
         box.environment["DIARY_PASSPHRASE_FILE"] = ""
 
-        let first = try box.ok(["new", "Lake walk\nCold water, warm sun.", "--date", "2024-02-20", "--tag", "walks"]).out
+        let first = try box.ok(["new", "Lake walk\nCold water, warm sun.", "--date", "2024-02-20", "--tag", "walks"])
+            .out
         XCTAssertNotNil(UUID(uuidString: first), "new prints the full UUID alone: \(first)")
         let second = try box.ok(["new", "--date", "2024-02-21"], stdin: Data("From stdin\nPiped text.\n".utf8)).out
         let editor = try box.script("printf 'Written in the editor\\nWith a body.\\n' > \"$1\"")

@@ -31,7 +31,8 @@ final class LocaleTests: XCTestCase {
         XCTAssertTrue(shown.contains("15:00"), shown)
         // JSON dates are ISO 8601 with the offset: typed as 15:00 UTC (the sandbox's TZ), shown
         // in Seoul's +09:00.
-        XCTAssertEqual(try box.listJSON(env: ["TZ": "Asia/Seoul"]).first?["date"] as? String, "2023-09-16T00:00:00+09:00")
+        XCTAssertEqual(
+            try box.listJSON(env: ["TZ": "Asia/Seoul"]).first?["date"] as? String, "2023-09-16T00:00:00+09:00")
     }
 
     /// The date `list` prints in a locale can be given back to `--on` (and `--date`): it finds
@@ -43,8 +44,9 @@ final class LocaleTests: XCTestCase {
         let expected = ["ko_KR.UTF-8": "2026년 11월 25일", "ru_RU.UTF-8": "25 нояб. 2026 г."]
         for (locale, printed) in expected {
             let env = ["LC_ALL": locale]
-            let line = try XCTUnwrap(try box.ok(["list"], env: env).stdout.split(separator: "\n")
-                .first { $0.contains("Late autumn") })
+            let line = try XCTUnwrap(
+                try box.ok(["list"], env: env).stdout.split(separator: "\n")
+                    .first { $0.contains("Late autumn") })
             // id, two spaces, the date, then at least two spaces before the title
             let date = try XCTUnwrap(line.dropFirst(10).components(separatedBy: "  ").first)
             // (Russian prints a no-break space before `г.`; as typed, with a plain one, it works too.)

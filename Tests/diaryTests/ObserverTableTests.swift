@@ -7,7 +7,9 @@ import XCTest
 /// have a row. Changing the behaviour or the document without the other fails here.
 final class ObserverTableTests: XCTestCase {
     /// The table's rows: key → (sqlite cell, files cell, sync remote cell).
-    static func documentedCells(file: StaticString = #filePath) throws -> [String: (sqlite: String, files: String, remote: String)] {
+    static func documentedCells(file: StaticString = #filePath) throws -> [String: (
+        sqlite: String, files: String, remote: String
+    )] {
         var root = URL(fileURLWithPath: "\(file)")
         for _ in 0..<3 { root.deleteLastPathComponent() }  // Tests/diaryTests/<file> → package root
         let text = try String(contentsOf: root.appendingPathComponent("SECURITY.md"), encoding: .utf8)
@@ -27,7 +29,8 @@ final class ObserverTableTests: XCTestCase {
             if !sawHeader {
                 sawHeader = true
                 guard cells.count >= 5, cells[2].contains("sqlite"), cells[3].contains("files"),
-                      cells[4].contains("sync remote") else {
+                    cells[4].contains("sync remote")
+                else {
                     throw TableError("the table's columns 3 to 5 must be diary sqlite, files and sync remote: \(cells)")
                 }
                 continue
@@ -51,9 +54,13 @@ final class ObserverTableTests: XCTestCase {
             for (key, cells) in documented.sorted(by: { $0.key < $1.key }) {
                 let cell = store == "sqlite" ? cells.sqlite : cells.files
                 if let measured = facts[key] {
-                    XCTAssertEqual(cell, measured, "SECURITY.md says `\(cell)` for \(key) (\(store)); the observer found `\(measured)`")
+                    XCTAssertEqual(
+                        cell, measured,
+                        "SECURITY.md says `\(cell)` for \(key) (\(store)); the observer found `\(measured)`")
                 } else {
-                    XCTAssertTrue(cell.hasPrefix("n/a"), "SECURITY.md says `\(cell)` for \(key) (\(store)), which nothing measured")
+                    XCTAssertTrue(
+                        cell.hasPrefix("n/a"),
+                        "SECURITY.md says `\(cell)` for \(key) (\(store)), which nothing measured")
                 }
             }
             XCTAssertTrue(Set(facts.keys).isSubset(of: documented.keys), "measured facts without a row (\(store))")
@@ -61,9 +68,13 @@ final class ObserverTableTests: XCTestCase {
         for (key, cells) in documented.sorted(by: { $0.key < $1.key }) {
             // One cell for both remotes: the finding when git and folder agree, else "git: …; folder: …".
             if let measured = try SyncObserverScenario.cell(key) {
-                XCTAssertEqual(cells.remote, measured, "SECURITY.md says `\(cells.remote)` for \(key) (sync remote); the observer found `\(measured)`")
+                XCTAssertEqual(
+                    cells.remote, measured,
+                    "SECURITY.md says `\(cells.remote)` for \(key) (sync remote); the observer found `\(measured)`")
             } else {
-                XCTAssertTrue(cells.remote.hasPrefix("n/a"), "SECURITY.md says `\(cells.remote)` for \(key) (sync remote), which nothing measured")
+                XCTAssertTrue(
+                    cells.remote.hasPrefix("n/a"),
+                    "SECURITY.md says `\(cells.remote)` for \(key) (sync remote), which nothing measured")
             }
         }
         XCTAssertEqual(Set(documented.keys), measuredKeys, "table rows and measured facts differ")

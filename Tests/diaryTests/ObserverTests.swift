@@ -20,9 +20,11 @@ final class ObserverTests: XCTestCase {
         XCTAssertEqual(facts["entry-ctime"], "no (one file)", "no per-entry file to stat")
         XCTAssertEqual(facts["vault-mtime"], "yes", "the database file's mtime dates the last write")
         XCTAssertEqual(facts["changed"], "yes (id column)", "rows whose sealed blob differs name the changed entries")
-        XCTAssertEqual(facts["deleted-traces"], "no", "secure_delete and the log truncation leave no deleted ciphertext")
+        XCTAssertEqual(
+            facts["deleted-traces"], "no", "secure_delete and the log truncation leave no deleted ciphertext")
         XCTAssertEqual(facts["edited-traces"], "no", "secure_delete zeroes the replaced cell")
-        XCTAssertEqual(facts["deletions"], "no", "auto_vacuum FULL: freed pages leave the file, none waits on the freelist")
+        XCTAssertEqual(
+            facts["deletions"], "no", "auto_vacuum FULL: freed pages leave the file, none waits on the freelist")
         XCTAssertEqual(facts["passwd-traces"], "no", "the old header's wrapped key is not left behind")
         XCTAssertEqual(facts["kdf"], "yes (header)", "KDF parameters are clear by design")
         XCTAssertEqual(facts["vault-id"], "yes (header)")
@@ -59,10 +61,16 @@ final class ObserverTests: XCTestCase {
     private func checkProbesAndLatency(
         _ scenario: ObserverScenario.Findings, store: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        XCTAssertTrue(scenario.controls.liveCiphertextFound, "\(store): a live entry's ciphertext must be found", file: file, line: line)
-        XCTAssertTrue(scenario.controls.markerInScriptFound, "\(store): a marker in a plaintext file must be found", file: file, line: line)
+        XCTAssertTrue(
+            scenario.controls.liveCiphertextFound, "\(store): a live entry's ciphertext must be found", file: file,
+            line: line)
+        XCTAssertTrue(
+            scenario.controls.markerInScriptFound, "\(store): a marker in a plaintext file must be found", file: file,
+            line: line)
         print("observer: \(store) facts: \(scenario.facts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })")
         XCTAssertGreaterThan(scenario.newLatencyMilliseconds, 0, file: file, line: line)
-        print("observer: \(store) `diary new` ≈ \(Int(scenario.newLatencyMilliseconds)) ms per entry (process start included)")
+        print(
+            "observer: \(store) `diary new` ≈ \(Int(scenario.newLatencyMilliseconds)) ms per entry (process start included)"
+        )
     }
 }

@@ -75,7 +75,8 @@ final class PseudoTerminalTests: XCTestCase {
         _ = try box.initVault()
         let report = try box.runPython(
             Self.interruptDriver, named: "interrupt_driver.py", [DiarySandbox.binary.path],
-            env: ["DIARY_PASSPHRASE_FILE": ""]).shown
+            env: ["DIARY_PASSPHRASE_FILE": ""]
+        ).shown
         XCTAssertTrue(report.contains("echo-at-prompt=0"), "echo off while asking: \(report)")
         XCTAssertTrue(report.contains("status=-2"), "killed by the re-raised SIGINT: \(report)")
         XCTAssertTrue(report.contains("echo-after=1"), "echo restored: \(report)")
@@ -84,20 +85,20 @@ final class PseudoTerminalTests: XCTestCase {
     /// Starts `diary list` with the pty as its controlling terminal, types Ctrl-C at the prompt,
     /// and reports the terminal's ECHO flag during the prompt and after diary died.
     static let interruptDriver = #"""
-    import fcntl, os, pty, subprocess, sys, termios, time
-    master, slave = pty.openpty()
-    def take_terminal():
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-    child = subprocess.Popen([sys.argv[1], "list"], stdin=slave, stdout=slave, stderr=slave,
-                             start_new_session=True, preexec_fn=take_terminal)
-    seen, end = b"", time.time() + 20
-    while b"Passphrase for" not in seen and time.time() < end:
-        seen += os.read(master, 1024)
-    time.sleep(0.3)
-    during = 1 if termios.tcgetattr(slave)[3] & termios.ECHO else 0
-    os.write(master, b"\x03")
-    status = child.wait(timeout=20)
-    after = 1 if termios.tcgetattr(slave)[3] & termios.ECHO else 0
-    print(f"echo-at-prompt={during} status={status} echo-after={after}")
-    """#
+        import fcntl, os, pty, subprocess, sys, termios, time
+        master, slave = pty.openpty()
+        def take_terminal():
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        child = subprocess.Popen([sys.argv[1], "list"], stdin=slave, stdout=slave, stderr=slave,
+                                 start_new_session=True, preexec_fn=take_terminal)
+        seen, end = b"", time.time() + 20
+        while b"Passphrase for" not in seen and time.time() < end:
+            seen += os.read(master, 1024)
+        time.sleep(0.3)
+        during = 1 if termios.tcgetattr(slave)[3] & termios.ECHO else 0
+        os.write(master, b"\x03")
+        status = child.wait(timeout=20)
+        after = 1 if termios.tcgetattr(slave)[3] & termios.ECHO else 0
+        print(f"echo-at-prompt={during} status={status} echo-after={after}")
+        """#
 }

@@ -62,8 +62,10 @@ final class ReadingLayoutTests: VaultTestCase {
 
     func testShortIdsGrowUntilTheyNameOneEntry() throws {
         let vault = try makeVault(.sqlite)
-        let ids = ["1b4e28ba-2fa1-4000-8000-000000000001", "1b4e28ba-2fb2-4000-8000-000000000002",
-                   "7c000000-0000-4000-8000-000000000003"]
+        let ids = [
+            "1b4e28ba-2fa1-4000-8000-000000000001", "1b4e28ba-2fb2-4000-8000-000000000002",
+            "7c000000-0000-4000-8000-000000000003",
+        ]
         let records = ids.enumerated().map { n, id in
             """
             {"created":"2024-01-0\(n + 1)T10:00:00.000Z","date":"2024-01-0\(n + 1)T10:00:00.000Z","id":"\(id)",\
@@ -71,10 +73,13 @@ final class ReadingLayoutTests: VaultTestCase {
             """
         }
         let file = path("ids.json")
-        try Data(#"{"entries":[\#(records.joined(separator: ","))],"format":"diary-export","version":1}"#.utf8).write(to: file)
+        try Data(#"{"entries":[\#(records.joined(separator: ","))],"format":"diary-export","version":1}"#.utf8).write(
+            to: file)
         _ = try vault.importEntries(try Importer.read(.diary, from: [file]).entries)
         func listed(_ filter: EntryFilter = EntryFilter()) throws -> [String] {
-            try ListLayout.lines(try vault.list(filter), vault: vault, columns: nil, style: plain).map { String($0.prefix(14)) }
+            try ListLayout.lines(try vault.list(filter), vault: vault, columns: nil, style: plain).map {
+                String($0.prefix(14))
+            }
         }
         XCTAssertEqual(try listed(), ["7c000000-000  ", "1b4e28ba-2fb  ", "1b4e28ba-2fa  "])
         XCTAssertEqual(try vault.entry(try vault.resolve("1b4e28ba-2fa")).text, "Entry 0", "the short id resolves")
@@ -93,7 +98,8 @@ final class ReadingLayoutTests: VaultTestCase {
         let korean = String(repeating: "가", count: 40)
         XCTAssertEqual(ListLayout.fit(title: long, tags: "#walk", columns: 34).title, long.prefix(26) + "…")
         XCTAssertEqual(ListLayout.fit(title: long, tags: "#walk", columns: 34).tags, "#walk")
-        XCTAssertEqual(ListLayout.fit(title: korean, tags: "", columns: 34).title, korean.prefix(16) + "…", "double width")
+        XCTAssertEqual(
+            ListLayout.fit(title: korean, tags: "", columns: 34).title, korean.prefix(16) + "…", "double width")
         XCTAssertTrue(ListLayout.fit(title: "Short", tags: "#x", columns: 34) == ("Short", "#x"))
         // Too narrow to keep the tags and a useful part of the title: the title wins.
         XCTAssertTrue(ListLayout.fit(title: long, tags: "#walk", columns: 4) == ("abc…", ""))

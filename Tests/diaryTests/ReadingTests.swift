@@ -37,7 +37,8 @@ final class ReadingTests: XCTestCase {
         XCTAssertFalse(newest.contains("Middle"), newest)
 
         let several = try box.ok(["show", String(ids[0].prefix(8)), ids[2]]).stdout
-        let first = try XCTUnwrap(several.range(of: "first body")), third = try XCTUnwrap(several.range(of: "third body"))
+        let first = try XCTUnwrap(several.range(of: "first body")),
+            third = try XCTUnwrap(several.range(of: "third body"))
         XCTAssertLessThan(first.lowerBound, third.lowerBound, "in the order given: \(several)")
         XCTAssertFalse(several.contains("second body"), several)
         XCTAssertTrue(several.contains("first body\n\nNewest\n"), "one blank line between entries: \(several)")
@@ -126,7 +127,9 @@ final class ReadingTests: XCTestCase {
         try thisDay.ok(["new", "Written today"])
         let onThisDay = try thisDay.listJSON(["--on-this-day"]).compactMap { $0["title"] as? String }
         XCTAssertEqual(onThisDay, ["Four years before", "Eight years before"])
-        XCTAssertEqual(try thisDay.listJSON(["--on-this-day", "-n", "1"]).compactMap { $0["title"] as? String }, ["Four years before"])
+        XCTAssertEqual(
+            try thisDay.listJSON(["--on-this-day", "-n", "1"]).compactMap { $0["title"] as? String },
+            ["Four years before"])
         XCTAssertEqual(try thisDay.run(["list", "--on-this-day", "--on", "today"]).status, 64)
     }
 

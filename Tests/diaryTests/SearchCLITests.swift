@@ -43,7 +43,8 @@ final class SearchCLITests: XCTestCase {
         let piped = try box.ok(["search", "heron"]).stdout
         let lines = piped.split(separator: "\n")
         XCTAssertEqual(lines.count, 2, piped)
-        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix(String(lake.prefix(8))) || $0.hasPrefix(String(walk.prefix(8))) }, piped)
+        XCTAssertTrue(
+            lines.allSatisfy { $0.hasPrefix(String(lake.prefix(8))) || $0.hasPrefix(String(walk.prefix(8))) }, piped)
         XCTAssertFalse(piped.contains("\u{1B}["), piped)
     }
 
@@ -55,7 +56,8 @@ final class SearchCLITests: XCTestCase {
         XCTAssertEqual(coloured.status, 0, coloured.shown)
         XCTAssertTrue(coloured.shown.contains("Morning walk"), coloured.shown)
         XCTAssertTrue(
-            coloured.shown.contains("    A \u{1B}[1;31mheron\u{1B}[0m stood in the \u{1B}[1;31mfrost\u{1B}[0m by the lake."),
+            coloured.shown.contains(
+                "    A \u{1B}[1;31mheron\u{1B}[0m stood in the \u{1B}[1;31mfrost\u{1B}[0m by the lake."),
             coloured.shown.debugDescription)
         XCTAssertFalse(coloured.shown.contains("Evening"), coloured.shown)
 

@@ -38,8 +38,10 @@ final class SpokenDateTests: XCTestCase {
         return try XCTUnwrap(ISO8601DateFormatter().date(from: text), text)
     }
 
-    private func check(_ phrase: String, file: StaticString = #filePath, line: UInt = #line,
-                       expected: (Date) -> Date) throws {
+    private func check(
+        _ phrase: String, file: StaticString = #filePath, line: UInt = #line,
+        expected: (Date) -> Date
+    ) throws {
         let before = Date()
         let got = try written(phrase)
         let after = Date()

@@ -35,8 +35,9 @@ final class StatsLinesTests: VaultTestCase {
             _ = try vault.add(text: "written", date: date(day + "T12:00:00Z"))
         }
         let running = try report(vault, today: "2026-03-11")
-        XCTAssertTrue(running.lines(style: Style(enabled: false))
-            .contains("current streak   3 days, through yesterday (write today to keep it)"))
+        XCTAssertTrue(
+            running.lines(style: Style(enabled: false))
+                .contains("current streak   3 days, through yesterday (write today to keep it)"))
         let current = try XCTUnwrap(try json(running)["currentStreak"] as? [String: Any])
         XCTAssertEqual(current["days"] as? Int, 3)
         XCTAssertEqual(current["from"] as? String, "2026-03-08")
@@ -55,19 +56,24 @@ final class StatsLinesTests: VaultTestCase {
         let s = try json(empty)
         XCTAssertEqual(
             Set(s.keys),
-            ["entries", "words", "daysWritten", "starred", "currentStreak", "longestStreak", "busiestWeekday", "tags",
-             "first", "last"])
+            [
+                "entries", "words", "daysWritten", "starred", "currentStreak", "longestStreak", "busiestWeekday",
+                "tags",
+                "first", "last",
+            ])
         XCTAssertEqual(s["entries"] as? Int, 0)
         XCTAssertEqual(s["words"] as? Int, 0)
         XCTAssertTrue(s["busiestWeekday"] is NSNull)
         XCTAssertTrue(s["first"] is NSNull && s["last"] is NSNull)
         XCTAssertEqual((s["tags"] as? [Any])?.count, 0)
         XCTAssertEqual((s["longestStreak"] as? [String: Any])?["days"] as? Int, 0)
-        XCTAssertEqual(empty.lines(style: Style(enabled: false)), [
-            "entries          0", "words            0", "days written     0", "starred          0",
-            "current streak   0 days", "longest streak   0 days", "busiest weekday  -", "first entry      -",
-            "last entry       -", "tags             -",
-        ])
+        XCTAssertEqual(
+            empty.lines(style: Style(enabled: false)),
+            [
+                "entries          0", "words            0", "days written     0", "starred          0",
+                "current streak   0 days", "longest streak   0 days", "busiest weekday  -", "first entry      -",
+                "last entry       -", "tags             -",
+            ])
     }
 
     /// Dates and the weekday in the locale, a tag that holds a terminal escape shown escaped.
@@ -76,13 +82,15 @@ final class StatsLinesTests: VaultTestCase {
         _ = try vault.add(text: "Sunday walk", date: date("2024-03-03T12:00:00Z"), tags: ["bad\u{1B}[2Jtag"])
         let report = try report(vault, today: "2026-03-11")
         let utc = TimeZone(identifier: "UTC")!
-        let german = report.lines(style: Style(enabled: false), context: LocaleCalendar(localeIdentifier: "de_DE", timeZone: utc))
+        let german = report.lines(
+            style: Style(enabled: false), context: LocaleCalendar(localeIdentifier: "de_DE", timeZone: utc))
         XCTAssertTrue(german.contains("busiest weekday  Sonntag (1 entry)"), "\(german)")
         XCTAssertTrue(german.contains("first entry      3. März 2024"), "\(german)")
         XCTAssertTrue(german.contains("longest streak   1 day, 3. März 2024"), "\(german)")
         XCTAssertTrue(german.contains("  1  #bad\\e[2Jtag"), "\(german)")
         XCTAssertFalse(german.joined().contains("\u{1B}"), "\(german)")
-        let english = report.lines(style: Style(enabled: false), context: LocaleCalendar(localeIdentifier: "en_US_POSIX", timeZone: utc))
+        let english = report.lines(
+            style: Style(enabled: false), context: LocaleCalendar(localeIdentifier: "en_US_POSIX", timeZone: utc))
         XCTAssertTrue(english.contains("busiest weekday  Sunday (1 entry)"), "\(english)")
         XCTAssertTrue(english.contains("last entry       Mar 3, 2024"), "\(english)")
     }

@@ -11,8 +11,10 @@ final class SyncFindingTextTests: XCTestCase {
 
     func testFindingsReadAsBefore() {
         XCTAssertEqual(
-            SyncFindingText.finding(.rewound(head: String(repeating: "a", count: 40), lastSeenCommit: String(repeating: "b", count: 40))),
-            "the remote was rewound: commit aaaaaaaaaaaa does not contain bbbbbbbbbbbb, which this machine had seen (a force-push?)")
+            SyncFindingText.finding(
+                .rewound(head: String(repeating: "a", count: 40), lastSeenCommit: String(repeating: "b", count: 40))),
+            "the remote was rewound: commit aaaaaaaaaaaa does not contain bbbbbbbbbbbb, which this machine had seen (a force-push?)"
+        )
         XCTAssertEqual(
             SyncFindingText.finding(.fileRewritten(status: "M", path: "log/ab/000000000001")),
             "the remote changed a file that is never rewritten: M log/ab/000000000001")
@@ -24,7 +26,8 @@ final class SyncFindingTextTests: XCTestCase {
             "machine 0011aabb wrote two different records 3 (log/x/000000000003 (1)): a copied machine or a forged log")
         XCTAssertEqual(
             SyncFindingText.finding(.recordNotAuthentic(path: "log/x/000000000002", fault: .doesNotAuthenticate)),
-            "log/x/000000000002 is not an authentic record of this vault (does not authenticate): edited, swapped or damaged")
+            "log/x/000000000002 is not an authentic record of this vault (does not authenticate): edited, swapped or damaged"
+        )
         XCTAssertEqual(
             SyncFindingText.finding(.markerGone(file: "diary-sync")),
             "the remote's 'diary-sync' file is gone: not the remote this machine synced with, or emptied")
@@ -36,7 +39,8 @@ final class SyncFindingTextTests: XCTestCase {
             "the passphrase was changed on 'machine-0': from now on this vault opens with the passphrase set there")
         XCTAssertEqual(
             SyncFindingText.note(.unannouncedPassphraseChangePublished),
-            "this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it now")
+            "this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it now"
+        )
         XCTAssertEqual(
             SyncFindingText.pending(.notArrived(machine: "desk", seq: 4, laterSeq: 6)),
             "machine 'desk': record 4 has not arrived yet (record 6 has)")
@@ -48,23 +52,30 @@ final class SyncFindingTextTests: XCTestCase {
     func testRemoteProblemsAndRefusalsReadAsBefore() {
         XCTAssertEqual(
             SyncFindingText.problem(.otherMachinesPushedFirst(attempts: 5)),
-            "other machines pushed first five times in a row; this machine's changes are kept and go with the next `diary sync`")
-        XCTAssertEqual(SyncFindingText.problem(.gitFailed(command: "push", message: nil, status: 128)), "git push: exit 128")
+            "other machines pushed first five times in a row; this machine's changes are kept and go with the next `diary sync`"
+        )
+        XCTAssertEqual(
+            SyncFindingText.problem(.gitFailed(command: "push", message: nil, status: 128)), "git push: exit 128")
         XCTAssertEqual(
             SyncFindingText.problem(.gitFailed(command: "fetch", message: "fatal: no such remote", status: 128)),
             "git fetch: fatal: no such remote")
         // Sorted as quoted names, as the library sorted them.
         XCTAssertEqual(
             SyncFindingText.refusal(.severalOtherVersions(machines: ["b", "b b"])),
-            "2 versions came from other machines ('b b', 'b'): --keep theirs would drop all but one; use --keep both to keep every version, or --edit")
+            "2 versions came from other machines ('b b', 'b'): --keep theirs would drop all but one; use --keep both to keep every version, or --edit"
+        )
     }
 
     func testAnUntrustedRemoteListsEachFindingEscapedOnItsOwnLine() throws {
-        let report = try XCTUnwrap(ErrorReport(SyncError.untrustedRemote([
-            .recordReplaced(machine: "desk", seq: 2), .logGone(machine: "evil\u{1b}[31m", recordsRead: 1),
-        ])))
+        let report = try XCTUnwrap(
+            ErrorReport(
+                SyncError.untrustedRemote([
+                    .recordReplaced(machine: "desk", seq: 2), .logGone(machine: "evil\u{1b}[31m", recordsRead: 1),
+                ])))
         XCTAssertEqual(report.code, .damaged)
-        XCTAssertEqual(report.message, """
+        XCTAssertEqual(
+            report.message,
+            """
             the remote contradicts what this machine saw before; nothing was synced:
               record 2 of machine 'desk' was replaced or truncated after this machine read it
               the log of machine '\(Printable.escaped("evil\u{1b}[31m"))' is gone (this machine had read 1 record(s) of it)

@@ -16,11 +16,16 @@ final class SyncFormatReaderTests: XCTestCase {
     override func setUpWithError() throws {
         // Debian's python3-nacl (Scripts/bootstrap installs it) is for /usr/bin/python3; a
         // python3 earlier on PATH (pyenv, a venv) may have PyNaCl from pip instead.
-        let candidates = ["/usr/bin/python3"] + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        let candidates =
+            ["/usr/bin/python3"]
+            + (ProcessInfo.processInfo.environment["PATH"] ?? "")
             .split(separator: ":").map { "\($0)/python3" }
-        guard let found = candidates.first(where: {
-            FileManager.default.isExecutableFile(atPath: $0) && (try? Self.run($0, ["-c", "import nacl"]).status) == 0
-        }) else {
+        guard
+            let found = candidates.first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+                    && (try? Self.run($0, ["-c", "import nacl"]).status) == 0
+            })
+        else {
             throw XCTSkip("no python3 with PyNaCl (apt-get install python3-nacl, or pip install pynacl)")
         }
         python = found
@@ -48,14 +53,19 @@ final class SyncFormatReaderTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         try checkEntries(result.stdout, ids)
         // §12.8: every commit has the neutral author, committer and date.
-        let log = try Self.run("/usr/bin/env", [
-            "git", "--git-dir", bare.path, "log", "--format=%an <%ae> %aI | %cn <%ce> %cI | %s", "main",
-        ])
+        let log = try Self.run(
+            "/usr/bin/env",
+            [
+                "git", "--git-dir", bare.path, "log", "--format=%an <%ae> %aI | %cn <%ce> %cI | %s", "main",
+            ])
         XCTAssertEqual(log.status, 0, log.stderr)
         let lines = log.stdout.split(separator: "\n")
         XCTAssertFalse(lines.isEmpty)
         for line in lines {
-            XCTAssertEqual(line, "diary <diary@invalid> 2001-01-01T00:00:00+00:00 | diary <diary@invalid> 2001-01-01T00:00:00+00:00 | sync")
+            XCTAssertEqual(
+                line,
+                "diary <diary@invalid> 2001-01-01T00:00:00+00:00 | diary <diary@invalid> 2001-01-01T00:00:00+00:00 | sync"
+            )
         }
     }
 
@@ -88,8 +98,10 @@ final class SyncFormatReaderTests: XCTestCase {
         desk.environment["DIARY_PASSPHRASE_FILE"] = try desk.passphraseFile(Self.passphrase)
         try desk.ok(["sync", "join", "--folder", remote.path, "--name", "desk"])
 
-        try box.ok(["edit", String(edited.prefix(8))], env: ["EDITOR": try box.script("printf 'Laptop version\\n' > \"$1\"")])
-        try desk.ok(["edit", String(edited.prefix(8))], env: ["EDITOR": try desk.script("printf 'Desk version\\n' > \"$1\"")])
+        try box.ok(
+            ["edit", String(edited.prefix(8))], env: ["EDITOR": try box.script("printf 'Laptop version\\n' > \"$1\"")])
+        try desk.ok(
+            ["edit", String(edited.prefix(8))], env: ["EDITOR": try desk.script("printf 'Desk version\\n' > \"$1\"")])
         try box.ok(["delete", String(starred.prefix(8)), "--yes"])
         try desk.ok(["star", String(starred.prefix(8))])
         try box.ok(["sync"])
@@ -106,12 +118,17 @@ final class SyncFormatReaderTests: XCTestCase {
         XCTAssertTrue(found[edited]?.contains("Desk version") == true, "both texts are listed")
         // The head the script shows first is the one each vault shows.
         for machine in [box!, desk] {
-            let titles = Dictionary(uniqueKeysWithValues: try machine.listJSON().map { ($0["id"] as? String ?? "", $0["title"] as? String ?? "") })
+            let titles = Dictionary(
+                uniqueKeysWithValues: try machine.listJSON().map {
+                    ($0["id"] as? String ?? "", $0["title"] as? String ?? "")
+                })
             XCTAssertEqual(Set(titles.keys), [edited, starred])
             for (id, title) in titles {
                 XCTAssertTrue(found[id]?.contains(": shown, in conflict (2 heads)\n\n- shown: revision") == true)
-                XCTAssertEqual(found[id]?.components(separatedBy: "- title: ").dropFirst().first?.prefix { $0 != "\n" }.description,
-                               title, "the script's shown head is the one \(machine === box ? "laptop" : "desk") shows")
+                XCTAssertEqual(
+                    found[id]?.components(separatedBy: "- title: ").dropFirst().first?.prefix { $0 != "\n" }
+                        .description,
+                    title, "the script's shown head is the one \(machine === box ? "laptop" : "desk") shows")
             }
         }
 
@@ -156,7 +173,9 @@ final class SyncFormatReaderTests: XCTestCase {
             XCTAssertEqual(result.status, 0, result.stderr)
             let found = sections(result.stdout)
             XCTAssertEqual(Set(found.keys), [first, second, third], result.stdout)
-            for (id, text) in [(first, "Before the rotation"), (second, "Between rekey and passwd"), (third, "After passwd")] {
+            for (id, text) in [
+                (first, "Before the rotation"), (second, "Between rekey and passwd"), (third, "After passwd"),
+            ] {
                 XCTAssertTrue(found[id]?.contains("- title: \(text)\n") == true, result.stdout)
             }
             XCTAssertFalse(result.stdout.contains("pending"), result.stdout)
@@ -204,7 +223,9 @@ final class SyncFormatReaderTests: XCTestCase {
         return found
     }
 
-    private func checkEntries(_ output: String, _ ids: Written, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func checkEntries(_ output: String, _ ids: Written, file: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
         let found = sections(output)
         XCTAssertEqual(Set(found.keys), [ids.kept, ids.edited, ids.deleted, ids.added], output, file: file, line: line)
         XCTAssertTrue(output.contains("('laptop')"), "the machine's name", file: file, line: line)
@@ -226,7 +247,8 @@ final class SyncFormatReaderTests: XCTestCase {
 
         let deleted = found[ids.deleted] ?? ""
         XCTAssertTrue(deleted.hasPrefix("\(ids.deleted): deleted\n"), deleted, file: file, line: line)
-        XCTAssertFalse(output.contains("Entry to delete soon"), "a deleted entry's text is not shown", file: file, line: line)
+        XCTAssertFalse(
+            output.contains("Entry to delete soon"), "a deleted entry's text is not shown", file: file, line: line)
 
         let added = found[ids.added] ?? ""
         XCTAssertTrue(added.hasPrefix("\(ids.added): shown\n"), added, file: file, line: line)
@@ -241,7 +263,8 @@ final class SyncFormatReaderTests: XCTestCase {
 
     /// Runs git or python with settings that keep the user's git configuration and terminal out.
     private static func run(_ program: String, _ args: [String]) throws -> DiaryResult {
-        try runProgram(URL(fileURLWithPath: program), args,
-                       env: ["GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C.UTF-8"])
+        try runProgram(
+            URL(fileURLWithPath: program), args,
+            env: ["GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C.UTF-8"])
     }
 }

@@ -7,9 +7,11 @@ final class SyncObserverTests: XCTestCase {
     func testTheRemoteHidesEntriesButShowsMachinesSyncsAndKeyChanges() throws {
         for kind in [SyncMachines.Kind.git, .folder] {
             let facts = try SyncObserverScenario.shared(kind).facts
-            XCTAssertEqual(facts["count"], "no (one record per sync)", "\(kind): three new entries went out as one record")
+            XCTAssertEqual(
+                facts["count"], "no (one record per sync)", "\(kind): three new entries went out as one record")
             XCTAssertEqual(facts["ids"], "no", "\(kind): no entry id in any name or byte, raw or as text")
-            XCTAssertEqual(facts["sizes"], "bucketed per record (512 B, then 8 per doubling)", "\(kind): 105 bytes + a bucket")
+            XCTAssertEqual(
+                facts["sizes"], "bucketed per record (512 B, then 8 per doubling)", "\(kind): 105 bytes + a bucket")
             XCTAssertEqual(facts["entry-mtime"], "no (records name no entry)")
             XCTAssertEqual(facts["entry-ctime"], "no (records name no entry)")
             XCTAssertEqual(facts["changed"], "no (only new records)", "\(kind): files are only ever added")
@@ -17,13 +19,17 @@ final class SyncObserverTests: XCTestCase {
             XCTAssertEqual(facts["edited-traces"], "yes (records are write-once)")
             XCTAssertEqual(facts["deleted-traces"], "yes (records are write-once)")
             XCTAssertEqual(facts["rekey-traces"], "yes (records are write-once)")
-            XCTAssertEqual(facts["passwd-traces"], kind == .git
-                ? "only in git history (replaced headers removed from the tree)" : "no (replaced headers removed)")
+            XCTAssertEqual(
+                facts["passwd-traces"],
+                kind == .git
+                    ? "only in git history (replaced headers removed from the tree)" : "no (replaced headers removed)")
             XCTAssertEqual(facts["kdf"], "yes (keys/ headers)")
             XCTAssertEqual(facts["vault-id"], "yes (marker, records, headers)")
             XCTAssertEqual(facts["key-generation"], "yes (keys/ headers, record key ids)")
             XCTAssertEqual(facts["plaintext"], "no", "\(kind): no text, title or tag in any byte the host holds")
-            XCTAssertEqual(facts["machines"], "yes (one log per machine that wrote)", "\(kind): a joined machine shows once it writes")
+            XCTAssertEqual(
+                facts["machines"], "yes (one log per machine that wrote)",
+                "\(kind): a joined machine shows once it writes")
             XCTAssertEqual(facts["syncs"], "yes (one record per sync that wrote)")
             XCTAssertEqual(facts["machine-names"], "no (sealed)")
         }
@@ -62,7 +68,9 @@ final class SyncObserverTests: XCTestCase {
             XCTAssertTrue(scenario.controls.machineIDFound, "\(kind): the machine id (clear by design) must be found")
             XCTAssertTrue(scenario.controls.recordFound, "\(kind): an old record's ciphertext must be found")
             XCTAssertTrue(scenario.controls.markerInScriptFound, "\(kind): a marker in a plaintext file must be found")
-            print("observer: sync \(kind) facts: \(scenario.facts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })")
+            print(
+                "observer: sync \(kind) facts: \(scenario.facts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })"
+            )
         }
     }
 }

@@ -35,9 +35,11 @@ final class TagSpellingTests: XCTestCase {
     func testATagWithWhiteSpaceIsRefusedAndNothingIsWritten() throws {
         let id = try box.ok(["new", "Kept", "--tag", "b"]).out
         let before = try box.ok(["list", "--json"]).stdout
-        for args in [["new", "Not stored", "--tag", "a b"], ["new", "Not stored", "--tag", "#a\tb"],
-                     ["tag", id, "+c d"], ["tag", id, "c d"], ["list", "--tag", "a b"],
-                     ["search", "Kept", "--tag", "a b"], ["export", "--tag", "a b", "--yes"]] {
+        for args in [
+            ["new", "Not stored", "--tag", "a b"], ["new", "Not stored", "--tag", "#a\tb"],
+            ["tag", id, "+c d"], ["tag", id, "c d"], ["list", "--tag", "a b"],
+            ["search", "Kept", "--tag", "a b"], ["export", "--tag", "a b", "--yes"],
+        ] {
             let result = try box.run(args)
             XCTAssertEqual(result.status, 64, "\(args): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("a tag has no spaces"), "\(args): \(result.stderr)")

@@ -23,7 +23,8 @@ final class TerminalInjectionTests: XCTestCase {
 
     private func assertNoControls(_ s: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         for c in ["\u{1B}", "\u{07}", "\r", "\u{9B}"] {
-            XCTAssertFalse(s.contains(c), "\(what) prints a raw control character: \(s.debugDescription)", file: file, line: line)
+            XCTAssertFalse(
+                s.contains(c), "\(what) prints a raw control character: \(s.debugDescription)", file: file, line: line)
         }
     }
 
@@ -40,8 +41,10 @@ final class TerminalInjectionTests: XCTestCase {
         let header = String(shown.prefix(upTo: shown.range(of: "\n\n")!.lowerBound))
         assertNoControls(header, "show's header")
         XCTAssertTrue(header.hasPrefix(Self.escapedTitle), header)
-        XCTAssertTrue(shown.hasSuffix("\n\n" + Self.body + "\n"), "into a pipe the text is unchanged: \(shown.debugDescription)")
-        XCTAssertTrue(try box.ok(["show", "--raw", id]).stdout.hasPrefix(Self.title + "\n"), "--raw prints the title as it is")
+        XCTAssertTrue(
+            shown.hasSuffix("\n\n" + Self.body + "\n"), "into a pipe the text is unchanged: \(shown.debugDescription)")
+        XCTAssertTrue(
+            try box.ok(["show", "--raw", id]).stdout.hasPrefix(Self.title + "\n"), "--raw prints the title as it is")
         // JSON escapes them as JSON does, and keeps the text.
         for args in [["list", "--json"], ["search", "body", "--json"], ["show", id, "--json"]] {
             let out = try box.ok(args).stdout
@@ -49,7 +52,8 @@ final class TerminalInjectionTests: XCTestCase {
             XCTAssertTrue(out.contains(#"\u001b"#) || out.contains(#"\u001B"#), out)
         }
         XCTAssertEqual(try box.listJSON().first?["title"] as? String, Self.title)
-        let shownJSON = try JSONSerialization.jsonObject(with: Data(box.ok(["show", id, "--json"]).stdout.utf8)) as? [String: Any]
+        let shownJSON =
+            try JSONSerialization.jsonObject(with: Data(box.ok(["show", id, "--json"]).stdout.utf8)) as? [String: Any]
         XCTAssertEqual(shownJSON?["text"] as? String, Self.text)
     }
 
@@ -76,7 +80,11 @@ final class TerminalInjectionTests: XCTestCase {
         let zip = box.root.appendingPathComponent("export.zip").path
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').writestr('\\u00e9\\x1b[2J\\r.json', '{not json')", zip]
+        python.arguments = [
+            "-c",
+            "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w').writestr('\\u00e9\\x1b[2J\\r.json', '{not json')",
+            zip,
+        ]
         try python.run()
         python.waitUntilExit()
         let zipResult = try box.run(["import", "--from", "dayone", zip])

@@ -32,7 +32,8 @@ final class TerminalRetryTests: XCTestCase {
         _ = try box.initVault(passphrase: "the right one")
         try box.ok(["new", "Behind three tries"])
         let (shown, status) = try onTerminal(
-            ["list"], [("Passphrase for", "wrong once"), ("Passphrase for", "wrong twice"), ("Passphrase for", "the right one")])
+            ["list"],
+            [("Passphrase for", "wrong once"), ("Passphrase for", "wrong twice"), ("Passphrase for", "the right one")])
         XCTAssertEqual(status, 0, shown)
         XCTAssertEqual(occurrences(of: "Sorry, try again.", in: shown), 2, shown)
         XCTAssertTrue(shown.contains("Behind three tries"), shown)
@@ -64,9 +65,11 @@ final class TerminalRetryTests: XCTestCase {
         let new = "Heron frost 9 ladder river"
         let (shown, status) = try onTerminal(
             ["passwd"],
-            [("Passphrase for", "a typo"), ("Passphrase for", "old passphrase"),
-             ("New passphrase: ", new), ("(again): ", new + " typo"),
-             ("New passphrase: ", new), ("(again): ", new)])
+            [
+                ("Passphrase for", "a typo"), ("Passphrase for", "old passphrase"),
+                ("New passphrase: ", new), ("(again): ", new + " typo"),
+                ("New passphrase: ", new), ("(again): ", new),
+            ])
         XCTAssertEqual(status, 0, shown)
         XCTAssertTrue(shown.contains("do not match; try again"), shown)
         XCTAssertTrue(shown.contains("passphrase changed"), shown)
@@ -76,7 +79,8 @@ final class TerminalRetryTests: XCTestCase {
     func testPasswdGivesUpAfterThreeMismatchesAndChangesNothing() throws {
         _ = try box.initVault(passphrase: "old passphrase")
         let new = "Heron frost 9 ladder river"
-        let dialogue = [("Passphrase for", "old passphrase")]
+        let dialogue =
+            [("Passphrase for", "old passphrase")]
             + (1...3).flatMap { n in [("New passphrase: ", new), ("(again): ", new + " \(n)")] }
         let (shown, status) = try onTerminal(["passwd"], dialogue)
         XCTAssertEqual(status, 1, shown)
@@ -92,8 +96,10 @@ final class TerminalRetryTests: XCTestCase {
         let new = "Heron frost 9 ladder river"
         let (shown, status) = try onTerminal(
             ["passwd"],
-            [("Passphrase for", "old passphrase"), ("New passphrase: ", "Password123!"),
-             ("New passphrase: ", new), ("(again): ", new)])
+            [
+                ("Passphrase for", "old passphrase"), ("New passphrase: ", "Password123!"),
+                ("New passphrase: ", new), ("(again): ", new),
+            ])
         XCTAssertEqual(status, 0, shown)
         XCTAssertTrue(shown.contains("That passphrase is weak: it is one of the most common passphrases"), shown)
         XCTAssertEqual(occurrences(of: "(again): ", in: shown), 1, "the weak one's repeat is not asked for: \(shown)")
@@ -111,7 +117,8 @@ final class TerminalRetryTests: XCTestCase {
 
         let other = try DiarySandbox(name: "retry-weak")
         let run = try other.runOnTerminal(
-            ["init"], answers: [("New passphrase: ", "a"), ("New passphrase: ", "aaaa"), ("New passphrase: ", "abc123")],
+            ["init"],
+            answers: [("New passphrase: ", "a"), ("New passphrase: ", "aaaa"), ("New passphrase: ", "abc123")],
             env: ["DIARY_PASSPHRASE_FILE": ""])
         XCTAssertEqual(run.status, 67, run.shown)
         XCTAssertEqual(occurrences(of: "That passphrase is weak", in: run.shown), 2, run.shown)
@@ -142,7 +149,8 @@ final class TerminalRetryTests: XCTestCase {
         XCTAssertNotNil(UUID(uuidString: id.trimmingCharacters(in: .newlines)), "stdout is the id alone: \(id)")
         XCTAssertEqual(id.filter { $0 == "\n" }.count, 1, id)
         XCTAssertTrue(shown.contains("diary: added \(id.prefix(8)) \"Walk by the river\""), shown)
-        XCTAssertFalse(shown.contains(id.trimmingCharacters(in: .newlines)), "the full id is not on the terminal: \(shown)")
+        XCTAssertFalse(
+            shown.contains(id.trimmingCharacters(in: .newlines)), "the full id is not on the terminal: \(shown)")
     }
 
     func testNewStaysQuietOnStderrWithoutATerminal() throws {

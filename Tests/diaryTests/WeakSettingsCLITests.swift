@@ -19,8 +19,9 @@ final class WeakSettingsCLITests: XCTestCase {
         for args in [["list"], ["list", "--passphrase-file", pass]] {
             let result = try box.ok(args)
             XCTAssertEqual(result.stdout, "", "stdout carries data only")
-            XCTAssertTrue(result.stderr.contains(
-                "diary: warning: passphrase file \(pass) is open to group or others (mode 0644)"), result.stderr)
+            XCTAssertTrue(
+                result.stderr.contains(
+                    "diary: warning: passphrase file \(pass) is open to group or others (mode 0644)"), result.stderr)
             XCTAssertTrue(result.stderr.contains("diary: hint: chmod 600 \(pass)"), result.stderr)
         }
 
@@ -76,8 +77,9 @@ final class WeakSettingsCLITests: XCTestCase {
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: header)
         let result = try box.ok(["new", "a line"])
         XCTAssertEqual(result.stdout.split(separator: "\n").count, 1, "stdout holds only the new id")
-        XCTAssertTrue(result.stderr.contains(
-            "diary: warning: \(box.vault.path) has mode 0755, wider than 0700; run `chmod 700 \(box.vault.path)`"),
+        XCTAssertTrue(
+            result.stderr.contains(
+                "diary: warning: \(box.vault.path) has mode 0755, wider than 0700; run `chmod 700 \(box.vault.path)`"),
             result.stderr)
         XCTAssertTrue(result.stderr.contains("diary: warning: \(header) has mode 0644, wider than 0600"), result.stderr)
         XCTAssertFalse(result.stderr.contains("key derivation"), "the test-only cost is not repeated")
@@ -87,7 +89,8 @@ final class WeakSettingsCLITests: XCTestCase {
     func testAKeyDerivationCostBelowTheDefaultIsWarnedOnEveryCommand() throws {
         // The real `interactive` preset, not the test-only cost (whose warning is left to `init`).
         let pass = try box.passphraseFile("correct horse")
-        try box.ok(["init", "--kdf", "interactive", "--new-passphrase-file", pass], env: ["DIARY_INSECURE_TEST_KDF": ""])
+        try box.ok(
+            ["init", "--kdf", "interactive", "--new-passphrase-file", pass], env: ["DIARY_INSECURE_TEST_KDF": ""])
         let result = try box.ok(["list", "--passphrase-file", pass], env: ["DIARY_INSECURE_TEST_KDF": ""])
         XCTAssertEqual(result.stdout, "")
         XCTAssertTrue(result.stderr.contains("diary: warning: key derivation"), result.stderr)

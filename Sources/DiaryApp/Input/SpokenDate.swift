@@ -73,7 +73,8 @@ enum SpokenDate {
     }
 
     /// The most recent `weekday` (1 = Sunday) on or before today, or strictly before it.
-    private static func recent(_ weekday: Int, now: Date, includingToday: Bool, _ calendar: Calendar) -> DateComponents? {
+    private static func recent(_ weekday: Int, now: Date, includingToday: Bool, _ calendar: Calendar) -> DateComponents?
+    {
         let today = calendar.component(.weekday, from: now)
         var back = (today - weekday + 7) % 7
         if back == 0 && !includingToday { back = 7 }
@@ -148,7 +149,7 @@ enum SpokenDate {
         guard let last = words.last else { return nil }
         var text = last
         var taken = 1
-        if (last == "am" || last == "pm"), words.count >= 2 {
+        if last == "am" || last == "pm", words.count >= 2 {
             text = words[words.count - 2] + last
             taken = 2
         }
@@ -215,8 +216,10 @@ enum SpokenDate {
         let local = context.formatter()  // Gregorian month names, in any locale
         for formatter in [local, english] {
             // The standalone short names are those `calendar` labels its rows with (`Mär`).
-            for symbols in [formatter.monthSymbols, formatter.shortMonthSymbols, formatter.standaloneMonthSymbols,
-                            formatter.shortStandaloneMonthSymbols] {
+            for symbols in [
+                formatter.monthSymbols, formatter.shortMonthSymbols, formatter.standaloneMonthSymbols,
+                formatter.shortStandaloneMonthSymbols,
+            ] {
                 for (i, name) in symbols.enumerated() {
                     var key = name.lowercased()
                     if key.hasSuffix(".") { key.removeLast() }

@@ -50,21 +50,24 @@ public struct KeyChanges {
         // The key being retired: the older of the two when an earlier run was interrupted.
         let retired = vault.retiringKey ?? (vault.vaultKey, vault.keyGeneration)
         let stateDirectory = session.stateDirectory
-        let unsealable = try vault.rotateKey(passphrase: passphrase, progress: progress, beforeRetiring: { headers in
-            // A synced vault publishes the new key's header, and the retired key sealed under
-            // the new one, at its next sync. Told before the old key is dropped, so that an
-            // interruption anywhere leaves both keys at hand for the next `diary rekey`.
-            try SyncLifecycle.noteKeyRotation(
-                vault: vault, headers: headers, retiredKey: retired.key, retiredGeneration: retired.generation,
-                stateDirectory: stateDirectory, finishing: finishing)
-        })
+        let unsealable = try vault.rotateKey(
+            passphrase: passphrase, progress: progress,
+            beforeRetiring: { headers in
+                // A synced vault publishes the new key's header, and the retired key sealed under
+                // the new one, at its next sync. Told before the old key is dropped, so that an
+                // interruption anywhere leaves both keys at hand for the next `diary rekey`.
+                try SyncLifecycle.noteKeyRotation(
+                    vault: vault, headers: headers, retiredKey: retired.key, retiredGeneration: retired.generation,
+                    stateDirectory: stateDirectory, finishing: finishing)
+            })
         // The rotation stands whether or not the agent could be given the key.
         do {
             return KeyRotationOutcome(
                 vault: vault.directory, unsealable: unsealable, agentHoldsNewKey: try handOverKey(of: vault),
                 agentNotTold: nil)
         } catch {
-            return KeyRotationOutcome(vault: vault.directory, unsealable: unsealable, agentHoldsNewKey: false, agentNotTold: error)
+            return KeyRotationOutcome(
+                vault: vault.directory, unsealable: unsealable, agentHoldsNewKey: false, agentNotTold: error)
         }
     }
 

@@ -57,9 +57,10 @@ extension DiarySession {
         } else {
             // At the asker a weak one is refused as soon as it is typed, with the reason, and
             // asked for again (a person can choose another; a file cannot).
-            guard let typed = try asker.askNew(
-                triesOnMismatch: triesOnMismatch, weakTries: Self.passphraseTries,
-                weakness: { allowWeak ? nil : PassphraseStrength.of($0).weakness })
+            guard
+                let typed = try asker.askNew(
+                    triesOnMismatch: triesOnMismatch, weakTries: Self.passphraseTries,
+                    weakness: { allowWeak ? nil : PassphraseStrength.of($0).weakness })
             else { throw AppError.noTerminalForNewPassphrase }
             passphrase = typed
         }

@@ -48,7 +48,8 @@ public struct PassphraseStrength: Equatable, Sendable {
         let unitLength = period(of: bytes)
         if unitLength < bytes.count {
             let unit = of(utf8: UnsafeRawBufferPointer(rebasing: bytes[0..<unitLength]))
-            let bits = (unit.weakness == .common ? 0 : unit.bits)
+            let bits =
+                (unit.weakness == .common ? 0 : unit.bits)
                 + log2(Double(bytes.count) / Double(unitLength))
             guard bits < minimumBits else { return PassphraseStrength(bits: bits, weakness: nil) }
             return PassphraseStrength(bits: bits, weakness: .repeatedUnit(bits: Int(bits)))
@@ -94,7 +95,8 @@ public struct PassphraseStrength: Equatable, Sendable {
     /// the byte after it equals the first byte, which starts a character.
     private static func period(of bytes: UnsafeRawBufferPointer) -> Int {
         guard bytes.count > 1 else { return bytes.count }
-        for length in 1...(bytes.count / 2) where (length..<bytes.count).allSatisfy({ bytes[$0] == bytes[$0 - length] }) {
+        for length in 1...(bytes.count / 2) where (length..<bytes.count).allSatisfy({ bytes[$0] == bytes[$0 - length] })
+        {
             return length
         }
         return bytes.count

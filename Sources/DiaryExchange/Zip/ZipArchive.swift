@@ -69,7 +69,8 @@ struct ZipArchive {
         var at = directoryOffset
         let directoryEnd = directoryOffset + directorySize
         for _ in 0..<count {
-            let (member, next) = try Self.centralHeader(bytes, at: at, directoryEnd: directoryEnd, dataEnd: directoryOffset)
+            let (member, next) = try Self.centralHeader(
+                bytes, at: at, directoryEnd: directoryEnd, dataEnd: directoryOffset)
             members.append(member)
             at = next
         }
@@ -120,7 +121,8 @@ struct ZipArchive {
             throw Malformed(detail: "member \(path) reaches past its end into the central directory")
         }
         let member = Member(
-            path: path, flags: UInt16(flags), method: UInt16(method), crc32: UInt32(crc), compressedSize: compressed, size: size,
+            path: path, flags: UInt16(flags), method: UInt16(method), crc32: UInt32(crc), compressedSize: compressed,
+            size: size,
             header: local, data: start..<(start + compressed))
         return (member, next)
     }
@@ -161,7 +163,9 @@ struct ZipArchive {
             }
             out = inflated
         default:
-            throw Malformed(detail: "member \(member.path) uses compression method \(member.method); only stored and deflate are read")
+            throw Malformed(
+                detail:
+                    "member \(member.path) uses compression method \(member.method); only stored and deflate are read")
         }
         guard Inflate.crc32(out) == member.crc32 else {
             throw Malformed(detail: "member \(member.path) is damaged")

@@ -82,7 +82,9 @@ package enum BackupFile {
         }
 
         private mutating func flush() throws {
-            do { try handle.write(contentsOf: buffer) } catch { throw VaultError.io(path: url.path, detail: "\(error)") }
+            do { try handle.write(contentsOf: buffer) } catch {
+                throw VaultError.io(path: url.path, detail: "\(error)")
+            }
             buffer.removeAll(keepingCapacity: true)
         }
     }

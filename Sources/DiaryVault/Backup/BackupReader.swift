@@ -1,6 +1,7 @@
 import DiaryCrypto
 import DiaryStore
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -105,9 +106,10 @@ package final class BackupReader {
             if offset + 45 == size && resume == size {
                 findings.append(Finding(offset: nil, entry: nil, detail: "the end record is damaged"))
             } else if resume > offset {
-                findings.append(Finding(
-                    offset: offset, entry: nil,
-                    detail: "\(resume - offset) bytes cannot be read as records (damaged framing)"))
+                findings.append(
+                    Finding(
+                        offset: offset, entry: nil,
+                        detail: "\(resume - offset) bytes cannot be read as records (damaged framing)"))
             }
             // `resume` is past `lastStart`, so the walk always moves on; it may lie before
             // `offset` when the last record swallowed the next one's start.
@@ -142,18 +144,8 @@ package final class BackupReader {
         if type == BackupFile.endType {
             // The end record is 40 bytes and the last thing in the file.
             guard length == 40, payloadOffset + 40 == size else { return nil }
-            try hash(upTo: offset)
-            let payload = try Self.pread(fd, payloadOffset, 40, path: url.path)
-            var r = ByteReader(payload)
-            let count = try r.u64()
-            let sum = try r.take(32)
+            try checkEndRecord(at: offset)
             sawEnd = true
-            if count != recordCount {
-                findings.append(Finding(offset: nil, entry: nil, detail: "end record: record count mismatch"))
-            }
-            if !constantTimeEquals(sum, hasher.finish()) {
-                findings.append(Finding(offset: nil, entry: nil, detail: "end record: checksum mismatch"))
-            }
             return size
         }
         guard type != BackupFile.headerType || first else {
@@ -163,16 +155,44 @@ package final class BackupReader {
             // The first record must be the header; anything else means its framing is gone.
             return nil
         }
+        let framed = [BackupFile.indexType, BackupFile.indexPageType, BackupFile.entryType].contains(type)
+        if framed { guard try framesWell(at: payloadOffset, length: length, type: type) else { return nil } }
+        guard try take(type, at: offset, length: length) else { return nil }
+        recordCount += 1
+        return payloadOffset + length
+    }
+
+    /// Compares the end record at `offset` with the records read: their count and the hash of
+    /// every byte before it.
+    private func checkEndRecord(at offset: Int) throws {
+        try hash(upTo: offset)
+        let payload = try Self.pread(fd, offset + 5, 40, path: url.path)
+        var r = ByteReader(payload)
+        let count = try r.u64()
+        let sum = try r.take(32)
+        if count != recordCount {
+            findings.append(Finding(offset: nil, entry: nil, detail: "end record: record count mismatch"))
+        }
+        if !constantTimeEquals(sum, hasher.finish()) {
+            findings.append(Finding(offset: nil, entry: nil, detail: "end record: checksum mismatch"))
+        }
+    }
+
+    /// Keeps what a well-framed record of `type` at `offset` holds; false for a type no
+    /// backup has.
+    private func take(_ type: UInt8, at offset: Int, length: Int) throws -> Bool {
+        let payloadOffset = offset + 5
         switch type {
         case BackupFile.headerType:
-            let payload = try read(payloadOffset, length, recordAt: offset)
-            header = payload
+            header = try read(payloadOffset, length, recordAt: offset)
         case BackupFile.indexType:
-            guard try framesWell(at: payloadOffset, length: length, type: type) else { return nil }
             let payload = try read(payloadOffset, length, recordAt: offset)
-            if index == nil { index = payload } else { findings.append(Finding(offset: offset, entry: nil, detail: "a second index record")) }
+            if index == nil {
+                index = payload
+            } else {
+                findings.append(Finding(offset: offset, entry: nil, detail: "a second index record"))
+            }
         case BackupFile.indexPageType:
-            guard try framesWell(at: payloadOffset, length: length, type: type) else { return nil }
             let payload = try read(payloadOffset, length, recordAt: offset)
             let page = Int(payload[0])
             if indexPages[page] == nil {
@@ -181,20 +201,19 @@ package final class BackupReader {
                 findings.append(Finding(offset: offset, entry: nil, detail: "index page \(page) appears twice"))
             }
         case BackupFile.entryType:
-            guard try framesWell(at: payloadOffset, length: length, type: type) else { return nil }
             // Only the id is kept; the sealed bytes are hashed in passing and read again later.
             let payload = try read(payloadOffset, length, recordAt: offset)
             let id = UUID(bytes: Array(payload[0..<16]))
             if seenIDs.insert(id).inserted {
-                entries.append(EntryRecord(id: id, offset: offset, payloadOffset: payloadOffset + 16, length: length - 16))
+                entries.append(
+                    EntryRecord(id: id, offset: offset, payloadOffset: payloadOffset + 16, length: length - 16))
             } else {
                 findings.append(Finding(offset: offset, entry: id, detail: "a second record for this entry"))
             }
         default:
-            return nil
+            return false
         }
-        recordCount += 1
-        return payloadOffset + length
+        return true
     }
 
     private var seenIDs = Set<UUID>()

@@ -1,6 +1,7 @@
 import DiaryCrypto
 import DiaryStore
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -40,7 +40,8 @@ extension Vault {
     public static func restore(
         backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind? = nil
     ) throws -> Vault {
-        let outcome = try restoreRecords(backup: file, to: directory, passphrase: passphrase, store: store, salvage: false)
+        let outcome = try restoreRecords(
+            backup: file, to: directory, passphrase: passphrase, store: store, salvage: false)
         return outcome.vault
     }
 
@@ -89,7 +90,8 @@ extension Vault {
         }
         // The index is rebuilt at the end if anything turns out damaged; until then the
         // backup's own is written, as a clean restore keeps it.
-        let initial = damage.isEmpty
+        let initial =
+            damage.isEmpty
             ? StoreChange(index: reader.index, putIndexPages: reader.indexPages) : StoreChange()
         let staging = try RestoreStaging(opened, initial: initial, store: store, next: directory)
         do {
@@ -151,10 +153,13 @@ extension Vault {
         do {
             let kek = try header.deriveKEK(try Passphrase.normalized(passphrase))
             let ring: KeyRing
-            do { ring = try header.unwrap(kek: kek) } catch CryptoError.authenticationFailed { throw VaultError.wrongPassphrase }
+            do { ring = try header.unwrap(kek: kek) } catch CryptoError.authenticationFailed {
+                throw VaultError.wrongPassphrase
+            }
             return OpenedBackup(header: header, ring: ring, kek: kek)
         } catch VaultError.wrongPassphrase where !damage.isEmpty {
-            damage.insert(Damage(object: .header, reason: "cannot be opened: a wrong passphrase, or a damaged header"), at: 0)
+            damage.insert(
+                Damage(object: .header, reason: "cannot be opened: a wrong passphrase, or a damaged header"), at: 0)
             return nil
         }
     }
@@ -186,7 +191,8 @@ extension Vault {
             if let found = Verifier.damage(verdict, id: record.id) {
                 damage.append(located(found, record))
                 if !salvage {
-                    throw VaultError.backupDamaged(path: file.path, detail: damage.map(\.description).joined(separator: "; "))
+                    throw VaultError.backupDamaged(
+                        path: file.path, detail: damage.map(\.description).joined(separator: "; "))
                 }
             }
             switch verdict {
@@ -207,7 +213,8 @@ extension Vault {
 
     private static func damage(of finding: BackupReader.Finding) -> Damage {
         if let id = finding.entry {
-            return Damage(object: .entry(id), reason: (finding.offset.map { "record at byte \($0): " } ?? "") + finding.detail)
+            return Damage(
+                object: .entry(id), reason: (finding.offset.map { "record at byte \($0): " } ?? "") + finding.detail)
         }
         if let offset = finding.offset { return Damage(object: .backupRecord(offset: offset), reason: finding.detail) }
         return Damage(object: .backupFile, reason: finding.detail)
@@ -216,7 +223,9 @@ extension Vault {
     /// `damage` with the position of the entry's record, so a record whose id itself is
     /// damaged can still be found in the file.
     private static func located(_ damage: Damage, _ record: BackupReader.EntryRecord) -> Damage {
-        Damage(object: damage.object, reason: "\(damage.reason) (record at byte \(record.offset))", reindexRepairs: damage.reindexRepairs)
+        Damage(
+            object: damage.object, reason: "\(damage.reason) (record at byte \(record.offset))",
+            reindexRepairs: damage.reindexRepairs)
     }
 
     private static func decodeBackupHeader(_ bytes: [UInt8], file: URL) throws -> VaultHeader {

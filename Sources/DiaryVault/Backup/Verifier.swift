@@ -242,17 +242,23 @@ extension Vault {
         let seen = report.seenOn.map { " (seen \(Self.isoDay($0)))" } ?? ""
         var damage: [Damage] = []
         if report.olderKey {
-            damage.append(Damage(object: .header, reason: "an older key than the one this machine saw\(seen) (a copy from before a rekey)"))
+            damage.append(
+                Damage(
+                    object: .header,
+                    reason: "an older key than the one this machine saw\(seen) (a copy from before a rekey)"))
         }
         if report.isLoss, let older = report.olderIndex {
-            damage.append(Damage(
-                object: .index, reason: "older than the copy this machine saw\(seen): generation \(older.found) < \(older.seen)"))
+            damage.append(
+                Damage(
+                    object: .index,
+                    reason: "older than the copy this machine saw\(seen): generation \(older.found) < \(older.seen)"))
         }
         for entry in report.missing {
             damage.append(Damage(object: .entry(entry.id), reason: "missing: this machine saw it\(seen)"))
         }
         for entry in report.older {
-            damage.append(Damage(object: .entry(entry.id), reason: "an older copy than the one this machine saw\(seen)"))
+            damage.append(
+                Damage(object: .entry(entry.id), reason: "an older copy than the one this machine saw\(seen)"))
         }
         return damage
     }

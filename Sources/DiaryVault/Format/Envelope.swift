@@ -53,7 +53,8 @@ package struct Envelope {
         _ plaintext: [UInt8], kind: ObjectKind, objectID: UUID, vaultID: UUID, keys: GenerationKeys
     ) throws -> [UInt8] {
         let ad = associatedData(vaultID: vaultID, kind: kind, generation: keys.generation, objectID: objectID)
-        let box = try XChaCha20Poly1305.seal(try LengthPadding.pad(plaintext), key: keys.key(for: kind), associatedData: ad)
+        let box = try XChaCha20Poly1305.seal(
+            try LengthPadding.pad(plaintext), key: keys.key(for: kind), associatedData: ad)
         return prefix(kind: kind, generation: keys.generation) + box.nonce + box.ciphertext
     }
 
@@ -82,7 +83,8 @@ package struct Envelope {
         var padded = try XChaCha20Poly1305.open(
             Array(sealed[nonceEnd...]), key: keys.key(for: kind),
             nonce: Array(sealed[prefixLength..<nonceEnd]),
-            associatedData: associatedData(vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID))
+            associatedData: associatedData(
+                vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID))
         // The padded copy holds the plaintext too, and nothing else would ever zero it.
         defer { secureZero(&padded) }
         // After authentication only: see `LengthPadding.unpaddedLength` (libsodium's

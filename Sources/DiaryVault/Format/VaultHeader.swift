@@ -76,7 +76,8 @@ package struct VaultHeader: Equatable {
     package static func decode(_ bytes: [UInt8]) throws(HeaderParseError) -> VaultHeader {
         guard bytes.count >= 10, Array(bytes[0..<8]) == magic else { throw .notAHeader }
         let version = Int(bytes[8]) << 8 | Int(bytes[9])
-        let checksumOK = bytes.count > checksumLength
+        let checksumOK =
+            bytes.count > checksumLength
             && constantTimeEquals(
                 BLAKE2b.hash(Array(bytes[..<(bytes.count - checksumLength)])),
                 Array(bytes[(bytes.count - checksumLength)...]))
@@ -105,10 +106,11 @@ package struct VaultHeader: Equatable {
         guard count == 1 || count == 2 else { throw FormatError.invalidField("key slot count") }
         var slots: [KeySlot] = []
         for _ in 0..<count {
-            slots.append(KeySlot(
-                generation: try r.u32(),
-                nonce: try r.take(XChaCha20Poly1305.nonceByteCount),
-                sealedKey: try r.take(32 + XChaCha20Poly1305.tagByteCount)))
+            slots.append(
+                KeySlot(
+                    generation: try r.u32(),
+                    nonce: try r.take(XChaCha20Poly1305.nonceByteCount),
+                    sealedKey: try r.take(32 + XChaCha20Poly1305.tagByteCount)))
         }
         try r.expectEnd()
         if count == 2, slots[1].generation != slots[0].generation &+ 1 || slots[0].generation == .max {

@@ -91,8 +91,11 @@ package struct IndexRoot: Equatable {
             }
             let newest = ListKey(date: try r.i64(), created: try r.i64())
             let range = Date.storableMilliseconds
-            guard count == 0 ? newest == ListKey(date: 0, created: 0)
-                    : range.contains(newest.date) && range.contains(newest.created) else {
+            guard
+                count == 0
+                    ? newest == ListKey(date: 0, created: 0)
+                    : range.contains(newest.date) && range.contains(newest.created)
+            else {
                 throw FormatError.invalidField("newest row")
             }
             root.counts.append(count)

@@ -76,14 +76,19 @@ final class SealedIndex {
         if let opened = open(first, against: index) { return index.insert(opened) }
         let (sealedRoot, again) = try storeCall {
             try backend.withSnapshot { reader in
-                (try reader.readIndex(), try Array(0..<IndexLayout.pageCount).map { ($0, try reader.readIndexPage($0)) })
+                (
+                    try reader.readIndex(),
+                    try Array(0..<IndexLayout.pageCount).map { ($0, try reader.readIndexPage($0)) }
+                )
             }
         }
         if sealedRoot != rootBytes {
             install(try decodeRoot(sealedRoot))
             guard state == .ok else { return }
             let missing = Set(wanted.filter { index.pages[$0] == nil })
-            if let opened = open(again.filter { missing.contains($0.0) }, against: index) { return index.insert(opened) }
+            if let opened = open(again.filter { missing.contains($0.0) }, against: index) {
+                return index.insert(opened)
+            }
         }
         install((try rebuilt(generation: 0), .damaged, nil))
     }
@@ -197,8 +202,9 @@ final class SealedIndex {
     /// the root is missing or damaged.
     private func decodeRoot(_ sealed: [UInt8]?) throws -> (PagedIndex, IndexState, [UInt8]?) {
         guard let sealed else { return (try rebuilt(generation: 0), .missing, nil) }
-        guard let plaintext = try? Envelope.open(
-            sealed, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing)
+        guard
+            let plaintext = try? Envelope.open(
+                sealed, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing)
         else { return (try rebuilt(generation: 0), .damaged, nil) }
         if let version = plaintext.first, version != IndexRoot.version {
             throw VaultError.unsupportedIndexVersion(found: Int(version), supported: Int(IndexRoot.version))
@@ -213,8 +219,8 @@ final class SealedIndex {
         var opened: [IndexPage] = []
         for (number, sealed) in sealedPages {
             guard let sealed, SealTag(root.tags[number]).matches(sealed),
-                  let page = try? openPage(
-                      sealed, number: number, expectedCount: root.counts[number], expectedNewest: root.newest[number])
+                let page = try? openPage(
+                    sealed, number: number, expectedCount: root.counts[number], expectedNewest: root.newest[number])
             else { return nil }
             opened.append(page)
         }
@@ -222,7 +228,9 @@ final class SealedIndex {
     }
 
     /// Opens a page and checks it against what the root says of it (rows and newest row).
-    private func openPage(_ sealed: [UInt8], number: Int, expectedCount: Int, expectedNewest: ListKey) throws -> IndexPage {
+    private func openPage(_ sealed: [UInt8], number: Int, expectedCount: Int, expectedNewest: ListKey) throws
+        -> IndexPage
+    {
         let page = try Envelope.open(
             sealed, kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: vaultID,
             keyRing: keyRing, into: pageBuffer

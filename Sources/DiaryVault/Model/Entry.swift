@@ -158,7 +158,8 @@ public enum EntryText {
 extension Entry {
     /// What the index keeps of this entry.
     var summary: EntrySummary {
-        EntrySummary(id: id, title: title, date: date, isCalendarDay: isCalendarDay, created: created,
-                     modified: modified, starred: starred, tags: tags, size: text.utf8.count, source: source)
+        EntrySummary(
+            id: id, title: title, date: date, isCalendarDay: isCalendarDay, created: created,
+            modified: modified, starred: starred, tags: tags, size: text.utf8.count, source: source)
     }
 }

@@ -38,10 +38,11 @@ package enum EntryCodec {
         let source = try r.string16()
         let text = try r.string32(limit: textLimit)
         try r.expectEnd()
-        return Entry(id: id, text: text, date: CalendarDay.date(storedMilliseconds: storedDate), created: created,
-                     modified: modified, starred: flags & starredFlag != 0, tags: tags,
-                     source: source.isEmpty ? nil : source,
-                     isCalendarDay: CalendarDay.isDay(storedMilliseconds: storedDate))
+        return Entry(
+            id: id, text: text, date: CalendarDay.date(storedMilliseconds: storedDate), created: created,
+            modified: modified, starred: flags & starredFlag != 0, tags: tags,
+            source: source.isEmpty ? nil : source,
+            isCalendarDay: CalendarDay.isDay(storedMilliseconds: storedDate))
     }
 }
 

@@ -16,7 +16,8 @@ extension EntrySummary {
     /// `NewestFirst` for summaries: `sorted(by: EntrySummary.newestFirst)`.
     public static func newestFirst(_ a: EntrySummary, _ b: EntrySummary) -> Bool {
         NewestFirst.precedes(
-            (ListKey(date: a.date, created: a.created), a.id.sortKey), (ListKey(date: b.date, created: b.created), b.id.sortKey))
+            (ListKey(date: a.date, created: a.created), a.id.sortKey),
+            (ListKey(date: b.date, created: b.created), b.id.sortKey))
     }
 }
 
@@ -24,7 +25,8 @@ extension Entry {
     /// `NewestFirst` for whole entries: `sorted(by: Entry.newestFirst)`.
     public static func newestFirst(_ a: Entry, _ b: Entry) -> Bool {
         NewestFirst.precedes(
-            (ListKey(date: a.date, created: a.created), a.id.sortKey), (ListKey(date: b.date, created: b.created), b.id.sortKey))
+            (ListKey(date: a.date, created: a.created), a.id.sortKey),
+            (ListKey(date: b.date, created: b.created), b.id.sortKey))
     }
 }
 

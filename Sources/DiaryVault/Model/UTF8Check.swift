@@ -63,8 +63,10 @@ enum UTF8Check {
         var i = start
         while i + 32 <= n {
             let raw = UnsafeRawPointer(base + i)
-            let any = raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+            let any =
+                raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+                | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
             guard any & highBits == 0 else { break }
             i += 32
         }

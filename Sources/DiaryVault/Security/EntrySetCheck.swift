@@ -152,7 +152,9 @@ extension Vault {
         guard seen.state == .ok else { return [] }
         var lost: [Lost] = []
         for number in pages {
-            guard let witnessed = seen.index.pages[number], let current = sealedIndex.index.pages[number] else { continue }
+            guard let witnessed = seen.index.pages[number], let current = sealedIndex.index.pages[number] else {
+                continue
+            }
             for i in 0..<witnessed.count {
                 let row = witnessed.row(at: i)
                 guard let now = current.row(row.summary.id) else {

@@ -50,7 +50,7 @@ public struct IndexWitness: Sendable {
     /// When the witness was last brought up to date, if it says.
     func seenDate() -> Date? {
         guard let bytes = try? DurableFile.read(seenURL, limit: 64),
-              let text = String(validating: bytes, as: UTF8.self), let seconds = Int64(text)
+            let text = String(validating: bytes, as: UTF8.self), let seconds = Int64(text)
         else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }

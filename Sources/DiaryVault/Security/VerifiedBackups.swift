@@ -47,7 +47,7 @@ public struct VerifiedBackups: Sendable {
         guard let bytes, let text = String(validating: bytes, as: UTF8.self) else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count == 3, lines[0] == Substring(Self.firstLine), lines[2].isEmpty,
-              let millis = Int64(lines[1]), millis >= 0
+            let millis = Int64(lines[1]), millis >= 0
         else { return nil }
         return Date(timeIntervalSince1970: Double(millis) / 1000)
     }

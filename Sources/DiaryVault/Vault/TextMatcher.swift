@@ -99,7 +99,8 @@ enum TextMatcher {
         haystack.range(of: needle, options: [.caseInsensitive, .diacriticInsensitive]) != nil
     }
 
-    private static func segmentedContains(_ bytes: UnsafeBufferPointer<UInt8>, pattern: [UInt8], needle: String) -> Bool {
+    private static func segmentedContains(_ bytes: UnsafeBufferPointer<UInt8>, pattern: [UInt8], needle: String) -> Bool
+    {
         var start = 0
         var ascii = true
         var i = 0

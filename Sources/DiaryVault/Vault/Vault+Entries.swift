@@ -53,7 +53,9 @@ extension Vault {
         let epoch = sealedIndex.epoch
         var listing = IndexListing(filter: filter)
         let root = sealedIndex.index
-        let order = (0..<IndexLayout.pageCount).filter { root.counts[$0] > 0 }.sorted { root.newest[$1] < root.newest[$0] }
+        let order = (0..<IndexLayout.pageCount).filter { root.counts[$0] > 0 }.sorted {
+            root.newest[$1] < root.newest[$0]
+        }
         var next = 0
         while next < order.count, !listing.cannotImprove(with: root.newest[order[next]]) {
             let chunk = order[next..<min(next + 8, order.count)]
@@ -84,7 +86,9 @@ extension Vault {
         var matches: [UUID] = []
         for number in pages {
             guard let page = index.pages[number] else { continue }  // rebuilt indexes hold all
-            for i in 0..<page.count where page.id(ofRowAt: i).hasHexPrefix(nibbles) { matches.append(page.id(ofRowAt: i)) }
+            for i in 0..<page.count where page.id(ofRowAt: i).hasHexPrefix(nibbles) {
+                matches.append(page.id(ofRowAt: i))
+            }
         }
         switch matches.count {
         case 0: throw VaultError.unknownID(idOrPrefix)

@@ -73,7 +73,8 @@ extension Vault {
             try backend.withWriteLock {
                 let onDisk = try readHeader(backend)
                 // The check's keys are good only for the very header they were unwrapped from.
-                let ring = try checked.flatMap { $0.header == onDisk ? $0.ring : nil }
+                let ring =
+                    try checked.flatMap { $0.header == onDisk ? $0.ring : nil }
                     ?? unwrap(onDisk, passphrase: current)
                 var next = onDisk
                 next.salt = PassphraseKDF.randomSalt()
@@ -113,7 +114,9 @@ extension Vault {
 
     /// While a rotation is unfinished: the older generation's key, the one being retired.
     public var retiringKey: (key: SecretBytes, generation: UInt32)? {
-        guard rotationInterrupted, let oldest = keyRing.all.first, oldest.generation != keyGeneration else { return nil }
+        guard rotationInterrupted, let oldest = keyRing.all.first, oldest.generation != keyGeneration else {
+            return nil
+        }
         return (oldest.vaultKey, oldest.generation)
     }
 
@@ -161,7 +164,8 @@ extension Vault {
     ) throws -> [UUID] {
         let rotation = try storeCall {
             try backend.withWriteLock {
-                try resealUnderNextKey(passphrase: passphrase, adopting: adopting, batchSize: batchSize, progress: progress)
+                try resealUnderNextKey(
+                    passphrase: passphrase, adopting: adopting, batchSize: batchSize, progress: progress)
             }
         }
         try beforeRetiring?(rotation.headers)
@@ -193,8 +197,10 @@ extension Vault {
             throw VaultError.headerDamaged("a published key older than this vault's")
         }
         if onDisk.slots.count == 1 {
-            let next = try adopting?.keys ?? GenerationKeys(
-                generation: onDisk.currentGeneration + 1, vaultKey: SecretBytes(randomCount: 32))
+            let next =
+                try adopting?.keys
+                ?? GenerationKeys(
+                    generation: onDisk.currentGeneration + 1, vaultKey: SecretBytes(randomCount: 32))
             ring = KeyRing(ring.all.filter { $0.generation != next.generation } + [next])
             try onDisk.setSlots(ring.all, kek: kek)
             try backend.apply(StoreChange(header: onDisk.encoded()))
@@ -207,7 +213,8 @@ extension Vault {
         var final = onDisk
         try final.setSlots([ring.current], kek: kek)
         let headers = try final.variantsForEveryStore(ring: KeyRing([ring.current]), kek: kek)
-        return Rotation(interim: onDisk, kek: kek, ring: ring, damaged: damaged, headers: PublishableHeaders(byStore: headers))
+        return Rotation(
+            interim: onDisk, kek: kek, ring: ring, damaged: damaged, headers: PublishableHeaders(byStore: headers))
     }
 
     /// Under the write lock: every readable entry is now under the new generation, so the old
@@ -247,14 +254,17 @@ extension Vault {
         var damaged: [UUID] = []
         var done = 0
         progress?(0, pending.count)
-        for batch in stride(from: 0, to: pending.count, by: max(batchSize, 1)).map({ pending[$0..<min($0 + batchSize, pending.count)] }) {
+        for batch in stride(from: 0, to: pending.count, by: max(batchSize, 1)).map({
+            pending[$0..<min($0 + batchSize, pending.count)]
+        }) {
             var puts: [UUID: [UInt8]] = [:]
             var next = sealedIndex.index
             for id in batch {
                 // An entry that fails to open, or that is not the one the index recorded (an
                 // older copy put back), is not blessed with a fresh seal: it stays as it is.
                 guard let sealed = try backend.readEntry(id), try sealedIndex.recordsSeal(sealed, of: id),
-                      let entry = try? openEntry(sealed, id: id) else {
+                    let entry = try? openEntry(sealed, id: id)
+                else {
                     damaged.append(id)
                     continue
                 }

@@ -74,13 +74,17 @@ extension Vault {
     package var encodedHeader: [UInt8] { header.encoded() }
 
     /// The vault id and key generation a published header names, read without any key.
-    package static func describeHeader(_ encoded: [UInt8]) throws -> (vaultID: UUID, store: StoreKind, generation: UInt32) {
+    package static func describeHeader(_ encoded: [UInt8]) throws -> (
+        vaultID: UUID, store: StoreKind, generation: UInt32
+    ) {
         let header = try decodeForeignHeader(encoded)
         return (header.vaultID, header.store, header.currentGeneration)
     }
 
     /// The vault key (and generation) a published header wraps under `passphrase`.
-    package static func unwrapHeader(_ encoded: [UInt8], passphrase: SecretBytes) throws -> (key: SecretBytes, generation: UInt32) {
+    package static func unwrapHeader(_ encoded: [UInt8], passphrase: SecretBytes) throws -> (
+        key: SecretBytes, generation: UInt32
+    ) {
         let header = try decodeForeignHeader(encoded)
         let ring = try unwrap(header, passphrase: passphrase)
         return (ring.current.vaultKey, ring.current.generation)
@@ -92,7 +96,8 @@ extension Vault {
     package func adoptHeader(_ encoded: [UInt8]) throws {
         let adopted = try Self.decodeForeignHeader(encoded)
         guard adopted.vaultID == header.vaultID, adopted.store == header.store,
-              adopted.slots.count == 1, adopted.currentGeneration == keyRing.current.generation else {
+            adopted.slots.count == 1, adopted.currentGeneration == keyRing.current.generation
+        else {
             throw VaultError.headerDamaged("a published header that does not fit this vault")
         }
         try storeCall {

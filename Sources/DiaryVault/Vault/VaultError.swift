@@ -51,7 +51,8 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the entry is \(bytes) bytes; the limit is \(limit) bytes"
         case .tooManyTags(let count, let limit): return "the entry has \(count) tags; the limit is \(limit)"
         case .invalidTag(let bytes, let limit): return "a tag is \(bytes) bytes long; the limit is \(limit) bytes"
-        case .invalidSource(let bytes, let limit): return "an import source is \(bytes) bytes long; the limit is \(limit) bytes"
+        case .invalidSource(let bytes, let limit):
+            return "an import source is \(bytes) bytes long; the limit is \(limit) bytes"
         case .storeDamaged(let path, let detail): return "\(path) is damaged: \(detail)"
         case .unknownID(let id): return "no entry matches '\(id)'"
         case .ambiguousID(let id, let matches):

@@ -32,7 +32,8 @@ struct AgentCommand: ParsableCommand {
         // Harden before the key enters this process: no core dump, no ptrace by the same user.
         try ProcessHardening.apply()
         var config = AgentConfig(
-            idleTimeout: timeout, maximumLifetime: max, socketURL: try UnlockAgent(environment: DiaryEnvironment()).socketURL(for: vaultID))
+            idleTimeout: timeout, maximumLifetime: max,
+            socketURL: try UnlockAgent(environment: DiaryEnvironment()).socketURL(for: vaultID))
         if let requestTimeout = Self.testRequestTimeout { config.requestTimeout = requestTimeout }
         // The key is passed inline so the server's reference is the only one.
         try AgentServer.run(
@@ -45,7 +46,8 @@ struct AgentCommand: ParsableCommand {
     /// Only the same user can set it, and that user can already end their own agent.
     private static var testRequestTimeout: TimeInterval? {
         guard let text = ProcessInfo.processInfo.environment["DIARY_TEST_AGENT_REQUEST_TIMEOUT"],
-              let seconds = TimeInterval(text), seconds > 0, seconds <= 60 else { return nil }
+            let seconds = TimeInterval(text), seconds > 0, seconds <= 60
+        else { return nil }
         return seconds
     }
 }

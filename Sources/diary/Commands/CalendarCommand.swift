@@ -84,7 +84,8 @@ struct CalendarCommand: ParsableCommand {
             entries = written.summaries.count
             words = written.totalWords
             days = year.days.map { day, tally in
-                Day(date: day.iso, entries: tally.entries, words: tally.words, starred: tally.starred,
+                Day(
+                    date: day.iso, entries: tally.entries, words: tally.words, starred: tally.starred,
                     level: YearHeatmap.level(tally))
             }
         }

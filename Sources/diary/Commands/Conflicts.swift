@@ -28,7 +28,9 @@ struct Conflicts: ParsableCommand {
     func run() throws {
         let session = global.session()
         try session.openVault()
-        let conflicts = try session.read { try SyncEngine(vault: $0, stateDirectory: session.stateDirectory).conflicts() }
+        let conflicts = try session.read {
+            try SyncEngine(vault: $0, stateDirectory: session.stateDirectory).conflicts()
+        }
         if json {
             try Output.data(EntryFormat.json(conflicts.map(ConflictRecord.init)))
             return
@@ -72,8 +74,9 @@ struct ConflictRecord: Encodable {
     init(_ c: Conflict) {
         id = EntryFormat.fullID(c.id)
         versions = c.versions.map {
-            Version(machine: $0.machineName, thisMachine: $0.isThisMachine, shown: $0.isShown, deleted: $0.entry == nil,
-                    entry: $0.entry.map { EntryFormat.Record($0) })
+            Version(
+                machine: $0.machineName, thisMachine: $0.isThisMachine, shown: $0.isShown, deleted: $0.entry == nil,
+                entry: $0.entry.map { EntryFormat.Record($0) })
         }
     }
 }

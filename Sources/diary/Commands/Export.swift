@@ -40,7 +40,8 @@ struct Export: ParsableCommand {
     var format: ExportFormat = .json
 
     @Option(
-        help: ArgumentHelp("Where to write (a file; for markdown also a directory); default stdout.", valueName: "path"),
+        help: ArgumentHelp(
+            "Where to write (a file; for markdown also a directory); default stdout.", valueName: "path"),
         completion: .file())
     var to: String?
 

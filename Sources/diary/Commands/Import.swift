@@ -47,8 +47,9 @@ struct Import: ParsableCommand {
     @Option(help: ArgumentHelp("What the files are: jrnl, dayone, markdown or diary.", valueName: "format"))
     var from: ImportFormat
 
-    @Argument(help: ArgumentHelp("The files to import (for markdown, also directories).", valueName: "file"),
-              completion: .file())
+    @Argument(
+        help: ArgumentHelp("The files to import (for markdown, also directories).", valueName: "file"),
+        completion: .file())
     var files: [String]
 
     func validate() throws {

@@ -88,6 +88,8 @@ struct List: ParsableCommand {
 /// place would not be noticed, so `show` and `edit` say that too.
 func hintIfEntryUnchecked(_ vault: Vault) {
     if vault.indexState != .ok {
-        Output.hint("this entry could not be checked against the index (an older copy put back would go unnoticed); `diary verify` names what is damaged")
+        Output.hint(
+            "this entry could not be checked against the index (an older copy put back would go unnoticed); `diary verify` names what is damaged"
+        )
     }
 }

@@ -39,4 +39,3 @@ struct Passwd: ParsableCommand {
         if let error = outcome.syncNotTold { throw error }
     }
 }
-

@@ -28,7 +28,8 @@ struct Rekey: ParsableCommand {
         let outcome = try KeyChanges(global.session()).rotateKey(progress: progress.update)
         progress.finish()
         for id in outcome.unsealable {
-            Output.warning("entry \(EntryFormat.fullID(id)) was already damaged and was not re-encrypted; run `diary verify`")
+            Output.warning(
+                "entry \(EntryFormat.fullID(id)) was already damaged and was not re-encrypted; run `diary verify`")
         }
         if let error = outcome.agentNotTold { throw error }
         if outcome.agentHoldsNewKey {

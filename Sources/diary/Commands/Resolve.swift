@@ -54,7 +54,9 @@ struct Resolve: ParsableCommand {
         let extras = try engine.resolve(entryID, keeping: choice)
         var note = "resolved \(EntryFormat.shortID(entryID)); `diary sync` publishes the choice"
         if extras.count == 1 { note += "; the other version is now entry \(EntryFormat.shortID(extras[0]))" }
-        if extras.count > 1 { note += "; the other versions are now entries \(extras.map(EntryFormat.shortID).joined(separator: ", "))" }
+        if extras.count > 1 {
+            note += "; the other versions are now entries \(extras.map(EntryFormat.shortID).joined(separator: ", "))"
+        }
         Output.note(note)
     }
 

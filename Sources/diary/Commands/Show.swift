@@ -36,7 +36,9 @@ struct Show: ParsableCommand {
     @Argument(help: "The entries' ids or id prefixes (default: the newest entry).", completion: EntryCompletion.ids)
     var ids: [String] = []
 
-    @Option(name: [.customShort("n"), .customLong("limit")], help: ArgumentHelp("Show the newest n entries.", valueName: "n"))
+    @Option(
+        name: [.customShort("n"), .customLong("limit")],
+        help: ArgumentHelp("Show the newest n entries.", valueName: "n"))
     var limit: Int?
 
     @Flag(help: "Print JSON.")
@@ -71,7 +73,8 @@ struct Show: ParsableCommand {
         if json {
             let records = entries.map(EntryFormat.Record.init)
             let several = limit != nil || ids.count > 1
-            try Pager.data(try several ? EntryFormat.json(records) : EntryFormat.json(records[0]), allowed: !pager.noPager)
+            try Pager.data(
+                try several ? EntryFormat.json(records) : EntryFormat.json(records[0]), allowed: !pager.noPager)
             return
         }
         let controls: EntryFormat.Controls = raw ? .raw : isatty(STDOUT_FILENO) == 1 ? .escaped : .escapedHeader

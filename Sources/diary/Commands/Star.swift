@@ -29,4 +29,3 @@ func setStar(_ starred: Bool, id: String, global: GlobalOptions) throws {
     _ = try vault.update(entryID, starred: starred)
     Output.note("\(starred ? "starred" : "unstarred") \(EntryFormat.shortID(entryID))")
 }
-

@@ -27,7 +27,8 @@ struct Status: ParsableCommand {
         let path = Printable.escaped(session.directory.path)
         if let status = try session.agentClient(for: info.id).status(), status.vaultID == info.id {
             Output.data(
-                "unlocked \(path) (\(info.store.rawValue)): locks in \(TimeSpan.describe(status.idleRemaining)) without use, at most \(TimeSpan.describe(status.maxRemaining))")
+                "unlocked \(path) (\(info.store.rawValue)): locks in \(TimeSpan.describe(status.idleRemaining)) without use, at most \(TimeSpan.describe(status.maxRemaining))"
+            )
         } else {
             Output.data("locked \(path) (\(info.store.rawValue))")
         }

@@ -29,4 +29,3 @@ struct Sync: ParsableCommand {
         subcommands: [SyncNow.self, SyncInit.self, SyncJoin.self, SyncStop.self],
         defaultSubcommand: SyncNow.self)
 }
-

@@ -29,7 +29,10 @@ struct SyncJoin: ParsableCommand {
     var store: StoreKind = .sqlite
 
     func run() throws {
-        let target = to.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL }
+        let target =
+            to.map {
+                URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL
+            }
             ?? global.vaultURL
         if let names = try? FileManager.default.contentsOfDirectory(atPath: target.path), !names.isEmpty {
             throw SyncError.targetNotEmpty(path: target.path)
@@ -46,7 +49,9 @@ struct SyncJoin: ParsableCommand {
             passphrase: passphrase, stateDirectory: session.stateDirectory, progress: progress.update)
         progress.finish()
         session.created(vault)
-        Output.note("created a \(vault.store.rawValue) vault at \(target.path) from \(Printable.escaped(remote.location.description))")
+        Output.note(
+            "created a \(vault.store.rawValue) vault at \(target.path) from \(Printable.escaped(remote.location.description))"
+        )
         SyncMessages.print(report)
         try KeyChanges(session).afterSync(report, vault: vault)
     }

@@ -30,11 +30,16 @@ struct SyncStop: ParsableCommand {
         let info = try session.inspect()
         let setup = (info.id, session.directory)
         try confirmDestructive(
-            "forgetting this machine's sync state", question: "Stop syncing \(session.directory.path) on this machine?", yes: yes)
-        guard let remote = try SyncLifecycle.stop(
-            vaultID: setup.0, vaultDirectory: setup.1, stateDirectory: session.stateDirectory) else {
+            "forgetting this machine's sync state", question: "Stop syncing \(session.directory.path) on this machine?",
+            yes: yes)
+        guard
+            let remote = try SyncLifecycle.stop(
+                vaultID: setup.0, vaultDirectory: setup.1, stateDirectory: session.stateDirectory)
+        else {
             throw SyncError.notSetUp
         }
-        Output.note("this vault no longer syncs with \(Printable.escaped(remote.description)) on this machine; the vault and the remote are unchanged")
+        Output.note(
+            "this vault no longer syncs with \(Printable.escaped(remote.description)) on this machine; the vault and the remote are unchanged"
+        )
     }
 }

@@ -40,7 +40,9 @@ struct Unlock: ParsableCommand {
         let info = try session.inspect()
         let client = try session.agentClient(for: info.id)
         if let status = try? client.status(), status.vaultID == info.id {
-            Output.note("already unlocked: \(session.directory.path) (locks in \(TimeSpan.describe(min(status.idleRemaining, status.maxRemaining))))")
+            Output.note(
+                "already unlocked: \(session.directory.path) (locks in \(TimeSpan.describe(min(status.idleRemaining, status.maxRemaining))))"
+            )
             return
         }
         let (vault, _) = try session.openWithPassphrase()
@@ -48,7 +50,7 @@ struct Unlock: ParsableCommand {
             key: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id,
             idleTimeout: timeout.seconds, maximumLifetime: max.seconds, client: client)
         Output.note(
-            "unlocked \(session.directory.path) for \(TimeSpan.describe(timeout.seconds)) without use, at most \(TimeSpan.describe(max.seconds))")
+            "unlocked \(session.directory.path) for \(TimeSpan.describe(timeout.seconds)) without use, at most \(TimeSpan.describe(max.seconds))"
+        )
     }
 }
-

@@ -57,8 +57,10 @@ struct Verify: ParsableCommand {
             let headerOpened = report.checkedEntries > 0 && !report.damaged.contains { $0.object == .header }
             throw CLIError.backupDamageFound(count: report.damaged.count, salvageable: headerOpened)
         }
-        guard report.isClean else { throw CLIError.damageFound(
-            count: report.damaged.count, reindexRepairs: report.damaged.contains(where: \.reindexRepairs)) }
+        guard report.isClean else {
+            throw CLIError.damageFound(
+                count: report.damaged.count, reindexRepairs: report.damaged.contains(where: \.reindexRepairs))
+        }
         Output.note("ok: \(report.checkedEntries) entr\(report.checkedEntries == 1 ? "y" : "ies"), no damage")
     }
 
@@ -66,10 +68,10 @@ struct Verify: ParsableCommand {
     /// audit`. Failing to remember does not fail the verification.
     private static func noteVerifiedBackup(_ file: URL, stateDirectory: URL) {
         do {
-            try VerifiedBackups(stateDirectory: stateDirectory).record(vaultID: try VerifiedBackups.vaultID(ofBackup: file))
+            try VerifiedBackups(stateDirectory: stateDirectory).record(
+                vaultID: try VerifiedBackups.vaultID(ofBackup: file))
         } catch {
             Output.warning("could not note the verified backup for `diary audit`: \(error)")
         }
     }
 }
-

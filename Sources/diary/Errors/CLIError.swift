@@ -78,7 +78,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .editorFailed(let command, let status):
             return "the editor '\(command)' failed (status \(status)); nothing was changed"
         case .notRegularFile(let path):
-            return "\(path) is not a regular file in diary's private directory (a link or a special file); refusing to read it; nothing was changed"
+            return
+                "\(path) is not a regular file in diary's private directory (a link or a special file); refusing to read it; nothing was changed"
         case .noMemoryFileSystem:
             return "no memory file system for the editor's temporary file; refusing to write text to disk"
         case .system(let what, let code): return "\(what): \(String(cString: strerror(code)))"
@@ -86,12 +87,16 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .entriesLost(let vault): return "refusing to use \(vault) until the loss is accepted or repaired"
         case .damageFound(let count, _): return "damage found in \(count) object\(count == 1 ? "" : "s")"
         case .badPath(let path, let detail): return "\(path): \(detail)"
-        case .backupDamageFound(let count, _): return "damage found in \(count) object\(count == 1 ? "" : "s") of the backup"
+        case .backupDamageFound(let count, _):
+            return "damage found in \(count) object\(count == 1 ? "" : "s") of the backup"
         case .backedUpDamage(let count):
-            return "the backup was written, but \(count) damaged object\(count == 1 ? " was" : "s were") copied as found"
+            return
+                "the backup was written, but \(count) damaged object\(count == 1 ? " was" : "s were") copied as found"
         case .salvagedWithLoss(let lost, let restored, let path):
-            return "restored \(restored) entr\(restored == 1 ? "y" : "ies") into \(path); \(lost) object\(lost == 1 ? " was" : "s were") lost (listed above)"
-        case .notEmpty(let path): return "\(path) exists and is not empty; restore writes only into a new or empty directory"
+            return
+                "restored \(restored) entr\(restored == 1 ? "y" : "ies") into \(path); \(lost) object\(lost == 1 ? " was" : "s were") lost (listed above)"
+        case .notEmpty(let path):
+            return "\(path) exists and is not empty; restore writes only into a new or empty directory"
         case .noEntries: return "the vault has no entries yet"
         case .conflictMarkersLeft: return "the text still has conflict markers; nothing was changed"
         }
@@ -102,7 +107,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .locked: return "run `diary unlock`, or pass --passphrase-file"
         case .agentBusy: return "try again in a moment, or pass --passphrase-file"
         case .weakPassphrase:
-            return "choose a longer one (four or more random words, or 12 or more mixed characters), or pass --allow-weak-passphrase to use it anyway"
+            return
+                "choose a longer one (four or more random words, or 12 or more mixed characters), or pass --allow-weak-passphrase to use it anyway"
         case .noTerminalForNewPassphrase: return "pass --new-passphrase-file"
         case .confirmationNeeded: return "pass --yes to confirm without a terminal"
         case .noMemoryFileSystem:
@@ -115,7 +121,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .damageFound(_, reindexRepairs: true): return "`diary reindex` rebuilds the index from the entries"
         case .backupDamageFound(_, salvageable: true):
             return "`diary restore BACKUP --to DIR --salvage` restores every entry that is intact"
-        case .backedUpDamage: return "`diary verify` names the damage; `diary restore --salvage` leaves it out of a restore"
+        case .backedUpDamage:
+            return "`diary verify` names the damage; `diary restore --salvage` leaves it out of a restore"
         default: return nil
         }
     }

@@ -8,7 +8,8 @@ enum InputWording {
         switch error {
         case .emptySearch: return "the search text is empty"
         case .unpairedQuote(let argument): return "an unpaired \" in '\(argument)'; write a phrase as \"two words\""
-        case .tagWithSpace(let tag): return "'\(Printable.escaped(tag))' is not a tag: a tag has no spaces (write 'a-b')"
+        case .tagWithSpace(let tag):
+            return "'\(Printable.escaped(tag))' is not a tag: a tag has no spaces (write 'a-b')"
         case .tooLarge, .notUTF8, .emptyText: return report(error).message
         }
     }

@@ -98,7 +98,8 @@ enum CommandLineArguments {
     /// `Did you mean 'list'?` / `Did you mean 'star' or 'stats'?`
     static func didYouMean(_ suggestions: [String]) -> String {
         let quoted = suggestions.map { "'\($0)'" }
-        let list = quoted.count <= 2
+        let list =
+            quoted.count <= 2
             ? quoted.joined(separator: " or ")
             : quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
         return "Did you mean \(list)?"

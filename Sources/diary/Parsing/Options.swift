@@ -70,7 +70,9 @@ struct FilterOptions: ParsableArguments {
         completion: DateInput.completion, transform: DateInput.argument)
     var to: DateInput?
 
-    @Option(name: [.customShort("n"), .customLong("limit")], help: ArgumentHelp("At most this many entries.", valueName: "n"))
+    @Option(
+        name: [.customShort("n"), .customLong("limit")],
+        help: ArgumentHelp("At most this many entries.", valueName: "n"))
     var limit: Int?
 
     @Flag(help: "Print JSON (an array of objects with sorted keys) instead of lines.")

@@ -5,18 +5,22 @@ import Foundation
 
 /// Options naming a remote: a git URL argument or `--folder PATH`, and this machine's name.
 struct RemoteOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp(
-        "A git remote: a path to a bare repository, ssh://..., or host:path.", valueName: "git-remote"))
+    @Argument(
+        help: ArgumentHelp(
+            "A git remote: a path to a bare repository, ssh://..., or host:path.", valueName: "git-remote"))
     var git: String?
 
     @Option(
-        help: ArgumentHelp("A folder a file-sync tool replicates (Syncthing, Dropbox, ...), instead of git.",
-                           valueName: "path"),
+        help: ArgumentHelp(
+            "A folder a file-sync tool replicates (Syncthing, Dropbox, ...), instead of git.",
+            valueName: "path"),
         completion: .directory)
     var folder: String?
 
-    @Option(help: ArgumentHelp("This machine's name in conflicts and messages (default: the host name).",
-                               valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "This machine's name in conflicts and messages (default: the host name).",
+            valueName: "name"))
     var name: String?
 
     func validate() throws {
@@ -25,7 +29,8 @@ struct RemoteOptions: ParsableArguments {
         case (.some, .some): throw ValidationError("name either a git remote or --folder, not both")
         default: break
         }
-        if let name, name.isEmpty || name.utf8.count > 200 || name.unicodeScalars.contains(where: Printable.needsEscape) {
+        if let name, name.isEmpty || name.utf8.count > 200 || name.unicodeScalars.contains(where: Printable.needsEscape)
+        {
             throw ValidationError("--name must be 1 to 200 printable characters")
         }
     }
@@ -37,7 +42,8 @@ struct RemoteOptions: ParsableArguments {
         let url = git!
         // A local path is made absolute: the clone lives elsewhere, and a relative path would
         // then name another place.
-        if url.hasPrefix("/") || url.hasPrefix(".") || url.hasPrefix("~") || FileManager.default.fileExists(atPath: url) {
+        if url.hasPrefix("/") || url.hasPrefix(".") || url.hasPrefix("~") || FileManager.default.fileExists(atPath: url)
+        {
             return .git(URL(fileURLWithPath: (url as NSString).expandingTildeInPath).standardizedFileURL.path)
         }
         return .git(url)

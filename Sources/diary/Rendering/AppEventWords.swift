@@ -9,7 +9,9 @@ enum AppEventWords {
         case .agentBusyUsingPassphrase:
             Output.warning("the unlock agent is busy; using the passphrase instead")
         case .agentKeyRefused:
-            Output.warning("the unlock agent's key does not open this vault's index (another key, or a damaged index); asking for the passphrase")
+            Output.warning(
+                "the unlock agent's key does not open this vault's index (another key, or a damaged index); asking for the passphrase"
+            )
         case .rotationInterrupted:
             Output.warning("a key rotation was interrupted; run `diary rekey` to finish it")
         case .finishingInterruptedRotation:
@@ -22,7 +24,9 @@ enum AppEventWords {
             Output.warning("passphrase file \(path) is open to group or others (mode 0\(String(mode, radix: 8)))")
             Output.hint("chmod 600 \(path)")
         case .weakPassphraseAllowed(let weakness):
-            Output.warning("the new passphrase is weak: \(PassphraseWords.weakness(weakness)); used because of --allow-weak-passphrase")
+            Output.warning(
+                "the new passphrase is weak: \(PassphraseWords.weakness(weakness)); used because of --allow-weak-passphrase"
+            )
         default:
             sayEntrySet(event)
         }
@@ -34,11 +38,13 @@ enum AppEventWords {
         case .recordUnreadable(let vault):
             Output.warning("this machine's record of \(vault.path) could not be read; it was started again")
         case .indexDamaged(let vault, let noRecord):
-            Output.warning("the index of \(vault.path) is missing or damaged; "
-                + "only `diary reindex` can write until it is repaired")
+            Output.warning(
+                "the index of \(vault.path) is missing or damaged; "
+                    + "only `diary reindex` can write until it is repaired")
             if noRecord {
-                Output.warning("this machine has no earlier record of this vault: "
-                    + "entries deleted or rolled back before now cannot be detected")
+                Output.warning(
+                    "this machine has no earlier record of this vault: "
+                        + "entries deleted or rolled back before now cannot be detected")
             }
         case .entriesLost(let report, let vault):
             for line in EntrySetWords.describe(report, vault: vault) { Output.talk("diary: \(line)") }

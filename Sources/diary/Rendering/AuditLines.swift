@@ -9,18 +9,22 @@ extension AuditFinding {
     var text: String {
         switch self {
         case .weakKeyDerivation(let kdf):
-            return "key derivation \(kdf) is below the default \(KDFParameters.moderate); run `diary passwd --kdf moderate`"
+            return
+                "key derivation \(kdf) is below the default \(KDFParameters.moderate); run `diary passwd --kdf moderate`"
         case .tooOpen(let path, let mode, let isDirectory):
             let wanted = isDirectory ? "0700" : "0600"
-            return "\(path) has mode \(AuditFindings.octal(mode)), wider than \(wanted); run `chmod \(wanted.dropFirst()) \(path)`"
+            return
+                "\(path) has mode \(AuditFindings.octal(mode)), wider than \(wanted); run `chmod \(wanted.dropFirst()) \(path)`"
         case .editorLeftover(let path):
-            return "leftover editor directory \(path) may hold an entry's text; unless a `diary edit` is still running, `diary recover` stores it (or `--discard` wipes it)"
+            return
+                "leftover editor directory \(path) may hold an entry's text; unless a `diary edit` is still running, `diary recover` stores it (or `--discard` wipes it)"
         case .interruptedRotation:
             return "a key rotation was interrupted; run `diary rekey` to finish it"
         case .informativeEntryTimes:
             return "some entry files carry real modification times; editing those entries hides them"
         case .noRecentBackup(let days):
-            return "no backup of this vault was verified in the last \(days) days; run `diary backup FILE` then `diary verify FILE`"
+            return
+                "no backup of this vault was verified in the last \(days) days; run `diary backup FILE` then `diary verify FILE`"
         }
     }
 }
@@ -73,7 +77,8 @@ extension AuditFindings {
     private var timesText: String {
         switch exposure.entryTimes {
         case .oneFile: return "one file for all entries: its times date only the vault's last write"
-        case .hidden: return "hidden (entry files carry random times); inode change times on this disk still date writes"
+        case .hidden:
+            return "hidden (entry files carry random times); inode change times on this disk still date writes"
         case .informative: return "informative (some entry files carry real modification times)"
         }
     }

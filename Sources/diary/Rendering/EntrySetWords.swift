@@ -8,19 +8,27 @@ enum EntrySetWords {
         let seen = report.seenOn.map { " on " + day($0) } ?? ""
         var parts: [String] = []
         if !report.missing.isEmpty {
-            parts.append("\(count(report.missing.count)) this machine saw \(report.missing.count == 1 ? "is" : "are") missing")
+            parts.append(
+                "\(count(report.missing.count)) this machine saw \(report.missing.count == 1 ? "is" : "are") missing")
         }
         if !report.older.isEmpty {
-            parts.append("\(count(report.older.count)) \(report.older.count == 1 ? "is an older copy" : "are older copies")")
+            parts.append(
+                "\(count(report.older.count)) \(report.older.count == 1 ? "is an older copy" : "are older copies")")
         }
-        var lines = ["error: the vault at \(vault.path) is older than the copy this machine saw\(seen)"
-            + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))]
+        var lines = [
+            "error: the vault at \(vault.path) is older than the copy this machine saw\(seen)"
+                + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+        ]
         if report.olderKey {
             lines.append("error: its key is older than the one this machine saw (a copy from before `diary rekey`)")
         }
         if report.indexDamaged { lines.append("error: its index is missing or damaged") }
-        for entry in report.missing { lines.append("  missing:     \(entry.id.uuidString.lowercased())  dated \(day(entry.date))") }
-        for entry in report.older { lines.append("  older copy:  \(entry.id.uuidString.lowercased())  dated \(day(entry.date))") }
+        for entry in report.missing {
+            lines.append("  missing:     \(entry.id.uuidString.lowercased())  dated \(day(entry.date))")
+        }
+        for entry in report.older {
+            lines.append("  older copy:  \(entry.id.uuidString.lowercased())  dated \(day(entry.date))")
+        }
         return lines
     }
 

@@ -34,7 +34,8 @@ enum SearchContext {
         for term in terms {
             var from = line.startIndex
             while from < line.endIndex,
-                let r = line.range(of: term, options: [.caseInsensitive, .diacriticInsensitive], range: from..<line.endIndex)
+                let r = line.range(
+                    of: term, options: [.caseInsensitive, .diacriticInsensitive], range: from..<line.endIndex)
             {
                 let start = line.distance(from: line.startIndex, to: r.lowerBound)
                 found.append(start..<(start + line.distance(from: r.lowerBound, to: r.upperBound)))

@@ -20,7 +20,10 @@ extension StatsReport {
             row("starred", "\(starred)"),
             row("current streak", currentText),
             row("longest streak", longest.map { Self.describe($0, day: day, calendar: context.calendar) } ?? "0 days"),
-            row("busiest weekday", busiest.map { "\(weekdayNames[$0.weekday - 1]) (\(Self.count($0.entries, "entry", "entries")))" } ?? "-"),
+            row(
+                "busiest weekday",
+                busiest.map { "\(weekdayNames[$0.weekday - 1]) (\(Self.count($0.entries, "entry", "entries")))" } ?? "-"
+            ),
             row("first entry", first.map(day) ?? "-"),
             row("last entry", last.map(day) ?? "-"),
         ]
@@ -44,7 +47,8 @@ extension StatsReport {
     }
 
     private static func describe(_ streak: Streak, day: (Date) -> String, calendar: Calendar) -> String {
-        let span = streak.days == 1
+        let span =
+            streak.days == 1
             ? day(streak.first.noon(in: calendar))
             : "\(day(streak.first.noon(in: calendar))) - \(day(streak.last.noon(in: calendar)))"
         return "\(count(streak.days, "day", "days")), \(span)"

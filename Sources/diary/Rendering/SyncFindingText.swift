@@ -12,7 +12,8 @@ enum SyncFindingText {
         case .branchGone(let branch, let last):
             return "the remote's branch '\(branch)' is gone (this machine had seen commit \(last.prefix(12)))"
         case .rewound(let head, let last):
-            return "the remote was rewound: commit \(head.prefix(12)) does not contain \(last.prefix(12)), which this machine had seen (a force-push?)"
+            return
+                "the remote was rewound: commit \(head.prefix(12)) does not contain \(last.prefix(12)), which this machine had seen (a force-push?)"
         case .fileRewritten(let status, let path):
             let change = path.isEmpty ? status : status + " " + path.replacingOccurrences(of: "\t", with: " ")
             return "the remote changed a file that is never rewritten: \(change)"
@@ -27,7 +28,8 @@ enum SyncFindingText {
         case .recordUnreadable(let path):
             return "\(path) cannot be read (not a regular file, or too large)"
         case .recordOfNewerVersion(let path, let version):
-            return "\(path) is a record of version \(version), which this diary does not read: upgrade diary on this machine"
+            return
+                "\(path) is a record of version \(version), which this diary does not read: upgrade diary on this machine"
         case .recordOfOtherVault(let path, let vault):
             return "\(path) belongs to another vault (\(vault.uuidString.lowercased()))"
         case .recordNotAuthentic(let path, let fault):
@@ -35,7 +37,8 @@ enum SyncFindingText {
         case .recordOutOfChain(let path, let previous):
             return "\(path) does not follow record \(previous) of its machine (a replaced, removed or reordered record)"
         case .recordWrittenTwice(let machine, let seq, let copy):
-            return "machine \(Self.shortMachineID(machine)) wrote two different records \(seq) (\(copy)): a copied machine or a forged log"
+            return
+                "machine \(Self.shortMachineID(machine)) wrote two different records \(seq) (\(copy)): a copied machine or a forged log"
         case .keyChangeHeadersDisagree(let machine, let seq):
             return "a key change of machine '\(machine)' (record \(seq)) publishes headers that do not agree"
         case .keyChangeWithoutHeader(let machine, let store):
@@ -65,20 +68,25 @@ enum SyncFindingText {
         case .unexpectedLogEntry(let path): return "unexpected entry in the remote, left alone: \(path)"
         case .identicalRecordCopyRemoved(let path): return "removed a conflict copy identical to its record: \(path)"
         case .recordPutBack(let path): return "put back a record a sync tool had left only as a conflict copy: \(path)"
-        case .unauthenticRecordCopyLeft(let path): return "conflict copy that is not an authentic record, left alone: \(path)"
+        case .unauthenticRecordCopyLeft(let path):
+            return "conflict copy that is not an authentic record, left alone: \(path)"
         case .identicalFileCopyRemoved(let path): return "removed a conflict copy identical to its file: \(path)"
         case .filePutBack(let path): return "put back a file a sync tool had left only as a conflict copy: \(path)"
         case .differingCopyLeft(let path): return "conflict copy that differs from its file, left alone: \(path)"
         case .passphraseChangeLostToRotationHere(let machine):
-            return "the passphrase change made on '\(machine)' lost to the key rotation made here: the vault opens with this machine's passphrase"
+            return
+                "the passphrase change made on '\(machine)' lost to the key rotation made here: the vault opens with this machine's passphrase"
         case .ownPassphraseChangeLost(let machine):
-            return "the passphrase change made on this machine lost to the key rotation on '\(machine)': this vault now opens with the passphrase set there"
+            return
+                "the passphrase change made on this machine lost to the key rotation on '\(machine)': this vault now opens with the passphrase set there"
         case .keyRotationFollowed(let machine):
             return "the vault key was rotated on '\(machine)': this vault now uses the new key"
         case .passphraseChangeFollowed(let machine):
-            return "the passphrase was changed on '\(machine)': from now on this vault opens with the passphrase set there"
+            return
+                "the passphrase was changed on '\(machine)': from now on this vault opens with the passphrase set there"
         case .unannouncedPassphraseChangePublished:
-            return "this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it now"
+            return
+                "this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it now"
         }
     }
 
@@ -103,7 +111,8 @@ enum SyncFindingText {
         case .unreadableMarker(let file): return "the remote's '\(file)' file is not one this diary reads"
         case .noPublishedHeader: return "the remote publishes no vault header"
         case .otherMachinesPushedFirst(let attempts):
-            return "other machines pushed first \(Self.times(attempts)) in a row; this machine's changes are kept and go with the next `diary sync`"
+            return
+                "other machines pushed first \(Self.times(attempts)) in a row; this machine's changes are kept and go with the next `diary sync`"
         case .gitNotRunnable(let reason): return "cannot run git: \(reason) (install git)"
         case .gitFailed(let command, let message, let status): return "git \(command): \(message ?? "exit \(status)")"
         }
@@ -122,7 +131,8 @@ enum SyncFindingText {
         case .noVersionFromOtherMachines: return "every version was written on this machine; use --keep mine or --edit"
         case .severalOtherVersions(let machines):
             let names = machines.map { "'\($0)'" }.sorted().joined(separator: ", ")
-            return "\(machines.count) versions came from other machines (\(names)): --keep theirs would drop all but one; use --keep both to keep every version, or --edit"
+            return
+                "\(machines.count) versions came from other machines (\(names)): --keep theirs would drop all but one; use --keep both to keep every version, or --edit"
         case .everyVersionDeleted: return "every version is a deletion; use --keep mine"
         case .entryChangedMeanwhile: return "the entry changed while resolving; run `diary sync`, then resolve again"
         }

@@ -18,7 +18,9 @@ enum SyncMessages {
             Output.warning("entry \(EntryFormat.shortID(id)) was changed on two machines: a conflict")
         }
         if !report.conflicts.isEmpty {
-            Output.hint("\(report.conflicts.count) conflict(s): `diary conflicts` shows them, `diary resolve ID --keep mine|theirs|both` ends one")
+            Output.hint(
+                "\(report.conflicts.count) conflict(s): `diary conflicts` shows them, `diary resolve ID --keep mine|theirs|both` ends one"
+            )
         }
     }
 

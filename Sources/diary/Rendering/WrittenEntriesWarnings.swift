@@ -6,7 +6,8 @@ extension WrittenEntries {
     static func readWarning(_ session: DiarySession, _ filter: EntryFilter = EntryFilter()) throws -> WrittenEntries {
         let written = try session.read { try read($0, filter) }
         for id in written.damaged {
-            Output.warning("entry \(EntryFormat.fullID(id)) is damaged and its words were not counted; run `diary verify`")
+            Output.warning(
+                "entry \(EntryFormat.fullID(id)) is damaged and its words were not counted; run `diary verify`")
         }
         return written
     }

@@ -17,8 +17,10 @@ struct YearHeatmap {
     let ascii: Bool
     let locale: Locale
 
-    init(year: Int, days: [CalendarDay: DayTally], style: Style = Style(), ascii: Bool = false,
-         locale: Locale = DateOutput.locale) {
+    init(
+        year: Int, days: [CalendarDay: DayTally], style: Style = Style(), ascii: Bool = false,
+        locale: Locale = DateOutput.locale
+    ) {
         self.year = year
         self.days = days
         self.style = style

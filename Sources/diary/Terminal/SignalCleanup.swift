@@ -84,7 +84,8 @@ func wipeFileSignalSafe(directory dirfd: Int32, name: UnsafePointer<CChar>) {
         let fd = openat(dirfd, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd >= 0 {
             var st = stat()
-            if fstat(fd, &st) == 0 && isLoneRegularFile(st) && st.st_ino == before.st_ino && st.st_dev == before.st_dev {
+            if fstat(fd, &st) == 0 && isLoneRegularFile(st) && st.st_ino == before.st_ino && st.st_dev == before.st_dev
+            {
                 var remaining = Int(st.st_size)
                 var zeros = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
                 withUnsafeBytes(of: &zeros) { buffer in

@@ -50,7 +50,8 @@ final class SourceSizeTests: XCTestCase {
                 var computed: Int { 1 }
             }
             """
-        let spans = FunctionSpans.find(in: source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        let spans = FunctionSpans.find(
+            in: source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         XCTAssertEqual(spans.map(\.firstLine), [2, 7])
         XCTAssertEqual(spans.map(\.lineCount), [4, 8])
     }
@@ -73,7 +74,9 @@ enum FunctionSpans {
     }
 
     private static let declaration = try! NSRegularExpression(
-        pattern: #"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|static|class|final|override|mutating|nonmutating|nonisolated|convenience|required|dynamic|@inlinable)\s+)*(?:func\s|init[?!]?\s*[(<]|subscript\s*[(<]|deinit\b)"#)
+        pattern:
+            #"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|static|class|final|override|mutating|nonmutating|nonisolated|convenience|required|dynamic|@inlinable)\s+)*(?:func\s|init[?!]?\s*[(<]|subscript\s*[(<]|deinit\b)"#
+    )
 
     static func find(in lines: [String]) -> [Span] {
         var spans: [Span] = []
@@ -85,8 +88,10 @@ enum FunctionSpans {
                 declaration.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil,
                 let end = closingLine(of: index, in: lines, scanner: scanner)
             {
-                spans.append(Span(firstLine: index + 1, lineCount: end - index + 1,
-                                  signature: line.trimmingCharacters(in: .whitespaces)))
+                spans.append(
+                    Span(
+                        firstLine: index + 1, lineCount: end - index + 1,
+                        signature: line.trimmingCharacters(in: .whitespaces)))
             }
             scanner.consume(line)
             index += 1

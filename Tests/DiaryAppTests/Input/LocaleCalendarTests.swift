@@ -45,8 +45,9 @@ final class LocaleCalendarTests: XCTestCase {
     /// The day is that of the context's time zone: 15:00 UTC is already the 16th in Seoul.
     func testTheDayIsTheTimeZones() {
         let seoul = Fixed.context("en_US_POSIX", zone: "Asia/Seoul")
-        XCTAssertEqual(seoul.formatter(template: LocaleCalendar.dayTemplate).string(from: Fixed.instant("2023-09-15T15:00:00Z")),
-                       "Sep 16, 2023")
+        XCTAssertEqual(
+            seoul.formatter(template: LocaleCalendar.dayTemplate).string(from: Fixed.instant("2023-09-15T15:00:00Z")),
+            "Sep 16, 2023")
     }
 
     /// Locales whose default calendar is another (Persian, Hijri) name the Gregorian months.
@@ -59,7 +60,11 @@ final class LocaleCalendarTests: XCTestCase {
 
     func testWeekdayNamesStartOnSundayInTheLocale() {
         XCTAssertEqual(Fixed.context("de_DE").weekdayNames.first, "Sonntag")
-        XCTAssertEqual(Fixed.context().weekdayNames, ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday",
-                                                      "Friday", "Saturday"])
+        XCTAssertEqual(
+            Fixed.context().weekdayNames,
+            [
+                "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday",
+                "Friday", "Saturday",
+            ])
     }
 }

@@ -13,8 +13,10 @@ final class LocaleDateTests: XCTestCase {
 
     /// What the day formatter prints (what `list` prints) parses back to that day.
     func testTheDayAsPrintedIsAccepted() {
-        let expected = ["ko_KR": "2026년 11월 25일", "ja_JP": "2026年11月25日", "de_DE": "25. Nov. 2026",
-                        "ru_RU": "25 нояб. 2026 г."]
+        let expected = [
+            "ko_KR": "2026년 11월 25일", "ja_JP": "2026年11月25日", "de_DE": "25. Nov. 2026",
+            "ru_RU": "25 нояб. 2026 г.",
+        ]
         let noon = Fixed.instant("2026-11-25T12:00:00Z")
         for (locale, typed) in expected {
             let printed = Fixed.context(locale).formatter(template: LocaleCalendar.dayTemplate).string(from: noon)
@@ -40,8 +42,10 @@ final class LocaleDateTests: XCTestCase {
     }
 
     func testStillStrict() {
-        for (locale, text) in [("de_DE", "30. Feb. 2026"), ("ko_KR", "2월 30일"), ("ja_JP", "2月30日"),
-                               ("de_DE", "30. Februar"), ("ko_KR", "2026년 13월 1일"), ("de_DE", "Nov.")] {
+        for (locale, text) in [
+            ("de_DE", "30. Feb. 2026"), ("ko_KR", "2월 30일"), ("ja_JP", "2月30日"),
+            ("de_DE", "30. Februar"), ("ko_KR", "2026년 13월 1일"), ("de_DE", "Nov."),
+        ] {
             XCTAssertNil(parsed(text, locale), "\(locale) \(text)")
         }
     }

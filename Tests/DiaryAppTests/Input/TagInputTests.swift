@@ -49,14 +49,16 @@ final class TagInputTests: XCTestCase {
 /// tags newly written and removes none.
 final class EntryTagsTests: XCTestCase {
     func testANewEntrysTagsAreTheOptionsThenTheTexts() {
-        XCTAssertEqual(InlineTags.forNewEntry(given: ["#Sea", "walk"], text: "a #WALK by the @sea"),
-                       ["Sea", "walk", "WALK", "sea"])
+        XCTAssertEqual(
+            InlineTags.forNewEntry(given: ["#Sea", "walk"], text: "a #WALK by the @sea"),
+            ["Sea", "walk", "WALK", "sea"])
         XCTAssertEqual(InlineTags.forNewEntry(given: [], text: "no tags"), [])
     }
 
     func testAnEditAddsTheTagsNewlyWrittenAndRemovesNone() {
-        XCTAssertEqual(InlineTags.afterEdit(["kept"], text: "Before\nlater a #swim with @friends"),
-                       ["kept", "swim", "friends"])
+        XCTAssertEqual(
+            InlineTags.afterEdit(["kept"], text: "Before\nlater a #swim with @friends"),
+            ["kept", "swim", "friends"])
         // Saving again without new tags writes nothing new and removes none.
         XCTAssertNil(InlineTags.afterEdit(["friends", "kept", "swim"], text: "later a #swim with @friends\nmore"))
         XCTAssertNil(InlineTags.afterEdit(["kept"], text: "no tags at all"))

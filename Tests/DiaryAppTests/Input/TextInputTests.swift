@@ -21,7 +21,9 @@ final class TextInputTests: XCTestCase {
     }
 
     func testInvalidUTF8IsRefusedNamingTheSource() {
-        XCTAssertThrowsError(try TextInput.decode([0x48, 0x69, 0xFF, 0xFE, 0x0A], total: 5, limit: 10, source: "stdin")) {
+        XCTAssertThrowsError(
+            try TextInput.decode([0x48, 0x69, 0xFF, 0xFE, 0x0A], total: 5, limit: 10, source: "stdin")
+        ) {
             XCTAssertEqual($0 as? InputError, .notUTF8(source: "stdin"))
         }
     }

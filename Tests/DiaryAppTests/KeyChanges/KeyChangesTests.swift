@@ -31,7 +31,8 @@ final class KeyChangesTests: SessionTestCase {
         XCTAssertEqual(outcome.vault, vault.directory)
         XCTAssertNil(outcome.syncNotTold as Error?)
         XCTAssertTrue(agent.handed.isEmpty, "the vault key did not change")
-        XCTAssertThrowsVaultError(.wrongPassphrase, try Vault.open(at: vault.directory, passphrase: secret("correct horse")))
+        XCTAssertThrowsVaultError(
+            .wrongPassphrase, try Vault.open(at: vault.directory, passphrase: secret("correct horse")))
         let reopened = try Vault.open(at: vault.directory, passphrase: secret(newPassphrase))
         let report = try SyncEngine(vault: reopened, stateDirectory: environment.stateDirectory).sync()
         XCTAssertTrue(report.keyChangePublished, "sync was told of the change")
@@ -40,8 +41,10 @@ final class KeyChangesTests: SessionTestCase {
     func testAWeakNewPassphraseChangesNothing() throws {
         let vault = try makeVault(.files)
         let changes = KeyChanges(session(vault.directory, asker: ScriptedAsker(["correct horse"])))
-        XCTAssertThrowsError(try changes.changePassphrase(
-            kdf: nil, new: NewPassphraseSource(fileOption: try passphraseFile("password1"), allowWeak: false))) { error in
+        XCTAssertThrowsError(
+            try changes.changePassphrase(
+                kdf: nil, new: NewPassphraseSource(fileOption: try passphraseFile("password1"), allowWeak: false))
+        ) { error in
             XCTAssertEqual(error as? AppError, .weakPassphrase(.common))
         }
         XCTAssertNoThrow(try Vault.open(at: vault.directory, passphrase: secret("correct horse")))

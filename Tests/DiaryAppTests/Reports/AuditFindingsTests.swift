@@ -17,18 +17,22 @@ final class AuditFindingsTests: VaultTestCase {
 
     func testAWeakVaultWithoutABackupHasBothFindings() throws {
         let vault = try makeVault(.sqlite)
-        XCTAssertEqual(try findings(vault.directory), [
-            .weakKeyDerivation(.insecureForTesting), .noRecentBackup(maxAgeDays: AuditFindings.backupMaxAgeDays),
-        ])
+        XCTAssertEqual(
+            try findings(vault.directory),
+            [
+                .weakKeyDerivation(.insecureForTesting), .noRecentBackup(maxAgeDays: AuditFindings.backupMaxAgeDays),
+            ])
     }
 
     func testABackupVerifiedWithinThirtyDaysIsRecent() throws {
         let vault = try makeVault(.files)
         let day: TimeInterval = 86_400
-        XCTAssertFalse(try findings(vault.directory, backup: Fixed.now.addingTimeInterval(-30 * day))
-            .contains(.noRecentBackup(maxAgeDays: 30)))
-        XCTAssertTrue(try findings(vault.directory, backup: Fixed.now.addingTimeInterval(-30 * day - 1))
-            .contains(.noRecentBackup(maxAgeDays: 30)))
+        XCTAssertFalse(
+            try findings(vault.directory, backup: Fixed.now.addingTimeInterval(-30 * day))
+                .contains(.noRecentBackup(maxAgeDays: 30)))
+        XCTAssertTrue(
+            try findings(vault.directory, backup: Fixed.now.addingTimeInterval(-30 * day - 1))
+                .contains(.noRecentBackup(maxAgeDays: 30)))
     }
 
     func testFilesOpenToOthersAndEditorLeftoversAreNamedWithTheirPaths() throws {
@@ -37,19 +41,24 @@ final class AuditFindingsTests: VaultTestCase {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
         let leftover = "/dev/shm/diary-edit-1234"
         let found = try findings(directory, backup: Fixed.now, leftovers: [leftover])
-        XCTAssertEqual(found, [
-            .weakKeyDerivation(.insecureForTesting),
-            .tooOpen(path: directory.path, mode: 0o755, isDirectory: true),
-            .editorLeftover(path: leftover),
-        ])
+        XCTAssertEqual(
+            found,
+            [
+                .weakKeyDerivation(.insecureForTesting),
+                .tooOpen(path: directory.path, mode: 0o755, isDirectory: true),
+                .editorLeftover(path: leftover),
+            ])
     }
 
     func testAFileOpenToOthersIsNamedInsideTheVault() {
         let directory = URL(fileURLWithPath: "/tmp/vault")
-        let header = VaultExposure.FileFacts(path: "vault.header", isDirectory: false, mode: 0o644, size: 1, modified: Fixed.now)
-        XCTAssertEqual(AuditFinding.tooOpen(header, in: directory),
-                       .tooOpen(path: "/tmp/vault/vault.header", mode: 0o644, isDirectory: false))
+        let header = VaultExposure.FileFacts(
+            path: "vault.header", isDirectory: false, mode: 0o644, size: 1, modified: Fixed.now)
+        XCTAssertEqual(
+            AuditFinding.tooOpen(header, in: directory),
+            .tooOpen(path: "/tmp/vault/vault.header", mode: 0o644, isDirectory: false))
         let itself = VaultExposure.FileFacts(path: ".", isDirectory: true, mode: 0o750, size: 0, modified: Fixed.now)
-        XCTAssertEqual(AuditFinding.tooOpen(itself, in: directory), .tooOpen(path: "/tmp/vault", mode: 0o750, isDirectory: true))
+        XCTAssertEqual(
+            AuditFinding.tooOpen(itself, in: directory), .tooOpen(path: "/tmp/vault", mode: 0o750, isDirectory: true))
     }
 }

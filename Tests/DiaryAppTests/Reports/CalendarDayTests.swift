@@ -8,7 +8,8 @@ final class CalendarDayTests: XCTestCase {
     func testOrdinalsCountDaysSince1970AndInvert() {
         XCTAssertEqual(CalendarDay(year: 1970, month: 1, day: 1).ordinal, 0)
         XCTAssertEqual(CalendarDay(year: 1969, month: 12, day: 31).ordinal, -1)
-        XCTAssertEqual(CalendarDay(year: 2024, month: 3, day: 1).ordinal - CalendarDay(year: 2024, month: 2, day: 28).ordinal, 2)
+        XCTAssertEqual(
+            CalendarDay(year: 2024, month: 3, day: 1).ordinal - CalendarDay(year: 2024, month: 2, day: 28).ordinal, 2)
         XCTAssertEqual(CalendarDay(year: 2000, month: 3, day: 1).ordinal, 11_017)
         // Every day from 1900 to 2100 and back, against Foundation's Gregorian calendar.
         let utc = Fixed.utc

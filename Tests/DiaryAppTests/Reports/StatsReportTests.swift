@@ -35,8 +35,11 @@ final class StatsReportTests: VaultTestCase {
             XCTAssertEqual(s.starred, 2)
             XCTAssertEqual(s.current, Streak(first: CalendarDay(year: 2026, month: 3, day: 9), last: today))
             XCTAssertTrue(s.currentReachesToday)
-            XCTAssertEqual(s.longest, Streak(first: CalendarDay(year: 2024, month: 3, day: 4),
-                                             last: CalendarDay(year: 2024, month: 3, day: 8)))
+            XCTAssertEqual(
+                s.longest,
+                Streak(
+                    first: CalendarDay(year: 2024, month: 3, day: 4),
+                    last: CalendarDay(year: 2024, month: 3, day: 8)))
             XCTAssertEqual(s.busiest?.weekday, 2, "Monday")
             XCTAssertEqual(s.busiest?.entries, 5)
             XCTAssertEqual(s.tags.map(\.tag), ["walk", "work"])

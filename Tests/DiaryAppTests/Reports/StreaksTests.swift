@@ -27,8 +27,9 @@ final class StreaksTests: XCTestCase {
         XCTAssertEqual(Streaks.current(throughToday, today: today), Streak(first: day(2026, 3, 9), last: today))
         // While today has no entry yet, the run through yesterday still counts.
         let throughYesterday = days([(2026, 3, 8), (2026, 3, 9), (2026, 3, 10)])
-        XCTAssertEqual(Streaks.current(throughYesterday, today: today),
-                       Streak(first: day(2026, 3, 8), last: day(2026, 3, 10)))
+        XCTAssertEqual(
+            Streaks.current(throughYesterday, today: today),
+            Streak(first: day(2026, 3, 8), last: day(2026, 3, 10)))
         // One that ended before yesterday is over.
         XCTAssertNil(Streaks.current(days([(2026, 3, 9), (2026, 3, 6)]), today: today))
         XCTAssertNil(Streaks.current([], today: today))

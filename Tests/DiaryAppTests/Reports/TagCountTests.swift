@@ -30,11 +30,14 @@ final class TagCountTests: VaultTestCase {
 final class EntryTagSpellingTests: VaultTestCase {
     func testNewAndEditKeepOneSpellingTheFirstGiven() throws {
         let vault = try makeVault(.files)
-        let inline = try vault.add(text: "Another #Walk and #WALK", tags: InlineTags.forNewEntry(given: [], text: "Another #Walk and #WALK"))
+        let inline = try vault.add(
+            text: "Another #Walk and #WALK", tags: InlineTags.forNewEntry(given: [], text: "Another #Walk and #WALK"))
         XCTAssertEqual(inline.tags, ["Walk"])
         let text = "Given first #WALK and #Walk"
-        XCTAssertEqual(try vault.add(text: text, tags: InlineTags.forNewEntry(given: ["walk"], text: text)).tags, ["walk"])
-        let options = try vault.add(text: "Options only", tags: InlineTags.forNewEntry(given: ["Sea", "#SEA", "@sea"], text: ""))
+        XCTAssertEqual(
+            try vault.add(text: text, tags: InlineTags.forNewEntry(given: ["walk"], text: text)).tags, ["walk"])
+        let options = try vault.add(
+            text: "Options only", tags: InlineTags.forNewEntry(given: ["Sea", "#SEA", "@sea"], text: ""))
         XCTAssertEqual(options.tags, ["Sea"])
         let edited = "Walk\nbody\nmore #WALK and #Swim"
         let tags = try XCTUnwrap(InlineTags.afterEdit(["walk"], text: edited))

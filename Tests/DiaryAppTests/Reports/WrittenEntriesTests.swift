@@ -19,8 +19,9 @@ final class WrittenEntriesTests: VaultTestCase {
             XCTAssertEqual(stats.entries, 3)
             XCTAssertEqual(stats.words, 3)
             let year = CalendarYear(year: 2024, written: written, calendar: Fixed.utc)
-            XCTAssertEqual(year.days.first { $0.day == CalendarDay(year: 2024, month: 5, day: 1) }?.tally,
-                           DayTally(entries: 3, words: 3))
+            XCTAssertEqual(
+                year.days.first { $0.day == CalendarDay(year: 2024, month: 5, day: 1) }?.tally,
+                DayTally(entries: 3, words: 3))
         }
     }
 

@@ -14,15 +14,17 @@ final class DiaryEnvironmentTests: XCTestCase {
         let named = DiaryEnvironment(["HOME": "/home/a", "XDG_DATA_HOME": "/data", "DIARY_VAULT": "~/v"])
         XCTAssertEqual(named.vaultDirectory().path, "/home/a/v")
         XCTAssertEqual(named.vaultDirectory(option: "/elsewhere/../w").path, "/w")
-        XCTAssertEqual(DiaryEnvironment(["HOME": "/home/a", "DIARY_VAULT": ""]).vaultDirectory().path,
-                       "/home/a/.local/share/diary", "an empty DIARY_VAULT is unset")
+        XCTAssertEqual(
+            DiaryEnvironment(["HOME": "/home/a", "DIARY_VAULT": ""]).vaultDirectory().path,
+            "/home/a/.local/share/diary", "an empty DIARY_VAULT is unset")
     }
 
     func testTheStateDirectoryIsXDGStateElseHome() {
         XCTAssertEqual(DiaryEnvironment(["HOME": "/home/a"]).stateDirectory.path, "/home/a/.local/state/diary")
         XCTAssertEqual(DiaryEnvironment(["HOME": "/home/a", "XDG_STATE_HOME": "/s"]).stateDirectory.path, "/s/diary")
-        XCTAssertEqual(DiaryEnvironment(["HOME": "/home/a", "XDG_STATE_HOME": "s"]).stateDirectory.path,
-                       "/home/a/.local/state/diary")
+        XCTAssertEqual(
+            DiaryEnvironment(["HOME": "/home/a", "XDG_STATE_HOME": "s"]).stateDirectory.path,
+            "/home/a/.local/state/diary")
     }
 
     func testPassphraseFilesComeFromTheOptionElseTheEnvironment() {

@@ -35,7 +35,9 @@ final class EntrySetGuardTests: SessionTestCase {
 
     func testSearchWarns() throws { try readWarns { _ = try $0.search("heron") } }
 
-    func testExportsReadWarns() throws { try readWarns { vault in _ = try vault.list().map { try? vault.entry($0.id) } } }
+    func testExportsReadWarns() throws {
+        try readWarns { vault in _ = try vault.list().map { try? vault.entry($0.id) } }
+    }
 
     func testWordCountsWarn() throws { try readWarns { _ = try $0.wordCounts(EntryFilter()) } }
 
@@ -58,7 +60,8 @@ final class EntrySetGuardTests: SessionTestCase {
         try first.finish()
         try FileManager.default.removeItem(at: vault.directory.appendingPathComponent("vault.index"))
         try FileManager.default.removeItem(at: vault.directory.appendingPathComponent("index"))
-        try FileManager.default.removeItem(at: vault.directory.appendingPathComponent("entries/\(lost.id.uuidString.lowercased())"))
+        try FileManager.default.removeItem(
+            at: vault.directory.appendingPathComponent("entries/\(lost.id.uuidString.lowercased())"))
         XCTAssertThrowsError(try session(vault.directory, passphraseFile: file).read { try $0.list() }) { error in
             XCTAssertEqual(error as? AppError, .entriesLost(vault: vault.directory.path))
         }

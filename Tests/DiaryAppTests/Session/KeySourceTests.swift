@@ -24,7 +24,8 @@ final class KeySourceTests: SessionTestCase {
         let agent = FakeAgent { .key(other.vaultKey, generation: other.keyGeneration, vaultID: other.id) }
         let asker = ScriptedAsker(["never asked"])
         let file = try passphraseFile("correct horse")
-        XCTAssertEqual(try session(vault.directory, asker: asker, agent: agent, passphraseFile: file).open().id, vault.id)
+        XCTAssertEqual(
+            try session(vault.directory, asker: asker, agent: agent, passphraseFile: file).open().id, vault.id)
         XCTAssertTrue(asker.asked.isEmpty, "the file comes before the asker")
     }
 
@@ -32,7 +33,8 @@ final class KeySourceTests: SessionTestCase {
         let vault = try makeVault(.files)
         let asker = ScriptedAsker(["correct horse"])
         let file = try passphraseFile("wrong")
-        XCTAssertThrowsVaultError(.wrongPassphrase, try session(vault.directory, asker: asker, passphraseFile: file).open())
+        XCTAssertThrowsVaultError(
+            .wrongPassphrase, try session(vault.directory, asker: asker, passphraseFile: file).open())
         XCTAssertTrue(asker.asked.isEmpty)
     }
 
@@ -57,7 +59,8 @@ final class KeySourceTests: SessionTestCase {
 
     func testABusyAgentIsSaidAndThePassphraseUsed() throws {
         let vault = try makeVault(.sqlite)
-        let opened = try session(vault.directory, asker: ScriptedAsker(["correct horse"]), agent: FakeAgent { .busy }).open()
+        let opened = try session(vault.directory, asker: ScriptedAsker(["correct horse"]), agent: FakeAgent { .busy })
+            .open()
         XCTAssertEqual(opened.id, vault.id)
         XCTAssertEqual(events, [.agentBusyUsingPassphrase])
     }

@@ -11,7 +11,9 @@ final class PassphraseStrengthTests: XCTestCase {
 
     func testEachKindOfWeakPassphraseIsNamed() {
         XCTAssertEqual(weakness("a"), .tooShort(characters: 1, bits: 4))
-        guard case .tooShort(characters: 7, _)? = weakness("Tr0ub!e") else { return XCTFail("\(String(describing: weakness("Tr0ub!e")))") }
+        guard case .tooShort(characters: 7, _)? = weakness("Tr0ub!e") else {
+            return XCTFail("\(String(describing: weakness("Tr0ub!e")))")
+        }
         for repeated in ["aaaaaaaaaaaaaaaaaaaa", "xyzxyzxyzxyzxyzxyz"] {
             guard case .repeatedUnit? = weakness(repeated) else { return XCTFail(repeated) }
         }
@@ -28,6 +30,7 @@ final class PassphraseStrengthTests: XCTestCase {
     func testALongRandomLookingPassphraseIsNotWeak() {
         XCTAssertNil(weakness("seven quiet herons crossing a frozen lake"))
         XCTAssertNil(weakness("k7#Qp2!vX9@m"))
-        XCTAssertGreaterThanOrEqual(PassphraseStrength.of(secretBytes("k7#Qp2!vX9@m")).bits, PassphraseStrength.minimumBits)
+        XCTAssertGreaterThanOrEqual(
+            PassphraseStrength.of(secretBytes("k7#Qp2!vX9@m")).bits, PassphraseStrength.minimumBits)
     }
 }

@@ -1,9 +1,9 @@
 import DiaryApp
+import DiaryStore
 import DiaryTestSupport
 import Foundation
 import XCTest
 
-import DiaryStore
 @testable import DiaryVault
 
 /// Writing entries for the report tests: dates as instants (noon UTC unless a time is given),

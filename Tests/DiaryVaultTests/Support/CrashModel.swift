@@ -40,10 +40,14 @@ struct CrashModel {
                 inFlight = try Self.parseBegin(Array(f.dropFirst()), line: line)
                 continue
             case "ADD":
-                guard f.count == 5, case .add(let state) = inFlight, state.hash == f[2] else { throw ModelError.malformed(line) }
+                guard f.count == 5, case .add(let state) = inFlight, state.hash == f[2] else {
+                    throw ModelError.malformed(line)
+                }
                 entries[try Self.id(f[1])] = state
             case "UPD":
-                guard f.count == 3, inFlight == .update(try Self.id(f[1]), hash: f[2]) else { throw ModelError.malformed(line) }
+                guard f.count == 3, inFlight == .update(try Self.id(f[1]), hash: f[2]) else {
+                    throw ModelError.malformed(line)
+                }
                 entries[try Self.id(f[1])]?.hash = f[2]
             case "META":
                 let (starred, tags) = (f[2] == "1", Self.tags(f[3]))

@@ -1,6 +1,7 @@
 import DiaryCrypto
 import Foundation
 import XCTest
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -38,7 +38,8 @@ final class DiarySandbox {
         // Stop any agent this sandbox started, then remove everything. An agent listens on a
         // socket in `<runtime>/diary`: without one there is no agent, and no `lock` to run (a
         // process per sandbox saved).
-        let agents = (try? FileManager.default.contentsOfDirectory(atPath: runtime.appendingPathComponent("diary").path)) ?? []
+        let agents =
+            (try? FileManager.default.contentsOfDirectory(atPath: runtime.appendingPathComponent("diary").path)) ?? []
         if agents.contains(where: { $0.hasSuffix(".sock") }) { _ = try? run(["lock"]) }
         try? FileManager.default.removeItem(at: root)
         try? FileManager.default.removeItem(at: runtime)
@@ -126,10 +127,13 @@ final class DiarySandbox {
 
     /// Runs and asserts success, returning the result.
     @discardableResult
-    func ok(_ args: [String], stdin: Data? = nil, env: [String: String] = [:],
-            file: StaticString = #filePath, line: UInt = #line) throws -> DiaryResult {
+    func ok(
+        _ args: [String], stdin: Data? = nil, env: [String: String] = [:],
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> DiaryResult {
         let result = try run(args, stdin: stdin, env: env)
-        XCTAssertEqual(result.status, 0, "diary \(args.joined(separator: " ")) failed: \(result.stderr)", file: file, line: line)
+        XCTAssertEqual(
+            result.status, 0, "diary \(args.joined(separator: " ")) failed: \(result.stderr)", file: file, line: line)
         return result
     }
 

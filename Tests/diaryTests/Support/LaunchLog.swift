@@ -9,7 +9,9 @@ import XCTest
 /// name: its launches wait in `pending` until it finishes. Launches between tests (a sandbox's
 /// `deinit` after its test) are not a test's and are dropped.
 final class LaunchLog: NSObject, XCTestObservation, @unchecked Sendable {
-    private static let path = ProcessInfo.processInfo.environment["DIARY_TEST_LAUNCH_LOG"].flatMap { $0.isEmpty ? nil : $0 }
+    private static let path = ProcessInfo.processInfo.environment["DIARY_TEST_LAUNCH_LOG"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
     private static let shared: LaunchLog? = path.map { LaunchLog(path: $0) }
 
     private let path: String

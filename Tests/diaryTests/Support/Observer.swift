@@ -79,7 +79,8 @@ struct Observer {
         for suffix in ["", "-wal", "-shm"] where stat(relative + suffix) != nil {
             try Observer.runTool("/bin/cp", [root.appendingPathComponent(relative + suffix).path, scratch.path])
         }
-        let out = try Observer.runTool("/usr/bin/python3", ["-c", script, scratch.appendingPathComponent(name).path, sql])
+        let out = try Observer.runTool(
+            "/usr/bin/python3", ["-c", script, scratch.appendingPathComponent(name).path, sql])
         return try JSONDecoder().decode([[String]].self, from: Data(out.utf8))
     }
 

@@ -1,6 +1,6 @@
 import DiaryCrypto
-import DiaryVault
 import DiaryStore
+import DiaryVault
 import Foundation
 import XCTest
 
@@ -114,8 +114,9 @@ final class ObserverScenario {
         } else {
             let dated = perEntryFiles.contains { first.stat($0)!.mtime >= start.timeIntervalSince1970 - 2 }
             facts["entry-mtime"] = dated ? "yes" : "no (random times)"
-            facts["entry-ctime"] = ctimes[b]! >= editTime.timeIntervalSince1970 - 0.01
-                && ctimes[a]! < editTime.timeIntervalSince1970 ? "yes (original disk only)" : "no"
+            facts["entry-ctime"] =
+                ctimes[b]! >= editTime.timeIntervalSince1970 - 0.01
+                    && ctimes[a]! < editTime.timeIntervalSince1970 ? "yes (original disk only)" : "no"
         }
         let newest = try second.listing().map { second.stat($0)!.mtime }.max() ?? 0
         facts["vault-mtime"] = newest >= lastWrite.timeIntervalSince1970 - 2 ? "yes" : "no (random times)"
@@ -123,7 +124,9 @@ final class ObserverScenario {
         facts["changed"] = changed == [b, c] ? facts["ids"]! : "no"
         facts["edited-traces"] = try traces(of: before[b]!, in: edited)
         facts["deleted-traces"] = try traces(of: before[c]!, in: deleted)
-        facts["deletions"] = try deletionsShow(in: deleted, live: Set(before.keys).subtracting([c])) ? (store == "files" ? "yes" : "yes (free pages)") : "no"
+        facts["deletions"] =
+            try deletionsShow(in: deleted, live: Set(before.keys).subtracting([c]))
+            ? (store == "files" ? "yes" : "yes (free pages)") : "no"
         facts["passwd-traces"] = try traces(of: Array(header1[header1.count - 80..<header1.count - 32]), in: second)
         facts["rekey-traces"] = try traces(of: after[a]!, in: third)
         let header3 = try header(third)
@@ -140,7 +143,8 @@ final class ObserverScenario {
         facts["plaintext"] = found.isEmpty ? "no" : "yes (\(found.joined(separator: ", ")))"
         controls = (
             try traces(of: after[a]!, in: second) != "no",
-            !(try Observer(root: box.root).filesContaining(Array("ZQXJTITLEB".utf8))).isEmpty)
+            !(try Observer(root: box.root).filesContaining(Array("ZQXJTITLEB".utf8))).isEmpty
+        )
     }
 
     /// "no", or "yes (files…)" naming where `sealed`'s ciphertext (a 32-byte run from its
@@ -161,8 +165,9 @@ final class ObserverScenario {
         let listing = try observer.listing()
         // Index pages are a fixed set of files named by page number, whatever was deleted.
         let pages = listing.filter { $0.hasPrefix("index/") && $0.utf8.count == 8 }
-        let expected = Set(["vault.header", "vault.index", "vault.lock", "entries", "index"] + pages
-            + live.map { "entries/" + $0 })
+        let expected = Set(
+            ["vault.header", "vault.index", "vault.lock", "entries", "index"] + pages
+                + live.map { "entries/" + $0 })
         return Set(listing) != expected
     }
 

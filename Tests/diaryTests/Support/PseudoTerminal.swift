@@ -27,9 +27,10 @@ extension DiarySandbox {
         colour: Bool = false, env: [String: String] = [:], stdoutTo: URL? = nil
     ) throws -> TerminalResult {
         let size = rows == nil && columns == nil ? (0, 0) : (rows ?? 24, columns ?? 80)
-        let arguments = [
-            String(size.0), String(size.1), stdoutTo?.path ?? "", DiarySandbox.binary.path, String(args.count),
-        ] + args + answers.flatMap { [$0.0, $0.1] }
+        let arguments =
+            [
+                String(size.0), String(size.1), stdoutTo?.path ?? "", DiarySandbox.binary.path, String(args.count),
+            ] + args + answers.flatMap { [$0.0, $0.1] }
         return try runPython(
             Self.terminalDriver, named: "terminal_driver.py", arguments,
             env: ["NO_COLOR": colour ? "" : "1"].merging(env) { $1 })

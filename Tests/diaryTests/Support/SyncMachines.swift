@@ -16,7 +16,8 @@ final class SyncMachines {
 
     init(_ kind: Kind, name: String = "sync") throws {
         self.kind = kind
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("diary-\(name)-\(UUID().uuidString.prefix(8))")
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "diary-\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         if kind == .git { try Self.git(["init", "--quiet", "--bare", remoteRepository.path]) }
     }
@@ -54,7 +55,10 @@ final class SyncMachines {
         machine.environment["DIARY_PASSPHRASE_FILE"] = file
         passphraseFiles.append(file)
         if kind == .folder { try replicate(from: 0, to: n) }
-        try machine.ok(["sync", "join"] + remoteArguments(n) + ["--to", machine.vault.path, "--store", store, "--name", "machine-\(n)"])
+        try machine.ok(
+            ["sync", "join"] + remoteArguments(n) + [
+                "--to", machine.vault.path, "--store", store, "--name", "machine-\(n)",
+            ])
         machines.append(machine)
         return machine
     }
@@ -76,9 +80,12 @@ final class SyncMachines {
             // diary removes only published headers that a newer key change replaced; a sync
             // tool carries the removal to the other replicas.
             let keys = "keys"
-            let kept = Set((try? FileManager.default.contentsOfDirectory(atPath: folder(n).appendingPathComponent(keys).path)) ?? [])
+            let kept = Set(
+                (try? FileManager.default.contentsOfDirectory(atPath: folder(n).appendingPathComponent(keys).path))
+                    ?? [])
             let theirs = folder(other).appendingPathComponent(keys)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: theirs.path)) ?? [] where !kept.contains(name) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: theirs.path)) ?? []
+            where !kept.contains(name) {
                 try FileManager.default.removeItem(at: theirs.appendingPathComponent(name))
             }
         }
@@ -115,7 +122,8 @@ final class SyncMachines {
         if result.status != 0, result.stderr.contains("no entries") { return [] }
         XCTAssertEqual(result.status, 0, result.stderr)
         guard !result.out.isEmpty,
-              let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] else { return [] }
+            let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        else { return [] }
         return parsed.map { e in
             let tags = (e["tags"] as? [String] ?? []).joined(separator: ",")
             return "\(e["id"] ?? "") \(e["date"] ?? "") \(e["starred"] ?? "") [\(tags)] \(e["text"] ?? "")"
@@ -136,14 +144,20 @@ final class SyncMachines {
         var all = Data()
         switch kind {
         case .git:
-            all.append(Data(try Self.git(["--git-dir", remoteRepository.path, "cat-file", "--batch-all-objects", "--batch"]).utf8))
-            all.append(try Self.gitRaw(["--git-dir", remoteRepository.path, "cat-file", "--batch-all-objects", "--batch"]))
+            all.append(
+                Data(
+                    try Self.git(["--git-dir", remoteRepository.path, "cat-file", "--batch-all-objects", "--batch"])
+                        .utf8))
+            all.append(
+                try Self.gitRaw(["--git-dir", remoteRepository.path, "cat-file", "--batch-all-objects", "--batch"]))
         case .folder:
             for n in machines.indices {
                 let fm = FileManager.default
                 guard let walker = fm.enumerator(atPath: folder(n).path) else { continue }
                 while let relative = walker.nextObject() as? String {
-                    if let bytes = try? Data(contentsOf: folder(n).appendingPathComponent(relative)) { all.append(bytes) }
+                    if let bytes = try? Data(contentsOf: folder(n).appendingPathComponent(relative)) {
+                        all.append(bytes)
+                    }
                 }
             }
         }
@@ -167,7 +181,9 @@ final class SyncMachines {
 
     /// The file named `name` (`state`, `git`, …) in machine `n`'s sync state of its vault.
     func syncStateItem(_ n: Int, named name: String) throws -> URL {
-        let found = FileManager.default.enumerator(at: stateDirectory(n).appendingPathComponent("sync"), includingPropertiesForKeys: nil)?
+        let found =
+            FileManager.default.enumerator(
+                at: stateDirectory(n).appendingPathComponent("sync"), includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.lastPathComponent == name } ?? []
         XCTAssertEqual(found.count, 1, "\(found)")
         return try XCTUnwrap(found.first)
@@ -201,8 +217,9 @@ final class SyncMachines {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw NSError(domain: "git", code: Int(process.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: "git \(args.joined(separator: " ")) failed"])
+            throw NSError(
+                domain: "git", code: Int(process.terminationStatus),
+                userInfo: [NSLocalizedDescriptionKey: "git \(args.joined(separator: " ")) failed"])
         }
         return data
     }

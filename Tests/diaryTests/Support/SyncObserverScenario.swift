@@ -16,7 +16,9 @@ final class SyncObserverScenario {
     /// Controls that the probes can succeed: a machine id (which the remote does carry) is found
     /// by the same byte search that looks for entry ids, an old record's ciphertext is found by
     /// `traces`, and a marker is found in a plaintext file (the editor script).
-    private(set) var controls: (machineIDFound: Bool, recordFound: Bool, markerInScriptFound: Bool) = (false, false, false)
+    private(set) var controls: (machineIDFound: Bool, recordFound: Bool, markerInScriptFound: Bool) = (
+        false, false, false
+    )
     /// Whether `sync join` with the passphrase from before `diary passwd` opened the remote.
     private(set) var oldPassphraseJoined = false
     /// Whether the passphrase from before `diary passwd` opens a header left in `keys/` that
@@ -121,7 +123,8 @@ final class SyncObserverScenario {
                 let parts = line.split(separator: "\t", maxSplits: 1)
                 let object = String(parts[0].split(separator: " ")[2])
                 if blobs[object] == nil {
-                    blobs[object] = [UInt8](try SyncMachines.gitRaw(["--git-dir", net.remoteRepository.path, "cat-file", "blob", object]))
+                    blobs[object] = [UInt8](
+                        try SyncMachines.gitRaw(["--git-dir", net.remoteRepository.path, "cat-file", "blob", object]))
                 }
                 result[String(parts[1])] = blobs[object]!
             }
@@ -136,10 +139,14 @@ final class SyncObserverScenario {
         let roots = kind == .git ? [net.remoteRepository] : net.machines.indices.map { net.folder($0) }
         for root in roots {
             let observer = Observer(root: root)
-            for path in try observer.files() { result.append((root.lastPathComponent + "/" + path, try observer.bytes(path))) }
+            for path in try observer.files() {
+                result.append((root.lastPathComponent + "/" + path, try observer.bytes(path)))
+            }
         }
         if kind == .git {
-            let objects = try SyncMachines.gitRaw(["--git-dir", net.remoteRepository.path, "cat-file", "--batch-all-objects", "--batch"])
+            let objects = try SyncMachines.gitRaw([
+                "--git-dir", net.remoteRepository.path, "cat-file", "--batch-all-objects", "--batch",
+            ])
             result.append(("git objects", [UInt8](objects)))
         }
         return result
@@ -172,7 +179,8 @@ final class SyncObserverScenario {
         try net.sync(0)
         let deleted = try snapshot()
 
-        ids.append(try m1.ok(["new", "--tag", "zqxjtag", "ZQXJTITLED\nFrom the second machine. ZQXJBODYD"]).out.lowercased())
+        ids.append(
+            try m1.ok(["new", "--tag", "zqxjtag", "ZQXJTITLED\nFrom the second machine. ZQXJBODYD"]).out.lowercased())
         try net.sync(1)
 
         let oldPass = net.passphraseFiles[0]
@@ -186,7 +194,8 @@ final class SyncObserverScenario {
         oldPassphraseJoined = try joinsWith(passphraseFile: oldPass)
 
         try m0.ok(["rekey"])
-        ids.append(try m0.ok(["new", "--tag", "zqxjtag", "ZQXJTITLEE\nAfter the rotation. ZQXJBODYE"]).out.lowercased())
+        ids.append(
+            try m0.ok(["new", "--tag", "zqxjtag", "ZQXJTITLEE\nAfter the rotation. ZQXJBODYE"]).out.lowercased())
         let lastSync = Date()
         try net.sync(0)
         try net.sync(1)
@@ -197,17 +206,21 @@ final class SyncObserverScenario {
         let logs = Set(Self.records(final).keys.map { String($0.split(separator: "/")[1]) })
         // Syncs that carried changes: m0 wrote init, three entries, edit, delete, passwd, rekey
         // (with entry E); m1 wrote entry D. Syncs with nothing to write write nothing.
-        let recordsPerLog = logs.map { log in Self.records(final).keys.filter { $0.hasPrefix("log/\(log)/") }.count }.sorted()
+        let recordsPerLog = logs.map { log in Self.records(final).keys.filter { $0.hasPrefix("log/\(log)/") }.count }
+            .sorted()
 
         // count: one record held all three new entries.
         let entryRecords = Set(Self.records(written).keys).subtracting(Self.records(afterInit).keys)
-        facts["count"] = entryRecords.count == 3 ? "yes (exact)" : entryRecords.count == 1 ? "no (one record per sync)" : "unclear"
+        facts["count"] =
+            entryRecords.count == 3 ? "yes (exact)" : entryRecords.count == 1 ? "no (one record per sync)" : "unclear"
 
         // ids: no entry id in any name or byte, in any of the usual spellings.
         var idHits: [String] = []
         for id in ids {
             for needle in Self.spellings(id) {
-                idHits += all.filter { Observer.contains(Array($0.name.utf8), needle) || Observer.contains($0.bytes, needle) }.map(\.name)
+                idHits += all.filter {
+                    Observer.contains(Array($0.name.utf8), needle) || Observer.contains($0.bytes, needle)
+                }.map(\.name)
             }
         }
         facts["ids"] = idHits.isEmpty ? "no" : "yes (\(Set(idHits).sorted().joined(separator: ", ")))"
@@ -216,8 +229,10 @@ final class SyncObserverScenario {
         let editRecord = Self.only(Set(Self.records(edited).keys).subtracting(Self.records(joined).keys))
         let deleteRecord = Self.only(Set(Self.records(deleted).keys).subtracting(Self.records(edited).keys))
         let allBucketed = Self.records(final).values.allSatisfy { Self.isBucket($0.count - 105) }
-        let editSize = editRecord.flatMap { edited[$0]?.count }, deleteSize = deleteRecord.flatMap { deleted[$0]?.count }
-        facts["sizes"] = allBucketed && editSize != nil && editSize == deleteSize
+        let editSize = editRecord.flatMap { edited[$0]?.count },
+            deleteSize = deleteRecord.flatMap { deleted[$0]?.count }
+        facts["sizes"] =
+            allBucketed && editSize != nil && editSize == deleteSize
             ? "bucketed per record (512 B, then 8 per doubling)" : allBucketed ? "bucketed per record" : "exact"
 
         let noEntryNamed = idHits.isEmpty && facts["count"] != "yes (exact)"
@@ -225,15 +240,24 @@ final class SyncObserverScenario {
         facts["entry-ctime"] = facts["entry-mtime"]
 
         // Times: what dates the syncs.
-        let commits = kind == .git
-            ? try SyncMachines.git(["--git-dir", net.remoteRepository.path, "log", "--all", "--format=%an <%ae>|%aI|%cn <%ce>|%cI|%s"])
-                .split(separator: "\n").map(String.init)
+        let commits =
+            kind == .git
+            ? try SyncMachines.git([
+                "--git-dir", net.remoteRepository.path, "log", "--all", "--format=%an <%ae>|%aI|%cn <%ce>|%cI|%s",
+            ])
+            .split(separator: "\n").map(String.init)
             : []
-        let neutralCommits = !commits.isEmpty && commits.allSatisfy {
-            $0 == "diary <diary@invalid>|2001-01-01T00:00:00Z|diary <diary@invalid>|2001-01-01T00:00:00Z|sync"
-                || $0 == "diary <diary@invalid>|2001-01-01T00:00:00+00:00|diary <diary@invalid>|2001-01-01T00:00:00+00:00|sync"
-        }
-        commitCount = kind == .git ? Int(try SyncMachines.git(["--git-dir", net.remoteRepository.path, "rev-list", "--count", "main"])) ?? 0 : 0
+        let neutralCommits =
+            !commits.isEmpty
+            && commits.allSatisfy {
+                $0 == "diary <diary@invalid>|2001-01-01T00:00:00Z|diary <diary@invalid>|2001-01-01T00:00:00Z|sync"
+                    || $0
+                        == "diary <diary@invalid>|2001-01-01T00:00:00+00:00|diary <diary@invalid>|2001-01-01T00:00:00+00:00|sync"
+            }
+        commitCount =
+            kind == .git
+            ? Int(try SyncMachines.git(["--git-dir", net.remoteRepository.path, "rev-list", "--count", "main"])) ?? 0
+            : 0
         let hostFiles = kind == .git ? Observer(root: net.remoteRepository) : Observer(root: net.folder(0))
         let newestFile = try hostFiles.files().map { hostFiles.stat($0)!.mtime }.max() ?? 0
         let realTimes = newestFile >= lastSync.timeIntervalSince1970 - 2
@@ -246,19 +270,28 @@ final class SyncObserverScenario {
             facts["sync-times"] = dated ? "yes (file mtimes)" : "no"
             facts["commit-metadata"] = "n/a (no commits)"
         case .git:
-            facts["vault-mtime"] = neutralCommits ? (realTimes ? "yes (host's file times; commits dated 2001)" : "no") : "yes (commit dates)"
+            facts["vault-mtime"] =
+                neutralCommits
+                ? (realTimes ? "yes (host's file times; commits dated 2001)" : "no") : "yes (commit dates)"
             facts["sync-times"] = facts["vault-mtime"]
-            facts["commit-metadata"] = neutralCommits ? "neutral (diary <diary@invalid>, 2001-01-01, \"sync\")" : "yes (\(Set(commits).sorted()))"
+            facts["commit-metadata"] =
+                neutralCommits
+                ? "neutral (diary <diary@invalid>, 2001-01-01, \"sync\")" : "yes (\(Set(commits).sorted()))"
         }
 
         // changed: between two snapshots only new records appear, and none names an entry; a
         // published header may go (a newer key change replaced it), never change.
-        let pairs = [(afterInit, written), (written, joined), (joined, edited), (edited, deleted), (deleted, changed), (changed, final)]
+        let pairs = [
+            (afterInit, written), (written, joined), (joined, edited), (edited, deleted), (deleted, changed),
+            (changed, final),
+        ]
         let writeOnce = pairs.allSatisfy { before, after in
             before.allSatisfy { after[$0.key] == $0.value || (after[$0.key] == nil && $0.key.hasPrefix("keys/")) }
         }
         facts["changed"] = writeOnce && idHits.isEmpty ? "no (only new records)" : "yes"
-        facts["deletions"] = editSize != nil && editSize == deleteSize ? "no (a delete's record looks like an edit's)" : "yes (record size)"
+        facts["deletions"] =
+            editSize != nil && editSize == deleteSize
+            ? "no (a delete's record looks like an edit's)" : "yes (record size)"
 
         // Traces: the record that carried B's first text and C stays, sealed; so do the records
         // sealed under the retired key, and the header published before `passwd`.
@@ -269,7 +302,8 @@ final class SyncObserverScenario {
         let keyIDs = Set(Self.records(final).values.map { Array($0[49..<65]) })
         let beforeRekey = Self.records(changed).values.map { Array($0[49..<65]) }
         let oldKeyRecordKept = try traces(of: Self.records(changed).values.first!, in: all)
-        facts["rekey-traces"] = keyIDs.count == 2 && beforeRekey.allSatisfy({ keyIDs.contains($0) }) && oldKeyRecordKept
+        facts["rekey-traces"] =
+            keyIDs.count == 2 && beforeRekey.allSatisfy({ keyIDs.contains($0) }) && oldKeyRecordKept
             ? "yes (records are write-once)" : "no"
         let firstHeader = afterInit.first { $0.key.hasPrefix("keys/") && $0.key.hasSuffix(".sqlite") }!.value
         let slot = Array(firstHeader[(61 + 28)..<(61 + 76)])  // the sealed vault key of generation 1
@@ -286,7 +320,9 @@ final class SyncObserverScenario {
         }
 
         // Clear metadata: KDF, vault id, key generation from the newest published header and the marker.
-        let headers = final.filter { $0.key.hasPrefix("keys/") && $0.key.hasSuffix(".sqlite") }.sorted { $0.key < $1.key }
+        let headers = final.filter { $0.key.hasPrefix("keys/") && $0.key.hasSuffix(".sqlite") }.sorted {
+            $0.key < $1.key
+        }
         // The newest: the highest record seq in `keys/<machine>-<seq>.sqlite`.
         let newest = headers.max { $0.key.split(separator: "-").last! < $1.key.split(separator: "-").last! }!.value
         let ops = newest[28..<36].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -295,44 +331,57 @@ final class SyncObserverScenario {
         let marker = String(decoding: final["diary-sync"] ?? [], as: UTF8.self).split(separator: "\n")
         let vaultBytes = Self.uuidBytes(info.id)
         let recordsCarryID = Self.records(final).values.allSatisfy { Array($0[9..<25]) == vaultBytes }
-        facts["vault-id"] = marker.count == 2 && marker[1] == info.id.uuidString.lowercased() && recordsCarryID
+        facts["vault-id"] =
+            marker.count == 2 && marker[1] == info.id.uuidString.lowercased() && recordsCarryID
             ? "yes (marker, records, headers)" : "no"
         let generation = newest[61..<65].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        facts["key-generation"] = generation == 2 && info.keyGenerations == [2] ? "yes (keys/ headers, record key ids)" : "no"
+        facts["key-generation"] =
+            generation == 2 && info.keyGenerations == [2] ? "yes (keys/ headers, record key ids)" : "no"
 
         var found: [String] = []
         for marker in ObserverScenario.markers + ["machine-0", "machine-1"] {
             found += all.filter { Observer.contains($0.bytes, Array(marker.utf8)) }.map { "\(marker) in \($0.name)" }
         }
-        facts["plaintext"] = found.filter { !$0.hasPrefix("machine-") }.isEmpty ? "no" : "yes (\(found.joined(separator: ", ")))"
+        facts["plaintext"] =
+            found.filter { !$0.hasPrefix("machine-") }.isEmpty ? "no" : "yes (\(found.joined(separator: ", ")))"
         facts["machine-names"] = found.filter { $0.hasPrefix("machine-") }.isEmpty ? "no (sealed)" : "yes"
 
         // Key changes: `keys/` holds one header pair per change, named by its record; a header
         // wrapping the generation before it is a passphrase change, a newer one a rotation.
         var everPublished: [String: [UInt8]] = [:]
         for snap in [afterInit, written, joined, edited, deleted, changed, final] {
-            for (name, bytes) in snap where name.hasPrefix("keys/") && name.hasSuffix(".sqlite") { everPublished[name] = bytes }
+            for (name, bytes) in snap where name.hasPrefix("keys/") && name.hasSuffix(".sqlite") {
+                everPublished[name] = bytes
+            }
         }
         var previous: UInt32 = 0
-        keyChanges = everPublished.sorted { $0.key.split(separator: "-").last! < $1.key.split(separator: "-").last! }.map { header in
-            let g = header.value[61..<65].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            defer { previous = g }
-            return previous == 0 ? "init" : g == previous ? "passwd" : "rekey"
-        }
+        keyChanges = everPublished.sorted { $0.key.split(separator: "-").last! < $1.key.split(separator: "-").last! }
+            .map { header in
+                let g = header.value[61..<65].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                defer { previous = g }
+                return previous == 0 ? "init" : g == previous ? "passwd" : "rekey"
+            }
 
         // Machines and syncs: one log per machine that wrote, one record per sync that carried changes.
-        let joinAddedLog = Set(Self.records(joined).keys.map { $0.split(separator: "/")[1] })
+        let joinAddedLog =
+            Set(Self.records(joined).keys.map { $0.split(separator: "/")[1] })
             != Set(Self.records(written).keys.map { $0.split(separator: "/")[1] })
-        facts["machines"] = logs.count == 2 ? (joinAddedLog ? "yes (one log per machine)" : "yes (one log per machine that wrote)") : "no"
-        facts["syncs"] = recordsPerLog == [1, 6] ? "yes (one record per sync that wrote)" : "unclear (\(recordsPerLog))"
+        facts["machines"] =
+            logs.count == 2
+            ? (joinAddedLog ? "yes (one log per machine)" : "yes (one log per machine that wrote)") : "no"
+        facts["syncs"] =
+            recordsPerLog == [1, 6] ? "yes (one record per sync that wrote)" : "unclear (\(recordsPerLog))"
 
         let m0Hex = logs.first { hex in Self.records(afterInit).keys.contains { $0.hasPrefix("log/\(hex)/") } } ?? "00"
         let m0Bytes = [UInt8](hex: m0Hex)
         controls = (
             all.contains { Observer.contains($0.bytes, m0Bytes) },
             kept,
-            !(try Observer(root: m0.root).filesContaining(Array("ZQXJTITLEB".utf8))).isEmpty)
-        print("observer: sync \(kind) commits: \(Set(commits).sorted()); records per log: \(recordsPerLog); files: \(final.keys.sorted())")
+            !(try Observer(root: m0.root).filesContaining(Array("ZQXJTITLEB".utf8))).isEmpty
+        )
+        print(
+            "observer: sync \(kind) commits: \(Set(commits).sorted()); records per log: \(recordsPerLog); files: \(final.keys.sorted())"
+        )
     }
 
     /// `sync join` of a copy of the remote with an old passphrase, on a machine of its own.
@@ -344,8 +393,9 @@ final class SyncObserverScenario {
         case .folder: try Observer.runTool("/bin/cp", ["-a", net.folder(0).path, copy.path])
         }
         let args = (kind == .git ? [copy.path] : ["--folder", copy.path])
-        let result = try outsider.run(["sync", "join"] + args + ["--to", outsider.vault.path, "--store", "files", "--name", "outsider"],
-                                      env: ["DIARY_PASSPHRASE_FILE": passphraseFile])
+        let result = try outsider.run(
+            ["sync", "join"] + args + ["--to", outsider.vault.path, "--store", "files", "--name", "outsider"],
+            env: ["DIARY_PASSPHRASE_FILE": passphraseFile])
         print("observer: sync \(kind) join with the old passphrase: status \(result.status) \(result.stderr)")
         return result.status == 0
     }
@@ -365,12 +415,15 @@ final class SyncObserverScenario {
         let mem = header[36..<44].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         var raw = Array(passphrase.utf8)
         guard let secret = try? SecretBytes(consuming: &raw),
-              let kek = try? PassphraseKDF.deriveKey(
-                passphrase: secret, salt: Array(header[44..<60]), parameters: KDFParameters(opsLimit: ops, memLimit: mem))
+            let kek = try? PassphraseKDF.deriveKey(
+                passphrase: secret, salt: Array(header[44..<60]),
+                parameters: KDFParameters(opsLimit: ops, memLimit: mem))
         else { return nil }
         let generation = Array(header[61..<65])
-        guard let key = try? XChaCha20Poly1305.open(
-            Array(header[89..<137]), key: kek, nonce: Array(header[65..<89]), associatedData: Array(header[0..<60]) + generation)
+        guard
+            let key = try? XChaCha20Poly1305.open(
+                Array(header[89..<137]), key: kek, nonce: Array(header[65..<89]),
+                associatedData: Array(header[0..<60]) + generation)
         else { return nil }
         return generation + key
     }

@@ -116,7 +116,8 @@ final class SyncConflictTests: XCTestCase {
         // "theirs" would have to pick one of two other machines' versions: refused.
         let theirs = try a.run(["resolve", id, "--keep", "theirs"])
         XCTAssertEqual(theirs.status, 64, theirs.stderr)
-        XCTAssertTrue(theirs.stderr.contains("2 versions came from other machines ('machine-1', 'machine-2')"), theirs.stderr)
+        XCTAssertTrue(
+            theirs.stderr.contains("2 versions came from other machines ('machine-1', 'machine-2')"), theirs.stderr)
         XCTAssertTrue(theirs.stderr.contains("--keep both"), theirs.stderr)
 
         // "both" keeps every version: this one in place, the two others as new entries.
@@ -151,7 +152,8 @@ final class SyncConflictTests: XCTestCase {
         try net.sync(1)
         try net.sync(0)
         XCTAssertTrue(try net.conflicts(0).isEmpty)
-        XCTAssertEqual(try a.ok(["show", id, "--raw", "--no-pager"]).stdout.contains("morning, evening and night"), true)
+        XCTAssertEqual(
+            try a.ok(["show", id, "--raw", "--no-pager"]).stdout.contains("morning, evening and night"), true)
         XCTAssertEqual(try b.editorLeftovers(), [])
     }
 

@@ -9,7 +9,8 @@ final class SyncConvergenceTests: XCTestCase {
 
     private func offlineChangesConverge(_ kind: SyncMachines.Kind) throws {
         let net = try SyncMachines(kind)
-        let a = try net.first(store: "sqlite", entries: ["Heron at dawn\nby the lake", "Frost\non the window", "Market day", "Rain"])
+        let a = try net.first(
+            store: "sqlite", entries: ["Heron at dawn\nby the lake", "Frost\non the window", "Market day", "Rain"])
         let b = try net.join(store: "files")
         XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
         var ids: [String: String] = [:]
@@ -61,7 +62,8 @@ final class SyncConvergenceTests: XCTestCase {
             for n in order { try net.sync(n) }
             for n in order { try net.sync(n) }
             XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
-            results.append(try net.snapshot(0).map { String($0.split(separator: " ", maxSplits: 4).last ?? "") }.sorted())
+            results.append(
+                try net.snapshot(0).map { String($0.split(separator: " ", maxSplits: 4).last ?? "") }.sorted())
         }
         XCTAssertEqual(results[0], results[1])
     }
@@ -91,13 +93,20 @@ final class SyncConvergenceTests: XCTestCase {
             try net.sync(0)
             let bytes = try net.remoteBytes()
             XCTAssertFalse(bytes.isEmpty)
-            for marker in ["MARKER-TITLE-7f3a", "MARKER-BODY-19cc", "MARKERTAG", "MARKER-B-5e21", "machine-0", "machine-1"] {
+            for marker in [
+                "MARKER-TITLE-7f3a", "MARKER-BODY-19cc", "MARKERTAG", "MARKER-B-5e21", "machine-0", "machine-1",
+            ] {
                 XCTAssertNil(bytes.range(of: Data(marker.utf8)), "\(marker) found in the \(kind) remote")
             }
             if kind == .git {
-                let log = try SyncMachines.git(["--git-dir", net.remoteRepository.path, "log", "main", "--format=%an %ae %ad %cn %ce %cd"])
+                let log = try SyncMachines.git([
+                    "--git-dir", net.remoteRepository.path, "log", "main", "--format=%an %ae %ad %cn %ce %cd",
+                ])
                 for line in log.split(separator: "\n") {
-                    XCTAssertEqual(String(line), "diary diary@invalid Mon Jan 1 00:00:00 2001 +0000 diary diary@invalid Mon Jan 1 00:00:00 2001 +0000")
+                    XCTAssertEqual(
+                        String(line),
+                        "diary diary@invalid Mon Jan 1 00:00:00 2001 +0000 diary diary@invalid Mon Jan 1 00:00:00 2001 +0000"
+                    )
                 }
             }
         }

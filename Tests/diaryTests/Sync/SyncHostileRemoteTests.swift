@@ -6,7 +6,9 @@ import XCTest
 /// seen, on every machine that had seen the newer state; nothing is changed then. A record
 /// that has not arrived yet is pending, not an alarm.
 final class SyncHostileRemoteTests: XCTestCase {
-    private func refused(_ machine: DiarySandbox, saying words: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func refused(
+        _ machine: DiarySandbox, saying words: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let before = try machine.ok(["list"]).stdout
         let result = try machine.run(["sync"])
         XCTAssertEqual(result.status, 65, result.stderr, file: file, line: line)
@@ -30,7 +32,9 @@ final class SyncHostileRemoteTests: XCTestCase {
         let log = dir.appendingPathComponent("log")
         var found: [URL] = []
         for machine in try FileManager.default.contentsOfDirectory(atPath: log.path).sorted() {
-            for name in try FileManager.default.contentsOfDirectory(atPath: log.appendingPathComponent(machine).path).sorted() {
+            for name in try FileManager.default.contentsOfDirectory(atPath: log.appendingPathComponent(machine).path)
+                .sorted()
+            {
                 found.append(log.appendingPathComponent(machine).appendingPathComponent(name))
             }
         }
@@ -46,9 +50,12 @@ final class SyncHostileRemoteTests: XCTestCase {
 
     func testARewoundGitRemoteIsRefusedOnEveryMachineThatSawTheNewerState() throws {
         let net = try settled(.git)
-        let history = try SyncMachines.git(["--git-dir", net.remoteRepository.path, "rev-list", "main"]).split(separator: "\n")
+        let history = try SyncMachines.git(["--git-dir", net.remoteRepository.path, "rev-list", "main"]).split(
+            separator: "\n")
         XCTAssertGreaterThan(history.count, 1)
-        try SyncMachines.git(["--git-dir", net.remoteRepository.path, "update-ref", "refs/heads/main", String(history.last!)])
+        try SyncMachines.git([
+            "--git-dir", net.remoteRepository.path, "update-ref", "refs/heads/main", String(history.last!),
+        ])
         try refused(net[0], saying: "rewound")
         try refused(net[1], saying: "rewound")
     }
@@ -116,14 +123,16 @@ final class SyncHostileRemoteTests: XCTestCase {
         try net[0].ok(["new"], stdin: Data("three".utf8))
         try net.sync(0)
         let log = try firstMachineLog(net.folder(1), net)
-        let newest = log.appendingPathComponent(try FileManager.default.contentsOfDirectory(atPath: log.path).sorted().last!)
+        let newest = log.appendingPathComponent(
+            try FileManager.default.contentsOfDirectory(atPath: log.path).sorted().last!)
         let original = try Data(contentsOf: newest)
         // A sync tool that writes in place: empty first, then part of the file.
         for part in [Data(), original.prefix(5), original.prefix(original.count / 2)] {
             try part.write(to: newest)
             let waiting = try net[1].run(["sync"])
             XCTAssertEqual(waiting.status, 0, waiting.stderr)
-            XCTAssertTrue(waiting.stderr.contains("pending:") && waiting.stderr.contains("still arriving"), waiting.stderr)
+            XCTAssertTrue(
+                waiting.stderr.contains("pending:") && waiting.stderr.contains("still arriving"), waiting.stderr)
         }
         try original.write(to: newest)
         try net.sync(1)
@@ -136,7 +145,8 @@ final class SyncHostileRemoteTests: XCTestCase {
         try other.first(entries: ["someone else's diary"])
         let foreign = try records(other.folder(0), machineOf: other)[0]
         let log = try firstMachineLog(net.folder(1), net)
-        let next = log.appendingPathComponent(String(format: "%012d", try FileManager.default.contentsOfDirectory(atPath: log.path).count + 1))
+        let next = log.appendingPathComponent(
+            String(format: "%012d", try FileManager.default.contentsOfDirectory(atPath: log.path).count + 1))
         try FileManager.default.copyItem(at: foreign, to: next)
         try refused(net[1], saying: "belongs to another vault")
     }
@@ -181,8 +191,11 @@ final class SyncHostileRemoteTests: XCTestCase {
         // A new record that arrived only as a conflict copy: put back and read.
         try net[0].ok(["new"], stdin: Data("three".utf8))
         try net.sync(0)
-        let newest = try FileManager.default.contentsOfDirectory(atPath: log.path).filter { !$0.contains(" ") && !$0.contains(".") }.sorted().last!
-        try FileManager.default.moveItem(at: log.appendingPathComponent(newest), to: log.appendingPathComponent("\(newest) (1)"))
+        let newest = try FileManager.default.contentsOfDirectory(atPath: log.path).filter {
+            !$0.contains(" ") && !$0.contains(".")
+        }.sorted().last!
+        try FileManager.default.moveItem(
+            at: log.appendingPathComponent(newest), to: log.appendingPathComponent("\(newest) (1)"))
         result = try net[1].ok(["sync"])
         XCTAssertTrue(result.stderr.contains("put back a record"), result.stderr)
         XCTAssertTrue(try net[1].ok(["list"]).stdout.contains("three"))

@@ -41,7 +41,8 @@ final class SyncInterruptedRotationTests: XCTestCase {
             try a.ok(["new"], stdin: Data("written after the rotation".utf8))
             try net.sync(0)
             let followed = try net.sync(1)
-            XCTAssertTrue(followed.stderr.contains("vault key was rotated on 'machine-0'"), "\(point): \(followed.stderr)")
+            XCTAssertTrue(
+                followed.stderr.contains("vault key was rotated on 'machine-0'"), "\(point): \(followed.stderr)")
             XCTAssertEqual(try net.snapshot(0), try net.snapshot(1), "\(point)")
             XCTAssertEqual(try net.snapshot(1).count, 2, "\(point)")
             try net[1].ok(["new"], stdin: Data("written on B under the new key".utf8))
@@ -63,12 +64,15 @@ final class SyncInterruptedRotationTests: XCTestCase {
 
         // B's sync fetched A's records and adopted A's key, and was cut short before the old
         // key went.
-        try SyncMachines.git(["-C", try net.syncStateItem(1, named: "git").path, "pull", "--quiet", "--no-rebase", "origin", "main"])
+        try SyncMachines.git([
+            "-C", try net.syncStateItem(1, named: "git").path, "pull", "--quiet", "--no-rebase", "origin", "main",
+        ])
         let vault = try Vault.open(at: b.vault, passphrase: secretBytes(net.passphrase))
         let published = try net.publishedHeader(store: "files")
         XCTAssertThrowsError(
             try vault.rotateKey(
-                adopting: published, passphrase: secretBytes(net.passphrase), beforeRetiring: { _ in throw Interrupted() }))
+                adopting: published, passphrase: secretBytes(net.passphrase),
+                beforeRetiring: { _ in throw Interrupted() }))
         XCTAssertEqual(try Vault.inspect(at: b.vault).keyGenerations, [1, 2])
 
         let refused = try b.run(["sync"])
@@ -91,12 +95,14 @@ final class SyncInterruptedRotationTests: XCTestCase {
         XCTAssertFalse(quiet.stderr.contains("rotated on"), quiet.stderr)
         // C missed both: its vault opens with the old passphrase, A's key with the new one.
         try net[2].ok(["unlock"])
-        let third = try net[2].ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": try net[2].passphraseFile("violet anchor meadow drift")])
+        let third = try net[2].ok(
+            ["sync"], env: ["DIARY_PASSPHRASE_FILE": try net[2].passphraseFile("violet anchor meadow drift")])
         try net[2].ok(["lock"])
         XCTAssertTrue(third.stderr.contains("rotated on 'machine-0'"), third.stderr)
         XCTAssertFalse(third.stderr.contains("'machine-1'"), third.stderr)
         for n in 0...2 {
-            let opens = try net[n].run(["list"], env: ["DIARY_PASSPHRASE_FILE": try net[n].passphraseFile("violet anchor meadow drift")])
+            let opens = try net[n].run(
+                ["list"], env: ["DIARY_PASSPHRASE_FILE": try net[n].passphraseFile("violet anchor meadow drift")])
             XCTAssertEqual(opens.status, 0, "machine \(n): \(opens.stderr)")
         }
         b.environment["DIARY_PASSPHRASE_FILE"] = try b.passphraseFile("violet anchor meadow drift")
@@ -165,15 +171,17 @@ final class SyncInterruptedRotationTests: XCTestCase {
         let vault = try Vault.open(at: net[n].vault, passphrase: secretBytes(passphrase))
         let retired = (key: vault.vaultKey, generation: vault.keyGeneration)
         XCTAssertThrowsError(
-            try vault.rotateKey(passphrase: secretBytes(passphrase), beforeRetiring: { headers in
-                guard point != .beforeSyncWasTold else { throw Interrupted() }
-                let syncState = try net.syncStateItem(n, named: "state")
-                let before = try Data(contentsOf: syncState)
-                try SyncLifecycle.noteKeyRotation(
-                    vault: vault, headers: headers, retiredKey: retired.key, retiredGeneration: retired.generation,
-                    stateDirectory: net.stateDirectory(n))
-                if point == .whileSyncResealed { try before.write(to: syncState) }
-                throw Interrupted()
-            }))
+            try vault.rotateKey(
+                passphrase: secretBytes(passphrase),
+                beforeRetiring: { headers in
+                    guard point != .beforeSyncWasTold else { throw Interrupted() }
+                    let syncState = try net.syncStateItem(n, named: "state")
+                    let before = try Data(contentsOf: syncState)
+                    try SyncLifecycle.noteKeyRotation(
+                        vault: vault, headers: headers, retiredKey: retired.key, retiredGeneration: retired.generation,
+                        stateDirectory: net.stateDirectory(n))
+                    if point == .whileSyncResealed { try before.write(to: syncState) }
+                    throw Interrupted()
+                }))
     }
 }

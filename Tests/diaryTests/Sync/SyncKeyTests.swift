@@ -98,7 +98,8 @@ final class SyncKeyHistoryTests: XCTestCase {
         try net.sync(0)
         // The passwd removed the headers it replaced: the old passphrase opens nothing on the
         // remote any more, and B is told where the passphrase changed.
-        let keys = try FileManager.default.contentsOfDirectory(atPath: net.folder(1).appendingPathComponent("keys").path)
+        let keys = try FileManager.default.contentsOfDirectory(
+            atPath: net.folder(1).appendingPathComponent("keys").path)
         XCTAssertEqual(keys.count, 2, "one header per store kind, of the newest key change: \(keys)")
         let refused = try b.run(["sync"])
         XCTAssertEqual(refused.status, 77, refused.stderr)
@@ -153,7 +154,8 @@ final class SyncKeyHistoryTests: XCTestCase {
         // The old passphrase does not join.
         let d = try DiarySandbox(name: "old")
         let old = try d.passphraseFile(net.passphrase)
-        let refused = try d.run(["sync", "join", net.remoteRepository.path, "--to", d.vault.path], env: ["DIARY_PASSPHRASE_FILE": old])
+        let refused = try d.run(
+            ["sync", "join", net.remoteRepository.path, "--to", d.vault.path], env: ["DIARY_PASSPHRASE_FILE": old])
         XCTAssertNotEqual(refused.status, 0)
         XCTAssertTrue([65, 77].contains(refused.status), refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: d.vault.path), "a failed join leaves nothing")
@@ -162,7 +164,8 @@ final class SyncKeyHistoryTests: XCTestCase {
     func testASyncthingShareWithItsOwnFilesCanBeTheRemote() throws {
         let net = try SyncMachines(.folder)
         try FileManager.default.createDirectory(at: net.folder(0), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: net.folder(0).appendingPathComponent(".stfolder"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: net.folder(0).appendingPathComponent(".stfolder"), withIntermediateDirectories: true)
         try Data("// ignore\n".utf8).write(to: net.folder(0).appendingPathComponent(".stignore"))
         try net.first(entries: ["one"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: net.folder(0).appendingPathComponent("diary-sync").path))

@@ -45,7 +45,8 @@ final class SyncPassphraseRaceTests: XCTestCase {
         XCTAssertTrue(published.stderr.contains("publishing it now"), published.stderr)
         try net.sync(1)
         XCTAssertEqual(try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(third)]).status, 0)
-        XCTAssertEqual(try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(newPassphrase)]).status, 77)
+        XCTAssertEqual(
+            try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(newPassphrase)]).status, 77)
     }
 
     func testASyncCutShortAfterTakingInAPasswdDoesNotPublishItAgain() throws {
@@ -57,7 +58,9 @@ final class SyncPassphraseRaceTests: XCTestCase {
         a.environment["DIARY_PASSPHRASE_FILE"] = try a.passphraseFile(newPassphrase)
         try net.sync(0)
         // B's sync adopted A's header and was cut short before saving what it read.
-        try SyncMachines.git(["-C", try net.syncStateItem(1, named: "git").path, "pull", "--quiet", "--no-rebase", "origin", "main"])
+        try SyncMachines.git([
+            "-C", try net.syncStateItem(1, named: "git").path, "pull", "--quiet", "--no-rebase", "origin", "main",
+        ])
         let vault = try Vault.open(at: b.vault, passphrase: secretBytes(net.passphrase))
         try vault.adoptHeader(try net.publishedHeader(store: "files"))
         b.environment["DIARY_PASSPHRASE_FILE"] = try b.passphraseFile(newPassphrase)
@@ -78,14 +81,17 @@ final class SyncPassphraseRaceTests: XCTestCase {
         try net.sync(1)
         try a.ok(["rekey"])
         let rotated = try net.sync(0)
-        XCTAssertTrue(rotated.stderr.contains("passphrase change made on 'machine-1' lost to the key rotation made here"), rotated.stderr)
+        XCTAssertTrue(
+            rotated.stderr.contains("passphrase change made on 'machine-1' lost to the key rotation made here"),
+            rotated.stderr)
         let refused = try b.run(["sync"])
         XCTAssertEqual(refused.status, 77, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("while the passphrase was changed here"), refused.stderr)
         try b.ok(["unlock"])
         try b.ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(net.passphrase)])
         try b.ok(["lock"])
-        XCTAssertEqual(try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(net.passphrase)]).status, 0)
+        XCTAssertEqual(
+            try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(net.passphrase)]).status, 0)
     }
 
     func testAPasswdCrossingARekeyLosesAndTheMachineCatchesUpWithThePassphraseSetThere() throws {
@@ -101,14 +107,17 @@ final class SyncPassphraseRaceTests: XCTestCase {
         // B's own passphrase opens B's vault but not A's rotated key: told what happened.
         let refused = try b.run(["sync"])
         XCTAssertEqual(refused.status, 77, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("rotated on 'machine-0' while the passphrase was changed here"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("rotated on 'machine-0' while the passphrase was changed here"), refused.stderr)
         XCTAssertTrue(refused.stderr.contains("on a terminal"), refused.stderr)
 
         // On a terminal: B's passphrase for B's vault, then a wrong answer, then A's.
         let shown = try b.runOnTerminal(
             ["sync"],
-            answers: [("Passphrase for", newPassphrase), ("Passphrase set on 'machine-0'", newPassphrase),
-                      ("Passphrase set on 'machine-0'", net.passphrase)],
+            answers: [
+                ("Passphrase for", newPassphrase), ("Passphrase set on 'machine-0'", newPassphrase),
+                ("Passphrase set on 'machine-0'", net.passphrase),
+            ],
             env: ["DIARY_PASSPHRASE_FILE": ""])
         XCTAssertEqual(shown.status, 0, shown.shown)
         XCTAssertTrue(shown.shown.contains("does not open the key rotated on 'machine-0'"), shown.shown)

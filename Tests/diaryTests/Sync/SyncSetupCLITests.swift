@@ -81,12 +81,14 @@ final class SyncSetupCLITests: XCTestCase {
         let net = try SyncMachines(.git)
         let a = try net.first(entries: ["one"])
         let clone = try XCTUnwrap(
-            (FileManager.default.enumerator(at: a.root.appendingPathComponent("home/.local/state/diary/sync"), includingPropertiesForKeys: nil)?
+            (FileManager.default.enumerator(
+                at: a.root.appendingPathComponent("home/.local/state/diary/sync"), includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.first { $0.lastPathComponent == "git" }))
         // What a git killed mid-fetch or mid-merge leaves.
         for lock in [".git/index.lock", ".git/HEAD.lock", ".git/refs/remotes/origin/main.lock"] {
             let url = clone.appendingPathComponent(lock)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data().write(to: url)
         }
         try a.ok(["new"], stdin: Data("two".utf8))
@@ -128,13 +130,15 @@ final class SyncSetupCLITests: XCTestCase {
         let pass = try box.passphraseFile(net.passphrase)
         try FileManager.default.createDirectory(at: box.vault, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: box.vault.appendingPathComponent("keep"))
-        let full = try box.run(["sync", "join", net.remoteRepository.path, "--to", box.vault.path], env: ["DIARY_PASSPHRASE_FILE": pass])
+        let full = try box.run(
+            ["sync", "join", net.remoteRepository.path, "--to", box.vault.path], env: ["DIARY_PASSPHRASE_FILE": pass])
         XCTAssertEqual(full.status, 73, full.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: box.vault.path), ["keep"])
 
         let target = box.root.appendingPathComponent("fresh")
         let wrong = try box.passphraseFile("not the right one at all")
-        let refused = try box.run(["sync", "join", net.remoteRepository.path, "--to", target.path], env: ["DIARY_PASSPHRASE_FILE": wrong])
+        let refused = try box.run(
+            ["sync", "join", net.remoteRepository.path, "--to", target.path], env: ["DIARY_PASSPHRASE_FILE": wrong])
         XCTAssertEqual(refused.status, 77, refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: target.path))
         let stateRoot = box.root.appendingPathComponent("home/.local/state/diary/sync")
