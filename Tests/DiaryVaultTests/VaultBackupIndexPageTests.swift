@@ -9,36 +9,12 @@ import XCTest
 /// Index pages in the backup container: record type 4, carried through backup and restore,
 /// refused when duplicated or malformed, and optional so that older backups still restore.
 final class VaultBackupIndexPageTests: VaultTestCase {
-    /// The records of a backup file, in order, without the end record.
-    private func records(of file: URL) throws -> [(type: UInt8, payload: [UInt8])] {
-        let bytes = Array(try Data(contentsOf: file))
-        var reader = ByteReader(bytes, offset: 10)
-        var result: [(UInt8, [UInt8])] = []
-        while true {
-            let type = try reader.u8()
-            let payload = try reader.take(Int(try reader.u32()))
-            if type == BackupFile.endType { return result }
-            result.append((type, payload))
-        }
-    }
+    private func records(of file: URL) throws -> [BackupContainer.Record] { try BackupContainer.records(of: file) }
 
     /// A well-formed container (magic, version, end record with the right count and hash)
     /// around `records`, so only what the records say is under test.
-    private func writeBackup(_ records: [(type: UInt8, payload: [UInt8])], to file: URL) throws {
-        var w = ByteWriter()
-        w.append(BackupFile.magic)
-        w.u16(BackupFile.version)
-        for record in records {
-            w.u8(record.type)
-            w.u32(UInt32(record.payload.count))
-            w.append(record.payload)
-        }
-        let hash = BLAKE2b.hash(w.bytes)
-        w.u8(BackupFile.endType)
-        w.u32(40)
-        w.u64(UInt64(records.count))
-        w.append(hash)
-        try Data(w.bytes).write(to: file)
+    private func writeBackup(_ records: [BackupContainer.Record], to file: URL) throws {
+        try Data(BackupContainer.bytes(records)).write(to: file)
     }
 
     /// The backup read as verify and restore read it: `BackupReader`, the format's one reader,

@@ -10,7 +10,7 @@ import XCTest
 /// through `BackupReader`: the one reader, so these are the rules `verify` and `restore` apply.
 /// Each broken file is found damaged by the reader and refused by `restore`, which writes nothing.
 final class VaultBackupMustRejectTests: VaultTestCase {
-    private typealias Record = (type: UInt8, payload: [UInt8])
+    private typealias Record = BackupContainer.Record
 
     /// The records of a good backup (two entries, so an index, its pages and two entry
     /// records), without the end record.
@@ -20,33 +20,11 @@ final class VaultBackupMustRejectTests: VaultTestCase {
         _ = try vault.add(text: "second")
         let file = path("good.diarybak")
         try vault.backup(to: file)
-        var reader = ByteReader(Array(try Data(contentsOf: file)), offset: 10)
-        var records: [Record] = []
-        while true {
-            let type = try reader.u8()
-            let payload = try reader.take(Int(try reader.u32()))
-            if type == BackupFile.endType { return records }
-            records.append((type, payload))
-        }
+        return try BackupContainer.records(of: file)
     }
 
-    /// The container around `records`: magic, version, records, and an end record with `count`
-    /// (the true count unless given) and the hash of everything before it.
     private func container(_ records: [Record], count: Int? = nil) -> [UInt8] {
-        var w = ByteWriter()
-        w.append(BackupFile.magic)
-        w.u16(BackupFile.version)
-        for record in records {
-            w.u8(record.type)
-            w.u32(UInt32(record.payload.count))
-            w.append(record.payload)
-        }
-        let hash = BLAKE2b.hash(w.bytes)
-        w.u8(BackupFile.endType)
-        w.u32(40)
-        w.u64(UInt64(count ?? records.count))
-        w.append(hash)
-        return w.bytes
+        BackupContainer.bytes(records, count: count)
     }
 
     /// The reader's findings for `bytes` written to a file, and what `restore` makes of it.
