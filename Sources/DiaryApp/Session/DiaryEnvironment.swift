@@ -43,6 +43,10 @@ public struct DiaryEnvironment: Sendable {
     /// The new passphrase's file: `option` (`--new-passphrase-file`), else `$DIARY_NEW_PASSPHRASE_FILE`.
     public func newPassphraseFile(option: String? = nil) -> String? { option ?? value("DIARY_NEW_PASSPHRASE_FILE") }
 
+    /// `$XDG_RUNTIME_DIR` if set: where the editor's private files go when it is a memory file
+    /// system (the agent's socket directory has rules of its own, in `AgentPaths`).
+    public var runtimeDirectory: String? { value("XDG_RUNTIME_DIR") }
+
     /// `DIARY_INSECURE_TEST_KDF=1`: TEST ONLY (documented as such); exactly `1` turns it on.
     public var insecureTestKDF: Bool { variables["DIARY_INSECURE_TEST_KDF"] == "1" }
 

@@ -17,9 +17,9 @@ struct MemoryDirectory {
     static let memoryFileSystems: Set<String> = ["tmpfs", "ramfs"]
 
     /// `$XDG_RUNTIME_DIR` if it is on a memory file system, else `/dev/shm` if it is.
-    static func base(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    static func base(environment: DiaryEnvironment = DiaryEnvironment()) -> String? {
         var candidates: [String] = []
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { candidates.append(runtime) }
+        if let runtime = environment.runtimeDirectory { candidates.append(runtime) }
         candidates.append("/dev/shm")
         return candidates.first(where: isOnMemoryFileSystem)
     }
