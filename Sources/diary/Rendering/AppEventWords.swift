@@ -27,7 +27,9 @@ enum AppEventWords {
             Output.warning(
                 "the new passphrase is weak: \(PassphraseWords.weakness(weakness)); used because of --allow-weak-passphrase"
             )
-        default:
+        // Listed, not `default`: a new kind of event must be given words here to compile.
+        case .recordUnreadable, .indexDamaged, .entriesLost, .restoredOlderThanSeen, .recordNotStarted,
+            .recordNotUpdated:
             sayEntrySet(event)
         }
     }
@@ -58,7 +60,7 @@ enum AppEventWords {
         case .recordNotUpdated(let vault, let reason):
             Output.warning("could not update this machine's record of \(vault.path): \(reason)")
         default:
-            break
+            break  // `say` hands only the cases above to this function
         }
     }
 }
