@@ -52,8 +52,6 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case salvagedWithLoss(lost: Int, restored: Int, path: String)
     /// `restore` target that exists, is not a vault, and is not empty.
     case notEmpty(path: String)
-    /// A path given on the command line is unusable.
-    case badPath(path: String, detail: String)
     /// `show` or `edit` without an id, and the vault has no entry to default to.
     case noEntries
     /// `resolve --edit`: the text saved still has the conflict markers.
@@ -86,7 +84,6 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .agent(let detail): return "unlock agent: \(detail)"
         case .entriesLost(let vault): return "refusing to use \(vault) until the loss is accepted or repaired"
         case .damageFound(let count, _): return "damage found in \(count) object\(count == 1 ? "" : "s")"
-        case .badPath(let path, let detail): return "\(path): \(detail)"
         case .backupDamageFound(let count, _):
             return "damage found in \(count) object\(count == 1 ? "" : "s") of the backup"
         case .backedUpDamage(let count):
@@ -131,7 +128,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .locked, .agentBusy, .noTerminalForNewPassphrase: return .locked
         case .passphraseFile, .passphraseMismatch, .emptyPassphrase, .declined, .editorFailed,
-            .notRegularFile, .noMemoryFileSystem, .system, .agent, .badPath, .emptyText, .noEntries:
+            .notRegularFile, .noMemoryFileSystem, .system, .agent, .emptyText, .noEntries:
             return .failure
         case .confirmationNeeded, .conflictMarkersLeft: return .usage
         case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused
