@@ -6,8 +6,9 @@ import Foundation
 ///
 /// - every record this machine read is still there, unchanged (re-hashed when its stat data
 ///   moved): a removed or replaced record is a finding;
-/// - each new record opens (authentic, this vault, its own name) and names the hash of the
-///   record before it;
+/// - each new record is signed by its log's machine, a member of the chain when it wrote it,
+///   opens (this vault, its own name, a key in force), and names the hash of the record
+///   before it; what it says its writer had read of other logs matches what this machine read;
 /// - a record after a gap, which a synced folder delivers out of order, is pending, not read.
 ///
 /// Conflict copies a file-sync tool made are removed when identical, put back when they are
@@ -15,13 +16,19 @@ import Foundation
 struct LogScanner {
     let tree: RemoteTree
     let vaultID: UUID
+    /// This machine: its own log is read like any other, but never a join to admit.
+    let me: UUID
     /// Only a synced folder gets conflict copies, and only there are they cleaned: in git a
     /// removed file would look like a rewritten remote to the other machines.
     let tidiesCopies: Bool
 
-    /// Asked for a key the ring lacks (another machine rotated the vault key), with the
-    /// machine, the record's number and the key id: the key, or nil.
-    typealias Unlock = (UUID, UInt64, [UInt8]) throws -> SyncKey?
+    /// A machine asking to join: the first record of a log whose machine is not a member.
+    struct Join {
+        var machine: UUID
+        var name: String
+        var request: JoinRequest
+        var path: String
+    }
 
     struct Found {
         var record: SyncRecord
@@ -33,9 +40,10 @@ struct LogScanner {
         var findings: [RemoteFinding] = []
         var pending: [PendingRecord] = []
         var notes: [SyncNote] = []
+        var joins: [Join] = []
     }
 
-    func scan(main: inout SyncMain, ring: inout SyncKeyRing, unlock: Unlock) throws -> Outcome {
+    func scan(main: inout SyncMain, ring: SyncKeyRing) throws -> Outcome {
         var outcome = Outcome()
         var present: Set<UUID> = []
         for name in tree.logFolders() {
@@ -51,9 +59,11 @@ struct LogScanner {
         }
         for machine in present.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
             var log = main.logs[machine] ?? LogState(name: RemoteLayout.placeholderName(machine))
-            try scanLog(machine, log: &log, ring: &ring, unlock: unlock, into: &outcome)
+            let context = LogContext(machine: machine, chain: main.chain, ring: ring)
+            try scanLog(context, log: &log, into: &outcome)
             main.logs[machine] = log
         }
+        checkVectors(of: outcome.records, against: main.logs, chain: main.chain, into: &outcome)
         tidyOutsideTheLogs(into: &outcome)
         return outcome
     }
@@ -99,9 +109,8 @@ struct LogScanner {
         }
     }
 
-    private func scanLog(
-        _ machine: UUID, log: inout LogState, ring: inout SyncKeyRing, unlock: Unlock, into outcome: inout Outcome
-    ) throws {
+    private func scanLog(_ context: LogContext, log: inout LogState, into outcome: inout Outcome) throws {
+        let machine = context.machine
         let folder = RemoteLayout.hex(machine)
         var seqs = Set<UInt64>()
         var copies: [String] = []
@@ -109,10 +118,14 @@ struct LogScanner {
             if let seq = RemoteLayout.seq(fromName: name) { seqs.insert(seq) } else { copies.append(name) }
         }
         for copy in copies {
-            try handleCopy(copy, machine: machine, ring: ring, seqs: &seqs, into: &outcome)
+            try handleCopy(copy, context: context, seqs: &seqs, into: &outcome)
         }
         checkRecordsRead(machine, log: &log, seqs: seqs, into: &outcome)
-        let next = try readNewRecords(machine, log: &log, seqs: seqs, ring: &ring, unlock: unlock, into: &outcome)
+        guard let member = context.chain.member(machine) else {
+            if machine != me { readJoin(context, log: log, seqs: seqs, into: &outcome) }
+            return
+        }
+        let next = readNewRecords(context, signer: member, log: &log, seqs: seqs, into: &outcome)
         if let later = seqs.filter({ $0 > next }).min(), !seqs.contains(next) {
             outcome.pending.append(.notArrived(machine: log.name, seq: next, laterSeq: later))
         }
@@ -139,15 +152,20 @@ struct LogScanner {
         }
     }
 
-    /// New records, in order, while each one is there and opens. Returns the number of the
-    /// first one not read.
+    /// New records, in order, while each one is there and is accepted. Returns the number of
+    /// the first one not read.
     private func readNewRecords(
-        _ machine: UUID, log: inout LogState, seqs: Set<UInt64>, ring: inout SyncKeyRing, unlock: Unlock,
-        into outcome: inout Outcome
-    ) throws -> UInt64 {
+        _ context: LogContext, signer: Member, log: inout LogState, seqs: Set<UInt64>, into outcome: inout Outcome
+    ) -> UInt64 {
+        let machine = context.machine
         var next = log.seen + 1
+        let cut = context.chain.removal(of: machine)
         while seqs.contains(next) {
             let path = RemoteLayout.recordPath(machine: machine, seq: next)
+            if let cut, next > cut.seq {
+                outcome.notes.append(.recordsOfRemovedMachineIgnored(machine: log.name, from: next))
+                break
+            }
             guard let stamp = tree.stamp(path),
                 let bytes = tree.readIfPossible(path, limit: RecordCodec.maximumFileBytes)
             else {
@@ -160,67 +178,30 @@ struct LogScanner {
                 outcome.pending.append(.stillArriving(path: path, bytes: bytes.count))
                 break
             }
-            guard
-                var record = try open(
-                    bytes, at: path, machine: machine, seq: next, ring: &ring, unlock: unlock, into: &outcome)
-            else {
-                break
-            }
-            let expected =
-                next == 1 ? [UInt8](repeating: 0, count: RecordCodec.hashLength) : log.records[Int(next - 2)].hash
-            guard record.previous == expected else {
+            guard let record = accept(bytes, at: path, seq: next, context: context, signer: signer, log: log, into: &outcome)
+            else { break }
+            let seen = RecordSeen(hash: RecordCodec.hash(bytes), stat: stamp)
+            if let cut, next == cut.seq, seen.hash != cut.hash {
                 outcome.findings.append(.recordOutOfChain(path: path, previousSeq: next - 1))
                 break
             }
-            record.machine = machine
-            let seen = RecordSeen(hash: RecordCodec.hash(bytes), stat: stamp)
             log.records.append(seen)
             log.seen = next
             log.name = record.machineName
+            log.lamport = record.lamport
+            log.written = record.written
+            log.heard = Int64(Date().timeIntervalSince1970)
             outcome.records.append(Found(record: record, seen: seen))
             next += 1
         }
         return next
     }
 
-    /// The record, or nil with what kept it from being read in `outcome`.
-    private func open(
-        _ bytes: [UInt8], at path: String, machine: UUID, seq: UInt64, ring: inout SyncKeyRing, unlock: Unlock,
-        into outcome: inout Outcome
-    ) throws -> SyncRecord? {
-        do {
-            return try open(bytes, machine: machine, seq: seq, ring: &ring, unlock: unlock)
-        } catch let error as SyncError {
-            throw error
-        } catch RecordError.unknownKey {
-            outcome.pending.append(.unknownKey(path: path))
-        } catch RecordError.unsupportedVersion(let version) {
-            outcome.findings.append(.recordOfNewerVersion(path: path, version: version))
-        } catch RecordError.otherVault(let other) {
-            outcome.findings.append(.recordOfOtherVault(path: path, vault: other))
-        } catch {
-            outcome.findings.append(.recordNotAuthentic(path: path, fault: Self.fault(error)))
-        }
-        return nil
-    }
-
-    private func open(
-        _ bytes: [UInt8], machine: UUID, seq: UInt64, ring: inout SyncKeyRing, unlock: Unlock
-    ) throws -> SyncRecord {
-        do {
-            return try RecordCodec.open(bytes, vaultID: vaultID, machine: machine, seq: seq, keys: ring)
-        } catch .unknownKey {
-            let keyID = try RecordCodec.peek(bytes).keyID
-            guard let key = try unlock(machine, seq, keyID), key.id == keyID else { throw RecordError.unknownKey }
-            ring.add(key)
-            return try RecordCodec.open(bytes, vaultID: vaultID, machine: machine, seq: seq, keys: ring)
-        }
-    }
-
     /// A file-sync tool's conflict copy of a record (or anything else that is not a record name).
     private func handleCopy(
-        _ name: String, machine: UUID, ring: SyncKeyRing, seqs: inout Set<UInt64>, into outcome: inout Outcome
+        _ name: String, context: LogContext, seqs: inout Set<UInt64>, into outcome: inout Outcome
     ) throws {
+        let machine = context.machine
         let folder = "\(RemoteLayout.logDirectory)/\(RemoteLayout.hex(machine))"
         let shown = "\(folder)/\(name)"
         guard tidiesCopies, let original = RemoteLayout.conflictCopyOriginal(name),
@@ -238,8 +219,13 @@ struct LogScanner {
             return
         }
         let authentic =
-            copy.map { (try? RecordCodec.open($0, vaultID: vaultID, machine: machine, seq: seq, keys: ring)) != nil }
-            ?? false
+            copy.map { bytes in
+                guard let member = context.chain.member(machine),
+                    RecordCodec.signatureIsValid(bytes, publicKey: member.publicKey)
+                else { return false }
+                return (try? RecordCodec.open(bytes, vaultID: vaultID, machine: machine, seq: seq, keys: context.ring))
+                    != nil
+            } ?? false
         if current == nil, authentic {
             try tree.move(shown, to: originalPath)
             seqs.insert(seq)
@@ -258,6 +244,7 @@ struct LogScanner {
         case .wrongPlace?: return .wrongPlace
         case .badLength?: return .badLength
         case .doesNotAuthenticate?: return .doesNotAuthenticate
+        case .badSignature?: return .badSignature
         case .undecodable(let detail)?: return .undecodable(detail: detail)
         default: return .other(detail: "\(error)")
         }

@@ -14,7 +14,8 @@ import Foundation
 ///
 /// A sync reads and writes only the files its changes touch.
 final class StateStore {
-    static let domain = Array("diary.sync.state.v1".utf8)
+    static let domain = Array("diary.sync.state.v2".utf8)
+    static let keyIDLength = 32
     static let headsPageCount = 1024
     let directory: URL
     let vaultID: UUID
@@ -45,8 +46,10 @@ final class StateStore {
     /// Which of `keys` sealed the state (each file starts with its key's id), so a caller that
     /// may have been interrupted on either side of a reseal opens it with the right one.
     func keyInUse(among keys: [SyncKey]) throws -> SyncKey? {
-        guard let file = try DurableFile.read(mainURL, limit: 512 << 20), file.count >= 16 else { return nil }
-        return keys.first { $0.id == Array(file[0..<16]) }
+        guard let file = try DurableFile.read(mainURL, limit: 512 << 20), file.count >= Self.keyIDLength else {
+            return nil
+        }
+        return keys.first { $0.id == Array(file[0..<Self.keyIDLength]) }
     }
 
     func readMain() throws -> SyncMain {
@@ -139,20 +142,24 @@ final class StateStore {
         defer { secureZero(&plaintext) }
         var padded = try LengthPadding.pad(plaintext)
         defer { secureZero(&padded) }
-        let box = try XChaCha20Poly1305.seal(padded, key: key.stateKey, associatedData: associatedData(name))
+        guard let stateKey = key.stateKey else { throw SyncError.stateUnreadable(path: url.path) }
+        let box = try XChaCha20Poly1305.seal(padded, key: stateKey, associatedData: associatedData(name))
         try DurableFile.write(key.id + box.nonce + box.ciphertext, to: url)
     }
 
     private func open(_ name: String, _ url: URL) throws -> [UInt8]? {
         guard let file = try DurableFile.read(url, limit: 512 << 20) else { return nil }
-        let nonceEnd = 16 + XChaCha20Poly1305.nonceByteCount
-        guard file.count > nonceEnd, let sealer = ([key] + alsoOpensWith).first(where: { $0.id == Array(file[0..<16]) })
+        let nonceEnd = Self.keyIDLength + XChaCha20Poly1305.nonceByteCount
+        guard file.count > nonceEnd,
+            let sealer = ([key] + alsoOpensWith).first(where: { $0.id == Array(file[0..<Self.keyIDLength]) }),
+            let stateKey = sealer.stateKey
         else {
+            if file.count >= 16, Array(file[0..<16]) == key.formerID { throw SyncError.stateOfFormat1 }
             throw SyncError.stateUnreadable(path: url.path)
         }
         do {
             var padded = try XChaCha20Poly1305.open(
-                Array(file[nonceEnd...]), key: sealer.stateKey, nonce: Array(file[16..<nonceEnd]),
+                Array(file[nonceEnd...]), key: stateKey, nonce: Array(file[Self.keyIDLength..<nonceEnd]),
                 associatedData: associatedData(name))
             defer { secureZero(&padded) }
             return try LengthPadding.unpad(padded)

@@ -3,17 +3,21 @@ import DiaryVault
 import Foundation
 
 extension SyncEngine {
-    /// Writes this machine's next record(s): its local changes, resolutions and any key change.
-    /// Returns the entries they touched.
+    /// Writes this machine's next record(s): its local changes and resolutions, under the key
+    /// the chain puts in force. Until the chain names this machine a member, or while it has
+    /// not followed the newest key, they wait (as resolutions do) for a later sync. Returns the
+    /// entries they touched.
     func publishOwn(_ revisions: [Revision], into report: inout SyncReport) throws -> Set<UUID> {
-        let keyChange = main.pendingKeyChange
-        guard !revisions.isEmpty || keyChange != nil else { return [] }
-        let batches = Self.batches(of: revisions)
+        let all = main.pendingRevisions + revisions
+        guard !all.isEmpty else { return [] }
+        guard main.isMember, let head = main.chain.head, head.keyID == ring.current.id else {
+            main.pendingRevisions = all
+            return []
+        }
         try tree.makeFolder(RemoteLayout.logDirectory + "/" + RemoteLayout.hex(main.machine))
-        try tree.makeFolder(RemoteLayout.keysDirectory)
         var touched = Set<UUID>()
-        for (n, batch) in batches.enumerated() {
-            let record = try publish(batch, keyChange: n == batches.count - 1 ? keyChange : nil)
+        for batch in Self.batches(of: all) {
+            let record = try publish(batch, epoch: head)
             touched.formUnion(try ingest(record))
             for revision in batch where diff.wasChangedHere(revision.entry) || main.pendingRevisions.contains(revision)
             {
@@ -23,30 +27,29 @@ extension SyncEngine {
             }
             report.sent += batch.count
         }
-        if keyChange != nil { report.keyChangePublished = true }
         main.pendingRevisions = []
-        main.pendingKeyChange = nil
         return touched
     }
 
-    /// Seals and writes one record of this machine's log (and the headers of its key change),
-    /// and counts it as read.
-    private func publish(_ batch: [Revision], keyChange: KeyChange?) throws -> SyncRecord {
+    /// Seals, signs and writes one record of this machine's log, and counts it as read.
+    func publish(_ batch: [Revision], epoch: AcceptedStatement, join: JoinRequest? = nil) throws -> SyncRecord {
         var log = main.logs[main.machine] ?? LogState(name: main.machineName)
         let seq = log.seen + 1
+        guard main.lamport < RecordCodec.maximumLamport else { throw SyncError.lamportExhausted }
         main.lamport += 1
         let record = SyncRecord(
             machine: main.machine, seq: seq,
             previous: log.records.last?.hash ?? [UInt8](repeating: 0, count: RecordCodec.hashLength),
-            lamport: main.lamport, machineName: main.machineName, revisions: batch, keyChange: keyChange)
-        let sealed = try RecordCodec.seal(record, vaultID: vault.id, key: ring.current)
-        for (kind, header) in keyChange?.headers ?? [:] {
-            try tree.write(header, to: RemoteLayout.headerPath(machine: main.machine, seq: seq, store: kind))
-        }
+            lamport: main.lamport, written: UInt64(max(0, Date().timeIntervalSince1970)),
+            machineName: main.machineName, epochSeq: epoch.seq, epochHash: epoch.hash,
+            vector: main.marks(except: main.machine), revisions: batch, join: join)
+        let sealed = try RecordCodec.seal(record, vaultID: vault.id, key: ring.current, signingKey: main.signingKey)
         let path = RemoteLayout.recordPath(machine: main.machine, seq: seq)
         try tree.write(sealed, to: path)
         log.records.append(RecordSeen(hash: RecordCodec.hash(sealed), stat: tree.stamp(path) ?? .none))
         log.seen = seq
+        log.lamport = main.lamport
+        log.written = record.written
         log.name = main.machineName
         main.logs[main.machine] = log
         return record

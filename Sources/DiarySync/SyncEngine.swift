@@ -3,14 +3,16 @@ import DiaryStore
 import DiaryVault
 import Foundation
 
-/// One sync of a local vault with its remote (docs/FORMAT.md §12.8), run in steps by parts:
+/// One sync of a local vault with its remote (docs/FORMAT.md §12), run in steps by parts:
 ///
 /// 1. find what changed in the local vault since the last sync (`LocalDiff`);
-/// 2. fetch (git) and read every machine's new records from the remote tree (`RemoteTree`,
-///    `LogScanner`), checking them against what this machine saw: any contradiction stops the
-///    sync before anything is written;
-/// 3. write this machine's changes as its next record;
-/// 4. follow the newest key change, a passphrase or a key another machine set (`KeyFollower`);
+/// 2. fetch (git), check the marker, and read the membership chain (`ChainFollower`): the
+///    local vault follows the key and header the chain puts in force;
+/// 3. read every machine's new records (`RemoteTree`, `LogScanner`), each signed by its machine,
+///    a member, and checked against what this machine saw: any contradiction stops the sync
+///    before anything is written;
+/// 4. admit machines that answer this machine's invites, state its own key change, and write
+///    its changes as its next record, under the key in force;
 /// 5. make the local vault show every entry's preferred head (`LocalDiff`);
 /// 6. save the state, then push (git); if another machine pushed first, fetch and repeat 2–5.
 public final class SyncEngine {
@@ -22,27 +24,20 @@ public final class SyncEngine {
     let tree: RemoteTree
     let git: GitRemote?
     let store: StateStore
-    let keys: KeyFollower
+    let chain: ChainFollower
     let diff: LocalDiff
     let progress: (SyncProgress) -> Void
     /// This machine's sync state and the keys it opens records with, as the sync changes them.
     var main: SyncMain
     var ring: SyncKeyRing
+    /// Joining: the invite this machine answers with its first record.
+    var invite: InviteCode?
 
     /// `passphrase` is asked when the passphrase is needed (see `PassphraseNeed`); it gives nil
     /// when none can be had.
-    public convenience init(
+    public init(
         vault: Vault, stateDirectory: URL, passphrase: @escaping (PassphraseNeed) throws -> SecretBytes? = { _ in nil },
         progress: @escaping (SyncProgress) -> Void = { _ in }
-    ) throws {
-        try self.init(
-            vault: vault, stateDirectory: stateDirectory, passphrase: passphrase, progress: progress, joining: false)
-    }
-
-    /// `joining`: a passphrase change found must open with the passphrase given.
-    init(
-        vault: Vault, stateDirectory: URL, passphrase: @escaping (PassphraseNeed) throws -> SecretBytes?,
-        progress: @escaping (SyncProgress) -> Void, joining: Bool
     ) throws {
         self.vault = vault
         setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
@@ -53,13 +48,14 @@ public final class SyncEngine {
         // rekey, which also tells sync about the key; until then there is neither one key to
         // seal records under nor a header fit to publish.
         guard !vault.rotationInterrupted else { throw VaultError.rotationInterrupted }
-        let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+        let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
         store = StateStore(directory: setup.directory, vaultID: vault.id, key: key)
         main = try store.readMain()
         ring = SyncKeyRing(current: key)
-        for k in main.keys { ring.add(try SyncKey(vaultKey: k.key, generation: k.generation)) }
-        keys = KeyFollower(
-            vault: vault, tree: tree, store: store, passphrase: SyncPassphrase(ask: passphrase), joining: joining)
+        for k in main.recordKeys where k.keyID != key.id {
+            ring.add(try SyncKey(recordKey: k.recordKey, generation: k.generation, vaultID: vault.id))
+        }
+        chain = ChainFollower(vault: vault, tree: tree, store: store, passphrase: SyncPassphrase(ask: passphrase))
         diff = LocalDiff(vault: vault, store: store)
         self.progress = progress
     }
@@ -69,14 +65,20 @@ public final class SyncEngine {
         try setup.lock.withLock(exclusive: true) {
             try git?.cloneIfNeeded()
             var report = SyncReport()
-            if let note = try keys.publishUnannouncedPassphraseChange(main: &main) { report.notes.append(note) }
+            if let note = try chain.noteUnannouncedPassphraseChange(main: &main) { report.notes.append(note) }
             let local = try diff.localChanges(main: main)
             for attempt in 1...Self.pushAttempts {
                 if let git { try fetch(git) }
                 try checkMarker()
-                var touched = try readRemote(into: &report)
+                try chain.read(main: &main, ring: &ring, report: &report)
+                try requestToJoin()
+                let read = try readRemote(into: &report)
+                var touched = read.touched
+                if main.isMember {
+                    try chain.admit(read.joins, main: &main, ring: &ring, report: &report)
+                    try chain.publishPendingChange(main: &main, ring: &ring, report: &report)
+                }
                 if attempt == 1 { touched.formUnion(try publishOwn(local, into: &report)) }
-                try keys.follow(main: &main, ring: &ring, report: &report)
                 try diff.apply(touched, main: &main, report: &report, progress: progress)
                 try diff.saveState(main: &main)
                 guard let git else { break }
@@ -87,11 +89,30 @@ public final class SyncEngine {
             }
             report.conflicts = main.conflicts.sorted { $0.uuidString < $1.uuidString }
             report.machines = main.logs.count
+            if !main.isMember { report.notes.append(.awaitingAdmission) }
             return report
         }
     }
 
     // MARK: The steps
+
+    /// A machine joining with an invite: once the chain it read holds the statement the invite
+    /// names, its first record asks to join, proving the invite's secret; nothing else is
+    /// written until a member admits it.
+    private func requestToJoin() throws {
+        guard let invite, !main.isMember, (main.logs[main.machine]?.seen ?? 0) == 0 else { return }
+        guard let named = main.chain.statements.first(where: { Array($0.hash.prefix(16)) == invite.headPrefix }),
+            let head = main.chain.head
+        else { throw SyncError.inviteNotForThisChain }
+        let signing = try SigningKeyPair(secretKey: main.signingKey)
+        let proof = InviteCode.proof(
+            secret: invite.secret, vaultID: vault.id, machine: main.machine, publicKey: signing.publicKey,
+            name: main.machineName, head: named.hash)
+        try tree.makeFolder(RemoteLayout.logDirectory + "/" + RemoteLayout.hex(main.machine))
+        _ = try publish(
+            [], epoch: head,
+            join: JoinRequest(publicKey: signing.publicKey, inviteID: invite.inviteID, proof: proof))
+    }
 
     private func fetch(_ git: GitRemote) throws {
         let (findings, head) = try git.fetchAndMerge(last: main.remoteCommit)
@@ -113,7 +134,7 @@ public final class SyncEngine {
     private func checkMarker() throws {
         switch try tree.marker() {
         case .absent:
-            if main.logs.values.contains(where: { $0.seen > 0 }) {
+            if main.logs.values.contains(where: { $0.seen > 0 }) || !main.chain.statements.isEmpty {
                 throw SyncError.untrustedRemote([.markerGone(file: RemoteLayout.marker)])
             }
             try tree.writeMarker(vaultID: vault.id)
@@ -124,39 +145,21 @@ public final class SyncEngine {
         }
     }
 
-    /// Reads every machine's new records and takes them in. Returns the entries they touched.
-    private func readRemote(into report: inout SyncReport) throws -> Set<UUID> {
-        let scanner = LogScanner(tree: tree, vaultID: vault.id, tidiesCopies: git == nil)
-        // The scan works on copies of the state and the ring: a key it needs is looked for
-        // with them as they were, and the keys learnt so are added after it.
-        let (mainBefore, ringBefore) = (main, ring)
-        let names = main.logs.mapValues(\.name)
-        var learnt: [SyncKey] = []
-        var scanned = main
-        var scannedRing = ring
-        let outcome = try scanner.scan(main: &scanned, ring: &scannedRing) { [keys] machine, seq, keyID in
-            let key = try keys.keyOfRecord(
-                machine: machine, seq: seq, keyID: keyID, machineName: names[machine], ring: ringBefore,
-                main: mainBefore)
-            if let key { learnt.append(key) }
-            return key
-        }
-        main = scanned
-        ring = scannedRing
-        for key in learnt where !main.keys.contains(where: { $0.generation == key.generation }) {
-            main.keys.append((key.generation, key.vaultKey))
-        }
+    /// Reads every machine's new records and takes them in. Returns the entries they touched
+    /// and the machines asking to join.
+    private func readRemote(into report: inout SyncReport) throws -> (touched: Set<UUID>, joins: [LogScanner.Join]) {
+        let scanner = LogScanner(tree: tree, vaultID: vault.id, me: main.machine, tidiesCopies: git == nil)
+        let outcome = try scanner.scan(main: &main, ring: ring)
         guard outcome.findings.isEmpty else { throw SyncError.untrustedRemote(outcome.findings) }
         report.pending += outcome.pending
         report.notes += outcome.notes
         progress(.reading(records: outcome.records.count))
         var touched = Set<UUID>()
         for found in outcome.records { touched.formUnion(try ingest(found.record)) }
-        return touched
+        return (touched, outcome.joins)
     }
 
-    /// Takes one record's revisions into the heads, and its key change into the key follower.
-    /// Returns the entries it touched.
+    /// Takes one record's revisions into the heads. Returns the entries it touched.
     func ingest(_ record: SyncRecord) throws -> [UUID] {
         main.lamport = max(main.lamport, record.lamport)
         for revision in record.revisions {
@@ -164,7 +167,6 @@ public final class SyncEngine {
             heads.add(revision, lamport: record.lamport, machine: record.machine)
             try store.setEntry(revision.entry, heads)
         }
-        if let change = record.keyChange { try keys.take(change, of: record, main: &main, ring: &ring) }
         return record.revisions.map(\.entry)
     }
 }

@@ -31,4 +31,30 @@ public enum SyncError: Error, Equatable {
     case cannotResolve(ResolveRefusal)
     /// The join target at `path` exists and is not empty.
     case targetNotEmpty(path: String)
+
+    // Sync format 2: signatures and the membership chain (docs/FORMAT.md §12).
+    /// This machine's sync state is format 1's: the remote was (or must be) upgraded.
+    case stateOfFormat1
+    /// The remote is in format 1: `sync upgrade` moves it to format 2.
+    case remoteOfFormat1
+    /// An upgrade of a remote (or a state) already in format 2.
+    case alreadyFormat2
+    /// Joining a remote that already has members takes an invite from one of them.
+    case inviteNeeded
+    /// The invite names a chain statement the remote does not hold: another remote, or a host
+    /// showing this machine something else than the member who invited it saw.
+    case inviteNotForThisChain
+    /// Only a member can invite (this machine waits to be admitted).
+    case notAMember
+    case noSuchMember(name: String)
+    /// Two members have that name; `sync members` shows them apart.
+    case ambiguousMember(name: String)
+    case cannotRemoveThisMachine
+    /// Two members changed the chain from the same statement (`machines`): a rekey on any
+    /// member settles it.
+    case chainForked(machines: [String])
+    /// A statement this machine was about to write breaks the chain's rules (a bug guard).
+    case cannotState(StatementFault)
+    /// The lamport clock reached its bound: a forged record pushed it there.
+    case lamportExhausted
 }

@@ -37,11 +37,29 @@ public enum RemoteFinding: Equatable, Sendable {
     /// Two authentic, different records with one number: a copied machine or a forged log.
     case recordWrittenTwice(machine: UUID, seq: UInt64, copy: String)
 
-    // Key changes (§12.4).
-    /// A key change whose headers name more than one key generation.
-    case keyChangeHeadersDisagree(machine: String, seq: UInt64)
-    /// A key change without a header for this machine's store kind.
-    case keyChangeWithoutHeader(machine: String, store: StoreKind)
+    /// A record signed by a machine that was not a member when it wrote it, or under a
+    /// statement this machine did not accept.
+    case recordUnvouched(path: String)
+    /// The record says its writer had read record `seq` of `machine`, which this git remote does
+    /// not hold: the host withholds it from this machine.
+    case recordWithheld(path: String, machine: String, seq: UInt64)
+    /// The record says its writer read another record `seq` of `machine` than this machine did:
+    /// the host showed machines different logs.
+    case logsDisagree(path: String, machine: String, seq: UInt64)
+
+    // The membership chain.
+    /// A statement that does not open, or whose signature is not its author's.
+    case statementNotAuthentic(path: String, fault: RecordFault)
+    /// An authentic statement that does not follow from the one before it.
+    case statementBreaksChain(path: String, fault: StatementFault)
+    /// A statement that follows nothing this machine accepted: an old fork or a forgery.
+    case statementOffTheChain(path: String)
+    /// A published header that does not fit the statement that names it, or this vault.
+    case headerNotAuthentic(path: String)
+    /// A published header whose key derivation costs less than this vault's.
+    case headerCheaper(path: String)
+    /// A join that names an invite of this machine without its secret.
+    case joinNotAuthentic(path: String)
 }
 
 /// Why a record file did not open as an authentic record of this vault.
@@ -53,6 +71,10 @@ public enum RecordFault: Equatable, Sendable {
     /// Its length is one no sealed record has.
     case badLength
     case doesNotAuthenticate
+    /// Its signature is not its writer's.
+    case badSignature
+    /// Its lamport is out of range, or not above the record before it.
+    case lamportOutOfRange
     /// It authenticates, but its plaintext does not decode (`detail`: the decoder's error).
     case undecodable(detail: String)
     /// Anything else that went wrong while opening it.
@@ -87,8 +109,6 @@ public enum SyncNote: Equatable, Sendable {
     case filePutBack(path: String)
     /// A conflict copy of the marker or a header that differs from it, left as it is.
     case differingCopyLeft(path: String)
-    /// A passphrase change made on `machine` under an older key lost to a rotation made here.
-    case passphraseChangeLostToRotationHere(machine: String)
     /// The passphrase change made here lost to the rotation made on `machine`.
     case ownPassphraseChangeLost(rotatedOn: String)
     /// This vault now uses the key `machine` rotated to.
@@ -98,6 +118,24 @@ public enum SyncNote: Equatable, Sendable {
     /// The passphrase was changed here without sync being told (an interrupted passphrase
     /// change); this sync publishes it.
     case unannouncedPassphraseChangePublished
+    /// The passphrase was changed on `machine`; this vault keeps its header until the new
+    /// passphrase is given at a sync.
+    case passphraseChangeNotAdopted(machine: String)
+    /// Records `machine` wrote after it was removed, from `from` on, were not read.
+    case recordsOfRemovedMachineIgnored(machine: String, from: UInt64)
+    /// This machine asked to join and waits for the member who invited it to admit it.
+    case awaitingAdmission
+    /// `machine` asked to join; the member who invited it admits it at its next sync.
+    case awaitingAdmissionOf(machine: String)
+    case thisMachineAdmitted
+    case machineAdmitted(machine: String)
+    /// This machine was removed: it reads what was written before, and writes nothing more.
+    case thisMachineRemoved
+    case machineRemoved(machine: String)
+    /// A fork of the chain was ended by a settle.
+    case forkSettled
+    /// Statements of the chain wait for the header of a new key to arrive.
+    case statementsWaiting(count: Int)
 }
 
 /// Why a remote cannot be used (`SyncError.remoteUnusable`).

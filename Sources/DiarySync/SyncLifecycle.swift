@@ -12,10 +12,22 @@ public enum SyncLifecycle {
     /// runs a first sync.
     public static func initialize(
         vault: Vault, remote: RemoteLocation, machineName: String, passphrase: SecretBytes, stateDirectory: URL,
-        progress: @escaping (SyncProgress) -> Void = { _ in }
+        invite: InviteCode? = nil, progress: @escaping (SyncProgress) -> Void = { _ in }
     ) throws -> SyncReport {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         if let existing = try setup.remote() { throw SyncError.alreadySetUp(remote: existing.description) }
+        return try start(
+            vault: vault, remote: remote, machineName: machineName, passphrase: passphrase,
+            stateDirectory: stateDirectory, invite: invite, progress: progress)
+    }
+
+    /// `initialize` once it is known that the vault may start syncing here (also the last step
+    /// of an upgrade, which replaces a format-1 state).
+    static func start(
+        vault: Vault, remote: RemoteLocation, machineName: String, passphrase: SecretBytes, stateDirectory: URL,
+        invite: InviteCode?, progress: @escaping (SyncProgress) -> Void
+    ) throws -> SyncReport {
+        let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         // Mid-rotation the header holds two keys: nothing fit to publish until a rekey ends.
         guard !vault.rotationInterrupted else { throw VaultError.rotationInterrupted }
         let published = try Vault.publishableHeaders(at: vault.directory, passphrase: passphrase)
@@ -31,19 +43,22 @@ public enum SyncLifecycle {
             case .folder:
                 try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
             }
-            try checkUsable(RemoteTree(root: tree), vaultID: vault.id)
-            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
-            var main = SyncMain(machine: SecureRandom.uuid(), machineName: machineName)
-            main.keys = [(vault.keyGeneration, vault.vaultKey)]
-            main.pendingKeyChange = KeyChange(headers: published.headers, retired: [])
+            let remoteTree = RemoteTree(root: tree)
+            let fresh = try checkUsable(remoteTree, vaultID: vault.id)
+            if !fresh, invite == nil { throw SyncError.inviteNeeded }
+            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
+            let main = SyncMain(
+                machine: SecureRandom.uuid(), machineName: machineName, signingKey: try SigningKeyPair.generate().secretKey)
+            if fresh { try writeGenesis(remoteTree, main: main, key: key, vault: vault, headers: published.headers) }
             try StateStore(directory: setup.directory, vaultID: vault.id, key: key).writeMain(main)
             try setup.writeConfig(remote)
             // The remote may hold this vault's records under keys this vault has since
             // retired or not yet followed: the passphrase given opens their headers.
-            return try SyncEngine(
+            let engine = try SyncEngine(
                 vault: vault, stateDirectory: stateDirectory, passphrase: { $0.attempt == 1 ? passphrase : nil },
-                progress: progress, joining: false
-            ).sync()
+                progress: progress)
+            engine.invite = invite
+            return try engine.sync()
         } catch {
             try? FileManager.default.removeItem(at: setup.directory)
             // The vault's directory above it, when nothing else syncs there.
@@ -52,15 +67,38 @@ public enum SyncLifecycle {
         }
     }
 
-    /// A remote tree can be taken: empty, or already a remote of this vault.
-    static func checkUsable(_ tree: RemoteTree, vaultID: UUID) throws {
+    /// A remote tree can be taken: empty (true: this machine starts its chain), or already a
+    /// remote of this vault in format 2 (false).
+    static func checkUsable(_ tree: RemoteTree, vaultID: UUID) throws -> Bool {
         // Hidden names are the sync tool's own (.git, .stfolder, .stignore, .dropbox, ...).
-        guard tree.list().contains(where: { !$0.hasPrefix(".") }) else { return }
+        guard tree.list().contains(where: { !$0.hasPrefix(".") }) else { return true }
         switch try tree.marker() {
         case .absent: throw SyncError.remoteUnusable(.notEmptyAndNoMarker(path: tree.root.path))
         case .unreadable: throw SyncError.remoteUnusable(.notAMarker(path: tree.url(RemoteLayout.marker).path))
+        case .format1: throw SyncError.remoteOfFormat1
         case .vault(let id): guard id == vaultID else { throw SyncError.otherVault(id) }
         }
+        return false
+    }
+
+    /// The first statement of a new chain: this machine its only member, the vault's header
+    /// for each store, the key in force.
+    static func writeGenesis(
+        _ tree: RemoteTree, main: SyncMain, key: SyncKey, vault: Vault, headers: [StoreKind: [UInt8]]
+    ) throws {
+        let signing = try SigningKeyPair(secretKey: main.signingKey)
+        let genesis = Statement(
+            seq: 0, author: main.machine, keyID: key.id, previous: StatementRules.zeros, kind: .genesis,
+            generation: vault.keyGeneration,
+            members: [Member(machine: main.machine, publicKey: signing.publicKey, name: main.machineName)],
+            headerHashes: headers.mapValues { BLAKE2b.hash($0) })
+        try tree.makeFolder(RemoteLayout.chainDirectory)
+        try tree.makeFolder(RemoteLayout.keysDirectory)
+        for (kind, header) in headers {
+            try tree.write(header, to: RemoteLayout.headerPath(chainSeq: 0, author: main.machine, store: kind))
+        }
+        let sealed = try StatementCodec.seal(genesis, vaultID: vault.id, key: key, signingKey: main.signingKey)
+        try tree.write(sealed, to: RemoteLayout.statementPath(seq: 0, author: main.machine))
     }
 
     /// Builds a new local vault at `directory` from a remote: the passphrase opens a header
@@ -68,7 +106,7 @@ public enum SyncLifecycle {
     /// empty; on failure nothing is left behind.
     public static func join(
         remote: RemoteLocation, to directory: URL, store: StoreKind, machineName: String, passphrase: SecretBytes,
-        stateDirectory: URL, progress: @escaping (SyncProgress) -> Void = { _ in }
+        invite: InviteCode, stateDirectory: URL, progress: @escaping (SyncProgress) -> Void = { _ in }
     ) throws -> (Vault, SyncReport) {
         let fm = FileManager.default
         if let names = try? fm.contentsOfDirectory(atPath: directory.path), !names.isEmpty {
@@ -93,6 +131,7 @@ public enum SyncLifecycle {
         switch try remoteTree.marker() {
         case .absent: throw SyncError.remoteUnusable(.nothingToJoin(markerFile: RemoteLayout.marker))
         case .unreadable: throw SyncError.remoteUnusable(.unreadableMarker(markerFile: RemoteLayout.marker))
+        case .format1: throw SyncError.remoteOfFormat1
         case .vault(let id): vaultID = id
         }
         let header = try openablePublishedHeader(in: remoteTree, vaultID: vaultID, store: store, passphrase: passphrase)
@@ -109,16 +148,16 @@ public enum SyncLifecycle {
             try? fm.removeItem(at: setup.directory)
             try setup.makeDirectories()
             if case .git = remote { try fm.moveItem(at: tree, to: setup.gitTree) }
-            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
-            var main = SyncMain(machine: SecureRandom.uuid(), machineName: machineName)
-            main.keys = [(vault.keyGeneration, vault.vaultKey)]
+            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vaultID)
+            let main = SyncMain(
+                machine: SecureRandom.uuid(), machineName: machineName, signingKey: try SigningKeyPair.generate().secretKey)
             try StateStore(directory: setup.directory, vaultID: vaultID, key: key).writeMain(main)
             try setup.writeConfig(remote)
-            let report = try SyncEngine(
+            let engine = try SyncEngine(
                 vault: vault, stateDirectory: stateDirectory, passphrase: { $0.attempt == 1 ? passphrase : nil },
-                progress: progress, joining: true
-            ).sync()
-            return (vault, report)
+                progress: progress)
+            engine.invite = invite
+            return (vault, try engine.sync())
         } catch {
             try? fm.removeItem(at: setup.directory)
             if createdDirectory { try? fm.removeItem(at: directory) } else { try? removeContents(of: directory) }
@@ -140,7 +179,8 @@ public enum SyncLifecycle {
         let candidates = tree.publishedHeaders().filter { $0.store == store }
         guard !candidates.isEmpty else { throw SyncError.remoteUnusable(.noPublishedHeader) }
         var tried = Set<[UInt8]>()
-        for candidate in candidates {
+        // Each header tried costs a key derivation; the host chooses what is there.
+        for candidate in candidates where tried.count < maximumHeadersTried {
             guard let bytes = try tree.read(candidate.path, limit: RemoteTree.headerLimit),
                 let described = try? Vault.describeHeader(bytes), described.vaultID == vaultID,
                 tried.insert(bytes).inserted
@@ -150,6 +190,15 @@ public enum SyncLifecycle {
         throw VaultError.wrongPassphrase
     }
 
+    /// True when the vault `vaultID` at `vaultDirectory` syncs on this machine.
+    public static func syncs(vaultID: UUID, vaultDirectory: URL, stateDirectory: URL) -> Bool {
+        ((try? SyncSetup(stateDirectory: stateDirectory, vaultID: vaultID, vaultDirectory: vaultDirectory).remote())
+            ?? nil) != nil
+    }
+
+    /// At most this many published headers are tried with the passphrase when joining.
+    static let maximumHeadersTried = 4
+
     /// After a passphrase change: the next sync publishes the new header.
     public static func notePassphraseChange(
         _ change: PassphraseChange, vaultDirectory: URL, stateDirectory: URL
@@ -157,11 +206,15 @@ public enum SyncLifecycle {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: change.vaultID, vaultDirectory: vaultDirectory)
         guard try setup.remote() != nil else { return }
         try setup.lock.withLock(exclusive: true) {
-            let key = try SyncKey(vaultKey: change.vaultKey, generation: change.generation)
+            let key = try SyncKey(vaultKey: change.vaultKey, generation: change.generation, vaultID: change.vaultID)
             let store = StateStore(directory: setup.directory, vaultID: change.vaultID, key: key)
             var main = try store.readMain()
-            main.pendingKeyChange = KeyChange(
-                headers: change.headers, retired: main.pendingKeyChange?.retired ?? [])
+            if var pending = main.pendingChange {
+                pending.headers = change.headers
+                main.pendingChange = pending
+            } else {
+                main.pendingChange = PendingChange(kind: .passphrase, headers: change.headers)
+            }
             try store.writeMain(main)
         }
     }
@@ -181,8 +234,8 @@ public enum SyncLifecycle {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         guard let remote = try setup.remote() else { return }
         try setup.lock.withLock(exclusive: true) {
-            let old = try SyncKey(vaultKey: retiredKey, generation: retiredGeneration)
-            let new = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+            let old = try SyncKey(vaultKey: retiredKey, generation: retiredGeneration, vaultID: vault.id)
+            let new = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
             let store = StateStore(directory: setup.directory, vaultID: vault.id, key: old)
             guard let sealedUnder = try store.keyInUse(among: [old, new]) else {
                 throw SyncError.stateUnreadable(path: store.mainURL.path)
@@ -190,17 +243,20 @@ public enum SyncLifecycle {
             store.key = sealedUnder
             store.alsoOpensWith = [old, new]
             var main = try store.readMain()
-            if !main.keys.contains(where: { $0.generation == new.generation }) {
-                main.keys.append((new.generation, new.vaultKey))
+            for key in [old, new] where !main.recordKeys.contains(where: { $0.keyID == key.id }) {
+                main.recordKeys.append(RetiredKey(generation: key.generation, keyID: key.id, recordKey: key.recordKey))
             }
             // A rotation this machine was following when it was cut short (finished now by a
-            // rekey) is another machine's key change: publishing it again would present it as
-            // this machine's, newer than whatever the other machines changed since.
+            // rekey) is another machine's key change: stating it again would present it as this
+            // machine's.
             let tree = RemoteTree(root: setup.tree(for: remote))
-            if !finishing || !recordsOfOtherMachines(in: tree, sealedUnder: new.id, me: main.machine) {
-                let retired = (main.pendingKeyChange?.retired ?? []).filter { $0.generation != retiredGeneration }
-                main.pendingKeyChange = KeyChange(
-                    headers: headers.byStore, retired: retired + [(retiredGeneration, retiredKey)])
+            if !finishing || !statementNames(new.id, in: tree) {
+                var pending = main.pendingChange ?? PendingChange(kind: .rekey, headers: [:])
+                if pending.kind == .passphrase { pending.kind = .rekey }
+                pending.headers = headers.byStore
+                pending.retired.removeAll { $0.keyID == old.id || $0.keyID == new.id }
+                pending.retired.append(RetiredKey(generation: old.generation, keyID: old.id, recordKey: old.recordKey))
+                main.pendingChange = pending
             }
             // Files first, `state` last: cut short, a second call opens either key (above).
             try store.resealOnDisk(under: new)
@@ -208,15 +264,15 @@ public enum SyncLifecycle {
         }
     }
 
-    /// True when another machine's log holds a record sealed under the key `keyID` names
-    /// (only each record's clear prefix is read). A key this machine just drew never is.
-    static func recordsOfOtherMachines(in tree: RemoteTree, sealedUnder keyID: [UInt8], me: UUID) -> Bool {
-        for machine in tree.logFolders() where machine != RemoteLayout.hex(me) {
-            for record in tree.recordFiles(inLog: machine) {
-                guard let handle = FileHandle(forReadingAtPath: tree.url(record.path).path) else { continue }
-                defer { try? handle.close() }
-                let prefix = [UInt8]((try? handle.read(upToCount: RecordCodec.prefixLength)) ?? Data())
-                if let clear = try? RecordCodec.peek(prefix), clear.keyID == keyID { return true }
+    /// True when a statement on the remote is sealed under the key `keyID` names (only each
+    /// statement's clear prefix is read). A key this machine just drew never is.
+    static func statementNames(_ keyID: [UInt8], in tree: RemoteTree) -> Bool {
+        for name in tree.list(RemoteLayout.chainDirectory) where RemoteLayout.statement(fromName: name) != nil {
+            let path = "\(RemoteLayout.chainDirectory)/\(name)"
+            if let bytes = tree.readIfPossible(path, limit: ChainReader.fileLimit),
+                let clear = try? StatementCodec.peek(bytes), clear.keyID == keyID
+            {
+                return true
             }
         }
         return false

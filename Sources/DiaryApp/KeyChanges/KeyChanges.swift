@@ -15,7 +15,14 @@ public struct KeyChanges {
     /// Changes the passphrase, checking the current one first (the header alone is read: the
     /// cost does not grow with the diary). `kdf`, when given, replaces the cost. The vault key
     /// is unchanged, so the agent keeps the key it holds.
-    public func changePassphrase(kdf: KDFParameters?, new: NewPassphraseSource) throws -> PassphraseChangeOutcome {
+    ///
+    /// On a vault that syncs, the key is rotated too (`rekey`, unless the caller says not to):
+    /// whoever knew the old passphrase may have kept the key it opened, and a new key is what
+    /// makes the change hold for what is written from now on (docs/SECURITY.md).
+    public func changePassphrase(
+        kdf: KDFParameters?, new: NewPassphraseSource, rekey: Bool = true,
+        progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> PassphraseChangeOutcome {
         let directory = session.directory
         session.checkSettings(try session.inspect(), kdfChanging: kdf != nil)
         let (current, checked) = try session.withCurrentPassphrase { passphrase in
@@ -34,10 +41,26 @@ public struct KeyChanges {
         do {
             try SyncLifecycle.notePassphraseChange(
                 change, vaultDirectory: directory, stateDirectory: session.stateDirectory)
-            return PassphraseChangeOutcome(vault: directory, syncNotTold: nil)
         } catch {
-            return PassphraseChangeOutcome(vault: directory, syncNotTold: error)
+            return PassphraseChangeOutcome(vault: directory, syncNotTold: error, rotation: nil)
         }
+        guard rekey, SyncLifecycle.syncs(vaultID: change.vaultID, vaultDirectory: directory, stateDirectory: session.stateDirectory)
+        else { return PassphraseChangeOutcome(vault: directory, syncNotTold: nil, rotation: nil) }
+        let vault = try Vault.open(at: directory, passphrase: passphrase)
+        let rotation = try rotate(vault, passphrase: passphrase, progress: progress)
+        return PassphraseChangeOutcome(vault: directory, syncNotTold: nil, rotation: rotation)
+    }
+
+    /// Removes the member called `name` from a synced vault: the key is rotated (as `rotateKey`)
+    /// and the next sync states the removal with the new key, so the removed machine can no
+    /// longer write, nor read what is written from then on.
+    public func removeMember(named name: String, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws
+        -> KeyRotationOutcome
+    {
+        let (vault, passphrase) = try session.openWithPassphrase()
+        guard !vault.rotationInterrupted else { throw VaultError.rotationInterrupted }
+        _ = try SyncMembership.markRemoval(name: name, vault: vault, stateDirectory: session.stateDirectory)
+        return try rotate(vault, passphrase: passphrase, progress: progress)
     }
 
     /// Rotates the vault key (or finishes a rotation that was interrupted): every entry is
@@ -45,6 +68,12 @@ public struct KeyChanges {
     /// holding the old key is given the new one.
     public func rotateKey(progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> KeyRotationOutcome {
         let (vault, passphrase) = try session.openWithPassphrase()
+        return try rotate(vault, passphrase: passphrase, progress: progress)
+    }
+
+    private func rotate(_ vault: Vault, passphrase: SecretBytes, progress: ((_ done: Int, _ total: Int) -> Void)?)
+        throws -> KeyRotationOutcome
+    {
         let finishing = vault.rotationInterrupted
         if finishing { session.events(.finishingInterruptedRotation) }
         // The key being retired: the older of the two when an earlier run was interrupted.
@@ -106,6 +135,8 @@ public struct NewPassphraseSource: Sendable {
 public struct PassphraseChangeOutcome {
     public let vault: URL
     public let syncNotTold: Error?
+    /// On a vault that syncs: the key rotation that went with the change.
+    public let rotation: KeyRotationOutcome?
 }
 
 /// What `rotateKey` did.

@@ -171,3 +171,12 @@ extension Vault {
             && other.slots.map(\.generation) == header.slots.map(\.generation)
     }
 }
+
+extension Vault {
+    /// True when a published header's key derivation costs at least what this vault's does in
+    /// both passes and memory: a synced header never makes the passphrase cheaper to guess.
+    package func costsNoLess(_ encoded: [UInt8]) -> Bool {
+        guard let other = try? Self.decodeForeignHeader(encoded) else { return false }
+        return other.kdf.opsLimit >= header.kdf.opsLimit && other.kdf.memLimit >= header.kdf.memLimit
+    }
+}

@@ -12,20 +12,26 @@ struct Sync: ParsableCommand {
         discussion: """
             `diary sync` alone publishes this machine's changes and takes in the other \
             machines' (the same as `diary sync now`). It prints on stderr what moved and any \
-            conflicts. Set up with `diary sync init` on the first machine and `diary sync join` \
-            on each other one.
+            conflicts. Set up with `diary sync init` on the first machine; each other one joins \
+            with an invite (`diary sync invite` on a member, `diary sync join --invite` there).
 
-            The remote holds only sealed, write-once records with random names; each machine \
-            checks that nothing it saw there was removed, rewound or replaced, and refuses to \
-            sync (status 65) when something was, naming what it saw. See the README's "Using \
-            diary on two machines" and docs/FORMAT.md section 12.
+            The remote holds only sealed, write-once records, each signed by the machine that \
+            wrote it, and a chain of signed statements that says who the members are and which \
+            key is current. Each machine reads only members' records, checks that nothing it saw \
+            was removed, rewound or replaced, and refuses to sync (status 65) when something \
+            was, naming what it saw. See the README's "Using diary on two machines" and \
+            docs/FORMAT.md section 12.
 
             EXAMPLE
               diary sync init git@example.org:diary.git
-              diary sync init --folder ~/Sync/diary
-              diary sync join git@example.org:diary.git --to ~/diary
+              diary sync invite --name laptop
+              diary sync join git@example.org:diary.git --invite K3Q9-… --to ~/diary
+              diary sync members
               diary sync
             """,
-        subcommands: [SyncNow.self, SyncInit.self, SyncJoin.self, SyncStop.self],
+        subcommands: [
+            SyncNow.self, SyncInit.self, SyncJoin.self, SyncInvite.self, SyncMembers.self, SyncStatusCommand.self,
+            SyncRemove.self, SyncStop.self, SyncUpgradeCommand.self,
+        ],
         defaultSubcommand: SyncNow.self)
 }

@@ -11,8 +11,11 @@ struct SyncInit: ParsableCommand {
         usage: "diary sync init [<options>] [<git-remote>]",
         discussion: """
             Always asks for the passphrase: the vault header is published (it is what a joining \
-            machine opens with the passphrase). The remote must be empty, or already hold this \
-            vault; a git remote is cloned into $XDG_STATE_HOME/diary/sync. Then runs a first sync.
+            machine opens with the passphrase). The remote must be empty (this machine becomes \
+            its first member), or already hold this vault: then it takes an invite from a member \
+            (`diary sync invite` there, --invite here), and this vault's entries are published \
+            once that member admits it. A git remote is cloned into $XDG_STATE_HOME/diary/sync. \
+            Then runs a first sync.
 
             EXAMPLE
               git init --bare /srv/diary.git && diary sync init /srv/diary.git
@@ -22,14 +25,21 @@ struct SyncInit: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var remote: RemoteOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "For a remote that already holds this vault: the code `diary sync invite` printed there.",
+            valueName: "code"))
+    var invite: String?
+
     func run() throws {
+        let code = try invite.map(InviteCodeInput.parse)
         let session = global.session()
         let (vault, passphrase) = try session.openWithPassphrase()
         let progress = SyncProgressLine()
         defer { progress.finish() }
         var report = try SyncLifecycle.initialize(
             vault: vault, remote: remote.location, machineName: remote.machineName, passphrase: passphrase,
-            stateDirectory: session.stateDirectory, progress: progress.update)
+            stateDirectory: session.stateDirectory, invite: code, progress: progress.update)
         progress.finish()
         Output.note("this vault now syncs with \(Printable.escaped(remote.location.description))")
         report.keyChangePublished = false  // the first header, not a change

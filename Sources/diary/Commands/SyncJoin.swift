@@ -10,13 +10,17 @@ struct SyncJoin: ParsableCommand {
         abstract: "Build a local vault on this machine from a remote.",
         usage: "diary sync join [<options>] [<git-remote>]",
         discussion: """
-            Asks for the vault's passphrase (or reads --passphrase-file), then creates a vault at \
-            --to (default: --vault, $DIARY_VAULT or the default place), which must not exist or \
-            be empty, and fills it from the remote. Nothing is left behind when it fails.
+            Takes an invite: run `diary sync invite` on a machine that already syncs and pass \
+            its code with --invite. Asks for the vault's passphrase (or reads --passphrase-file), \
+            then creates a vault at --to (default: --vault, $DIARY_VAULT or the default place), \
+            which must not exist or be empty, and fills it from the remote. It checks that the \
+            remote shows the membership chain the invite names, and asks to join; the inviting \
+            machine admits it at its next `diary sync`, and from then on this machine's changes \
+            are published. Nothing is left behind when it fails.
 
             EXAMPLE
-              diary sync join git@example.org:diary.git --to ~/diary
-              diary sync join --folder ~/Sync/diary --store files
+              diary sync join git@example.org:diary.git --invite K3Q9-… --to ~/diary
+              diary sync join --folder ~/Sync/diary --invite K3Q9-… --store files
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -28,7 +32,12 @@ struct SyncJoin: ParsableCommand {
     @Option(help: "How entries are stored here: sqlite or files (each machine chooses).")
     var store: StoreKind = .sqlite
 
+    @Option(help: ArgumentHelp("The code `diary sync invite` printed on a machine that syncs.", valueName: "code"))
+    var invite: String?
+
     func run() throws {
+        guard let invite else { throw SyncError.inviteNeeded }
+        let code = try InviteCodeInput.parse(invite)
         let target =
             to.map {
                 URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL
@@ -46,7 +55,7 @@ struct SyncJoin: ParsableCommand {
         defer { progress.finish() }
         let (vault, report) = try SyncLifecycle.join(
             remote: remote.location, to: target, store: store, machineName: remote.machineName,
-            passphrase: passphrase, stateDirectory: session.stateDirectory, progress: progress.update)
+            passphrase: passphrase, invite: code, stateDirectory: session.stateDirectory, progress: progress.update)
         progress.finish()
         session.created(vault)
         Output.note(

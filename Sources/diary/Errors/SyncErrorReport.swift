@@ -9,7 +9,8 @@ extension ErrorReport {
         case .notSetUp:
             self.init(
                 message: "this vault does not sync on this machine",
-                hint: "`diary sync init REMOTE` on the first machine, `diary sync join REMOTE` on the others",
+                hint:
+                    "`diary sync init REMOTE` on the first machine; on the others `diary sync join REMOTE --invite CODE` with a code from `diary sync invite`",
                 code: .failure)
         case .alreadySetUp(let remote):
             self.init(
@@ -45,6 +46,8 @@ extension ErrorReport {
             self.init(
                 message: "\(path) exists and is not empty; nothing was created",
                 hint: "choose a new directory with --to", code: .alreadyExists)
+        default:
+            self.init(syncMembership: error)
         }
     }
 

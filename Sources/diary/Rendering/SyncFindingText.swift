@@ -39,12 +39,13 @@ enum SyncFindingText {
         case .recordWrittenTwice(let machine, let seq, let copy):
             return
                 "machine \(Self.shortMachineID(machine)) wrote two different records \(seq) (\(copy)): a copied machine or a forged log"
-        case .keyChangeHeadersDisagree(let machine, let seq):
-            return "a key change of machine '\(machine)' (record \(seq)) publishes headers that do not agree"
-        case .keyChangeWithoutHeader(let machine, let store):
-            return "a key change of machine '\(machine)' has no header for a \(store.rawValue) vault"
+        case .recordUnvouched, .recordWithheld, .logsDisagree, .statementNotAuthentic, .statementBreaksChain,
+            .statementOffTheChain, .headerNotAuthentic, .headerCheaper, .joinNotAuthentic:
+            return SyncChainText.finding(finding)!
         }
     }
+
+    static func faultText(_ fault: RecordFault) -> String { Self.fault(fault) }
 
     private static func fault(_ fault: RecordFault) -> String {
         switch fault {
@@ -53,6 +54,8 @@ enum SyncFindingText {
         case .wrongPlace: return "carries another name"
         case .badLength: return "length"
         case .doesNotAuthenticate: return "does not authenticate"
+        case .badSignature: return "signature"
+        case .lamportOutOfRange: return "lamport out of range"
         case .undecodable(let detail), .other(let detail): return detail
         }
     }
@@ -73,9 +76,6 @@ enum SyncFindingText {
         case .identicalFileCopyRemoved(let path): return "removed a conflict copy identical to its file: \(path)"
         case .filePutBack(let path): return "put back a file a sync tool had left only as a conflict copy: \(path)"
         case .differingCopyLeft(let path): return "conflict copy that differs from its file, left alone: \(path)"
-        case .passphraseChangeLostToRotationHere(let machine):
-            return
-                "the passphrase change made on '\(machine)' lost to the key rotation made here: the vault opens with this machine's passphrase"
         case .ownPassphraseChangeLost(let machine):
             return
                 "the passphrase change made on this machine lost to the key rotation on '\(machine)': this vault now opens with the passphrase set there"
@@ -87,6 +87,10 @@ enum SyncFindingText {
         case .unannouncedPassphraseChangePublished:
             return
                 "this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it now"
+        case .passphraseChangeNotAdopted, .recordsOfRemovedMachineIgnored, .awaitingAdmission, .awaitingAdmissionOf,
+            .thisMachineAdmitted, .machineAdmitted, .thisMachineRemoved, .machineRemoved, .forkSettled,
+            .statementsWaiting:
+            return SyncChainText.note(note)!
         }
     }
 

@@ -1,0 +1,99 @@
+import DiaryCrypto
+import DiaryStore
+import DiaryVault
+import Foundation
+
+extension ChainFollower {
+    /// Makes the local vault use the key and header the chain puts in force. A key change of
+    /// this machine's own, waiting to be stated, goes on top of the chain instead (the next
+    /// step); a passphrase changed elsewhere is adopted only when the passphrase opens it.
+    func follow(main: inout SyncMain, ring: inout SyncKeyRing, report: inout SyncReport) throws {
+        guard let target = main.chain.headerStatement, let hash = target.headerHashes[vault.store] else { return }
+        if BLAKE2b.hash(vault.encodedHeader) == hash {
+            removeSupersededHeaders(before: target, chain: main.chain)
+            return
+        }
+        let name = main.chain.member(target.author)?.name ?? RemoteLayout.placeholderName(target.author)
+        if target.author == main.machine { return }
+        if let pending = main.pendingChange {
+            if pending.kind.changesKey {
+                // Stated on top at this sync; only a key newer than every one stated can be.
+                guard vault.keyGeneration > (main.chain.keyStatement?.generation ?? 0) || !fork.isEmpty else {
+                    throw SyncError.concurrentRotation(machine: name)
+                }
+                return
+            }
+            if target.keyID == ring.current.id { return }
+            // A new passphrase over a key another machine has since replaced: it cannot stand.
+            main.pendingChange = nil
+            report.notes.append(.ownPassphraseChangeLost(rotatedOn: name))
+        }
+        guard let header = try header(of: target) else {
+            report.notes.append(.statementsWaiting(count: 1))
+            return
+        }
+        guard vault.costsNoLess(header) else {
+            throw SyncError.untrustedRemote([
+                .headerCheaper(
+                    path: RemoteLayout.headerPath(chainSeq: target.seq, author: target.author, store: vault.store))
+            ])
+        }
+        if target.keyID != ring.current.id {
+            try rotate(to: header, keyID: target.keyID, machine: name, ring: &ring)
+            report.keyChanged = true
+            report.notes.append(.keyRotationFollowed(machine: name))
+        } else if try adoptPassphraseChange(header, machine: name) {
+            report.notes.append(.passphraseChangeFollowed(machine: name))
+        } else {
+            report.notes.append(.passphraseChangeNotAdopted(machine: name))
+            return
+        }
+        removeSupersededHeaders(before: target, chain: main.chain)
+    }
+
+    /// Re-seals the local vault under the key `header` wraps (the passphrase must open it, and
+    /// its key must be the one the chain names). The sync state is resealed under it before the
+    /// vault drops the old key: cut short anywhere, a rekey finishes both (docs/FORMAT.md §8).
+    private func rotate(to header: [UInt8], keyID: [UInt8], machine: String, ring: inout SyncKeyRing) throws {
+        let key = try passphrase.use(
+            .followRotation(machine: machine, attempt: 1),
+            onWrong: .passphraseChangedElsewhere(machine: machine, ownChangeLost: false)
+        ) { given -> SyncKey in
+            let unwrapped = try Vault.unwrapHeader(header, passphrase: given)
+            let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation, vaultID: vault.id)
+            guard key.id == keyID else { throw SyncError.untrustedRemote([.headerNotAuthentic(path: "keys/")]) }
+            _ = try vault.rotateKey(
+                adopting: header, passphrase: given,
+                beforeRetiring: { [vault, store] _ in
+                    try store.resealOnDisk(
+                        under: try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id))
+                })
+            return key
+        }
+        ring.makeCurrent(key)
+    }
+
+    /// Takes `header` (same key, a passphrase set elsewhere) once the passphrase given opens it:
+    /// false when none is at hand or it does not open.
+    private func adoptPassphraseChange(_ header: [UInt8], machine: String) throws -> Bool {
+        guard let given = try passphrase.keptOrAsk(.followRotation(machine: machine, attempt: 1)),
+            let unwrapped = try? Vault.unwrapHeader(header, passphrase: given),
+            unwrapped.generation == vault.keyGeneration,
+            unwrapped.key.withUnsafeBytes({ a in vault.vaultKey.withUnsafeBytes { b in a.elementsEqual(b) } })
+        else { return false }
+        try vault.adoptHeader(header)
+        return true
+    }
+
+    /// Removes the published headers of statements before the one in force, once this machine
+    /// has fully adopted it: an old passphrase then opens nothing on a folder remote (a git
+    /// remote's history keeps them; docs/FORMAT.md §12).
+    func removeSupersededHeaders(before target: AcceptedStatement, chain: ChainState) {
+        for statement in chain.statements where statement.seq < target.seq && statement.kind != .admit {
+            for kind in StoreKind.allCases {
+                let path = RemoteLayout.headerPath(chainSeq: statement.seq, author: statement.author, store: kind)
+                if tree.stamp(path) != nil { tree.remove(path) }
+            }
+        }
+    }
+}

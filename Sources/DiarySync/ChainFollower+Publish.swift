@@ -1,0 +1,114 @@
+import DiaryCrypto
+import DiaryStore
+import DiaryVault
+import Foundation
+
+extension ChainFollower {
+    /// Admits the machines whose join record answers an invite this machine issued, each by an
+    /// admit statement. A join naming one of its invites with a wrong proof is forged.
+    func admit(_ joins: [LogScanner.Join], main: inout SyncMain, ring: inout SyncKeyRing, report: inout SyncReport)
+        throws
+    {
+        for join in joins {
+            guard let index = main.invites.firstIndex(where: { $0.id == join.request.inviteID }) else { continue }
+            let invite = main.invites[index]
+            let proof = InviteCode.proof(
+                secret: invite.secret, vaultID: vault.id, machine: join.machine, publicKey: join.request.publicKey,
+                name: join.name, head: invite.head)
+            guard proof == join.request.proof else {
+                throw SyncError.untrustedRemote([.joinNotAuthentic(path: join.path)])
+            }
+            guard let head = main.chain.head, main.chain.member(join.machine) == nil else { continue }
+            var members = head.members + [Member(machine: join.machine, publicKey: join.request.publicKey, name: join.name)]
+            members.sort { $0.machine.bytes.lexicographicallyPrecedes($1.machine.bytes) }
+            let statement = Statement(
+                seq: head.seq + 1, author: main.machine, keyID: head.keyID, previous: head.hash, kind: .admit,
+                generation: head.generation, members: members, headerHashes: head.headerHashes,
+                cuts: main.marks())
+            try write(statement, headers: [:], main: &main, ring: &ring, report: &report)
+            main.invites.remove(at: index)
+        }
+    }
+
+    /// States the key change this machine made (a passphrase, a rotation, a removal) on top of
+    /// the chain; on a fork, a rotation becomes the settle that ends it.
+    func publishPendingChange(main: inout SyncMain, ring: inout SyncKeyRing, report: inout SyncReport) throws {
+        guard let change = main.pendingChange, let head = main.chain.head else { return }
+        let tips = fork
+        let parent = tips.first { $0.author == main.machine } ?? tips.first ?? head
+        let others = tips.filter { $0.hash != parent.hash }
+        var members = parent.members
+        if let removing = change.removing { members.removeAll { $0.machine == removing } }
+        var statement = Statement(
+            seq: 1 + (tips.map(\.seq) + [head.seq]).max()!, author: main.machine, keyID: ring.current.id,
+            previous: parent.hash, kind: others.isEmpty ? change.kind : .settle, generation: vault.keyGeneration,
+            superseded: others.map(\.hash), members: members,
+            headerHashes: change.headers.mapValues { BLAKE2b.hash($0) }, cuts: main.marks())
+        if change.kind == .passphrase {
+            guard others.isEmpty else { throw SyncError.chainForked(machines: []) }
+            guard head.keyID == ring.current.id else {
+                main.pendingChange = nil
+                return
+            }
+        } else {
+            var retired = change.retired
+            for tip in [parent] + others where tip.keyID != ring.current.id {
+                guard let key = ring[tip.keyID] else { throw SyncError.concurrentRotation(machine: "?") }
+                retired.append(RetiredKey(generation: key.generation, keyID: key.id, recordKey: key.recordKey))
+            }
+            var seen = Set<[UInt8]>()
+            statement.retired = retired.filter { $0.keyID != ring.current.id && seen.insert($0.keyID).inserted }
+        }
+        if change.removing != nil, !statement.cuts.contains(where: { $0.machine == change.removing }) {
+            statement.cuts.append(LogMark(machine: change.removing!, seq: 0, hash: StatementRules.zeros))
+            statement.cuts.sort { $0.machine.bytes.lexicographicallyPrecedes($1.machine.bytes) }
+        }
+        try write(statement, headers: change.headers, main: &main, ring: &ring, report: &report)
+        main.pendingChange = nil
+        report.keyChangePublished = true
+    }
+
+
+    /// Checks `statement` by the rules every reader applies, writes its headers and then the
+    /// statement, and reads the chain again so that it is accepted like any other.
+    private func write(
+        _ statement: Statement, headers: [StoreKind: [UInt8]], main: inout SyncMain, ring: inout SyncKeyRing,
+        report: inout SyncReport
+    ) throws {
+        let parent = main.chain.statement(hash: statement.previous) ?? fork.first { $0.hash == statement.previous }
+        let superseded = fork.filter { statement.superseded.contains($0.hash) }
+        let used = Set(main.chain.statements.map(\.keyID) + fork.map(\.keyID))
+        if let fault = StatementRules.fault(of: statement, parent: parent, superseded: superseded, usedKeyIDs: used) {
+            throw SyncError.cannotState(fault)
+        }
+        try tree.makeFolder(RemoteLayout.chainDirectory)
+        try tree.makeFolder(RemoteLayout.keysDirectory)
+        for (kind, header) in headers {
+            try tree.write(
+                header, to: RemoteLayout.headerPath(chainSeq: statement.seq, author: statement.author, store: kind))
+        }
+        let sealed = try StatementCodec.seal(statement, vaultID: vault.id, key: ring.current, signingKey: main.signingKey)
+        try tree.write(sealed, to: RemoteLayout.statementPath(seq: statement.seq, author: statement.author))
+        try read(main: &main, ring: &ring, report: &report)
+    }
+}
+
+extension ChainFollower {
+    /// A passphrase change made here that a cut-short `passwd` never told sync about: the
+    /// header's digest differs from the one kept at the last sync, no change waits, and the
+    /// chain's header is not it. Queues it (its other store's variant needs the passphrase,
+    /// which also proves the header).
+    func noteUnannouncedPassphraseChange(main: inout SyncMain) throws -> SyncNote? {
+        let local = vault.encodedHeader
+        guard main.pendingChange == nil, !main.headerDigest.isEmpty,
+            main.headerDigest != Self.digest(ofHeader: local),
+            main.chain.headerStatement?.headerHashes[vault.store] != BLAKE2b.hash(local)
+        else { return nil }
+        let change = try passphrase.use(.publishOwnChange(attempt: 1), onWrong: .needsPassphraseToPublish) {
+            try Vault.publishableHeaders(at: vault.directory, passphrase: $0)
+        }
+        guard change.generation == vault.keyGeneration else { return nil }
+        main.pendingChange = PendingChange(kind: .passphrase, headers: change.headers)
+        return .unannouncedPassphraseChangePublished
+    }
+}

@@ -1,0 +1,128 @@
+import DiaryCrypto
+import DiaryStore
+import Foundation
+
+/// Reads the statements of the membership chain this machine has not accepted yet and decides
+/// which follow (docs/FORMAT.md §12): each one signed by a member of the statement before it,
+/// keeping its kind's rules; two successors of one statement are a fork, ended only by a settle.
+struct ChainReader {
+    let tree: RemoteTree
+    let vaultID: UUID
+    /// The store kind of the local vault: the published header a new key is read from.
+    let store: StoreKind
+
+    /// The key a statement is sealed under, from the header published with it (which costs
+    /// the passphrase): the key and the header, or nil when it cannot be had now.
+    typealias KeyLookup = (_ author: UUID, _ seq: UInt64, _ keyID: [UInt8]) throws -> (SyncKey, [UInt8])?
+
+    /// One statement read and opened.
+    struct Read {
+        var statement: Statement
+        var hash: [UInt8]
+        var path: String
+        var bytes: [UInt8]
+    }
+
+    struct Outcome {
+        /// Newly accepted, in order; superseded branches marked.
+        var accepted: [AcceptedStatement] = []
+        /// The headers the key lookup opened, by statement hash: a new key's header to adopt.
+        var headers: [[UInt8]: [UInt8]] = [:]
+        var findings: [RemoteFinding] = []
+        /// Statements not readable yet (their key's header did not open, or is not there).
+        var waiting: [String] = []
+        /// The tips of a fork no settle ended, when there is one: the chain stops before it.
+        var fork: [AcceptedStatement] = []
+    }
+
+    /// The largest statement file read.
+    static let fileLimit = 1 << 20
+
+    func read(_ chain: ChainState, ring: inout SyncKeyRing, lookup: KeyLookup) throws -> Outcome {
+        var outcome = Outcome()
+        let files = newFiles(chain, into: &outcome)
+        guard outcome.findings.isEmpty else { return outcome }
+        let opened = try open(files, chain: chain, ring: &ring, lookup: lookup, into: &outcome)
+        guard outcome.findings.isEmpty else { return outcome }
+        ChainWalk(chain: chain, opened: opened).run(into: &outcome)
+        return outcome
+    }
+
+    /// The statement files not accepted yet, read and checked by their clear prefix.
+    private func newFiles(_ chain: ChainState, into outcome: inout Outcome) -> [(String, [UInt8])] {
+        var files: [(String, [UInt8])] = []
+        for name in tree.list(RemoteLayout.chainDirectory) where !name.hasPrefix(".") {
+            let path = "\(RemoteLayout.chainDirectory)/\(name)"
+            guard let (seq, author) = RemoteLayout.statement(fromName: name) else { continue }
+            if chain.contains(seq: seq, author: author) { continue }
+            guard let bytes = tree.readIfPossible(path, limit: Self.fileLimit),
+                let clear = try? StatementCodec.peek(bytes), clear.vaultID == vaultID, clear.seq == seq,
+                clear.author == author
+            else {
+                outcome.findings.append(.statementNotAuthentic(path: path, fault: .notAStatement))
+                continue
+            }
+            files.append((path, bytes))
+        }
+        return files
+    }
+
+    /// Opens every file it can: with the keys in the ring, then with keys retired by what it
+    /// opened, then with a key its published header gives (newest first, so that the retired
+    /// keys it carries open the older ones). A file whose author has no signing key anywhere in
+    /// the chain, or whose signature does not verify, costs no key derivation: it is forged.
+    private func open(
+        _ files: [(String, [UInt8])], chain: ChainState, ring: inout SyncKeyRing, lookup: KeyLookup,
+        into outcome: inout Outcome
+    ) throws -> [Read] {
+        var left = files
+        var opened: [Read] = []
+        var knownKeys: [UUID: [UInt8]] = [:]
+        for statement in chain.statements { for m in statement.members { knownKeys[m.machine] = m.publicKey } }
+        var lookups = 0
+        while !left.isEmpty {
+            var progress = false
+            for (index, (path, bytes)) in left.enumerated().reversed() {
+                guard let clear = try? StatementCodec.peek(bytes), let key = ring[clear.keyID] else { continue }
+                let statement: Statement
+                do {
+                    statement = try StatementCodec.open(bytes, vaultID: vaultID, key: key)
+                } catch {
+                    outcome.findings.append(.statementNotAuthentic(path: path, fault: LogScanner.fault(error)))
+                    return []
+                }
+                for retired in statement.retired {
+                    ring.add(try SyncKey(recordKey: retired.recordKey, generation: retired.generation, vaultID: vaultID))
+                }
+                for m in statement.members where knownKeys[m.machine] == nil { knownKeys[m.machine] = m.publicKey }
+                opened.append(Read(statement: statement, hash: StatementCodec.hash(bytes), path: path, bytes: bytes))
+                left.remove(at: index)
+                progress = true
+            }
+            if progress { continue }
+            // Nothing opens with the keys at hand: the newest key change's header gives its key.
+            let newest = left.max { (try? StatementCodec.peek($0.1).seq) ?? 0 < (try? StatementCodec.peek($1.1).seq) ?? 0 }
+            guard let (path, bytes) = newest, let clear = try? StatementCodec.peek(bytes) else { break }
+            guard let publicKey = knownKeys[clear.author],
+                StatementCodec.signatureIsValid(bytes, publicKey: publicKey)
+            else {
+                outcome.findings.append(.statementNotAuthentic(path: path, fault: .badSignature))
+                return []
+            }
+            lookups += 1
+            guard lookups <= Self.maximumLookups, let (key, header) = try lookup(clear.author, clear.seq, clear.keyID),
+                key.id == clear.keyID
+            else {
+                outcome.waiting = left.map(\.0)
+                break
+            }
+            ring.add(key)
+            outcome.headers[StatementCodec.hash(bytes)] = header
+        }
+        if outcome.waiting.isEmpty { outcome.waiting = left.map(\.0) }
+        return opened
+    }
+
+    /// At most this many published headers are opened with the passphrase in one sync.
+    static let maximumLookups = 4
+}

@@ -1,0 +1,123 @@
+import DiaryCrypto
+import DiaryStore
+import DiaryTestSupport
+import DiaryVault
+import Foundation
+import XCTest
+
+@testable import DiarySync
+
+/// Key changes through the membership chain (issue 21, items 2, 3, 5): adopted only with the
+/// passphrase's proof, concurrent ones a fork that a rekey settles, no log orphaned.
+final class SyncChainTests: VaultTestCase {
+    private var machines: SyncTestMachines!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        machines = SyncTestMachines(self)
+    }
+
+    private var chainFolder: URL { machines.remoteRoot.appendingPathComponent("chain") }
+
+    func testARotationIsFollowedWithThePassphraseAndOldRecordsStayReadable() throws {
+        try machines.start("laptop", entries: ["before"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines.rekey("laptop")
+        try machines["laptop"].add(text: "after")
+        try machines.sync("laptop")
+        XCTAssertThrowsError(try machines.sync("desktop")) {
+            XCTAssertEqual($0 as? SyncError, .needsPassphrase(machine: "laptop"))
+        }
+        let report = try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertTrue(report.keyChanged)
+        XCTAssertEqual(try machines.texts("desktop"), ["after", "before"])
+        XCTAssertEqual(machines["desktop"].keyGeneration, machines["laptop"].keyGeneration)
+        // A machine joining now reads records under both keys.
+        try machines.join("phone", invitedBy: "desktop", store: .sqlite)
+        XCTAssertEqual(try machines.texts("phone"), ["after", "before"])
+    }
+
+    /// Item 3: a passphrase changed elsewhere is adopted only when the new passphrase is given.
+    func testAPassphraseChangeIsAdoptedOnlyWithItsPassphrase() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines.changePassphrase("laptop", to: "new horse battery")
+        try machines.sync("laptop")
+        let header = machines["desktop"].encodedHeader
+        let quiet = try machines.sync("desktop")
+        XCTAssertTrue(quiet.notes.contains(.passphraseChangeNotAdopted(machine: "laptop")))
+        XCTAssertEqual(machines["desktop"].encodedHeader, header)
+        let wrong = try machines.sync("desktop", passphrase: "a guess")
+        XCTAssertTrue(wrong.notes.contains(.passphraseChangeNotAdopted(machine: "laptop")))
+        XCTAssertEqual(machines["desktop"].encodedHeader, header)
+        let adopted = try machines.sync("desktop", passphrase: "new horse battery")
+        XCTAssertTrue(adopted.notes.contains(.passphraseChangeFollowed(machine: "laptop")))
+        XCTAssertNoThrow(try Vault.open(at: machines["desktop"].directory, passphrase: secret("new horse battery")))
+    }
+
+    /// Item 5: two rotations stated from one statement are a fork: every machine stops and says
+    /// so; a rekey on one settles it, retiring both keys, and a new machine gets every entry.
+    func testConcurrentRotationsForkAndARekeySettlesThem() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines.rekey("laptop")
+        try machines["laptop"].add(text: "laptop after its rekey")
+        try machines.sync("laptop")
+        // The host hides the laptop's statement from the desktop while it states its own.
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: chainFolder.path).sorted().last!
+        let aside = path("aside")
+        try FileManager.default.moveItem(at: chainFolder.appendingPathComponent(hidden), to: aside)
+        try machines.rekey("desktop")
+        try machines["desktop"].add(text: "desktop after its rekey")
+        XCTAssertThrowsError(try machines.sync("desktop"))  // the laptop's records are under a key it lacks
+        try FileManager.default.moveItem(at: aside, to: chainFolder.appendingPathComponent(hidden))
+        for machine in ["laptop", "desktop"] {
+            XCTAssertThrowsError(try machines.sync(machine, passphrase: "correct horse")) { error in
+                guard case SyncError.chainForked = error else { return XCTFail("\(machine): \(error)") }
+            }
+        }
+        try machines.rekey("laptop")
+        let settled = try machines.sync("laptop", passphrase: "correct horse")
+        XCTAssertTrue(settled.notes.contains(.forkSettled))
+        try machines.sync("desktop", passphrase: "correct horse")
+        try machines.sync("laptop")
+        let all = ["desktop after its rekey", "laptop after its rekey", "one"]
+        XCTAssertEqual(try machines.texts("laptop"), all)
+        XCTAssertEqual(try machines.texts("desktop"), all)
+        try machines.join("phone", invitedBy: "laptop", store: .sqlite)
+        XCTAssertEqual(try machines.texts("phone"), all)
+    }
+
+    /// A removed machine's later records are not read, and it cannot write under the new key.
+    func testARemovedMachineWritesNothingMore() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines.join("phone", invitedBy: "laptop", store: .sqlite)
+        _ = try SyncMembership.markRemoval(name: "phone", vault: machines["laptop"], stateDirectory: machines.state("laptop"))
+        try machines.rekey("laptop")
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+        try machines["phone"].add(text: "from the removed phone")
+        XCTAssertThrowsError(try machines.sync("phone")) // it cannot follow without the passphrase
+        let status = try SyncMembership.status(vault: machines["desktop"], stateDirectory: machines.state("desktop"))
+        XCTAssertEqual(status.members.first { $0.name == "phone" }?.removed, true)
+        XCTAssertEqual(try machines.texts("desktop"), ["one"])
+    }
+
+    /// An invite works once, and only for the chain it names.
+    func testAnInviteWorksOnce() throws {
+        try machines.start("laptop", entries: ["one"])
+        let code = try SyncMembership.invite(vault: machines["laptop"], stateDirectory: machines.state("laptop"), name: "x")
+        let invite = try InviteCode(text: code)
+        _ = try SyncLifecycle.join(
+            remote: machines.remote, to: path("first"), store: .sqlite, machineName: "first",
+            passphrase: secret("correct horse"), invite: invite, stateDirectory: machines.state("first"))
+        try machines.sync("laptop")
+        XCTAssertEqual(try machines.main("laptop").chain.members.count, 2)
+        _ = try SyncLifecycle.join(
+            remote: machines.remote, to: path("second"), store: .sqlite, machineName: "second",
+            passphrase: secret("correct horse"), invite: invite, stateDirectory: machines.state("second"))
+        try machines.sync("laptop")
+        XCTAssertEqual(try machines.main("laptop").chain.members.count, 2, "a used invite admits nobody")
+    }
+}
