@@ -24,7 +24,7 @@ extension KeyFollower {
             for header in headers {
                 guard let unwrapped = try? Vault.unwrapHeader(header, passphrase: passphrase) else { continue }
                 opened = true
-                let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation)
+                let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation, vaultID: vault.id)
                 if key.id == keyID { return key }
             }
             if !opened { throw VaultError.wrongPassphrase }
@@ -32,33 +32,10 @@ extension KeyFollower {
         }
     }
 
-    /// A key some later key change retired (a joining machine starts from the newest key and
-    /// reads older records with the keys each rotation sealed under its successor). Opens every
-    /// record it can until no new key turns up: only when a record's key is unknown.
-    private func retiredKey(_ keyID: [UInt8], ring: SyncKeyRing) throws -> SyncKey? {
-        var known = ring
-        let files = tree.allRecordFiles().compactMap { tree.readIfPossible($0, limit: RecordCodec.maximumFileBytes) }
-        var learnt = true
-        while learnt {
-            learnt = false
-            for file in files {
-                guard let clear = try? RecordCodec.peek(file), known[clear.keyID] != nil,
-                    let record = try? RecordCodec.open(
-                        file, vaultID: vault.id, machine: clear.machine, seq: clear.seq, keys: known),
-                    let change = record.keyChange
-                else { continue }
-                for retired in change.retired {
-                    let key = try SyncKey(vaultKey: retired.key, generation: retired.generation)
-                    if key.id == keyID { return key }
-                    if known[key.id] == nil {
-                        known.add(key)
-                        learnt = true
-                    }
-                }
-            }
-        }
-        return nil
-    }
+    /// A key some later key change retired. Format 2 records carry no key changes (the chain
+    /// statements list retired keys, which the chain reader will take in), so no record can
+    /// name one here.
+    private func retiredKey(_ keyID: [UInt8], ring: SyncKeyRing) throws -> SyncKey? { nil }
 
     /// What to throw when no passphrase given opens another machine's newer key: when this
     /// machine's own passphrase change is among the changes it replaced, that change lost.

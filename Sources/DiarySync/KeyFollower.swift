@@ -44,9 +44,9 @@ final class KeyFollower {
     /// waits to be followed.
     func take(_ change: KeyChange, of record: SyncRecord, main: inout SyncMain, ring: inout SyncKeyRing) throws {
         for retired in change.retired {
-            let key = try SyncKey(vaultKey: retired.key, generation: retired.generation)
+            let key = try SyncKey(vaultKey: retired.key, generation: retired.generation, vaultID: vault.id)
             if ring[key.id] == nil {
-                ring.add(key)
+                try ring.add(key)
                 main.keys.append((retired.generation, retired.key))
             }
         }
@@ -115,9 +115,9 @@ final class KeyFollower {
             let key = try passphrase.use(.followRotation(machine: best.machineName, attempt: 1), onWrong: lost) {
                 try rotate(toFirstOpenable: steps.reversed(), passphrase: $0)
             }
-            ring.makeCurrent(key)
-            if !main.keys.contains(where: { $0.generation == key.generation }) {
-                main.keys.append((key.generation, key.vaultKey))
+            try ring.makeCurrent(key)
+            if let vaultKey = key.vaultKey, !main.keys.contains(where: { $0.generation == key.generation }) {
+                main.keys.append((key.generation, vaultKey))
             }
             if ownChangeLost { report.notes.append(.ownPassphraseChangeLost(rotatedOn: best.machineName)) }
             report.keyChanged = true
@@ -139,9 +139,10 @@ final class KeyFollower {
                     adopting: try header(of: step), passphrase: passphrase,
                     beforeRetiring: { [vault, store] _ in
                         try store.resealOnDisk(
-                            under: try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration))
+                            under: try SyncKey(
+                                vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id))
                     })
-                return try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+                return try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
             } catch VaultError.wrongPassphrase {
                 continue
             }

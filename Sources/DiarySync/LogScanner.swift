@@ -212,7 +212,7 @@ struct LogScanner {
         } catch .unknownKey {
             let keyID = try RecordCodec.peek(bytes).keyID
             guard let key = try unlock(machine, seq, keyID), key.id == keyID else { throw RecordError.unknownKey }
-            ring.add(key)
+            try ring.add(key)
             return try RecordCodec.open(bytes, vaultID: vaultID, machine: machine, seq: seq, keys: ring)
         }
     }

@@ -45,8 +45,10 @@ final class StateStore {
     /// Which of `keys` sealed the state (each file starts with its key's id), so a caller that
     /// may have been interrupted on either side of a reseal opens it with the right one.
     func keyInUse(among keys: [SyncKey]) throws -> SyncKey? {
-        guard let file = try DurableFile.read(mainURL, limit: 512 << 20), file.count >= 16 else { return nil }
-        return keys.first { $0.id == Array(file[0..<16]) }
+        guard let file = try DurableFile.read(mainURL, limit: 512 << 20), file.count >= SyncKey.idByteCount else {
+            return nil
+        }
+        return keys.first { $0.id == Array(file[0..<SyncKey.idByteCount]) }
     }
 
     func readMain() throws -> SyncMain {
@@ -139,20 +141,24 @@ final class StateStore {
         defer { secureZero(&plaintext) }
         var padded = try LengthPadding.pad(plaintext)
         defer { secureZero(&padded) }
-        let box = try XChaCha20Poly1305.seal(padded, key: key.stateKey, associatedData: associatedData(name))
+        guard let stateKey = key.stateKey else { preconditionFailure("the sync state is sealed under a current key") }
+        let box = try XChaCha20Poly1305.seal(padded, key: stateKey, associatedData: associatedData(name))
         try DurableFile.write(key.id + box.nonce + box.ciphertext, to: url)
     }
 
     private func open(_ name: String, _ url: URL) throws -> [UInt8]? {
         guard let file = try DurableFile.read(url, limit: 512 << 20) else { return nil }
-        let nonceEnd = 16 + XChaCha20Poly1305.nonceByteCount
-        guard file.count > nonceEnd, let sealer = ([key] + alsoOpensWith).first(where: { $0.id == Array(file[0..<16]) })
+        let idEnd = SyncKey.idByteCount
+        let nonceEnd = idEnd + XChaCha20Poly1305.nonceByteCount
+        guard file.count > nonceEnd,
+            let sealer = ([key] + alsoOpensWith).first(where: { $0.id == Array(file[0..<idEnd]) }),
+            let stateKey = sealer.stateKey
         else {
             throw SyncError.stateUnreadable(path: url.path)
         }
         do {
             var padded = try XChaCha20Poly1305.open(
-                Array(file[nonceEnd...]), key: sealer.stateKey, nonce: Array(file[16..<nonceEnd]),
+                Array(file[nonceEnd...]), key: stateKey, nonce: Array(file[idEnd..<nonceEnd]),
                 associatedData: associatedData(name))
             defer { secureZero(&padded) }
             return try LengthPadding.unpad(padded)

@@ -1,3 +1,4 @@
+import DiaryCrypto
 import DiaryStore
 import DiaryVault
 import Foundation
@@ -38,8 +39,12 @@ extension SyncEngine {
         let record = SyncRecord(
             machine: main.machine, seq: seq,
             previous: log.records.last?.hash ?? [UInt8](repeating: 0, count: RecordCodec.hashLength),
-            lamport: main.lamport, machineName: main.machineName, revisions: batch, keyChange: keyChange)
-        let sealed = try RecordCodec.seal(record, vaultID: vault.id, key: ring.current)
+            lamport: main.lamport, machineName: main.machineName, written: UInt64(max(0, Date().timeIntervalSince1970)),
+            revisions: batch)
+        // Transitional: the state holds no signing key of this machine yet (the engine's move to
+        // format 2 adds it); a throwaway key keeps records well-formed meanwhile.
+        let sealed = try RecordCodec.seal(
+            record, vaultID: vault.id, key: ring.current, signingKey: try SigningKeyPair.generate().secretKey)
         for (kind, header) in keyChange?.headers ?? [:] {
             try tree.write(header, to: RemoteLayout.headerPath(machine: main.machine, seq: seq, store: kind))
         }

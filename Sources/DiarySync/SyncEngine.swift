@@ -53,11 +53,11 @@ public final class SyncEngine {
         // rekey, which also tells sync about the key; until then there is neither one key to
         // seal records under nor a header fit to publish.
         guard !vault.rotationInterrupted else { throw VaultError.rotationInterrupted }
-        let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+        let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
         store = StateStore(directory: setup.directory, vaultID: vault.id, key: key)
         main = try store.readMain()
         ring = SyncKeyRing(current: key)
-        for k in main.keys { ring.add(try SyncKey(vaultKey: k.key, generation: k.generation)) }
+        for k in main.keys { try ring.add(try SyncKey(vaultKey: k.key, generation: k.generation, vaultID: vault.id)) }
         keys = KeyFollower(
             vault: vault, tree: tree, store: store, passphrase: SyncPassphrase(ask: passphrase), joining: joining)
         diff = LocalDiff(vault: vault, store: store)
@@ -144,7 +144,7 @@ public final class SyncEngine {
         main = scanned
         ring = scannedRing
         for key in learnt where !main.keys.contains(where: { $0.generation == key.generation }) {
-            main.keys.append((key.generation, key.vaultKey))
+            if let vaultKey = key.vaultKey { main.keys.append((key.generation, vaultKey)) }
         }
         guard outcome.findings.isEmpty else { throw SyncError.untrustedRemote(outcome.findings) }
         report.pending += outcome.pending
@@ -164,7 +164,7 @@ public final class SyncEngine {
             heads.add(revision, lamport: record.lamport, machine: record.machine)
             try store.setEntry(revision.entry, heads)
         }
-        if let change = record.keyChange { try keys.take(change, of: record, main: &main, ring: &ring) }
+        // Format 2: records carry no key change (key changes are chain statements).
         return record.revisions.map(\.entry)
     }
 }

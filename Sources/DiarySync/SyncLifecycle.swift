@@ -32,7 +32,7 @@ public enum SyncLifecycle {
                 try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
             }
             try checkUsable(RemoteTree(root: tree), vaultID: vault.id)
-            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
             var main = SyncMain(machine: SecureRandom.uuid(), machineName: machineName)
             main.keys = [(vault.keyGeneration, vault.vaultKey)]
             main.pendingKeyChange = KeyChange(headers: published.headers, retired: [])
@@ -109,7 +109,7 @@ public enum SyncLifecycle {
             try? fm.removeItem(at: setup.directory)
             try setup.makeDirectories()
             if case .git = remote { try fm.moveItem(at: tree, to: setup.gitTree) }
-            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+            let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
             var main = SyncMain(machine: SecureRandom.uuid(), machineName: machineName)
             main.keys = [(vault.keyGeneration, vault.vaultKey)]
             try StateStore(directory: setup.directory, vaultID: vaultID, key: key).writeMain(main)
@@ -157,7 +157,7 @@ public enum SyncLifecycle {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: change.vaultID, vaultDirectory: vaultDirectory)
         guard try setup.remote() != nil else { return }
         try setup.lock.withLock(exclusive: true) {
-            let key = try SyncKey(vaultKey: change.vaultKey, generation: change.generation)
+            let key = try SyncKey(vaultKey: change.vaultKey, generation: change.generation, vaultID: change.vaultID)
             let store = StateStore(directory: setup.directory, vaultID: change.vaultID, key: key)
             var main = try store.readMain()
             main.pendingKeyChange = KeyChange(
@@ -181,8 +181,8 @@ public enum SyncLifecycle {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         guard let remote = try setup.remote() else { return }
         try setup.lock.withLock(exclusive: true) {
-            let old = try SyncKey(vaultKey: retiredKey, generation: retiredGeneration)
-            let new = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration)
+            let old = try SyncKey(vaultKey: retiredKey, generation: retiredGeneration, vaultID: vault.id)
+            let new = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
             let store = StateStore(directory: setup.directory, vaultID: vault.id, key: old)
             guard let sealedUnder = try store.keyInUse(among: [old, new]) else {
                 throw SyncError.stateUnreadable(path: store.mainURL.path)
@@ -191,7 +191,7 @@ public enum SyncLifecycle {
             store.alsoOpensWith = [old, new]
             var main = try store.readMain()
             if !main.keys.contains(where: { $0.generation == new.generation }) {
-                main.keys.append((new.generation, new.vaultKey))
+                main.keys.append((new.generation, vault.vaultKey))
             }
             // A rotation this machine was following when it was cut short (finished now by a
             // rekey) is another machine's key change: publishing it again would present it as

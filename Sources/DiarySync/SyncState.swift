@@ -122,13 +122,14 @@ enum StateCodec {
         w.u32(UInt32(s.conflicts.count))
         for id in s.conflicts { w.uuid(id) }
         var pending = SyncRecord(
-            machine: s.machine, seq: 0, previous: [UInt8](repeating: 0, count: 32), lamport: 0,
-            machineName: "", revisions: s.pendingRevisions, keyChange: s.pendingKeyChange)
+            machine: s.machine, seq: 0, previous: [UInt8](repeating: 0, count: 32), lamport: 1,
+            machineName: "", revisions: s.pendingRevisions)
         pending.machineName = ""
         var encodedPending = RecordCodec.encode(pending)
         w.u32(UInt32(encodedPending.count))
         w.append(encodedPending)
         secureZero(&encodedPending)
+        KeyChange.encode(s.pendingKeyChange, to: &w)
         w.u8(UInt8(s.headerDigest.count))
         w.append(s.headerDigest)
         return w.bytes
@@ -167,7 +168,7 @@ enum StateCodec {
         defer { secureZero(&raw) }
         let pending = try RecordCodec.decode(raw, machine: s.machine, seq: 0)
         s.pendingRevisions = pending.revisions
-        s.pendingKeyChange = pending.keyChange
+        s.pendingKeyChange = try KeyChange.decode(&r)
         // Absent from states written before it existed (nothing to compare with yet).
         s.headerDigest = r.isAtEnd ? [] : try r.take(Int(try r.u8()))
         try r.expectEnd()
