@@ -18,6 +18,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidPadding
     /// A subkey context is not exactly 8 bytes.
     case invalidSubkeyContext
+    /// A stored Ed25519 secret key whose public half is not the one its seed makes.
+    case invalidSigningKey
 
     public var description: String {
         switch self {
@@ -39,6 +41,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
             return "invalid padding"
         case .invalidSubkeyContext:
             return "a subkey context must be exactly 8 bytes"
+        case .invalidSigningKey:
+            return "the signing key is damaged"
         }
     }
 }

@@ -59,8 +59,8 @@ final class StateCodecTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let vaultID = UUID()
-        let old = try SyncKey(vaultKey: SecretBytes(randomCount: 32), generation: 1)
-        let new = try SyncKey(vaultKey: SecretBytes(randomCount: 32), generation: 2)
+        let old = try SyncKey(vaultKey: SecretBytes(randomCount: 32), generation: 1, vaultID: vaultID)
+        let new = try SyncKey(vaultKey: SecretBytes(randomCount: 32), generation: 2, vaultID: vaultID)
         let entry = UUID()
         let store = StateStore(directory: directory, vaultID: vaultID, key: old)
         var main = SyncMain(machine: UUID(), machineName: "laptop")
