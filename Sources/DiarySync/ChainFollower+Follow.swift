@@ -66,11 +66,12 @@ extension ChainFollower {
                 adopting: header, passphrase: given,
                 beforeRetiring: { [vault, store] _ in
                     try store.resealOnDisk(
-                        under: try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id))
+                        under: try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
+                    )
                 })
             return key
         }
-        ring.makeCurrent(key)
+        try ring.makeCurrent(key)
     }
 
     /// Takes `header` (same key, a passphrase set elsewhere) once the passphrase given opens it:

@@ -12,14 +12,15 @@ extension ChainFollower {
         for join in joins {
             guard let index = main.invites.firstIndex(where: { $0.id == join.request.inviteID }) else { continue }
             let invite = main.invites[index]
-            let proof = InviteCode.proof(
+            let proof = try InviteCode.proof(
                 secret: invite.secret, vaultID: vault.id, machine: join.machine, publicKey: join.request.publicKey,
                 name: join.name, head: invite.head)
             guard proof == join.request.proof else {
                 throw SyncError.untrustedRemote([.joinNotAuthentic(path: join.path)])
             }
             guard let head = main.chain.head, main.chain.member(join.machine) == nil else { continue }
-            var members = head.members + [Member(machine: join.machine, publicKey: join.request.publicKey, name: join.name)]
+            var members =
+                head.members + [Member(machine: join.machine, publicKey: join.request.publicKey, name: join.name)]
             members.sort { $0.machine.bytes.lexicographicallyPrecedes($1.machine.bytes) }
             let statement = Statement(
                 seq: head.seq + 1, author: main.machine, keyID: head.keyID, previous: head.hash, kind: .admit,
@@ -68,7 +69,6 @@ extension ChainFollower {
         report.keyChangePublished = true
     }
 
-
     /// Checks `statement` by the rules every reader applies, writes its headers and then the
     /// statement, and reads the chain again so that it is accepted like any other.
     private func write(
@@ -87,7 +87,8 @@ extension ChainFollower {
             try tree.write(
                 header, to: RemoteLayout.headerPath(chainSeq: statement.seq, author: statement.author, store: kind))
         }
-        let sealed = try StatementCodec.seal(statement, vaultID: vault.id, key: ring.current, signingKey: main.signingKey)
+        let sealed = try StatementCodec.seal(
+            statement, vaultID: vault.id, key: ring.current, signingKey: main.signingKey)
         try tree.write(sealed, to: RemoteLayout.statementPath(seq: statement.seq, author: statement.author))
         try read(main: &main, ring: &ring, report: &report)
     }

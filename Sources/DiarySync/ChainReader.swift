@@ -59,7 +59,7 @@ struct ChainReader {
                 let clear = try? StatementCodec.peek(bytes), clear.vaultID == vaultID, clear.seq == seq,
                 clear.author == author
             else {
-                outcome.findings.append(.statementNotAuthentic(path: path, fault: .notAStatement))
+                outcome.findings.append(.statementNotAuthentic(path: path, fault: .notARecord))
                 continue
             }
             files.append((path, bytes))
@@ -92,7 +92,8 @@ struct ChainReader {
                     return []
                 }
                 for retired in statement.retired {
-                    ring.add(try SyncKey(recordKey: retired.recordKey, generation: retired.generation, vaultID: vaultID))
+                    try ring.add(
+                        try SyncKey(recordKey: retired.recordKey, generation: retired.generation, vaultID: vaultID))
                 }
                 for m in statement.members where knownKeys[m.machine] == nil { knownKeys[m.machine] = m.publicKey }
                 opened.append(Read(statement: statement, hash: StatementCodec.hash(bytes), path: path, bytes: bytes))
@@ -101,7 +102,9 @@ struct ChainReader {
             }
             if progress { continue }
             // Nothing opens with the keys at hand: the newest key change's header gives its key.
-            let newest = left.max { (try? StatementCodec.peek($0.1).seq) ?? 0 < (try? StatementCodec.peek($1.1).seq) ?? 0 }
+            let newest = left.max {
+                (try? StatementCodec.peek($0.1).seq) ?? 0 < (try? StatementCodec.peek($1.1).seq) ?? 0
+            }
             guard let (path, bytes) = newest, let clear = try? StatementCodec.peek(bytes) else { break }
             guard let publicKey = knownKeys[clear.author],
                 StatementCodec.signatureIsValid(bytes, publicKey: publicKey)
@@ -116,7 +119,7 @@ struct ChainReader {
                 outcome.waiting = left.map(\.0)
                 break
             }
-            ring.add(key)
+            try ring.add(key)
             outcome.headers[StatementCodec.hash(bytes)] = header
         }
         if outcome.waiting.isEmpty { outcome.waiting = left.map(\.0) }

@@ -80,7 +80,9 @@ struct ChainWalk {
         var branches: [[ChainReader.Read]] = []
         for start in starts where start.statement.kind != .settle {
             var branch = [start]
-            while case let next = left.filter({ $0.statement.previous == branch.last!.hash && $0.statement.kind != .settle }),
+            while case let next = left.filter({
+                $0.statement.previous == branch.last!.hash && $0.statement.kind != .settle
+            }),
                 next.count == 1
             {
                 branch.append(next[0])
@@ -102,7 +104,10 @@ struct ChainWalk {
         for branch in branches {
             var parent = chain.statement(hash: branch[0].statement.previous)
             for read in branch {
-                guard accept(read, parent: parent, superseded: [], chain: &chain, used: &used, into: &outcome, onBranch: true)
+                guard
+                    accept(
+                        read, parent: parent, superseded: [], chain: &chain, used: &used, into: &outcome, onBranch: true
+                    )
                 else { return false }
                 parent = chain.statements.last
                 left.removeAll { $0.hash == read.hash }

@@ -163,7 +163,7 @@ final class LocalDiff {
         }
         pagesWritten = []
         detectedTags = now
-        main.headerDigest = KeyFollower.digest(ofHeader: vault.encodedHeader)
+        main.headerDigest = ChainFollower.digest(ofHeader: vault.encodedHeader)
         try store.flushPages()
         try store.writeMain(main)
     }

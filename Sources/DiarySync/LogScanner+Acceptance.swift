@@ -23,7 +23,8 @@ extension LogScanner {
         }
         var record: SyncRecord
         do {
-            record = try RecordCodec.open(bytes, vaultID: vaultID, machine: context.machine, seq: seq, keys: context.ring)
+            record = try RecordCodec.open(
+                bytes, vaultID: vaultID, machine: context.machine, seq: seq, keys: context.ring)
         } catch RecordError.unknownKey {
             outcome.pending.append(.unknownKey(path: path))
             return nil
@@ -85,7 +86,8 @@ extension LogScanner {
             return
         }
         guard
-            let record = try? RecordCodec.open(bytes, vaultID: vaultID, machine: context.machine, seq: 1, keys: context.ring)
+            let record = try? RecordCodec.open(
+                bytes, vaultID: vaultID, machine: context.machine, seq: 1, keys: context.ring)
         else {
             // Sealed under a key this machine has not followed yet, or forged: not shown either way.
             outcome.pending.append(.unknownKey(path: path))
@@ -103,8 +105,9 @@ extension LogScanner {
     /// machine read: otherwise the host showed machines different logs. A record read that this
     /// machine has not is withheld in git (whose trees hold what their writers read), and on its
     /// way in a synced folder.
-    func checkVectors(of records: [Found], against logs: [UUID: LogState], chain: ChainState, into outcome: inout Outcome)
-    {
+    func checkVectors(
+        of records: [Found], against logs: [UUID: LogState], chain: ChainState, into outcome: inout Outcome
+    ) {
         for found in records {
             for mark in found.record.vector where mark.machine != found.record.machine && mark.seq > 0 {
                 // Past a removed machine's cut nothing is read here; its writer may not have known.

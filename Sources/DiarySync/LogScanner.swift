@@ -83,7 +83,12 @@ struct LogScanner {
             tidyCopy(shown, of: "\(keys)/\(original)", into: &outcome)
         }
         for name in tree.list() where !name.hasPrefix(".") {
-            if [RemoteLayout.marker, RemoteLayout.logDirectory, RemoteLayout.keysDirectory].contains(name) { continue }
+            if [
+                RemoteLayout.marker, RemoteLayout.logDirectory, RemoteLayout.keysDirectory, RemoteLayout.chainDirectory,
+            ]
+            .contains(name) {
+                continue
+            }
             if RemoteLayout.conflictCopyOriginal(name) == RemoteLayout.marker {
                 tidyCopy(name, of: RemoteLayout.marker, into: &outcome, putBack: false)
             } else {
@@ -178,7 +183,9 @@ struct LogScanner {
                 outcome.pending.append(.stillArriving(path: path, bytes: bytes.count))
                 break
             }
-            guard let record = accept(bytes, at: path, seq: next, context: context, signer: signer, log: log, into: &outcome)
+            guard
+                let record = accept(
+                    bytes, at: path, seq: next, context: context, signer: signer, log: log, into: &outcome)
             else { break }
             let seen = RecordSeen(hash: RecordCodec.hash(bytes), stat: stamp)
             if let cut, next == cut.seq, seen.hash != cut.hash {

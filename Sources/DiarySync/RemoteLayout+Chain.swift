@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// The membership chain's place in the remote tree: `chain/<seq>-<machine>`, one statement
@@ -21,5 +22,10 @@ extension RemoteLayout {
             let seq = UInt64(parts[0]), let author = machineID(fromHex: String(parts[1]))
         else { return nil }
         return (seq, author)
+    }
+
+    /// `keys/<author>-<seq>.<store>`: the header published with statement `seq` of `author`.
+    static func headerPath(chainSeq: UInt64, author: UUID, store: StoreKind) -> String {
+        headerPath(machine: author, seq: chainSeq, store: store)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// folder (docs/FORMAT.md §12.1).
 ///
 /// ```
-/// diary-sync                      "diary-sync 1\n" and the vault id: what this folder is
+/// diary-sync                      "diary-sync 2\n" and the vault id: what this folder is
 /// log/<machine>/<seq>             one sealed record per file, written once, never changed
 /// keys/<machine>-<seq>.<store>    the vault header a key record published, for joining
 /// ```
@@ -14,7 +14,7 @@ import Foundation
 /// merge is a union of new files and a file-sync tool never sees two writers on one path.
 enum RemoteLayout {
     static let marker = "diary-sync"
-    static let markerVersion = 1
+    static let markerVersion = 2
     static let logDirectory = "log"
     static let keysDirectory = "keys"
 
@@ -64,8 +64,10 @@ enum RemoteLayout {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let store = StoreKind(rawValue: String(parts[1])) else { return nil }
         let stem = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard stem.count == 2, let machine = machineID(fromHex: String(stem[0])),
-            let seq = seq(fromName: String(stem[1]))
+        // The number is a chain statement's: from 0 (the genesis publishes the first headers).
+        let digits = String(stem.count == 2 ? stem[1] : "")
+        guard stem.count == 2, let machine = machineID(fromHex: String(stem[0])), digits.count == 12,
+            digits.allSatisfy({ $0.isASCII && $0.isNumber }), let seq = UInt64(digits)
         else { return nil }
         return (machine, seq, store)
     }

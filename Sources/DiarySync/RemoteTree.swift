@@ -13,6 +13,8 @@ struct RemoteTree {
         /// There, but not the marker's two lines (name and version, vault id).
         case unreadable
         case vault(UUID)
+        /// A remote of sync format 1 (`diary-sync 1`), of the vault named.
+        case format1(UUID)
     }
 
     /// The largest marker and published header read.
@@ -67,10 +69,12 @@ struct RemoteTree {
     func marker() throws -> Marker {
         guard let bytes = try read(RemoteLayout.marker, limit: Self.markerLimit) else { return .absent }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        guard lines.count == 2, lines[0] == "\(RemoteLayout.marker) \(RemoteLayout.markerVersion)",
-            let id = UUID(uuidString: String(lines[1]))
-        else { return .unreadable }
-        return .vault(id)
+        guard lines.count == 2, let id = UUID(uuidString: String(lines[1])) else { return .unreadable }
+        switch lines[0] {
+        case "\(RemoteLayout.marker) \(RemoteLayout.markerVersion)": return .vault(id)
+        case "\(RemoteLayout.marker) 1": return .format1(id)
+        default: return .unreadable
+        }
     }
 
     func writeMarker(vaultID: UUID) throws {
@@ -100,5 +104,16 @@ struct RemoteTree {
                 ($0.machine, $0.seq, $0.store, "\(RemoteLayout.keysDirectory)/\(name)")
             }
         }.sorted { $0.seq > $1.seq }
+    }
+}
+
+extension RemoteTree {
+    /// Removes a file or a whole folder of the tree (an upgrade clearing format 1's files).
+    /// A link is removed as a link: what it points to is never touched.
+    func removeAll(_ path: String) throws {
+        let target = url(path)
+        var info = stat()
+        guard lstat(target.path, &info) == 0 else { return }
+        try FileManager.default.removeItem(at: target)
     }
 }

@@ -123,7 +123,8 @@ enum StateCodec {
             log.records.append(
                 RecordSeen(
                     hash: try r.take(RecordCodec.hashLength),
-                    stat: FileStamp(size: try r.u64(), inode: try r.u64(), modified: try r.i64(), changed: try r.i64())))
+                    stat: FileStamp(size: try r.u64(), inode: try r.u64(), modified: try r.i64(), changed: try r.i64()))
+            )
         }
         return log
     }

@@ -8,7 +8,8 @@ extension SyncEngine {
     /// not followed the newest key, they wait (as resolutions do) for a later sync. Returns the
     /// entries they touched.
     func publishOwn(_ revisions: [Revision], into report: inout SyncReport) throws -> Set<UUID> {
-        let all = main.pendingRevisions + revisions
+        // `revisions` begins with those kept from before (`LocalDiff.localChanges`).
+        let all = revisions
         guard !all.isEmpty else { return [] }
         guard main.isMember, let head = main.chain.head, head.keyID == ring.current.id else {
             main.pendingRevisions = all
@@ -40,8 +41,8 @@ extension SyncEngine {
         let record = SyncRecord(
             machine: main.machine, seq: seq,
             previous: log.records.last?.hash ?? [UInt8](repeating: 0, count: RecordCodec.hashLength),
-            lamport: main.lamport, written: UInt64(max(0, Date().timeIntervalSince1970)),
-            machineName: main.machineName, epochSeq: epoch.seq, epochHash: epoch.hash,
+            lamport: main.lamport, machineName: main.machineName, written: UInt64(max(0, Date().timeIntervalSince1970)),
+            epochSeq: epoch.seq, epochHash: epoch.hash,
             vector: main.marks(except: main.machine), revisions: batch, join: join)
         let sealed = try RecordCodec.seal(record, vaultID: vault.id, key: ring.current, signingKey: main.signingKey)
         let path = RemoteLayout.recordPath(machine: main.machine, seq: seq)

@@ -53,7 +53,7 @@ public final class SyncEngine {
         main = try store.readMain()
         ring = SyncKeyRing(current: key)
         for k in main.recordKeys where k.keyID != key.id {
-            ring.add(try SyncKey(recordKey: k.recordKey, generation: k.generation, vaultID: vault.id))
+            try ring.add(try SyncKey(recordKey: k.recordKey, generation: k.generation, vaultID: vault.id))
         }
         chain = ChainFollower(vault: vault, tree: tree, store: store, passphrase: SyncPassphrase(ask: passphrase))
         diff = LocalDiff(vault: vault, store: store)
@@ -71,13 +71,12 @@ public final class SyncEngine {
                 if let git { try fetch(git) }
                 try checkMarker()
                 try chain.read(main: &main, ring: &ring, report: &report)
+                // Stated before the logs are read: a settle makes the fork's records readable.
+                if main.isMember { try chain.publishPendingChange(main: &main, ring: &ring, report: &report) }
                 try requestToJoin()
                 let read = try readRemote(into: &report)
                 var touched = read.touched
-                if main.isMember {
-                    try chain.admit(read.joins, main: &main, ring: &ring, report: &report)
-                    try chain.publishPendingChange(main: &main, ring: &ring, report: &report)
-                }
+                if main.isMember { try chain.admit(read.joins, main: &main, ring: &ring, report: &report) }
                 if attempt == 1 { touched.formUnion(try publishOwn(local, into: &report)) }
                 try diff.apply(touched, main: &main, report: &report, progress: progress)
                 try diff.saveState(main: &main)
@@ -101,11 +100,11 @@ public final class SyncEngine {
     /// written until a member admits it.
     private func requestToJoin() throws {
         guard let invite, !main.isMember, (main.logs[main.machine]?.seen ?? 0) == 0 else { return }
-        guard let named = main.chain.statements.first(where: { Array($0.hash.prefix(16)) == invite.headPrefix }),
+        guard let named = main.chain.statements.first(where: { Array($0.hash.prefix(16)) == invite.head }),
             let head = main.chain.head
         else { throw SyncError.inviteNotForThisChain }
         let signing = try SigningKeyPair(secretKey: main.signingKey)
-        let proof = InviteCode.proof(
+        let proof = try InviteCode.proof(
             secret: invite.secret, vaultID: vault.id, machine: main.machine, publicKey: signing.publicKey,
             name: main.machineName, head: named.hash)
         try tree.makeFolder(RemoteLayout.logDirectory + "/" + RemoteLayout.hex(main.machine))
@@ -138,6 +137,8 @@ public final class SyncEngine {
                 throw SyncError.untrustedRemote([.markerGone(file: RemoteLayout.marker)])
             }
             try tree.writeMarker(vaultID: vault.id)
+        case .format1:
+            throw SyncError.remoteOfFormat1
         case .unreadable:
             throw SyncError.remoteUnusable(.unknownMarker(path: tree.url(RemoteLayout.marker).path))
         case .vault(let id):

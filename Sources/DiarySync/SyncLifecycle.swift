@@ -48,7 +48,8 @@ public enum SyncLifecycle {
             if !fresh, invite == nil { throw SyncError.inviteNeeded }
             let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
             let main = SyncMain(
-                machine: SecureRandom.uuid(), machineName: machineName, signingKey: try SigningKeyPair.generate().secretKey)
+                machine: SecureRandom.uuid(), machineName: machineName,
+                signingKey: try SigningKeyPair.generate().secretKey)
             if fresh { try writeGenesis(remoteTree, main: main, key: key, vault: vault, headers: published.headers) }
             try StateStore(directory: setup.directory, vaultID: vault.id, key: key).writeMain(main)
             try setup.writeConfig(remote)
@@ -150,7 +151,8 @@ public enum SyncLifecycle {
             if case .git = remote { try fm.moveItem(at: tree, to: setup.gitTree) }
             let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vaultID)
             let main = SyncMain(
-                machine: SecureRandom.uuid(), machineName: machineName, signingKey: try SigningKeyPair.generate().secretKey)
+                machine: SecureRandom.uuid(), machineName: machineName,
+                signingKey: try SigningKeyPair.generate().secretKey)
             try StateStore(directory: setup.directory, vaultID: vaultID, key: key).writeMain(main)
             try setup.writeConfig(remote)
             let engine = try SyncEngine(

@@ -95,7 +95,7 @@ extension RecordCodec {
         return marks
     }
 
-    private static func write(_ revision: Revision, to w: inout ByteWriter) {
+    static func write(_ revision: Revision, to w: inout ByteWriter) {
         w.u8(revision.content == nil ? Op.delete.rawValue : Op.put.rawValue)
         w.uuid(revision.entry)
         w.uuid(revision.id)
@@ -109,7 +109,7 @@ extension RecordCodec {
         }
     }
 
-    private static func readRevision(_ r: inout ByteReader, isPut: Bool) throws -> Revision {
+    static func readRevision(_ r: inout ByteReader, isPut: Bool) throws -> Revision {
         let entry = try r.uuid()
         let id = try r.uuid()
         let parents = try (0..<Int(try r.u16())).map { _ in try r.uuid() }
@@ -123,4 +123,36 @@ extension RecordCodec {
         }
         return Revision(entry: entry, id: id, parents: parents, content: content)
     }
+}
+
+extension RecordCodec {
+    /// The highest lamport a record may carry.
+    static var maximumLamport: UInt64 { lamportRange.upperBound }
+
+    /// Revisions alone (`u32 count` then each as a record carries it): what a machine keeps in
+    /// its state until its next record.
+    static func encodeRevisions(_ revisions: [Revision]) -> [UInt8] {
+        var w = ByteWriter()
+        w.u32(UInt32(revisions.count))
+        for revision in revisions { write(revision, to: &w) }
+        return w.bytes
+    }
+
+    static func decodeRevisions(_ bytes: [UInt8]) throws -> [Revision] {
+        var r = ByteReader(bytes)
+        var revisions: [Revision] = []
+        for _ in 0..<Int(try r.u32()) {
+            let op = try r.u8()
+            guard op == 1 || op == 2 else { throw FormatError.invalidField("operation") }
+            revisions.append(try readRevision(&r, isPut: op == 1))
+        }
+        try r.expectEnd()
+        return revisions
+    }
+}
+
+extension SyncKey {
+    /// The key id format 1 gave this key (BLAKE2b-128 of the record key): how a state file
+    /// sealed by format 1 is recognised.
+    var formerID: [UInt8] { recordKey.withUnsafeBytes { BLAKE2b.hash(Array($0), outputCount: 16) } }
 }

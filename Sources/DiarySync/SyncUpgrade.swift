@@ -37,7 +37,9 @@ public enum SyncUpgrade {
                 try tree.removeAll(name)
             }
             try SyncFaults.point("upgrade.format1Removed")
-            if let git, try git.commitAndPush() == nil { throw SyncError.remoteUnusable(.otherMachinesPushedFirst(attempts: 1)) }
+            if let git, try git.commitAndPush() == nil {
+                throw SyncError.remoteUnusable(.otherMachinesPushedFirst(attempts: 1))
+            }
             try SyncFaults.point("upgrade.format1Pushed")
         }
         // The remote is now empty: this machine starts format 2 there, replacing its state.

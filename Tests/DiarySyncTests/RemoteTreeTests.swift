@@ -37,9 +37,11 @@ final class RemoteTreeTests: XCTestCase {
         let id = UUID()
         try tree.writeMarker(vaultID: id)
         XCTAssertEqual(try tree.marker(), .vault(id))
+        try put("diary-sync 1\n\(id.uuidString.lowercased())\n", at: RemoteLayout.marker)
+        XCTAssertEqual(try tree.marker(), .format1(id), "a format-1 remote is named as such, to upgrade")
         for forged in [
-            "diary-sync 2\n\(id.uuidString.lowercased())\n", "diary-sync 1\n", "diary-sync 1\nnot-an-id\n",
-            "diary-sync 1\n\(id.uuidString.lowercased())\nmore\n", "",
+            "diary-sync 3\n\(id.uuidString.lowercased())\n", "diary-sync 2\n", "diary-sync 2\nnot-an-id\n",
+            "diary-sync 2\n\(id.uuidString.lowercased())\nmore\n", "",
         ] {
             try put(forged, at: RemoteLayout.marker)
             XCTAssertEqual(try tree.marker(), .unreadable, forged)

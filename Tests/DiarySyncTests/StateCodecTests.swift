@@ -7,48 +7,79 @@ import XCTest
 
 /// The sealed sync state reads back as written, whatever it holds.
 final class StateCodecTests: XCTestCase {
+    private func newMain() throws -> SyncMain {
+        SyncMain(machine: UUID(), machineName: "laptop", signingKey: try SigningKeyPair.generate().secretKey)
+    }
+
     func testStateWithEveryFieldReadsBackAsWritten() throws {
-        var main = SyncMain(machine: UUID(), machineName: "laptop")
+        var main = try newMain()
         main.lamport = 17
         main.remoteCommit = String(repeating: "ab", count: 20)
-        main.adoptedKeyChange = KeyChangeID(generation: 2, lamport: 9, machine: UUID(), seq: 4)
-        main.keys = [(1, try SecretBytes(randomCount: 32)), (2, try SecretBytes(randomCount: 32))]
+        let member = Member(machine: main.machine, publicKey: [UInt8](repeating: 7, count: 32), name: "laptop")
+        var statement = AcceptedStatement(
+            Statement(
+                seq: 3, author: main.machine, keyID: [UInt8](repeating: 1, count: 32),
+                previous: [UInt8](repeating: 2, count: 32), kind: .remove, generation: 4, members: [member],
+                headerHashes: [.files: [UInt8](repeating: 3, count: 32), .sqlite: [UInt8](repeating: 4, count: 32)],
+                cuts: [LogMark(machine: UUID(), seq: 9, hash: [UInt8](repeating: 5, count: 32))]),
+            hash: [UInt8](repeating: 6, count: 32))
+        statement.superseded = true
+        main.chain.statements = [statement]
+        main.recordKeys = [
+            RetiredKey(
+                generation: 1, keyID: [UInt8](repeating: 8, count: 32), recordKey: try SecretBytes(randomCount: 32))
+        ]
         // A page sync wrote but must look at again is recorded as `unknownTag` (an empty tag
         // here once shifted every later field and made the state unreadable).
         main.indexTags = [[UInt8](repeating: 0, count: 16), StateCodec.unknownTag, [UInt8](repeating: 3, count: 16)]
         let other = UUID()
-        main.logs[other] = LogState(
-            name: "desktop", seen: 2,
+        var log = LogState(
+            name: "desktop", seen: 1,
             records: [
                 RecordSeen(
                     hash: [UInt8](repeating: 5, count: RecordCodec.hashLength),
                     stat: FileStamp(size: 900, inode: 12, modified: -3, changed: 7))
             ])
+        log.lamport = 12
+        log.written = 1_700_000_000
+        log.heard = 1_700_000_100
+        main.logs[other] = log
         main.conflicts = [UUID()]
-        main.pendingKeyChange = KeyChange(
-            headers: [.files: [1, 2, 3]], retired: [(1, try SecretBytes(randomCount: 32))])
+        main.pendingChange = PendingChange(
+            kind: .remove, headers: [.files: [1, 2, 3]], retired: main.recordKeys, removing: other)
+        main.pendingRevisions = [Revision(entry: UUID(), id: UUID(), parents: [UUID()], content: nil)]
+        main.invites = [
+            Invite(
+                id: [UInt8](repeating: 9, count: 8), secret: try SecretBytes(randomCount: 16),
+                head: [UInt8](repeating: 6, count: 32), name: "phone", created: 1_700_000_000)
+        ]
+        main.headerDigest = [UInt8](repeating: 4, count: 16)
 
         let read = try StateCodec.decode(StateCodec.encode(main))
         XCTAssertEqual(read.machine, main.machine)
+        XCTAssertEqual(read.signingKey, main.signingKey)
         XCTAssertEqual(read.lamport, 17)
         XCTAssertEqual(read.remoteCommit, main.remoteCommit)
-        XCTAssertEqual(read.adoptedKeyChange, main.adoptedKeyChange)
-        XCTAssertEqual(read.keys.map(\.generation), [1, 2])
+        XCTAssertEqual(read.chain, main.chain)
+        XCTAssertEqual(read.recordKeys.map(\.keyID), main.recordKeys.map(\.keyID))
         XCTAssertEqual(read.indexTags, main.indexTags)
         XCTAssertEqual(read.logs, main.logs)
         XCTAssertEqual(read.conflicts, main.conflicts)
-        XCTAssertEqual(read.pendingKeyChange?.headers, main.pendingKeyChange?.headers)
-        XCTAssertEqual(read.pendingKeyChange?.retired.map(\.generation), [1])
+        XCTAssertEqual(read.pendingChange?.headers, main.pendingChange?.headers)
+        XCTAssertEqual(read.pendingChange?.removing, other)
+        XCTAssertEqual(read.pendingChange?.retired.map(\.generation), [1])
+        XCTAssertEqual(read.pendingRevisions, main.pendingRevisions)
+        XCTAssertEqual(read.invites.map(\.name), ["phone"])
+        XCTAssertEqual(read.invites.first?.secret, main.invites.first?.secret)
+        XCTAssertEqual(read.headerDigest, main.headerDigest)
     }
 
-    func testAStateWrittenBeforeTheHeaderDigestExistedStillReads() throws {
-        var main = SyncMain(machine: UUID(), machineName: "laptop")
-        main.headerDigest = []
-        let current = StateCodec.encode(main)
-        // The field is the last byte (length 0): without it, the state of the version before.
-        let read = try StateCodec.decode(Array(current.dropLast()))
-        XCTAssertEqual(read.machine, main.machine)
-        XCTAssertEqual(read.headerDigest, [])
+    /// A state of sync format 1 is recognised as such (a remote to upgrade, or to join again),
+    /// never misread.
+    func testAStateOfFormatOneIsRecognised() throws {
+        var bytes = StateCodec.encode(try newMain())
+        bytes[0] = 1
+        XCTAssertThrowsError(try StateCodec.decode(bytes)) { XCTAssertEqual($0 as? SyncError, .stateOfFormat1) }
     }
 
     /// Following another machine's rotation re-seals the state mid-sync: what the sync has
@@ -63,7 +94,7 @@ final class StateCodecTests: XCTestCase {
         let new = try SyncKey(vaultKey: SecretBytes(randomCount: 32), generation: 2, vaultID: vaultID)
         let entry = UUID()
         let store = StateStore(directory: directory, vaultID: vaultID, key: old)
-        var main = SyncMain(machine: UUID(), machineName: "laptop")
+        var main = try newMain()
         main.lamport = 5
         try store.writeMain(main)
         try store.setEntry(entry, EntryHeads())

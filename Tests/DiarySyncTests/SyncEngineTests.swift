@@ -10,30 +10,22 @@ import XCTest
 /// Two machines through a folder remote, in process: the steps of a sync (the local diff, the
 /// remote tree, applying to the vault) as the report counts them, and conflicts.
 final class SyncEngineTests: VaultTestCase {
-    private var remote: RemoteLocation { .folder(path("remote").path) }
-    private var laptop: Vault!
-    private var desktop: Vault!
+    private var machines: SyncTestMachines!
+    private var laptop: Vault { machines["laptop"] }
+    private var desktop: Vault { machines["desktop"] }
 
-    private func state(_ machine: String) -> URL { path("state-\(machine)") }
-
-    /// The laptop starts syncing with `entries`; the desktop joins.
+    /// The laptop starts syncing with `entries`; the desktop joins with its invite and is
+    /// admitted.
     private func twoMachines(entries: [String]) throws -> [UUID] {
-        laptop = try makeVault(.sqlite, name: "laptop")
-        let ids = try entries.map { try laptop.add(text: $0).id }
-        _ = try SyncLifecycle.initialize(
-            vault: laptop, remote: remote, machineName: "laptop", passphrase: secret("correct horse"),
-            stateDirectory: state("laptop"))
-        let joined = try SyncLifecycle.join(
-            remote: remote, to: path("desktop"), store: .files, machineName: "desktop",
-            passphrase: secret("correct horse"), stateDirectory: state("desktop"))
-        desktop = joined.0
-        XCTAssertEqual(joined.1.added, entries.count)
+        machines = SyncTestMachines(self)
+        let ids = try machines.start("laptop", entries: entries)
+        XCTAssertEqual(try machines.join("desktop", invitedBy: "laptop").added, entries.count)
         return ids
     }
 
-    private func sync(_ vault: Vault, as machine: String) throws -> SyncReport {
-        try SyncEngine(vault: vault, stateDirectory: state(machine)).sync()
-    }
+    private func sync(_ vault: Vault, as machine: String) throws -> SyncReport { try machines.sync(machine) }
+
+    private func state(_ machine: String) -> URL { machines.state(machine) }
 
     func testChangesOnOneMachineReachTheOther() throws {
         let ids = try twoMachines(entries: ["one", "two"])
@@ -51,8 +43,8 @@ final class SyncEngineTests: VaultTestCase {
     func testASyncWithNothingNewChangesNothing() throws {
         _ = try twoMachines(entries: ["one"])
         var quiet = SyncReport()
-        // Only the laptop has written to the remote: the desktop has had nothing to publish.
-        quiet.machines = 1
+        // Both have written: the laptop its entry, the desktop the record that asked to join.
+        quiet.machines = 2
         _ = try sync(laptop, as: "laptop")
         XCTAssertEqual(try sync(desktop, as: "desktop"), quiet)
         XCTAssertEqual(try sync(desktop, as: "desktop"), quiet)

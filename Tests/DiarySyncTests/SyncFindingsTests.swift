@@ -100,7 +100,9 @@ final class SyncFindingsTests: VaultTestCase {
         XCTAssertThrowsError(
             try SyncLifecycle.join(
                 remote: .folder(remote.path), to: path("joined"), store: .files, machineName: "desktop",
-                passphrase: secret("correct horse"), stateDirectory: state)
+                passphrase: secret("correct horse"),
+                invite: try InviteCode.draw(head: [UInt8](repeating: 0, count: 32)),
+                stateDirectory: state)
         ) { error in
             XCTAssertEqual(error as? SyncError, .remoteUnusable(.nothingToJoin(markerFile: "diary-sync")))
         }

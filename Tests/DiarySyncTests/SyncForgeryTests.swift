@@ -23,7 +23,7 @@ final class SyncForgeryTests: VaultTestCase {
         parent: UUID
     ) throws -> [UInt8] {
         let record = SyncRecord(
-            machine: machine, seq: seq, previous: previous, lamport: 1 << 40, written: 0, machineName: "laptop",
+            machine: machine, seq: seq, previous: previous, lamport: 1 << 40, machineName: "laptop", written: 0,
             epochSeq: epoch.seq, epochHash: epoch.hash, vector: [],
             revisions: [Revision(entry: entry, id: UUID(), parents: [parent], content: nil)], join: nil)
         return try RecordCodec.seal(
@@ -52,7 +52,9 @@ final class SyncForgeryTests: VaultTestCase {
         try machines.sync("desktop", passphrase: "new horse battery")
         let main = try machines.main("laptop")
         let head = try XCTUnwrap(main.chain.head)
-        let parent = try XCTUnwrap(try SyncEngine(vault: laptop, stateDirectory: machines.state("laptop")).store.entry(ids[0])?.shown)
+        let parent = try XCTUnwrap(
+            try SyncEngine(vault: machines["laptop"], stateDirectory: machines.state("laptop")).store.entry(ids[0])?
+                .shown)
 
         let stranger = UUID()
         let forged = try forgedRecord(
@@ -61,7 +63,8 @@ final class SyncForgeryTests: VaultTestCase {
         try FileManager.default.createDirectory(
             at: machines.remoteRoot.appendingPathComponent("log/\(RemoteLayout.hex(stranger))"),
             withIntermediateDirectories: true)
-        try Data(forged).write(to: machines.remoteRoot.appendingPathComponent(RemoteLayout.recordPath(machine: stranger, seq: 1)))
+        try Data(forged).write(
+            to: machines.remoteRoot.appendingPathComponent(RemoteLayout.recordPath(machine: stranger, seq: 1)))
         assertRefused("desktop")
         XCTAssertEqual(try machines.texts("desktop"), ["kept"])
     }
@@ -75,12 +78,14 @@ final class SyncForgeryTests: VaultTestCase {
         let main = try machines.main("laptop")
         let log = try XCTUnwrap(main.logs[main.machine])
         let key = try SyncKey(vaultKey: laptop.vaultKey, generation: laptop.keyGeneration, vaultID: laptop.id)
-        let parent = try XCTUnwrap(try SyncEngine(vault: laptop, stateDirectory: machines.state("laptop")).store.entry(ids[0])?.shown)
+        let parent = try XCTUnwrap(
+            try SyncEngine(vault: laptop, stateDirectory: machines.state("laptop")).store.entry(ids[0])?.shown)
         let forged = try forgedRecord(
             machine: main.machine, seq: log.seen + 1, previous: log.records.last!.hash, key: key,
             epoch: try XCTUnwrap(main.chain.head), deleting: ids[0], parent: parent)
         try Data(forged).write(
-            to: machines.remoteRoot.appendingPathComponent(RemoteLayout.recordPath(machine: main.machine, seq: log.seen + 1)))
+            to: machines.remoteRoot.appendingPathComponent(
+                RemoteLayout.recordPath(machine: main.machine, seq: log.seen + 1)))
         assertRefused("desktop")
         XCTAssertEqual(try machines.texts("desktop"), ["kept"])
     }
@@ -105,7 +110,8 @@ final class SyncForgeryTests: VaultTestCase {
             atPath: machines.remoteRoot.appendingPathComponent("keys").path
         ).sorted()
         try Data(sealed).write(
-            to: machines.remoteRoot.appendingPathComponent(RemoteLayout.statementPath(seq: head.seq + 1, author: main.machine)))
+            to: machines.remoteRoot.appendingPathComponent(
+                RemoteLayout.statementPath(seq: head.seq + 1, author: main.machine)))
         assertRefused("desktop")
         assertRefused("laptop")
         XCTAssertEqual(
@@ -130,7 +136,8 @@ final class SyncForgeryTests: VaultTestCase {
         let sealed = try StatementCodec.seal(
             forged, vaultID: laptop.id, key: key, signingKey: try SigningKeyPair.generate().secretKey)
         try Data(sealed).write(
-            to: machines.remoteRoot.appendingPathComponent(RemoteLayout.statementPath(seq: head.seq + 1, author: main.machine)))
+            to: machines.remoteRoot.appendingPathComponent(
+                RemoteLayout.statementPath(seq: head.seq + 1, author: main.machine)))
         let header = machines["desktop"].encodedHeader
         assertRefused("desktop")
         XCTAssertEqual(machines["desktop"].encodedHeader, header)
@@ -145,12 +152,14 @@ final class SyncForgeryTests: VaultTestCase {
         let log = try XCTUnwrap(main.logs[main.machine])
         let head = try XCTUnwrap(main.chain.head)
         let record = SyncRecord(
-            machine: main.machine, seq: log.seen + 1, previous: log.records.last!.hash, lamport: .max, written: 0,
-            machineName: "laptop", epochSeq: head.seq, epochHash: head.hash, vector: [], revisions: [], join: nil)
+            machine: main.machine, seq: log.seen + 1, previous: log.records.last!.hash, lamport: .max,
+            machineName: "laptop", written: 0, epochSeq: head.seq, epochHash: head.hash, vector: [], revisions: [],
+            join: nil)
         let key = try SyncKey(vaultKey: laptop.vaultKey, generation: laptop.keyGeneration, vaultID: laptop.id)
         let sealed = try RecordCodec.seal(record, vaultID: laptop.id, key: key, signingKey: main.signingKey)
         try Data(sealed).write(
-            to: machines.remoteRoot.appendingPathComponent(RemoteLayout.recordPath(machine: main.machine, seq: log.seen + 1)))
+            to: machines.remoteRoot.appendingPathComponent(
+                RemoteLayout.recordPath(machine: main.machine, seq: log.seen + 1)))
         assertRefused("desktop")
         try machines["desktop"].add(text: "still works")
         XCTAssertEqual(try machines.texts("desktop"), ["kept", "still works"])

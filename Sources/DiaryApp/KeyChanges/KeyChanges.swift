@@ -44,7 +44,9 @@ public struct KeyChanges {
         } catch {
             return PassphraseChangeOutcome(vault: directory, syncNotTold: error, rotation: nil)
         }
-        guard rekey, SyncLifecycle.syncs(vaultID: change.vaultID, vaultDirectory: directory, stateDirectory: session.stateDirectory)
+        guard rekey,
+            SyncLifecycle.syncs(
+                vaultID: change.vaultID, vaultDirectory: directory, stateDirectory: session.stateDirectory)
         else { return PassphraseChangeOutcome(vault: directory, syncNotTold: nil, rotation: nil) }
         let vault = try Vault.open(at: directory, passphrase: passphrase)
         let rotation = try rotate(vault, passphrase: passphrase, progress: progress)

@@ -45,7 +45,8 @@ struct Passwd: ParsableCommand {
         let progress = Progress("re-encrypting")
         defer { progress.finish() }
         let outcome = try KeyChanges(global.session())
-            .changePassphrase(kdf: kdf?.parameters, new: newPassphrase.source, rekey: !noRekey, progress: progress.update)
+            .changePassphrase(
+                kdf: kdf?.parameters, new: newPassphrase.source, rekey: !noRekey, progress: progress.update)
         progress.finish()
         Output.note("passphrase changed for \(outcome.vault.path)")
         if let error = outcome.syncNotTold { throw error }

@@ -55,7 +55,9 @@ struct SyncUpgradeCommand: ParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("This machine's name in conflicts and messages (default: the host name).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("This machine's name in conflicts and messages (default: the host name).", valueName: "name")
+    )
     var name: String?
 
     @Flag(help: "Do not ask.")

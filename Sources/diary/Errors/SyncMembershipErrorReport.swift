@@ -14,7 +14,8 @@ extension ErrorReport {
         case .remoteOfFormat1:
             self.init(
                 message: "the remote uses sync format 1, which this diary no longer reads",
-                hint: "`diary sync upgrade` on one machine moves it to format 2; the others then join again with an invite",
+                hint:
+                    "`diary sync upgrade` on one machine moves it to format 2; the others then join again with an invite",
                 code: .failure)
         case .alreadyFormat2:
             self.init(message: "the remote and this machine already use sync format 2", hint: nil, code: .failure)
@@ -52,7 +53,8 @@ extension ErrorReport {
                 code: .damaged)
         case .cannotState(let fault):
             self.init(
-                message: "this machine would write a statement that breaks the chain (\(SyncChainText.statementFault(fault))); nothing was written",
+                message:
+                    "this machine would write a statement that breaks the chain (\(SyncChainText.statementFault(fault))); nothing was written",
                 hint: nil, code: .failure)
         case .lamportExhausted:
             self.init(
