@@ -90,6 +90,8 @@ public struct InviteCode {
     static func proof(
         secret: SecretBytes, vaultID: UUID, machine: UUID, publicKey: [UInt8], name: String, head: [UInt8]
     ) throws -> [UInt8] {
+        precondition(
+            publicKey.count == Ed25519.publicKeyByteCount && head.count == 32, "a public key and a full head hash")
         var w = ByteWriter()
         w.append(proofLabel)
         w.uuid(vaultID)
