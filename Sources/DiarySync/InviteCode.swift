@@ -13,7 +13,7 @@ public enum InviteCodeError: Error, Equatable, Sendable {
     case unsupportedVersion(Int)
 }
 
-/// What `diary sync invite` prints and `diary sync join --invite` reads (docs/FORMAT.md §12,
+/// What a member prints to invite a machine and the machine reads to join (docs/FORMAT.md §12,
 /// Invites): the invite's id, its secret, and the first half of the inviter's chain head, so a
 /// joiner can tell the chain it is shown is the one its inviter follows.
 ///
@@ -90,6 +90,8 @@ public struct InviteCode {
     static func proof(
         secret: SecretBytes, vaultID: UUID, machine: UUID, publicKey: [UInt8], name: String, head: [UInt8]
     ) throws -> [UInt8] {
+        precondition(
+            publicKey.count == Ed25519.publicKeyByteCount && head.count == 32, "a public key and a full head hash")
         var w = ByteWriter()
         w.append(proofLabel)
         w.uuid(vaultID)
