@@ -60,7 +60,7 @@ public final class SyncEngine {
         for k in main.keys { ring.add(try SyncKey(vaultKey: k.key, generation: k.generation)) }
         keys = KeyFollower(
             vault: vault, tree: tree, store: store, passphrase: SyncPassphrase(ask: passphrase), joining: joining)
-        diff = LocalDiff(vault: vault, store: store)
+        diff = LocalDiff(vault: vault, store: store, tree: tree)
         self.progress = progress
     }
 
@@ -70,7 +70,7 @@ public final class SyncEngine {
             try git?.cloneIfNeeded()
             var report = SyncReport()
             if let note = try keys.publishUnannouncedPassphraseChange(main: &main) { report.notes.append(note) }
-            let local = try diff.localChanges(main: main)
+            let local = try diff.localChanges(main: main, ring: ring)
             for attempt in 1...Self.pushAttempts {
                 if let git { try fetch(git) }
                 try checkMarker()

@@ -42,6 +42,7 @@ struct Reindex: ParsableCommand {
             }
             Output.warning("accepting the vault as it is; this machine forgets:")
             for line in lines where line.hasPrefix("  ") { Output.talk(line) }
+            try session.acceptOlderState(of: vault)
         }
         let count = try vault.reindex(minimumGeneration: report.seenGeneration ?? 0)
         Output.note("reindexed \(count) entr\(count == 1 ? "y" : "ies")")
