@@ -12,11 +12,4 @@ extension DiarySession {
         }
     }
 
-    /// The user accepts the vault as it is although it is older than a copy this machine saw
-    /// (`reindex --accept-older`). A synced vault tells sync first, so that its next sync
-    /// publishes the older copies beside the newer versions rather than over them.
-    public func acceptOlderState(of vault: Vault) throws {
-        try SyncOlderState.noteAccepted(
-            vaultID: vault.id, vaultDirectory: vault.directory, stateDirectory: stateDirectory)
-    }
 }

@@ -35,6 +35,16 @@ final class DeletingTests: SessionTestCase {
     }
 
     func testAnOlderStateAcceptedIsToldToSync() throws {
+        try olderCopyIsToldToSync { session, vault in try session.acceptOlderState(of: vault) }
+    }
+
+    func testARestoredVaultIsToldToSync() throws {
+        try olderCopyIsToldToSync { session, vault in try session.restored(vault) }
+    }
+
+    /// An older copy of a synced vault put back in place, then `tell`: the next sync publishes
+    /// its older copy of the entry beside the newer version.
+    private func olderCopyIsToldToSync(_ tell: (DiarySession, Vault) throws -> Void) throws {
         let (vault, ids) = try syncedVault(entries: ["one"])
         let backup = path("copy")
         try FileManager.default.copyItem(at: vault.directory, to: backup)
@@ -43,7 +53,7 @@ final class DeletingTests: SessionTestCase {
         try FileManager.default.removeItem(at: vault.directory)
         try FileManager.default.copyItem(at: backup, to: vault.directory)
         let older = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
-        try session(older.directory).acceptOlderState(of: older)
+        try tell(session(older.directory), older)
         let report = try SyncEngine(vault: older, stateDirectory: environment.stateDirectory).sync()
         XCTAssertEqual(report.notes, [.olderEntriesPublishedBeside(count: 1)])
         XCTAssertEqual(report.conflicts, [ids[0]])
