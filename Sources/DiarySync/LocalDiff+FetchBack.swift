@@ -8,7 +8,7 @@ extension LocalDiff {
     /// from the state, a resolution not yet published, or the record that brought it). One
     /// whose text cannot be had now (a record not at hand) keeps its row in what sync saw, on
     /// a page looked at again next time, and is said.
-    func fetchBack(_ missing: [UUID], seen pages: [Int], main: SyncMain, ring: SyncKeyRing) throws {
+    func fetchBack(_ missing: [UUID], main: SyncMain, ring: SyncKeyRing) throws {
         var reader = RecordedRevisions(tree: tree, vaultID: vault.id, logs: main.logs, ring: ring)
         var later: [UUID: [UInt8]] = [:]
         for id in missing {

@@ -82,7 +82,7 @@ final class LocalDiff {
             }
             store.setSeenRows(now, onIndexPage: number)
         }
-        try fetchBack(missing, seen: pages, main: main, ring: ring)
+        try fetchBack(missing, main: main, ring: ring)
         if publishedBeside > 0 { notes.append(.olderEntriesPublishedBeside(count: publishedBeside)) }
         return main.pendingRevisions + revisions
     }
@@ -148,11 +148,9 @@ final class LocalDiff {
             } else if let content = preferred.content {
                 plan.puts.append(content)
                 plan.expected[id] = .some(heads.sealTag)
-                if fetchingBack.contains(id) {
-                } else if heads.sealTag == nil {
-                    report.added += 1
-                } else {
-                    report.changed += 1
+                // One fetched back is counted apart (a note), not as added.
+                if !fetchingBack.contains(id) {
+                    if heads.sealTag == nil { report.added += 1 } else { report.changed += 1 }
                 }
             }
             plan.heads[id] = heads

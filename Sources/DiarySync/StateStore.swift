@@ -104,7 +104,7 @@ final class StateStore {
     func setDeletions(_ ids: Set<UUID>) throws {
         let url = directory.appendingPathComponent(Self.deletionsName)
         guard !ids.isEmpty else {
-            // Left behind (a crash), ids of deletions already published are dropped next time.
+            // A removal a crash undoes leaves ids already published: the next sync drops them.
             if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
             return
         }
