@@ -5,19 +5,35 @@ import Foundation
 
 /// The local vault's side of a sync: what changed in it since the last sync, showing each
 /// entry's preferred head in it, and saving the state that says what sync last saw there.
+///
+/// An entry sync saw that is gone from the local vault is published as a deletion only when it
+/// was deleted here on purpose (`SyncDeletions`); otherwise the vault went back in time (an
+/// older copy put back) and the entry is fetched back. After an older state was accepted here
+/// (`SyncOlderState`), a changed row is published beside the current version, not over it.
 final class LocalDiff {
     let vault: Vault
     let store: StateStore
+    let tree: RemoteTree
     /// The index page tags when the local vault was last looked at.
     private var detectedTags: [[UInt8]] = []
-    /// Index pages this sync wrote rows to.
-    private var pagesWritten = Set<Int>()
+    /// Index pages this sync wrote rows to (or whose rows it left for the next sync to look at).
+    var pagesWritten = Set<Int>()
     /// Digests of the entries changed locally since the last sync.
     private var changedHere: [UUID: [UInt8]] = [:]
+    /// The deletion journal as this sync read it: emptied of these once the state is saved.
+    private var journal: Set<UUID> = []
+    /// An older state was accepted here since the last sync.
+    private var acceptedOlder = false
+    /// Entries gone from the local vault that nobody deleted here, their text at hand: `apply`
+    /// shows them again.
+    var fetchingBack = Set<UUID>()
+    /// What this sync has to say about the local vault, given to the report by `apply`.
+    var notes: [SyncNote] = []
 
-    init(vault: Vault, store: StateStore) {
+    init(vault: Vault, store: StateStore, tree: RemoteTree) {
         self.vault = vault
         self.store = store
+        self.tree = tree
     }
 
     /// True when `entry` was changed in the local vault since the last sync.
@@ -27,9 +43,12 @@ final class LocalDiff {
     /// taken from the heads as they were then, after the revisions made here and not yet
     /// published (resolutions). Only index pages whose tag moved are read, and on them only
     /// rows whose seal tag moved are looked at: the cost follows the changes.
-    func localChanges(main: SyncMain) throws -> [Revision] {
+    /// `ring` opens the records a missing entry's text is fetched back from.
+    func localChanges(main: SyncMain, ring: SyncKeyRing) throws -> [Revision] {
         let current = vault.indexPageTags
         detectedTags = current
+        journal = try store.deletions()
+        acceptedOlder = SyncOlderState.isNoted(in: store.directory)
         let pages = (0..<current.count).filter {
             main.indexTags.count != current.count || main.indexTags[$0] != current[$0]
         }
@@ -37,14 +56,23 @@ final class LocalDiff {
         var byPage: [Int: [UUID: [UInt8]]] = [:]
         for (id, tag) in try vault.sealTags(onPages: pages) { byPage[Vault.indexPage(of: id), default: [:]][id] = tag }
         var revisions: [Revision] = []
+        var missing: [UUID] = []
+        var publishedBeside = 0
         for number in pages {
             let now = byPage[number] ?? [:]
             let before = try store.seenRows(onIndexPage: number)
             for (id, tag) in now where before[id] != tag {
-                if let revision = try revisionForRow(id, tag: tag) { revisions.append(revision) }
+                guard let (revision, beside) = try revisionForRow(id, tag: tag) else { continue }
+                revisions.append(revision)
+                if beside { publishedBeside += 1 }
             }
             for id in before.keys where now[id] == nil {
+                // Not shown here (sync itself or a resolution removed it): nothing to publish.
                 guard var gone = try store.entry(id), gone.sealTag != nil else { continue }
+                guard journal.contains(id) else {
+                    missing.append(id)
+                    continue
+                }
                 revisions.append(
                     Revision(entry: id, id: SecureRandom.uuid(), parents: gone.parentsOfLocalChange, content: nil))
                 changedHere[id] = Head.deletedDigest
@@ -54,20 +82,25 @@ final class LocalDiff {
             }
             store.setSeenRows(now, onIndexPage: number)
         }
+        try fetchBack(missing, main: main, ring: ring)
+        if publishedBeside > 0 { notes.append(.olderEntriesPublishedBeside(count: publishedBeside)) }
         return main.pendingRevisions + revisions
     }
 
-    /// A row whose seal tag moved: a revision when its content changed.
-    private func revisionForRow(_ id: UUID, tag: [UInt8]) throws -> Revision? {
+    /// A row whose seal tag moved: a revision when its content changed, and whether it was
+    /// published beside the heads rather than over them (an older state accepted here: the
+    /// row may be an old copy, which must not undo newer versions).
+    private func revisionForRow(_ id: UUID, tag: [UInt8]) throws -> (Revision, beside: Bool)? {
         var heads = try store.entry(id) ?? EntryHeads()
         if heads.sealTag == tag { return nil }
         guard let entry = try vault.storedEntry(id) else { return nil }
         let digest = Head.digest(of: entry)
-        var revision: Revision?
+        var revision: (Revision, beside: Bool)?
         // A new seal of the same content (a key rotation) is not a change.
         if digest != heads.shownDigest || heads.heads.isEmpty {
-            let parents = heads.heads.isEmpty ? [] : heads.parentsOfLocalChange
-            revision = Revision(entry: id, id: SecureRandom.uuid(), parents: parents, content: entry)
+            let beside = acceptedOlder && !heads.heads.isEmpty
+            let parents = heads.heads.isEmpty || beside ? [] : heads.parentsOfLocalChange
+            revision = (Revision(entry: id, id: SecureRandom.uuid(), parents: parents, content: entry), beside)
             changedHere[id] = digest
         }
         heads.sealTag = tag
@@ -91,7 +124,9 @@ final class LocalDiff {
         _ touched: Set<UUID>, main: inout SyncMain, report: inout SyncReport, progress: (SyncProgress) -> Void
     ) throws {
         var plan = Plan()
-        for id in touched.sorted(by: { $0.uuidString < $1.uuidString }) {
+        report.notes += notes
+        notes = []
+        for id in touched.union(fetchingBack).sorted(by: { $0.uuidString < $1.uuidString }) {
             guard var heads = try store.entry(id), let preferred = heads.preferred else { continue }
             let wasConflict = main.conflicts.contains(id)
             if heads.isConflict {
@@ -113,11 +148,18 @@ final class LocalDiff {
             } else if let content = preferred.content {
                 plan.puts.append(content)
                 plan.expected[id] = .some(heads.sealTag)
-                if heads.sealTag == nil { report.added += 1 } else { report.changed += 1 }
+                // One fetched back is counted apart (a note), not as added.
+                if !fetchingBack.contains(id) {
+                    if heads.sealTag == nil { report.added += 1 } else { report.changed += 1 }
+                }
             }
             plan.heads[id] = heads
         }
-        if !plan.puts.isEmpty || !plan.deletes.isEmpty { try write(&plan, progress: progress) }
+        if !plan.puts.isEmpty || !plan.deletes.isEmpty {
+            let fetched = fetchingBack.intersection(try write(&plan, progress: progress))
+            if !fetched.isEmpty { report.notes.append(.entriesFetchedBack(count: fetched.count)) }
+        }
+        fetchingBack = []
         for (id, var heads) in plan.heads {
             heads.compact()
             try store.setEntry(id, heads)
@@ -125,12 +167,14 @@ final class LocalDiff {
     }
 
     /// Writes the plan's entries to the local vault; each one written now shows its preferred
-    /// head (one another command changed meanwhile is skipped, and found next time).
-    private func write(_ plan: inout Plan, progress: (SyncProgress) -> Void) throws {
+    /// head (one another command changed meanwhile is skipped, and found next time). Returns
+    /// the entries written.
+    private func write(_ plan: inout Plan, progress: (SyncProgress) -> Void) throws -> Set<UUID> {
         let total = plan.puts.count + plan.deletes.count
         progress(.applying(done: 0, total: total))
         let (tags, skipped) = try vault.applySynced(puts: plan.puts, deletes: plan.deletes, expected: plan.expected)
-        for id in Set(plan.puts.map(\.id)).union(plan.deletes) where !skipped.contains(id) {
+        let written = Set(plan.puts.map(\.id)).union(plan.deletes).subtracting(skipped)
+        for id in written {
             guard var heads = plan.heads[id], let preferred = heads.preferred else { continue }
             heads.shown = preferred.revision
             heads.shownDigest = preferred.digest
@@ -143,6 +187,7 @@ final class LocalDiff {
             pagesWritten.insert(page)
         }
         progress(.applying(done: total, total: total))
+        return written
     }
 
     // MARK: Saving
@@ -166,5 +211,15 @@ final class LocalDiff {
         main.headerDigest = ChainFollower.digest(ofHeader: vault.encodedHeader)
         try store.flushPages()
         try store.writeMain(main)
+        // The rows are saved as they are now: a journal id was published as a deletion, or its
+        // entry is still here (a deletion that did not happen), or was never seen by sync.
+        if !journal.isEmpty {
+            try store.setDeletions(try store.deletions().subtracting(journal))
+            journal = []
+        }
+        if acceptedOlder {
+            try SyncOlderState.clear(in: store.directory)
+            acceptedOlder = false
+        }
     }
 }

@@ -10,7 +10,9 @@ import Foundation
 ///   files: a change rewrites about a thousandth of the diary's heads, and a join or a first
 ///   sync, which writes them all, pays one fsync per file);
 /// - `seen-NN`: per index page, the id and seal tag of every row as sync last saw it, so a
-///   changed index page is compared row by row without reading any entry's heads.
+///   changed index page is compared row by row without reading any entry's heads;
+/// - `deletions`: the entries deleted here on purpose since the last sync (`DeletionJournal`):
+///   only those are published as deletions.
 ///
 /// A sync reads and writes only the files its changes touch.
 final class StateStore {
@@ -35,6 +37,7 @@ final class StateStore {
     }
 
     var mainURL: URL { directory.appendingPathComponent("state") }
+    static let deletionsName = "deletions"
     static func headsName(_ page: Int) -> String { String(format: "heads-%03x", page) }
     static func seenName(_ page: Int) -> String { String(format: "seen-%02d", page) }
 
@@ -94,6 +97,24 @@ final class StateStore {
         dirtySeen.insert(number)
     }
 
+    /// The entries deleted here on purpose and not yet published as deletions.
+    func deletions() throws -> Set<UUID> {
+        let url = directory.appendingPathComponent(Self.deletionsName)
+        return try open(Self.deletionsName, url).map(DeletionJournal.decode) ?? []
+    }
+
+    /// Replaces the deletion journal (an empty one is removed).
+    func setDeletions(_ ids: Set<UUID>) throws {
+        let url = directory.appendingPathComponent(Self.deletionsName)
+        guard !ids.isEmpty else {
+            // A removal a crash undoes leaves ids already published: the next sync drops them.
+            if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+            return
+        }
+        var plaintext = DeletionJournal.encode(ids)
+        try seal(&plaintext, name: Self.deletionsName, to: url)
+    }
+
     /// Writes every changed file (before `main`, which names what they hold).
     func flushPages() throws {
         for number in dirtyPages {
@@ -118,7 +139,7 @@ final class StateStore {
     func resealOnDisk(under newKey: SyncKey) throws {
         let names =
             ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
-            .filter { $0.hasPrefix("heads-") || $0.hasPrefix("seen-") }.sorted() + ["state"]
+            .filter { $0.hasPrefix("heads-") || $0.hasPrefix("seen-") || $0 == Self.deletionsName }.sorted() + ["state"]
         alsoOpensWith.append(key)
         key = newKey
         for name in names {

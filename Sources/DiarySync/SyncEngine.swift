@@ -56,7 +56,7 @@ public final class SyncEngine {
             try ring.add(try SyncKey(recordKey: k.recordKey, generation: k.generation, vaultID: vault.id))
         }
         chain = ChainFollower(vault: vault, tree: tree, store: store, passphrase: SyncPassphrase(ask: passphrase))
-        diff = LocalDiff(vault: vault, store: store)
+        diff = LocalDiff(vault: vault, store: store, tree: tree)
         self.progress = progress
     }
 
@@ -66,7 +66,7 @@ public final class SyncEngine {
             try git?.cloneIfNeeded()
             var report = SyncReport()
             if let note = try chain.noteUnannouncedPassphraseChange(main: &main) { report.notes.append(note) }
-            let local = try diff.localChanges(main: main)
+            let local = try diff.localChanges(main: main, ring: ring)
             for attempt in 1...Self.pushAttempts {
                 if let git { try fetch(git) }
                 try checkMarker()

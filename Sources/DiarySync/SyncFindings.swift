@@ -136,6 +136,15 @@ public enum SyncNote: Equatable, Sendable {
     case forkSettled
     /// Statements of the chain wait for the header of a new key to arrive.
     case statementsWaiting(count: Int)
+    /// Entries missing from the local vault (an older copy put back?) that nobody deleted
+    /// here were fetched back: only an entry deleted on purpose is deleted on every machine.
+    case entriesFetchedBack(count: Int)
+    /// Entries missing from the local vault that nobody deleted here could not be fetched back
+    /// yet (a record they are in is not at hand); the next sync tries again.
+    case entriesNotFetchedBackYet(count: Int)
+    /// After an older state was accepted here, entries whose copy here differs from what sync
+    /// saw were published beside the newer versions, not over them (conflicts where they differ).
+    case olderEntriesPublishedBeside(count: Int)
 }
 
 /// Why a remote cannot be used (`SyncError.remoteUnusable`).

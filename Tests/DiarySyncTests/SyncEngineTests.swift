@@ -31,7 +31,10 @@ final class SyncEngineTests: VaultTestCase {
         let ids = try twoMachines(entries: ["one", "two"])
         let added = try laptop.add(text: "three")
         try laptop.update(ids[0], text: "one, edited")
-        try laptop.delete(ids[1])
+        // A deletion reaches the remote only when sync was told it was made on purpose.
+        try SyncDeletions.deleting([ids[1]], vault: laptop, stateDirectory: state("laptop")) {
+            try laptop.delete(ids[1])
+        }
         XCTAssertEqual(try sync(laptop, as: "laptop").sent, 3)
         let report = try sync(desktop, as: "desktop")
         XCTAssertEqual([report.added, report.changed, report.deleted], [1, 1, 1])

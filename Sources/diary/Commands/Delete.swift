@@ -25,14 +25,15 @@ struct Delete: ParsableCommand {
     var yes = false
 
     func run() throws {
-        let vault = try global.session().openVault()
+        let session = global.session()
+        let vault = try session.openVault()
         let entryID = try vault.resolve(id.lowercased())
         let short = EntryFormat.shortID(entryID)
         if !yes {
             let title = try vault.entry(entryID).title
             try confirmDestructive("deleting entry \(short)", question: "Delete entry \(short) “\(title)”?", yes: yes)
         }
-        try vault.delete(entryID)
+        try session.delete([entryID], from: vault)
         Output.note("deleted \(short)")
     }
 }

@@ -54,7 +54,7 @@ struct Edit: ParsableCommand {
         if EntryText.isBlank(edited) {
             try confirmDestructive(
                 "deleting emptied entry \(short)", question: "The text is empty. Delete entry \(short)?", yes: yes)
-            try vault.delete(entryID)
+            try session.delete([entryID], from: vault)
             Output.note("deleted \(short)")
             return
         }

@@ -18,7 +18,10 @@ struct Reindex: ParsableCommand {
             missing, or older copies of them were put back (or the whole vault is an older \
             copy), every command refuses and names them; `reindex` then refuses too, unless \
             --accept-older says that the older state is what you want (a backup restored in \
-            place on purpose, say). Otherwise restore the newer copy from a backup.
+            place on purpose, say). Otherwise restore the newer copy from a backup. On a vault \
+            that syncs, accepting deletes and undoes nothing on the other machines: the next sync \
+            fetches back the entries the older state lacks and publishes its older copies beside \
+            the newer versions (see `diary conflicts`), never over them.
 
             EXAMPLES
               diary reindex
@@ -42,6 +45,7 @@ struct Reindex: ParsableCommand {
             }
             Output.warning("accepting the vault as it is; this machine forgets:")
             for line in lines where line.hasPrefix("  ") { Output.talk(line) }
+            try session.acceptOlderState(of: vault)
         }
         let count = try vault.reindex(minimumGeneration: report.seenGeneration ?? 0)
         Output.note("reindexed \(count) entr\(count == 1 ? "y" : "ies")")

@@ -12,7 +12,10 @@ struct Restore: ParsableCommand {
         discussion: """
             Asks for the backup's passphrase (or reads --passphrase-file), authenticates every \
             object, and writes a new vault at --to: a new or empty directory, never one that \
-            already holds a vault or anything else. --store converts to the other store shape on the way.
+            already holds a vault or anything else. --store converts to the other store shape on the way. \
+            Restored where the same vault syncs on this machine, its next sync fetches back what the \
+            backup lacks and publishes the backup's older copies beside the newer versions, never \
+            over them.
 
             A damaged backup is refused (exit status 65) unless --salvage is given. Then every \
             entry whose record is intact is restored, the index is rebuilt from them, and \
@@ -55,13 +58,13 @@ struct Restore: ParsableCommand {
         let passphrase = try session.currentPassphrase(.unlock(path: source.path))
         guard salvage else {
             let vault = try Vault.restore(backup: source, to: target, passphrase: passphrase, store: store)
-            session.created(vault)
+            try session.restored(vault)
             let count = vault.entryCount
             Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
             return
         }
         let report = try Vault.salvage(backup: source, to: target, passphrase: passphrase, store: store)
-        session.created(report.vault)
+        try session.restored(report.vault)
         let count = report.vault.entryCount
         // What was lost goes to stderr (talk, not data): the restored vault is the result.
         for lost in report.lost { Output.note("lost: \(lost.description)") }

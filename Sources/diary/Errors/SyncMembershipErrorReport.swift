@@ -44,6 +44,14 @@ extension ErrorReport {
             self.init(
                 message: "a machine cannot remove itself",
                 hint: "remove it from another member, or `diary sync stop` here", code: .usage)
+        default:
+            self.init(syncChain: error)
+        }
+    }
+
+    /// A fork, a statement this machine would not write, a lamport used up.
+    private init(syncChain error: SyncError) {
+        switch error {
         case .chainForked(let machines):
             let names = machines.map { "'\(Printable.escaped($0))'" }.joined(separator: " and ")
             self.init(

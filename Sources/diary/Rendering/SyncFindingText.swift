@@ -91,7 +91,20 @@ enum SyncFindingText {
             .thisMachineAdmitted, .machineAdmitted, .thisMachineRemoved, .machineRemoved, .forkSettled,
             .statementsWaiting:
             return SyncChainText.note(note)!
+        case .entriesFetchedBack(let count):
+            return
+                "fetched back \(entries(count)) from the remote that had gone from this vault without `diary delete` (an older copy put back?): only a deletion made on purpose deletes an entry on every machine"
+        case .entriesNotFetchedBackYet(let count):
+            return
+                "\(entries(count)) gone from this vault without `diary delete` could not be fetched back yet (a record is not at hand); the next sync tries again"
+        case .olderEntriesPublishedBeside(let count):
+            return
+                "published \(entries(count)) of the older state accepted here beside the newer versions, not over them: where they differ, `diary conflicts` shows both"
         }
+    }
+
+    private static func entries(_ count: Int) -> String {
+        count == 1 ? "1 entry" : "\(count) entries"
     }
 
     /// What follows "pending: ".

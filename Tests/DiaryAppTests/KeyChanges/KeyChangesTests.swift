@@ -22,20 +22,40 @@ final class KeyChangesTests: SessionTestCase {
         return vault
     }
 
-    func testAPassphraseChangeTellsSyncAndLeavesTheAgentsKey() throws {
+    /// `passwd --no-rekey`: the passphrase only.
+    func testAPassphraseChangeWithoutRekeyTellsSyncAndLeavesTheAgentsKey() throws {
         let vault = try syncedVault(.sqlite)
         let agent = FakeAgent(running: true)
         let changes = KeyChanges(session(vault.directory, asker: ScriptedAsker(["correct horse"]), agent: agent))
         let outcome = try changes.changePassphrase(
-            kdf: nil, new: NewPassphraseSource(fileOption: try passphraseFile(newPassphrase), allowWeak: false))
+            kdf: nil, new: NewPassphraseSource(fileOption: try passphraseFile(newPassphrase), allowWeak: false),
+            rekey: false)
         XCTAssertEqual(outcome.vault, vault.directory)
         XCTAssertNil(outcome.syncNotTold as Error?)
+        XCTAssertNil(outcome.rotation)
         XCTAssertTrue(agent.handed.isEmpty, "the vault key did not change")
         XCTAssertThrowsVaultError(
             .wrongPassphrase, try Vault.open(at: vault.directory, passphrase: secret("correct horse")))
         let reopened = try Vault.open(at: vault.directory, passphrase: secret(newPassphrase))
         let report = try SyncEngine(vault: reopened, stateDirectory: environment.stateDirectory).sync()
         XCTAssertTrue(report.keyChangePublished, "sync was told of the change")
+    }
+
+    /// `passwd` on a synced vault rotates the key too (issue 21): the old passphrase, and a key
+    /// opened with it, read nothing written from then on.
+    func testAPassphraseChangeOnASyncedVaultRotatesTheKey() throws {
+        let vault = try syncedVault(.files)
+        let before = vault.keyGeneration
+        let agent = FakeAgent(running: true)
+        let outcome = try KeyChanges(session(vault.directory, asker: ScriptedAsker(["correct horse"]), agent: agent))
+            .changePassphrase(
+                kdf: nil, new: NewPassphraseSource(fileOption: try passphraseFile(newPassphrase), allowWeak: false))
+        XCTAssertEqual(outcome.rotation?.agentHoldsNewKey, true)
+        let reopened = try Vault.open(at: vault.directory, passphrase: secret(newPassphrase))
+        XCTAssertEqual(reopened.keyGeneration, before + 1)
+        XCTAssertEqual(agent.handed.count, 1)
+        let report = try SyncEngine(vault: reopened, stateDirectory: environment.stateDirectory).sync()
+        XCTAssertTrue(report.keyChangePublished)
     }
 
     func testAWeakNewPassphraseChangesNothing() throws {
