@@ -462,6 +462,8 @@ def parse_body(plain: bytes) -> dict:
     st["headers"] = dict(headers)
     st["cuts"] = parse_marks(r, r.u16(), "cut", allow_zero=True)
     st["retired"] = [(r.u32(), r.take(32), r.take(32)) for _ in range(r.u8())]
+    if len({kid for _, kid, _ in st["retired"]}) != len(st["retired"]):
+        raise ValueError("a retired key id twice")
     r.end()
     return st
 
@@ -649,10 +651,7 @@ class Remote:
                 self.accepted[st["hash"]] = st
                 progress = True
         self.pending_statements = [st for st in sts if st["hash"] not in self.accepted]
-        for st in self.pending_statements:
-            why = "does not open with the keys this passphrase gives" if st["body"] is None \
-                else "follows a statement that is not (yet) accepted"
-            self.notes.append(f"pending: chain/{st['name']} {why}")
+        self.check_strays()
         named = {st["body"]["previous"] for st in self.accepted.values()}
         named |= {x for st in self.accepted.values() for x in st["body"]["superseded"]}
         tips = [st for st in self.accepted.values() if st["hash"] not in named]
@@ -675,6 +674,40 @@ class Remote:
                     if m in gone:
                         self.cuts[m] = (seq, hsh, st)
         self.check_published_headers()
+
+    def check_strays(self) -> None:
+        """Statements not accepted (§12.7): forged when their author's key from the chain does not verify them;
+        in git, refused when they cannot be placed; otherwise pending."""
+        keys = {}
+        for st in self.statements.values():
+            if st["body"] is not None:
+                for m, pk, _ in st["body"]["members"]:
+                    keys.setdefault(m, pk)
+        for m, pk in self.public_keys_so_far().items():
+            keys[m] = pk
+        hashes = {st["hash"] for st in self.statements.values()}
+        for st in self.pending_statements:
+            where = f"chain/{st['name']}"
+            pk = keys.get(st["author"])
+            if pk is not None and not signature_ok(st["data"], pk, STATEMENT_CONTEXT):
+                raise Refused(f"{where}: the signature does not verify under its author's key: forged")
+            if st["body"] is None:
+                if pk is None and self.git:
+                    raise Refused(f"{where}: its author has no key in the chain: forged")
+                self.notes.append(f"pending: {where} does not open with the keys this passphrase gives")
+            elif st["body"]["previous"] in hashes:
+                self.notes.append(f"pending: {where} follows a statement that is not accepted yet")
+            elif self.git:
+                raise Refused(f"{where} follows no statement of the git tree: off the chain (an old fork's, or forged)")
+            else:
+                self.notes.append(f"pending: {where} follows a statement that has not arrived")
+
+    def public_keys_so_far(self) -> dict:
+        keys = {}
+        for st in sorted(self.accepted.values(), key=lambda st: st["seq"]):
+            for m, pk, _ in st["body"]["members"]:
+                keys.setdefault(m, pk)
+        return keys
 
     def check_genesis(self, st) -> None:
         body, where = st["body"], f"chain/{st['name']}"
@@ -714,8 +747,8 @@ class Remote:
         if kind in NEW_KEY_KINDS:
             if any(other["kid"] == st["kid"] for other in self.accepted.values()):
                 fail("a key change to a key id used before")
-            if body["gen"] != 1 + max([pbody["gen"]] + [t["body"]["gen"] for t in tips]):
-                fail("a generation that is not one above the key it replaces")
+            if body["gen"] <= max([pbody["gen"]] + [t["body"]["gen"] for t in tips]):
+                fail("a generation that is not above the key it replaces")
             if not {prev["kid"]} | {t["kid"] for t in tips} <= retired:
                 fail("does not retire the record key it replaces")
         else:
@@ -723,7 +756,7 @@ class Remote:
                 fail("a passphrase change or admit that changes the key")
         if kind in (2, 3, 6) and members != pmembers:
             fail("changes the members")
-        if kind == 3 and any(body["headers"][s] == pbody["headers"][s] for s in ("files", "sqlite")):
+        if kind == 3 and body["headers"] == pbody["headers"]:
             fail("a passphrase change that publishes no new header")
         if kind == 4:
             ever = {m for other in self.accepted.values() for m, _, _ in other["body"]["members"]}
@@ -825,20 +858,19 @@ class Remote:
                           "(a replaced, removed or reordered record)")
         if not log["lamport"] < rec["lamport"] <= MAX_LAMPORT:
             raise Refused(f"{path}: lamport {rec['lamport']} is out of range or not above the record before it")
-        return self.check_epoch(machine, log, rec, kid, path)
+        return rec if rec["join"] is not None else self.check_epoch(machine, log, rec, kid, path)
 
     def check_epoch(self, machine, log, rec, kid, path):
         seq, hsh = rec["epoch"]
         st = self.accepted.get(hsh)
         if st is None or st["seq"] != seq:
-            if self.pending_statements or seq > self.head["seq"]:
-                return f"{path} names statement {seq}, not (yet) accepted"
-            raise Refused(f"{path}: its epoch names no statement of the chain")
+            if seq > self.head["seq"]:
+                return f"{path} names statement {seq}, not accepted yet"
+            raise Refused(f"{path}: its epoch names no accepted statement of the chain")
         if st["kid"] != kid:
             raise Refused(f"{path}: sealed under another key than its epoch's")
-        member = machine in {m for m, _, _ in st["body"]["members"]}
-        if member == (rec["join"] is not None):
-            raise Refused(f"{path}: its machine is " + ("" if member else "not ") + "a member at its epoch")
+        if machine not in {m for m, _, _ in st["body"]["members"]}:
+            raise Refused(f"{path}: its machine is not a member at its epoch")
         if seq < log["epoch_seq"]:
             raise Refused(f"{path}: names an older epoch than the record before it")
         return rec
@@ -888,7 +920,9 @@ class Remote:
             log["records"].append(rec)
             log["read"][seq] = rec["hash"]
             log["previous"], log["next"], log["lamport"] = rec["hash"], seq + 1, rec["lamport"]
-            log["epoch_seq"], log["name"], log["pending"] = rec["epoch"][0], rec["name"], None
+            if rec["join"] is None:
+                log["epoch_seq"] = rec["epoch"][0]
+            log["name"], log["pending"] = rec["name"], None
 
     def check_copies(self, machine, log, seq, data) -> None:
         """Conflict copies of a record that is present: identical ones are ignored, an authentic different one
@@ -914,6 +948,8 @@ class Remote:
     def check_marks(self) -> None:
         """Version vectors and cuts against what this reader read (§12.7, check 9)."""
         def mark(L, s, hsh, where):
+            if L in self.cuts and s > self.cuts[L][0]:
+                return None  # past a removed machine's cut: its writer may not have known (§12.7, 9)
             got = self.logs[L]["read"].get(s) if L in self.logs else None
             if got is not None:
                 if got != hsh:
