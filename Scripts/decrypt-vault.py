@@ -656,7 +656,9 @@ class Remote:
         named |= {x for st in self.accepted.values() for x in st["body"]["superseded"]}
         tips = [st for st in self.accepted.values() if st["hash"] not in named]
         if len(tips) != 1:
-            who = ", ".join(f"chain/{st['name']}" for st in sorted(tips, key=lambda st: st["name"]))
+            names = {m: n for st in self.accepted.values() for m, _, n in st["body"]["members"]}
+            who = ", ".join(f"chain/{st['name']} by {names.get(st['author'], 'machine ' + hexid(st['author']))!r}"
+                            for st in sorted(tips, key=lambda st: st["name"]))
             raise Refused(f"the chain is forked ({who}): no settle statement ends it")
         self.head = tips[0]
         self.public_keys = {}
