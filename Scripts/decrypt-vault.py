@@ -3,20 +3,25 @@
 
 It uses PyNaCl (libsodium) and nothing from diary's Swift code, and proves the spec is
 complete: it decrypts every entry of a `files` vault, or of a backup file, and prints the
-intermediate values of docs/FORMAT.md §11 as Markdown. Given a sync remote (§12: a synced
-folder, a git working tree, or a bare git repository, which it clones into a temporary
-directory with `git`), it opens a published header with the passphrase, walks every
-machine's log checking the hash chain, follows key changes and retired keys, builds each
-entry's heads and prints every entry (shown, deleted or in conflict).
+intermediate values of docs/FORMAT.md §11 as Markdown. Given a sync remote in format 2 (§12: a
+synced folder, a git working tree, or a bare git repository, which it clones into a temporary
+directory with `git`), it verifies everything a reader must (§12.7): the marker; the membership
+chain (the genesis signed by its sole member, every later statement by a member of the one it
+follows, each kind's rules, retired keys against their keyed key ids, forks refused unless
+settled); every record's Ed25519 signature under its machine's key from the chain, removal cuts,
+each log's previous-hash chain, lamports, epochs and version vectors against what it read. Then
+it builds each entry's heads and prints every entry (shown, deleted or in conflict).
 
     pip install pynacl            # or: apt-get install python3-nacl
     Scripts/decrypt-vault.py docs/format-example/vault 'correct horse battery staple'
     Scripts/decrypt-vault.py my.diarybak  # passphrase asked on the terminal
+    Scripts/decrypt-vault.py ~/Sync/diary # a folder remote; or a bare git repository
 
 Usage: Scripts/decrypt-vault.py VAULT-DIR | BACKUP-FILE | SYNC-REMOTE [PASSPHRASE]
 
 Exit status: 0 when everything read was authentic (pending records are listed, not errors),
-2 when a sync remote breaks a rule FORMAT.md §12.7 says a reader MUST refuse.
+2 when a sync remote breaks a rule FORMAT.md §12.7 says a reader MUST refuse, or is a format-1
+remote (upgrade it with `diary sync upgrade`).
 
 Never run it on a real diary where the printed keys could be seen: it prints key material.
 """
@@ -25,6 +30,7 @@ import getpass
 import hashlib
 import os
 import shutil
+import stat
 import struct
 import subprocess
 import sys
@@ -34,6 +40,7 @@ import uuid
 
 from nacl import bindings as b
 from nacl import pwhash
+from nacl import signing
 
 
 def h(x: bytes) -> bytes:
@@ -154,11 +161,12 @@ def read_files_vault(path: str):
     return header, index, pages, entries
 
 
+
 # ---------------------------------------------------------------------------------------------
-# Sync remotes (FORMAT.md §12)
+# Sync remotes (FORMAT.md §12, sync format 2)
 
 class Refused(Exception):
-    """A rule §12.7 says a reader MUST refuse on."""
+    """A rule FORMAT.md §12.7 says a reader MUST refuse on."""
 
 
 BUCKET_FLOOR, MAX_PADDED_INPUT = 512, 64 << 20
@@ -219,9 +227,15 @@ class Reader:
 
 
 STORE_KINDS = {1: "sqlite", 2: "files"}
-RECORD_MAGIC, PREFIX_LEN, NONCE_LEN, TAG_LEN = b"DSYNCREC", 65, 24, 16
-MAX_RECORD, MAX_HEADER, MAX_MARKER = 64 << 20, 64 << 10, 4096
-MAX_PUT = (8 << 20) + 70_000
+RECORD_MAGIC, STATEMENT_MAGIC = b"DSYNCREC", b"DSYNCSTM"
+PREFIX_LEN, NONCE_LEN, TAG_LEN, SIG_LEN = 81, 24, 16, 64
+OVERHEAD = PREFIX_LEN + NONCE_LEN + TAG_LEN + SIG_LEN  # 185: a file's length minus this is a bucket size
+MAX_RECORD, MAX_STATEMENT, MAX_HEADER, MAX_MARKER = 64 << 20, 1 << 20, 64 << 10, 4096
+MAX_PUT, MAX_LAMPORT, MAX_DERIVATIONS = (8 << 20) + 70_000, 1 << 62, 4
+RECORD_CONTEXT, STATEMENT_CONTEXT = b"diary.sync.record.v2\0", b"diary.sync.statement.v2\0"
+KIND_NAMES = {1: "genesis", 2: "rekey", 3: "passphrase", 4: "admit", 5: "remove", 6: "settle"}
+NEW_KEY_KINDS = (2, 5, 6)
+ZERO32 = bytes(32)
 
 
 def parse_header(header: bytes) -> dict:
@@ -241,13 +255,32 @@ def parse_header(header: bytes) -> dict:
     gens = [struct.unpack(">I", s[:4])[0] for s in slots]
     if n == 2 and gens[1] != gens[0] + 1:
         raise ValueError("slot generations")
-    return dict(vault_id=header[12:28], store=STORE_KINDS[store], ops=ops, mem=mem, salt=header[44:60], slots=slots)
+    return dict(vault_id=header[12:28], store=STORE_KINDS[store], ops=ops, mem=mem, salt=header[44:60], slots=slots,
+                gens=gens)
 
 
-def sync_key(vk: bytes, gen: int) -> dict:
-    """§12.3: the record key, the state key and the key id of one vault key."""
-    rk = kdf(vk, 1, b"diarysyn")
-    return dict(gen=gen, vk=vk, rk=rk, sk=kdf(vk, 2, b"diarysyn"), kid=hashlib.blake2b(rk, digest_size=16).digest())
+def key_id(rk: bytes, vault_id: bytes) -> bytes:
+    """§12.3: KID = BLAKE2b-256 keyed with the record key, of "diary.sync.key-id.v2" ‖ vault id."""
+    return hashlib.blake2b(b"diary.sync.key-id.v2" + vault_id, digest_size=32, key=rk).digest()
+
+
+def sync_key(vk, rk: bytes, gen: int, vault_id: bytes, source: str) -> dict:
+    """One record key with its key id; `vk` is known only for keys a header gave (§12.3)."""
+    return dict(gen=gen, vk=vk, rk=rk, kid=key_id(rk, vault_id), source=source)
+
+
+def fingerprint(pk: bytes) -> str:
+    """§12.3: the first 8 bytes of H(public key), as hex in four groups of four."""
+    x = h(pk)[:8].hex()
+    return " ".join(x[i:i + 4] for i in range(0, 16, 4))
+
+
+def verify(pk: bytes, context: bytes, signed: bytes, signature: bytes) -> bool:
+    try:
+        signing.VerifyKey(pk).verify(context + signed, signature)
+        return True
+    except Exception:
+        return False
 
 
 def conflict_copy_original(name: str):
@@ -257,22 +290,24 @@ def conflict_copy_original(name: str):
         rest = name[i + len(".sync-conflict-"):]
         dot = rest.find(".")
         return name[:i] + (rest[dot:] if dot >= 0 else "")
-    for marker in (" (conflicted copy", " (Conflicted copy", " (conflict", " ("):
-        i = name.find(marker)
-        if i < 0:
-            continue
-        close = name.find(")", i + len(marker))
-        if close < 0:
-            continue
-        inside = name[i + len(marker):close]
-        if marker == " (" and not inside.isdigit() and inside != "":
-            continue
-        return name[:i] + name[close + 1:]
+    start = name.find(" (")
+    while start >= 0:
+        depth, close = 0, -1
+        for j in range(start + 1, len(name)):
+            depth += {"(": 1, ")": -1}.get(name[j], 0)
+            if depth == 0:
+                close = j
+                break
+        if close >= 0:
+            note = name[start + 2:close]
+            if "conflict" in note.lower() or (note and note.isascii() and note.isdigit()):
+                return name[:start] + name[close + 1:]
+        start = name.find(" (", start + 1)
     return None
 
 
-def seq_of(name: str):
-    if len(name) == 12 and name.isascii() and name.isdigit() and int(name) > 0:
+def seq_of(name: str, first: int = 1):
+    if len(name) == 12 and name.isascii() and name.isdigit() and int(name) >= first:
         return int(name)
     return None
 
@@ -283,52 +318,154 @@ def machine_of(name: str):
     return None
 
 
-def read_regular(path: str, limit: int):
-    """The bytes of a regular file (not a symbolic link) of at most `limit` bytes, else None."""
+def hexid(machine: bytes) -> str:
+    return machine.hex()
+
+
+class Tree:
+    """A remote's tree, read without following any link (§12.7): every directory and file is opened
+    relative to its parent with O_NOFOLLOW, and only regular files within their limit are read."""
+
+    def __init__(self, root: str):
+        self.fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+
+    def _dir(self, parts):
+        fd = os.dup(self.fd)
+        for part in parts:
+            try:
+                nxt = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            except FileNotFoundError:
+                os.close(fd)
+                return None
+            except OSError:
+                os.close(fd)
+                raise Refused(f"{'/'.join(parts)} is a link or not a directory: never followed")
+            os.close(fd)
+            fd = nxt
+        return fd
+
+    def listdir(self, *parts):
+        fd = self._dir(parts)
+        if fd is None:
+            return []
+        try:
+            return sorted(os.listdir(fd))
+        finally:
+            os.close(fd)
+
+    def read(self, parts, limit: int):
+        """The bytes of a regular file, or None when absent; refuses a link, a non-file or a file over the limit."""
+        fd = self._dir(parts[:-1])
+        if fd is None:
+            return None
+        path = "/".join(parts)
+        try:
+            try:
+                f = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
+            except FileNotFoundError:
+                return None
+            except OSError:
+                raise Refused(f"{path} is a link or cannot be opened: never followed")
+            try:
+                st = os.fstat(f)
+                if not stat.S_ISREG(st.st_mode):
+                    raise Refused(f"{path} is not a regular file")
+                if st.st_size > limit:
+                    raise Refused(f"{path} is over its limit of {limit} bytes")
+                chunks, left = [], limit + 1
+                while left > 0:
+                    chunk = os.read(f, min(left, 1 << 20))
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    left -= len(chunk)
+                data = b"".join(chunks)
+                if len(data) > limit:
+                    raise Refused(f"{path} is over its limit of {limit} bytes")
+                return data
+            finally:
+                os.close(f)
+        finally:
+            os.close(fd)
+
+
+def check_prefix(data: bytes, magic: bytes, vault_id: bytes, place: tuple, path: str, git: bool):
+    """The clear checks of a statement or record (§12.2, §12.4): None when fine, "partial" for a file a
+    file-sync tool is still copying (a folder only); raises Refused otherwise. `place` is what the
+    name says: (machine, seq) for a record, (seq, author) for a statement."""
+    if len(data) < OVERHEAD + BUCKET_FLOOR or not is_bucket(len(data) - OVERHEAD):
+        if not git and (len(data) == 0 or data.startswith(magic) or magic.startswith(data)):
+            return "partial"
+    if data[:8] != magic:
+        raise Refused(f"{path}: not a {'record' if magic == RECORD_MAGIC else 'statement'} (magic)")
+    if len(data) < PREFIX_LEN:
+        raise Refused(f"{path}: length {len(data)} is not 185 + a bucket size")
+    if data[8] != 2:
+        raise Refused(f"{path}: version {data[8]}, not 2")
+    if len(data) < OVERHEAD + BUCKET_FLOOR or not is_bucket(len(data) - OVERHEAD):
+        raise Refused(f"{path}: length {len(data)} is not 185 + a bucket size")
+    if data[9:25] != vault_id:
+        raise Refused(f"{path}: belongs to another vault ({uuid.UUID(bytes=data[9:25])})")
+    if magic == RECORD_MAGIC:
+        found = (data[25:41], struct.unpack(">Q", data[41:49])[0])
+    else:
+        found = (struct.unpack(">Q", data[25:33])[0], data[33:49])
+    if found != place:
+        raise Refused(f"{path}: carries another name (wrong place)")
+    return None
+
+
+def open_sealed_file(data: bytes, rk: bytes) -> bytes:
+    """The padded plaintext of a statement or record under `rk` (§12.2, §12.4); raises ValueError."""
+    sealed_end = len(data) - SIG_LEN
     try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return None
-    if not os.path.isfile(path) or os.path.islink(path) or st.st_size > limit:
-        return None
-    with open(path, "rb") as f:
-        return f.read(limit + 1)[:limit + 1]
+        padded = b.crypto_aead_xchacha20poly1305_ietf_decrypt(
+            data[PREFIX_LEN + NONCE_LEN:sealed_end], data[:PREFIX_LEN], data[PREFIX_LEN:PREFIX_LEN + NONCE_LEN], rk)
+    except Exception:
+        raise ValueError("does not authenticate")
+    return unpad_strict(padded)
 
 
-def parse_record(plain: bytes, entry_decoder) -> dict:
-    """The plaintext of a record (§12.2)."""
+def signature_ok(data: bytes, pk: bytes, context: bytes) -> bool:
+    return verify(pk, context, data[:-SIG_LEN], data[-SIG_LEN:])
+
+
+def parse_marks(r: Reader, count: int, what: str, allow_zero: bool) -> list:
+    """Sorted, unique (machine, seq, hash) triples: a version vector or the cuts of a statement."""
+    marks = [(r.take(16), r.u64(), r.take(32)) for _ in range(count)]
+    for i, (m, seq, hsh) in enumerate(marks):
+        if i and marks[i - 1][0] >= m:
+            raise ValueError(f"{what} not sorted or not unique")
+        if seq == 0 and not (allow_zero and hsh == ZERO32):
+            raise ValueError(f"{what} with seq 0")
+    return marks
+
+
+def parse_body(plain: bytes) -> dict:
+    """A statement's body, version 1 (§12.4)."""
     r = Reader(plain)
     if r.u8() != 1:
-        raise ValueError("record plaintext version")
-    rec = dict(previous=r.take(32), lamport=r.u64(), name=r.str16(), revisions=[], keys=None)
-    for _ in range(r.u32()):
-        op = r.u8()
-        if op in (1, 2):
-            entry, rev = r.take(16), r.take(16)
-            parents = [r.take(16) for _ in range(r.u16())]
-            content, raw = None, None
-            if op == 1:
-                n = r.u32()
-                if n > MAX_PUT:
-                    raise ValueError("put too large")
-                raw = r.take(n)
-                content = entry_decoder(raw)
-            rec["revisions"].append(dict(entry=entry, id=rev, parents=parents, content=content, raw=raw))
-        elif op == 3:
-            if rec["keys"] is not None:
-                raise ValueError("second key change")
-            headers = {}
-            for _ in range(r.u8()):
-                store = r.str16()
-                if store not in ("sqlite", "files"):
-                    raise ValueError("store " + store)
-                headers[store] = r.take(r.u16())
-            retired = [(r.u32(), r.take(32)) for _ in range(r.u8())]
-            rec["keys"] = dict(headers=headers, retired=retired)
-        else:
-            raise ValueError(f"operation {op}")
+        raise ValueError("body version")
+    st = dict(previous=r.take(32), kind=r.u8(), gen=r.u32())
+    if st["kind"] not in KIND_NAMES:
+        raise ValueError(f"kind {st['kind']}")
+    st["superseded"] = [r.take(32) for _ in range(r.u8())]
+    members = []
+    for _ in range(r.u16()):
+        members.append((r.take(16), r.take(32), r.str16()))
+    if not members or any(members[i - 1][0] >= members[i][0] for i in range(1, len(members))):
+        raise ValueError("members empty, not sorted or not unique")
+    st["members"] = members
+    headers = [(r.str16(), r.take(32)) for _ in range(r.u8())]
+    if [name for name, _ in headers] != ["files", "sqlite"]:
+        raise ValueError("header hashes are not exactly files, sqlite")
+    st["headers"] = dict(headers)
+    st["cuts"] = parse_marks(r, r.u16(), "cut", allow_zero=True)
+    st["retired"] = [(r.u32(), r.take(32), r.take(32)) for _ in range(r.u8())]
+    if len({kid for _, kid, _ in st["retired"]}) != len(st["retired"]):
+        raise ValueError("a retired key id twice")
     r.end()
-    return rec
+    return st
 
 
 def strict_entry(raw: bytes) -> dict:
@@ -342,41 +479,664 @@ def strict_entry(raw: bytes) -> dict:
     return e
 
 
-def open_record(data: bytes, vault_id: bytes, machine: bytes, seq: int, ring: dict):
-    """Opens the file found at log/<machine>/<seq>: the record, or "unknown key". Raises Refused."""
-    if len(data) < PREFIX_LEN or data[:8] != RECORD_MAGIC:
-        raise Refused("not a record")
-    if data[8] != 1:
-        raise Refused(f"record version {data[8]}")
-    if data[9:25] != vault_id:
-        raise Refused(f"belongs to another vault ({uuid.UUID(bytes=data[9:25])})")
-    if data[25:41] != machine or struct.unpack(">Q", data[41:49])[0] != seq:
-        raise Refused("carries another name (wrong place)")
-    key = ring.get(data[49:65])
-    if key is None:
-        return "unknown key"
-    body = len(data) - PREFIX_LEN - NONCE_LEN - TAG_LEN
-    if len(data) > MAX_RECORD or not is_bucket(body):
-        raise Refused("length is not a bucket size")
-    try:
-        padded = b.crypto_aead_xchacha20poly1305_ietf_decrypt(
-            data[PREFIX_LEN + NONCE_LEN:], data[:PREFIX_LEN], data[PREFIX_LEN:PREFIX_LEN + NONCE_LEN], key["rk"])
-    except Exception:
-        raise Refused("does not authenticate")
-    try:
-        rec = parse_record(unpad_strict(padded), strict_entry)
-    except (ValueError, AssertionError, UnicodeDecodeError, struct.error) as error:
-        raise Refused(f"plaintext: {error}")
-    rec["key"] = key
+def parse_record(plain: bytes, machine: bytes, seq: int) -> dict:
+    """The plaintext of a record, version 2 (§12.2)."""
+    r = Reader(plain)
+    if r.u8() != 2:
+        raise ValueError("record plaintext version")
+    rec = dict(previous=r.take(32), lamport=r.u64(), written=r.u64(), name=r.str16(), epoch=(r.u64(), r.take(32)))
+    rec["vector"] = parse_marks(r, r.u16(), "version vector entry", allow_zero=False)
+    if any(m == machine for m, _, _ in rec["vector"]):
+        raise ValueError("the version vector names the record's own log")
+    rec["revisions"], rec["join"] = [], None
+    count = r.u32()
+    for _ in range(count):
+        op = r.u8()
+        if op in (1, 2):
+            entry, rev = r.take(16), r.take(16)
+            parents = [r.take(16) for _ in range(r.u16())]
+            content, raw = None, None
+            if op == 1:
+                n = r.u32()
+                if n > MAX_PUT:
+                    raise ValueError("put too large")
+                raw = r.take(n)
+                content = strict_entry(raw)
+            rec["revisions"].append(dict(entry=entry, id=rev, parents=parents, content=content, raw=raw))
+        elif op == 4:
+            if seq != 1 or count != 1:
+                raise ValueError("a join that is not the only operation of record 1")
+            rec["join"] = dict(pk=r.take(32), invite=r.take(8), proof=r.take(32))
+        else:
+            raise ValueError(f"operation {op}")
+    r.end()
     return rec
 
 
+class Remote:
+    """Everything a reader verifies in a format-2 remote (FORMAT.md §12.7), in the order it is read."""
+
+    def __init__(self, tree: Tree, passphrase: str, git: bool):
+        self.tree, self.passphrase, self.git = tree, passphrase, git
+        self.notes, self.out = [], []
+        self.ring = {}  # key id -> key (decryption only; §12.7 "the keys")
+
+    # --- the marker (§12.1) ---------------------------------------------------------------------
+
+    def read_marker(self) -> None:
+        marker = self.tree.read(["diary-sync"], MAX_MARKER)
+        if marker is None:
+            raise Refused("no diary-sync marker: not a sync remote")
+        lines = [line for line in marker.decode("utf-8", "replace").split("\n") if line]
+        if lines and lines[0] == "diary-sync 1":
+            raise FormatOne()
+        if len(lines) != 2 or lines[0] != "diary-sync 2":
+            raise Refused("the diary-sync marker is not `diary-sync 2` and a vault id")
+        try:
+            self.vault_id = uuid.UUID(lines[1]).bytes
+        except ValueError:
+            raise Refused("the diary-sync marker does not name a vault id")
+        if str(uuid.UUID(bytes=self.vault_id)) != lines[1]:
+            raise Refused("the diary-sync marker's vault id is not a lowercase UUID with dashes")
+        self.out.append(f"| vault id (marker) | `{lines[1]}` |")
+
+    # --- the keys: published headers, then retired keys of statements (§12.7) ---------------------
+
+    def published_headers(self) -> dict:
+        """{(machine, seq, store): name} of every name in keys/ of the form of §12.1."""
+        found = {}
+        for name in self.tree.listdir("keys"):
+            stem, dot, store = name.partition(".")
+            m, dash, s = stem.partition("-")
+            if name.startswith(".tmp-"):
+                continue
+            if not dot or not dash or store not in ("sqlite", "files") or machine_of(m) is None \
+                    or seq_of(s, 0) is None:
+                self.notes.append(f"unexpected entry in keys/, left alone: keys/{name}")
+                continue
+            found[(machine_of(m), seq_of(s, 0), store)] = name
+        return found
+
+    def open_headers(self) -> None:
+        nfc = unicodedata.normalize("NFC", self.passphrase).encode()
+        keks = {}
+        for (machine, seq, store), name in sorted(self.headers.items(), key=lambda kv: -kv[0][1]):
+            data = self.tree.read(["keys", name], MAX_HEADER) or b""
+            try:
+                hd = parse_header(data)
+            except ValueError as why:
+                self.notes.append(f"keys/{name}: not a valid header ({why}), skipped")
+                continue
+            if hd["vault_id"] != self.vault_id or hd["store"] != store:
+                self.notes.append(f"keys/{name}: another vault or store kind, skipped")
+                continue
+            cost = (hd["salt"], hd["ops"], hd["mem"])
+            if cost not in keks:
+                if len(keks) == MAX_DERIVATIONS:
+                    self.notes.append(f"keys/{name}: not tried (at most {MAX_DERIVATIONS} key derivations)")
+                    continue
+                keks[cost] = pwhash.argon2id.kdf(32, nfc, hd["salt"], opslimit=hd["ops"], memlimit=hd["mem"])
+            opened = []
+            for slot, gen in zip(hd["slots"], hd["gens"]):
+                try:
+                    vk = b.crypto_aead_xchacha20poly1305_ietf_decrypt(
+                        slot[28:], data[:60] + slot[:4], slot[4:28], keks[cost])
+                except Exception:
+                    continue
+                key = sync_key(vk, kdf(vk, 1, b"diarysyn"), gen, self.vault_id, f"keys/{name}")
+                opened.append(gen)
+                self.ring.setdefault(key["kid"], key)
+            self.out.append(f"| header `keys/{name}` | " + (
+                f"opens: generation {', '.join(map(str, opened))}" if opened
+                else "does not open with this passphrase") + " |")
+        if not self.ring:
+            raise Refused("wrong passphrase: no published header opens with it")
+
+    # --- the chain (§12.4, §12.7) ----------------------------------------------------------------
+
+    def read_statements(self) -> None:
+        """Every chain file's clear checks; then opens each one the ring's keys open, adding the retired keys
+        it lists, while that finds new keys."""
+        self.statements = {}
+        for name in self.tree.listdir("chain"):
+            if name.startswith(".tmp-"):
+                continue
+            s, dash, m = name.partition("-")
+            seq, author = seq_of(s, 0), machine_of(m)
+            if not dash or seq is None or author is None:
+                self.notes.append(f"unexpected entry in chain/, left alone: chain/{name}")
+                continue
+            data = self.tree.read(["chain", name], MAX_STATEMENT)
+            if check_prefix(data, STATEMENT_MAGIC, self.vault_id, (seq, author), f"chain/{name}", self.git):
+                self.notes.append(f"pending: chain/{name} is only partly there (still being copied)")
+                continue
+            self.statements[name] = dict(name=name, seq=seq, author=author, kid=data[49:81], data=data,
+                                         hash=h(data), body=None)
+        grew = True
+        while grew:
+            grew = False
+            for st in self.statements.values():
+                key = self.ring.get(st["kid"])
+                if st["body"] is not None or key is None:
+                    continue
+                try:
+                    st["body"] = parse_body(open_sealed_file(st["data"], key["rk"]))
+                except (ValueError, UnicodeDecodeError) as why:
+                    raise Refused(f"chain/{st['name']}: {why}: edited, forged or damaged")
+                for gen, kid, rk in st["body"]["retired"]:
+                    if key_id(rk, self.vault_id) == kid and kid not in self.ring:
+                        self.ring[kid] = sync_key(None, rk, gen, self.vault_id, f"retired by chain/{st['name']}")
+                        grew = True
+
+    def accept_chain(self) -> None:
+        sts = list(self.statements.values())
+        geneses = [st for st in sts if st["seq"] == 0]
+        if len(geneses) != 1:
+            raise Refused(f"{len(geneses)} genesis statements in chain/ (there must be exactly one)")
+        genesis = geneses[0]
+        if genesis["body"] is None:
+            raise Refused(f"chain/{genesis['name']}: the genesis does not open with the keys this passphrase gives")
+        self.check_genesis(genesis)
+        self.accepted = {genesis["hash"]: genesis}
+        progress = True
+        while progress:
+            progress = False
+            for st in sts:
+                body = st["body"]
+                if st["hash"] in self.accepted or body is None or body["previous"] not in self.accepted:
+                    continue
+                if any(x not in self.accepted for x in body["superseded"]):
+                    continue  # a settle waits for the tips it names
+                self.check_statement(st, self.accepted[body["previous"]])
+                self.accepted[st["hash"]] = st
+                progress = True
+        self.pending_statements = [st for st in sts if st["hash"] not in self.accepted]
+        self.check_strays()
+        named = {st["body"]["previous"] for st in self.accepted.values()}
+        named |= {x for st in self.accepted.values() for x in st["body"]["superseded"]}
+        tips = [st for st in self.accepted.values() if st["hash"] not in named]
+        if len(tips) != 1:
+            names = {m: n for st in self.accepted.values() for m, _, n in st["body"]["members"]}
+            who = ", ".join(f"chain/{st['name']} by {names.get(st['author'], 'machine ' + hexid(st['author']))!r}"
+                            for st in sorted(tips, key=lambda st: st["name"]))
+            raise Refused(f"the chain is forked ({who}): no settle statement ends it")
+        self.head = tips[0]
+        self.public_keys = {}
+        for st in sorted(self.accepted.values(), key=lambda st: st["seq"]):
+            for machine, pk, name in st["body"]["members"]:
+                if self.public_keys.setdefault(machine, pk) != pk:
+                    raise Refused(f"machine {hexid(machine)} has two public keys in the chain")
+        self.epochs = {st["kid"]: self.ring[st["kid"]] for st in self.accepted.values()}
+        self.cuts = {}
+        for st in self.accepted.values():
+            if st["body"]["kind"] == 5:
+                before = self.accepted[st["body"]["previous"]]["body"]["members"]
+                gone = {m for m, _, _ in before} - {m for m, _, _ in st["body"]["members"]}
+                for m, seq, hsh in st["body"]["cuts"]:
+                    if m in gone:
+                        self.cuts[m] = (seq, hsh, st)
+        self.check_published_headers()
+
+    def check_strays(self) -> None:
+        """Statements not accepted (§12.7): forged when their author's key from the chain does not verify them;
+        in git, refused when they cannot be placed; otherwise pending."""
+        keys = {}
+        for st in self.statements.values():
+            if st["body"] is not None:
+                for m, pk, _ in st["body"]["members"]:
+                    keys.setdefault(m, pk)
+        for m, pk in self.public_keys_so_far().items():
+            keys[m] = pk
+        hashes = {st["hash"] for st in self.statements.values()}
+        for st in self.pending_statements:
+            where = f"chain/{st['name']}"
+            pk = keys.get(st["author"])
+            if pk is not None and not signature_ok(st["data"], pk, STATEMENT_CONTEXT):
+                raise Refused(f"{where}: the signature does not verify under its author's key: forged")
+            if st["body"] is None:
+                if pk is None and self.git:
+                    raise Refused(f"{where}: its author has no key in the chain: forged")
+                self.notes.append(f"pending: {where} does not open with the keys this passphrase gives")
+            elif st["body"]["previous"] in hashes:
+                self.notes.append(f"pending: {where} follows a statement that is not accepted yet")
+            elif self.git:
+                raise Refused(f"{where} follows no statement of the git tree: off the chain (an old fork's, or forged)")
+            else:
+                self.notes.append(f"pending: {where} follows a statement that has not arrived")
+
+    def public_keys_so_far(self) -> dict:
+        keys = {}
+        for st in sorted(self.accepted.values(), key=lambda st: st["seq"]):
+            for m, pk, _ in st["body"]["members"]:
+                keys.setdefault(m, pk)
+        return keys
+
+    def check_genesis(self, st) -> None:
+        body, where = st["body"], f"chain/{st['name']}"
+        members = body["members"]
+        if body["kind"] != 1 or body["previous"] != ZERO32 or body["superseded"] or body["retired"]:
+            raise Refused(f"{where}: not a valid genesis (kind, previous or retired keys)")
+        if len(members) != 1 or members[0][0] != st["author"]:
+            raise Refused(f"{where}: a genesis's only member is its author")
+        if not signature_ok(st["data"], members[0][1], STATEMENT_CONTEXT):
+            raise Refused(f"{where}: the genesis is not signed by its member: forged")
+
+    def check_statement(self, st, prev) -> None:
+        """Validity of `st` against its predecessor `prev` (§12.4): raises Refused naming a forged statement."""
+        body, pbody, where = st["body"], prev["body"], f"chain/{st['name']}"
+
+        def fail(why):
+            raise Refused(f"{where}: {why}: forged or invalid statement")
+
+        authors = {m: pk for m, pk, _ in pbody["members"]}
+        if st["author"] not in authors:
+            fail("its author is not a member of the statement it follows")
+        if not signature_ok(st["data"], authors[st["author"]], STATEMENT_CONTEXT):
+            fail("the signature does not verify under its author's key")
+        kind = body["kind"]
+        tips = [self.accepted[x] for x in body["superseded"]]
+        if kind == 1:
+            fail("a second genesis")
+        if (kind == 6) != bool(tips) or len(set(body["superseded"])) != len(tips) or prev["hash"] in body["superseded"]:
+            fail("superseded tips are only for a settle, at least one, none twice, not its predecessor")
+        if st["seq"] != 1 + max([prev["seq"]] + [t["seq"] for t in tips]):
+            fail(f"seq {st['seq']} does not follow its predecessor")
+        for gen, kid, rk in body["retired"]:
+            if key_id(rk, self.vault_id) != kid:
+                fail("a retired key does not match its key id")
+        retired = {kid for _, kid, _ in body["retired"]}
+        members, pmembers = body["members"], pbody["members"]
+        if kind in NEW_KEY_KINDS:
+            if any(other["kid"] == st["kid"] for other in self.accepted.values()):
+                fail("a key change to a key id used before")
+            if body["gen"] <= max([pbody["gen"]] + [t["body"]["gen"] for t in tips]):
+                fail("a generation that is not above the key it replaces")
+            if not {prev["kid"]} | {t["kid"] for t in tips} <= retired:
+                fail("does not retire the record key it replaces")
+        else:
+            if st["kid"] != prev["kid"] or body["gen"] != pbody["gen"] or body["retired"]:
+                fail("a passphrase change or admit that changes the key")
+        if kind in (2, 3, 6) and members != pmembers:
+            fail("changes the members")
+        if kind == 3 and body["headers"] == pbody["headers"]:
+            fail("a passphrase change that publishes no new header")
+        if kind == 4:
+            ever = {m for other in self.accepted.values() for m, _, _ in other["body"]["members"]}
+            added = [x for x in members if x not in pmembers]
+            if len(added) != 1 or len(members) != len(pmembers) + 1 or added[0][0] in ever:
+                fail("an admit must add exactly one machine that was never a member")
+            if body["headers"] != pbody["headers"]:
+                fail("an admit that changes the headers")
+        if kind == 5:
+            removed = [x for x in pmembers if x not in members]
+            if len(removed) != 1 or len(members) != len(pmembers) - 1 or removed[0][0] == st["author"]:
+                fail("a remove must remove exactly one machine, not its author")
+            if removed[0][0] not in {m for m, _, _ in body["cuts"]}:
+                fail("a remove without a cut for the removed machine")
+
+    def check_published_headers(self) -> None:
+        for st in self.accepted.values():
+            if st["body"]["kind"] == 4:
+                continue
+            for store in ("files", "sqlite"):
+                name = self.headers.get((st["author"], st["seq"], store))
+                if name is None:
+                    continue
+                data = self.tree.read(["keys", name], MAX_HEADER) or b""
+                if h(data) != st["body"]["headers"][store]:
+                    raise Refused(f"keys/{name} is not the header chain/{st['name']} published (replaced)")
+                try:
+                    hd = parse_header(data)
+                except ValueError as why:
+                    raise Refused(f"keys/{name}: {why}")
+                if len(hd["gens"]) != 1 or hd["gens"][0] != st["body"]["gen"] or hd["store"] != store:
+                    raise Refused(f"keys/{name}: not one slot of generation {st['body']['gen']} for {store}")
+                opened = [k for k in self.ring.values() if k["source"] == f"keys/{name}"]
+                if any(k["kid"] != st["kid"] for k in opened):
+                    raise Refused(f"keys/{name} wraps another key than the one chain/{st['name']} names")
+        for key in self.ring.values():
+            if key["vk"] is not None and key["kid"] not in self.epochs:
+                self.notes.append(f"{key['source']} wraps a key no accepted statement names, not used")
+
+    # --- the logs (§12.7) ------------------------------------------------------------------------
+
+    def list_logs(self) -> None:
+        self.logs = {}
+        for name in self.tree.listdir("log"):
+            if name.startswith(".tmp-"):
+                continue
+            machine = machine_of(name)
+            if machine is None:
+                self.notes.append(f"unexpected entry in the remote, left alone: log/{name}")
+                continue
+            files, copies = {}, {}
+            for f in self.tree.listdir("log", name):
+                if f.startswith(".tmp-"):
+                    continue
+                seq = seq_of(f)
+                if seq is not None:
+                    files[seq] = f
+                    continue
+                original = conflict_copy_original(f)
+                if original is None or seq_of(original) is None:
+                    self.notes.append(f"unexpected file in the remote, left alone: log/{name}/{f}")
+                else:
+                    copies.setdefault(seq_of(original), []).append(f)
+            self.logs[machine] = dict(hex=name, files=files, copies=copies, records=[], read={}, previous=ZERO32,
+                                      next=1, lamport=0, epoch_seq=0, pending=None, name=None, joining=False)
+
+    def candidates(self, log, seq):
+        """The bytes that stand as record `seq`: the file, or (§12.7) a conflict copy of a missing one."""
+        if seq in log["files"]:
+            return [(log["files"][seq], self.tree.read(["log", log["hex"], log["files"][seq]], MAX_RECORD))]
+        return [(copy, self.tree.read(["log", log["hex"], copy], MAX_RECORD))
+                for copy in sorted(log["copies"].get(seq, []))]
+
+    def read_record(self, machine: bytes, log: dict, seq: int, data: bytes, path: str):
+        """Record `seq` of `machine`'s log (§12.7, checks 1-8 and 10): the record, or a string saying why it is
+        pending. Raises Refused."""
+        if check_prefix(data, RECORD_MAGIC, self.vault_id, (machine, seq), path, self.git):
+            return f"{path} is only partly there (still being copied)"
+        pk = self.public_keys.get(machine)
+        if pk is not None and not signature_ok(data, pk, RECORD_CONTEXT):
+            raise Refused(f"{path}: the signature does not verify under its machine's key from the chain: forged")
+        kid = data[49:81]
+        key = self.epochs.get(kid)
+        if key is None:
+            return f"{path} is sealed under key id {kid.hex()[:16]}…, which no accepted statement names"
+        try:
+            rec = parse_record(open_sealed_file(data, key["rk"]), machine, seq)
+        except (ValueError, AssertionError, UnicodeDecodeError, struct.error) as why:
+            raise Refused(f"{path}: {why}: edited, swapped or damaged")
+        if pk is None:
+            if rec["join"] is not None and signature_ok(data, rec["join"]["pk"], RECORD_CONTEXT):
+                log["joining"], log["name"] = True, rec["name"]
+                return f"{path} asks to join (not yet admitted)"
+            raise Refused(f"{path}: a log of a machine that is not a member, without a join request: unvouched")
+        if rec["join"] is not None and rec["join"]["pk"] != pk:
+            raise Refused(f"{path}: a join record whose key is not the one the chain admitted")
+        if rec["previous"] != log["previous"]:
+            raise Refused(f"{path} does not follow record {seq - 1} of its machine "
+                          "(a replaced, removed or reordered record)")
+        if not log["lamport"] < rec["lamport"] <= MAX_LAMPORT:
+            raise Refused(f"{path}: lamport {rec['lamport']} is out of range or not above the record before it")
+        return rec if rec["join"] is not None else self.check_epoch(machine, log, rec, kid, path)
+
+    def check_epoch(self, machine, log, rec, kid, path):
+        seq, hsh = rec["epoch"]
+        st = self.accepted.get(hsh)
+        if st is None or st["seq"] != seq:
+            if seq > self.head["seq"]:
+                return f"{path} names statement {seq}, not accepted yet"
+            raise Refused(f"{path}: its epoch names no accepted statement of the chain")
+        if st["kid"] != kid:
+            raise Refused(f"{path}: sealed under another key than its epoch's")
+        if machine not in {m for m, _, _ in st["body"]["members"]}:
+            raise Refused(f"{path}: its machine is not a member at its epoch")
+        if seq < log["epoch_seq"]:
+            raise Refused(f"{path}: names an older epoch than the record before it")
+        return rec
+
+    def read_log(self, machine: bytes, log: dict) -> None:
+        cut = self.cuts.get(machine)
+        while True:
+            seq = log["next"]
+            if cut is not None and seq > cut[0]:
+                for s, f in log["files"].items():
+                    if s > cut[0]:
+                        log["read"][s] = h(self.tree.read(["log", log["hex"], f], MAX_RECORD) or b"")
+                if any(s > cut[0] for s in log["files"]):
+                    self.notes.append(f"ignored: the records of log/{log['hex']} after {cut[0]}, where "
+                                      f"chain/{cut[2]['name']} removed its machine")
+                return
+            found = self.candidates(log, seq)
+            if not found:
+                later = [s for s in list(log["files"]) + list(log["copies"]) if s > seq]
+                log["pending"] = f"record {seq} has not arrived yet (record {min(later)} has)" if later else None
+                return
+            opened = None
+            for shown, data in found:
+                path = f"log/{log['hex']}/{shown}"
+                try:
+                    result = self.read_record(machine, log, seq, data, path)
+                except Refused:
+                    if shown == log["files"].get(seq):
+                        raise
+                    self.notes.append(f"conflict copy that is not an authentic record, left alone: {path}")
+                    continue
+                if isinstance(result, str):
+                    log["pending"] = result
+                    continue
+                opened = (shown, data, result)
+                break
+            if opened is None:
+                return
+            shown, data, rec = opened
+            if shown == log["files"].get(seq):
+                self.check_copies(machine, log, seq, data)
+            else:
+                self.notes.append(f"record {seq} read from the authentic conflict copy {shown} (its record is missing)")
+            rec["seq"], rec["hash"], rec["size"], rec["kid"] = seq, h(data), len(data), data[49:81]
+            if cut is not None and seq == cut[0] and rec["hash"] != cut[1]:
+                raise Refused(f"log/{log['hex']}/{shown} is not the record chain/{cut[2]['name']} cut its log at")
+            log["records"].append(rec)
+            log["read"][seq] = rec["hash"]
+            log["previous"], log["next"], log["lamport"] = rec["hash"], seq + 1, rec["lamport"]
+            if rec["join"] is None:
+                log["epoch_seq"] = rec["epoch"][0]
+            log["name"], log["pending"] = rec["name"], None
+
+    def check_copies(self, machine, log, seq, data) -> None:
+        """Conflict copies of a record that is present: identical ones are ignored, an authentic different one
+        refused (§12.7)."""
+        for copy in sorted(log["copies"].get(seq, [])):
+            path = f"log/{log['hex']}/{copy}"
+            other = self.tree.read(["log", log["hex"], copy], MAX_RECORD)
+            if other == data:
+                self.notes.append(f"conflict copy identical to its record: {path}")
+                continue
+            pk = self.public_keys.get(machine)
+            authentic = False
+            try:
+                authentic = not check_prefix(other or b"", RECORD_MAGIC, self.vault_id, (machine, seq), path,
+                                             self.git) and pk is not None and signature_ok(other, pk, RECORD_CONTEXT)
+            except Refused:
+                pass
+            if authentic:
+                raise Refused(f"machine {hexid(machine)} signed two different records {seq} ({path}): "
+                              "a copied machine")
+            self.notes.append(f"conflict copy that is not an authentic record, left alone: {path}")
+
+    def check_marks(self) -> None:
+        """Version vectors and cuts against what this reader read (§12.7, check 9)."""
+        def mark(L, s, hsh, where):
+            if L in self.cuts and s > self.cuts[L][0]:
+                return None  # past a removed machine's cut: its writer may not have known (§12.7, 9)
+            got = self.logs[L]["read"].get(s) if L in self.logs else None
+            if got is not None:
+                if got != hsh:
+                    raise Refused(f"{where} names record {s} of log/{hexid(L)} with another hash: "
+                                  "the host showed machines different logs")
+                return None
+            present = L in self.logs and s in self.logs[L]["files"]
+            if self.git and not present:
+                raise Refused(f"{where} names record {s} of log/{hexid(L)}, which the git tree does not hold: "
+                              "the host showed machines different logs")
+            return f"{where} names record {s} of log/{hexid(L)}, not read yet"
+
+        for st in self.accepted.values():
+            for L, s, hsh in st["body"]["cuts"]:
+                if s:
+                    mark(L, s, hsh, f"chain/{st['name']}")
+        for machine, log in self.logs.items():
+            for i, rec in enumerate(log["records"]):
+                why = None
+                for L, s, hsh in rec["vector"]:
+                    why = why or mark(L, s, hsh, f"log/{log['hex']}/{rec['seq']:012d}")
+                if why:
+                    log["records"], log["pending"] = log["records"][:i], why
+                    break
+
+    def read(self) -> None:
+        self.read_marker()
+        self.headers = self.published_headers()
+        self.open_headers()
+        self.read_statements()
+        self.accept_chain()
+        self.list_logs()
+        for machine in sorted(self.logs):
+            self.read_log(machine, self.logs[machine])
+        self.check_marks()
+
+    # --- what it found ---------------------------------------------------------------------------
+
+    def print_chain(self) -> None:
+        for key in sorted(self.ring.values(), key=lambda k: (k["gen"], k["kid"])):
+            g = key["gen"]
+            if key["vk"] is not None:
+                self.out.append(f"| VK_{g} (from `{key['source']}`) | `{key['vk'].hex()}` |")
+            self.out.append(f"| RK_{g} = KDF(VK_{g}, 1, \"diarysyn\") | `{key['rk'].hex()}` |")
+            self.out.append(f"| KID_{g} = BLAKE2b-256(key RK_{g}, \"diary.sync.key-id.v2\" ‖ vault id) | "
+                            f"`{key['kid'].hex()}` |")
+        self.out.append(f"| head | `chain/{self.head['name']}`, H = `{self.head['hash'].hex()}` |")
+        self.out.append(f"| machines | {len(self.logs)} |")
+        print("| value | hex / text |\n|---|---|\n" + "\n".join(self.out) + "\n")
+        print("### chain\n")
+        print("| seq | author | kind | generation | key id | members | retired | H(file) |")
+        print("|---|---|---|---|---|---|---|---|")
+        for st in sorted(self.accepted.values(), key=lambda st: (st["seq"], st["name"])):
+            body = st["body"]
+            print(f"| {st['seq']} | `{hexid(st['author'])}` | {KIND_NAMES[body['kind']]} | {body['gen']} | "
+                  f"`{st['kid'].hex()[:16]}…` | {len(body['members'])} | {len(body['retired'])} | "
+                  f"`{st['hash'].hex()}` |")
+        print("\n### members\n")
+        for machine, pk, name in self.head["body"]["members"]:
+            print(f"- `{hexid(machine)}` {name!r}: fingerprint {fingerprint(pk)}")
+        print()
+
+    def print_logs(self) -> None:
+        for machine in sorted(self.logs):
+            log = self.logs[machine]
+            state = " (asks to join)" if log["joining"] else ""
+            print(f"### machine `{hexid(machine)}` ({log['name']!r}){state}\n")
+            print("| seq | lamport | written | epoch | operations | size | H(file) |\n|---|---|---|---|---|---|---|")
+            for rec in log["records"]:
+                puts = sum(1 for r in rec["revisions"] if r["content"] is not None)
+                ops = ["join"] if rec["join"] else [f"{puts} put", f"{len(rec['revisions']) - puts} delete"]
+                written = datetime.datetime.fromtimestamp(rec["written"], datetime.timezone.utc).strftime(
+                    "%Y-%m-%dT%H:%M:%SZ") if rec["written"] < 253402300800 else str(rec["written"])
+                print(f"| {rec['seq']} | {rec['lamport']} | {written} | {rec['epoch'][0]} | {', '.join(ops)} | "
+                      f"{rec['size']} | `{rec['hash'].hex()}` |")
+            print()
+            if log["pending"]:
+                print(f"- pending: {log['pending']}\n")
+        for note in self.notes:
+            print(f"- note: {note}")
+        if self.notes:
+            print()
+
+    def print_entries(self) -> None:
+        """The revision graph (§12.5): each entry's heads, and the one every machine shows."""
+        revisions, parents = {}, {}
+        for machine in sorted(self.logs):
+            for rec in self.logs[machine]["records"]:
+                for r in rec["revisions"]:
+                    revisions.setdefault(r["entry"], {}).setdefault(
+                        r["id"], dict(r, lamport=rec["lamport"], machine=machine))
+                    parents.setdefault(r["entry"], set()).update(r["parents"])
+        names = {m: self.logs[m]["name"] for m in self.logs}
+        print("### entries\n")
+        for entry in sorted(revisions, key=lambda e: uuid.UUID(bytes=e).hex):
+            heads = [r for rid, r in revisions[entry].items() if rid not in parents.get(entry, set())]
+            if not heads:
+                continue
+            digest = lambda r: hashlib.blake2b(r["raw"], digest_size=16).digest() if r["raw"] is not None \
+                else bytes(16)
+            conflict = len({digest(r) for r in heads}) > 1
+            ordered = sorted(heads, key=lambda r: (r["content"] is not None, r["lamport"], r["machine"], r["id"]),
+                             reverse=True)
+            shown = ordered[0]
+            state = "deleted" if shown["content"] is None else "shown"
+            if conflict:
+                state += f", in conflict ({len(heads)} heads)"
+            print(f"#### entry {uuid.UUID(bytes=entry)}: {state}\n")
+            for head in ordered if conflict else [shown]:
+                who = f"revision `{uuid.UUID(bytes=head['id'])}` by {names[head['machine']]!r}, " \
+                      f"lamport {head['lamport']}"
+                mark = "shown" if head is shown else "other head"
+                e = head["content"]
+                if e is None:
+                    print(f"- {mark}: deleted ({who})\n")
+                    continue
+                tags = " ".join("#" + t for t in e["tags"]) or "none"
+                print(f"- {mark}: {who}")
+                print(f"- title: {title_of(e['text'])}")
+                print(f"- date {ms_to_iso(e['date'])}, created {ms_to_iso(e['created'])}, "
+                      f"modified {ms_to_iso(e['modified'])}")
+                print(f"- starred: {'yes' if e['starred'] else 'no'}; tags: {tags}"
+                      + (f"; source: {e['source']}" if e["source"] else ""))
+                print("- text:\n\n```\n" + e["text"] + "\n```\n")
+
+
+class FormatOne(Exception):
+    """A format-1 remote (§12.10)."""
+
+
+GIT_TIMEOUT = 120
+
+
+def git(args: list, cwd=None) -> subprocess.CompletedProcess:
+    """One git child, with the settings of §12.8 and a time limit."""
+    env = dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_CONFIG_NOSYSTEM="1", LC_ALL="C")
+    try:
+        return subprocess.run(["git", "-c", "core.symlinks=false", "-c", "core.hooksPath=/dev/null"] + args,
+                              cwd=cwd, env=env, capture_output=True, text=True, timeout=GIT_TIMEOUT,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise Refused(f"git {args[0]} did not finish in {GIT_TIMEOUT} s")
+
+
 def git_tree(source: str, scratch: str) -> str:
-    """A directory holding the tree at the tip of branch main of the bare repository `source`."""
+    """A directory holding the tree at the tip of branch main of the git repository `source`, after checking
+    that every entry of that tree is a directory or a mode-100644 blob (§12.8)."""
     tree = os.path.join(scratch, "tree")
-    subprocess.run(["git", "clone", "--quiet", "--branch", "main", "--", source, tree], check=True,
-                   env=dict(os.environ, GIT_TERMINAL_PROMPT="0", GIT_CONFIG_NOSYSTEM="1"))
+    cloned = git(["clone", "--quiet", "--no-checkout", "--branch", "main", "--", source, tree])
+    if cloned.returncode != 0:
+        raise Refused(f"cannot clone branch main of {source}: {cloned.stderr.strip()}")
+    listing = git(["ls-tree", "-r", "-t", "--full-tree", "-z", "HEAD"], cwd=tree)
+    if listing.returncode != 0:
+        raise Refused(f"cannot list the tree of main: {listing.stderr.strip()}")
+    for line in filter(None, listing.stdout.split("\0")):
+        mode, kind, _ = line.split(" ", 2)
+        if (mode, kind) not in (("040000", "tree"), ("100644", "blob")):
+            raise Refused(f"the tree of main holds {line.split(chr(9), 1)[-1]!r} with mode {mode} ({kind}): "
+                          "only directories and mode-100644 files are accepted")
+    checkout = git(["checkout", "--quiet", "HEAD", "--", "."], cwd=tree)
+    if checkout.returncode != 0:
+        raise Refused(f"cannot check out main: {checkout.stderr.strip()}")
     return tree
+
+
+def read_remote(source: str, passphrase: str) -> None:
+    is_bare_git = os.path.isfile(os.path.join(source, "HEAD")) and os.path.isdir(os.path.join(source, "objects"))
+    scratch = tempfile.mkdtemp(prefix="decrypt-remote-")
+    try:
+        tree = git_tree(source, scratch) if is_bare_git else source
+        remote = Remote(Tree(tree), passphrase, git=is_bare_git)
+        remote.out.append(f"| remote | `{('git ' if is_bare_git else '') + source}` |")
+        remote.read()
+        remote.print_chain()
+        remote.print_logs()
+        remote.print_entries()
+    except FormatOne:
+        print("decrypt-vault: format 1 remote: upgrade with `diary sync upgrade` (docs/FORMAT.md §12.10)",
+              file=sys.stderr)
+        sys.exit(2)
+    except Refused as why:
+        print(f"decrypt-vault: refused: {why}", file=sys.stderr)
+        sys.exit(2)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def ms_to_iso(ms: int) -> str:
@@ -385,244 +1145,11 @@ def ms_to_iso(ms: int) -> str:
 
 
 def title_of(text: str) -> str:
-    first = text.split("\n", 1)[0].strip()
-    return first or "Untitled"
-
-
-def read_remote(tree: str, passphrase: str, shown_as: str) -> None:
-    out = [f"| remote | `{shown_as}` |"]
-    # The marker (§12.1).
-    marker = read_regular(os.path.join(tree, "diary-sync"), MAX_MARKER)
-    if marker is None:
-        raise Refused("no diary-sync marker: not a sync remote")
-    lines = [line for line in marker.decode("utf-8", "replace").split("\n") if line]
-    if len(lines) != 2 or lines[0] != "diary-sync 1":
-        raise Refused("the diary-sync marker is not version 1")
-    vault_id = uuid.UUID(lines[1]).bytes
-    out.append(f"| vault id (marker) | `{uuid.UUID(bytes=vault_id)}` |")
-
-    # The key ring, step 1: every published header the passphrase opens (§12.4).
-    ring, keks = {}, {}
-    nfc = unicodedata.normalize("NFC", passphrase).encode()
-    keys_dir = os.path.join(tree, "keys")
-    names = sorted(os.listdir(keys_dir)) if os.path.isdir(keys_dir) else []
-    for name in names:
-        stem, dot, store = name.partition(".")
-        m, dash, s = stem.partition("-")
-        if not dot or not dash or store not in ("sqlite", "files") or machine_of(m) is None or seq_of(s) is None:
-            continue
-        data = read_regular(os.path.join(keys_dir, name), MAX_HEADER)
-        try:
-            hd = parse_header(data or b"")
-        except ValueError:
-            continue
-        if hd["vault_id"] != vault_id or hd["store"] != store:
-            continue
-        cost = (hd["salt"], hd["ops"], hd["mem"])
-        if cost not in keks:
-            keks[cost] = pwhash.argon2id.kdf(32, nfc, hd["salt"], opslimit=hd["ops"], memlimit=hd["mem"])
-        opened = []
-        for slot in hd["slots"]:
-            try:
-                vk = b.crypto_aead_xchacha20poly1305_ietf_decrypt(slot[28:], data[:60] + slot[:4], slot[4:28], keks[cost])
-            except Exception:
-                continue
-            key = sync_key(vk, struct.unpack(">I", slot[:4])[0])
-            opened.append(key["gen"])
-            if key["kid"] not in ring:
-                ring[key["kid"]] = key
-        out.append(f"| header `keys/{name}` | " + (f"opens: generation {', '.join(map(str, opened))}" if opened
-                                                   else "does not open with this passphrase") + " |")
-    if not ring:
-        raise Refused("no published header opens with this passphrase")
-
-    # Step 2 and 3: every machine's log, in order, repeated while the ring grows.
-    log_dir = os.path.join(tree, "log")
-    logs, notes, refused = {}, [], []
-    for name in sorted(os.listdir(log_dir)) if os.path.isdir(log_dir) else []:
-        if name.startswith(".tmp-"):
-            continue
-        machine = machine_of(name)
-        if machine is None:
-            notes.append(f"unexpected entry in the remote, left alone: log/{name}")
-            continue
-        files, copies = {}, {}
-        for f in os.listdir(os.path.join(log_dir, name)):
-            if f.startswith(".tmp-"):
-                continue
-            seq = seq_of(f)
-            if seq is not None:
-                files[seq] = f
-                continue
-            original = conflict_copy_original(f)
-            if original is None or seq_of(original) is None:
-                notes.append(f"unexpected file in the remote, left alone: log/{name}/{f}")
-            else:
-                copies.setdefault(seq_of(original), []).append(f)
-        logs[machine] = dict(dir=os.path.join(log_dir, name), files=files, copies=copies, records=[],
-                             previous=bytes(32), next=1, pending=None, name=f"machine {name[:8]}")
-
-    def candidates(log, seq):
-        """The bytes that stand as record `seq`: the file, or (§12.7) an authentic conflict copy of a missing one."""
-        if seq in log["files"]:
-            data = read_regular(os.path.join(log["dir"], log["files"][seq]), MAX_RECORD)
-            if data is None:
-                raise Refused(f"log/{log['dir'][-32:]}/{log['files'][seq]} is not a regular file or is too large")
-            return [(log["files"][seq], data)]
-        found = []
-        for copy in sorted(log["copies"].get(seq, [])):
-            data = read_regular(os.path.join(log["dir"], copy), MAX_RECORD)
-            if data is not None:
-                found.append((copy, data))
-        return found
-
-    def check_copies(log, machine, seq, data):
-        """Conflict copies of a record that is present: identical ones are ignored, an authentic different one refused."""
-        for copy in sorted(log["copies"].get(seq, [])):
-            other = read_regular(os.path.join(log["dir"], copy), MAX_RECORD)
-            if other == data:
-                notes.append(f"conflict copy identical to its record: {copy}")
-                continue
-            try:
-                authentic = other is not None and isinstance(open_record(other, vault_id, machine, seq, ring), dict)
-            except Refused:
-                authentic = False
-            if authentic:
-                raise Refused(f"machine {machine.hex()[:8]} wrote two different records {seq} ({copy}): "
-                              "a copied machine or a forged log")
-            notes.append(f"conflict copy that is not an authentic record, left alone: {copy}")
-
-    # Step 2: open every record that opens, in any order (each authenticates on its own; the
-    # chain is checked below), for the retired keys of its key change; again while the ring grows.
-    grew = True
-    while grew:
-        grew = False
-        for machine in sorted(logs):
-            log = logs[machine]
-            for seq in sorted(set(log["files"]) | set(log["copies"])):
-                for name in ([log["files"][seq]] if seq in log["files"] else []) + sorted(log["copies"].get(seq, [])):
-                    data = read_regular(os.path.join(log["dir"], name), MAX_RECORD)
-                    try:
-                        rec = open_record(data or b"", vault_id, machine, seq, ring)
-                    except Refused:
-                        continue
-                    if isinstance(rec, dict) and rec["keys"]:
-                        for gen, vk in rec["keys"]["retired"]:
-                            key = sync_key(vk, gen)
-                            if key["kid"] not in ring:
-                                ring[key["kid"]] = key
-                                grew = True
-
-    # Step 3: each log in order, checking the chain (§12.7).
-    grew = True
-    while grew:
-        grew = False
-        for machine in sorted(logs):
-            log = logs[machine]
-            while True:
-                seq = log["next"]
-                found = candidates(log, seq)
-                if not found:
-                    later = [s for s in list(log["files"]) + list(log["copies"]) if s > seq]
-                    log["pending"] = f"record {seq} has not arrived yet (record {min(later)} has)" if later else None
-                    break
-                opened = None
-                for shown, data in found:
-                    path = f"log/{machine.hex()}/{shown}"
-                    try:
-                        rec = open_record(data, vault_id, machine, seq, ring)
-                    except Refused as why:
-                        if shown == log["files"].get(seq):
-                            raise Refused(f"{path}: {why}: edited, swapped or damaged")
-                        notes.append(f"conflict copy that is not an authentic record, left alone: {path}")
-                        continue
-                    if rec == "unknown key":
-                        log["pending"] = f"{path} is sealed under key id {data[49:65].hex()}, which no opened key has"
-                        continue
-                    opened = (shown, data, rec)
-                    break
-                if opened is None:
-                    break
-                shown, data, rec = opened
-                if shown == log["files"].get(seq):
-                    check_copies(log, machine, seq, data)
-                else:
-                    notes.append(f"record {seq} read from the authentic conflict copy {shown} (its record is missing)")
-                if rec["previous"] != log["previous"]:
-                    raise Refused(f"log/{machine.hex()}/{shown} does not follow record {seq - 1} of its machine "
-                                  "(a replaced, removed or reordered record)")
-                rec["seq"], rec["hash"], rec["size"] = seq, h(data), len(data)
-                log["records"].append(rec)
-                log["previous"], log["next"], log["name"], log["pending"] = rec["hash"], seq + 1, rec["name"], None
-                if rec["keys"]:
-                    for gen, vk in rec["keys"]["retired"]:
-                        key = sync_key(vk, gen)
-                        if key["kid"] not in ring:
-                            ring[key["kid"]] = key
-                            grew = True
-
-    for key in sorted(ring.values(), key=lambda k: k["gen"]):
-        g = key["gen"]
-        out.append(f"| VK_{g} | `{key['vk'].hex()}` |")
-        out.append(f"| RK_{g} = KDF(VK_{g}, 1, \"diarysyn\") | `{key['rk'].hex()}` |")
-        out.append(f"| SK_{g} = KDF(VK_{g}, 2, \"diarysyn\") | `{key['sk'].hex()}` |")
-        out.append(f"| key id = BLAKE2b-128(RK_{g}) | `{key['kid'].hex()}` |")
-    out.append(f"| machines | {len(logs)} |")
-    print("| value | hex / text |\n|---|---|\n" + "\n".join(out) + "\n")
-
-    # The revision graph (§12.5).
-    revisions, parents = {}, {}
-    for machine in sorted(logs):
-        log = logs[machine]
-        print(f"### machine `{machine.hex()}` ({log['name']!r})\n")
-        print("| seq | lamport | key id | operations | size | H(file) |\n|---|---|---|---|---|---|")
-        for rec in log["records"]:
-            puts = sum(1 for r in rec["revisions"] if r["content"] is not None)
-            ops = [f"{puts} put", f"{len(rec['revisions']) - puts} delete"]
-            if rec["keys"]:
-                ops.append(f"keys ({', '.join(sorted(rec['keys']['headers']))} headers, "
-                           f"{len(rec['keys']['retired'])} retired)")
-            print(f"| {rec['seq']} | {rec['lamport']} | `{rec['key']['kid'].hex()}` | {', '.join(ops)} | "
-                  f"{rec['size']} | `{rec['hash'].hex()}` |")
-            for r in rec["revisions"]:
-                revisions.setdefault(r["entry"], {}).setdefault(r["id"], dict(r, lamport=rec["lamport"], machine=machine))
-                parents.setdefault(r["entry"], set()).update(r["parents"])
-        print()
-        if log["pending"]:
-            print(f"- pending: {log['pending']}\n")
-    for note in notes:
-        print(f"- note: {note}")
-    if notes:
-        print()
-
-    print("### entries\n")
-    names = {m: logs[m]["name"] for m in logs}
-    for entry in sorted(revisions, key=lambda e: uuid.UUID(bytes=e).hex):
-        heads = [r for rid, r in revisions[entry].items() if rid not in parents.get(entry, set())]
-        if not heads:
-            continue
-        digest = lambda r: hashlib.blake2b(r["raw"], digest_size=16).digest() if r["raw"] is not None else bytes(16)
-        conflict = len({digest(r) for r in heads}) > 1
-        ordered = sorted(heads, key=lambda r: (r["content"] is not None, r["lamport"], r["machine"], r["id"]),
-                         reverse=True)
-        shown = ordered[0]
-        state = "deleted" if shown["content"] is None else "shown"
-        if conflict:
-            state += f", in conflict ({len(heads)} heads)"
-        print(f"#### entry {uuid.UUID(bytes=entry)}: {state}\n")
-        for head in ordered if conflict else [shown]:
-            who = f"revision `{uuid.UUID(bytes=head['id'])}` by {names[head['machine']]!r}, lamport {head['lamport']}"
-            mark = "shown" if head is shown else "other head"
-            e = head["content"]
-            if e is None:
-                print(f"- {mark}: deleted ({who})\n")
-                continue
-            tags = " ".join("#" + t for t in e["tags"]) or "none"
-            print(f"- {mark}: {who}")
-            print(f"- title: {title_of(e['text'])}")
-            print(f"- date {ms_to_iso(e['date'])}, created {ms_to_iso(e['created'])}, modified {ms_to_iso(e['modified'])}")
-            print(f"- starred: {'yes' if e['starred'] else 'no'}; tags: {tags}" + (f"; source: {e['source']}" if e["source"] else ""))
-            print("- text:\n\n```\n" + e["text"] + "\n```\n")
+    """The first line that is not blank (§7), trimmed; "Untitled" when there is none."""
+    for line in text.split("\n"):
+        if line.strip():
+            return line.strip()
+    return "Untitled"
 
 
 def main() -> None:
@@ -632,15 +1159,7 @@ def main() -> None:
     passphrase = sys.argv[2] if len(sys.argv) > 2 else getpass.getpass("passphrase: ")
     is_bare_git = os.path.isfile(os.path.join(source, "HEAD")) and os.path.isdir(os.path.join(source, "objects"))
     if os.path.isdir(source) and (os.path.exists(os.path.join(source, "diary-sync")) or is_bare_git):
-        scratch = tempfile.mkdtemp(prefix="decrypt-remote-")
-        try:
-            tree = git_tree(source, scratch) if is_bare_git else source
-            read_remote(tree, passphrase, ("git " if is_bare_git else "") + source)
-        except Refused as why:
-            print(f"decrypt-vault: refused: {why}", file=sys.stderr)
-            sys.exit(2)
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
+        read_remote(source, passphrase)
         return
     header, index, pages, entries = read_backup(source) if os.path.isfile(source) else read_files_vault(source)
     assert header[:8] == b"DIARYVLT" and header[-32:] == h(header[:-32])
