@@ -176,19 +176,22 @@ final class GitRemoteTests: XCTestCase {
 
     func testAGitCommandThatHangsIsKilledWithWhatItStartedWhenItsTimeIsUp() throws {
         let pidFile = scratch.appendingPathComponent("pid")
-        try git(["config", "alias.hang", "!echo $$ > '\(pidFile.path)'; exec sleep 20"], in: author)
+        let finished = scratch.appendingPathComponent("finished")
+        try git(
+            ["config", "alias.hang", "!echo $$ > '\(pidFile.path)'; sleep 20; touch '\(finished.path)'"], in: author)
         GitProcess.timeout = 1
         XCTAssertThrowsError(try GitProcess.run(["hang"], in: author)) { error in
             XCTAssertEqual(error as? SyncError, .remoteUnusable(.gitTimedOut(command: "hang", seconds: 1)))
         }
-        // The alias's shell (now `sleep`) was in git's process group: it is gone too.
+        // The alias's shell was in git's process group: it was killed too, before it finished.
         let pid = try XCTUnwrap(
             Int32(
-                String(decoding: try Data(contentsOf: pidFile), as: UTF8.self).trimmingCharacters(
-                    in: .whitespacesAndNewlines)))
+                String(decoding: try Data(contentsOf: pidFile), as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         let deadline = Date().addingTimeInterval(5)
         while Self.isRunning(pid), Date() < deadline { usleep(20_000) }
         XCTAssertFalse(Self.isRunning(pid), "the hanging child was killed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: finished.path), "it did not run to its end")
     }
 
     /// True while `pid` runs (a zombie waiting for its parent to reap it does not).
