@@ -213,9 +213,7 @@ public enum SyncLifecycle {
     static func recordsOfOtherMachines(in tree: RemoteTree, sealedUnder keyID: [UInt8], me: UUID) -> Bool {
         for machine in tree.logFolders() where machine != RemoteLayout.hex(me) {
             for record in tree.recordFiles(inLog: machine) {
-                guard let handle = FileHandle(forReadingAtPath: tree.url(record.path).path) else { continue }
-                defer { try? handle.close() }
-                let prefix = [UInt8]((try? handle.read(upToCount: RecordCodec.prefixLength)) ?? Data())
+                guard let prefix = tree.readPrefix(record.path, count: RecordCodec.prefixLength) else { continue }
                 if let clear = try? RecordCodec.peek(prefix), clear.keyID == keyID { return true }
             }
         }
