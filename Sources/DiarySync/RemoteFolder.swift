@@ -30,7 +30,7 @@ final class RemoteFolder {
     /// links: it is the user's), or nil when part of it is missing. `create`: missing folders
     /// are made (mode 0777 less the umask, as the folder's other files).
     static func open(root: URL, _ path: String, create: Bool = false) throws(Failure) -> RemoteFolder? {
-        let top = Glibc.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let top = openPath(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if top < 0 {
             if errno == ENOENT && !create { return nil }
             throw .io(path: "", errno: errno)
@@ -160,7 +160,7 @@ final class RemoteFolder {
     private static func writeAll(_ file: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in Glibc.write(file, raw.baseAddress! + offset, raw.count - offset) }
+            let n = bytes.withUnsafeBytes { raw in writeBytes(file, raw.baseAddress! + offset, raw.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return false
@@ -177,7 +177,7 @@ func readUpTo(_ count: Int, from file: Int32, shown: String) throws -> [UInt8] {
     var chunk = [UInt8](repeating: 0, count: min(count, 64 << 10))
     while bytes.count < count {
         let want = min(chunk.count, count - bytes.count)
-        let n = chunk.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, want) }
+        let n = chunk.withUnsafeMutableBytes { readBytes(file, $0.baseAddress, want) }
         if n < 0 {
             if errno == EINTR { continue }
             throw StoreError.io(path: shown, detail: DurableFile.errnoText())
@@ -186,4 +186,16 @@ func readUpTo(_ count: Int, from file: Int32, shown: String) throws -> [UInt8] {
         bytes.append(contentsOf: chunk[0..<n])
     }
     return bytes
+}
+
+// `RemoteFolder` has its own `open` and `write`, Foundation's `FileHandle` its own `read`:
+// name the C calls unambiguously.
+private func openPath(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
+
+private func readBytes(_ file: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(file, buffer, count)
+}
+
+private func writeBytes(_ file: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(file, buffer, count)
 }
