@@ -271,8 +271,8 @@ public enum SyncLifecycle {
     static func statementNames(_ keyID: [UInt8], in tree: RemoteTree) -> Bool {
         for name in tree.list(RemoteLayout.chainDirectory) where RemoteLayout.statement(fromName: name) != nil {
             let path = "\(RemoteLayout.chainDirectory)/\(name)"
-            if let bytes = tree.readIfPossible(path, limit: ChainReader.fileLimit),
-                let clear = try? StatementCodec.peek(bytes), clear.keyID == keyID
+            if let prefix = tree.readPrefix(path, count: StatementCodec.prefixLength),
+                let clear = try? StatementCodec.peek(prefix), clear.keyID == keyID
             {
                 return true
             }
