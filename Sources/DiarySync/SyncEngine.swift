@@ -79,6 +79,7 @@ public final class SyncEngine {
                 var touched = read.touched
                 if main.isMember { try chain.admit(read.joins, main: &main, ring: &ring, report: &report) }
                 if attempt == 1 { touched.formUnion(try publishOwn(local, into: &report)) }
+                try SyncFaults.point("sync.published")
                 try diff.apply(touched, main: &main, report: &report, progress: progress)
                 try diff.saveState(main: &main)
                 guard let git else { break }
