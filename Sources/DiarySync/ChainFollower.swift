@@ -37,7 +37,8 @@ final class ChainFollower {
         let outcome = try reader.read(main.chain, ring: &ring) { author, seq, keyID in
             try self.keyFromHeader(author: author, seq: seq, keyID: keyID, names: names)
         }
-        guard outcome.findings.isEmpty else { throw SyncError.untrustedRemote(outcome.findings) }
+        let findings = outcome.findings + stillThere(main.chain) + cutsDisagree(outcome.accepted, logs: main.logs)
+        guard findings.isEmpty else { throw SyncError.untrustedRemote(findings) }
         openedHeaders.merge(outcome.headers) { a, _ in a }
         let before = main.chain
         main.chain.statements += outcome.accepted
@@ -51,6 +52,34 @@ final class ChainFollower {
         }
         if !outcome.waiting.isEmpty { report.notes.append(.statementsWaiting(count: outcome.waiting.count)) }
         try follow(main: &main, ring: &ring, report: &report)
+    }
+
+    /// Every statement accepted before is still there, byte for byte: otherwise the remote was
+    /// rolled back or rewritten (a git remote's history checks say so too; a folder's only this).
+    private func stillThere(_ chain: ChainState) -> [RemoteFinding] {
+        chain.statements.compactMap { statement in
+            let path = RemoteLayout.statementPath(seq: statement.seq, author: statement.author)
+            let bytes = tree.readIfPossible(path, limit: ChainReader.fileLimit)
+            return bytes.map(StatementCodec.hash) == statement.hash ? nil : .statementGone(path: path)
+        }
+    }
+
+    /// What a new statement says its author had read of each log must match what this machine
+    /// read, as a record's version vector must.
+    private func cutsDisagree(_ accepted: [AcceptedStatement], logs: [UUID: LogState]) -> [RemoteFinding] {
+        var findings: [RemoteFinding] = []
+        for statement in accepted {
+            for cut in statement.cuts where cut.seq > 0 {
+                guard let log = logs[cut.machine], log.seen >= cut.seq else { continue }
+                if log.records[Int(cut.seq - 1)].hash != cut.hash {
+                    findings.append(
+                        .logsDisagree(
+                            path: RemoteLayout.statementPath(seq: statement.seq, author: statement.author),
+                            machine: log.name, seq: cut.seq))
+                }
+            }
+        }
+        return findings
     }
 
     /// The key a statement is sealed under, from the header published with it: read without

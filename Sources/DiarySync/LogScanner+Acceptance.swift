@@ -65,7 +65,7 @@ extension LogScanner {
             }
             return nil
         }
-        guard epoch.keyID == record.keyID, epoch.member(context.machine) != nil else {
+        guard epoch.keyID == record.keyID, epoch.member(context.machine) != nil, record.epochSeq >= log.epoch else {
             outcome.findings.append(.recordUnvouched(path: path))
             return nil
         }

@@ -197,6 +197,7 @@ struct LogScanner {
             log.name = record.machineName
             log.lamport = record.lamport
             log.written = record.written
+            log.epoch = record.join == nil ? record.epochSeq : 0
             log.heard = Int64(Date().timeIntervalSince1970)
             outcome.records.append(Found(record: record, seen: seen))
             next += 1

@@ -104,6 +104,7 @@ enum StateCodec {
         w.u64(log.lamport)
         w.u64(log.written)
         w.i64(log.heard)
+        w.u64(log.epoch)
         w.u32(UInt32(log.records.count))
         for r in log.records {
             w.append(r.hash)
@@ -119,6 +120,7 @@ enum StateCodec {
         log.lamport = try r.u64()
         log.written = try r.u64()
         log.heard = try r.i64()
+        log.epoch = try r.u64()
         for _ in 0..<Int(try r.u32()) {
             log.records.append(
                 RecordSeen(

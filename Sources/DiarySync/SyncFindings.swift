@@ -58,6 +58,8 @@ public enum RemoteFinding: Equatable, Sendable {
     case statementBreaksChain(path: String, fault: StatementFault)
     /// A statement that follows nothing this machine accepted: an old fork or a forgery.
     case statementOffTheChain(path: String)
+    /// A statement this machine accepted before is gone or has other bytes now.
+    case statementGone(path: String)
     /// A published header that does not fit the statement that names it, or this vault.
     case headerNotAuthentic(path: String)
     /// A published header whose key derivation costs less than this vault's.

@@ -18,6 +18,9 @@ struct LogState: Equatable {
     var written: UInt64 = 0
     /// This machine's clock when it last read a new record of the log (Unix seconds; 0: never).
     var heard: Int64 = 0
+    /// The chain statement its newest record read was written under: a later record's never
+    /// goes back.
+    var epoch: UInt64 = 0
 
     /// Where this log stands: its newest record read, or nil before the first.
     func mark(_ machine: UUID) -> LogMark? {

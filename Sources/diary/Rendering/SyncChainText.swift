@@ -21,6 +21,8 @@ enum SyncChainText {
                 "\(path) is not an authentic statement of this vault's members (\(SyncFindingText.faultText(fault))): forged or damaged"
         case .statementBreaksChain(let path, let fault):
             return "\(path) breaks the membership chain: \(statementFault(fault))"
+        case .statementGone(let path):
+            return "\(path), a statement this machine accepted before, is gone or was changed"
         case .statementOffTheChain(let path):
             return "\(path) follows no statement this machine accepted: an old fork, or forged"
         case .headerNotAuthentic(let path):

@@ -43,7 +43,7 @@ enum SyncFindingText {
             return
                 "machine \(Self.shortMachineID(machine)) wrote two different records \(seq) (\(copy)): a copied machine or a forged log"
         case .recordUnvouched, .recordWithheld, .logsDisagree, .statementNotAuthentic, .statementBreaksChain,
-            .statementOffTheChain, .headerNotAuthentic, .headerCheaper, .joinNotAuthentic:
+            .statementOffTheChain, .statementGone, .headerNotAuthentic, .headerCheaper, .joinNotAuthentic:
             return SyncChainText.finding(finding)!
         }
     }
