@@ -138,6 +138,9 @@ public enum SyncNote: Equatable, Sendable {
     /// This machine was removed: it reads what was written before, and writes nothing more.
     case thisMachineRemoved
     case machineRemoved(machine: String)
+    /// Machine `by` had read record `seq` of `machine`, which has not reached this folder yet:
+    /// a file-sync tool still delivering it, or a host keeping it from this machine.
+    case readElsewhereNotHere(machine: String, seq: UInt64, by: String)
     /// A fork of the chain was ended by a settle.
     case forkSettled
     /// Statements of the chain wait for the header of a new key to arrive.

@@ -92,6 +92,7 @@ enum SyncFindingText {
                 "this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it now"
         case .passphraseChangeNotAdopted, .recordsOfRemovedMachineIgnored, .awaitingAdmission, .awaitingAdmissionOf,
             .thisMachineAdmitted, .machineAdmitted, .thisMachineRemoved, .machineRemoved, .forkSettled,
+            .readElsewhereNotHere,
             .statementsWaiting:
             return SyncChainText.note(note)!
         case .entriesFetchedBack(let count):
