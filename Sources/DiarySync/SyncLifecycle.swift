@@ -279,6 +279,7 @@ public enum SyncLifecycle {
             }
             // Files first, `state` last: cut short, a second call opens either key (above).
             try store.resealOnDisk(under: new)
+            try SyncFaults.point("rekey.resealed")
             try store.writeMain(main)
         }
     }

@@ -117,7 +117,9 @@ final class SimHost {
         case .git:
             guard pastCommits.count > back else { return false }
             try git(["fetch", "--quiet", "origin"])
-            try git(["push", "--quiet", "--force", "origin", "\(pastCommits[pastCommits.count - 1 - back]):refs/heads/main"])
+            try git([
+                "push", "--quiet", "--force", "origin", "\(pastCommits[pastCommits.count - 1 - back]):refs/heads/main",
+            ])
         }
         return true
     }
@@ -309,6 +311,11 @@ final class SimHost {
         try process.run()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
+        for handle in [
+            out.fileHandleForReading, out.fileHandleForWriting, err.fileHandleForReading, err.fileHandleForWriting,
+        ] {
+            try? handle.close()
+        }
         exited.wait()
         guard process.terminationStatus == 0 else {
             throw SimFailure("git \(args.joined(separator: " ")): \(String(decoding: errData, as: UTF8.self))")

@@ -113,15 +113,20 @@ final class SimMachine {
         }
     }
 
-    /// Builds this machine's vault from the remote, as `diary sync join` (a late joiner). The
-    /// user tries the passphrases they know, newest first.
-    func join(remote: SimRemote) -> SimSyncOutcome {
+    /// `diary sync invite` on this machine: the code a joiner needs.
+    func invite(for joiner: String) throws -> String {
+        try withVault { try SyncMembership.invite(vault: $0, stateDirectory: stateDirectory, name: joiner) }
+    }
+
+    /// Builds this machine's vault from the remote, as `diary sync join --invite` (a late
+    /// joiner). The user tries the passphrases they know, newest first.
+    func join(remote: SimRemote, invite: String) -> SimSyncOutcome {
         var last = SimSyncOutcome.refused("no passphrase")
         for candidate in passphrases(nil) {
             do {
                 let (vault, report) = try SyncLifecycle.join(
                     remote: remote.location, to: vaultDirectory, store: store, machineName: name,
-                    passphrase: secret(candidate), stateDirectory: stateDirectory)
+                    passphrase: secret(candidate), invite: try InviteCode(text: invite), stateDirectory: stateDirectory)
                 let session = DiarySession(
                     directory: vaultDirectory, environment: environment, asker: SimAsker(current: candidate),
                     agent: SimNoAgent(), events: { _ in })
@@ -155,10 +160,12 @@ final class SimMachine {
 
     func tag(_ id: UUID, _ tags: [String]) throws { try withVault { _ = try $0.update(id, tags: tags) } }
 
-    /// `diary delete`. The one place a deletion is made: once DiarySync tells sync of explicit
-    /// deletions (`SyncDeletions.note`), the call goes here.
+    /// `diary delete`: through the session, which tells sync that the deletion is meant.
     func delete(_ id: UUID) throws {
-        try withVault { vault in try vault.delete(id) }
+        let session = try session()
+        let vault = try session.open()
+        defer { try? session.finish() }
+        try session.delete([id], from: vault)
     }
 
     // MARK: Sync and key changes
@@ -192,7 +199,7 @@ final class SimMachine {
                 report.sent + report.added + report.changed + report.deleted + report.newConflicts.count > 0
                 || report.keyChangePublished || report.keyChanged
             return .synced(changed: moved)
-        } catch SyncError.concurrentRotation {
+        } catch SyncError.concurrentRotation, SyncError.chainForked {
             return .rekeyAsked
         } catch {
             return .refused("\(error)")
@@ -251,6 +258,7 @@ final class SimMachine {
         let vault = try session.open(mode: .report)
         defer { try? session.finish() }
         let report = try session.entrySet.report(for: vault) ?? vault.checkEntrySet()
+        try session.acceptOlderState(of: vault)
         _ = try vault.reindex(minimumGeneration: report.seenGeneration ?? 0)
     }
 
@@ -280,22 +288,22 @@ final class SimMachine {
 
 // MARK: Crash injection
 
-/// Arms the engine's crash hook so that the next time `point` is reached it throws `SimCrash`.
+/// Arms the engine's crash hook so that the next time `point` is reached it throws as a crash.
 /// The engine has no hook today (`SyncCrashPoint` only declares it): a crash step then crashes
 /// nothing and the simulator counts it as unreached.
 enum SimCrashHook {
     static func arm(_ point: String, fired: @escaping () -> Void) {
-        SyncCrashPoint.hook = { reached in
+        SyncFaults.hook = { reached in
             guard reached == point else { return }
             fired()
-            throw SimCrash(point: point)
+            throw SyncFaults.Crash.crashed
         }
     }
 
-    static func disarm() { SyncCrashPoint.hook = nil }
+    static func disarm() { SyncFaults.hook = nil }
 
-    /// The points the engine names (empty until it calls `SyncCrashPoint.reach`).
-    static var points: [String] { SyncCrashPoint.names }
+    /// The points the engine names.
+    static var points: [String] { SyncFaults.points }
 }
 
 // MARK: The attacker's crafting
@@ -313,8 +321,8 @@ enum SimForger {
         deleting: Bool
     ) throws -> (path: String, bytes: [UInt8], deleted: UUID?)? {
         guard let machine = RemoteLayout.machineID(fromHex: log) else { return nil }
-        var ring = try SyncKeyRing(current: syncKey(key))
-        for known in keys { ring.add(try syncKey(known)) }
+        var ring = try SyncKeyRing(current: syncKey(key, vaultID: vaultID))
+        for known in keys { try? ring.add(try syncKey(known, vaultID: vaultID)) }
         let remote = RemoteTree(root: tree)
         var heads: [UUID: (revision: UUID, lamport: UInt64, live: Bool)] = [:]
         var highest: UInt64 = 0
@@ -323,7 +331,8 @@ enum SimForger {
             guard let owner = RemoteLayout.machineID(fromHex: folder) else { continue }
             for file in remote.recordFiles(inLog: folder) {
                 guard let bytes = remote.readIfPossible(file.path, limit: RecordCodec.maximumFileBytes),
-                    let record = try? RecordCodec.open(bytes, vaultID: vaultID, machine: owner, seq: file.seq, keys: ring)
+                    let record = try? RecordCodec.open(
+                        bytes, vaultID: vaultID, machine: owner, seq: file.seq, keys: ring)
                 else { continue }
                 highest = max(highest, record.lamport)
                 for revision in record.revisions where (heads[revision.entry]?.lamport ?? 0) <= record.lamport {
@@ -346,16 +355,20 @@ enum SimForger {
             victim = target.key
             revisions.append(Revision(entry: target.key, id: UUID(), parents: [target.value.revision], content: nil))
         }
+        // The attacker has no member's signing key: it signs with one of its own.
         let record = SyncRecord(
             machine: machine, seq: last.seq + 1, previous: RecordCodec.hash(last.bytes),
-            lamport: lamport ?? highest &+ 1, machineName: last.name, revisions: revisions)
-        let sealed = try RecordCodec.seal(record, vaultID: vaultID, key: syncKey(key))
+            lamport: min(lamport ?? highest &+ 1, RecordCodec.maximumLamport), machineName: last.name,
+            revisions: revisions)
+        let sealed = try RecordCodec.seal(
+            record, vaultID: vaultID, key: syncKey(key, vaultID: vaultID),
+            signingKey: SigningKeyPair.generate().secretKey)
         return (RemoteLayout.recordPath(machine: machine, seq: last.seq + 1), sealed, victim)
     }
 
-    private static func syncKey(_ key: SimKey) throws -> SyncKey {
+    private static func syncKey(_ key: SimKey, vaultID: UUID) throws -> SyncKey {
         var bytes = key.bytes
-        return try SyncKey(vaultKey: SecretBytes(consuming: &bytes), generation: key.generation)
+        return try SyncKey(vaultKey: SecretBytes(consuming: &bytes), generation: key.generation, vaultID: vaultID)
     }
 
     /// The path of record `seq` of the log `log` (its folder name).

@@ -122,9 +122,7 @@ final class SimRun {
         case .join:
             guard machines.count < SimSchedule.maximumMachines else { return note("no room to join") }
             let m = newMachine(machines.count)
-            let served = try host.beforeSync(m.name)
-            let outcome = m.join(remote: host.remote)
-            try host.afterSync(m.name, before: served)
+            let outcome = try join(m)
             note("\(m.name) joins", outcome)
             count("join")
             if case .synced = outcome { machines.append(m) } else { alarm(m, outcome) }
@@ -203,7 +201,7 @@ final class SimRun {
             model.unpublished[m.name] = []
             model.alarms[m.name] = nil
             try look()
-        case .refused(let why) where crashing != nil && why.contains("SimCrash"):
+        case .refused(let why) where crashing != nil && why.contains("crashed"):
             try look(excusing: m.name)
         case .refused, .rekeyAsked:
             alarm(m, outcome)
@@ -279,7 +277,11 @@ final class SimRun {
                 guard let newest = records(of: l, in: tree).last, case .bytes(let bytes) = tree[newest.path] else {
                     return
                 }
-                if case .drop = act { tree[newest.path] = nil } else { tree[newest.path] = .bytes(Array(bytes.prefix(bytes.count / 2))) }
+                if case .drop = act {
+                    tree[newest.path] = nil
+                } else {
+                    tree[newest.path] = .bytes(Array(bytes.prefix(bytes.count / 2)))
+                }
                 note("host \(act) \(newest.path)")
             }
         case .replay(let n):
@@ -356,9 +358,7 @@ final class SimRun {
             if !moved { break }
         }
         let fresh = newMachine(machines.count, prefix: "fresh")
-        let served = try host.beforeSync(fresh.name)
-        let joined = fresh.join(remote: host.remote)
-        try host.afterSync(fresh.name, before: served)
+        let joined = try join(fresh)
         note("a fresh machine joins", joined)
         var views = machines.filter { !stuck.contains($0.name) }.compactMap { m in
             (try? m.entries()).map { (name: m.name, entries: $0) }
@@ -370,5 +370,21 @@ final class SimRun {
         }
         if !stuck.isEmpty { transcript.append("quiescence: stuck (alarmed) machines: \(stuck.sorted())") }
         model.checkConverged(views, hostile: hostileActs > 0)
+    }
+
+    /// `diary sync join --invite` on `m` with a code from the first machine that can invite,
+    /// then a sync on the inviter (which admits it) and on `m`.
+    private func join(_ m: SimMachine) throws -> SimSyncOutcome {
+        var invitation: (SimMachine, String)?
+        for candidate in machines where invitation == nil {
+            if let code = try? candidate.invite(for: m.name) { invitation = (candidate, code) }
+        }
+        guard let (inviter, code) = invitation else { return .refused("no member can invite") }
+        let served = try host.beforeSync(m.name)
+        let outcome = m.join(remote: host.remote, invite: code)
+        try host.afterSync(m.name, before: served)
+        guard case .synced = outcome else { return outcome }
+        try sync(inviter)
+        return try sync(m)
     }
 }

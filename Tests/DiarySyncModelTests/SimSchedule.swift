@@ -6,7 +6,7 @@ import Foundation
 struct SimOptions: CustomStringConvertible {
     /// True once the format-2 engine is merged: then hostile schedules and restores are part of
     /// every run, and their checks must hold.
-    static let format2Landed = false
+    static let format2Landed = true
 
     /// The host misbehaves (rewind, fork, withhold, drop, truncate, replay, forge, plant a link).
     var hostile = format2Landed

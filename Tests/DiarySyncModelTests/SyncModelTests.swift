@@ -98,7 +98,8 @@ final class SyncModelTests: XCTestCase {
         var model = SimModel()
         model.forgedTexts.insert("FORGED one")
         model.texts.insert("a secret line")
-        model.check("m0", now: [UUID(): SimEntry(text: "FORGED one", starred: false, tags: [])], excused: false, step: "a")
+        model.check(
+            "m0", now: [UUID(): SimEntry(text: "FORGED one", starred: false, tags: [])], excused: false, step: "a")
         model.checkSealed(["log/x/1": .bytes(Array("sealed? a secret line".utf8))], step: "b")
         XCTAssertEqual(model.violations.count, 2)
     }
