@@ -45,7 +45,10 @@ final class ChainFollower {
         for key in ring.all where !main.recordKeys.contains(where: { $0.keyID == key.id }) {
             main.recordKeys.append(RetiredKey(generation: key.generation, keyID: key.id, recordKey: key.recordKey))
         }
-        report.notes += ChainNotes.notes(for: outcome.accepted, before: before, me: main.machine)
+        // A machine reading the chain for the first time (joining) has nothing to be told of.
+        if !before.statements.isEmpty {
+            report.notes += ChainNotes.notes(for: outcome.accepted, before: before, me: main.machine)
+        }
         fork = outcome.fork
         if !fork.isEmpty, main.pendingChange?.kind.changesKey != true {
             throw SyncError.chainForked(machines: fork.map { main.chain.member($0.author)?.name ?? "?" })
@@ -57,11 +60,21 @@ final class ChainFollower {
     /// Every statement accepted before is still there, byte for byte: otherwise the remote was
     /// rolled back or rewritten (a git remote's history checks say so too; a folder's only this).
     private func stillThere(_ chain: ChainState) -> [RemoteFinding] {
-        chain.statements.compactMap { statement in
+        var findings: [RemoteFinding] = chain.statements.compactMap { statement in
             let path = RemoteLayout.statementPath(seq: statement.seq, author: statement.author)
             let bytes = tree.readIfPossible(path, limit: ChainReader.fileLimit)
             return bytes.map(StatementCodec.hash) == statement.hash ? nil : .statementGone(path: path)
         }
+        // The headers in force are what joining machines open: each must be the one stated.
+        if let inForce = chain.headerStatement {
+            for (store, hash) in inForce.headerHashes {
+                let path = RemoteLayout.headerPath(chainSeq: inForce.seq, author: inForce.author, store: store)
+                if let bytes = tree.readIfPossible(path, limit: RemoteTree.headerLimit), BLAKE2b.hash(bytes) != hash {
+                    findings.append(.headerNotAuthentic(path: path))
+                }
+            }
+        }
+        return findings
     }
 
     /// What a new statement says its author had read of each log must match what this machine

@@ -253,6 +253,7 @@ struct LogScanner {
         case .badLength?: return .badLength
         case .doesNotAuthenticate?: return .doesNotAuthenticate
         case .badSignature?: return .badSignature
+        case .lamportOutOfRange?: return .lamportOutOfRange
         case .undecodable(let detail)?: return .undecodable(detail: detail)
         default: return .other(detail: "\(error)")
         }

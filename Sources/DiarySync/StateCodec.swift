@@ -143,6 +143,7 @@ enum StateCodec {
         w.u8(UInt8(change.retired.count))
         for k in change.retired { encode(k, into: &w) }
         if let removing = change.removing { w.u8(1); w.uuid(removing) } else { w.u8(0) }
+        w.u8(change.newPassphrase ? 1 : 0)
     }
 
     private static func decodePendingChange(_ r: inout ByteReader) throws -> PendingChange? {
@@ -156,6 +157,8 @@ enum StateCodec {
         }
         let retired = try (0..<Int(try r.u8())).map { _ in try decodeKey(&r) }
         let removing = try r.u8() == 1 ? try r.uuid() : nil
-        return PendingChange(kind: kind, headers: headers, retired: retired, removing: removing)
+        var change = PendingChange(kind: kind, headers: headers, retired: retired, removing: removing)
+        change.newPassphrase = try r.u8() == 1
+        return change
     }
 }

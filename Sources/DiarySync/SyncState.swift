@@ -99,6 +99,9 @@ struct PendingChange {
     var retired: [RetiredKey] = []
     /// For a removal: the machine removed.
     var removing: UUID?
+    /// The passphrase was changed here with it (`passwd`): its headers may wrap differently
+    /// from the chain's. A rotation alone must keep the passphrase the chain has.
+    var newPassphrase = false
 }
 
 /// An invite this machine issued (docs/FORMAT.md §12): its id, the secret a joiner proves,
