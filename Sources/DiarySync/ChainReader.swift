@@ -103,29 +103,42 @@ struct ChainReader {
                 progress = true
             }
             if progress { continue }
-            // Nothing opens with the keys at hand: the newest key change's header gives its key.
-            let newest = left.max {
-                (try? StatementCodec.peek($0.1).seq) ?? 0 < (try? StatementCodec.peek($1.1).seq) ?? 0
-            }
-            guard let (path, bytes) = newest, let clear = try? StatementCodec.peek(bytes) else { break }
-            guard let publicKey = knownKeys[clear.author],
-                StatementCodec.signatureIsValid(bytes, publicKey: publicKey)
-            else {
-                outcome.findings.append(.statementNotAuthentic(path: path, fault: .badSignature))
-                return []
-            }
-            lookups += 1
-            guard lookups <= Self.maximumLookups, let (key, header) = try lookup(clear.author, clear.seq, clear.keyID),
-                key.id == clear.keyID
-            else {
-                outcome.waiting = left.map(\.0)
-                break
-            }
-            try ring.add(key)
-            outcome.headers[StatementCodec.hash(bytes)] = header
+            // Nothing opens with the keys at hand: a key change's header gives its key, the
+            // newest first (its retired keys open the older ones). An admit publishes none.
+            guard
+                let learnt = try keyFromAHeader(
+                    left, knownKeys: knownKeys, lookups: &lookups, lookup: lookup, into: &outcome)
+            else { break }
+            try ring.add(learnt)
         }
         if outcome.waiting.isEmpty { outcome.waiting = left.map(\.0) }
         return opened
+    }
+
+    /// The key of one of `left` from the header published with it, trying the newest first;
+    /// nil when none gives one now. A statement whose author has a key in the chain must be
+    /// signed by it before any key derivation is spent on it (otherwise it is forged).
+    private func keyFromAHeader(
+        _ left: [(String, [UInt8])], knownKeys: [UUID: [UInt8]], lookups: inout Int, lookup: KeyLookup,
+        into outcome: inout Outcome
+    ) throws -> SyncKey? {
+        let byNewest = left.compactMap { file in (try? StatementCodec.peek(file.1)).map { (file, $0) } }
+            .sorted { $0.1.seq > $1.1.seq }
+        for ((path, bytes), clear) in byNewest {
+            let header = RemoteLayout.headerPath(chainSeq: clear.seq, author: clear.author, store: store)
+            guard let publicKey = knownKeys[clear.author], tree.stamp(header) != nil else { continue }
+            guard StatementCodec.signatureIsValid(bytes, publicKey: publicKey) else {
+                outcome.findings.append(.statementNotAuthentic(path: path, fault: .badSignature))
+                return nil
+            }
+            guard lookups < Self.maximumLookups else { return nil }
+            lookups += 1
+            if let (key, header) = try lookup(clear.author, clear.seq, clear.keyID), key.id == clear.keyID {
+                outcome.headers[StatementCodec.hash(bytes)] = header
+                return key
+            }
+        }
+        return nil
     }
 
     /// At most this many published headers are opened with the passphrase in one sync.

@@ -42,6 +42,9 @@ enum SimSyncOutcome: Equatable {
     case refused(String)
     /// It stopped to ask the user to run `rekey` (two rotations met); nothing changed.
     case rekeyAsked
+    /// It stopped to ask the user to set the passphrase set on `machine` (a rotation made here
+    /// would have brought an older one back); nothing changed.
+    case passwdAsked(machine: String)
 }
 
 /// A vault key, as the attacker keeps it (every key that was ever current somewhere).
@@ -201,6 +204,8 @@ final class SimMachine {
             return .synced(changed: moved)
         } catch SyncError.concurrentRotation, SyncError.chainForked {
             return .rekeyAsked
+        } catch SyncError.keyChangeUnderOldPassphrase(let machine) {
+            return .passwdAsked(machine: machine)
         } catch {
             return .refused("\(error)")
         }

@@ -183,7 +183,19 @@ final class SimRun {
         count("sync")
         let served = try host.beforeSync(m.name)
         var outcome = m.sync()
-        if outcome == .rekeyAsked {
+        if case .passwdAsked(let other) = outcome, let theirs = setOn[other] {
+            // As the hint says: `diary passwd` to the passphrase set there, then sync again.
+            try host.afterSync(m.name, before: served)
+            note("\(m.name) sync", outcome)
+            count("passwd asked")
+            try local(m, "passwd (as told)") { machine in
+                try machine.changePassphrase(to: theirs)
+                setOn[machine.name] = theirs
+            }
+            let again = try host.beforeSync(m.name)
+            outcome = m.sync()
+            try host.afterSync(m.name, before: again)
+        } else if outcome == .rekeyAsked {
             try host.afterSync(m.name, before: served)
             note("\(m.name) sync", outcome)
             count("rekey asked")
@@ -203,7 +215,7 @@ final class SimRun {
             try look()
         case .refused(let why) where crashing != nil && why.contains("crashed"):
             try look(excusing: m.name)
-        case .refused, .rekeyAsked:
+        case .refused, .rekeyAsked, .passwdAsked:
             alarm(m, outcome)
             try look(excusing: m.name)
         }
@@ -352,7 +364,7 @@ final class SimRun {
             for m in machines where !stuck.contains(m.name) {
                 switch try sync(m) {
                 case .synced(let changed): moved = moved || changed
-                case .refused, .rekeyAsked: stuck.insert(m.name)
+                case .refused, .rekeyAsked, .passwdAsked: stuck.insert(m.name)
                 }
             }
             if !moved { break }

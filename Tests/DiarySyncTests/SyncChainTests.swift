@@ -163,4 +163,22 @@ final class SyncChainTests: VaultTestCase {
         XCTAssertThrowsError(try Vault.unwrapHeader(Array(header), passphrase: secret("correct horse")))
         XCTAssertNoThrow(try Vault.unwrapHeader(Array(header), passphrase: secret("new horse battery")))
     }
+
+    /// A rotation, then an admit under the new key (which publishes no header): a machine that
+    /// missed both still finds the rotation's header, follows, and reads everything (found by
+    /// the sync model, seed 16276380010936744262).
+    func testARotationFollowedByAnAdmitIsStillFollowed() throws {
+        try machines.start("laptop", entries: ["first"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines.rekey("laptop")
+        try machines["laptop"].add(text: "second")
+        try machines.sync("laptop")
+        try machines.join("phone", invitedBy: "laptop", store: .sqlite)
+        try machines["phone"].add(text: "from the phone")
+        try machines.sync("phone")
+        let report = try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertTrue(report.keyChanged)
+        XCTAssertEqual(report.pending, [])
+        XCTAssertEqual(try machines.texts("desktop"), ["first", "from the phone", "second"])
+    }
 }
