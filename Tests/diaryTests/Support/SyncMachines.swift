@@ -46,21 +46,37 @@ final class SyncMachines {
         return machine
     }
 
-    /// Another machine: `sync join` (after the folder was copied to it).
+    /// Another machine, the whole way a user brings one in: `sync invite` on `inviter`, `sync
+    /// join --invite` on the new machine (after the folder was copied to it), then `diary sync`
+    /// on the inviter (which admits it) and on the new machine (whose changes go out from then
+    /// on). `admit: false` stops after the join: the new machine has asked to join, no more.
     @discardableResult
-    func join(store: String = "files") throws -> DiarySandbox {
+    func join(store: String = "files", inviter: Int = 0, admit: Bool = true) throws -> DiarySandbox {
         let n = machines.count
         let machine = try DiarySandbox(name: "m\(n)")
         let file = try machine.passphraseFile(passphrase)
         machine.environment["DIARY_PASSPHRASE_FILE"] = file
         passphraseFiles.append(file)
-        if kind == .folder { try replicate(from: 0, to: n) }
+        let code = try invite(from: inviter, name: "machine-\(n)")
+        if kind == .folder { try replicate(from: inviter, to: n) }
         try machine.ok(
             ["sync", "join"] + remoteArguments(n) + [
-                "--to", machine.vault.path, "--store", store, "--name", "machine-\(n)",
+                "--invite", code, "--to", machine.vault.path, "--store", store, "--name", "machine-\(n)",
             ])
         machines.append(machine)
+        if kind == .folder { try spread(from: n) }
+        guard admit else { return machine }
+        try sync(inviter)
+        try sync(n)
         return machine
+    }
+
+    /// The code `diary sync invite` prints on machine `n` (stdout holds nothing else).
+    func invite(from n: Int, name: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
+        let result = try machines[n].ok(["sync", "invite"] + (name.map { ["--name", $0] } ?? []), file: file, line: line)
+        return result.out
     }
 
     subscript(n: Int) -> DiarySandbox { machines[n] }
