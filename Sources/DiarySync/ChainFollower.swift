@@ -11,13 +11,16 @@ final class ChainFollower {
     let tree: RemoteTree
     let store: StateStore
     let passphrase: SyncPassphrase
+    /// A synced folder, not a git tree (`ChainWalk.inFolder`).
+    let inFolder: Bool
     /// The tips of a fork no settle ended, as the last read found them (empty: no fork).
     private(set) var fork: [AcceptedStatement] = []
     /// Headers opened in this sync, by the hash of the statement that published them.
     private var openedHeaders: [[UInt8]: [UInt8]] = [:]
 
-    init(vault: Vault, tree: RemoteTree, store: StateStore, passphrase: SyncPassphrase) {
+    init(vault: Vault, tree: RemoteTree, store: StateStore, passphrase: SyncPassphrase, inFolder: Bool) {
         self.vault = vault
+        self.inFolder = inFolder
         self.tree = tree
         self.store = store
         self.passphrase = passphrase
@@ -29,7 +32,7 @@ final class ChainFollower {
     /// header they put in force. A fork stops the sync unless this machine has a key change
     /// waiting, which will settle it.
     func read(main: inout SyncMain, ring: inout SyncKeyRing, report: inout SyncReport) throws {
-        let reader = ChainReader(tree: tree, vaultID: vault.id, store: vault.store)
+        let reader = ChainReader(tree: tree, vaultID: vault.id, store: vault.store, inFolder: inFolder)
         let names = main.chain.statements.last?.members ?? []
         let outcome = try reader.read(main.chain, ring: &ring) { author, seq, keyID in
             try self.keyFromHeader(author: author, seq: seq, keyID: keyID, names: names)

@@ -10,6 +10,8 @@ struct ChainReader {
     let vaultID: UUID
     /// The store kind of the local vault: the published header a new key is read from.
     let store: StoreKind
+    /// A synced folder (files arrive in any order), not a git tree.
+    let inFolder: Bool
 
     /// The key a statement is sealed under, from the header published with it (which costs
     /// the passphrase): the key and the header, or nil when it cannot be had now.
@@ -44,7 +46,7 @@ struct ChainReader {
         guard outcome.findings.isEmpty else { return outcome }
         let opened = try open(files, chain: chain, ring: &ring, lookup: lookup, into: &outcome)
         guard outcome.findings.isEmpty else { return outcome }
-        ChainWalk(chain: chain, opened: opened).run(into: &outcome)
+        ChainWalk(chain: chain, opened: opened, inFolder: inFolder).run(into: &outcome)
         return outcome
     }
 

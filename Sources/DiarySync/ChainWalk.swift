@@ -7,6 +7,9 @@ import Foundation
 struct ChainWalk {
     var chain: ChainState
     let opened: [ChainReader.Read]
+    /// A synced folder delivers files in any order: a statement that follows nothing accepted
+    /// may be waiting for its predecessor. In git, whose trees arrive whole, it is forged.
+    let inFolder: Bool
 
     /// Appends what follows the head to `outcome.accepted`, or sets the fork's tips, or a finding.
     func run(into outcome: inout ChainReader.Outcome) {
@@ -30,7 +33,10 @@ struct ChainWalk {
             guard settle(kids + beside, left: &left, chain: &chain, used: &used, into: &outcome) else { return }
         }
         // What is left hangs off no accepted statement: an old fork's, or forged.
-        if let stray = left.first, outcome.fork.isEmpty, outcome.findings.isEmpty {
+        guard let stray = left.first, outcome.fork.isEmpty, outcome.findings.isEmpty else { return }
+        if inFolder {
+            outcome.waiting += left.map(\.path)
+        } else {
             outcome.findings.append(.statementOffTheChain(path: stray.path))
         }
     }

@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// Drives the `git` program for a git remote: a clone of it in this machine's sync state
@@ -16,7 +17,9 @@ struct GitRemote {
     let url: String
     let tree: URL
 
-    /// Clones the remote (or starts a first commit when it is empty).
+    /// Clones the remote (or starts a first commit when it is empty). The tree of what is
+    /// checked out is checked first: a remote that holds anything but plain files is refused
+    /// (`untrustedRemote`) and no clone is left.
     func cloneIfNeeded() throws {
         if FileManager.default.fileExists(atPath: tree.appendingPathComponent(".git").path) {
             try recoverFromAnInterruptedSync()
@@ -26,20 +29,27 @@ struct GitRemote {
         try Self.run(["clone", "--quiet", "--no-checkout", "--", url, tree.path], in: nil)
         for (key, value) in [
             ("user.name", Self.neutralName), ("user.email", Self.neutralEmail), ("commit.gpgsign", "false"),
-            ("core.hooksPath", "/dev/null"), ("gc.auto", "0"),
+            ("core.hooksPath", "/dev/null"), ("gc.auto", "0"), ("core.symlinks", "false"),
         ] {
             try git(["config", key, value])
         }
-        if (try? git(["rev-parse", "--verify", "-q", "refs/remotes/origin/\(Self.branch)"])) != nil {
-            try git(["checkout", "--quiet", "-B", Self.branch, "refs/remotes/origin/\(Self.branch)"])
+        let remote = "refs/remotes/origin/\(Self.branch)"
+        if (try? git(["rev-parse", "--verify", "-q", remote])) != nil {
+            let refused = try refusedEntries(of: remote)
+            guard refused.isEmpty else {
+                try? FileManager.default.removeItem(at: tree)
+                throw SyncError.untrustedRemote(refused)
+            }
+            try git(["checkout", "--quiet", "-B", Self.branch, remote])
         } else {
             try git(["checkout", "--quiet", "--orphan", Self.branch])
         }
     }
 
     /// Fetches and checks that the remote only moved forward from `last` (the commit this
-    /// machine last fetched or pushed) by adding files. Returns what contradicts that, then
-    /// merges (a fast-forward or a union of new files).
+    /// machine last fetched or pushed) by adding files, and that its tree holds plain files
+    /// only. Returns what contradicts that, then merges (a fast-forward or a union of new
+    /// files).
     func fetchAndMerge(last: String) throws -> (findings: [RemoteFinding], head: String?) {
         try git(["fetch", "--quiet", "origin"])
         let remote = try? git(["rev-parse", "--verify", "-q", "refs/remotes/origin/\(Self.branch)"])
@@ -54,6 +64,8 @@ struct GitRemote {
                 .split(separator: "\n").compactMap(Self.rewrite)
             if !findings.isEmpty { return (findings, remote) }
         }
+        let refused = try refusedEntries(of: remote)
+        if !refused.isEmpty { return (refused, remote) }
         let head = try? git(["rev-parse", "--verify", "-q", "HEAD"])
         if head == nil || head!.isEmpty {
             try git(["checkout", "--quiet", "-B", Self.branch, remote])
@@ -91,7 +103,58 @@ struct GitRemote {
         {
             return nil
         }
+        pointLocalBareHeadAtBranch()
         return head
+    }
+
+    /// The entries of `commit`'s tree diary never writes: anything but a plain file (mode
+    /// 100644), such as a symbolic link, a submodule or an executable, and the files git itself
+    /// obeys (`.gitattributes`, `.gitignore`, `.gitmodules`, at any depth). Checked before a
+    /// commit is checked out or merged; each is a finding naming its path.
+    func refusedEntries(of commit: String) throws -> [RemoteFinding] {
+        try git(["ls-tree", "-r", "-z", "--full-tree", commit]).split(separator: "\0").compactMap(Self.refusedEntry)
+    }
+
+    /// A line of `git ls-tree -r -z` (`<mode> <type> <object>\t<path>`) that is refused, or nil.
+    static func refusedEntry(_ line: Substring) -> RemoteFinding? {
+        guard let tab = line.firstIndex(of: "\t") else { return .treeEntryRefused(path: String(line), mode: "") }
+        let fields = line[..<tab].split(separator: " ")
+        let path = String(line[line.index(after: tab)...])
+        let obeyedByGit = path.split(separator: "/").contains { $0.lowercased().hasPrefix(".git") }
+        guard fields.count != 3 || fields[0] != "100644" || fields[1] != "blob" || obeyedByGit else { return nil }
+        return .treeEntryRefused(path: path, mode: fields.first.map(String.init) ?? "")
+    }
+
+    /// A bare repository made by a plain `git init --bare` keeps HEAD on `master` (or whatever
+    /// `init.defaultBranch` names) while diary pushes `main`, so a `git clone` of it shows
+    /// nothing. After a push to a local one (a path or a `file://` address), its HEAD is
+    /// pointed at diary's branch when it names a branch that does not exist: a HEAD someone
+    /// pointed at a real branch is left alone. Other hosts are not asked (git cannot set
+    /// another host's HEAD); diary's own clones never rely on it. Best effort: the push itself
+    /// has succeeded.
+    func pointLocalBareHeadAtBranch() {
+        guard let repository = Self.localPath(url),
+            let bytes = try? DurableFile.read(
+                URL(fileURLWithPath: repository).appendingPathComponent("HEAD"), limit: 4096)
+        else { return }
+        let head = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let wanted = "refs/heads/\(Self.branch)"
+        guard head.hasPrefix("ref: "), head != "ref: \(wanted)" else { return }
+        let gitDirectory = ["--git-dir", repository]
+        if (try? Self.run(gitDirectory + ["rev-parse", "--verify", "-q", String(head.dropFirst(5))], in: nil)) != nil {
+            return
+        }
+        _ = try? Self.run(gitDirectory + ["symbolic-ref", "HEAD", wanted], in: nil)
+    }
+
+    /// The path of a local repository address: an absolute path (`sync init` makes a local
+    /// path absolute) or a `file://` URL; nil for any other address.
+    static func localPath(_ url: String) -> String? {
+        if url.hasPrefix("/") { return url }
+        if url.hasPrefix("file://"), let parsed = URL(string: url), parsed.isFileURL, !parsed.path.isEmpty {
+            return parsed.path
+        }
+        return nil
     }
 
     /// A sync cut short can leave the clone mid-merge, with the merged files written but not
@@ -136,59 +199,9 @@ struct GitRemote {
         try Self.run(args, in: tree, neutral: neutral)
     }
 
-    /// Runs git and returns its stdout, trimmed. A failure throws `remoteUnusable` with git's
-    /// own words (they name the remote and the reason), without its advice.
+    /// Runs git (`GitProcess.run`: a time limit, only the transports a remote needs).
     @discardableResult
     static func run(_ args: [String], in directory: URL?, neutral: Bool = false) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + args
-        if let directory { process.currentDirectoryURL = directory }
-        var env = ProcessInfo.processInfo.environment
-        env["GIT_TERMINAL_PROMPT"] = "0"
-        env["LC_ALL"] = "C"
-        // Neither the user's nor the system's git configuration may sign, hook or rewrite.
-        env["GIT_CONFIG_NOSYSTEM"] = "1"
-        if neutral {
-            env["GIT_AUTHOR_NAME"] = neutralName
-            env["GIT_AUTHOR_EMAIL"] = neutralEmail
-            env["GIT_COMMITTER_NAME"] = neutralName
-            env["GIT_COMMITTER_EMAIL"] = neutralEmail
-            env["GIT_AUTHOR_DATE"] = neutralDate
-            env["GIT_COMMITTER_DATE"] = neutralDate
-        }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        // Foundation's waitUntilExit looks for the child's exit only every 50 ms, which made
-        // every git command cost about 50 ms more than git itself (11 of them per sync):
-        // the termination handler is called as soon as the child is reaped.
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do {
-            try process.run()
-        } catch {
-            throw SyncError.remoteUnusable(.gitNotRunnable(reason: error.localizedDescription))
-        }
-        // stdout first, to its end, then stderr: with --quiet git writes little to stderr
-        // (far below a pipe's 64 KiB), so it cannot block while stdout is read.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        exited.wait()
-        guard process.terminationStatus == 0 else {
-            // One line: git's own, without its advice ("hint: …").
-            let message = String(decoding: errData, as: UTF8.self).split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !$0.hasPrefix("hint:") }
-                .joined(separator: "; ")
-            throw SyncError.remoteUnusable(
-                .gitFailed(
-                    command: args.first ?? "", message: message.isEmpty ? nil : message,
-                    status: process.terminationStatus))
-        }
-        return String(decoding: outData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try GitProcess.run(args, in: directory, neutral: neutral)
     }
 }

@@ -114,7 +114,9 @@ extension LogScanner {
                 if let cut = chain.removal(of: mark.machine), mark.seq > cut.seq { continue }
                 let path = RemoteLayout.recordPath(machine: found.record.machine, seq: found.record.seq)
                 guard let log = logs[mark.machine], log.seen >= mark.seq else {
-                    if !tidiesCopies {
+                    // There but not read yet (a key to follow, a join to admit): pending.
+                    let wanted = RemoteLayout.recordPath(machine: mark.machine, seq: mark.seq)
+                    if !tidiesCopies, tree.stamp(wanted) == nil {
                         let name = logs[mark.machine]?.name ?? RemoteLayout.placeholderName(mark.machine)
                         outcome.findings.append(.recordWithheld(path: path, machine: name, seq: mark.seq))
                     }

@@ -55,7 +55,8 @@ public final class SyncEngine {
         for k in main.recordKeys where k.keyID != key.id {
             try ring.add(try SyncKey(recordKey: k.recordKey, generation: k.generation, vaultID: vault.id))
         }
-        chain = ChainFollower(vault: vault, tree: tree, store: store, passphrase: SyncPassphrase(ask: passphrase))
+        chain = ChainFollower(
+            vault: vault, tree: tree, store: store, passphrase: SyncPassphrase(ask: passphrase), inFolder: git == nil)
         diff = LocalDiff(vault: vault, store: store, tree: tree)
         self.progress = progress
     }
@@ -78,6 +79,7 @@ public final class SyncEngine {
                 var touched = read.touched
                 if main.isMember { try chain.admit(read.joins, main: &main, ring: &ring, report: &report) }
                 if attempt == 1 { touched.formUnion(try publishOwn(local, into: &report)) }
+                try SyncFaults.point("sync.published")
                 try diff.apply(touched, main: &main, report: &report, progress: progress)
                 try diff.saveState(main: &main)
                 guard let git else { break }
@@ -88,7 +90,7 @@ public final class SyncEngine {
             }
             report.conflicts = main.conflicts.sorted { $0.uuidString < $1.uuidString }
             report.machines = main.logs.count
-            if !main.isMember { report.notes.append(.awaitingAdmission) }
+            if !main.isMember, main.chain.removal(of: main.machine) == nil { report.notes.append(.awaitingAdmission) }
             return report
         }
     }

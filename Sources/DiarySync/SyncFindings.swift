@@ -12,6 +12,10 @@ public enum RemoteFinding: Equatable, Sendable {
     case rewound(head: String, lastSeenCommit: String)
     /// A commit changed or removed a file that is written once (`status` is git's letter).
     case fileRewritten(status: String, path: String)
+    /// The tree of a commit to be merged holds something that is not a plain file (git's
+    /// `mode`: a symbolic link 120000, a submodule 160000, an executable 100755), or a file git
+    /// itself obeys (`.gitattributes`, `.gitignore`, `.gitmodules`): diary writes neither.
+    case treeEntryRefused(path: String, mode: String)
 
     // The marker (§12.1).
     /// The marker file is gone although this machine has read records there.
@@ -169,6 +173,22 @@ public enum RemoteProblem: Equatable, Sendable {
     /// `git <command>` failed: git's own message (its advice left out), or nil when it said
     /// nothing and exited with `status`.
     case gitFailed(command: String, message: String?, status: Int32)
+    /// `git <command>` ran longer than `seconds` and was killed, with every process it started.
+    case gitTimedOut(command: String, seconds: Int)
+    /// The remote tree has `found` at `path` where it needs a folder or a regular file: diary
+    /// follows no link in the remote and reads or writes nothing through one.
+    case wrongEntryKind(path: String, found: RemoteEntryKind)
+}
+
+/// What stands in the remote tree where a folder or a regular file is needed.
+public enum RemoteEntryKind: Equatable, Sendable {
+    case symbolicLink
+    /// A folder where a file is needed.
+    case folder
+    /// A regular file where a folder is needed.
+    case file
+    /// A FIFO, a socket or a device.
+    case special
 }
 
 /// Why `SyncEngine.resolve` refused a choice.

@@ -32,8 +32,11 @@ public enum SyncLifecycle {
         guard !vault.rotationInterrupted else { throw VaultError.rotationInterrupted }
         let published = try Vault.publishableHeaders(at: vault.directory, passphrase: passphrase)
         // A failed start leaves nothing on this machine (no clone, no state) for the next try
-        // to trip over; what a first sync already wrote to a folder remote is authentic and stays.
-        try? FileManager.default.removeItem(at: setup.directory)
+        // to trip over. An upgrade keeps the remote's address, so that it can be run again.
+        try? setup.clear(keepingConfig: true)
+        // Once this machine's chain is on the remote, its state must stay: it alone can sign
+        // there, and `diary sync` takes the start up again.
+        var stateWritten = false
         do {
             try setup.makeDirectories()
             let tree = setup.tree(for: remote)
@@ -51,8 +54,10 @@ public enum SyncLifecycle {
                 machine: SecureRandom.uuid(), machineName: machineName,
                 signingKey: try SigningKeyPair.generate().secretKey)
             if fresh { try writeGenesis(remoteTree, main: main, key: key, vault: vault, headers: published.headers) }
+            try SyncFaults.point("start.genesisWritten")
             try StateStore(directory: setup.directory, vaultID: vault.id, key: key).writeMain(main)
             try setup.writeConfig(remote)
+            stateWritten = fresh
             // The remote may hold this vault's records under keys this vault has since
             // retired or not yet followed: the passphrase given opens their headers.
             let engine = try SyncEngine(
@@ -60,6 +65,10 @@ public enum SyncLifecycle {
                 progress: progress)
             engine.invite = invite
             return try engine.sync()
+        } catch SyncFaults.Crash.crashed {
+            throw SyncFaults.Crash.crashed  // a crash cleans nothing up
+        } catch  where stateWritten {
+            throw error
         } catch {
             try? FileManager.default.removeItem(at: setup.directory)
             // The vault's directory above it, when nothing else syncs there.
@@ -72,7 +81,15 @@ public enum SyncLifecycle {
     /// remote of this vault in format 2 (false).
     static func checkUsable(_ tree: RemoteTree, vaultID: UUID) throws -> Bool {
         // Hidden names are the sync tool's own (.git, .stfolder, .stignore, .dropbox, ...).
-        guard tree.list().contains(where: { !$0.hasPrefix(".") }) else { return true }
+        let names = tree.list().filter { !$0.hasPrefix(".") }
+        guard !names.isEmpty else { return true }
+        // No marker yet, only the folders a start writes before its first sync wrote the
+        // marker: a start (or an upgrade) cut short. Nobody ever synced there; start afresh.
+        let started: Set = [RemoteLayout.chainDirectory, RemoteLayout.keysDirectory, RemoteLayout.logDirectory]
+        if try tree.marker() == .absent, Set(names).isSubset(of: started) {
+            for name in names { try tree.removeAll(name) }
+            return true
+        }
         switch try tree.marker() {
         case .absent: throw SyncError.remoteUnusable(.notEmptyAndNoMarker(path: tree.root.path))
         case .unreadable: throw SyncError.remoteUnusable(.notAMarker(path: tree.url(RemoteLayout.marker).path))
@@ -271,8 +288,8 @@ public enum SyncLifecycle {
     static func statementNames(_ keyID: [UInt8], in tree: RemoteTree) -> Bool {
         for name in tree.list(RemoteLayout.chainDirectory) where RemoteLayout.statement(fromName: name) != nil {
             let path = "\(RemoteLayout.chainDirectory)/\(name)"
-            if let bytes = tree.readIfPossible(path, limit: ChainReader.fileLimit),
-                let clear = try? StatementCodec.peek(bytes), clear.keyID == keyID
+            if let prefix = tree.readPrefix(path, count: StatementCodec.prefixLength),
+                let clear = try? StatementCodec.peek(prefix), clear.keyID == keyID
             {
                 return true
             }

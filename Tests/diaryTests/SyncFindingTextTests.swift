@@ -66,6 +66,21 @@ final class SyncFindingTextTests: XCTestCase {
         )
     }
 
+    func testWhatAHostilePlantsInTheRemoteIsNamed() {
+        XCTAssertEqual(
+            SyncFindingText.finding(.treeEntryRefused(path: "log/etc", mode: "120000")),
+            "the remote's git tree holds log/etc (a symbolic link), which diary never writes")
+        XCTAssertEqual(
+            SyncFindingText.finding(.treeEntryRefused(path: "log/.gitattributes", mode: "100644")),
+            "the remote's git tree holds log/.gitattributes (a git control file), which diary never writes")
+        XCTAssertEqual(
+            SyncFindingText.problem(.wrongEntryKind(path: "/r/keys", found: .symbolicLink)),
+            "/r/keys is a symbolic link where the remote needs a folder or a file; diary follows no links there")
+        XCTAssertEqual(
+            SyncFindingText.problem(.gitTimedOut(command: "fetch", seconds: 120)),
+            "git fetch did not finish within 120 seconds and was stopped")
+    }
+
     func testAnUntrustedRemoteListsEachFindingEscapedOnItsOwnLine() throws {
         let report = try XCTUnwrap(
             ErrorReport(

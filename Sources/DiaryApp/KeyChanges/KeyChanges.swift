@@ -48,7 +48,7 @@ public struct KeyChanges {
             SyncLifecycle.syncs(
                 vaultID: change.vaultID, vaultDirectory: directory, stateDirectory: session.stateDirectory)
         else { return PassphraseChangeOutcome(vault: directory, syncNotTold: nil, rotation: nil) }
-        let vault = try Vault.open(at: directory, passphrase: passphrase)
+        let vault = try session.open(checkedPassphrase: passphrase)
         let rotation = try rotate(vault, passphrase: passphrase, progress: progress)
         return PassphraseChangeOutcome(vault: directory, syncNotTold: nil, rotation: rotation)
     }

@@ -90,6 +90,14 @@ public final class DiarySession {
         return (vault, passphrase)
     }
 
+    /// The vault opened with a passphrase the session already checked (a `passwd` that rotates
+    /// the key next), watched like any other opening.
+    func open(checkedPassphrase passphrase: SecretBytes) throws -> Vault {
+        let vault = try SealedVault(at: directory).open(passphrase: passphrase)
+        try watch(vault, mode: .enforce)
+        return vault
+    }
+
     /// Runs `body` on the open vault (opening it first if needed), then compares the vault
     /// with this machine's record again if the read found its index damaged: a loss stops the
     /// command, damage is said, as at open.

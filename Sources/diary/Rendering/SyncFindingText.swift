@@ -17,6 +17,9 @@ enum SyncFindingText {
         case .fileRewritten(let status, let path):
             let change = path.isEmpty ? status : status + " " + path.replacingOccurrences(of: "\t", with: " ")
             return "the remote changed a file that is never rewritten: \(change)"
+        case .treeEntryRefused(let path, let mode):
+            return
+                "the remote's git tree holds \(path.replacingOccurrences(of: "\t", with: " ")) (\(Self.gitMode(mode))), which diary never writes"
         case .markerGone(let file):
             return "the remote's '\(file)' file is gone: not the remote this machine synced with, or emptied"
         case .logGone(let machine, let read):
@@ -132,6 +135,31 @@ enum SyncFindingText {
                 "other machines pushed first \(Self.times(attempts)) in a row; this machine's changes are kept and go with the next `diary sync`"
         case .gitNotRunnable(let reason): return "cannot run git: \(reason) (install git)"
         case .gitFailed(let command, let message, let status): return "git \(command): \(message ?? "exit \(status)")"
+        case .gitTimedOut(let command, let seconds):
+            return "git \(command) did not finish within \(seconds) seconds and was stopped"
+        case .wrongEntryKind(let path, let found):
+            return
+                "\(path) is \(Self.entry(found)) where the remote needs a folder or a file; diary follows no links there"
+        }
+    }
+
+    private static func entry(_ kind: RemoteEntryKind) -> String {
+        switch kind {
+        case .symbolicLink: return "a symbolic link"
+        case .folder: return "a folder"
+        case .file: return "a file"
+        case .special: return "a special file"
+        }
+    }
+
+    /// Git's octal mode of a tree entry, named.
+    private static func gitMode(_ mode: String) -> String {
+        switch mode {
+        case "120000": return "a symbolic link"
+        case "160000": return "a submodule"
+        case "100755": return "an executable file"
+        case "100644": return "a git control file"
+        default: return "mode \(mode)"
         }
     }
 

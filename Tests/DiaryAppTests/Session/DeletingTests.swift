@@ -31,7 +31,8 @@ final class DeletingTests: SessionTestCase {
         let code = try SyncMembership.invite(vault: vault, stateDirectory: environment.stateDirectory, name: "other")
         let (joined, _) = try SyncLifecycle.join(
             remote: .folder(path("remote").path), to: path("other"), store: .files, machineName: "other",
-            passphrase: secret("correct horse"), invite: try InviteCode(text: code), stateDirectory: path("other-state"))
+            passphrase: secret("correct horse"), invite: try InviteCode(text: code), stateDirectory: path("other-state")
+        )
         XCTAssertEqual(try joined.list().map(\.id), [ids[0]])
     }
 
