@@ -30,7 +30,7 @@ struct SyncInvite: ParsableCommand {
         let session = global.session()
         let vault = try session.openVault()
         let code = try SyncMembership.invite(vault: vault, stateDirectory: session.stateDirectory, name: name)
-        Output.data(code + "\n")
+        Output.data(code)
         Output.note(
             "on the new machine: diary sync join REMOTE --invite \(code); then run `diary sync` here to admit it")
     }
@@ -57,7 +57,7 @@ struct SyncMembers: ParsableCommand {
         let session = global.session()
         let vault = try session.openVault()
         let status = try SyncMembership.status(vault: vault, stateDirectory: session.stateDirectory)
-        for line in SyncStatusLines.members(status) { Output.data(line + "\n") }
+        for line in SyncStatusLines.members(status) { Output.data(line) }
     }
 }
 

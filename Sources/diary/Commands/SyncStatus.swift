@@ -27,7 +27,7 @@ struct SyncStatusCommand: ParsableCommand {
         let session = global.session()
         let vault = try session.openVault()
         let status = try SyncMembership.status(vault: vault, stateDirectory: session.stateDirectory)
-        for line in SyncStatusLines.status(status, now: Date()) { Output.data(line + "\n") }
+        for line in SyncStatusLines.status(status, now: Date()) { Output.data(line) }
         if status.members.contains(where: { SyncStatusLines.isStale($0, now: Date()) }) {
             Output.warning("a member has not been heard from for \(SyncStatusLines.staleDays) days or more")
         }

@@ -89,12 +89,14 @@ final class SyncInterruptedRotationTests: XCTestCase {
         // The key B finished with is A's: B publishes no key change of its own, so A's
         // passphrase stays, and nobody is told of a change on B. Given the new passphrase, B
         // takes it.
-        try b.ok(["unlock"])
-        let followed = try net.sync(
-            1, env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile("violet anchor meadow drift")])
-        try b.ok(["lock"])
+        let followed = try net.sync(1)
         XCTAssertFalse(followed.stderr.contains("published the new passphrase or key"), followed.stderr)
         XCTAssertTrue(followed.stderr.contains("passphrase was changed on 'machine-0'"), followed.stderr)
+        try b.ok(["unlock"])
+        let adopted = try net.sync(
+            1, env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile("violet anchor meadow drift")])
+        try b.ok(["lock"])
+        XCTAssertTrue(adopted.stderr.contains("from now on this vault opens with the passphrase set there"), adopted.stderr)
         let quiet = try net.sync(0)
         XCTAssertFalse(quiet.stderr.contains("changed on"), quiet.stderr)
         XCTAssertFalse(quiet.stderr.contains("rotated on"), quiet.stderr)

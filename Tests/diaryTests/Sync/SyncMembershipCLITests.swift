@@ -84,6 +84,7 @@ final class SyncMembershipCLITests: XCTestCase {
         for n in 0...1 {
             let result = try net[n].ok(["sync", "members"])
             XCTAssertEqual(result.stderr, "", "machine \(n)")
+            XCTAssertEqual(result.stdout.components(separatedBy: "\n").count, 3, "two lines, no blank one: \(result.stdout)")
             var fingerprints: [String: String] = [:]
             for line in result.out.split(separator: "\n") {
                 let fields = line.split(separator: "\t").map(String.init)
@@ -118,8 +119,8 @@ final class SyncMembershipCLITests: XCTestCase {
         try net.sync(1)
         try net.sync(0)
         let status = try a.ok(["sync", "status"])
-        let lines = status.out.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 3, status.out)
+        let lines = status.out.components(separatedBy: "\n")
+        XCTAssertEqual(lines.count, 3, "the remote and two members, no blank line: \(status.out)")
         XCTAssertFalse(status.out.contains("invites not used yet"), "the invite was used: \(status.out)")
         XCTAssertFalse(status.out.contains("waits to be admitted"), status.out)
         let own = try XCTUnwrap(lines.first { $0.hasPrefix("machine-0\t") }).split(separator: "\t")
