@@ -28,7 +28,9 @@ final class HelpTests: XCTestCase {
             let result = try box.run(["--generate-completion-script", shell])
             XCTAssertEqual(result.status, 0, shell)
             XCTAssertTrue(result.stdout.contains("unlock") && result.stdout.contains("passphrase-file"), shell)
-            for word in ["invite", "members", "no-rekey"] { XCTAssertTrue(result.stdout.contains(word), "\(shell): \(word)") }
+            for word in ["invite", "members", "no-rekey"] {
+                XCTAssertTrue(result.stdout.contains(word), "\(shell): \(word)")
+            }
         }
     }
 

@@ -43,9 +43,12 @@ final class HelpTextTests: XCTestCase {
             XCTAssertTrue(help.contains("--vault"), "sync \(command) takes --vault")
         }
         for command in ["invite", "members", "status"] {
-            XCTAssertTrue(try Self.help("sync \(command)").contains("stdout"), "sync \(command) says what goes to stdout")
+            XCTAssertTrue(
+                try Self.help("sync \(command)").contains("stdout"), "sync \(command) says what goes to stdout")
         }
-        for (command, option) in [("join", "--invite"), ("init", "--invite"), ("remove", "--yes"), ("invite", "--name")] {
+        for (command, option) in [
+            ("join", "--invite"), ("init", "--invite"), ("remove", "--yes"), ("invite", "--name"),
+        ] {
             XCTAssertTrue(try Self.help("sync \(command)").contains(option), "sync \(command) --help lists \(option)")
         }
         XCTAssertTrue(try Self.help("passwd").contains("--no-rekey"))

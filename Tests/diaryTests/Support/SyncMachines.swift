@@ -75,7 +75,8 @@ final class SyncMachines {
     func invite(from n: Int, name: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws
         -> String
     {
-        let result = try machines[n].ok(["sync", "invite"] + (name.map { ["--name", $0] } ?? []), file: file, line: line)
+        let result = try machines[n].ok(
+            ["sync", "invite"] + (name.map { ["--name", $0] } ?? []), file: file, line: line)
         return result.out
     }
 

@@ -96,7 +96,8 @@ final class SyncInterruptedRotationTests: XCTestCase {
         let adopted = try net.sync(
             1, env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile("violet anchor meadow drift")])
         try b.ok(["lock"])
-        XCTAssertTrue(adopted.stderr.contains("from now on this vault opens with the passphrase set there"), adopted.stderr)
+        XCTAssertTrue(
+            adopted.stderr.contains("from now on this vault opens with the passphrase set there"), adopted.stderr)
         let quiet = try net.sync(0)
         XCTAssertFalse(quiet.stderr.contains("changed on"), quiet.stderr)
         XCTAssertFalse(quiet.stderr.contains("rotated on"), quiet.stderr)

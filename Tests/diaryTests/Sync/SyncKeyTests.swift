@@ -44,7 +44,8 @@ final class SyncKeyTests: XCTestCase {
         try net.sync(0)
         let noted = try net.sync(1)
         XCTAssertTrue(
-            noted.stderr.contains("the passphrase was changed on 'machine-0': this vault opens with its old passphrase"),
+            noted.stderr.contains(
+                "the passphrase was changed on 'machine-0': this vault opens with its old passphrase"),
             noted.stderr)
         XCTAssertEqual(try net.snapshot(1), try net.snapshot(0), "the key is the same: records still arrive")
         XCTAssertEqual(try b.run(["list"]).status, 0, "the old passphrase still opens B")
@@ -255,7 +256,8 @@ final class SyncConcurrentRotationTests: XCTestCase {
         try net.sync(0)
         let clash = try b.run(["sync"])
         XCTAssertEqual(clash.status, 1, clash.stderr)
-        XCTAssertTrue(clash.stderr.contains("rotated on 'machine-0' and on this machine at the same time"), clash.stderr)
+        XCTAssertTrue(
+            clash.stderr.contains("rotated on 'machine-0' and on this machine at the same time"), clash.stderr)
         XCTAssertTrue(clash.stderr.contains("diary rekey"), clash.stderr)
         XCTAssertEqual(try b.ok(["list"]).stdout.contains("B under its key"), true)
         try b.ok(["rekey"])

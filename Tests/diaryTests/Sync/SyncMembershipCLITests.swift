@@ -8,7 +8,8 @@ final class SyncMembershipCLITests: XCTestCase {
     private func isInviteCode(_ text: String) -> Bool {
         let alphabet = Set("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
         let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        return groups.count > 4 && groups.allSatisfy { !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(alphabet.contains) }
+        return groups.count > 4
+            && groups.allSatisfy { !$0.isEmpty && $0.count <= 4 && $0.allSatisfy(alphabet.contains) }
             && groups.dropLast().allSatisfy { $0.count == 4 }
     }
 
@@ -44,7 +45,8 @@ final class SyncMembershipCLITests: XCTestCase {
         XCTAssertEqual(result.status, 64, result.stderr)
         XCTAssertEqual(result.stdout, "")
         XCTAssertTrue(result.stderr.contains("takes an invite from a machine that already syncs"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("`diary sync invite`") && result.stderr.contains("--invite"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("`diary sync invite`") && result.stderr.contains("--invite"), result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path))
     }
 
@@ -84,13 +86,15 @@ final class SyncMembershipCLITests: XCTestCase {
         for n in 0...1 {
             let result = try net[n].ok(["sync", "members"])
             XCTAssertEqual(result.stderr, "", "machine \(n)")
-            XCTAssertEqual(result.stdout.components(separatedBy: "\n").count, 3, "two lines, no blank one: \(result.stdout)")
+            XCTAssertEqual(
+                result.stdout.components(separatedBy: "\n").count, 3, "two lines, no blank one: \(result.stdout)")
             var fingerprints: [String: String] = [:]
             for line in result.out.split(separator: "\n") {
                 let fields = line.split(separator: "\t").map(String.init)
                 XCTAssertGreaterThanOrEqual(fields.count, 2, String(line))
                 XCTAssertNotNil(
-                    fields[1].range(of: "^[0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}$", options: .regularExpression),
+                    fields[1].range(
+                        of: "^[0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}$", options: .regularExpression),
                     fields[1])
                 fingerprints[fields[0]] = fields[1]
                 XCTAssertEqual(fields.contains("this machine"), fields[0] == "machine-\(n)", String(line))

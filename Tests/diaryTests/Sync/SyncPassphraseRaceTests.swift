@@ -24,7 +24,8 @@ final class SyncPassphraseRaceTests: XCTestCase {
         let bNew = try b.passphraseFile(newPassphrase)
         try b.ok(["unlock"])
         let followed = try b.ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": bNew])
-        XCTAssertTrue(followed.stderr.contains("from now on this vault opens with the passphrase set there"), followed.stderr)
+        XCTAssertTrue(
+            followed.stderr.contains("from now on this vault opens with the passphrase set there"), followed.stderr)
         try b.ok(["lock"])
         XCTAssertEqual(try b.run(["list"]).status, 77, "the old passphrase stopped working")
         XCTAssertEqual(try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": bNew]).status, 0)
