@@ -138,6 +138,12 @@ let package = Package(
             name: "DiaryAppTests",
             dependencies: ["DiaryApp", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiarySync", "DiaryTestSupport"]
         ),
+        // A seeded model of sync: several machines, a folder and a git remote, random schedules
+        // and a host that may turn hostile, with the invariants checked after every step.
+        .testTarget(
+            name: "DiarySyncModelTests",
+            dependencies: ["DiarySync", "DiaryApp", "DiaryVault", "DiaryCrypto", "DiaryTestSupport"]
+        ),
         .testTarget(
             name: "diaryTests",
             dependencies: [

@@ -253,7 +253,7 @@ def parse_header(header: bytes) -> dict:
         raise ValueError("KDF parameters out of bounds")
     slots = [header[61 + 76 * i:61 + 76 * (i + 1)] for i in range(n)]
     gens = [struct.unpack(">I", s[:4])[0] for s in slots]
-    if n == 2 and gens[1] != gens[0] + 1:
+    if n == 2 and gens[1] <= gens[0]:
         raise ValueError("slot generations")
     return dict(vault_id=header[12:28], store=STORE_KINDS[store], ops=ops, mem=mem, salt=header[44:60], slots=slots,
                 gens=gens)

@@ -68,6 +68,7 @@ extension ChainFollower {
                     try store.resealOnDisk(
                         under: try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
                     )
+                    try SyncFaults.point("follow.resealed")
                 })
             return key
         }

@@ -35,6 +35,7 @@ extension ChainFollower {
     /// the chain; on a fork, a rotation becomes the settle that ends it.
     func publishPendingChange(main: inout SyncMain, ring: inout SyncKeyRing, report: inout SyncReport) throws {
         guard let change = main.pendingChange, let head = main.chain.head else { return }
+        try checkKeepsThePassphrase(change, main: main)
         let tips = fork
         let parent = tips.first { $0.author == main.machine } ?? tips.first ?? head
         let others = tips.filter { $0.hash != parent.hash }
@@ -111,5 +112,18 @@ extension ChainFollower {
         guard change.generation == vault.keyGeneration else { return nil }
         main.pendingChange = PendingChange(kind: .passphrase, headers: change.headers)
         return .unannouncedPassphraseChangePublished
+    }
+
+    /// A rotation made here without a new passphrase must not bring back a passphrase the chain
+    /// has since replaced: its headers wrap under this machine's passphrase, which another
+    /// machine's `passwd` may have retired (this machine not having taken the new one yet).
+    private func checkKeepsThePassphrase(_ change: PendingChange, main: SyncMain) throws {
+        guard change.kind.changesKey, !change.newPassphrase, let ours = change.headers[vault.store] else { return }
+        let stated = (main.chain.headerStatement.map { [$0] } ?? []) + fork
+        for statement in stated where statement.author != main.machine {
+            guard let theirs = try header(of: statement), !Vault.wrapAlike(ours, theirs) else { continue }
+            let name = main.chain.member(statement.author)?.name ?? RemoteLayout.placeholderName(statement.author)
+            throw SyncError.keyChangeUnderOldPassphrase(machine: name)
+        }
     }
 }

@@ -37,20 +37,62 @@ final class ChainFollower {
         let outcome = try reader.read(main.chain, ring: &ring) { author, seq, keyID in
             try self.keyFromHeader(author: author, seq: seq, keyID: keyID, names: names)
         }
-        guard outcome.findings.isEmpty else { throw SyncError.untrustedRemote(outcome.findings) }
+        let findings = outcome.findings + stillThere(main.chain) + cutsDisagree(outcome.accepted, logs: main.logs)
+        guard findings.isEmpty else { throw SyncError.untrustedRemote(findings) }
         openedHeaders.merge(outcome.headers) { a, _ in a }
         let before = main.chain
         main.chain.statements += outcome.accepted
         for key in ring.all where !main.recordKeys.contains(where: { $0.keyID == key.id }) {
             main.recordKeys.append(RetiredKey(generation: key.generation, keyID: key.id, recordKey: key.recordKey))
         }
-        report.notes += ChainNotes.notes(for: outcome.accepted, before: before, me: main.machine)
+        // A machine reading the chain for the first time (joining) has nothing to be told of.
+        if !before.statements.isEmpty {
+            report.notes += ChainNotes.notes(for: outcome.accepted, before: before, me: main.machine)
+        }
         fork = outcome.fork
         if !fork.isEmpty, main.pendingChange?.kind.changesKey != true {
             throw SyncError.chainForked(machines: fork.map { main.chain.member($0.author)?.name ?? "?" })
         }
         if !outcome.waiting.isEmpty { report.notes.append(.statementsWaiting(count: outcome.waiting.count)) }
         try follow(main: &main, ring: &ring, report: &report)
+    }
+
+    /// Every statement accepted before is still there, byte for byte: otherwise the remote was
+    /// rolled back or rewritten (a git remote's history checks say so too; a folder's only this).
+    private func stillThere(_ chain: ChainState) -> [RemoteFinding] {
+        var findings: [RemoteFinding] = chain.statements.compactMap { statement in
+            let path = RemoteLayout.statementPath(seq: statement.seq, author: statement.author)
+            let bytes = tree.readIfPossible(path, limit: ChainReader.fileLimit)
+            return bytes.map(StatementCodec.hash) == statement.hash ? nil : .statementGone(path: path)
+        }
+        // The headers in force are what joining machines open: each must be the one stated.
+        if let inForce = chain.headerStatement {
+            for (store, hash) in inForce.headerHashes {
+                let path = RemoteLayout.headerPath(chainSeq: inForce.seq, author: inForce.author, store: store)
+                if let bytes = tree.readIfPossible(path, limit: RemoteTree.headerLimit), BLAKE2b.hash(bytes) != hash {
+                    findings.append(.headerNotAuthentic(path: path))
+                }
+            }
+        }
+        return findings
+    }
+
+    /// What a new statement says its author had read of each log must match what this machine
+    /// read, as a record's version vector must.
+    private func cutsDisagree(_ accepted: [AcceptedStatement], logs: [UUID: LogState]) -> [RemoteFinding] {
+        var findings: [RemoteFinding] = []
+        for statement in accepted {
+            for cut in statement.cuts where cut.seq > 0 {
+                guard let log = logs[cut.machine], log.seen >= cut.seq else { continue }
+                if log.records[Int(cut.seq - 1)].hash != cut.hash {
+                    findings.append(
+                        .logsDisagree(
+                            path: RemoteLayout.statementPath(seq: statement.seq, author: statement.author),
+                            machine: log.name, seq: cut.seq))
+                }
+            }
+        }
+        return findings
     }
 
     /// The key a statement is sealed under, from the header published with it: read without

@@ -12,7 +12,8 @@ struct AcceptedStatement: Equatable {
     var previous: [UInt8]
     var members: [Member]
     var headerHashes: [StoreKind: [UInt8]]
-    /// Kept for a removal: the removed machine's cut says where its log ends.
+    /// Where each log stood for its author: checked against what this machine read, and for a
+    /// removal, where the removed machine's log ends.
     var cuts: [LogMark]
     /// On a branch of a fork that a settle ended: its records stay readable, the chain goes on
     /// from the settle.
@@ -28,7 +29,7 @@ struct AcceptedStatement: Equatable {
         previous = statement.previous
         members = statement.members
         headerHashes = statement.headerHashes
-        cuts = statement.kind == .remove ? statement.cuts : []
+        cuts = statement.cuts
     }
 
     func member(_ machine: UUID) -> Member? { members.first { $0.machine == machine } }

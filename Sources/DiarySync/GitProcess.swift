@@ -54,6 +54,13 @@ enum GitProcess {
         // killed by the watchdog closes both.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
+        // Foundation keeps the pipes' descriptors open until the handles go: a sync runs a dozen
+        // git commands, a long-lived process (the sync model) thousands.
+        for handle in [
+            out.fileHandleForReading, out.fileHandleForWriting, err.fileHandleForReading, err.fileHandleForWriting,
+        ] {
+            try? handle.close()
+        }
         exited.wait()
         if watchdog.disarm() {
             throw SyncError.remoteUnusable(

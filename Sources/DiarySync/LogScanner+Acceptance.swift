@@ -65,7 +65,7 @@ extension LogScanner {
             }
             return nil
         }
-        guard epoch.keyID == record.keyID, epoch.member(context.machine) != nil else {
+        guard epoch.keyID == record.keyID, epoch.member(context.machine) != nil, record.epochSeq >= log.epoch else {
             outcome.findings.append(.recordUnvouched(path: path))
             return nil
         }
@@ -116,8 +116,13 @@ extension LogScanner {
                 guard let log = logs[mark.machine], log.seen >= mark.seq else {
                     // There but not read yet (a key to follow, a join to admit): pending.
                     let wanted = RemoteLayout.recordPath(machine: mark.machine, seq: mark.seq)
-                    if !tidiesCopies, tree.stamp(wanted) == nil {
-                        let name = logs[mark.machine]?.name ?? RemoteLayout.placeholderName(mark.machine)
+                    let name = logs[mark.machine]?.name ?? RemoteLayout.placeholderName(mark.machine)
+                    if tree.stamp(wanted) != nil {
+                        continue
+                    } else if tidiesCopies {
+                        outcome.notes.append(
+                            .readElsewhereNotHere(machine: name, seq: mark.seq, by: found.record.machineName))
+                    } else {
                         outcome.findings.append(.recordWithheld(path: path, machine: name, seq: mark.seq))
                     }
                     continue

@@ -197,6 +197,7 @@ struct LogScanner {
             log.name = record.machineName
             log.lamport = record.lamport
             log.written = record.written
+            log.epoch = record.join == nil ? record.epochSeq : 0
             log.heard = Int64(Date().timeIntervalSince1970)
             outcome.records.append(Found(record: record, seen: seen))
             next += 1
@@ -252,6 +253,7 @@ struct LogScanner {
         case .badLength?: return .badLength
         case .doesNotAuthenticate?: return .doesNotAuthenticate
         case .badSignature?: return .badSignature
+        case .lamportOutOfRange?: return .lamportOutOfRange
         case .undecodable(let detail)?: return .undecodable(detail: detail)
         default: return .other(detail: "\(error)")
         }

@@ -104,6 +104,7 @@ enum StateCodec {
         w.u64(log.lamport)
         w.u64(log.written)
         w.i64(log.heard)
+        w.u64(log.epoch)
         w.u32(UInt32(log.records.count))
         for r in log.records {
             w.append(r.hash)
@@ -119,6 +120,7 @@ enum StateCodec {
         log.lamport = try r.u64()
         log.written = try r.u64()
         log.heard = try r.i64()
+        log.epoch = try r.u64()
         for _ in 0..<Int(try r.u32()) {
             log.records.append(
                 RecordSeen(
@@ -141,6 +143,7 @@ enum StateCodec {
         w.u8(UInt8(change.retired.count))
         for k in change.retired { encode(k, into: &w) }
         if let removing = change.removing { w.u8(1); w.uuid(removing) } else { w.u8(0) }
+        w.u8(change.newPassphrase ? 1 : 0)
     }
 
     private static func decodePendingChange(_ r: inout ByteReader) throws -> PendingChange? {
@@ -154,6 +157,8 @@ enum StateCodec {
         }
         let retired = try (0..<Int(try r.u8())).map { _ in try decodeKey(&r) }
         let removing = try r.u8() == 1 ? try r.uuid() : nil
-        return PendingChange(kind: kind, headers: headers, retired: retired, removing: removing)
+        var change = PendingChange(kind: kind, headers: headers, retired: retired, removing: removing)
+        change.newPassphrase = try r.u8() == 1
+        return change
     }
 }

@@ -51,6 +51,7 @@ extension SyncEngine {
         log.seen = seq
         log.lamport = main.lamport
         log.written = record.written
+        log.epoch = join == nil ? epoch.seq : 0
         log.name = main.machineName
         main.logs[main.machine] = log
         return record

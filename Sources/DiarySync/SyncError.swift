@@ -46,6 +46,8 @@ public enum SyncError: Error, Equatable {
     case inviteNotForThisChain
     /// Only a member can invite (this machine waits to be admitted).
     case notAMember
+    /// This machine was removed from the members: it can no longer invite or write.
+    case thisMachineRemoved
     case noSuchMember(name: String)
     /// Two members have that name; `sync members` shows them apart.
     case ambiguousMember(name: String)
@@ -55,6 +57,9 @@ public enum SyncError: Error, Equatable {
     case chainForked(machines: [String])
     /// A statement this machine was about to write breaks the chain's rules (a bug guard).
     case cannotState(StatementFault)
+    /// A key rotated here would be published under this machine's passphrase, which the
+    /// passphrase set on `machine` has replaced: `passwd` here to that passphrase first.
+    case keyChangeUnderOldPassphrase(machine: String)
     /// The lamport clock reached its bound: a forged record pushed it there.
     case lamportExhausted
 }

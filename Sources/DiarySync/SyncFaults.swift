@@ -10,6 +10,12 @@ package enum SyncFaults {
     package nonisolated(unsafe) static var hook: ((String) throws -> Void)?
 
     static func point(_ name: String) throws { try hook?(name) }
+
+    /// Every point the work passes through, for a schedule to pick among.
+    package static let points = [
+        "sync.published", "follow.resealed", "rekey.resealed", "start.genesisWritten", "upgrade.logsRemoved",
+        "upgrade.format1Gone",
+    ]
 }
 
 extension SyncSetup {

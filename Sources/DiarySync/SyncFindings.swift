@@ -58,6 +58,8 @@ public enum RemoteFinding: Equatable, Sendable {
     case statementBreaksChain(path: String, fault: StatementFault)
     /// A statement that follows nothing this machine accepted: an old fork or a forgery.
     case statementOffTheChain(path: String)
+    /// A statement this machine accepted before is gone or has other bytes now.
+    case statementGone(path: String)
     /// A published header that does not fit the statement that names it, or this vault.
     case headerNotAuthentic(path: String)
     /// A published header whose key derivation costs less than this vault's.
@@ -136,6 +138,9 @@ public enum SyncNote: Equatable, Sendable {
     /// This machine was removed: it reads what was written before, and writes nothing more.
     case thisMachineRemoved
     case machineRemoved(machine: String)
+    /// Machine `by` had read record `seq` of `machine`, which has not reached this folder yet:
+    /// a file-sync tool still delivering it, or a host keeping it from this machine.
+    case readElsewhereNotHere(machine: String, seq: UInt64, by: String)
     /// A fork of the chain was ended by a settle.
     case forkSettled
     /// Statements of the chain wait for the header of a new key to arrive.

@@ -195,7 +195,15 @@ public enum SyncLifecycle {
     static func openablePublishedHeader(in tree: RemoteTree, vaultID: UUID, store: StoreKind, passphrase: SecretBytes)
         throws -> [UInt8]
     {
-        let candidates = tree.publishedHeaders().filter { $0.store == store }
+        // Only headers published with a statement the remote holds: a host's junk headers do not
+        // spend the few key derivations a join allows.
+        let stated = Set(
+            tree.list(RemoteLayout.chainDirectory).compactMap(RemoteLayout.statement(fromName:)).map {
+                "\($0.seq)-\($0.author)"
+            })
+        let candidates = tree.publishedHeaders().filter {
+            $0.store == store && stated.contains("\($0.seq)-\($0.machine)")
+        }
         guard !candidates.isEmpty else { throw SyncError.remoteUnusable(.noPublishedHeader) }
         var tried = Set<[UInt8]>()
         // Each header tried costs a key derivation; the host chooses what is there.
@@ -228,12 +236,10 @@ public enum SyncLifecycle {
             let key = try SyncKey(vaultKey: change.vaultKey, generation: change.generation, vaultID: change.vaultID)
             let store = StateStore(directory: setup.directory, vaultID: change.vaultID, key: key)
             var main = try store.readMain()
-            if var pending = main.pendingChange {
-                pending.headers = change.headers
-                main.pendingChange = pending
-            } else {
-                main.pendingChange = PendingChange(kind: .passphrase, headers: change.headers)
-            }
+            var pending = main.pendingChange ?? PendingChange(kind: .passphrase, headers: [:])
+            pending.headers = change.headers
+            pending.newPassphrase = true
+            main.pendingChange = pending
             try store.writeMain(main)
         }
     }
@@ -279,6 +285,7 @@ public enum SyncLifecycle {
             }
             // Files first, `state` last: cut short, a second call opens either key (above).
             try store.resealOnDisk(under: new)
+            try SyncFaults.point("rekey.resealed")
             try store.writeMain(main)
         }
     }

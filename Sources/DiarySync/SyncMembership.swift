@@ -27,6 +27,8 @@ public struct SyncStatusReport: Equatable, Sendable {
     public var members: [SyncMemberInfo]
     /// This machine waits to be admitted (it joined with an invite).
     public var awaitingAdmission: Bool
+    /// This machine was removed from the members: it writes nothing more.
+    public var removed: Bool
     public var invitesOutstanding: Int
     /// A key change made here, to be stated at the next sync.
     public var keyChangeWaiting: Bool
@@ -41,6 +43,7 @@ public enum SyncMembership {
     /// when it is used).
     public static func invite(vault: Vault, stateDirectory: URL, name: String?) throws -> String {
         try withState(vault: vault, stateDirectory: stateDirectory) { main, _ in
+            if main.chain.removal(of: main.machine) != nil { throw SyncError.thisMachineRemoved }
             guard main.isMember, let head = main.chain.head else { throw SyncError.notAMember }
             let code = try InviteCode.draw(head: head.hash)
             main.invites.append(
@@ -67,7 +70,9 @@ public enum SyncMembership {
                     lastHeard: log.flatMap { $0.heard > 0 ? Date(timeIntervalSince1970: Double($0.heard)) : nil })
             }
             return SyncStatusReport(
-                remote: remote.description, members: members, awaitingAdmission: !main.isMember,
+                remote: remote.description, members: members,
+                awaitingAdmission: !main.isMember && main.chain.removal(of: main.machine) == nil,
+                removed: main.chain.removal(of: main.machine) != nil,
                 invitesOutstanding: main.invites.count, keyChangeWaiting: main.pendingChange != nil,
                 chainLength: main.chain.statements.count)
         }

@@ -18,6 +18,9 @@ struct LogState: Equatable {
     var written: UInt64 = 0
     /// This machine's clock when it last read a new record of the log (Unix seconds; 0: never).
     var heard: Int64 = 0
+    /// The chain statement its newest record read was written under: a later record's never
+    /// goes back.
+    var epoch: UInt64 = 0
 
     /// Where this log stands: its newest record read, or nil before the first.
     func mark(_ machine: UUID) -> LogMark? {
@@ -96,6 +99,9 @@ struct PendingChange {
     var retired: [RetiredKey] = []
     /// For a removal: the machine removed.
     var removing: UUID?
+    /// The passphrase was changed here with it (`passwd`): its headers may wrap differently
+    /// from the chain's. A rotation alone must keep the passphrase the chain has.
+    var newPassphrase = false
 }
 
 /// An invite this machine issued (docs/FORMAT.md §12): its id, the secret a joiner proves,

@@ -122,4 +122,45 @@ final class SyncChainTests: VaultTestCase {
         try machines.sync("laptop")
         XCTAssertEqual(try machines.main("laptop").chain.members.count, 2, "a used invite admits nobody")
     }
+
+    /// A machine off while another rotated twice follows straight to the newest key (its vault
+    /// rotates across the generations it missed) and reads every record.
+    func testAMachineOffThroughTwoRotationsFollowsTheNewest() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines.rekey("laptop")
+        try machines["laptop"].add(text: "under the second key")
+        try machines.sync("laptop")
+        try machines.rekey("laptop")
+        try machines["laptop"].add(text: "under the third key")
+        try machines.sync("laptop")
+        let report = try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertTrue(report.keyChanged)
+        XCTAssertEqual(machines["desktop"].keyGeneration, machines["laptop"].keyGeneration)
+        XCTAssertEqual(try machines.texts("desktop"), ["one", "under the second key", "under the third key"])
+        XCTAssertNoThrow(try Vault.open(at: machines["desktop"].directory, passphrase: secret("correct horse")))
+    }
+
+    /// A rotation made on a machine that had not taken a passphrase set elsewhere would publish
+    /// the new key under the old passphrase: it is refused until this machine has the new one.
+    func testARotationUnderAReplacedPassphraseIsNotPublished() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines.changePassphrase("laptop", to: "new horse battery")
+        try machines.sync("laptop")
+        try machines.sync("desktop")  // no passphrase at hand: not adopted
+        try machines.rekey("desktop")
+        XCTAssertThrowsError(try machines.sync("desktop")) {
+            XCTAssertEqual($0 as? SyncError, .keyChangeUnderOldPassphrase(machine: "laptop"))
+        }
+        try machines.changePassphrase("desktop", to: "new horse battery")
+        try machines.sync("desktop")
+        try machines.sync("laptop", passphrase: "new horse battery")
+        let head = try XCTUnwrap(try machines.main("laptop").chain.headerStatement)
+        let header = try Data(
+            contentsOf: machines.remoteRoot.appendingPathComponent(
+                RemoteLayout.headerPath(chainSeq: head.seq, author: head.author, store: .sqlite)))
+        XCTAssertThrowsError(try Vault.unwrapHeader(Array(header), passphrase: secret("correct horse")))
+        XCTAssertNoThrow(try Vault.unwrapHeader(Array(header), passphrase: secret("new horse battery")))
+    }
 }

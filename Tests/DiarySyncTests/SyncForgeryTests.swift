@@ -164,4 +164,23 @@ final class SyncForgeryTests: VaultTestCase {
         try machines["desktop"].add(text: "still works")
         XCTAssertEqual(try machines.texts("desktop"), ["kept", "still works"])
     }
+
+    /// A statement a machine accepted, removed or replaced in a synced folder (where no git
+    /// history says so), is found at the next sync.
+    func testAnAcceptedStatementRemovedFromAFolderIsFound() throws {
+        try machines.start("laptop", entries: ["kept"])
+        try machines.join("desktop", invitedBy: "laptop")
+        let main = try machines.main("desktop")
+        let admit = try XCTUnwrap(main.chain.head)
+        try FileManager.default.removeItem(
+            at: machines.remoteRoot.appendingPathComponent(
+                RemoteLayout.statementPath(seq: admit.seq, author: admit.author)))
+        XCTAssertThrowsError(try machines.sync("desktop")) { error in
+            XCTAssertEqual(
+                error as? SyncError,
+                .untrustedRemote([
+                    .statementGone(path: RemoteLayout.statementPath(seq: admit.seq, author: admit.author))
+                ]))
+        }
+    }
 }

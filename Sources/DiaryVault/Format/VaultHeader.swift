@@ -113,7 +113,9 @@ package struct VaultHeader: Equatable {
                     sealedKey: try r.take(32 + XChaCha20Poly1305.tagByteCount)))
         }
         try r.expectEnd()
-        if count == 2, slots[1].generation != slots[0].generation &+ 1 || slots[0].generation == .max {
+        // Two slots: a rotation under way, to the next generation, or (following another
+        // machine's key change after missing some) to a later one.
+        if count == 2, slots[1].generation <= slots[0].generation {
             throw FormatError.invalidField("key slot generations")
         }
         return VaultHeader(vaultID: vaultID, store: store, kdf: kdf, salt: salt, slots: slots)

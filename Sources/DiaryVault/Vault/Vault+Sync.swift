@@ -175,6 +175,13 @@ extension Vault {
 extension Vault {
     /// True when a published header's key derivation costs at least what this vault's does in
     /// both passes and memory: a synced header never makes the passphrase cheaper to guess.
+    /// True when two published headers wrap their keys alike: one salt and cost, so one
+    /// passphrase setting (a rotation keeps the passphrase's salt; `passwd` draws a new one).
+    package static func wrapAlike(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard let x = try? decodeForeignHeader(a), let y = try? decodeForeignHeader(b) else { return false }
+        return x.salt == y.salt && x.kdf == y.kdf
+    }
+
     package func costsNoLess(_ encoded: [UInt8]) -> Bool {
         guard let other = try? Self.decodeForeignHeader(encoded) else { return false }
         return other.kdf.opsLimit >= header.kdf.opsLimit && other.kdf.memLimit >= header.kdf.memLimit

@@ -32,6 +32,11 @@ extension ErrorReport {
             self.init(
                 message: "this machine is not a member yet: only members invite",
                 hint: "run `diary sync` on the machine that invited this one, then `diary sync` here", code: .failure)
+        case .thisMachineRemoved:
+            self.init(
+                message: "this machine was removed from the vault's members: it can no longer invite or write",
+                hint: "`diary sync stop` ends syncing here; a member can invite it again as a new machine",
+                code: .failure)
         case .noSuchMember(let name):
             self.init(
                 message: "no member is called '\(Printable.escaped(name))'", hint: "`diary sync members` lists them",
@@ -64,6 +69,13 @@ extension ErrorReport {
                 message:
                     "this machine would write a statement that breaks the chain (\(SyncChainText.statementFault(fault))); nothing was written",
                 hint: nil, code: .failure)
+        case .keyChangeUnderOldPassphrase(let machine):
+            self.init(
+                message:
+                    "the passphrase was changed on '\(Printable.escaped(machine))' after this machine's key rotation: publishing the rotation would bring the old passphrase back; nothing was synced",
+                hint:
+                    "run `diary passwd` here and set the passphrase set on '\(Printable.escaped(machine))', then `diary sync`",
+                code: .failure)
         case .lamportExhausted:
             self.init(
                 message: "this machine's lamport clock is used up: a forged record pushed it there", hint: nil,

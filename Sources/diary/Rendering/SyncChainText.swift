@@ -21,6 +21,8 @@ enum SyncChainText {
                 "\(path) is not an authentic statement of this vault's members (\(SyncFindingText.faultText(fault))): forged or damaged"
         case .statementBreaksChain(let path, let fault):
             return "\(path) breaks the membership chain: \(statementFault(fault))"
+        case .statementGone(let path):
+            return "\(path), a statement this machine accepted before, is gone or was changed"
         case .statementOffTheChain(let path):
             return "\(path) follows no statement this machine accepted: an old fork, or forged"
         case .headerNotAuthentic(let path):
@@ -64,6 +66,9 @@ enum SyncChainText {
             return
                 "this machine was removed from the members: it writes nothing more; `diary sync stop` ends syncing here"
         case .machineRemoved(let machine): return "'\(machine)' is no longer a member"
+        case .readElsewhereNotHere(let machine, let seq, let reader):
+            return
+                "'\(reader)' had read record \(seq) of '\(machine)', which has not reached this machine yet (still being copied, or kept from it); run `diary sync` again later"
         case .forkSettled: return "key changes made at the same time on two machines were settled"
         case .statementsWaiting(let count):
             return "\(count) statement(s) of the membership chain wait for their vault header to arrive"

@@ -43,7 +43,7 @@ enum SyncFindingText {
             return
                 "machine \(Self.shortMachineID(machine)) wrote two different records \(seq) (\(copy)): a copied machine or a forged log"
         case .recordUnvouched, .recordWithheld, .logsDisagree, .statementNotAuthentic, .statementBreaksChain,
-            .statementOffTheChain, .headerNotAuthentic, .headerCheaper, .joinNotAuthentic:
+            .statementOffTheChain, .statementGone, .headerNotAuthentic, .headerCheaper, .joinNotAuthentic:
             return SyncChainText.finding(finding)!
         }
     }
@@ -92,6 +92,7 @@ enum SyncFindingText {
                 "this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it now"
         case .passphraseChangeNotAdopted, .recordsOfRemovedMachineIgnored, .awaitingAdmission, .awaitingAdmissionOf,
             .thisMachineAdmitted, .machineAdmitted, .thisMachineRemoved, .machineRemoved, .forkSettled,
+            .readElsewhereNotHere,
             .statementsWaiting:
             return SyncChainText.note(note)!
         case .entriesFetchedBack(let count):

@@ -19,6 +19,7 @@ enum SyncStatusLines {
     static func status(_ status: SyncStatusReport, now: Date) -> [String] {
         var lines = ["remote: \(Printable.escaped(status.remote))"]
         if status.awaitingAdmission { lines.append("this machine waits to be admitted by the member who invited it") }
+        if status.removed { lines.append("this machine was removed from the members: it writes nothing more") }
         if status.keyChangeWaiting { lines.append("a key change made here goes out with the next sync") }
         if status.invitesOutstanding > 0 { lines.append("invites not used yet: \(status.invitesOutstanding)") }
         for m in status.members {
