@@ -84,10 +84,10 @@ final class SyncPassphraseRaceTests: XCTestCase {
         XCTAssertEqual(try net.snapshot(1), try net.snapshot(0))
     }
 
-    /// A passphrase-only change that reached the remote, then a rotation made over it
-    /// elsewhere: the rotation's passphrase is the one left, and the machine that changed the
-    /// passphrase follows with it.
-    func testARotationOverAPublishedPassphraseChangeLeavesTheRotationsPassphrase() throws {
+    /// A passphrase-only change that reached the remote, then a rotation made elsewhere by a
+    /// machine that never took the new passphrase: publishing it would bring the old passphrase
+    /// back, so sync refuses and says to set the new one; done, every machine opens with it.
+    func testARotationMadeUnderAReplacedPassphraseIsHeldUntilThePassphraseIsSet() throws {
         let net = try SyncMachines(.git)
         let a = try net.first(entries: ["one"])
         let b = try net.join()
@@ -97,17 +97,24 @@ final class SyncPassphraseRaceTests: XCTestCase {
         try net.sync(1)
         try net.sync(0)
         try a.ok(["rekey"])
+        let held = try a.run(["sync"])
+        XCTAssertEqual(held.status, 1, held.stderr)
+        XCTAssertTrue(
+            held.stderr.contains("the passphrase was changed on 'machine-1' after this machine's key rotation"),
+            held.stderr)
+        XCTAssertTrue(held.stderr.contains("run `diary passwd` here"), held.stderr)
+        let aNew = try a.passphraseFile(newPassphrase)
+        try a.ok(["passwd", "--new-passphrase-file", aNew])
+        a.environment["DIARY_PASSPHRASE_FILE"] = aNew
         try net.sync(0)
-        let refused = try b.run(["sync"])
-        XCTAssertEqual(refused.status, 77, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("changed on 'machine-0'"), refused.stderr)
-        try b.ok(["unlock"])
-        let followed = try b.ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(net.passphrase)])
+        let followed = try net.sync(1)
         XCTAssertTrue(followed.stderr.contains("vault key was rotated on 'machine-0'"), followed.stderr)
-        try b.ok(["lock"])
-        XCTAssertEqual(
-            try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile(net.passphrase)]).status, 0)
-        XCTAssertEqual(try b.run(["list"]).status, 77)
+        XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
+        for machine in [a, b] {
+            let old = try machine.passphraseFile(net.passphrase)
+            XCTAssertEqual(try machine.run(["list"], env: ["DIARY_PASSPHRASE_FILE": old]).status, 77)
+            XCTAssertEqual(try machine.run(["list"]).status, 0)
+        }
     }
 
     /// A passphrase-only change not yet published when a rotation made elsewhere arrives: it
