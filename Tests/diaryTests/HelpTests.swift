@@ -16,7 +16,7 @@ final class HelpTests: XCTestCase {
     /// renders (`HelpTextTests` reads that in process) and exits 0; so does a completion script.
     func testHelpAndCompletionScriptsGoToStdoutWithStatus0() throws {
         let box = try DiarySandbox(name: "help")
-        for command in ["", "show", "sync join"] {
+        for command in ["", "show", "sync join", "sync invite"] {
             let args = command.split(separator: " ").map(String.init) + ["--help"]
             let result = try box.run(args, env: ["COLUMNS": "80"])
             XCTAssertEqual(result.status, 0, "\(args): \(result.stderr)")
@@ -28,6 +28,9 @@ final class HelpTests: XCTestCase {
             let result = try box.run(["--generate-completion-script", shell])
             XCTAssertEqual(result.status, 0, shell)
             XCTAssertTrue(result.stdout.contains("unlock") && result.stdout.contains("passphrase-file"), shell)
+            for word in ["invite", "members", "no-rekey"] {
+                XCTAssertTrue(result.stdout.contains(word), "\(shell): \(word)")
+            }
         }
     }
 

@@ -34,6 +34,26 @@ final class HelpTextTests: XCTestCase {
         }
     }
 
+    /// Each `sync` subcommand explains itself with an example, and says where its output goes
+    /// when it prints data (the code, the members, the status).
+    func testEverySyncSubcommandHasHelpWithAnExample() throws {
+        for command in ["init", "join", "invite", "members", "status", "remove", "stop", "upgrade"] {
+            let help = try Self.help("sync \(command)")
+            XCTAssertTrue(help.contains("EXAMPLE"), "sync \(command) --help has an example")
+            XCTAssertTrue(help.contains("--vault"), "sync \(command) takes --vault")
+        }
+        for command in ["invite", "members", "status"] {
+            XCTAssertTrue(
+                try Self.help("sync \(command)").contains("stdout"), "sync \(command) says what goes to stdout")
+        }
+        for (command, option) in [
+            ("join", "--invite"), ("init", "--invite"), ("remove", "--yes"), ("invite", "--name"),
+        ] {
+            XCTAssertTrue(try Self.help("sync \(command)").contains(option), "sync \(command) --help lists \(option)")
+        }
+        XCTAssertTrue(try Self.help("passwd").contains("--no-rekey"))
+    }
+
     func testRootHelpListsCommandsAndExitCodesButNotTheAgent() throws {
         let help = try Self.help("")
         for command in HelpTests.commands { XCTAssertTrue(help.contains("  \(command)"), command) }
@@ -91,7 +111,8 @@ final class HelpTextTests: XCTestCase {
         let commands =
             [""] + HelpTests.commands + [
                 "audit", "conflicts", "resolve", "sync", "sync now", "sync init",
-                "sync join", "sync stop",
+                "sync join", "sync invite", "sync members", "sync status", "sync remove", "sync stop",
+                "sync upgrade",
             ]
         for command in commands {
             let help = try Self.help(command, columns: 80)

@@ -11,7 +11,7 @@ final class SyncObserverTests: XCTestCase {
                 facts["count"], "no (one record per sync)", "\(kind): three new entries went out as one record")
             XCTAssertEqual(facts["ids"], "no", "\(kind): no entry id in any name or byte, raw or as text")
             XCTAssertEqual(
-                facts["sizes"], "bucketed per record (512 B, then 8 per doubling)", "\(kind): 105 bytes + a bucket")
+                facts["sizes"], "bucketed per record (512 B, then 8 per doubling)", "\(kind): 185 bytes + a bucket")
             XCTAssertEqual(facts["entry-mtime"], "no (records name no entry)")
             XCTAssertEqual(facts["entry-ctime"], "no (records name no entry)")
             XCTAssertEqual(facts["changed"], "no (only new records)", "\(kind): files are only ever added")
@@ -28,8 +28,8 @@ final class SyncObserverTests: XCTestCase {
             XCTAssertEqual(facts["key-generation"], "yes (keys/ headers, record key ids)")
             XCTAssertEqual(facts["plaintext"], "no", "\(kind): no text, title or tag in any byte the host holds")
             XCTAssertEqual(
-                facts["machines"], "yes (one log per machine that wrote)",
-                "\(kind): a joined machine shows once it writes")
+                facts["machines"], "yes (one log per machine, from its join)",
+                "\(kind): a machine shows as soon as it asks to join (record 1 of its log)")
             XCTAssertEqual(facts["syncs"], "yes (one record per sync that wrote)")
             XCTAssertEqual(facts["machine-names"], "no (sealed)")
         }
@@ -51,8 +51,9 @@ final class SyncObserverTests: XCTestCase {
     func testAnOldPassphraseOpensNothingInTheRemotesTreeAndDiaryRefusesIt() throws {
         for kind in [SyncMachines.Kind.git, .folder] {
             let scenario = try SyncObserverScenario.shared(kind)
-            // keys/ tells each key change apart: the header generation stays for passwd, grows for rekey.
-            XCTAssertEqual(scenario.keyChanges, ["init", "passwd", "rekey"], "\(kind)")
+            // chain/ tells each change apart without a key: the clear key id stays for an
+            // admission and a passphrase change (which publishes a header), and changes for rekey.
+            XCTAssertEqual(scenario.keyChanges, ["init", "admit", "passwd", "rekey"], "\(kind)")
             // The header published before `passwd` is removed from the tree once `passwd` is
             // synced: the old passphrase opens no header there (FORMAT.md §3 and §12.4 with
             // libsodium; measured here). A git remote's history still holds it.

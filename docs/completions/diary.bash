@@ -617,7 +617,7 @@ _diary_stats() {
 
 _diary_passwd() {
     repeating_flags=()
-    non_repeating_flags=(--allow-weak-passphrase --version -h --help)
+    non_repeating_flags=(--allow-weak-passphrase --no-rekey --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault --passphrase-file --new-passphrase-file --kdf)
     __diary_offer_flags_options 0
@@ -891,13 +891,13 @@ _diary_sync() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    now|init|join|stop)
+    now|init|join|invite|members|status|remove|stop|upgrade)
         # Offer subcommand argument completions
         "_diary_sync_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'now init join stop' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'now init join invite members status remove stop upgrade' -- "${cur}"))
         ;;
     esac
 }
@@ -926,7 +926,7 @@ _diary_sync_init() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --folder --name)
+    non_repeating_options=(--vault --passphrase-file --folder --name --invite)
     __diary_offer_flags_options 1
 
     # Offer option value completions
@@ -946,6 +946,9 @@ _diary_sync_init() {
     '--name')
         return
         ;;
+    '--invite')
+        return
+        ;;
     esac
 }
 
@@ -953,7 +956,7 @@ _diary_sync_join() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --folder --name --to --store)
+    non_repeating_options=(--vault --passphrase-file --folder --name --to --store --invite)
     __diary_offer_flags_options 1
 
     # Offer option value completions
@@ -981,6 +984,92 @@ _diary_sync_join() {
         __diary_add_completions -W 'sqlite'$'\n''files'
         return
         ;;
+    '--invite')
+        return
+        ;;
+    esac
+}
+
+_diary_sync_invite() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file --name)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--name')
+        return
+        ;;
+    esac
+}
+
+_diary_sync_members() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_sync_status() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_sync_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--yes --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
     esac
 }
 
@@ -999,6 +1088,29 @@ _diary_sync_stop() {
         ;;
     '--passphrase-file')
         __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_sync_upgrade() {
+    repeating_flags=()
+    non_repeating_flags=(--yes --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault --passphrase-file --name)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--name')
         return
         ;;
     esac

@@ -354,6 +354,7 @@ _diary_passwd() {
         '--new-passphrase-file[Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).]:file:_files'
         '--allow-weak-passphrase[Use the new passphrase even if the strength check calls it weak.]'
         '--kdf[Also change the Argon2id cost\: interactive, moderate or sensitive.]:kdf:{__diary_complete "${___kdf[@]}"}'
+        '--no-rekey[On a vault that syncs\: change the passphrase only, not the vault key.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -514,13 +515,18 @@ _diary_sync() {
             'now:Publish this machine'\''s changes and take in the others'\'' (the default).'
             'init:Start syncing this vault with a remote.'
             'join:Build a local vault on this machine from a remote.'
+            'invite:Print a one-time code that lets another machine join.'
+            'members:List the machines that are members of this vault'\''s sync.'
+            'status:Show the remote, the members and when each was last heard from.'
+            'remove:Remove a machine from this vault'\''s sync, and rotate the key.'
             'stop:Stop syncing this vault on this machine.'
+            'upgrade:Move this vault'\''s remote from sync format 1 to format 2.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        now|init|join|stop)
+        now|init|join|invite|members|status|remove|stop|upgrade)
             "_diary_sync_${words[1]}" && ret=0
             ;;
         esac
@@ -551,6 +557,7 @@ _diary_sync_init() {
         ':git-remote:'
         '--folder[A folder a file-sync tool replicates (Syncthing, Dropbox, ...), instead of git.]:path:_files -/'
         '--name[This machine'\''s name in conflicts and messages (default\: the host name).]:name:'
+        '--invite[For a remote that already holds this vault\: the code `diary sync invite` printed there.]:code:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -570,6 +577,62 @@ _diary_sync_join() {
         '--name[This machine'\''s name in conflicts and messages (default\: the host name).]:name:'
         '--to[Where to create the local vault.]:path:_files -/'
         '--store[How entries are stored here\: sqlite or files (each machine chooses).]:store:{__diary_complete "${___store[@]}"}'
+        '--invite[The code `diary sync invite` printed on a machine that syncs.]:code:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_sync_invite() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--name[What the invite is for (shown when it is used).]:name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_sync_members() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_sync_status() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_sync_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':name:'
+        '--yes[Do not ask.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -583,6 +646,21 @@ _diary_sync_stop() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--yes[Do not ask.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_sync_upgrade() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--name[This machine'\''s name in conflicts and messages (default\: the host name).]:name:'
         '--yes[Do not ask.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'

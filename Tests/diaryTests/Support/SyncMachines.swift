@@ -46,47 +46,68 @@ final class SyncMachines {
         return machine
     }
 
-    /// Another machine: `sync join` (after the folder was copied to it).
+    /// Another machine, the whole way a user brings one in: `sync invite` on `inviter`, `sync
+    /// join --invite` on the new machine (after the folder was copied to it), then `diary sync`
+    /// on the inviter (which admits it) and on the new machine (whose changes go out from then
+    /// on). `admit: false` stops after the join: the new machine has asked to join, no more.
     @discardableResult
-    func join(store: String = "files") throws -> DiarySandbox {
+    func join(store: String = "files", inviter: Int = 0, admit: Bool = true) throws -> DiarySandbox {
         let n = machines.count
         let machine = try DiarySandbox(name: "m\(n)")
         let file = try machine.passphraseFile(passphrase)
         machine.environment["DIARY_PASSPHRASE_FILE"] = file
         passphraseFiles.append(file)
-        if kind == .folder { try replicate(from: 0, to: n) }
+        let code = try invite(from: inviter, name: "machine-\(n)")
+        if kind == .folder { try replicate(from: inviter, to: n) }
         try machine.ok(
             ["sync", "join"] + remoteArguments(n) + [
-                "--to", machine.vault.path, "--store", store, "--name", "machine-\(n)",
+                "--invite", code, "--to", machine.vault.path, "--store", store, "--name", "machine-\(n)",
             ])
         machines.append(machine)
+        if kind == .folder { try spread(from: n) }
+        guard admit else { return machine }
+        try sync(inviter)
+        try sync(n)
         return machine
+    }
+
+    /// The code `diary sync invite` prints on machine `n` (stdout holds nothing else).
+    func invite(from n: Int, name: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
+        let result = try machines[n].ok(
+            ["sync", "invite"] + (name.map { ["--name", $0] } ?? []), file: file, line: line)
+        return result.out
     }
 
     subscript(n: Int) -> DiarySandbox { machines[n] }
 
-    /// `diary sync` on machine `n`, then (folder) copy what it wrote to every other machine.
+    /// `diary sync` on machine `n`, then (folder) copy what it wrote to every other machine,
+    /// and remove there the published headers it removed.
     @discardableResult
-    func sync(_ n: Int, file: StaticString = #filePath, line: UInt = #line) throws -> DiaryResult {
-        let result = try machines[n].ok(["sync"], file: file, line: line)
-        if kind == .folder { try spread(from: n) }
+    func sync(_ n: Int, env: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws
+        -> DiaryResult
+    {
+        let before = kind == .folder ? publishedHeaders(n) : []
+        let result = try machines[n].ok(["sync"], env: env, file: file, line: line)
+        if kind == .folder { try spread(from: n, removing: before.subtracting(publishedHeaders(n))) }
         return result
     }
 
-    /// Copies machine `from`'s folder to every other machine's.
-    func spread(from n: Int) throws {
+    /// The names in machine `n`'s `keys/` folder.
+    private func publishedHeaders(_ n: Int) -> Set<String> {
+        Set((try? FileManager.default.contentsOfDirectory(atPath: folder(n).appendingPathComponent("keys").path)) ?? [])
+    }
+
+    /// Copies machine `from`'s folder to every other machine's; the headers in `removed` (which
+    /// diary removed there, once a newer key change replaced them) go from theirs too, as a
+    /// sync tool carries a removal.
+    func spread(from n: Int, removing removed: Set<String> = []) throws {
         for other in machines.indices where other != n {
             try replicate(from: n, to: other)
-            // diary removes only published headers that a newer key change replaced; a sync
-            // tool carries the removal to the other replicas.
-            let keys = "keys"
-            let kept = Set(
-                (try? FileManager.default.contentsOfDirectory(atPath: folder(n).appendingPathComponent(keys).path))
-                    ?? [])
-            let theirs = folder(other).appendingPathComponent(keys)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: theirs.path)) ?? []
-            where !kept.contains(name) {
-                try FileManager.default.removeItem(at: theirs.appendingPathComponent(name))
+            for name in removed {
+                try? FileManager.default.removeItem(
+                    at: folder(other).appendingPathComponent("keys").appendingPathComponent(name))
             }
         }
     }
@@ -164,14 +185,15 @@ final class SyncMachines {
         return all
     }
 
-    /// The one header the git remote publishes for `store` (after the newest key change
-    /// removed the ones it replaced).
+    /// The newest header the git remote publishes for `store`: that of the newest statement
+    /// that published one (`keys/<machine>-<statement seq>.<store>`).
     func publishedHeader(store: String) throws -> [UInt8] {
         let gitDir = "--git-dir=\(remoteRepository.path)"
         let names = try Self.git([gitDir, "ls-tree", "--name-only", "main", "keys/"])
             .split(separator: "\n").filter { $0.hasSuffix(".\(store)") }
-        XCTAssertEqual(names.count, 1, "\(names)")
-        return Array(try Self.gitRaw([gitDir, "show", "main:\(names.first ?? "")"]))
+        let newest = names.max { $0.split(separator: "-").last! < $1.split(separator: "-").last! }
+        XCTAssertNotNil(newest, "\(names)")
+        return Array(try Self.gitRaw([gitDir, "show", "main:\(newest ?? "")"]))
     }
 
     /// `$XDG_STATE_HOME/diary` of machine `n` (its default, under its HOME).

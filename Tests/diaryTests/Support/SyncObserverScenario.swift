@@ -5,8 +5,9 @@ import XCTest
 
 /// One life of a synced diary, watched from the remote by someone without the passphrase (the
 /// host): a vault, `sync init` to a bare git repository or a folder, three entries written, one
-/// edited, one deleted, a second machine joining and writing, the passphrase changed and the key
-/// rotated, with a sync after each step. After each step the observer takes a snapshot of what
+/// edited, one deleted, a second machine joining (with an invite) and writing, the passphrase
+/// changed (`passwd --no-rekey`: the key stays, so a header left behind would still open it) and
+/// the key rotated, with a sync after each step. After each step the observer takes a snapshot of what
 /// the remote holds; at the end it looks with ordinary means only — a listing, `stat`, the raw
 /// bytes of every file, and for git `git log`, `git ls-tree` and `git cat-file` on the bare
 /// repository. `facts` holds what it found, as the keywords of SECURITY.md's table.
@@ -25,7 +26,9 @@ final class SyncObserverScenario {
     /// wraps the very vault key the header published by `passwd` wraps (someone who learnt the
     /// old passphrase, not the keyless host; a reader of FORMAT.md §3 with libsodium).
     private(set) var oldPassphraseOpensCurrentKey = false
-    /// What each header pair in `keys/` tells, in order: "init", "passwd" or "rekey".
+    /// What each statement in `chain/` tells a keyless host, in order: "init" (the first),
+    /// "rekey" (a new key id in its clear prefix), "passwd" (the same key id and a new header
+    /// in `keys/`) or "admit" (the same key id, no header).
     private(set) var keyChanges: [String] = []
     /// Commits on the bare repository's `main` (git only).
     private(set) var commitCount = 0
@@ -185,11 +188,15 @@ final class SyncObserverScenario {
 
         let oldPass = net.passphraseFiles[0]
         let newPass = try m0.passphraseFile("battery staple")
-        try m0.ok(["passwd", "--new-passphrase-file", newPass])
+        try m0.ok(["passwd", "--no-rekey", "--new-passphrase-file", newPass])
         m0.environment["DIARY_PASSPHRASE_FILE"] = newPass
         try net.sync(0)
-        try net.sync(1)
-        m1.environment["DIARY_PASSPHRASE_FILE"] = try m1.passphraseFile("battery staple")
+        // m1 takes the new passphrase when given it (its vault opens with the old one).
+        let m1New = try m1.passphraseFile("battery staple")
+        try m1.ok(["unlock"])
+        try net.sync(1, env: ["DIARY_PASSPHRASE_FILE": m1New])
+        try m1.ok(["lock"])
+        m1.environment["DIARY_PASSPHRASE_FILE"] = m1New
         let changed = try snapshot()
         oldPassphraseJoined = try joinsWith(passphraseFile: oldPass)
 
@@ -204,8 +211,9 @@ final class SyncObserverScenario {
         let info = try Vault.inspect(at: m0.vault)
 
         let logs = Set(Self.records(final).keys.map { String($0.split(separator: "/")[1]) })
-        // Syncs that carried changes: m0 wrote init, three entries, edit, delete, passwd, rekey
-        // (with entry E); m1 wrote entry D. Syncs with nothing to write write nothing.
+        // Syncs that carried entries: m0 wrote three entries, the edit, the delete and entry E;
+        // m1 wrote its join and entry D. Key changes and admissions are statements in `chain/`,
+        // not records; syncs with nothing to write write nothing.
         let recordsPerLog = logs.map { log in Self.records(final).keys.filter { $0.hasPrefix("log/\(log)/") }.count }
             .sorted()
 
@@ -225,10 +233,11 @@ final class SyncObserverScenario {
         }
         facts["ids"] = idHits.isEmpty ? "no" : "yes (\(Set(idHits).sorted().joined(separator: ", ")))"
 
-        // sizes: every record is 105 bytes plus a bucket; an edit and a delete fill one bucket alike.
+        // sizes: every record is 185 bytes (105 of prefix, a 16-byte tag, a 64-byte signature)
+        // plus a bucket; an edit and a delete fill one bucket alike.
         let editRecord = Self.only(Set(Self.records(edited).keys).subtracting(Self.records(joined).keys))
         let deleteRecord = Self.only(Set(Self.records(deleted).keys).subtracting(Self.records(edited).keys))
-        let allBucketed = Self.records(final).values.allSatisfy { Self.isBucket($0.count - 105) }
+        let allBucketed = Self.records(final).values.allSatisfy { Self.isBucket($0.count - 185) }
         let editSize = editRecord.flatMap { edited[$0]?.count },
             deleteSize = deleteRecord.flatMap { deleted[$0]?.count }
         facts["sizes"] =
@@ -299,8 +308,8 @@ final class SyncObserverScenario {
         let kept = try traces(of: entryRecord, in: all)
         facts["edited-traces"] = kept ? "yes (records are write-once)" : "no"
         facts["deleted-traces"] = facts["edited-traces"]
-        let keyIDs = Set(Self.records(final).values.map { Array($0[49..<65]) })
-        let beforeRekey = Self.records(changed).values.map { Array($0[49..<65]) }
+        let keyIDs = Set(Self.records(final).values.map { Array($0[49..<81]) })
+        let beforeRekey = Self.records(changed).values.map { Array($0[49..<81]) }
         let oldKeyRecordKept = try traces(of: Self.records(changed).values.first!, in: all)
         facts["rekey-traces"] =
             keyIDs.count == 2 && beforeRekey.allSatisfy({ keyIDs.contains($0) }) && oldKeyRecordKept
@@ -346,21 +355,26 @@ final class SyncObserverScenario {
             found.filter { !$0.hasPrefix("machine-") }.isEmpty ? "no" : "yes (\(found.joined(separator: ", ")))"
         facts["machine-names"] = found.filter { $0.hasPrefix("machine-") }.isEmpty ? "no (sealed)" : "yes"
 
-        // Key changes: `keys/` holds one header pair per change, named by its record; a header
-        // wrapping the generation before it is a passphrase change, a newer one a rotation.
-        var everPublished: [String: [UInt8]] = [:]
-        for snap in [afterInit, written, joined, edited, deleted, changed, final] {
-            for (name, bytes) in snap where name.hasPrefix("keys/") && name.hasSuffix(".sqlite") {
-                everPublished[name] = bytes
+        // Key changes: one statement each in `chain/<seq>-<author>`, whose clear prefix carries
+        // the key id (bytes 49..<81); a statement that publishes a header has `keys/<author>-<seq>`.
+        let snapshots = [afterInit, written, joined, edited, deleted, changed, final]
+        var statements: [String: [UInt8]] = [:]
+        var headerNames: Set<String> = []
+        for snap in snapshots {
+            for (name, bytes) in snap where name.hasPrefix("chain/") { statements[name] = bytes }
+            for name in snap.keys where name.hasPrefix("keys/") && name.hasSuffix(".sqlite") {
+                headerNames.insert(String(name.dropFirst("keys/".count).dropLast(".sqlite".count)))
             }
         }
-        var previous: UInt32 = 0
-        keyChanges = everPublished.sorted { $0.key.split(separator: "-").last! < $1.key.split(separator: "-").last! }
-            .map { header in
-                let g = header.value[61..<65].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                defer { previous = g }
-                return previous == 0 ? "init" : g == previous ? "passwd" : "rekey"
-            }
+        var previousKeyID: [UInt8] = []
+        keyChanges = statements.sorted { $0.key < $1.key }.map { name, bytes in
+            let keyID = Array(bytes[49..<81])
+            defer { previousKeyID = keyID }
+            let parts = name.dropFirst("chain/".count).split(separator: "-")
+            let published = parts.count == 2 && headerNames.contains("\(parts[1])-\(parts[0])")
+            if previousKeyID.isEmpty { return "init" }
+            return keyID != previousKeyID ? "rekey" : published ? "passwd" : "admit"
+        }
 
         // Machines and syncs: one log per machine that wrote, one record per sync that carried changes.
         let joinAddedLog =
@@ -368,11 +382,14 @@ final class SyncObserverScenario {
             != Set(Self.records(written).keys.map { $0.split(separator: "/")[1] })
         facts["machines"] =
             logs.count == 2
-            ? (joinAddedLog ? "yes (one log per machine)" : "yes (one log per machine that wrote)") : "no"
+            ? (joinAddedLog ? "yes (one log per machine, from its join)" : "yes (one log per machine that wrote)")
+            : "no"
         facts["syncs"] =
-            recordsPerLog == [1, 6] ? "yes (one record per sync that wrote)" : "unclear (\(recordsPerLog))"
+            recordsPerLog == [2, 4] ? "yes (one record per sync that wrote)" : "unclear (\(recordsPerLog))"
 
-        let m0Hex = logs.first { hex in Self.records(afterInit).keys.contains { $0.hasPrefix("log/\(hex)/") } } ?? "00"
+        // m0's machine id, from the name of the first statement (`chain/000000000000-<id>`).
+        let genesis = afterInit.keys.first { $0.hasPrefix("chain/000000000000-") } ?? "chain/0-00"
+        let m0Hex = String(genesis.split(separator: "-").last ?? "00")
         let m0Bytes = [UInt8](hex: m0Hex)
         controls = (
             all.contains { Observer.contains($0.bytes, m0Bytes) },
@@ -392,7 +409,7 @@ final class SyncObserverScenario {
         case .git: try SyncMachines.git(["clone", "--quiet", "--bare", net.remoteRepository.path, copy.path])
         case .folder: try Observer.runTool("/bin/cp", ["-a", net.folder(0).path, copy.path])
         }
-        let args = (kind == .git ? [copy.path] : ["--folder", copy.path])
+        let args = (kind == .git ? [copy.path] : ["--folder", copy.path]) + ["--invite", try net.invite(from: 0)]
         let result = try outsider.run(
             ["sync", "join"] + args + ["--to", outsider.vault.path, "--store", "files", "--name", "outsider"],
             env: ["DIARY_PASSPHRASE_FILE": passphraseFile])

@@ -78,18 +78,26 @@ final class SyncInterruptedRotationTests: XCTestCase {
         let refused = try b.run(["sync"])
         XCTAssertEqual(refused.status, 1, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("a key rotation was interrupted"), refused.stderr)
-        // Meanwhile A changes the passphrase; then B finishes with `rekey`.
+        // Meanwhile A changes the passphrase only (--no-rekey: the key stays A's); then B
+        // finishes with `rekey`.
         let newPass = try a.passphraseFile("violet anchor meadow drift")
-        try a.ok(["passwd", "--new-passphrase-file", newPass])
+        try a.ok(["passwd", "--no-rekey", "--new-passphrase-file", newPass])
         a.environment["DIARY_PASSPHRASE_FILE"] = newPass
         try net.sync(0)
         try b.ok(["rekey"])
 
         // The key B finished with is A's: B publishes no key change of its own, so A's
-        // passphrase stays, and nobody is told of a change on B.
+        // passphrase stays, and nobody is told of a change on B. Given the new passphrase, B
+        // takes it.
         let followed = try net.sync(1)
         XCTAssertFalse(followed.stderr.contains("published the new passphrase or key"), followed.stderr)
         XCTAssertTrue(followed.stderr.contains("passphrase was changed on 'machine-0'"), followed.stderr)
+        try b.ok(["unlock"])
+        let adopted = try net.sync(
+            1, env: ["DIARY_PASSPHRASE_FILE": try b.passphraseFile("violet anchor meadow drift")])
+        try b.ok(["lock"])
+        XCTAssertTrue(
+            adopted.stderr.contains("from now on this vault opens with the passphrase set there"), adopted.stderr)
         let quiet = try net.sync(0)
         XCTAssertFalse(quiet.stderr.contains("changed on"), quiet.stderr)
         XCTAssertFalse(quiet.stderr.contains("rotated on"), quiet.stderr)

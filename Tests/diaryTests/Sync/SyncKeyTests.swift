@@ -3,24 +3,66 @@ import XCTest
 
 /// `diary passwd` and `diary rekey` on one machine reach the others at their next sync.
 final class SyncKeyTests: XCTestCase {
-    func testPasswdOnOneMachineReachesTheOther() throws {
+    /// `passwd` on a synced vault rotates the key too: another machine follows with the new
+    /// passphrase (its own vault still opens with the old one until then) and is told where.
+    func testPasswdOnOneMachineRotatesTheKeyAndReachesTheOther() throws {
         for kind in [SyncMachines.Kind.git, .folder] {
             let net = try SyncMachines(kind)
             let a = try net.first(entries: ["one"])
             let b = try net.join(store: "files")
             let newPass = try a.passphraseFile("violet anchor meadow drift")
-            try a.ok(["passwd", "--new-passphrase-file", newPass])
+            let changed = try a.ok(["passwd", "--new-passphrase-file", newPass])
+            XCTAssertTrue(changed.stderr.contains("the vault key was rotated too"), changed.stderr)
             a.environment["DIARY_PASSPHRASE_FILE"] = newPass
             try net.sync(0)
-            let followed = try net.sync(1)
-            XCTAssertTrue(followed.stderr.contains("passphrase was changed on 'machine-0'"), followed.stderr)
+            // The old passphrase opens B's vault but not the new key: told where it changed.
+            let refused = try b.run(["sync"])
+            XCTAssertEqual(refused.status, 77, "\(kind): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("it was changed on 'machine-0'"), refused.stderr)
+            try b.ok(["unlock"])
+            let bNew = try b.passphraseFile("violet anchor meadow drift")
+            let followed = try b.ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": bNew])
+            XCTAssertTrue(followed.stderr.contains("vault key was rotated on 'machine-0'"), followed.stderr)
+            try b.ok(["lock"])
             // On B the old passphrase stops working and the new one opens.
             XCTAssertEqual(try b.run(["list"]).status, 77)
-            let bNew = try b.passphraseFile("violet anchor meadow drift")
             XCTAssertEqual(try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": bNew]).status, 0)
         }
     }
 
+    /// `passwd --no-rekey` keeps the key: a machine without the new passphrase keeps syncing
+    /// and is told; given the new passphrase, `diary sync` adopts it.
+    func testPasswdWithoutRekeyIsAdoptedOnlyWithTheNewPassphrase() throws {
+        let net = try SyncMachines(.git)
+        let a = try net.first(entries: ["one"])
+        let b = try net.join(store: "files")
+        let newPass = try a.passphraseFile("violet anchor meadow drift")
+        let changed = try a.ok(["passwd", "--no-rekey", "--new-passphrase-file", newPass])
+        XCTAssertFalse(changed.stderr.contains("rotated"), changed.stderr)
+        a.environment["DIARY_PASSPHRASE_FILE"] = newPass
+        try a.ok(["new"], stdin: Data("after the change".utf8))
+        try net.sync(0)
+        let noted = try net.sync(1)
+        XCTAssertTrue(
+            noted.stderr.contains(
+                "the passphrase was changed on 'machine-0': this vault opens with its old passphrase"),
+            noted.stderr)
+        XCTAssertEqual(try net.snapshot(1), try net.snapshot(0), "the key is the same: records still arrive")
+        XCTAssertEqual(try b.run(["list"]).status, 0, "the old passphrase still opens B")
+        try b.ok(["unlock"])
+        let bNew = try b.passphraseFile("violet anchor meadow drift")
+        let adopted = try b.ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": bNew])
+        XCTAssertTrue(
+            adopted.stderr.contains("the passphrase was changed on 'machine-0': from now on this vault opens"),
+            adopted.stderr)
+        try b.ok(["lock"])
+        XCTAssertEqual(try b.run(["list"]).status, 77)
+        XCTAssertEqual(try b.run(["list"], env: ["DIARY_PASSPHRASE_FILE": bNew]).status, 0)
+    }
+
+    /// Two `passwd` (each rotating) before either machine saw the other's: the one that syncs
+    /// second is told and changes nothing; `rekey` there, then syncs, end with one key and its
+    /// passphrase on every machine.
     func testConcurrentPasswdEndsWithOnePassphraseAndSaysSo() throws {
         let net = try SyncMachines(.git)
         let a = try net.first(entries: ["one"])
@@ -32,15 +74,38 @@ final class SyncKeyTests: XCTestCase {
         a.environment["DIARY_PASSPHRASE_FILE"] = passA
         b.environment["DIARY_PASSPHRASE_FILE"] = passB
         try net.sync(0)
-        // B saw A's change when it published its own: B's is the later one, on every machine.
-        let second = try net.sync(1)
-        XCTAssertFalse(second.stderr.contains("passphrase was changed"), second.stderr)
-        let third = try net.sync(0)
-        XCTAssertTrue(third.stderr.contains("passphrase was changed on 'machine-1'"), third.stderr)
-        for machine in [a, b] {
+        // B's passphrase does not open A's key; given A's, B sees that both changed the key.
+        let missing = try b.run(["sync"])
+        XCTAssertEqual(missing.status, 77, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("changed on 'machine-0'"), missing.stderr)
+        try b.ok(["unlock"])
+        let passAOnB = try b.passphraseFile("amber canyon whistle oak")
+        let told = try b.run(["sync"], env: ["DIARY_PASSPHRASE_FILE": passAOnB])
+        XCTAssertEqual(told.status, 1, told.stderr)
+        XCTAssertTrue(told.stderr.contains("rotated on 'machine-0' and on this machine at the same time"), told.stderr)
+        try b.ok(["lock"])
+        XCTAssertEqual(try b.run(["list"]).status, 0, "nothing changed on B: its own passphrase opens it")
+
+        // B rotates again on top of A's change: B's passphrase is the one left everywhere.
+        try b.ok(["rekey"])
+        try b.ok(["unlock"])
+        try b.ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": passAOnB])
+        try b.ok(["lock"])
+        let refused = try a.run(["sync"])
+        XCTAssertEqual(refused.status, 77, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("changed on 'machine-1'"), refused.stderr)
+        try a.ok(["unlock"])
+        let passBOnA = try a.passphraseFile("cobalt river sparrow mint")
+        let followed = try a.ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": passBOnA])
+        XCTAssertTrue(followed.stderr.contains("rotated on 'machine-1'"), followed.stderr)
+        try a.ok(["lock"])
+        for (machine, passB, passA) in [(a, passBOnA, passA), (b, passB, passAOnB)] {
             XCTAssertEqual(try machine.run(["list"], env: ["DIARY_PASSPHRASE_FILE": passB]).status, 0)
             XCTAssertEqual(try machine.run(["list"], env: ["DIARY_PASSPHRASE_FILE": passA]).status, 77)
         }
+        XCTAssertEqual(
+            try net.snapshot(0, env: ["DIARY_PASSPHRASE_FILE": passBOnA]),
+            try net.snapshot(1, env: ["DIARY_PASSPHRASE_FILE": passB]))
     }
 
     func testRekeyReachesTheOtherMachinesWhichKeepWorking() throws {
@@ -96,21 +161,23 @@ final class SyncKeyHistoryTests: XCTestCase {
         a.environment["DIARY_PASSPHRASE_FILE"] = newPass
         try a.ok(["new"], stdin: Data("after both".utf8))
         try net.sync(0)
-        // The passwd removed the headers it replaced: the old passphrase opens nothing on the
-        // remote any more, and B is told where the passphrase changed.
-        let keys = try FileManager.default.contentsOfDirectory(
-            atPath: net.folder(1).appendingPathComponent("keys").path)
-        XCTAssertEqual(keys.count, 2, "one header per store kind, of the newest key change: \(keys)")
+        // B is told where the passphrase changed (passwd rotated the key a second time).
         let refused = try b.run(["sync"])
         XCTAssertEqual(refused.status, 77, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("changed on 'machine-0'"), refused.stderr)
         try b.ok(["unlock"])
         let bNew = try b.passphraseFile("violet anchor meadow drift")
-        let caughtUp = try b.ok(["sync"], env: ["DIARY_PASSPHRASE_FILE": bNew])
+        let caughtUp = try net.sync(1, env: ["DIARY_PASSPHRASE_FILE": bNew])
         XCTAssertTrue(caughtUp.stderr.contains("vault key was rotated"), caughtUp.stderr)
         try b.ok(["lock"])
         XCTAssertEqual(try net.snapshot(1, env: ["DIARY_PASSPHRASE_FILE": bNew]), try net.snapshot(0))
         XCTAssertEqual(try b.run(["list"]).status, 77)
+        // Once followed, the headers the key changes replaced are gone from the folder: the old
+        // passphrase opens nothing there any more.
+        try net.sync(0)
+        let keys = try FileManager.default.contentsOfDirectory(
+            atPath: net.folder(1).appendingPathComponent("keys").path)
+        XCTAssertEqual(keys.count, 2, "one header per store kind, of the newest key change: \(keys)")
     }
 
     func testARekeyAndPasswdPublishedTogetherNeedTheNewPassphraseElsewhere() throws {
@@ -148,14 +215,16 @@ final class SyncKeyHistoryTests: XCTestCase {
         let c = try DiarySandbox(name: "late")
         let file = try c.passphraseFile("violet anchor meadow drift")
         c.environment["DIARY_PASSPHRASE_FILE"] = file
-        try c.ok(["sync", "join", net.remoteRepository.path, "--to", c.vault.path, "--name", "late"])
+        let code = try net.invite(from: 0, name: "late")
+        try c.ok(["sync", "join", net.remoteRepository.path, "--invite", code, "--to", c.vault.path, "--name", "late"])
         let texts = try c.ok(["show", "-n", "10", "--raw", "--no-pager"]).stdout
         for text in ["before", "between", "after both"] { XCTAssertTrue(texts.contains(text), texts) }
         // The old passphrase does not join.
         let d = try DiarySandbox(name: "old")
         let old = try d.passphraseFile(net.passphrase)
         let refused = try d.run(
-            ["sync", "join", net.remoteRepository.path, "--to", d.vault.path], env: ["DIARY_PASSPHRASE_FILE": old])
+            ["sync", "join", net.remoteRepository.path, "--invite", try net.invite(from: 0), "--to", d.vault.path],
+            env: ["DIARY_PASSPHRASE_FILE": old])
         XCTAssertNotEqual(refused.status, 0)
         XCTAssertTrue([65, 77].contains(refused.status), refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: d.vault.path), "a failed join leaves nothing")
@@ -174,7 +243,9 @@ final class SyncKeyHistoryTests: XCTestCase {
 
 /// Two machines rotating the key before seeing each other's rotation.
 final class SyncConcurrentRotationTests: XCTestCase {
-    func testConcurrentRekeysAreRefusedWithoutHarmAndARekeySettlesThem() throws {
+    /// The second to sync sees the other's rotation before stating its own: it is told, and
+    /// changes nothing; `rekey` there states a newer key on top of the other's.
+    func testARotationThatMeetsAnotherAtSyncIsToldAndARekeySettlesIt() throws {
         let net = try SyncMachines(.git)
         let a = try net.first(entries: ["shared"])
         let b = try net.join()
@@ -183,18 +254,56 @@ final class SyncConcurrentRotationTests: XCTestCase {
         try b.ok(["rekey"])
         try b.ok(["new"], stdin: Data("B under its key".utf8))
         try net.sync(0)
-        try net.sync(1)
-        // B's rotation is the later one: A is told, and its vault still opens.
-        let clash = try a.run(["sync"])
+        let clash = try b.run(["sync"])
         XCTAssertEqual(clash.status, 1, clash.stderr)
-        XCTAssertTrue(clash.stderr.contains("at the same time"), clash.stderr)
-        XCTAssertEqual(try a.ok(["list"]).stdout.contains("A under its key"), true)
-        try a.ok(["rekey"])
+        XCTAssertTrue(
+            clash.stderr.contains("rotated on 'machine-0' and on this machine at the same time"), clash.stderr)
+        XCTAssertTrue(clash.stderr.contains("diary rekey"), clash.stderr)
+        XCTAssertEqual(try b.ok(["list"]).stdout.contains("B under its key"), true)
+        try b.ok(["rekey"])
+        try net.sync(1)
         try net.sync(0)
         try net.sync(1)
+        XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
+        let texts = try net.snapshot(0).joined()
+        XCTAssertTrue(texts.contains("A under its key") && texts.contains("B under its key"), texts)
+    }
+
+    /// A synced folder delivers both rotations: a fork. Every machine stops (65) naming both,
+    /// local commands keep working, and `rekey` on one of them, then syncs, settles it.
+    func testRotationsThatBothReachAFolderAreAForkThatARekeySettles() throws {
+        let net = try SyncMachines(.folder)
+        let a = try net.first(entries: ["shared"])
+        let b = try net.join()
+        try a.ok(["rekey"])
+        try a.ok(["new"], stdin: Data("A under its key".utf8))
+        try b.ok(["rekey"])
+        try b.ok(["new"], stdin: Data("B under its key".utf8))
+        // Each publishes into its own copy before the sync tool carries anything.
+        try a.ok(["sync"])
+        try b.ok(["sync"])
+        try net.spread(from: 0)
+        try net.spread(from: 1)
+        for (n, machine) in [a, b].enumerated() {
+            let fork = try machine.run(["sync"])
+            XCTAssertEqual(fork.status, 65, "machine \(n): \(fork.stderr)")
+            XCTAssertTrue(
+                fork.stderr.contains("changed at the same time on 'machine-0' and 'machine-1'")
+                    || fork.stderr.contains("changed at the same time on 'machine-1' and 'machine-0'"),
+                fork.stderr)
+            XCTAssertTrue(fork.stderr.contains("diary rekey"), fork.stderr)
+            XCTAssertEqual(try machine.ok(["list"]).stdout.contains(n == 0 ? "A under" : "B under"), true)
+        }
+        try a.ok(["rekey"])
+        try net.sync(0)
+        let settled = try net.sync(1)
+        XCTAssertTrue(settled.stderr.contains("were settled"), settled.stderr)
         try net.sync(0)
         XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
         let texts = try net.snapshot(0).joined()
         XCTAssertTrue(texts.contains("A under its key") && texts.contains("B under its key"), texts)
+        // A machine joining after the fork reads both branches' records.
+        try net.join()
+        XCTAssertEqual(try net.snapshot(2), try net.snapshot(0))
     }
 }

@@ -65,16 +65,26 @@ final class SyncSetupCLITests: XCTestCase {
     func testInitOnARemoteHoldingThisVaultUnderAnOlderKeyUsesThePassphraseGiven() throws {
         let net = try SyncMachines(.git)
         let a = try net.first(entries: ["one"])
+        try net.join()
         try a.ok(["sync", "stop", "--yes"])
         try a.ok(["rekey"])
-        let again = try a.run(["sync", "init", net.remoteRepository.path])
+        // Back on a remote that holds this vault: an invite from a member is needed, and then
+        // the passphrase given opens the remote's (older) key.
+        let bare = try a.run(["sync", "init", net.remoteRepository.path])
+        XCTAssertEqual(bare.status, 64, bare.stderr)
+        XCTAssertTrue(bare.stderr.contains("diary sync invite"), bare.stderr)
+        let code = try net.invite(from: 1, name: "machine-0 again")
+        let again = try a.run(["sync", "init", net.remoteRepository.path, "--invite", code])
         XCTAssertEqual(again.status, 0, again.stderr)
         try a.ok(["new"], stdin: Data("two".utf8))
+        try net.sync(1)
         try net.sync(0)
+        try net.sync(1)
         XCTAssertEqual(try net.snapshot(0).count, 2)
-        // A machine joining now reads both keys' records.
-        try net.join()
         XCTAssertEqual(try net.snapshot(1), try net.snapshot(0))
+        // A machine joining now reads every key's records.
+        try net.join(inviter: 1)
+        XCTAssertEqual(try net.snapshot(2), try net.snapshot(0))
     }
 
     func testAGitKilledDuringASyncLeavesNoLockThatStopsTheNext() throws {
@@ -126,31 +136,42 @@ final class SyncSetupCLITests: XCTestCase {
     func testJoinRefusesATargetThatIsNotEmptyAndAWrongPassphraseLeavesNothing() throws {
         let net = try SyncMachines(.git)
         try net.first(entries: ["one"])
+        let code = try net.invite(from: 0)
         let box = try DiarySandbox(name: "j")
         let pass = try box.passphraseFile(net.passphrase)
         try FileManager.default.createDirectory(at: box.vault, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: box.vault.appendingPathComponent("keep"))
         let full = try box.run(
-            ["sync", "join", net.remoteRepository.path, "--to", box.vault.path], env: ["DIARY_PASSPHRASE_FILE": pass])
+            ["sync", "join", net.remoteRepository.path, "--invite", code, "--to", box.vault.path],
+            env: ["DIARY_PASSPHRASE_FILE": pass])
         XCTAssertEqual(full.status, 73, full.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: box.vault.path), ["keep"])
 
         let target = box.root.appendingPathComponent("fresh")
         let wrong = try box.passphraseFile("not the right one at all")
         let refused = try box.run(
-            ["sync", "join", net.remoteRepository.path, "--to", target.path], env: ["DIARY_PASSPHRASE_FILE": wrong])
+            ["sync", "join", net.remoteRepository.path, "--invite", code, "--to", target.path],
+            env: ["DIARY_PASSPHRASE_FILE": wrong])
         XCTAssertEqual(refused.status, 77, refused.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: target.path))
         let stateRoot = box.root.appendingPathComponent("home/.local/state/diary/sync")
         let left = (try? FileManager.default.contentsOfDirectory(atPath: stateRoot.path)) ?? []
         XCTAssertEqual(left, [], "a failed join leaves no sync state")
+        // The invite was not used up by the failures: the right passphrase joins with it.
+        try box.ok(
+            ["sync", "join", net.remoteRepository.path, "--invite", code, "--to", target.path],
+            env: ["DIARY_PASSPHRASE_FILE": pass])
     }
 
     func testHelpExplainsTheSyncCommands() throws {
         let box = try DiarySandbox()
-        let help = try box.ok(["sync", "--help"]).stdout
-        for words in ["sync init", "sync join", "--folder", "status 65"] {
+        let flat = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        let help = flat(try box.ok(["sync", "--help"]).stdout)
+        for words in ["sync init", "sync join", "sync invite", "--invite", "sync members", "status 65"] {
             XCTAssertTrue(help.contains(words), "\(words) missing from: \(help)")
+        }
+        for command in ["init", "join"] {
+            XCTAssertTrue(try box.ok(["sync", command, "--help"]).stdout.contains("--folder"), command)
         }
         XCTAssertTrue(try box.ok(["resolve", "--help"]).stdout.contains("--keep"))
     }
@@ -175,7 +196,14 @@ final class SyncStopCLITests: XCTestCase {
         try a.ok(["new"], stdin: Data("two".utf8))
         try a.ok(["sync", "init", "--folder", fresh.path])
         try b.ok(["sync", "stop", "--yes"])
-        try b.ok(["sync", "init", "--folder", fresh.path])
+        // The new folder holds this vault now: B comes in with an invite from A, is admitted
+        // at A's next sync, and publishes its entries at its own.
+        let plain = try b.run(["sync", "init", "--folder", fresh.path])
+        XCTAssertEqual(plain.status, 64, plain.stderr)
+        let code = try a.ok(["sync", "invite"]).out
+        try b.ok(["sync", "init", "--folder", fresh.path, "--invite", code])
+        try a.ok(["sync"])
+        try b.ok(["sync"])
         try a.ok(["sync"])
         XCTAssertEqual(try net.snapshot(0), try net.snapshot(1))
         XCTAssertEqual(try net.snapshot(0).count, 2)
