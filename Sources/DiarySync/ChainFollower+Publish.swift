@@ -102,15 +102,24 @@ extension ChainFollower {
     /// which also proves the header).
     func noteUnannouncedPassphraseChange(main: inout SyncMain) throws -> SyncNote? {
         let local = vault.encodedHeader
-        guard main.pendingChange == nil, !main.headerDigest.isEmpty,
-            main.headerDigest != Self.digest(ofHeader: local),
+        // Already waiting to be stated (a `passwd` or a rotation that told sync).
+        if let waiting = main.pendingChange?.headers[vault.store], Vault.wrapAlike(waiting, local) { return nil }
+        guard !main.headerDigest.isEmpty, main.headerDigest != Self.digest(ofHeader: local),
             main.chain.headerStatement?.headerHashes[vault.store] != BLAKE2b.hash(local)
         else { return nil }
+        // A header some machine published: taken in by a sync (or a rekey finishing one) that
+        // was cut short before it saved what it did. A `passwd` here draws a salt of its own.
+        let published = tree.publishedHeaders().filter { $0.store == vault.store }
+            .compactMap { tree.readIfPossible($0.path, limit: RemoteTree.headerLimit) }
+        if published.contains(where: { Vault.wrapAlike($0, local) }) { return nil }
         let change = try passphrase.use(.publishOwnChange(attempt: 1), onWrong: .needsPassphraseToPublish) {
             try Vault.publishableHeaders(at: vault.directory, passphrase: $0)
         }
         guard change.generation == vault.keyGeneration else { return nil }
-        main.pendingChange = PendingChange(kind: .passphrase, headers: change.headers)
+        var pending = main.pendingChange ?? PendingChange(kind: .passphrase, headers: [:])
+        pending.headers = change.headers
+        pending.newPassphrase = true
+        main.pendingChange = pending
         return .unannouncedPassphraseChangePublished
     }
 

@@ -54,7 +54,12 @@ final class ChainFollower {
             throw SyncError.chainForked(machines: fork.map { main.chain.member($0.author)?.name ?? "?" })
         }
         if !outcome.waiting.isEmpty { report.notes.append(.statementsWaiting(count: outcome.waiting.count)) }
-        try follow(main: &main, ring: &ring, report: &report)
+        // A machine taking the chain in for the first time adopts its header as a matter of
+        // course: nothing there to tell.
+        var followed = report
+        try follow(main: &main, ring: &ring, report: &followed)
+        if before.statements.isEmpty { followed.notes = report.notes }
+        report = followed
     }
 
     /// Every statement accepted before is still there, byte for byte: otherwise the remote was

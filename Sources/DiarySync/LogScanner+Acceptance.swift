@@ -17,6 +17,20 @@ extension LogScanner {
         _ bytes: [UInt8], at path: String, seq: UInt64, context: LogContext, signer: Member, log: LogState,
         into outcome: inout Outcome
     ) -> SyncRecord? {
+        // The clear prefix first (FORMAT.md §12.7, rule 1): another vault's record is named so.
+        do {
+            let clear = try RecordCodec.peek(bytes)
+            guard clear.vaultID == vaultID else {
+                outcome.findings.append(.recordOfOtherVault(path: path, vault: clear.vaultID))
+                return nil
+            }
+        } catch RecordError.unsupportedVersion(let version) {
+            outcome.findings.append(.recordOfNewerVersion(path: path, version: version))
+            return nil
+        } catch {
+            outcome.findings.append(.recordNotAuthentic(path: path, fault: Self.fault(error)))
+            return nil
+        }
         guard RecordCodec.signatureIsValid(bytes, publicKey: signer.publicKey) else {
             outcome.findings.append(.recordNotAuthentic(path: path, fault: .badSignature))
             return nil

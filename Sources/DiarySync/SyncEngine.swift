@@ -67,11 +67,19 @@ public final class SyncEngine {
             try git?.cloneIfNeeded()
             var report = SyncReport()
             if let note = try chain.noteUnannouncedPassphraseChange(main: &main) { report.notes.append(note) }
-            let local = try diff.localChanges(main: main, ring: ring)
+            var local = try diff.localChanges(main: main, ring: ring)
             for attempt in 1...Self.pushAttempts {
                 if let git { try fetch(git) }
                 try checkMarker()
+                let keyBefore = ring.current.id
                 try chain.read(main: &main, ring: &ring, report: &report)
+                if ring.current.id != keyBefore {
+                    // Following a rotation sealed every entry again: look at the rows anew, so
+                    // that what sync knows of them names their new seals (same content).
+                    let again = Array(
+                        try diff.localChanges(main: main, ring: ring).dropFirst(main.pendingRevisions.count))
+                    if attempt == 1 { local += again } else { main.pendingRevisions += again }
+                }
                 // Stated before the logs are read: a settle makes the fork's records readable.
                 if main.isMember { try chain.publishPendingChange(main: &main, ring: &ring, report: &report) }
                 try requestToJoin()

@@ -181,4 +181,27 @@ final class SyncChainTests: VaultTestCase {
         XCTAssertEqual(report.pending, [])
         XCTAssertEqual(try machines.texts("desktop"), ["first", "from the phone", "second"])
     }
+
+    /// A deletion taken in by the same sync that follows a rotation reaches the vault: the
+    /// rotation sealed every entry again, and sync must not take that for an edit made here
+    /// (found by the sync model, seed 14410705608916536086).
+    func testADeletionTakenInWhileFollowingARotationReachesTheVault() throws {
+        try machines.start("laptop")
+        try machines.join("desktop", invitedBy: "laptop")
+        let id = try machines["laptop"].add(text: "to be deleted").id
+        try machines.sync("laptop")
+        try machines.sync("desktop")
+        try SyncDeletions.deleting([id], vault: machines["laptop"], stateDirectory: machines.state("laptop")) {
+            try machines["laptop"].delete(id)
+        }
+        try machines.sync("laptop")
+        try machines.rekey("laptop")
+        try machines.sync("laptop")
+        let report = try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertTrue(report.keyChanged)
+        XCTAssertEqual(report.deleted, 1)
+        XCTAssertEqual(try machines.texts("desktop"), [])
+        let reopened = try Vault.open(at: machines["desktop"].directory, passphrase: secret("correct horse"))
+        XCTAssertEqual(try reopened.list().count, 0)
+    }
 }
