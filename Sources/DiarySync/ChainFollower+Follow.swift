@@ -15,6 +15,17 @@ extension ChainFollower {
         }
         let name = main.chain.member(target.author)?.name ?? RemoteLayout.placeholderName(target.author)
         if target.author == main.machine { return }
+        if target.keyID != ring.current.id, main.pendingChange == nil, !main.isMember,
+            vault.keyGeneration > (main.chain.keyStatement?.generation ?? 0)
+        {
+            // Joining again with a key rotated here since this vault last synced: it becomes
+            // this machine's rotation, stated once a member admits it.
+            let change = try passphrase.use(.publishOwnChange(attempt: 1), onWrong: .needsPassphraseToPublish) {
+                try Vault.publishableHeaders(at: vault.directory, passphrase: $0)
+            }
+            main.pendingChange = PendingChange(kind: .rekey, headers: change.headers)
+            return
+        }
         if let pending = main.pendingChange {
             if pending.kind.changesKey {
                 // Stated on top at this sync; only a key newer than every one stated can be.

@@ -44,7 +44,10 @@ extension SyncEngine {
             lamport: main.lamport, machineName: main.machineName, written: UInt64(max(0, Date().timeIntervalSince1970)),
             epochSeq: epoch.seq, epochHash: epoch.hash,
             vector: main.marks(except: main.machine), revisions: batch, join: join)
-        let sealed = try RecordCodec.seal(record, vaultID: vault.id, key: ring.current, signingKey: main.signingKey)
+        // A join is sealed under the key the chain names (this vault may hold a newer one of its
+        // own, stated once it is admitted); every other record under the key in force here.
+        let key = join == nil ? ring.current : ring[epoch.keyID] ?? ring.current
+        let sealed = try RecordCodec.seal(record, vaultID: vault.id, key: key, signingKey: main.signingKey)
         let path = RemoteLayout.recordPath(machine: main.machine, seq: seq)
         try tree.write(sealed, to: path)
         log.records.append(RecordSeen(hash: RecordCodec.hash(sealed), stat: tree.stamp(path) ?? .none))

@@ -181,31 +181,31 @@ final class SimRun {
     @discardableResult
     private func sync(_ m: SimMachine, crashing: String? = nil) throws -> SimSyncOutcome {
         count("sync")
-        let served = try host.beforeSync(m.name)
+        var served: (served: SimTree, truth: SimTree, truthCommit: String?)? = try host.beforeSync(m.name)
         var outcome = m.sync()
-        if case .passwdAsked(let other) = outcome, let theirs = setOn[other] {
-            // As the hint says: `diary passwd` to the passphrase set there, then sync again.
-            try host.afterSync(m.name, before: served)
-            note("\(m.name) sync", outcome)
-            count("passwd asked")
-            try local(m, "passwd (as told)") { machine in
-                try machine.changePassphrase(to: theirs)
-                setOn[machine.name] = theirs
+        // The user does as each refusal says (rekey; passwd to the passphrase set elsewhere),
+        // then syncs again: a few times at most.
+        for _ in 0..<3 {
+            try host.afterSync(m.name, before: served!)
+            served = nil
+            if case .passwdAsked(let other) = outcome, let theirs = setOn[other] {
+                note("\(m.name) sync", outcome)
+                count("passwd asked")
+                try local(m, "passwd (as told)") { machine in
+                    try machine.changePassphrase(to: theirs)
+                    setOn[machine.name] = theirs
+                }
+            } else if outcome == .rekeyAsked {
+                note("\(m.name) sync", outcome)
+                count("rekey asked")
+                try local(m, "rekey (as told)") { try $0.rotateKey() }
+            } else {
+                break
             }
-            let again = try host.beforeSync(m.name)
+            served = try host.beforeSync(m.name)
             outcome = m.sync()
-            try host.afterSync(m.name, before: again)
-        } else if outcome == .rekeyAsked {
-            try host.afterSync(m.name, before: served)
-            note("\(m.name) sync", outcome)
-            count("rekey asked")
-            try local(m, "rekey (as told)") { try $0.rotateKey() }
-            let again = try host.beforeSync(m.name)
-            outcome = m.sync()
-            try host.afterSync(m.name, before: again)
-        } else {
-            try host.afterSync(m.name, before: served)
         }
+        if let served { try host.afterSync(m.name, before: served) }
         note("\(m.name) sync", outcome)
         switch outcome {
         case .synced:
