@@ -125,10 +125,10 @@ struct ChainReader {
         let byNewest = left.compactMap { file in (try? StatementCodec.peek(file.1)).map { (file, $0) } }
             .sorted { $0.1.seq > $1.1.seq }
         for ((path, bytes), clear) in byNewest {
-            let header = RemoteLayout.headerPath(chainSeq: clear.seq, author: clear.author, store: store)
-            guard tree.stamp(header) != nil else { continue }
             // A machine reading the chain for the first time knows no member yet: the walk checks
-            // every signature once the statements are open. Otherwise the author must be known.
+            // every signature once the statements are open. Otherwise a known author's signature
+            // is checked here, header or not (a forgery costs nothing), and an unknown author's
+            // statement waits for the statement that admits it.
             if let publicKey = knownKeys[clear.author] {
                 guard StatementCodec.signatureIsValid(bytes, publicKey: publicKey) else {
                     outcome.findings.append(.statementNotAuthentic(path: path, fault: .badSignature))
@@ -137,6 +137,8 @@ struct ChainReader {
             } else if !knownKeys.isEmpty {
                 continue
             }
+            let header = RemoteLayout.headerPath(chainSeq: clear.seq, author: clear.author, store: store)
+            guard tree.stamp(header) != nil else { continue }
             guard lookups < Self.maximumLookups else { return nil }
             lookups += 1
             if let (key, header) = try lookup(clear.author, clear.seq, clear.keyID), key.id == clear.keyID {

@@ -65,6 +65,7 @@ struct LogScanner {
         }
         checkVectors(of: outcome.records, against: main.logs, chain: main.chain, into: &outcome)
         tidyOutsideTheLogs(into: &outcome)
+        refuseUnfollowed(into: &outcome)
         return outcome
     }
 

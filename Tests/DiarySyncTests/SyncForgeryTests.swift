@@ -183,4 +183,20 @@ final class SyncForgeryTests: VaultTestCase {
                 ]))
         }
     }
+
+    /// A link planted in the remote is refused (and never followed): a log folder linked to
+    /// another place, a record linked to a file elsewhere.
+    func testALinkPlantedInTheRemoteIsRefused() throws {
+        try machines.start("laptop", entries: ["kept"])
+        try machines.join("desktop", invitedBy: "laptop")
+        let outside = path("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let planted = "log/" + RemoteLayout.hex(UUID())
+        try FileManager.default.createSymbolicLink(
+            at: machines.remoteRoot.appendingPathComponent(planted), withDestinationURL: outside)
+        XCTAssertThrowsError(try machines.sync("desktop")) { error in
+            XCTAssertEqual(error as? SyncError, .untrustedRemote([.notAPlainFile(path: planted, kind: .symbolicLink)]))
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside.path), [])
+    }
 }

@@ -28,6 +28,8 @@ enum SyncFindingText {
             return "record \(seq) of machine '\(machine)' was removed (this machine had read up to \(readUpTo))"
         case .recordReplaced(let machine, let seq):
             return "record \(seq) of machine '\(machine)' was replaced or truncated after this machine read it"
+        case .notAPlainFile(let path, let kind):
+            return "\(path) is \(Self.entry(kind)), which no machine writes: planted (nothing was read through it)"
         case .recordUnreadable(let path):
             return "\(path) cannot be read (not a regular file, or too large)"
         case .recordOfNewerVersion(let path, let version):
