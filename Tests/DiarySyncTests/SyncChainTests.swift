@@ -204,4 +204,21 @@ final class SyncChainTests: VaultTestCase {
         let reopened = try Vault.open(at: machines["desktop"].directory, passphrase: secret("correct horse"))
         XCTAssertEqual(try reopened.list().count, 0)
     }
+
+    /// A published header whose key derivation costs less than this vault's is never adopted:
+    /// it would make the passphrase cheaper to guess on this machine.
+    func testAHeaderCheaperThanThisVaultsIsRefused() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines.changePassphrase("desktop", to: "a costlier horse", kdf: .interactive)
+        try machines.sync("desktop")
+        try machines.sync("laptop", passphrase: "a costlier horse")
+        try machines.changePassphrase("laptop", to: "a cheaper horse", kdf: .insecureForTesting)
+        try machines.sync("laptop")
+        XCTAssertThrowsError(try machines.sync("desktop", passphrase: "a cheaper horse")) { error in
+            guard case SyncError.untrustedRemote(let findings) = error,
+                case .headerCheaper = findings.first
+            else { return XCTFail("\(error)") }
+        }
+    }
 }

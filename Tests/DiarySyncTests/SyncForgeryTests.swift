@@ -199,4 +199,28 @@ final class SyncForgeryTests: VaultTestCase {
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outside.path), [])
     }
+
+    /// A record naming an older statement than the record before it in its log is refused,
+    /// even signed by its machine: a machine never writes under a key once it saw a newer one.
+    func testARecordWhoseEpochGoesBackIsRefused() throws {
+        try machines.start("laptop", entries: ["kept"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines["laptop"].add(text: "under the admit")
+        try machines.sync("laptop")
+        try machines.sync("desktop")
+        let laptop = machines["laptop"]
+        let main = try machines.main("laptop")
+        let log = try XCTUnwrap(main.logs[main.machine])
+        let genesis = try XCTUnwrap(main.chain.statements.first)
+        XCTAssertGreaterThan(log.epoch, genesis.seq)
+        let record = SyncRecord(
+            machine: main.machine, seq: log.seen + 1, previous: log.records.last!.hash, lamport: log.lamport + 1,
+            machineName: "laptop", written: 0, epochSeq: genesis.seq, epochHash: genesis.hash, vector: [],
+            revisions: [], join: nil)
+        let key = try SyncKey(vaultKey: laptop.vaultKey, generation: laptop.keyGeneration, vaultID: laptop.id)
+        let sealed = try RecordCodec.seal(record, vaultID: laptop.id, key: key, signingKey: main.signingKey)
+        try Data(sealed).write(
+            to: machines.remoteRoot.appendingPathComponent(RemoteLayout.recordPath(machine: main.machine, seq: log.seen + 1)))
+        assertRefused("desktop")
+    }
 }

@@ -88,12 +88,12 @@ final class SyncTestMachines {
     }
 
     /// `diary passwd --no-rekey` on a synced vault.
-    func changePassphrase(_ name: String, to new: String) throws {
+    func changePassphrase(_ name: String, to new: String, kdf: KDFParameters? = nil) throws {
         let vault = self[name]
         let current = test.secret(passphrases[name]!)
         let checked = try Vault.checkPassphrase(at: vault.directory, passphrase: current)
         let change = try Vault.changePassphrase(
-            at: vault.directory, checked: checked, current: current, new: test.secret(new), kdf: nil)
+            at: vault.directory, checked: checked, current: current, new: test.secret(new), kdf: kdf)
         try SyncLifecycle.notePassphraseChange(change, vaultDirectory: vault.directory, stateDirectory: state(name))
         vaults[name] = try Vault.open(at: vault.directory, passphrase: test.secret(new))
         passphrases[name] = new
