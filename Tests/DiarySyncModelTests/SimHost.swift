@@ -310,6 +310,8 @@ final class SimHost {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         exited.wait()
+        try? out.fileHandleForReading.close()
+        try? err.fileHandleForReading.close()
         guard process.terminationStatus == 0 else {
             throw SimFailure("git \(args.joined(separator: " ")): \(String(decoding: errData, as: UTF8.self))")
         }

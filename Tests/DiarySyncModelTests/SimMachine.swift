@@ -256,22 +256,16 @@ final class SimMachine {
 
     // MARK: Looking
 
-    /// Every entry the vault shows, read with the passphrase (no record of this machine is
-    /// touched: looking changes nothing).
-    func entries() throws -> [UUID: SimEntry] {
+    /// Every entry the vault shows and the vault key it holds (for the attacker's collection),
+    /// read with the passphrase: no record of this machine is touched, looking changes nothing.
+    func look() throws -> (entries: [UUID: SimEntry], key: SimKey) {
         let vault = try SealedVault(at: vaultDirectory).open(passphrase: secret(try currentPassphrase()))
         var shown: [UUID: SimEntry] = [:]
         for summary in try vault.list() {
             let entry = try vault.entry(summary.id)
             shown[summary.id] = SimEntry(text: entry.text, starred: entry.starred, tags: entry.tags)
         }
-        return shown
-    }
-
-    /// The vault key this machine holds now, for the attacker's collection.
-    func currentKey() throws -> SimKey {
-        let vault = try SealedVault(at: vaultDirectory).open(passphrase: secret(try currentPassphrase()))
-        return SimKey(bytes: vault.vaultKey.withUnsafeBytes { Array($0) }, generation: vault.keyGeneration)
+        return (shown, SimKey(bytes: vault.vaultKey.withUnsafeBytes { Array($0) }, generation: vault.keyGeneration))
     }
 
     /// The vault's id.

@@ -61,7 +61,7 @@ final class SimRun {
         for (n, step) in steps.enumerated() {
             stepName = "step \(n + 1) \(step)"
             try perform(step)
-            try host.remember()
+            try timed("host") { try host.remember() }
         }
         try quiesce()
     }
@@ -75,7 +75,16 @@ final class SimRun {
         transcript.append("\(stepName): \(what)\(outcome.map { " → \($0)" } ?? "")")
     }
 
-    private func count(_ what: String) { counts[what, default: 0] += 1 }
+    private func count(_ what: String) { counts[String(what.prefix { $0 != " " && $0 != "(" }), default: 0] += 1 }
+
+    /// Milliseconds spent in each phase (for tuning the run's size).
+    private(set) var timings: [String: Double] = [:]
+
+    private func timed<T>(_ what: String, _ body: () throws -> T) rethrows -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { timings[what, default: 0] += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
+        return try body()
+    }
 
     private func machine(_ index: Int) -> SimMachine { machines[index % machines.count] }
 
@@ -127,8 +136,12 @@ final class SimRun {
             try host.afterSync(m.name, before: served)
             note("\(m.name) joins", outcome)
             count("join")
-            if case .synced = outcome { machines.append(m) } else { alarm(m, outcome) }
-            try look()
+            if case .synced = outcome {
+                machines.append(m)
+                try look(m, excused: false)
+            } else {
+                alarm(m, outcome)
+            }
         case .copyVault(let i):
             let m = machine(i)
             copies[m.name, default: []].append(try m.copyVault(into: root))
@@ -161,11 +174,11 @@ final class SimRun {
         do {
             try body(m)
             note("\(m.name) \(what)")
-            try look(excusing: excused ? m.name : nil)
+            try look(m, excused: excused)
         } catch {
             note("\(m.name) \(what) failed: \(error)")
             alarm(m, .refused("\(what): \(error)"))
-            try look(excusing: m.name)
+            try look(m, excused: true)
         }
     }
 
@@ -183,8 +196,8 @@ final class SimRun {
     @discardableResult
     private func sync(_ m: SimMachine, crashing: String? = nil) throws -> SimSyncOutcome {
         count("sync")
-        let served = try host.beforeSync(m.name)
-        var outcome = m.sync()
+        let served = try timed("host") { try host.beforeSync(m.name) }
+        var outcome = timed("sync") { m.sync() }
         if outcome == .rekeyAsked {
             try host.afterSync(m.name, before: served)
             note("\(m.name) sync", outcome)
@@ -194,7 +207,7 @@ final class SimRun {
             outcome = m.sync()
             try host.afterSync(m.name, before: again)
         } else {
-            try host.afterSync(m.name, before: served)
+            try timed("host") { try host.afterSync(m.name, before: served) }
         }
         note("\(m.name) sync", outcome)
         switch outcome {
@@ -202,15 +215,17 @@ final class SimRun {
             model.acknowledged.formUnion(model.unpublished[m.name] ?? [])
             model.unpublished[m.name] = []
             model.alarms[m.name] = nil
-            try look()
+            try look(m, excused: false)
         case .refused(let why) where crashing != nil && why.contains("SimCrash"):
-            try look(excusing: m.name)
+            try look(m, excused: true)
         case .refused, .rekeyAsked:
             alarm(m, outcome)
-            try look(excusing: m.name)
+            try look(m, excused: true)
         }
-        model.checkSealed(try host.currentTree(), step: stepName)
-        model.checkSealed(host.honest, step: stepName)
+        try timed("sealed") {
+            model.checkSealed(try host.currentTree(), step: stepName)
+            model.checkSealed(host.honest, step: stepName)
+        }
         return outcome
     }
 
@@ -222,20 +237,18 @@ final class SimRun {
         }
     }
 
-    /// Every machine's entries, checked against the model; the attacker takes every key.
-    private func look(excusing name: String? = nil) throws {
-        for m in machines {
-            let now: [UUID: SimEntry]
-            do {
-                now = try m.entries()
-                let key = try m.currentKey()
-                if !attackerKeys.contains(key) { attackerKeys.append(key) }
-            } catch {
-                model.violations.append("\(stepName): \(m.name)'s vault does not open: \(error)")
-                continue
-            }
-            model.check(m.name, now: now, excused: m.name == name, step: stepName)
+    /// The entries of `m` (the only machine a step changes), checked against the model; the
+    /// attacker takes its key.
+    private func look(_ m: SimMachine, excused: Bool) throws {
+        let seen: (entries: [UUID: SimEntry], key: SimKey)
+        do {
+            seen = try timed("look") { try m.look() }
+        } catch {
+            model.violations.append("\(stepName): \(m.name)'s vault does not open: \(error)")
+            return
         }
+        if !attackerKeys.contains(seen.key) { attackerKeys.append(seen.key) }
+        model.check(m.name, now: seen.entries, excused: excused, step: stepName)
     }
 
     private func words() -> String {
@@ -315,7 +328,7 @@ final class SimRun {
     /// The attacker crafts a record with a key it holds and pushes it.
     private func forge(_ log: String?, retired: Bool, deleting: Bool, lamport: UInt64?) throws {
         guard let log, let vaultID = try? machines[0].vaultID() else { return }
-        let current = Set(machines.compactMap { try? $0.currentKey() })
+        let current = Set(machines.compactMap { try? $0.look().key })
         let candidates = retired ? attackerKeys.filter { !current.contains($0) } : Array(current)
         guard let key = candidates.min(by: { $0.generation < $1.generation }) else {
             return note("the attacker has no \(retired ? "retired" : "current") key yet")
@@ -361,9 +374,9 @@ final class SimRun {
         try host.afterSync(fresh.name, before: served)
         note("a fresh machine joins", joined)
         var views = machines.filter { !stuck.contains($0.name) }.compactMap { m in
-            (try? m.entries()).map { (name: m.name, entries: $0) }
+            (try? m.look()).map { (name: m.name, entries: $0.entries) }
         }
-        if case .synced = joined, let entries = try? fresh.entries() {
+        if case .synced = joined, let entries = try? fresh.look().entries {
             views.append((fresh.name, entries))
         } else {
             model.violations.append("quiescence: a fresh machine could not join: \(joined)")
