@@ -260,7 +260,7 @@ final class SimRun {
 
     private func hostile(_ act: SimHostile) throws {
         hostileActs += 1
-        count("host \(act)".components(separatedBy: "(").first!)
+        count("host-" + String("\(act)".prefix { $0 != "(" }))
         let logs = try host.currentTree().keys.compactMap { path -> String? in
             let parts = path.split(separator: "/")
             return parts.count == 3 && parts[0] == SimForger.logDirectory ? String(parts[1]) : nil

@@ -125,7 +125,7 @@ enum SimSchedule {
         if crashPoints > 0 {
             weighted.append((3, { .crash(machine: m(&$0), point: Int.random(in: 0..<crashPoints, using: &$0)) }))
         }
-        if options.hostile { weighted.append((10, { .host(hostile(&$0, options: options)) })) }
+        if options.hostile { weighted.append((16, { .host(hostile(&$0, options: options)) })) }
         let total = weighted.reduce(0) { $0 + $1.0 }
         return (0..<length).map { _ in
             var roll = Int.random(in: 0..<total, using: &generator)
