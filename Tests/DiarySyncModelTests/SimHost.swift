@@ -40,12 +40,19 @@ final class SimHost {
     private var lastSeen: [String: String] = [:]
     private var treeCache: [String: SimTree] = [:]
 
-    init(kind: Kind, root: URL) throws {
+    /// `existing`: `root` already holds a host's files (a copy of a set-up run): what it serves
+    /// now is taken as honest, and as what every machine last saw.
+    init(kind: Kind, root: URL, existing: [String] = []) throws {
         self.kind = kind
         self.root = root
         folder = root.appendingPathComponent("remote-folder", isDirectory: true)
         bare = root.appendingPathComponent("remote.git", isDirectory: true)
         work = root.appendingPathComponent("host-work", isDirectory: true)
+        guard existing.isEmpty else {
+            honest = try currentTree()
+            if kind == .git, let commit = try head() { for machine in existing { lastSeen[machine] = commit } }
+            return
+        }
         let fm = FileManager.default
         try fm.createDirectory(at: root.appendingPathComponent("outside"), withIntermediateDirectories: true)
         try Data("outside the remote\n".utf8).write(to: root.appendingPathComponent("outside/secret"))
@@ -117,7 +124,9 @@ final class SimHost {
         case .git:
             guard pastCommits.count > back else { return false }
             try git(["fetch", "--quiet", "origin"])
-            try git(["push", "--quiet", "--force", "origin", "\(pastCommits[pastCommits.count - 1 - back]):refs/heads/main"])
+            try git([
+                "push", "--quiet", "--force", "origin", "\(pastCommits[pastCommits.count - 1 - back]):refs/heads/main",
+            ])
         }
         return true
     }

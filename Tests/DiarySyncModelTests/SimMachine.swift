@@ -317,7 +317,8 @@ enum SimForger {
             guard let owner = RemoteLayout.machineID(fromHex: folder) else { continue }
             for file in remote.recordFiles(inLog: folder) {
                 guard let bytes = remote.readIfPossible(file.path, limit: RecordCodec.maximumFileBytes),
-                    let record = try? RecordCodec.open(bytes, vaultID: vaultID, machine: owner, seq: file.seq, keys: ring)
+                    let record = try? RecordCodec.open(
+                        bytes, vaultID: vaultID, machine: owner, seq: file.seq, keys: ring)
                 else { continue }
                 highest = max(highest, record.lamport)
                 for revision in record.revisions where (heads[revision.entry]?.lamport ?? 0) <= record.lamport {

@@ -27,13 +27,36 @@ final class SimRun {
     private var hostileActs = 0
     private var stepName = "start"
 
-    init(seed: UInt64, kind: SimHost.Kind, options: SimOptions, root: URL) throws {
+    /// The passphrase the first machine creates the vault with.
+    static let firstPassphrase = "sim passphrase 0"
+
+    /// `fromCopy`: `root` holds a copy of a run that was only set up (`setUp`), taken at this
+    /// very path; the run continues from it instead of setting up again (each join costs a
+    /// whole first sync).
+    init(seed: UInt64, kind: SimHost.Kind, options: SimOptions, root: URL, fromCopy: Bool = false) throws {
         self.seed = seed
         self.kind = kind
         self.options = options
         self.root = root
         generator = SeededGenerator(seed: seed ^ 0x5EED_0F_5_1A)
-        host = try SimHost(kind: kind, root: root)
+        passphrases = [Self.firstPassphrase]
+        let names = (0..<SimSchedule.initialMachines).map { "m\($0)" }
+        host = try SimHost(kind: kind, root: root, existing: fromCopy ? names : [])
+        guard fromCopy else { return }
+        machines = (0..<SimSchedule.initialMachines).map { newMachine($0) }
+        for m in machines { try look(m, excused: false) }
+    }
+
+    /// Machine 0 starts the remote, the others join.
+    func setUp() throws {
+        let first = newMachine(0)
+        machines.append(first)
+        let served = try host.beforeSync(first.name)
+        note(
+            "m0 creates and starts syncing",
+            try timed("join") { try first.create(passphrase: passphrases[0], remote: host.remote) })
+        try host.afterSync(first.name, before: served)
+        for _ in 1..<SimSchedule.initialMachines { try perform(.join) }
     }
 
     private func store(of index: Int) -> StoreKind { index % 2 == 0 ? .files : .sqlite }
@@ -48,15 +71,9 @@ final class SimRun {
 
     // MARK: Running
 
-    /// Machine 0 starts the remote, the others join; then the steps; then quiescence.
+    /// The steps (after setting up, unless the run continues a copy), then quiescence.
     func run(_ steps: [SimStep]) throws {
-        passphrases = ["sim passphrase \(seed) 0"]
-        let first = newMachine(0)
-        machines.append(first)
-        let served = try host.beforeSync(first.name)
-        note("m0 creates and starts syncing", try first.create(passphrase: passphrases[0], remote: host.remote))
-        try host.afterSync(first.name, before: served)
-        for _ in 1..<SimSchedule.initialMachines { try perform(.join) }
+        if machines.isEmpty { try setUp() }
         try host.remember()
         for (n, step) in steps.enumerated() {
             stepName = "step \(n + 1) \(step)"
@@ -132,7 +149,7 @@ final class SimRun {
             guard machines.count < SimSchedule.maximumMachines else { return note("no room to join") }
             let m = newMachine(machines.count)
             let served = try host.beforeSync(m.name)
-            let outcome = m.join(remote: host.remote)
+            let outcome = timed("join") { m.join(remote: host.remote) }
             try host.afterSync(m.name, before: served)
             note("\(m.name) joins", outcome)
             count("join")
@@ -292,7 +309,11 @@ final class SimRun {
                 guard let newest = records(of: l, in: tree).last, case .bytes(let bytes) = tree[newest.path] else {
                     return
                 }
-                if case .drop = act { tree[newest.path] = nil } else { tree[newest.path] = .bytes(Array(bytes.prefix(bytes.count / 2))) }
+                if case .drop = act {
+                    tree[newest.path] = nil
+                } else {
+                    tree[newest.path] = .bytes(Array(bytes.prefix(bytes.count / 2)))
+                }
                 note("host \(act) \(newest.path)")
             }
         case .replay(let n):
@@ -370,7 +391,7 @@ final class SimRun {
         }
         let fresh = newMachine(machines.count, prefix: "fresh")
         let served = try host.beforeSync(fresh.name)
-        let joined = fresh.join(remote: host.remote)
+        let joined = timed("join") { fresh.join(remote: host.remote) }
         try host.afterSync(fresh.name, before: served)
         note("a fresh machine joins", joined)
         var views = machines.filter { !stuck.contains($0.name) }.compactMap { m in
