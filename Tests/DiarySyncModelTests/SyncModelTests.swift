@@ -38,7 +38,7 @@ final class SyncModelTests: XCTestCase {
         options.restores = false
         options.hugeLamport = false
         options.keyChanges = SimOptions.fromEnvironment().keyChanges
-        try runSchedules("SyncModelTests.honest", options: options, sample: (50, 10), full: (400, 25))
+        try runSchedules("SyncModelTests.honest", options: options, sample: (40, 10), full: (400, 25))
     }
 
     /// A hostile host and restored copies (on by default once format 2 lands; the environment
@@ -48,7 +48,7 @@ final class SyncModelTests: XCTestCase {
         guard options.hostile || options.restores else {
             throw XCTSkip("hostile schedules wait for format 2 (SimOptions.format2Landed)")
         }
-        try runSchedules("SyncModelTests.hostile", options: options, sample: (50, 10), full: (400, 25))
+        try runSchedules("SyncModelTests.hostile", options: options, sample: (40, 10), full: (400, 25))
     }
 
     /// Runs `count` schedules of `length` steps, alternating remote kinds; reports every failing
