@@ -155,10 +155,14 @@ final class SimMachine {
 
     func tag(_ id: UUID, _ tags: [String]) throws { try withVault { _ = try $0.update(id, tags: tags) } }
 
-    /// `diary delete`. The one place a deletion is made: once DiarySync tells sync of explicit
-    /// deletions (`SyncDeletions.note`), the call goes here.
+    /// `diary delete`: the one place the simulator deletes. When the branch that tells sync of
+    /// deletions made on purpose (`SyncDeletions`, `DiarySession.delete(_:from:)`, i21-rollback)
+    /// is merged, the body becomes `try session.delete([id], from: vault)`, as the CLI's.
     func delete(_ id: UUID) throws {
-        try withVault { vault in try vault.delete(id) }
+        let session = try session()
+        let vault = try session.open()
+        defer { try? session.finish() }
+        try vault.delete(id)
     }
 
     // MARK: Sync and key changes
@@ -251,6 +255,8 @@ final class SimMachine {
         let vault = try session.open(mode: .report)
         defer { try? session.finish() }
         let report = try session.entrySet.report(for: vault) ?? vault.checkEntrySet()
+        // With i21-rollback merged, as the CLI's `reindex --accept-older`:
+        // if report.isLoss { try session.acceptOlderState(of: vault) }
         _ = try vault.reindex(minimumGeneration: report.seenGeneration ?? 0)
     }
 
