@@ -9,7 +9,9 @@ import XCTest
 ///
 /// Schedule `i` of a run has the seed `seed + i`, so `DIARY_TEST_SEED=<a failing schedule's
 /// seed>` replays that schedule first (with `DIARY_SWEEP=full` when it failed in a full run: the
-/// length differs). `Scripts/soak` runs the full sweep.
+/// length differs). `Scripts/soak` runs the full sweep (400 schedules of 25 steps);
+/// `DIARY_SIM_SCHEDULES`, `DIARY_SIM_STEPS`, `DIARY_SIM_REMOTE` and `DIARY_SIM_VERBOSE=1` (every
+/// transcript) tune a run, and `SimOptions` names the switches for what format 1 fails.
 final class SyncModelTests: XCTestCase {
     private var scratch: URL!
 
@@ -31,13 +33,13 @@ final class SyncModelTests: XCTestCase {
         try? FileManager.default.removeItem(at: scratch)
     }
 
-    /// The host stays honest and no copy is put back: every format must pass this.
+    /// The host stays honest and no copy is put back: every format must pass this. Key changes
+    /// join in with `DIARY_SIM_KEY_CHANGES=1` (by default once format 2 lands).
     func testHonestSchedulesKeepEveryInvariant() throws {
         var options = SimOptions.fromEnvironment()
         options.hostile = false
         options.restores = false
         options.hugeLamport = false
-        options.keyChanges = SimOptions.fromEnvironment().keyChanges
         try runSchedules("SyncModelTests.honest", options: options, sample: (40, 10), full: (400, 25))
     }
 
@@ -51,8 +53,9 @@ final class SyncModelTests: XCTestCase {
         try runSchedules("SyncModelTests.hostile", options: options, sample: (40, 10), full: (400, 25))
     }
 
-    /// Runs `count` schedules of `length` steps, alternating remote kinds; reports every failing
-    /// seed with its transcript.
+    /// Runs `count` schedules of `length` steps (a git remote for one seed in
+    /// `SimOptions.gitEvery`, else a folder); reports every failing seed with its transcript.
+    /// A schedule replays step for step; the ids and keys the vaults draw are new each run.
     private func runSchedules(
         _ name: String, options: SimOptions, sample: (count: Int, length: Int), full: (count: Int, length: Int)
     ) throws {
