@@ -305,13 +305,14 @@ enum SimCrashHook {
 enum SimForger {
     /// A forged record for the log `log` (its folder name) of `tree`, sealed under `key`: it adds
     /// an entry of `text`, and with `deleting` also deletes the newest live entry it can read
-    /// (naming that entry's real head as its parent, so the deletion replaces it). `lamport`
+    /// that it did not plant itself (naming that entry's real head as its parent, so the
+    /// deletion replaces it). `lamport`
     /// nil: one more than any it read. Returns the file's path in the tree, its bytes and the
     /// entry it deletes; nil when the log cannot be extended (no record it can read).
     static func forge(
         tree: URL, vaultID: UUID, log: String, keys: [SimKey], key: SimKey, text: String, lamport: UInt64?,
-        deleting: Bool
-    ) throws -> (path: String, bytes: [UInt8], deleted: UUID?)? {
+        deleting: Bool, sparing planted: Set<UUID>
+    ) throws -> (path: String, bytes: [UInt8], planted: UUID, deleted: UUID?)? {
         guard let machine = RemoteLayout.machineID(fromHex: log) else { return nil }
         var ring = try SyncKeyRing(current: syncKey(key))
         for known in keys { ring.add(try syncKey(known)) }
@@ -335,15 +336,16 @@ enum SimForger {
         }
         guard let last, last.seq < UInt64.max else { return nil }
         let now = Date()
-        let planted = UUID()
+        let plant = UUID()
         var revisions = [
             Revision(
-                entry: planted, id: UUID(), parents: [],
+                entry: plant, id: UUID(), parents: [],
                 content: Entry(
-                    id: planted, text: text, date: now, created: now, modified: now, starred: false, tags: []))
+                    id: plant, text: text, date: now, created: now, modified: now, starred: false, tags: []))
         ]
         var victim: UUID?
-        if deleting, let target = heads.filter({ $0.value.live }).max(by: { $0.value.lamport < $1.value.lamport }) {
+        let real = heads.filter { $0.value.live && !planted.contains($0.key) }
+        if deleting, let target = real.max(by: { $0.value.lamport < $1.value.lamport }) {
             victim = target.key
             revisions.append(Revision(entry: target.key, id: UUID(), parents: [target.value.revision], content: nil))
         }
@@ -351,7 +353,7 @@ enum SimForger {
             machine: machine, seq: last.seq + 1, previous: RecordCodec.hash(last.bytes),
             lamport: lamport ?? highest &+ 1, machineName: last.name, revisions: revisions)
         let sealed = try RecordCodec.seal(record, vaultID: vaultID, key: syncKey(key))
-        return (RemoteLayout.recordPath(machine: machine, seq: last.seq + 1), sealed, victim)
+        return (RemoteLayout.recordPath(machine: machine, seq: last.seq + 1), sealed, plant, victim)
     }
 
     private static func syncKey(_ key: SimKey) throws -> SyncKey {

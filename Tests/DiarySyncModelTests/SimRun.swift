@@ -23,6 +23,8 @@ final class SimRun {
     /// Every vault key that was ever current on a machine: the attacker has them all.
     private var attackerKeys: [SimKey] = []
     private var copies: [String: [URL]] = [:]
+    /// The entries the attacker's records added (it deletes real ones).
+    private var planted = Set<UUID>()
     private var written = 0
     private var hostileActs = 0
     private var stepName = "start"
@@ -361,9 +363,10 @@ final class SimRun {
         guard
             let forged = try SimForger.forge(
                 tree: scratch, vaultID: vaultID, log: log, keys: attackerKeys, key: key, text: text, lamport: lamport,
-                deleting: deleting)
+                deleting: deleting, sparing: planted)
         else { return note("the attacker cannot extend \(log)") }
         model.forgedTexts.insert(text)
+        planted.insert(forged.planted)
         if let victim = forged.deleted { model.forgedDeletions.insert(victim) }
         try host.alter { $0[forged.path] = .bytes(forged.bytes) }
         note(
