@@ -40,12 +40,19 @@ final class SimHost {
     private var lastSeen: [String: String] = [:]
     private var treeCache: [String: SimTree] = [:]
 
-    init(kind: Kind, root: URL) throws {
+    /// `existing`: `root` already holds a host's files (a copy of a set-up run): what it serves
+    /// now is taken as honest, and as what every machine last saw.
+    init(kind: Kind, root: URL, existing: [String] = []) throws {
         self.kind = kind
         self.root = root
         folder = root.appendingPathComponent("remote-folder", isDirectory: true)
         bare = root.appendingPathComponent("remote.git", isDirectory: true)
         work = root.appendingPathComponent("host-work", isDirectory: true)
+        guard existing.isEmpty else {
+            honest = try currentTree()
+            if kind == .git, let commit = try head() { for machine in existing { lastSeen[machine] = commit } }
+            return
+        }
         let fm = FileManager.default
         try fm.createDirectory(at: root.appendingPathComponent("outside"), withIntermediateDirectories: true)
         try Data("outside the remote\n".utf8).write(to: root.appendingPathComponent("outside/secret"))
@@ -317,6 +324,8 @@ final class SimHost {
             try? handle.close()
         }
         exited.wait()
+        try? out.fileHandleForReading.close()
+        try? err.fileHandleForReading.close()
         guard process.terminationStatus == 0 else {
             throw SimFailure("git \(args.joined(separator: " ")): \(String(decoding: errData, as: UTF8.self))")
         }

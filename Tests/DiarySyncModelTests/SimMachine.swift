@@ -269,22 +269,16 @@ final class SimMachine {
 
     // MARK: Looking
 
-    /// Every entry the vault shows, read with the passphrase (no record of this machine is
-    /// touched: looking changes nothing).
-    func entries() throws -> [UUID: SimEntry] {
+    /// Every entry the vault shows and the vault key it holds (for the attacker's collection),
+    /// read with the passphrase: no record of this machine is touched, looking changes nothing.
+    func look() throws -> (entries: [UUID: SimEntry], key: SimKey) {
         let vault = try SealedVault(at: vaultDirectory).open(passphrase: secret(try currentPassphrase()))
         var shown: [UUID: SimEntry] = [:]
         for summary in try vault.list() {
             let entry = try vault.entry(summary.id)
             shown[summary.id] = SimEntry(text: entry.text, starred: entry.starred, tags: entry.tags)
         }
-        return shown
-    }
-
-    /// The vault key this machine holds now, for the attacker's collection.
-    func currentKey() throws -> SimKey {
-        let vault = try SealedVault(at: vaultDirectory).open(passphrase: secret(try currentPassphrase()))
-        return SimKey(bytes: vault.vaultKey.withUnsafeBytes { Array($0) }, generation: vault.keyGeneration)
+        return (shown, SimKey(bytes: vault.vaultKey.withUnsafeBytes { Array($0) }, generation: vault.keyGeneration))
     }
 
     /// The vault's id.
@@ -293,9 +287,8 @@ final class SimMachine {
 
 // MARK: Crash injection
 
-/// Arms the engine's crash hook so that the next time `point` is reached it throws as a crash.
-/// The engine has no hook today (`SyncCrashPoint` only declares it): a crash step then crashes
-/// nothing and the simulator counts it as unreached.
+/// Arms the engine's crash hook (`SyncFaults`) so that the next time `point` is reached it throws
+/// as a crash; a crash step whose point the work does not pass is counted as unreached.
 enum SimCrashHook {
     static func arm(_ point: String, fired: @escaping () -> Void) {
         SyncFaults.hook = { reached in
@@ -318,13 +311,14 @@ enum SimCrashHook {
 enum SimForger {
     /// A forged record for the log `log` (its folder name) of `tree`, sealed under `key`: it adds
     /// an entry of `text`, and with `deleting` also deletes the newest live entry it can read
-    /// (naming that entry's real head as its parent, so the deletion replaces it). `lamport`
+    /// that it did not plant itself (naming that entry's real head as its parent, so the
+    /// deletion replaces it). `lamport`
     /// nil: one more than any it read. Returns the file's path in the tree, its bytes and the
     /// entry it deletes; nil when the log cannot be extended (no record it can read).
     static func forge(
         tree: URL, vaultID: UUID, log: String, keys: [SimKey], key: SimKey, text: String, lamport: UInt64?,
-        deleting: Bool
-    ) throws -> (path: String, bytes: [UInt8], deleted: UUID?)? {
+        deleting: Bool, sparing planted: Set<UUID>
+    ) throws -> (path: String, bytes: [UInt8], planted: UUID, deleted: UUID?)? {
         guard let machine = RemoteLayout.machineID(fromHex: log) else { return nil }
         var ring = try SyncKeyRing(current: syncKey(key, vaultID: vaultID))
         for known in keys { try? ring.add(try syncKey(known, vaultID: vaultID)) }
@@ -348,15 +342,16 @@ enum SimForger {
         }
         guard let last, last.seq < UInt64.max else { return nil }
         let now = Date()
-        let planted = UUID()
+        let plant = UUID()
         var revisions = [
             Revision(
-                entry: planted, id: UUID(), parents: [],
+                entry: plant, id: UUID(), parents: [],
                 content: Entry(
-                    id: planted, text: text, date: now, created: now, modified: now, starred: false, tags: []))
+                    id: plant, text: text, date: now, created: now, modified: now, starred: false, tags: []))
         ]
         var victim: UUID?
-        if deleting, let target = heads.filter({ $0.value.live }).max(by: { $0.value.lamport < $1.value.lamport }) {
+        let real = heads.filter { $0.value.live && !planted.contains($0.key) }
+        if deleting, let target = real.max(by: { $0.value.lamport < $1.value.lamport }) {
             victim = target.key
             revisions.append(Revision(entry: target.key, id: UUID(), parents: [target.value.revision], content: nil))
         }
@@ -368,7 +363,7 @@ enum SimForger {
         let sealed = try RecordCodec.seal(
             record, vaultID: vaultID, key: syncKey(key, vaultID: vaultID),
             signingKey: SigningKeyPair.generate().secretKey)
-        return (RemoteLayout.recordPath(machine: machine, seq: last.seq + 1), sealed, victim)
+        return (RemoteLayout.recordPath(machine: machine, seq: last.seq + 1), sealed, plant, victim)
     }
 
     private static func syncKey(_ key: SimKey, vaultID: UUID) throws -> SyncKey {

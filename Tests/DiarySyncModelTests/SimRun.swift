@@ -23,17 +23,42 @@ final class SimRun {
     /// Every vault key that was ever current on a machine: the attacker has them all.
     private var attackerKeys: [SimKey] = []
     private var copies: [String: [URL]] = [:]
+    /// The entries the attacker's records added (it deletes real ones).
+    private var planted = Set<UUID>()
     private var written = 0
     private var hostileActs = 0
     private var stepName = "start"
 
-    init(seed: UInt64, kind: SimHost.Kind, options: SimOptions, root: URL) throws {
+    /// The passphrase the first machine creates the vault with.
+    static let firstPassphrase = "sim passphrase 0"
+
+    /// `fromCopy`: `root` holds a copy of a run that was only set up (`setUp`), taken at this
+    /// very path; the run continues from it instead of setting up again (each join costs a
+    /// whole first sync).
+    init(seed: UInt64, kind: SimHost.Kind, options: SimOptions, root: URL, fromCopy: Bool = false) throws {
         self.seed = seed
         self.kind = kind
         self.options = options
         self.root = root
         generator = SeededGenerator(seed: seed ^ 0x5EED_0F_5_1A)
-        host = try SimHost(kind: kind, root: root)
+        passphrases = [Self.firstPassphrase]
+        let names = (0..<SimSchedule.initialMachines).map { "m\($0)" }
+        host = try SimHost(kind: kind, root: root, existing: fromCopy ? names : [])
+        guard fromCopy else { return }
+        machines = (0..<SimSchedule.initialMachines).map { newMachine($0) }
+        for m in machines { try look(m, excused: false) }
+    }
+
+    /// Machine 0 starts the remote, the others join.
+    func setUp() throws {
+        let first = newMachine(0)
+        machines.append(first)
+        let served = try host.beforeSync(first.name)
+        note(
+            "m0 creates and starts syncing",
+            try timed("join") { try first.create(passphrase: passphrases[0], remote: host.remote) })
+        try host.afterSync(first.name, before: served)
+        for _ in 1..<SimSchedule.initialMachines { try perform(.join) }
     }
 
     private func store(of index: Int) -> StoreKind { index % 2 == 0 ? .files : .sqlite }
@@ -48,20 +73,14 @@ final class SimRun {
 
     // MARK: Running
 
-    /// Machine 0 starts the remote, the others join; then the steps; then quiescence.
+    /// The steps (after setting up, unless the run continues a copy), then quiescence.
     func run(_ steps: [SimStep]) throws {
-        passphrases = ["sim passphrase \(seed) 0"]
-        let first = newMachine(0)
-        machines.append(first)
-        let served = try host.beforeSync(first.name)
-        note("m0 creates and starts syncing", try first.create(passphrase: passphrases[0], remote: host.remote))
-        try host.afterSync(first.name, before: served)
-        for _ in 1..<SimSchedule.initialMachines { try perform(.join) }
+        if machines.isEmpty { try setUp() }
         try host.remember()
         for (n, step) in steps.enumerated() {
             stepName = "step \(n + 1) \(step)"
             try perform(step)
-            try host.remember()
+            try timed("host") { try host.remember() }
         }
         try quiesce()
     }
@@ -75,7 +94,16 @@ final class SimRun {
         transcript.append("\(stepName): \(what)\(outcome.map { " → \($0)" } ?? "")")
     }
 
-    private func count(_ what: String) { counts[what, default: 0] += 1 }
+    private func count(_ what: String) { counts[String(what.prefix { $0 != " " && $0 != "(" }), default: 0] += 1 }
+
+    /// Milliseconds spent in each phase (for tuning the run's size).
+    private(set) var timings: [String: Double] = [:]
+
+    private func timed<T>(_ what: String, _ body: () throws -> T) rethrows -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { timings[what, default: 0] += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
+        return try body()
+    }
 
     private func machine(_ index: Int) -> SimMachine { machines[index % machines.count] }
 
@@ -122,11 +150,15 @@ final class SimRun {
         case .join:
             guard machines.count < SimSchedule.maximumMachines else { return note("no room to join") }
             let m = newMachine(machines.count)
-            let outcome = try join(m)
+            let outcome = try timed("join") { try join(m) }
             note("\(m.name) joins", outcome)
             count("join")
-            if case .synced = outcome { machines.append(m) } else { alarm(m, outcome) }
-            try look()
+            if case .synced = outcome {
+                machines.append(m)
+                try look(m, excused: false)
+            } else {
+                alarm(m, outcome)
+            }
         case .copyVault(let i):
             let m = machine(i)
             copies[m.name, default: []].append(try m.copyVault(into: root))
@@ -159,11 +191,11 @@ final class SimRun {
         do {
             try body(m)
             note("\(m.name) \(what)")
-            try look(excusing: excused ? m.name : nil)
+            try look(m, excused: excused)
         } catch {
             note("\(m.name) \(what) failed: \(error)")
             alarm(m, .refused("\(what): \(error)"))
-            try look(excusing: m.name)
+            try look(m, excused: true)
         }
     }
 
@@ -182,7 +214,7 @@ final class SimRun {
     private func sync(_ m: SimMachine, crashing: String? = nil) throws -> SimSyncOutcome {
         count("sync")
         var served: (served: SimTree, truth: SimTree, truthCommit: String?)? = try host.beforeSync(m.name)
-        var outcome = m.sync()
+        var outcome = timed("sync") { m.sync() }
         // The user does as each refusal says (rekey; passwd to the passphrase set elsewhere),
         // then syncs again: a few times at most.
         for _ in 0..<3 {
@@ -212,15 +244,17 @@ final class SimRun {
             model.acknowledged.formUnion(model.unpublished[m.name] ?? [])
             model.unpublished[m.name] = []
             model.alarms[m.name] = nil
-            try look()
+            try look(m, excused: false)
         case .refused(let why) where crashing != nil && why.contains("crashed"):
-            try look(excusing: m.name)
+            try look(m, excused: true)
         case .refused, .rekeyAsked, .passwdAsked:
             alarm(m, outcome)
-            try look(excusing: m.name)
+            try look(m, excused: true)
         }
-        model.checkSealed(try host.currentTree(), step: stepName)
-        model.checkSealed(host.honest, step: stepName)
+        try timed("sealed") {
+            model.checkSealed(try host.currentTree(), step: stepName)
+            model.checkSealed(host.honest, step: stepName)
+        }
         return outcome
     }
 
@@ -232,20 +266,18 @@ final class SimRun {
         }
     }
 
-    /// Every machine's entries, checked against the model; the attacker takes every key.
-    private func look(excusing name: String? = nil) throws {
-        for m in machines {
-            let now: [UUID: SimEntry]
-            do {
-                now = try m.entries()
-                let key = try m.currentKey()
-                if !attackerKeys.contains(key) { attackerKeys.append(key) }
-            } catch {
-                model.violations.append("\(stepName): \(m.name)'s vault does not open: \(error)")
-                continue
-            }
-            model.check(m.name, now: now, excused: m.name == name, step: stepName)
+    /// The entries of `m` (the only machine a step changes), checked against the model; the
+    /// attacker takes its key.
+    private func look(_ m: SimMachine, excused: Bool) throws {
+        let seen: (entries: [UUID: SimEntry], key: SimKey)
+        do {
+            seen = try timed("look") { try m.look() }
+        } catch {
+            model.violations.append("\(stepName): \(m.name)'s vault does not open: \(error)")
+            return
         }
+        if !attackerKeys.contains(seen.key) { attackerKeys.append(seen.key) }
+        model.check(m.name, now: seen.entries, excused: excused, step: stepName)
     }
 
     private func words() -> String {
@@ -257,7 +289,7 @@ final class SimRun {
 
     private func hostile(_ act: SimHostile) throws {
         hostileActs += 1
-        count("host \(act)".components(separatedBy: "(").first!)
+        count("host-" + String("\(act)".prefix { $0 != "(" }))
         let logs = try host.currentTree().keys.compactMap { path -> String? in
             let parts = path.split(separator: "/")
             return parts.count == 3 && parts[0] == SimForger.logDirectory ? String(parts[1]) : nil
@@ -329,7 +361,7 @@ final class SimRun {
     /// The attacker crafts a record with a key it holds and pushes it.
     private func forge(_ log: String?, retired: Bool, deleting: Bool, lamport: UInt64?) throws {
         guard let log, let vaultID = try? machines[0].vaultID() else { return }
-        let current = Set(machines.compactMap { try? $0.currentKey() })
+        let current = Set(machines.compactMap { try? $0.look().key })
         let candidates = retired ? attackerKeys.filter { !current.contains($0) } : Array(current)
         guard let key = candidates.min(by: { $0.generation < $1.generation }) else {
             return note("the attacker has no \(retired ? "retired" : "current") key yet")
@@ -341,9 +373,10 @@ final class SimRun {
         guard
             let forged = try SimForger.forge(
                 tree: scratch, vaultID: vaultID, log: log, keys: attackerKeys, key: key, text: text, lamport: lamport,
-                deleting: deleting)
+                deleting: deleting, sparing: planted)
         else { return note("the attacker cannot extend \(log)") }
         model.forgedTexts.insert(text)
+        planted.insert(forged.planted)
         if let victim = forged.deleted { model.forgedDeletions.insert(victim) }
         try host.alter { $0[forged.path] = .bytes(forged.bytes) }
         note(
@@ -370,12 +403,12 @@ final class SimRun {
             if !moved { break }
         }
         let fresh = newMachine(machines.count, prefix: "fresh")
-        let joined = try join(fresh)
+        let joined = try timed("join") { try join(fresh) }
         note("a fresh machine joins", joined)
         var views = machines.filter { !stuck.contains($0.name) }.compactMap { m in
-            (try? m.entries()).map { (name: m.name, entries: $0) }
+            (try? m.look()).map { (name: m.name, entries: $0.entries) }
         }
-        if case .synced = joined, let entries = try? fresh.entries() {
+        if case .synced = joined, let entries = try? fresh.look().entries {
             views.append((fresh.name, entries))
         } else {
             model.violations.append("quiescence: a fresh machine could not join: \(joined)")
