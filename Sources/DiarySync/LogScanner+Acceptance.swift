@@ -17,20 +17,7 @@ extension LogScanner {
         _ bytes: [UInt8], at path: String, seq: UInt64, context: LogContext, signer: Member, log: LogState,
         into outcome: inout Outcome
     ) -> SyncRecord? {
-        // The clear prefix first (FORMAT.md §12.7, rule 1): another vault's record is named so.
-        do {
-            let clear = try RecordCodec.peek(bytes)
-            guard clear.vaultID == vaultID else {
-                outcome.findings.append(.recordOfOtherVault(path: path, vault: clear.vaultID))
-                return nil
-            }
-        } catch RecordError.unsupportedVersion(let version) {
-            outcome.findings.append(.recordOfNewerVersion(path: path, version: version))
-            return nil
-        } catch {
-            outcome.findings.append(.recordNotAuthentic(path: path, fault: Self.fault(error)))
-            return nil
-        }
+        guard prefixFits(bytes, at: path, into: &outcome) else { return nil }
         guard RecordCodec.signatureIsValid(bytes, publicKey: signer.publicKey) else {
             outcome.findings.append(.recordNotAuthentic(path: path, fault: .badSignature))
             return nil
@@ -84,6 +71,24 @@ extension LogScanner {
             return nil
         }
         return record
+    }
+
+    /// The clear prefix first (FORMAT.md §12.7, rule 1): another vault's record, or one of a
+    /// version this diary does not read, is named so before its signature is looked at.
+    private func prefixFits(_ bytes: [UInt8], at path: String, into outcome: inout Outcome) -> Bool {
+        do {
+            let clear = try RecordCodec.peek(bytes)
+            guard clear.vaultID == vaultID else {
+                outcome.findings.append(.recordOfOtherVault(path: path, vault: clear.vaultID))
+                return false
+            }
+            return true
+        } catch RecordError.unsupportedVersion(let version) {
+            outcome.findings.append(.recordOfNewerVersion(path: path, version: version))
+        } catch {
+            outcome.findings.append(.recordNotAuthentic(path: path, fault: Self.fault(error)))
+        }
+        return false
     }
 
     /// The log of a machine that is not a member: its first record must be a join, signed by the

@@ -35,7 +35,7 @@ public enum SyncLifecycle {
         // to trip over. An upgrade keeps the remote's address, so that it can be run again.
         try? setup.clear(keepingConfig: true)
         // Once this machine's chain is on the remote, its state must stay: it alone can sign
-        // there, and `diary sync` takes the start up again.
+        // there, and the next sync takes the start up again.
         var stateWritten = false
         do {
             try setup.makeDirectories()

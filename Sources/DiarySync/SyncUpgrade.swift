@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Cut short anywhere, it is run again: until this machine's format-2 state exists, the
 /// format-1 state (or none) and a remote without a format-2 marker mean an upgrade under way,
-/// and the remote is cleared again; once the state exists, `diary sync` finishes the job.
+/// and the remote is cleared again; once the state exists, the next sync finishes the job.
 public enum SyncUpgrade {
     public static func upgrade(
         vault: Vault, machineName: String, passphrase: SecretBytes, stateDirectory: URL,

@@ -202,7 +202,8 @@ final class SimMachine {
                 report.sent + report.added + report.changed + report.deleted + report.newConflicts.count > 0
                 || report.keyChangePublished || report.keyChanged
             return .synced(changed: moved)
-        } catch SyncError.concurrentRotation, SyncError.chainForked {
+        } catch SyncError.concurrentRotation, SyncError.chainForked, VaultError.rotationInterrupted {
+            // Each says to run `diary rekey` (an interrupted rotation: to finish it).
             return .rekeyAsked
         } catch SyncError.keyChangeUnderOldPassphrase(let machine) {
             return .passwdAsked(machine: machine)

@@ -213,6 +213,7 @@ final class SyncChainTests: VaultTestCase {
         try machines.changePassphrase("desktop", to: "a costlier horse", kdf: .interactive)
         try machines.sync("desktop")
         try machines.sync("laptop", passphrase: "a costlier horse")
+        machines.adopted("laptop", passphrase: "a costlier horse")
         try machines.changePassphrase("laptop", to: "a cheaper horse", kdf: .insecureForTesting)
         try machines.sync("laptop")
         XCTAssertThrowsError(try machines.sync("desktop", passphrase: "a cheaper horse")) { error in

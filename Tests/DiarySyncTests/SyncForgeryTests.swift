@@ -220,7 +220,8 @@ final class SyncForgeryTests: VaultTestCase {
         let key = try SyncKey(vaultKey: laptop.vaultKey, generation: laptop.keyGeneration, vaultID: laptop.id)
         let sealed = try RecordCodec.seal(record, vaultID: laptop.id, key: key, signingKey: main.signingKey)
         try Data(sealed).write(
-            to: machines.remoteRoot.appendingPathComponent(RemoteLayout.recordPath(machine: main.machine, seq: log.seen + 1)))
+            to: machines.remoteRoot.appendingPathComponent(
+                RemoteLayout.recordPath(machine: main.machine, seq: log.seen + 1)))
         assertRefused("desktop")
     }
 }

@@ -99,6 +99,9 @@ final class SyncTestMachines {
         passphrases[name] = new
     }
 
+    /// The machine's vault took in a passphrase set elsewhere (a sync followed it).
+    func adopted(_ name: String, passphrase: String) { passphrases[name] = passphrase }
+
     /// The texts of the entries a vault shows, sorted.
     func texts(_ name: String) throws -> [String] {
         let vault = self[name]
