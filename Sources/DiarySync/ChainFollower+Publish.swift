@@ -39,6 +39,13 @@ extension ChainFollower {
         let tips = fork
         let parent = tips.first { $0.author == main.machine } ?? tips.first ?? head
         let others = tips.filter { $0.hash != parent.hash }
+        if change.kind.changesKey, let newest = ([parent] + others).max(by: { $0.generation < $1.generation }),
+            vault.keyGeneration <= newest.generation
+        {
+            // Another machine stated a key as new as the one rotated here: a rotation here
+            // again (above every generation stated, which this sync saves) goes on top.
+            throw SyncError.concurrentRotation(machine: main.chain.member(newest.author)?.name ?? "?")
+        }
         var members = parent.members
         if let removing = change.removing { members.removeAll { $0.machine == removing } }
         var statement = Statement(

@@ -50,6 +50,7 @@ final class ChainFollower {
             report.notes += ChainNotes.notes(for: outcome.accepted, before: before, me: main.machine)
         }
         fork = outcome.fork
+        main.forkGeneration = fork.map(\.generation).max() ?? 0
         if !fork.isEmpty, main.pendingChange?.kind.changesKey != true {
             throw SyncError.chainForked(machines: fork.map { main.chain.member($0.author)?.name ?? "?" })
         }

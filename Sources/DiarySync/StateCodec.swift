@@ -49,6 +49,7 @@ enum StateCodec {
         }
         w.u8(UInt8(s.headerDigest.count))
         w.append(s.headerDigest)
+        w.u32(s.forkGeneration)
         return w.bytes
     }
 
@@ -81,6 +82,7 @@ enum StateCodec {
                     created: try r.i64()))
         }
         s.headerDigest = try r.take(Int(try r.u8()))
+        s.forkGeneration = try r.u32()
         try r.expectEnd()
         return s
     }

@@ -72,7 +72,7 @@ public final class SyncEngine {
                 if let git { try fetch(git) }
                 try checkMarker()
                 let keyBefore = ring.current.id
-                try chain.read(main: &main, ring: &ring, report: &report)
+                try savingTheChainOnRefusal { try chain.read(main: &main, ring: &ring, report: &report) }
                 if ring.current.id != keyBefore {
                     // Following a rotation sealed every entry again: look at the rows anew, so
                     // that what sync knows of them names their new seals (same content).
@@ -81,7 +81,11 @@ public final class SyncEngine {
                     if attempt == 1 { local += again } else { main.pendingRevisions += again }
                 }
                 // Stated before the logs are read: a settle makes the fork's records readable.
-                if main.isMember { try chain.publishPendingChange(main: &main, ring: &ring, report: &report) }
+                if main.isMember {
+                    try savingTheChainOnRefusal {
+                        try chain.publishPendingChange(main: &main, ring: &ring, report: &report)
+                    }
+                }
                 try requestToJoin()
                 let read = try readRemote(into: &report)
                 var touched = read.touched
@@ -104,6 +108,21 @@ public final class SyncEngine {
     }
 
     // MARK: The steps
+
+    /// Runs `body`; when it refuses for a key change the user must make here (a rotation that
+    /// met another, a fork), the chain read so far is saved first, so that the `rekey` asked for
+    /// knows which generations it must go above.
+    private func savingTheChainOnRefusal(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as SyncError {
+            switch error {
+            case .concurrentRotation, .chainForked: try store.writeMain(main)
+            default: break
+            }
+            throw error
+        }
+    }
 
     /// A machine joining with an invite: once the chain it read holds the statement the invite
     /// names, its first record asks to join, proving the invite's secret; nothing else is

@@ -223,6 +223,19 @@ public enum SyncLifecycle {
             ?? nil) != nil
     }
 
+    /// The highest key generation stated on the chain as this machine accepted it (and of the
+    /// fork tips it last met), nil when the vault does not sync here: a rotation here must go
+    /// above it, or the other machines could not take its key in.
+    public static func highestStatedGeneration(vault: Vault, stateDirectory: URL) throws -> UInt32? {
+        let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
+        guard try setup.remote() != nil, !vault.rotationInterrupted else { return nil }
+        let key = try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
+        let main = try setup.lock.withLock(exclusive: true) {
+            try StateStore(directory: setup.directory, vaultID: vault.id, key: key).readMain()
+        }
+        return max(main.chain.statements.map(\.generation).max() ?? 0, main.forkGeneration)
+    }
+
     /// At most this many published headers are tried with the passphrase when joining.
     static let maximumHeadersTried = 4
 

@@ -69,6 +69,9 @@ struct SyncMain {
     var pendingRevisions: [Revision] = []
     /// Invites this machine issued and nobody has used yet.
     var invites: [Invite] = []
+    /// The highest generation among the tips of a fork this machine met (0: none): a rotation
+    /// made to settle it must go above.
+    var forkGeneration: UInt32 = 0
     /// BLAKE2b-128 of the local vault header as of the last sync (empty before the first):
     /// a header changed since, with no key change waiting, is published (an interrupted
     /// `passwd`).

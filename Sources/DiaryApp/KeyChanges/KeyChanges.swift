@@ -81,8 +81,10 @@ public struct KeyChanges {
         // The key being retired: the older of the two when an earlier run was interrupted.
         let retired = vault.retiringKey ?? (vault.vaultKey, vault.keyGeneration)
         let stateDirectory = session.stateDirectory
+        // Above every key the synced machines have stated, so that each can take this one in.
+        let stated = try? SyncLifecycle.highestStatedGeneration(vault: vault, stateDirectory: stateDirectory)
         let unsealable = try vault.rotateKey(
-            passphrase: passphrase, progress: progress,
+            passphrase: passphrase, minimumGeneration: (stated ?? nil).map { $0 + 1 } ?? 0, progress: progress,
             beforeRetiring: { headers in
                 // A synced vault publishes the new key's header, and the retired key sealed under
                 // the new one, at its next sync. Told before the old key is dropped, so that an

@@ -102,14 +102,18 @@ extension Vault {
     /// records the new key there, so an interruption at any point leaves a vault that both `diary rekey`
     /// and sync can finish from. If the header changed meanwhile (a `passwd` in between), the
     /// rotation stops as interrupted and a second call finishes it.
+    ///
+    /// `minimumGeneration`: the new key's generation is at least this (a synced vault's key must
+    /// be newer than every key the machines have stated; FORMAT.md §8 allows the gap).
     @discardableResult
     public func rotateKey(
-        passphrase: SecretBytes, batchSize: Int = 256, progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+        passphrase: SecretBytes, minimumGeneration: UInt32 = 0, batchSize: Int = 256,
+        progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
         beforeRetiring: ((PublishableHeaders) throws -> Void)? = nil
     ) throws -> [UUID] {
         try rotateKey(
-            passphrase: passphrase, adopting: nil, batchSize: batchSize, progress: progress,
-            beforeRetiring: beforeRetiring)
+            passphrase: passphrase, adopting: nil, minimumGeneration: minimumGeneration, batchSize: batchSize,
+            progress: progress, beforeRetiring: beforeRetiring)
     }
 
     /// While a rotation is unfinished: the older generation's key, the one being retired.
@@ -139,8 +143,8 @@ extension Vault {
         let keys: GenerationKeys
         do { keys = try target.unwrap(kek: kek).current } catch { throw VaultError.wrongPassphrase }
         return try rotateKey(
-            passphrase: passphrase, adopting: (keys, target, kek), batchSize: 256, progress: progress,
-            beforeRetiring: beforeRetiring)
+            passphrase: passphrase, adopting: (keys, target, kek), minimumGeneration: 0, batchSize: 256,
+            progress: progress, beforeRetiring: beforeRetiring)
     }
 
     /// What the first half of a rotation leaves for the second: the interim two-slot header,
@@ -159,13 +163,14 @@ extension Vault {
     private typealias Adoption = (keys: GenerationKeys, header: VaultHeader, kek: SecretBytes)
 
     private func rotateKey(
-        passphrase: SecretBytes, adopting: Adoption?, batchSize: Int, progress: ((_ done: Int, _ total: Int) -> Void)?,
-        beforeRetiring: ((PublishableHeaders) throws -> Void)?
+        passphrase: SecretBytes, adopting: Adoption?, minimumGeneration: UInt32, batchSize: Int,
+        progress: ((_ done: Int, _ total: Int) -> Void)?, beforeRetiring: ((PublishableHeaders) throws -> Void)?
     ) throws -> [UUID] {
         let rotation = try storeCall {
             try backend.withWriteLock {
                 try resealUnderNextKey(
-                    passphrase: passphrase, adopting: adopting, batchSize: batchSize, progress: progress)
+                    passphrase: passphrase, adopting: adopting, minimumGeneration: minimumGeneration,
+                    batchSize: batchSize, progress: progress)
             }
         }
         try beforeRetiring?(rotation.headers)
@@ -175,7 +180,8 @@ extension Vault {
     /// Under the write lock: writes the interim header holding both keys (unless an earlier
     /// run did), then re-seals every entry under the next key.
     private func resealUnderNextKey(
-        passphrase: SecretBytes, adopting: Adoption?, batchSize: Int, progress: ((Int, Int) -> Void)?
+        passphrase: SecretBytes, adopting: Adoption?, minimumGeneration: UInt32, batchSize: Int,
+        progress: ((Int, Int) -> Void)?
     ) throws -> Rotation {
         var onDisk = try Self.readHeader(backend)
         let kek: SecretBytes
@@ -200,7 +206,8 @@ extension Vault {
             let next =
                 try adopting?.keys
                 ?? GenerationKeys(
-                    generation: onDisk.currentGeneration + 1, vaultKey: SecretBytes(randomCount: 32))
+                    generation: max(onDisk.currentGeneration + 1, minimumGeneration),
+                    vaultKey: SecretBytes(randomCount: 32))
             ring = KeyRing(ring.all.filter { $0.generation != next.generation } + [next])
             try onDisk.setSlots(ring.all, kek: kek)
             try backend.apply(StoreChange(header: onDisk.encoded()))
