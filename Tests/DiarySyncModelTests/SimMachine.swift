@@ -138,6 +138,9 @@ final class SimMachine {
                 return .synced(changed: true)
             } catch VaultError.wrongPassphrase {
                 last = .refused("\(VaultError.wrongPassphrase)")
+            } catch SyncError.passphraseChangedElsewhere(let machine, let lost) {
+                // An older passphrase opened an older header; the user tries the next one.
+                last = .refused("\(SyncError.passphraseChangedElsewhere(machine: machine, ownChangeLost: lost))")
             } catch {
                 return .refused("\(error)")
             }
