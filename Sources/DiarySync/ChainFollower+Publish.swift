@@ -35,6 +35,12 @@ extension ChainFollower {
     /// the chain; on a fork, a rotation becomes the settle that ends it.
     func publishPendingChange(main: inout SyncMain, ring: inout SyncKeyRing, report: inout SyncReport) throws {
         guard let change = main.pendingChange, let head = main.chain.head else { return }
+        // Stated already by a sync cut short before it saved that it had: nothing to state again.
+        let stated = change.headers.mapValues { BLAKE2b.hash($0) }
+        if main.chain.statements.contains(where: { $0.author == main.machine && $0.headerHashes == stated }) {
+            main.pendingChange = nil
+            return
+        }
         try checkKeepsThePassphrase(change, main: main)
         let tips = fork
         let parent = tips.first { $0.author == main.machine } ?? tips.first ?? head
@@ -73,6 +79,7 @@ extension ChainFollower {
             statement.cuts.sort { $0.machine.bytes.lexicographicallyPrecedes($1.machine.bytes) }
         }
         try write(statement, headers: change.headers, main: &main, ring: &ring, report: &report)
+        try SyncFaults.point("sync.stated")
         main.pendingChange = nil
         report.keyChangePublished = true
     }

@@ -13,7 +13,8 @@ package enum SyncFaults {
 
     /// Every point the work passes through, for a schedule to pick among.
     package static let points = [
-        "sync.published", "follow.resealed", "rekey.resealed", "start.genesisWritten", "upgrade.logsRemoved",
+        "sync.published", "sync.stated", "follow.resealed", "rekey.resealed", "start.genesisWritten",
+        "upgrade.logsRemoved",
         "upgrade.format1Gone",
     ]
 }

@@ -222,4 +222,21 @@ final class SyncChainTests: VaultTestCase {
             else { return XCTFail("\(error)") }
         }
     }
+
+    /// A sync cut short after it wrote its key change's statement, before it saved that it had:
+    /// the next sync finds the statement its own and states nothing twice.
+    func testAKeyChangeStatedByASyncCutShortIsNotStatedAgain() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines.rekey("laptop")
+        SyncFaults.hook = { if $0 == "sync.stated" { throw SyncFaults.Crash.crashed } }
+        defer { SyncFaults.hook = nil }
+        XCTAssertThrowsError(try machines.sync("laptop"))
+        SyncFaults.hook = nil
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+        let kinds = try machines.main("desktop").chain.statements.map(\.kind)
+        XCTAssertEqual(kinds, [.genesis, .admit, .rekey])
+        XCTAssertEqual(try machines.texts("desktop"), ["one"])
+    }
 }
