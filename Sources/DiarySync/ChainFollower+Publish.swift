@@ -34,7 +34,7 @@ extension ChainFollower {
     /// States the key change this machine made (a passphrase, a rotation, a removal) on top of
     /// the chain; on a fork, a rotation becomes the settle that ends it.
     func publishPendingChange(main: inout SyncMain, ring: inout SyncKeyRing, report: inout SyncReport) throws {
-        guard let change = main.pendingChange, let head = main.chain.head else { return }
+        guard let change = main.pendingChange, let head = main.chain.head, readAll else { return }
         // Stated already by a sync cut short before it saved that it had: nothing to state again.
         let stated = change.headers.mapValues { BLAKE2b.hash($0) }
         if main.chain.statements.contains(where: { $0.author == main.machine && $0.headerHashes == stated }) {

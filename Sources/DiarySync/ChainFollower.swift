@@ -15,6 +15,9 @@ final class ChainFollower {
     let inFolder: Bool
     /// The tips of a fork no settle ended, as the last read found them (empty: no fork).
     private(set) var fork: [AcceptedStatement] = []
+    /// False when statements were left unread (a key not at hand yet): what looks like a fork
+    /// may be settled by one of them, so this machine states nothing until it reads them all.
+    private(set) var readAll = true
     /// Headers opened in this sync, by the hash of the statement that published them.
     private var openedHeaders: [[UInt8]: [UInt8]] = [:]
 
@@ -49,7 +52,8 @@ final class ChainFollower {
         if !before.statements.isEmpty {
             report.notes += ChainNotes.notes(for: outcome.accepted, before: before, me: main.machine)
         }
-        fork = outcome.fork
+        readAll = outcome.waiting.isEmpty
+        fork = readAll ? outcome.fork : []
         main.forkGeneration = fork.map(\.generation).max() ?? 0
         if !fork.isEmpty, main.pendingChange?.kind.changesKey != true {
             throw SyncError.chainForked(machines: fork.map { main.chain.member($0.author)?.name ?? "?" })
