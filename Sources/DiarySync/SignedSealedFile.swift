@@ -1,5 +1,6 @@
 import DiaryCrypto
 import DiaryStore
+import DiaryVault
 import Foundation
 
 /// The layout records and statements share (docs/FORMAT.md §12): an 81-byte clear prefix, a
@@ -26,6 +27,15 @@ enum SignedSealedFile {
     }
 
     /// True when the last 64 bytes sign the rest under `publicKey`.
+    /// The clear prefix's fields after magic and version, checked strictly without any key: a
+    /// reader of the rest (records and statements order their fields differently).
+    static func prefixFields(_ file: [UInt8], magic: [UInt8], version: UInt8) throws(RecordError) -> ByteReader {
+        guard file.count >= magic.count + 1, Array(file[0..<magic.count]) == magic else { throw .notARecord }
+        guard file[magic.count] == version else { throw .unsupportedVersion(Int(file[magic.count])) }
+        guard file.count >= prefixLength else { throw .notARecord }
+        return ByteReader(Array(file[(magic.count + 1)..<prefixLength]))
+    }
+
     static func signatureIsValid(_ file: [UInt8], publicKey: [UInt8], domain: [UInt8]) -> Bool {
         guard file.count > signatureLength else { return false }
         let end = file.count - signatureLength

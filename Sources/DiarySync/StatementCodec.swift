@@ -45,10 +45,7 @@ enum StatementCodec {
     /// The clear prefix, read strictly, without any key.
     static func peek(_ file: [UInt8]) throws(RecordError) -> (vaultID: UUID, seq: UInt64, author: UUID, keyID: [UInt8])
     {
-        guard file.count >= magic.count + 1, Array(file[0..<magic.count]) == magic else { throw .notARecord }
-        guard file[8] == version else { throw .unsupportedVersion(Int(file[8])) }
-        guard file.count >= prefixLength else { throw .notARecord }
-        var r = ByteReader(Array(file[9..<prefixLength]))
+        var r = try SignedSealedFile.prefixFields(file, magic: magic, version: version)
         do {
             return (try r.uuid(), try r.u64(), try r.uuid(), try r.take(SyncKey.idByteCount))
         } catch {
