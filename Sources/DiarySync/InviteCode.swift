@@ -18,7 +18,10 @@ public enum InviteCodeError: Error, Equatable, Sendable {
 /// joiner can tell the chain it is shown is the one its inviter follows.
 ///
 /// The text is Crockford base32 of `u8 1 ‖ id[8] ‖ secret[16] ‖ head[16] ‖ checksum[2]`
-/// (checksum: the first two bytes of BLAKE2b-256 of what precedes it), in groups of four.
+/// (checksum: CRC-16/CCITT-FALSE of what precedes it, big-endian), in groups of four. A CRC
+/// rather than a hash: a CRC of degree 16 catches every error burst of 16 bits or fewer, so
+/// every mistyped character (5 bits) and every swap of two neighbours (10 bits) is caught,
+/// where a truncated hash misses one change in 65,536.
 public struct InviteCode {
     static let version: UInt8 = 1
     static let idByteCount = 8
@@ -51,7 +54,7 @@ public struct InviteCode {
     public var text: String {
         var payload = [Self.version] + inviteID + secret.withUnsafeBytes { Array($0) } + head
         defer { secureZero(&payload) }
-        payload += BLAKE2b.hash(payload).prefix(Self.checksumByteCount)
+        payload += Self.checksum(payload)
         let digits = Array(CrockfordBase32.encode(payload))
         return stride(from: 0, to: digits.count, by: 4)
             .map { String(digits[$0..<min($0 + 4, digits.count)]) }
@@ -69,7 +72,7 @@ public struct InviteCode {
         }
         let body = Array(bytes[0..<Self.byteCount - Self.checksumByteCount])
         guard
-            constantTimeEquals(bytes[(Self.byteCount - Self.checksumByteCount)...], Array(BLAKE2b.hash(body).prefix(2)))
+            constantTimeEquals(bytes[(Self.byteCount - Self.checksumByteCount)...], Self.checksum(body))
         else { throw .badChecksum }
         guard bytes[0] == Self.version else { throw .unsupportedVersion(Int(bytes[0])) }
         var secret = Array(bytes[(1 + Self.idByteCount)..<(1 + Self.idByteCount + Self.secretByteCount)])
@@ -82,6 +85,16 @@ public struct InviteCode {
         }
         inviteID = Array(bytes[1...Self.idByteCount])
         head = Array(bytes[(1 + Self.idByteCount + Self.secretByteCount)..<(Self.byteCount - Self.checksumByteCount)])
+    }
+
+    /// CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF, no reflection), big-endian.
+    static func checksum(_ bytes: [UInt8]) -> [UInt8] {
+        var crc: UInt16 = 0xFFFF
+        for byte in bytes {
+            crc ^= UInt16(byte) << 8
+            for _ in 0..<8 { crc = crc & 0x8000 != 0 ? crc << 1 ^ 0x1021 : crc << 1 }
+        }
+        return [UInt8(crc >> 8), UInt8(crc & 0xFF)]
     }
 
     /// What a joiner proves it holds the invite's secret with: BLAKE2b-256 keyed by the
