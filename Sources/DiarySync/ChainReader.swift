@@ -118,35 +118,61 @@ struct ChainReader {
     /// The key of one of `left` from the header published with it, trying the newest first;
     /// nil when none gives one now. A statement whose author has a key in the chain must be
     /// signed by it before any key derivation is spent on it (otherwise it is forged).
+    ///
+    /// An unknown author's statement waits for the statement that admits it, unless nothing
+    /// else gives a key while a known member's statement waits too: a machine that missed a
+    /// rekey, an admit and the new member's rekey finds the first rekey's header removed, and
+    /// only the newest key (whose statement retires the older ones) opens the admit. The walk
+    /// checks that statement's signature once the admit is open.
     private func keyFromAHeader(
         _ left: [(String, [UInt8])], knownKeys: [UUID: [UInt8]], lookups: inout Int, lookup: KeyLookup,
         into outcome: inout Outcome
     ) throws -> SyncKey? {
         let byNewest = left.compactMap { file in (try? StatementCodec.peek(file.1)).map { (file, $0) } }
             .sorted { $0.1.seq > $1.1.seq }
+        var knownAuthorWaits = false
         for ((path, bytes), clear) in byNewest {
             // A machine reading the chain for the first time knows no member yet: the walk checks
             // every signature once the statements are open. Otherwise a known author's signature
-            // is checked here, header or not (a forgery costs nothing), and an unknown author's
-            // statement waits for the statement that admits it.
+            // is checked here, header or not (a forgery costs nothing).
             if let publicKey = knownKeys[clear.author] {
                 guard StatementCodec.signatureIsValid(bytes, publicKey: publicKey) else {
                     outcome.findings.append(.statementNotAuthentic(path: path, fault: .badSignature))
                     return nil
                 }
+                knownAuthorWaits = true
             } else if !knownKeys.isEmpty {
                 continue
             }
-            let header = RemoteLayout.headerPath(chainSeq: clear.seq, author: clear.author, store: store)
-            guard tree.stamp(header) != nil else { continue }
-            guard lookups < Self.maximumLookups else { return nil }
-            lookups += 1
-            if let (key, header) = try lookup(clear.author, clear.seq, clear.keyID), key.id == clear.keyID {
-                outcome.headers[StatementCodec.hash(bytes)] = header
+            if let key = try key(of: clear, bytes: bytes, lookups: &lookups, lookup: lookup, into: &outcome) {
                 return key
             }
+            if lookups >= Self.maximumLookups { return nil }
+        }
+        guard knownAuthorWaits, !knownKeys.isEmpty else { return nil }
+        for ((_, bytes), clear) in byNewest where knownKeys[clear.author] == nil {
+            if let key = try key(of: clear, bytes: bytes, lookups: &lookups, lookup: lookup, into: &outcome) {
+                return key
+            }
+            if lookups >= Self.maximumLookups { return nil }
         }
         return nil
+    }
+
+    /// The key `clear`'s published header gives, counted against the lookups of this sync.
+    private func key(
+        of clear: (vaultID: UUID, seq: UInt64, author: UUID, keyID: [UInt8]), bytes: [UInt8], lookups: inout Int,
+        lookup: KeyLookup,
+        into outcome: inout Outcome
+    ) throws -> SyncKey? {
+        let header = RemoteLayout.headerPath(chainSeq: clear.seq, author: clear.author, store: store)
+        guard tree.stamp(header) != nil, lookups < Self.maximumLookups else { return nil }
+        lookups += 1
+        guard let (key, header) = try lookup(clear.author, clear.seq, clear.keyID), key.id == clear.keyID else {
+            return nil
+        }
+        outcome.headers[StatementCodec.hash(bytes)] = header
+        return key
     }
 
     /// At most this many published headers are opened with the passphrase in one sync.

@@ -201,6 +201,12 @@ final class SimMachine {
     private func outcome(_ body: () throws -> SyncReport) -> SimSyncOutcome {
         do {
             let report = try body()
+            // What a transcript line leaves out: a record or statement that waits shows here.
+            if ProcessInfo.processInfo.environment["DIARY_SIM_VERBOSE"] == "1" {
+                print(
+                    "\(name) sync: sent \(report.sent), added \(report.added), pending \(report.pending), notes \(report.notes)"
+                )
+            }
             let moved =
                 report.sent + report.added + report.changed + report.deleted + report.newConflicts.count > 0
                 || report.keyChangePublished || report.keyChanged

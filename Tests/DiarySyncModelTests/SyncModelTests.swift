@@ -7,11 +7,12 @@ import XCTest
 /// sync, passwd, rekey and late joiners over a folder remote and a git remote, with the model's
 /// invariants checked after every step and at quiescence (`SimModel`).
 ///
-/// Schedule `i` of a run has the seed `seed + i`, so `DIARY_TEST_SEED=<a failing schedule's
+/// Schedule `i` of a run has the seed `seed + i`, so `DIARY_SIM_SEED=<a failing schedule's
 /// seed>` replays that schedule first (with `DIARY_SWEEP=full` when it failed in a full run: the
 /// length differs). `Scripts/soak` runs the full sweep (400 schedules of 25 steps);
 /// `DIARY_SIM_SCHEDULES`, `DIARY_SIM_STEPS`, `DIARY_SIM_REMOTE` and `DIARY_SIM_VERBOSE=1` (every
-/// transcript) tune a run, and `SimOptions` names the switches for what format 1 fails.
+/// transcript, and what each sync left waiting) tune a run, and `SimOptions` names the switches
+/// for what format 1 fails.
 final class SyncModelTests: XCTestCase {
     private var scratch: URL!
 

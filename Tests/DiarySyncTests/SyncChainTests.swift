@@ -182,6 +182,27 @@ final class SyncChainTests: VaultTestCase {
         XCTAssertEqual(try machines.texts("desktop"), ["first", "from the phone", "second"])
     }
 
+    /// A rotation, an admit, then the new member's rotation: the first rotation's header is gone
+    /// (superseded), and the newest statement's author is admitted by a statement only the newest
+    /// key opens. A machine that missed all three still follows (found by the sync model, seed
+    /// 10462079117957769504: it waited for ever and missed every entry written after).
+    func testAMachineThatMissedARotationAnAdmitAndTheNewMembersRotationFollows() throws {
+        try machines.start("laptop", entries: ["first"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines.rekey("laptop")
+        try machines.sync("laptop")
+        try machines.join("phone", invitedBy: "laptop", store: .sqlite)
+        try machines.rekey("phone")
+        try machines["phone"].add(text: "from the phone")
+        try machines.sync("phone")
+        try machines.sync("laptop", passphrase: "correct horse")  // follows, and removes the first header
+        let report = try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertTrue(report.keyChanged)
+        XCTAssertEqual(report.pending, [])
+        XCTAssertEqual(machines["desktop"].keyGeneration, machines["phone"].keyGeneration)
+        XCTAssertEqual(try machines.texts("desktop"), ["first", "from the phone"])
+    }
+
     /// A deletion taken in by the same sync that follows a rotation reaches the vault: the
     /// rotation sealed every entry again, and sync must not take that for an edit made here
     /// (found by the sync model, seed 14410705608916536086).
