@@ -173,11 +173,13 @@ struct RemoteTree {
 
     // MARK: The marker
 
-    /// Reads the marker strictly: exactly its two lines.
+    /// Reads the marker strictly: exactly its two lines, the id in the lower case it is written
+    /// in (as the independent reader, Scripts/decrypt-vault.py, requires).
     func marker() throws -> Marker {
         guard let bytes = try read(RemoteLayout.marker, limit: Self.markerLimit) else { return .absent }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        guard lines.count == 2, let id = UUID(uuidString: String(lines[1])) else { return .unreadable }
+        guard lines.count == 2, let id = UUID(uuidString: String(lines[1])), id.uuidString.lowercased() == lines[1]
+        else { return .unreadable }
         switch lines[0] {
         case "\(RemoteLayout.marker) \(RemoteLayout.markerVersion)": return .vault(id)
         case "\(RemoteLayout.marker) 1": return .format1(id)

@@ -41,7 +41,7 @@ final class RemoteTreeTests: XCTestCase {
         XCTAssertEqual(try tree.marker(), .format1(id), "a format-1 remote is named as such, to upgrade")
         for forged in [
             "diary-sync 3\n\(id.uuidString.lowercased())\n", "diary-sync 2\n", "diary-sync 2\nnot-an-id\n",
-            "diary-sync 2\n\(id.uuidString.lowercased())\nmore\n", "",
+            "diary-sync 2\n\(id.uuidString.lowercased())\nmore\n", "", "diary-sync 2\n\(id.uuidString)\n",
         ] {
             try put(forged, at: RemoteLayout.marker)
             XCTAssertEqual(try tree.marker(), .unreadable, forged)
