@@ -7,13 +7,14 @@ import Foundation
 ///
 /// The agent runs in its own session (`setsid`), so closing the terminal or the shell does not
 /// end it; its stdout and stderr go to /dev/null so it never holds the caller's pipes open.
-/// The key travels as raw bytes on the agent's stdin, never in argv or the environment.
+/// The key travels as raw bytes on the agent's stdin, never in argv or the environment; the
+/// vault's path follows it there (for `diary status`).
 enum AgentLauncher {
     /// How long `unlock` waits for the new agent's socket to answer.
     static let readyTimeout: TimeInterval = 10
 
     static func start(
-        key: SecretBytes, generation: UInt32, vaultID: UUID,
+        key: SecretBytes, generation: UInt32, vaultID: UUID, vaultPath: String,
         idleTimeout: TimeInterval, maximumLifetime: TimeInterval, client: AgentClient
     ) throws {
         var fds: [Int32] = [0, 0]
@@ -57,6 +58,7 @@ enum AgentLauncher {
             "--key-bytes", String(key.count),
             "--timeout", String(idleTimeout),
             "--max", String(maximumLifetime),
+            "--vault-path-bytes", String(min(vaultPath.utf8.count, KeyHandoff.maximumPathBytes)),
         ]
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -69,6 +71,7 @@ enum AgentLauncher {
         // A dead agent would give EPIPE instead of killing us.
         signal(SIGPIPE, SIG_IGN)
         try KeyHandoff.write(key, to: writeEnd)
+        try KeyHandoff.write(path: vaultPath, to: writeEnd)
         try waitUntilReady(client: client, vaultID: vaultID, pid: pid)
     }
 
