@@ -51,15 +51,11 @@ enum AgentLauncher {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
 
         let executable = try selfExecutable()
-        let args = [
-            executable, "agent",
-            "--vault-id", vaultID.uuidString.lowercased(),
-            "--generation", String(generation),
-            "--key-bytes", String(key.count),
-            "--timeout", String(idleTimeout),
-            "--max", String(maximumLifetime),
-            "--vault-path-bytes", String(min(vaultPath.utf8.count, KeyHandoff.maximumPathBytes)),
-        ]
+        let args =
+            [executable, "agent"]
+            + arguments(
+                generation: generation, vaultID: vaultID, keyBytes: key.count, vaultPath: vaultPath,
+                idleTimeout: idleTimeout, maximumLifetime: maximumLifetime)
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -73,6 +69,22 @@ enum AgentLauncher {
         try KeyHandoff.write(key, to: writeEnd)
         try KeyHandoff.write(path: vaultPath, to: writeEnd)
         try waitUntilReady(client: client, vaultID: vaultID, pid: pid)
+    }
+
+    /// `diary agent`'s options: what it needs besides the key and the vault's path, which
+    /// come on its stdin (`--vault-path-bytes` of it after `--key-bytes` of key).
+    private static func arguments(
+        generation: UInt32, vaultID: UUID, keyBytes: Int, vaultPath: String, idleTimeout: TimeInterval,
+        maximumLifetime: TimeInterval
+    ) -> [String] {
+        [
+            "--vault-id", vaultID.uuidString.lowercased(),
+            "--generation", String(generation),
+            "--key-bytes", String(keyBytes),
+            "--timeout", String(idleTimeout),
+            "--max", String(maximumLifetime),
+            "--vault-path-bytes", String(min(vaultPath.utf8.count, KeyHandoff.maximumPathBytes)),
+        ]
     }
 
     /// Polls the socket until the agent answers with the right vault, or gives up.
