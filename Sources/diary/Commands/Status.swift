@@ -17,7 +17,8 @@ struct Status: ParsableCommand {
             and the maximum. Then a line for each other vault of yours that an agent holds \
             unlocked (another --vault, or DIARY_VAULT in another shell): `unlocked`, its path \
             and the time left; a vault unlocked by an older diary, whose agent does not say \
-            its path, is named by its vault id. Does not count as a use of any key.
+            its path, is named by its vault id. Without a vault here the others are still \
+            listed, then the error. Does not count as a use of any key.
 
             Only your own agents are listed: those in your private runtime directory \
             ($XDG_RUNTIME_DIR/diary, else /tmp/diary-UID), answering as your user. A socket \
@@ -26,6 +27,8 @@ struct Status: ParsableCommand {
 
             EXAMPLE
               diary status
+                * unlocked /home/me/diary (sqlite): locks in 14m without use, at most 8h
+                  unlocked /home/me/work: locks in 3m without use, at most 59m
             """)
 
     @OptionGroup var global: GlobalOptions
