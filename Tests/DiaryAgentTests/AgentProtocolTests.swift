@@ -156,4 +156,24 @@ final class AgentProtocolTests: XCTestCase {
             XCTAssertEqual(error as? AgentError, .invalidKeyLength(10))
         }
     }
+
+    /// The vault's path follows the key through the same pipe, byte for byte; a path cut short
+    /// or of an impossible length is refused.
+    func testTheVaultPathFollowsTheKeyThroughThePipe() throws {
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        defer { close(ends[0]) }
+        let key = try makeKey(33)
+        let path = "/home/me/Tagebuch ✓"
+        try KeyHandoff.write(key, to: ends[1])
+        try KeyHandoff.write(path: path, to: ends[1])
+        try KeyHandoff.write(path: "/cut", to: ends[1])
+        close(ends[1])
+        XCTAssertEqual(try KeyHandoff.read(from: ends[0], byteCount: 32), key)
+        XCTAssertEqual(try KeyHandoff.readPath(from: ends[0], byteCount: path.utf8.count), path)
+        XCTAssertThrowsError(try KeyHandoff.readPath(from: ends[0], byteCount: 10))
+        for impossible in [0, -1, KeyHandoff.maximumPathBytes + 1] {
+            XCTAssertThrowsError(try KeyHandoff.readPath(from: ends[0], byteCount: impossible), "\(impossible)")
+        }
+    }
 }
