@@ -6,9 +6,9 @@ import Glibc
 ///
 /// Only this user's agents are found: the directory is checked private (ours, 0700) before it
 /// is read, a socket file of another owner is passed over, and `AgentClient` refuses a listener
-/// of another uid. A socket nothing listens on (its agent killed with SIGKILL, or the machine
-/// suspended past a crash) is stale: it is removed under the vault's lock, the one a starting
-/// agent takes, so a socket an agent is just binding is never removed.
+/// of another uid. A socket nothing listens on (its agent killed by SIGKILL or the OOM killer,
+/// which leaves no time to remove it) is stale: it is removed under the vault's lock, the one a
+/// starting agent takes, so a socket an agent is just binding is never removed.
 public enum AgentDirectory {
     /// What was found in the directory.
     public struct Listing: Sendable {
