@@ -18,6 +18,9 @@ public struct AgentConfig: Sendable {
     /// Called once the socket is listening and signals are handled: the moment a parent waiting
     /// for the agent may report success.
     public var onReady: (@Sendable () -> Void)?
+    /// The vault's directory, reported in every status so `diary status` can name the vault;
+    /// nil (or too long for a reply line) leaves it out.
+    public var vaultPath: String?
 
     /// TEST ONLY. Skips the private-directory check and makes the socket file 0666, so a test can
     /// let a process of another uid reach the socket and prove that the `SO_PEERCRED` check alone

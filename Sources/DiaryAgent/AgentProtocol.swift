@@ -6,11 +6,16 @@ import Foundation
 /// Requests and replies (field names snake_case, the key as lowercase hex, times in seconds):
 ///
 ///     {"v":1,"op":"get"}     -> {"v":1,"ok":true,"key":"<hex>","generation":N,"vault":"<uuid>",
-///                                "idle_remaining":S,"max_remaining":S}
+///                                "idle_remaining":S,"max_remaining":S,"path":"<vault path>"}
 ///     {"v":1,"op":"status"}  -> the same without "key"
 ///     {"v":1,"op":"set","key":"<hex>","generation":N} -> the status; the key is replaced
 ///     {"v":1,"op":"lock"}    -> {"v":1,"ok":true}, then the agent drops the key and exits
 ///     anything else          -> {"v":1,"ok":false,"error":"<lowercase message>"}
+///
+/// `"path"`, the vault's directory as `diary unlock` named it, is there when the agent was told
+/// it (an agent started by an older diary was not, and a path too long for a line is left
+/// out): `diary status` names each unlocked vault by it. A field a side does not know is
+/// ignored, so old clients read new replies and new clients old ones (without a path).
 ///
 /// `get` and `set` restart the idle timer; `status` does not. A peer of another uid gets
 /// `{"v":1,"ok":false,"error":"permission denied"}` and is disconnected; a peer of our uid that
@@ -37,12 +42,18 @@ public struct AgentStatus: Equatable, Sendable, Codable {
     public var idleRemaining: TimeInterval
     /// Seconds left before the absolute maximum lifetime ends the session.
     public var maxRemaining: TimeInterval
+    /// The vault's directory, when the agent was told it (see `AgentProtocol`).
+    public var vaultPath: String?
 
-    public init(vaultID: UUID, generation: UInt32, idleRemaining: TimeInterval, maxRemaining: TimeInterval) {
+    public init(
+        vaultID: UUID, generation: UInt32, idleRemaining: TimeInterval, maxRemaining: TimeInterval,
+        vaultPath: String? = nil
+    ) {
         self.vaultID = vaultID
         self.generation = generation
         self.idleRemaining = idleRemaining
         self.maxRemaining = maxRemaining
+        self.vaultPath = vaultPath
     }
 
     enum CodingKeys: String, CodingKey {
@@ -50,6 +61,7 @@ public struct AgentStatus: Equatable, Sendable, Codable {
         case generation
         case idleRemaining = "idle_remaining"
         case maxRemaining = "max_remaining"
+        case vaultPath = "path"
     }
 }
 
@@ -138,7 +150,7 @@ struct AgentReply {
             else { throw AgentError.protocolViolation("incomplete status") }
             reply.status = AgentStatus(
                 vaultID: vaultID, generation: try parseGeneration(object),
-                idleRemaining: idle, maxRemaining: max)
+                idleRemaining: idle, maxRemaining: max, vaultPath: try object.string("path", in: line))
         }
         if case .string(let range, let escaped)? = object["key"] {
             guard !escaped else { throw AgentError.protocolViolation("key is not lowercase hex") }
@@ -157,9 +169,20 @@ struct AgentReply {
             line.add("vault", status.vaultID.uuidString.lowercased())
             line.add("idle_remaining", seconds: status.idleRemaining)
             line.add("max_remaining", seconds: status.maxRemaining)
+            if let path = status.vaultPath { line.add("path", path) }
         }
         line.finish()
         return line
+    }
+
+    /// `path` when a `get` reply carrying it and a key of `keyCount` bytes fits in a line (the
+    /// other fields at their longest), else nil: a reply too long would be refused.
+    static func reportable(path: String?, keyCount: Int) -> String? {
+        guard let path else { return nil }
+        let longest = AgentStatus(
+            vaultID: UUID(), generation: .max, idleRemaining: 1e12, maxRemaining: 1e12, vaultPath: path)
+        let length = success(status: longest).bytes.count + ",\"key\":\"\"".utf8.count + 2 * keyCount
+        return length <= AgentProtocol.maximumLineLength ? path : nil
     }
 
     /// `{"v":1,"ok":false,"error":message}`.

@@ -159,6 +159,6 @@ extension AgentServer {
         let now = Clock.now()
         return AgentStatus(
             vaultID: vaultID, generation: generation,
-            idleRemaining: idleDeadline - now, maxRemaining: maximumDeadline - now)
+            idleRemaining: idleDeadline - now, maxRemaining: maximumDeadline - now, vaultPath: vaultPath)
     }
 }

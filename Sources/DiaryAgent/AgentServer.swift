@@ -15,6 +15,8 @@ public final class AgentServer {
 
     let config: AgentConfig
     let vaultID: UUID
+    /// `config.vaultPath` when it fits in a reply.
+    let vaultPath: String?
     var key: SecretBytes?
     var generation: UInt32
     var idleDeadline: Double
@@ -52,6 +54,7 @@ public final class AgentServer {
         self.key = key
         self.generation = generation
         self.vaultID = vaultID
+        vaultPath = AgentReply.reportable(path: config.vaultPath, keyCount: key.count)
         let now = Clock.now()
         idleDeadline = now + config.idleTimeout
         maximumDeadline = now + config.maximumLifetime

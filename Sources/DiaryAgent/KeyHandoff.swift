@@ -37,4 +37,39 @@ public enum KeyHandoff {
             }
         }
     }
+
+    /// The longest vault path handed over after the key (Linux's PATH_MAX).
+    public static let maximumPathBytes = 4096
+
+    /// Writes `path`'s UTF-8 bytes to `fd` after the key: the vault's directory, which the
+    /// agent reports in its status. Not secret, but kept out of argv, which every user on the
+    /// machine can read in /proc.
+    public static func write(path: String, to fd: Int32) throws {
+        var bytes = Array(path.utf8.prefix(maximumPathBytes))
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written > 0 { offset += written; continue }
+            if written < 0, errno == EINTR { continue }
+            throw AgentError.lastSystemError("write vault path to agent")
+        }
+    }
+
+    /// Reads exactly `byteCount` bytes of the vault's path from `fd` (after the key).
+    public static func readPath(from fd: Int32, byteCount: Int) throws -> String {
+        guard (1...maximumPathBytes).contains(byteCount) else {
+            throw AgentError.invalidConfiguration("vault path of \(byteCount) bytes")
+        }
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        var offset = 0
+        while offset < byteCount {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + offset, byteCount - offset) }
+            if count > 0 { offset += count; continue }
+            if count < 0, errno == EINTR { continue }
+            throw count == 0
+                ? AgentError.invalidConfiguration("vault path cut short")
+                : AgentError.lastSystemError("read vault path")
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -99,6 +99,30 @@ final class AgentProtocolTests: XCTestCase {
         XCTAssertNil(try parseReply(line.bytes).key)
     }
 
+    /// The vault's path rides in the status, escaped as JSON; a reply without it (an agent of
+    /// an older diary) still parses, and an old client ignores it (unknown fields are).
+    func testTheVaultPathRoundTripsAndIsOptional() throws {
+        let path = "/home/me/\"quoted\"\\dir\nwith\ta ✓"
+        let status = AgentStatus(vaultID: UUID(), generation: 3, idleRemaining: 5, maxRemaining: 9, vaultPath: path)
+        XCTAssertEqual(try parseReply(AgentReply.success(status: status).bytes).status?.vaultPath, path)
+        XCTAssertEqual(try parseReply(AgentReply.success(status: status, key: try makeKey(1)).bytes).status, status)
+        let older =
+            #"{"v":1,"ok":true,"generation":1,"vault":"\#(UUID().uuidString)","idle_remaining":1,"max_remaining":2}"#
+        let parsed = try XCTUnwrap(try parseReply(Array(older.utf8)).status)
+        XCTAssertNil(parsed.vaultPath)
+        XCTAssertThrowsError(try parseReply(Array(older.replacingOccurrences(of: "}", with: ",\"path\":7}").utf8)))
+    }
+
+    /// A path whose reply would not fit in a line is not reported (the reply would be refused).
+    func testAPathTooLongForALineIsLeftOut() {
+        let fits = "/" + String(repeating: "a", count: 3000)
+        XCTAssertEqual(AgentReply.reportable(path: fits, keyCount: 64), fits)
+        XCTAssertNil(AgentReply.reportable(path: "/" + String(repeating: "a", count: 4000), keyCount: 32))
+        // Escapes count: 700 control characters take six bytes each.
+        XCTAssertNil(AgentReply.reportable(path: "/" + String(repeating: "\u{1}", count: 700), keyCount: 32))
+        XCTAssertNil(AgentReply.reportable(path: nil, keyCount: 32))
+    }
+
     func testFailureReplyBecomesRefusedWithTheMessageIntact() {
         let message = "odd \"quoted\" message\twith \\ and a long tail " + String(repeating: "x", count: 600)
         XCTAssertThrowsError(try parseReply(AgentReply.failure(message).bytes)) { error in
@@ -130,6 +154,26 @@ final class AgentProtocolTests: XCTestCase {
         close(ends[1])
         XCTAssertThrowsError(try KeyHandoff.read(from: ends[0], byteCount: 32)) { error in
             XCTAssertEqual(error as? AgentError, .invalidKeyLength(10))
+        }
+    }
+
+    /// The vault's path follows the key through the same pipe, byte for byte; a path cut short
+    /// or of an impossible length is refused.
+    func testTheVaultPathFollowsTheKeyThroughThePipe() throws {
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        defer { close(ends[0]) }
+        let key = try makeKey(33)
+        let path = "/home/me/Tagebuch ✓"
+        try KeyHandoff.write(key, to: ends[1])
+        try KeyHandoff.write(path: path, to: ends[1])
+        try KeyHandoff.write(path: "/cut", to: ends[1])
+        close(ends[1])
+        XCTAssertEqual(try KeyHandoff.read(from: ends[0], byteCount: 32), key)
+        XCTAssertEqual(try KeyHandoff.readPath(from: ends[0], byteCount: path.utf8.count), path)
+        XCTAssertThrowsError(try KeyHandoff.readPath(from: ends[0], byteCount: 10))
+        for impossible in [0, -1, KeyHandoff.maximumPathBytes + 1] {
+            XCTAssertThrowsError(try KeyHandoff.readPath(from: ends[0], byteCount: impossible), "\(impossible)")
         }
     }
 }

@@ -15,26 +15,30 @@ final class AgentCLITests: XCTestCase {
         box.environment["DIARY_PASSPHRASE_FILE"] = ""
     }
 
-    override func tearDown() { box = nil }
+    override func tearDown() {
+        // The sandbox locks only its default vault; a test may have unlocked more.
+        _ = try? box.run(["lock", "--all"])
+        box = nil
+    }
 
     func testUnlockLetsCommandsRunWithoutAPassphraseUntilLock() throws {
         XCTAssertEqual(try box.run(["new", "x"]).status, 75)
-        XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("locked \(box.vault.path)"))
+        XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("* locked \(box.vault.path)"))
         try box.ok(["unlock", "--passphrase-file", pass, "--timeout", "10m", "--max", "1h"])
         let status = try box.ok(["status"]).out
-        XCTAssertTrue(status.hasPrefix("unlocked \(box.vault.path)"), status)
+        XCTAssertTrue(status.hasPrefix("* unlocked \(box.vault.path)"), status)
         XCTAssertTrue(status.contains("without use, at most"), status)
         try box.ok(["new", "written while unlocked"])
         XCTAssertEqual(try box.listJSON().count, 1)
         try box.ok(["lock"])
         XCTAssertEqual(try box.run(["list"]).status, 75)
-        XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("locked"))
+        XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("* locked"))
     }
 
     func testUnlockWithAWrongPassphraseStartsNoAgent() throws {
         let wrong = try box.passphraseFile("wrong")
         XCTAssertEqual(try box.run(["unlock", "--passphrase-file", wrong]).status, 77)
-        XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("locked"))
+        XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("* locked"))
     }
 
     func testAbsurdTimeoutsAreUsageErrorsAndStartNoAgent() throws {
@@ -43,7 +47,7 @@ final class AgentCLITests: XCTestCase {
             let result = try box.run(["unlock", "--passphrase-file", pass, "--timeout", timeout])
             XCTAssertEqual(result.status, 64, "\(timeout): \(result.stderr)")
         }
-        XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("locked"))
+        XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("* locked"))
     }
 
     func testUnlockTwiceReusesTheAgent() throws {
@@ -59,7 +63,7 @@ final class AgentCLITests: XCTestCase {
         sleep(4)
         let result = try box.run(["list"])
         XCTAssertEqual(result.status, 75, result.stderr)
-        XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("locked"))
+        XCTAssertTrue(try box.ok(["status"]).out.hasPrefix("* locked"))
     }
 
     func testPasswdNeedsTheCurrentPassphraseEvenWhileUnlocked() throws {
@@ -98,5 +102,91 @@ final class AgentCLITests: XCTestCase {
         XCTAssertTrue(locked.stderr.contains("does not open this vault's index"), locked.stderr)
         let opened = try box.ok(["list", "--passphrase-file", pass])
         XCTAssertTrue(opened.stdout.contains("kept"))
+    }
+
+    private func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
+
+    /// Two vaults unlocked at once: `status` from either shows it marked `*` and the other
+    /// below; `lock --all` ends both, and says so on stderr.
+    func testStatusShowsEveryUnlockedVaultAndLockAllEndsThem() throws {
+        let second = box.root.appendingPathComponent("second vault")
+        let secondPass = try box.passphraseFile("another horse")
+        try box.ok(["init", "--vault", second.path, "--new-passphrase-file", secondPass])
+        let third = box.root.appendingPathComponent("third")
+        try box.ok(["init", "--vault", third.path, "--new-passphrase-file", secondPass])
+        try box.ok(["unlock", "--passphrase-file", pass, "--timeout", "10m"])
+        try box.ok(["unlock", "--vault", second.path, "--passphrase-file", secondPass, "--timeout", "20m"])
+
+        let status = try box.ok(["status"])
+        XCTAssertEqual(status.stderr, "")
+        let shown = lines(status.out)
+        XCTAssertEqual(shown.count, 2, status.out)
+        XCTAssertTrue(shown[0].hasPrefix("* unlocked \(box.vault.path) (sqlite): locks in "), status.out)
+        XCTAssertTrue(shown[1].hasPrefix("  unlocked \(second.path): locks in "), status.out)
+        let fromSecond = lines(try box.ok(["status", "--vault", second.path]).out)
+        XCTAssertEqual(fromSecond.count, 2, fromSecond.joined(separator: "\n"))
+        XCTAssertTrue(fromSecond[0].hasPrefix("* unlocked \(second.path) (sqlite): "), fromSecond[0])
+        XCTAssertTrue(fromSecond[1].hasPrefix("  unlocked \(box.vault.path): "), fromSecond[1])
+        let fromThird = lines(try box.ok(["status", "--vault", third.path]).out)
+        XCTAssertEqual(fromThird.count, 3, fromThird.joined(separator: "\n"))
+        XCTAssertEqual(fromThird[0], "* locked \(third.path) (sqlite)")
+        // No vault here: the unlocked ones are still listed, then the error.
+        let nowhere = try box.run(["status", "--vault", box.root.appendingPathComponent("none").path])
+        XCTAssertNotEqual(nowhere.status, 0)
+        XCTAssertEqual(lines(nowhere.stdout).count, 2, nowhere.stdout)
+        XCTAssertTrue(nowhere.stderr.contains("no vault at"), nowhere.stderr)
+
+        let lock = try box.ok(["lock", "--all", "--vault", third.path])
+        XCTAssertEqual(lock.stdout, "")
+        XCTAssertTrue(lock.stderr.contains("locked \(box.vault.path)\n"), lock.stderr)
+        XCTAssertTrue(lock.stderr.contains("locked \(second.path)\n"), lock.stderr)
+        XCTAssertEqual(lines(try box.ok(["status"]).out), ["* locked \(box.vault.path) (sqlite)"])
+        XCTAssertEqual(try box.run(["list"]).status, 75)
+        XCTAssertEqual(try box.run(["list", "--vault", second.path]).status, 75)
+        let again = try box.ok(["lock", "--all"])
+        XCTAssertEqual(again.stderr, "no vault was unlocked\n")
+    }
+
+    /// A socket left by a killed agent is neither listed nor kept; an agent that does not
+    /// report its path (as one started by an older diary) is named by its vault id, and
+    /// `lock --all` ends it too.
+    func testStaleSocketsAreRemovedAndPathlessAgentsNamedByTheirID() throws {
+        let agents = box.runtime.appendingPathComponent("diary")
+        try box.ok(["unlock", "--passphrase-file", pass])
+        let stale = agents.appendingPathComponent(String(repeating: "ab", count: 16) + ".sock")
+        let bound = try box.runPython(
+            "import socket, sys\nsocket.socket(socket.AF_UNIX).bind(sys.argv[1])\n", named: "bind.py", [stale.path])
+        XCTAssertEqual(bound.status, 0, bound.shown)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: stale.path))
+
+        // `diary agent` run by hand, not told its vault's path.
+        let vaultID = UUID()
+        let agent = Process()
+        agent.executableURL = DiarySandbox.binary
+        agent.arguments = [
+            "agent", "--vault-id", vaultID.uuidString, "--generation", "1", "--key-bytes", "32", "--timeout", "60",
+            "--max", "60",
+        ]
+        agent.environment = box.fullEnvironment([:])
+        let input = Pipe()
+        agent.standardInput = input
+        agent.standardOutput = FileHandle.nullDevice
+        agent.standardError = FileHandle.nullDevice
+        try agent.run()
+        input.fileHandleForWriting.write(Data(repeating: 7, count: 32))
+        let socket = agents.appendingPathComponent(vaultID.uuidString.lowercased().filter { $0 != "-" } + ".sock")
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket.path) { usleep(20_000) }
+
+        let shown = lines(try box.ok(["status"]).out)
+        XCTAssertEqual(shown.count, 2, shown.joined(separator: "\n"))
+        XCTAssertTrue(shown[0].hasPrefix("* unlocked \(box.vault.path) "), shown[0])
+        XCTAssertTrue(shown[1].hasPrefix("  unlocked vault \(vaultID.uuidString.lowercased()): locks in "), shown[1])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path), "the stale socket is removed")
+
+        let lock = try box.ok(["lock", "--all"])
+        XCTAssertTrue(lock.stderr.contains("locked vault \(vaultID.uuidString.lowercased())"), lock.stderr)
+        agent.waitUntilExit()
+        XCTAssertEqual(agent.terminationStatus, 0)
+        XCTAssertEqual(lines(try box.ok(["status"]).out), ["* locked \(box.vault.path) (sqlite)"])
     }
 }

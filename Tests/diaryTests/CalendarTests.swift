@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// `diary calendar` end to end: the JSON of a year in the user's time zone, this year by
-/// default, the heatmap in the environment's locale, colour only on a terminal, and a bad year
+/// default, the calendar in the environment's locale, as wide as the terminal or COLUMNS, colour only on a terminal, and a bad year
 /// refused. (The tallies are DiaryAppTests' `CalendarYearTests`, the drawing
 /// `CalendarHeatmapTests`.)
 final class CalendarTests: XCTestCase {
@@ -84,29 +84,58 @@ final class CalendarTests: XCTestCase {
         }
     }
 
-    /// The heatmap in the locale LC_ALL names, into a pipe without colour (the drawing itself,
-    /// in any locale, is `CalendarHeatmapTests`).
-    func testTheHeatmapFollowsTheEnvironmentsLocale() throws {
+    /// The calendar in the locale LC_ALL names, into a pipe without colour and 80 columns wide
+    /// (the drawing itself, in any locale, is `CalendarHeatmapTests`).
+    func testTheCalendarFollowsTheEnvironmentsLocale() throws {
         try write(3, on: "2024-02-29", ["--star"])
         let out = try box.ok(["calendar", "2024"], env: ["LC_ALL": "de_DE.UTF-8"]).stdout
         XCTAssertFalse(out.contains("\u{1B}["), "no colour into a pipe")
         let german = out.split(separator: "\n", omittingEmptySubsequences: false)
-        XCTAssertTrue(german[0].hasPrefix("2024 M D M D F S S M D"), String(german[0]))
-        XCTAssertTrue(german.contains { $0.hasPrefix("Mär ") }, out)
-        let feb = try XCTUnwrap(german.first { $0.hasPrefix("Feb ") })
-        XCTAssertTrue(feb.hasSuffix("░★"), String(feb))
+        XCTAssertTrue(german.contains { $0.contains("Januar") && $0.contains("Februar") && $0.contains("März") }, out)
+        XCTAssertTrue(german.contains { $0.hasPrefix("Mo Di Mi Do Fr Sa So   Mo Di") }, out)
+        XCTAssertTrue(german.contains { $0.contains("26 27 28 29★") }, out)
         XCTAssertTrue(out.contains("\n1 entry, 3 words, 1 day written\n"), out)
+        for line in german { XCTAssertLessThanOrEqual(line.count, 80, String(line)) }
+    }
+
+    /// How many months a row holds, judged by the weekday headers on the line under the names.
+    private func monthsPerRow(_ lines: [String]) throws -> Int {
+        let header = try XCTUnwrap(lines.first { $0.hasPrefix("Su Mo Tu") }, lines.joined(separator: "\n"))
+        return header.components(separatedBy: "Su Mo Tu").count - 1
+    }
+
+    /// On a terminal the calendar fits its width (one month a row at 40 columns, three at 80,
+    /// six at 200), also when COLUMNS says otherwise; every day's number is there to be found.
+    func testOnATerminalTheMonthsFitItsWidth() throws {
+        try write(3, on: "2024-02-29", ["--star"])
+        for (columns, perRow) in [(40, 1), (80, 3), (200, 6)] {
+            let shown = try box.runOnTerminal(["calendar", "2024"], columns: columns, env: ["COLUMNS": "100"])
+            XCTAssertEqual(shown.status, 0, shown.shown)
+            XCTAssertEqual(try monthsPerRow(shown.lines), perRow, "\(columns) columns:\n\(shown.shown)")
+            for line in shown.lines { XCTAssertLessThanOrEqual(line.count, columns, "\(columns): \(line)") }
+            XCTAssertTrue(shown.shown.contains("29★"), shown.shown)
+            XCTAssertTrue(shown.shown.contains("25 26 27 28 29 30 31"), "a week of numbers: \(shown.shown)")
+        }
+    }
+
+    /// Into a pipe: COLUMNS when set, else 80.
+    func testIntoAPipeColumnsOr80() throws {
+        XCTAssertEqual(try monthsPerRow(try box.ok(["calendar", "2024"]).stdout.components(separatedBy: "\n")), 3)
+        let wide = try box.ok(["calendar", "2024"], env: ["COLUMNS": "100"]).stdout.components(separatedBy: "\n")
+        XCTAssertEqual(try monthsPerRow(wide), 4)
+        let narrow = try box.ok(["calendar", "2024"], env: ["COLUMNS": "50"]).stdout.components(separatedBy: "\n")
+        XCTAssertEqual(try monthsPerRow(narrow), 2)
     }
 
     func testColourOnlyOnATerminalAndNeverWithNOCOLOR() throws {
         try write(3, on: "2024-02-29", ["--star"])
-        let coloured = try box.runOnTerminal(["calendar", "2024"], colour: true)
+        let coloured = try box.runOnTerminal(["calendar", "2024"], columns: 80, colour: true)
         XCTAssertEqual(coloured.status, 0, coloured.shown)
         XCTAssertTrue(coloured.shown.contains("\u{1B}[33m★"), "a yellow star on a terminal: \(coloured.shown)")
-        XCTAssertTrue(coloured.shown.contains("\u{1B}[2;32m░"), "a green shade: \(coloured.shown)")
-        let plain = try box.runOnTerminal(["calendar", "2024"], colour: true, env: ["NO_COLOR": "1"])
+        XCTAssertTrue(coloured.shown.contains("\u{1B}[2;32m29"), "a green number: \(coloured.shown)")
+        let plain = try box.runOnTerminal(["calendar", "2024"], columns: 80, colour: true, env: ["NO_COLOR": "1"])
         XCTAssertEqual(plain.status, 0, plain.shown)
-        XCTAssertTrue(plain.shown.contains("░★"), plain.shown)
+        XCTAssertTrue(plain.shown.contains("29★"), plain.shown)
         XCTAssertFalse(plain.shown.contains("\u{1B}["), "NO_COLOR: \(plain.shown)")
     }
 }

@@ -24,6 +24,8 @@ struct AgentCommand: ParsableCommand {
     @Option var keyBytes: Int = 32
     @Option var timeout: Double
     @Option var max: Double
+    /// The vault's path follows the key on stdin, this many bytes of it (0: none).
+    @Option var vaultPathBytes: Int = 0
 
     func run() throws {
         guard let vaultID = UUID(uuidString: vaultId) else { throw ValidationError("--vault-id is not a UUID") }
@@ -35,10 +37,13 @@ struct AgentCommand: ParsableCommand {
             idleTimeout: timeout, maximumLifetime: max,
             socketURL: try UnlockAgent(environment: DiaryEnvironment()).socketURL(for: vaultID))
         if let requestTimeout = Self.testRequestTimeout { config.requestTimeout = requestTimeout }
-        // The key is passed inline so the server's reference is the only one.
-        try AgentServer.run(
-            config: config, key: try KeyHandoff.read(from: STDIN_FILENO, byteCount: keyBytes),
-            generation: generation, vaultID: vaultID)
+        // The key is passed inline so the server's reference is the only one; the path
+        // follows it on stdin.
+        let key = try KeyHandoff.read(from: STDIN_FILENO, byteCount: keyBytes)
+        if vaultPathBytes > 0 {
+            config.vaultPath = try KeyHandoff.readPath(from: STDIN_FILENO, byteCount: vaultPathBytes)
+        }
+        try AgentServer.run(config: config, key: key, generation: generation, vaultID: vaultID)
     }
 
     /// `DIARY_TEST_AGENT_REQUEST_TIMEOUT=SECONDS`: TEST ONLY (README, Development). How long the

@@ -3,22 +3,27 @@ import DiaryApp
 import DiaryVault
 import Foundation
 
-/// `diary calendar`: a year at a glance, a cell per day shaded by how much was written.
+/// `diary calendar`: a year at a glance, each day's number marked by how much was written.
 struct CalendarCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendar",
-        abstract: "Show a year as a heatmap of the days you wrote.",
+        abstract: "Show a year's calendar, the days you wrote marked by how much.",
         usage: "diary calendar [<options>] [<year>]",
         discussion: """
-            A row per month, a cell per day, the days lined up under the weekdays of the \
-            header (the week starts on your locale's first weekday). Month and weekday names \
-            follow your locale (LC_ALL, LC_TIME or LANG); days are those of your time zone (TZ).
+            The months side by side as `cal -y` shows them, a day's number under its weekday \
+            (the week starts on your locale's first weekday). As many months go in a row as \
+            the width allows: the terminal's when stdout is one, else $COLUMNS, else 80 \
+            (21 columns a month: 6 in a row from 136 columns, 4 from 90, 3 from 67, 2 from \
+            44, else 1). Month and weekday names follow your locale (LC_ALL, LC_TIME or \
+            LANG); days are those of your time zone (TZ).
 
-            Each day is shaded by the words written that day (words are runs of non-space \
-            characters, as `wc -w` counts them): . none, then four shades for 1-99, 100-299, \
-            300-599 and 600 or more words (with --ascii: . : + # @). A star after a day marks \
-            a starred entry. Below the months: the year's entries, words and days written, \
-            and a legend. Colour is added on a terminal, never with NO_COLOR set.
+            After the number of a day with entries comes its mark, by the words written that \
+            day (words are runs of non-space characters, as `wc -w` counts them): ░ 1-99, \
+            ▒ 100-299, ▓ 300-599, █ 600 or more (with --ascii: : + # @), or ★ (*) when one of \
+            its entries is starred. A day without entries has no mark. Below the months: the \
+            year's entries, words and days written, and a legend. On a terminal the number \
+            of a day with entries is coloured by its words too and today is inverted; never \
+            with NO_COLOR set, nor into a pipe.
 
             --json prints one object: year, entries, words, and days, an array with every day \
             of the year in order, each with date (YYYY-MM-DD), entries, words, starred (true \
@@ -37,10 +42,10 @@ struct CalendarCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The year to show (default: this year).", valueName: "year"))
     var year: Int?
 
-    @Flag(help: "Print JSON instead of the heatmap.")
+    @Flag(help: "Print JSON instead of the calendar.")
     var json = false
 
-    @Flag(help: "Shade with ASCII characters (. : + # @, * for a star) for fonts without block characters.")
+    @Flag(help: "Mark days with ASCII characters (: + # @, * for a star) for fonts without block characters.")
     var ascii = false
 
     func validate() throws {
@@ -60,7 +65,10 @@ struct CalendarCommand: ParsableCommand {
         if json {
             Output.data(try EntryFormat.json(YearRecord(CalendarYear(year: year, tallies: days), written: written)))
         } else {
-            for line in YearHeatmap(year: year, days: days, ascii: ascii).lines { Output.data(line) }
+            let heatmap = YearHeatmap(
+                year: year, days: days, ascii: ascii, width: TerminalSize.outputColumns,
+                today: CalendarDay(Date(), calendar: calendar))
+            for line in heatmap.lines { Output.data(line) }
         }
     }
 

@@ -48,6 +48,7 @@ struct Unlock: ParsableCommand {
         let (vault, _) = try session.openWithPassphrase()
         try AgentLauncher.start(
             key: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id,
+            vaultPath: session.directory.standardizedFileURL.path,
             idleTimeout: timeout.seconds, maximumLifetime: max.seconds, client: client)
         Output.note(
             "unlocked \(session.directory.path) for \(TimeSpan.describe(timeout.seconds)) without use, at most \(TimeSpan.describe(max.seconds))"

@@ -7,13 +7,14 @@ import Foundation
 ///
 /// The agent runs in its own session (`setsid`), so closing the terminal or the shell does not
 /// end it; its stdout and stderr go to /dev/null so it never holds the caller's pipes open.
-/// The key travels as raw bytes on the agent's stdin, never in argv or the environment.
+/// The key travels as raw bytes on the agent's stdin, never in argv or the environment; the
+/// vault's path follows it there (for `diary status`).
 enum AgentLauncher {
     /// How long `unlock` waits for the new agent's socket to answer.
     static let readyTimeout: TimeInterval = 10
 
     static func start(
-        key: SecretBytes, generation: UInt32, vaultID: UUID,
+        key: SecretBytes, generation: UInt32, vaultID: UUID, vaultPath: String,
         idleTimeout: TimeInterval, maximumLifetime: TimeInterval, client: AgentClient
     ) throws {
         var fds: [Int32] = [0, 0]
@@ -50,14 +51,11 @@ enum AgentLauncher {
         posix_spawnattr_setsigdefault(&attributes, &defaults)
 
         let executable = try selfExecutable()
-        let args = [
-            executable, "agent",
-            "--vault-id", vaultID.uuidString.lowercased(),
-            "--generation", String(generation),
-            "--key-bytes", String(key.count),
-            "--timeout", String(idleTimeout),
-            "--max", String(maximumLifetime),
-        ]
+        let args =
+            [executable, "agent"]
+            + arguments(
+                generation: generation, vaultID: vaultID, keyBytes: key.count, vaultPath: vaultPath,
+                idleTimeout: idleTimeout, maximumLifetime: maximumLifetime)
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -69,7 +67,24 @@ enum AgentLauncher {
         // A dead agent would give EPIPE instead of killing us.
         signal(SIGPIPE, SIG_IGN)
         try KeyHandoff.write(key, to: writeEnd)
+        try KeyHandoff.write(path: vaultPath, to: writeEnd)
         try waitUntilReady(client: client, vaultID: vaultID, pid: pid)
+    }
+
+    /// `diary agent`'s options: what it needs besides the key and the vault's path, which
+    /// come on its stdin (`--vault-path-bytes` of it after `--key-bytes` of key).
+    private static func arguments(
+        generation: UInt32, vaultID: UUID, keyBytes: Int, vaultPath: String, idleTimeout: TimeInterval,
+        maximumLifetime: TimeInterval
+    ) -> [String] {
+        [
+            "--vault-id", vaultID.uuidString.lowercased(),
+            "--generation", String(generation),
+            "--key-bytes", String(keyBytes),
+            "--timeout", String(idleTimeout),
+            "--max", String(maximumLifetime),
+            "--vault-path-bytes", String(min(vaultPath.utf8.count, KeyHandoff.maximumPathBytes)),
+        ]
     }
 
     /// Polls the socket until the agent answers with the right vault, or gives up.
