@@ -3,7 +3,7 @@ import DiaryVault
 import Foundation
 import XCTest
 
-/// The README's bad-input table: each case gets a clear message, its documented exit code, and
+/// docs/GUIDE.md's bad-input table: each case gets a clear message, its documented exit code, and
 /// leaves the vault exactly as it was (same listing, same texts).
 final class BadInputTests: XCTestCase {
     private var box: DiarySandbox!

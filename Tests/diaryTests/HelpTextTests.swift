@@ -79,7 +79,7 @@ final class HelpTextTests: XCTestCase {
         XCTAssertFalse(help.contains("TimeSpan("), help)
     }
 
-    /// Test-only switches are documented in the README's development section, never offered to
+    /// Test-only switches are documented in CONTRIBUTING.md, never offered to
     /// a user in `--help` (or the man page, which is made from it).
     func testNoHelpNamesATestOnlySwitch() throws {
         for command in everyHelp {

@@ -15,7 +15,7 @@ final class InstallScriptTests: XCTestCase {
         ("share/bash-completion/completions/diary", 0o644),
         ("share/zsh/site-functions/_diary", 0o644),
         ("share/fish/vendor_completions.d/diary.fish", 0o644),
-        ("share/diary/install-manifest", 0o644),
+        ("share/diary-install/manifest", 0o644),
     ]
 
     var prefix: URL!
@@ -85,12 +85,13 @@ final class InstallScriptTests: XCTestCase {
             XCTAssertEqual((attributes[.posixPermissions] as? Int).map { $0 & 0o7777 }, mode, path)
         }
         let manifest = try String(
-            contentsOf: prefix.appendingPathComponent("share/diary/install-manifest"), encoding: .utf8)
+            contentsOf: prefix.appendingPathComponent("share/diary-install/manifest"), encoding: .utf8)
         for (path, _) in Self.installed.dropLast() {
             XCTAssertTrue(manifest.contains(prefix.appendingPathComponent(path).path + "\n"), path)
         }
         let version = try runProgram(prefix.appendingPathComponent("bin/diary"), ["--version"])
-        XCTAssertEqual(version.status, 0)
+        XCTAssertEqual(version.status, 0, "the stripped copy runs")
+        try assertStripped(prefix.appendingPathComponent("bin/diary"))
 
         let removed = try install(["--uninstall", "--prefix", prefix.path])
         XCTAssertEqual(removed.status, 0, removed.stderr)
@@ -100,6 +101,21 @@ final class InstallScriptTests: XCTestCase {
             "an empty directory the install created is removed")
         XCTAssertEqual(
             try install(["--uninstall", "--prefix", prefix.path]).status, 0, "nothing left to remove is fine")
+    }
+
+    /// The installed copy has no symbol table and no debug information, and is smaller than the
+    /// build it was copied from (which has both).
+    func assertStripped(_ installed: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        let readelf = URL(fileURLWithPath: "/usr/bin/readelf")  // binutils, as strip
+        let built = try runProgram(readelf, ["-S", "-W", DiarySandbox.binary.path])
+        XCTAssertTrue(built.stdout.contains(" .symtab "), "the build has symbols", file: file, line: line)
+        let sections = try runProgram(readelf, ["-S", "-W", installed.path])
+        XCTAssertEqual(sections.status, 0, sections.stderr, file: file, line: line)
+        for name in [" .symtab ", " .debug_info ", " .debug_line "] {
+            XCTAssertFalse(sections.stdout.contains(name), "installed with\(name)", file: file, line: line)
+        }
+        let size = { (url: URL) in try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0 }
+        XCTAssertLessThan(try size(installed), try size(DiarySandbox.binary), file: file, line: line)
     }
 
     /// The installed man page renders without a warning, and its EXIT STATUS names every code.
@@ -123,5 +139,85 @@ final class InstallScriptTests: XCTestCase {
         XCTAssertTrue(source.contains("(default 15m)") && source.contains("(default 8h)"), "unlock's defaults")
         // A command `--help` hides (the internal `agent`) is not in the page either.
         XCTAssertFalse(source.contains(".It Em agent") || source.contains("Not for direct use"), "no hidden command")
+    }
+
+    /// A sandbox whose vault is the default one, `HOME/.local/share/diary`, as for a new user.
+    func newHome() throws -> DiarySandbox {
+        let box = try DiarySandbox(name: "install-home")
+        box.environment["DIARY_VAULT"] = ""  // empty values are dropped: the default applies
+        box.environment["XDG_DATA_HOME"] = ""
+        return box
+    }
+
+    /// Runs `Scripts/install` with no `--prefix` for the sandbox's HOME.
+    func installForHome(_ box: DiarySandbox) throws -> DiaryResult {
+        try runProgram(
+            Self.repository.appendingPathComponent("Scripts/install"), [],
+            env: [
+                "HOME": box.root.appendingPathComponent("home").path,
+                "DIARY_INSTALL_SKIP_BUILD": DiarySandbox.binary.path,
+                "PATH": "/usr/bin:/bin",
+            ])
+    }
+
+    /// The README's first command, then `diary init`, from a new HOME: the install writes nothing
+    /// into the default vault directory, so `init` makes the vault there, and a files vault's
+    /// `verify` finds nothing that is not its own.
+    func testInitWorksAfterAnInstallIntoANewHome() throws {
+        let box = try newHome()
+        let installed = try installForHome(box)
+        XCTAssertEqual(installed.status, 0, installed.stderr)
+        let home = box.root.appendingPathComponent("home")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/bin/diary").path))
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/share/diary").path),
+            "nothing of the install in the default vault directory")
+
+        try box.initVault(store: "files")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/share/diary/vault.header").path),
+            "the vault is the default one")
+        try box.ok(["new", "After the install"])
+        let verified = try box.run(["verify"])
+        XCTAssertEqual(verified.status, 0, verified.stderr)
+        XCTAssertFalse(
+            verified.stdout.contains("unexpected") || verified.stderr.contains("unexpected"), verified.stdout)
+    }
+
+    /// A manifest an older install left in the default vault directory (where a files vault's
+    /// `verify` calls it damage) is moved out by the next install; uninstall then finds it.
+    func testAnOldManifestInTheVaultDirectoryIsMovedOut() throws {
+        let box = try newHome()
+        let home = box.root.appendingPathComponent("home")
+        let share = home.appendingPathComponent(".local/share")
+        try box.initVault(store: "files")
+        let bin = home.appendingPathComponent(".local/bin/diary")
+        try FileManager.default.createDirectory(
+            at: bin.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: DiarySandbox.binary, to: bin)
+        let old = share.appendingPathComponent("diary/install-manifest")
+        try Data("\(bin.path)\n\(bin.deletingLastPathComponent().path)/\n".utf8).write(to: old)
+        let before = try box.run(["verify"])
+        XCTAssertEqual(before.status, 65, "the old manifest is damage to verify: \(before.stdout)")
+
+        let installed = try installForHome(box)
+        XCTAssertEqual(installed.status, 0, installed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: old.path), "moved out of the vault")
+        let manifest = try String(
+            contentsOf: share.appendingPathComponent("diary-install/manifest"), encoding: .utf8)
+        XCTAssertTrue(manifest.contains(bin.path + "\n"), manifest)
+        let after = try box.run(["verify"])
+        XCTAssertEqual(after.status, 0, after.stdout + after.stderr)
+
+        let removed = try runProgram(
+            Self.repository.appendingPathComponent("Scripts/install"), ["--uninstall"],
+            env: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: bin.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: share.appendingPathComponent("diary-install").path))
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: share.appendingPathComponent("diary/vault.header").path),
+            "the vault stays")
     }
 }
