@@ -57,13 +57,13 @@ final class EntryTagsTests: XCTestCase {
 
     func testAnEditAddsTheTagsNewlyWrittenAndRemovesNone() {
         XCTAssertEqual(
-            InlineTags.afterEdit(["kept"], text: "Before\nlater a #swim with @friends"),
+            InlineTags.afterEdit(["kept"], before: "Before", text: "Before\nlater a #swim with @friends"),
             ["kept", "swim", "friends"])
         // Saving again without new tags writes nothing new and removes none.
-        XCTAssertNil(InlineTags.afterEdit(["friends", "kept", "swim"], text: "later a #swim with @friends\nmore"))
-        XCTAssertNil(InlineTags.afterEdit(["kept"], text: "no tags at all"))
+        XCTAssertNil(InlineTags.afterEdit(["friends", "kept", "swim"], before: "", text: "later a #swim with @friends\nmore"))
+        XCTAssertNil(InlineTags.afterEdit(["kept"], before: "", text: "no tags at all"))
         // Another spelling of a held tag is not new.
-        XCTAssertNil(InlineTags.afterEdit(["walk"], text: "more #WALK"))
-        XCTAssertEqual(InlineTags.afterEdit(["walk"], text: "more #WALK and #Swim"), ["walk", "WALK", "Swim"])
+        XCTAssertNil(InlineTags.afterEdit(["walk"], before: "", text: "more #WALK"))
+        XCTAssertEqual(InlineTags.afterEdit(["walk"], before: "", text: "more #WALK and #Swim"), ["walk", "Swim"])
     }
 }
