@@ -56,6 +56,42 @@ final class EditorTests: XCTestCase {
         XCTAssertEqual(try box.editorLeftovers(), [])
     }
 
+    /// Leaving a new entry empty (vim's `:q!`) is the user's choice: nothing is stored, stderr
+    /// says so, status 0. Empty text given as an argument stays a failure (1).
+    func testANewEntryLeftEmptyStoresNothingAndSucceeds() throws {
+        let left = try box.run(["new", "--edit"], env: ["EDITOR": "true"])
+        XCTAssertEqual(left.status, 0, left.stderr)
+        XCTAssertTrue(left.stderr.contains("the entry was left empty; nothing was stored"), left.stderr)
+        XCTAssertEqual(left.stdout, "", "no id: nothing was stored")
+        let emptying = try box.script(": > \"$1\"", name: "empty.sh")
+        let emptied = try box.run(["new", "--edit", "A draft"], env: ["EDITOR": emptying])
+        XCTAssertEqual(emptied.status, 0, emptied.stderr)
+        XCTAssertEqual(try box.listJSON().count, 1, "only the entry of setUp")
+        XCTAssertEqual(try box.editorLeftovers(), [])
+        XCTAssertEqual(try box.run(["new", " "]).status, 1, "an empty argument is not a choice made in the editor")
+    }
+
+    /// A failing editor is not an abandoned entry: status 1, and the editor named. A text it
+    /// saved before failing is kept for `diary recover`; with nothing saved, nothing is kept.
+    func testAFailingEditorFailsAndKeepsOnlyWhatItSaved() throws {
+        let plain = try box.run(["new", "--edit"], env: ["EDITOR": "false"])
+        XCTAssertEqual(plain.status, 1)
+        XCTAssertTrue(plain.stderr.contains("the editor 'false' failed (status 1)"), plain.stderr)
+        XCTAssertFalse(plain.stderr.contains("kept"), plain.stderr)
+        XCTAssertEqual(try box.editorLeftovers(), [])
+
+        let crashing = try box.script("printf 'Saved then crashed\\n' > \"$1\"; exit 3", name: "crash.sh")
+        let crashed = try box.run(["new", "--edit", "--tag", "late"], env: ["EDITOR": crashing])
+        XCTAssertEqual(crashed.status, 1)
+        XCTAssertTrue(crashed.stderr.contains("failed (status 3)"), crashed.stderr)
+        XCTAssertTrue(crashed.stderr.contains("your text is kept in"), crashed.stderr)
+        XCTAssertEqual(try box.editorLeftovers().count, 1)
+        let recovered = try box.ok(["recover"]).out
+        XCTAssertTrue(try box.ok(["show", recovered]).stdout.hasPrefix("Saved then crashed\n"))
+        XCTAssertEqual(try box.listJSON(["--tag", "late"]).count, 1)
+        XCTAssertEqual(try box.editorLeftovers(), [])
+    }
+
     func testInterruptedEditLeavesNoPlaintextFile() throws {
         for sig in [SIGTERM, SIGINT] {
             let started = box.root.appendingPathComponent("started-\(sig)").path

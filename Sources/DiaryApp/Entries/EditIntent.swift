@@ -23,7 +23,8 @@ public struct EditIntent: Equatable, Sendable {
 
     /// A new entry's intent.
     public static func newEntry(date: Date, dateIsDay: Bool, tags: [String], starred: Bool) -> EditIntent {
-        EditIntent(date: date, dateIsDay: dateIsDay, tags: tags.map(TagInput.clean), starred: starred, writtenBefore: [])
+        EditIntent(
+            date: date, dateIsDay: dateIsDay, tags: tags.map(TagInput.clean), starred: starred, writtenBefore: [])
     }
 
     /// An edit's intent: a new date or none, and the tags written in the text being edited.
