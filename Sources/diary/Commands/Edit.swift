@@ -18,9 +18,9 @@ struct Edit: ParsableCommand {
             written in the text as #word or @word are added to the entry's tags; a tag the text \
             already held is not, so one removed with `diary tag ID -word` stays removed.
 
-            If the edited text cannot be stored (a full disk, an editor that fails after you \
-            saved, any other reason), diary exits with an error status, keeps the text in \
-            memory and says where: `diary recover` stores it once the cause is fixed.
+            If the edited text cannot be stored (a full disk, or any other reason), diary exits \
+            with an error status, keeps the text in memory and says where: `diary recover` \
+            stores it once the cause is fixed.
 
             Without an id, edits the newest entry (by its date).
 

@@ -23,14 +23,14 @@ struct New: ParsableCommand {
 
             Prints the new entry's full id alone on stdout; when stderr is a terminal, also says \
             there what was added (short id and title). Empty text as an argument or on stdin \
-            stores nothing and exits with status 1; an entry left empty in the editor (vim's \
-            :q!) stores nothing, says so and exits with status 0. Text that is not UTF-8 or \
-            larger than 8 MiB is refused (status 67).
+            stores nothing and exits with status 1. An entry left empty in the editor (vim's \
+            :q!) is your choice: nothing is stored, stderr says so, and the status is 0. An \
+            editor that fails (exits non-zero, as vim's :cq does) stores nothing: status 1. \
+            Text that is not UTF-8 or larger than 8 MiB is refused (status 67).
 
-            If what you wrote in the editor cannot be stored (a full disk, an editor that \
-            fails after you saved, any other reason), diary exits with an error status, keeps \
-            the text in memory with its date, tags and star, and says where: `diary recover` \
-            stores it once the cause is fixed.
+            If what you wrote in the editor cannot be stored (a full disk, or any other \
+            reason), diary exits with an error status, keeps the text in memory with its date, \
+            tags and star, and says where: `diary recover` stores it once the cause is fixed.
 
             EXAMPLE
               diary new --tag walks --star

@@ -26,16 +26,16 @@ enum Editor {
     /// Opens `text` in the editor, then hands what the user saved to `store`.
     ///
     /// The file is wiped (zeros, fsync, unlink) and its directory removed when `store` returns,
-    /// when the editor fails leaving nothing new, and when `diary` is interrupted (see
-    /// `SignalCleanup`). A trailing newline the editor adds to a text that had none is dropped
+    /// when the editor fails (an abort), and when `diary` is interrupted (see `SignalCleanup`). A trailing newline the editor adds to a text that had none is dropped
     /// again, so saving without changes compares equal.
     ///
     /// `owner` (the vault, and the entry for an edit) is written beside the text, and `intent`
     /// (what the command means to store with it) too, so that a later `diary recover` can store
     /// a text left there as the command would have. A text is left there when this process is
-    /// killed (`InterruptedEdits`), and when it cannot be stored for any reason (`store` throws,
-    /// the editor fails after a save, the text is not UTF-8 or is too large) while it holds
-    /// writing the user would lose: then `TextKept` carries the reason and the directory.
+    /// killed (`InterruptedEdits`), and when the editor succeeded but the text cannot be stored
+    /// for any reason (`store` throws: a full disk, say; the text is not UTF-8 or too large)
+    /// while it holds writing the user would lose: then `TextKept` carries the reason and the
+    /// directory.
     static func edit<Stored>(
         _ text: String, limit: Int, owner: InterruptedEdits.Owner, intent: EditIntent?,
         store: (String) throws -> Stored
@@ -58,9 +58,13 @@ enum Editor {
         let file = try prepare(directory, text: text, owner: owner, intent: intent)
         let editor = command()
         let status = try run(editor, file: file)
-        let saved = Result { try readBack(directory, limit: limit, dropNewline: text.isEmpty || !text.hasSuffix("\n")) }
+        // A failing editor is an abort (vim's `:cq`, which git takes so too), not a failed save:
+        // the file is wiped like any other, and the command fails.
+        guard status == 0 else { throw CLIError.editorFailed(command: editor, status: status) }
+        let saved = Result {
+            try readBack(directory, limit: limit, dropNewline: text.isEmpty || !text.hasSuffix("\n"))
+        }
         do {
-            guard status == 0 else { throw CLIError.editorFailed(command: editor, status: status) }
             return try store(try saved.get())
         } catch {
             kept = worthKeeping(saved, startedFrom: text)
