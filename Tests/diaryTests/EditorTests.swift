@@ -71,6 +71,16 @@ final class EditorTests: XCTestCase {
         XCTAssertEqual(try box.run(["new", " "]).status, 1, "an empty argument is not a choice made in the editor")
     }
 
+    /// `diary new` at a terminal opens the editor; quitting it without writing (vim's `:q!`)
+    /// stores nothing and succeeds.
+    func testQuittingTheEditorOfANewEntryOnATerminalSucceeds() throws {
+        let run = try box.runOnTerminal(["new"], env: ["EDITOR": "true"])
+        XCTAssertEqual(run.status, 0, run.shown)
+        XCTAssertTrue(run.shown.contains("the entry was left empty; nothing was stored"), run.shown)
+        XCTAssertFalse(run.shown.contains("error"), run.shown)
+        XCTAssertEqual(try box.listJSON().count, 1, "only the entry of setUp")
+    }
+
     /// A failing editor is not an abandoned entry: status 1, the editor named. It is an abort
     /// (vim's `:cq`), so even a text it saved before failing is wiped, not kept.
     func testAFailingEditorFailsAndKeepsNothing() throws {
