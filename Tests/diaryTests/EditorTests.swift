@@ -56,6 +56,46 @@ final class EditorTests: XCTestCase {
         XCTAssertEqual(try box.editorLeftovers(), [])
     }
 
+    /// Leaving a new entry empty (vim's `:q!`) is the user's choice: nothing is stored, stderr
+    /// says so, status 0. Empty text given as an argument stays a failure (1).
+    func testANewEntryLeftEmptyStoresNothingAndSucceeds() throws {
+        let left = try box.run(["new", "--edit"], env: ["EDITOR": "true"])
+        XCTAssertEqual(left.status, 0, left.stderr)
+        XCTAssertTrue(left.stderr.contains("the entry was left empty; nothing was stored"), left.stderr)
+        XCTAssertEqual(left.stdout, "", "no id: nothing was stored")
+        let emptying = try box.script(": > \"$1\"", name: "empty.sh")
+        let emptied = try box.run(["new", "--edit", "A draft"], env: ["EDITOR": emptying])
+        XCTAssertEqual(emptied.status, 0, emptied.stderr)
+        XCTAssertEqual(try box.listJSON().count, 1, "only the entry of setUp")
+        XCTAssertEqual(try box.editorLeftovers(), [])
+        XCTAssertEqual(try box.run(["new", " "]).status, 1, "an empty argument is not a choice made in the editor")
+    }
+
+    /// `diary new` at a terminal opens the editor; quitting it without writing (vim's `:q!`)
+    /// stores nothing and succeeds.
+    func testQuittingTheEditorOfANewEntryOnATerminalSucceeds() throws {
+        let run = try box.runOnTerminal(["new"], env: ["EDITOR": "true"])
+        XCTAssertEqual(run.status, 0, run.shown)
+        XCTAssertTrue(run.shown.contains("the entry was left empty; nothing was stored"), run.shown)
+        XCTAssertFalse(run.shown.contains("error"), run.shown)
+        XCTAssertEqual(try box.listJSON().count, 1, "only the entry of setUp")
+    }
+
+    /// A failing editor is not an abandoned entry: status 1, the editor named. It is an abort
+    /// (vim's `:cq`), so even a text it saved before failing is wiped, not kept.
+    func testAFailingEditorFailsAndKeepsNothing() throws {
+        let plain = try box.run(["new", "--edit"], env: ["EDITOR": "false"])
+        XCTAssertEqual(plain.status, 1)
+        XCTAssertTrue(plain.stderr.contains("the editor 'false' failed (status 1)"), plain.stderr)
+        let aborting = try box.script("printf 'Saved then aborted\\n' > \"$1\"; exit 3", name: "abort.sh")
+        let aborted = try box.run(["new", "--edit"], env: ["EDITOR": aborting])
+        XCTAssertEqual(aborted.status, 1)
+        XCTAssertTrue(aborted.stderr.contains("failed (status 3)"), aborted.stderr)
+        XCTAssertFalse(aborted.stderr.contains("kept"), aborted.stderr)
+        XCTAssertEqual(try box.editorLeftovers(), [])
+        XCTAssertEqual(try box.listJSON().count, 1, "only the entry of setUp")
+    }
+
     func testInterruptedEditLeavesNoPlaintextFile() throws {
         for sig in [SIGTERM, SIGINT] {
             let started = box.root.appendingPathComponent("started-\(sig)").path

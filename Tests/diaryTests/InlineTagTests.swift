@@ -33,4 +33,17 @@ final class InlineTagTests: XCTestCase {
         XCTAssertTrue(list.contains("Walk by the river"), list)
         XCTAssertEqual(try box.listJSON(["--tag", "@nature"]).count, 1, "@ is optional in --tag, as # is")
     }
+
+    /// A tag removed with `diary tag ID -planning` stays removed when the text, which still
+    /// holds `#planning`, is edited again; a tag the edit writes is added.
+    func testATagRemovedWithTagStaysRemovedAfterAnEdit() throws {
+        let id = try box.ok(["new", "Plans\nfor the week #planning"]).out
+        XCTAssertEqual(try tags(id), ["planning"])
+        try box.ok(["tag", String(id.prefix(8)), "-planning"])
+        XCTAssertEqual(try tags(id), [])
+        let editor = try box.script("printf '\\nanother paragraph, a #swim\\n' >> \"$1\"")
+        try box.ok(["edit", String(id.prefix(8))], env: ["EDITOR": editor])
+        XCTAssertTrue(try box.ok(["show", id]).stdout.contains("another paragraph"))
+        XCTAssertEqual(try tags(id), ["swim"], "only the tag the edit wrote is added")
+    }
 }

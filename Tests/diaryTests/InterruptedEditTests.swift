@@ -63,13 +63,13 @@ final class InterruptedEditTests: XCTestCase {
             ["edit", String(id.prefix(8))], text: "New title\\nrecovered body")
         // While that diary runs, its directory is not anyone's leftover.
         let during = try box.ok(["list"])
-        XCTAssertFalse(during.stderr.contains("killed while editing"), during.stderr)
+        XCTAssertFalse(during.stderr.contains("was not saved"), during.stderr)
 
         killDiaryThenEditor(process, editorPID)
         XCTAssertEqual(try box.editorLeftovers().count, 1, "SIGKILL leaves the directory")
 
         let next = try box.ok(["list"])
-        XCTAssertTrue(next.stderr.contains("left an edit of entry \(id.prefix(8))"), next.stderr)
+        XCTAssertTrue(next.stderr.contains("an edit of entry \(id.prefix(8)) was not saved"), next.stderr)
         XCTAssertTrue(next.stderr.contains("diary recover"), next.stderr)
         XCTAssertEqual(try box.editorLeftovers().count, 1, "never deleted silently")
 
@@ -78,18 +78,24 @@ final class InterruptedEditTests: XCTestCase {
         let shown = try box.ok(["show", id]).stdout
         XCTAssertTrue(shown.contains("New title") && shown.contains("recovered body"), shown)
         XCTAssertEqual(try box.editorLeftovers(), [], "the directory is wiped")
-        XCTAssertFalse(try box.ok(["list"]).stderr.contains("killed while editing"))
+        XCTAssertFalse(try box.ok(["list"]).stderr.contains("was not saved"))
 
-        // A killed `new --edit` is recovered as a new entry; wiping it instead needs --yes.
-        let (newProcess, newEditorPID) = try startBlockedEdit(["new", "--edit"], text: "Half-written")
+        // A killed `new --edit` is recovered as a new entry, as `new` meant it (date, tags, star);
+        // wiping it instead needs --yes.
+        let (newProcess, newEditorPID) = try startBlockedEdit(
+            ["new", "--edit", "--date", "2024-11-24T21:00", "--tag", "walks", "--star"], text: "Half-written #home")
         killDiaryThenEditor(newProcess, newEditorPID)
-        XCTAssertTrue(try box.ok(["list"]).stderr.contains("left a new entry"))
+        XCTAssertTrue(try box.ok(["list"]).stderr.contains("a new entry was not saved"))
         XCTAssertEqual(try box.run(["recover", "--discard"]).status, 64, "wiping needs --yes without a terminal")
         XCTAssertEqual(try box.editorLeftovers().count, 1)
 
         let recoveredNew = try box.ok(["recover"]).out
         XCTAssertNotEqual(recoveredNew, id)
-        XCTAssertTrue(try box.ok(["show", recoveredNew]).stdout.hasPrefix("Half-written\n"))
+        XCTAssertTrue(try box.ok(["show", recoveredNew]).stdout.hasPrefix("Half-written #home\n"))
+        let row = try XCTUnwrap(try box.listJSON().first { ($0["id"] as? String) == recoveredNew })
+        XCTAssertEqual(row["date"] as? String, "2024-11-24T21:00:00Z")
+        XCTAssertEqual(row["tags"] as? [String], ["home", "walks"])
+        XCTAssertEqual(row["starred"] as? Bool, true)
         XCTAssertEqual(try box.editorLeftovers(), [])
     }
 

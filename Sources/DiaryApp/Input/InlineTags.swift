@@ -34,13 +34,23 @@ public enum InlineTags {
         given.map(TagInput.clean) + find(in: text)
     }
 
-    /// The tags of an entry whose text became `text`: its tags and those newly written in the
-    /// text, or nil when the text adds none (none is ever removed here; `diary tag` does).
-    /// A tag already held in another spelling (`Walk` for `#walk`) is not new.
-    public static func afterEdit(_ tags: [String], text: String) -> [String]? {
-        let written = find(in: text)
-        let isNew = { (tag: String) in !tags.contains { EntryText.sameTag($0, tag) } }
-        return written.contains(where: isNew) ? tags + written : nil
+    /// The tags of an entry whose text went from `before` to `text`: its tags and those newly
+    /// written in the text, or nil when the edit adds none (none is ever removed here; `diary
+    /// tag` does).
+    ///
+    /// Only a tag the edit wrote is new: one the text held before stays out when `diary tag ID
+    /// -x` removed it, though `#x` is still in the text. A tag already held in another spelling
+    /// (`Walk` for `#walk`) is not new either.
+    public static func afterEdit(_ tags: [String], before: String, text: String) -> [String]? {
+        afterEdit(tags, writtenBefore: find(in: before), text: text)
+    }
+
+    /// `afterEdit(_:before:text:)` with the tags the text held before, found already
+    /// (`EditIntent` keeps them for a text recovered later).
+    public static func afterEdit(_ tags: [String], writtenBefore: [String], text: String) -> [String]? {
+        let isHeld = { (held: [String], tag: String) in held.contains { EntryText.sameTag($0, tag) } }
+        let added = find(in: text).filter { !isHeld(writtenBefore, $0) && !isHeld(tags, $0) }
+        return added.isEmpty ? nil : tags + added
     }
 
     private static func isWordCharacter(_ c: Character) -> Bool {

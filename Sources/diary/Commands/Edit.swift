@@ -14,8 +14,13 @@ struct Edit: ParsableCommand {
             system that is overwritten and removed afterwards, also when the editor fails or \
             diary is interrupted. If diary is killed outright (SIGKILL), the next command that \
             opens the vault offers to recover the text (see `diary recover`). Saved unchanged (and no --date): nothing is written. Emptied: \
-            the entry is deleted after confirmation (--yes without a terminal). Tags written in \
-            the text as #word or @word are added to the entry's tags.
+            the entry is deleted after confirmation (--yes without a terminal). Tags newly \
+            written in the text as #word or @word are added to the entry's tags; a tag the text \
+            already held is not, so one removed with `diary tag ID -word` stays removed.
+
+            If the edited text cannot be stored (a full disk, or any other reason), diary exits \
+            with an error status, keeps the text in memory and says where: `diary recover` \
+            stores it once the cause is fixed.
 
             Without an id, edits the newest entry (by its date).
 
@@ -47,14 +52,22 @@ struct Edit: ParsableCommand {
             return (entryID, try vault.entry(entryID))
         }
         hintIfEntryUnchecked(vault)
-        let short = EntryFormat.shortID(entryID)
-        let edited = try Editor.edit(
-            entry.text, limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: entryID))
+        let intent = EditIntent.edit(of: entry.text, date: date?.start, dateIsDay: date?.isDay ?? false)
+        try Editor.edit(
+            entry.text, limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: entryID), intent: intent
+        ) { edited in
+            try save(edited, editing: entry, session: session, vault: vault)
+        }
+    }
 
+    /// Stores the edited text (with `--date`), deletes the entry when it was emptied (after
+    /// confirmation), or says that nothing changed.
+    private func save(_ edited: String, editing entry: Entry, session: DiarySession, vault: Vault) throws {
+        let short = EntryFormat.shortID(entry.id)
         if EntryText.isBlank(edited) {
             try confirmDestructive(
                 "deleting emptied entry \(short)", question: "The text is empty. Delete entry \(short)?", yes: yes)
-            try session.delete([entryID], from: vault)
+            try session.delete([entry.id], from: vault)
             Output.note("deleted \(short)")
             return
         }
@@ -63,10 +76,11 @@ struct Edit: ParsableCommand {
             Output.note("no changes; nothing written")
             return
         }
-        // Tags written in the new text join the entry's tags; none is removed here (`diary tag` does).
-        let tags = textChanged ? InlineTags.afterEdit(entry.tags, text: edited) : nil
+        // Tags newly written in the text join the entry's tags; none is removed here (`diary
+        // tag` does), and one the text held before stays removed if `diary tag` removed it.
+        let tags = textChanged ? InlineTags.afterEdit(entry.tags, before: entry.text, text: edited) : nil
         _ = try vault.update(
-            entryID, text: textChanged ? edited : nil, date: date?.start, dateIsDay: date?.isDay ?? false, tags: tags)
+            entry.id, text: textChanged ? edited : nil, date: date?.start, dateIsDay: date?.isDay ?? false, tags: tags)
         Output.note("saved \(short)")
     }
 }

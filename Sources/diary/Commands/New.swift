@@ -22,8 +22,15 @@ struct New: ParsableCommand {
             stdin (`diary new < file`).
 
             Prints the new entry's full id alone on stdout; when stderr is a terminal, also says \
-            there what was added (short id and title). Empty text stores nothing and exits \
-            with status 1. Text that is not UTF-8 or larger than 8 MiB is refused (status 67).
+            there what was added (short id and title). Empty text as an argument or on stdin \
+            stores nothing and exits with status 1. An entry left empty in the editor (vim's \
+            :q!) is your choice: nothing is stored, stderr says so, and the status is 0. An \
+            editor that fails (exits non-zero, as vim's :cq does) stores nothing: status 1. \
+            Text that is not UTF-8 or larger than 8 MiB is refused (status 67).
+
+            If what you wrote in the editor cannot be stored (a full disk, or any other \
+            reason), diary exits with an error status, keeps the text in memory with its date, \
+            tags and star, and says where: `diary recover` stores it once the cause is fixed.
 
             EXAMPLE
               diary new --tag walks --star
@@ -61,27 +68,39 @@ struct New: ParsableCommand {
     func run() throws {
         // Open first: a locked vault must fail before the user has written anything.
         let vault = try global.session().openVault()
-        let limit = Vault.maximumTextBytes
-        let body: String
-        if edit {
-            body = try Editor.edit(text ?? "", limit: limit, owner: .init(vault: vault.id, entry: nil))
-        } else if let text {
-            body = text
-        } else if !TTY.stdinIsTerminal {
-            body = try StdinText.read(limit: limit)
+        let entry: Entry
+        if edit || (text == nil && TTY.stdinIsTerminal) {
+            let intent = EditIntent.newEntry(
+                date: date?.start ?? Date(), dateIsDay: date?.isDay ?? false, tags: tags, starred: star)
+            let stored = try Editor.edit(
+                text ?? "", limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: nil), intent: intent
+            ) { body in
+                // Left empty (vim's `:q!`): the user's choice, not a failure.
+                EntryText.isBlank(body) ? nil : try store(body, in: vault)
+            }
+            guard let stored else {
+                Output.note("the entry was left empty; nothing was stored")
+                return
+            }
+            entry = stored
         } else {
-            body = try Editor.edit("", limit: limit, owner: .init(vault: vault.id, entry: nil))
+            entry = try store(try text ?? StdinText.read(limit: Vault.maximumTextBytes), in: vault)
         }
-        try TextInput.check(body, limit: limit)
-        let entry = try vault.add(
-            text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star,
-            tags: InlineTags.forNewEntry(given: tags, text: body))
         Output.data(EntryFormat.fullID(entry.id))
         // A person at a terminal is told what was stored; a script reads the id on stdout and
         // gets a quiet stderr.
         if isatty(STDERR_FILENO) == 1 {
             Output.note("diary: added \(EntryFormat.shortID(entry.id)) \"\(Self.shortened(entry.title))\"")
         }
+    }
+
+    /// Stores `body` as the new entry, with the options' date, star and tags and the tags
+    /// written in it.
+    private func store(_ body: String, in vault: Vault) throws -> Entry {
+        try TextInput.check(body, limit: Vault.maximumTextBytes)
+        return try vault.add(
+            text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star,
+            tags: InlineTags.forNewEntry(given: tags, text: body))
     }
 
     /// The title cut to one short line.

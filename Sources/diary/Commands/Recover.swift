@@ -6,21 +6,26 @@ import DiaryVault
 struct Recover: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recover",
-        abstract: "Recover the text of an edit that was killed before it could be saved.",
+        abstract: "Store the text of an edit that was not saved (a failed save, a killed diary).",
         usage: "diary recover [<options>]",
         discussion: """
             `new` and `edit` keep the text in a private directory on a memory file system \
-            (diary-edit-PID-START-XXXXXX under $XDG_RUNTIME_DIR, else /dev/shm) while the editor runs. If \
-            diary is killed outright (SIGKILL, a crash), that plaintext stays there until reboot. \
-            Every command that opens the vault looks for such directories of this vault whose \
-            diary no longer runs: on a terminal it offers to recover them, otherwise it says on \
-            stderr what it found. Directories of a diary that still runs are left alone.
+            (diary-edit-PID-START-XXXXXX under $XDG_RUNTIME_DIR, else /dev/shm) while the editor \
+            runs. When the text cannot be stored (a full disk, or any other reason), diary keeps \
+            that directory on purpose and says so; if diary is killed outright (SIGKILL, a \
+            crash), the directory stays too. Either way the plaintext stays there, in memory, \
+            until reboot. Every command that opens the vault looks for such directories of this \
+            vault whose diary no longer runs: on a terminal it offers to recover them, otherwise \
+            it says on stderr what it found. Directories of a diary that still runs are left \
+            alone.
 
-            recover stores each text in the vault, as the edit it was (or as a new entry when \
-            it was one, or its entry was deleted since), prints the entry's id on stdout, and \
-            wipes the directory. --discard wipes them without storing anything, after \
-            confirmation (--yes without a terminal). A text that cannot be stored (not UTF-8, \
-            over 8 MiB) is left where it is.
+            recover stores each text in the vault as the command would have: the edit it was \
+            (with the --date given to `edit`, adding only the #tags the edit wrote), or a new \
+            entry when it was one (dated as `new` meant it: its --date, else when its editor \
+            opened; with its --tag options, the #tags in its text, and --star), or when its \
+            entry was deleted since. It prints the entry's id on stdout and wipes the directory. \
+            --discard wipes them without storing anything, after confirmation (--yes without a \
+            terminal). A text that cannot be stored (not UTF-8, over 8 MiB) is left where it is.
 
             EXAMPLE
               diary recover

@@ -18,6 +18,7 @@ struct ErrorReport: Equatable {
     init?(_ error: Error) {
         switch error {
         case let e as CLIError: self.init(message: e.description, hint: e.hint, code: e.exitCode)
+        case let e as TextKept: self.init(kept: e)
         case let e as InputError: self = InputWording.report(e)
         case let e as AppError:
             let words = CLIError(e)

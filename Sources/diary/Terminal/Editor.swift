@@ -17,41 +17,99 @@ enum Editor {
         return "vi"
     }
 
-    /// Opens `text` in the editor and returns what the user saved.
-    ///
-    /// The file is wiped (zeros, fsync, unlink) and its directory removed on every path: after
-    /// success, when the editor fails, and when `diary` is interrupted (see `SignalCleanup`).
-    /// A trailing newline the editor adds to a text that had none is dropped again, so saving
-    /// without changes compares equal.
-    ///
-    /// `owner` (the vault, and the entry for an edit) is written beside the text so that a
-    /// later command can offer to recover it if this process is killed (`InterruptedEdits`).
+    /// Opens `text` in the editor and returns what the user saved; the file is wiped before
+    /// this returns. For a text that is only a step on the way (`resolve`'s merge).
     static func edit(_ text: String, limit: Int, owner: InterruptedEdits.Owner) throws -> String {
+        try edit(text, limit: limit, owner: owner, intent: nil) { $0 }
+    }
+
+    /// Opens `text` in the editor, then hands what the user saved to `store`.
+    ///
+    /// The file is wiped (zeros, fsync, unlink) and its directory removed when `store` returns,
+    /// when the editor fails (an abort), and when `diary` is interrupted (see `SignalCleanup`). A trailing newline the editor adds to a text that had none is dropped
+    /// again, so saving without changes compares equal.
+    ///
+    /// `owner` (the vault, and the entry for an edit) is written beside the text, and `intent`
+    /// (what the command means to store with it) too, so that a later `diary recover` can store
+    /// a text left there as the command would have. A text is left there when this process is
+    /// killed (`InterruptedEdits`), and when the editor succeeded but the text cannot be stored
+    /// for any reason (`store` throws: a full disk, say; the text is not UTF-8 or too large)
+    /// while it holds writing the user would lose: then `TextKept` carries the reason and the
+    /// directory.
+    static func edit<Stored>(
+        _ text: String, limit: Int, owner: InterruptedEdits.Owner, intent: EditIntent?,
+        store: (String) throws -> Stored
+    ) throws -> Stored {
         let directory = try MemoryDirectory.create(prefix: InterruptedEdits.namePrefix())
         SignalCleanup.install()
-        SignalCleanup.rememberFile(name: "entry.txt", beside: InterruptedEdits.ownerFile, in: directory)
+        SignalCleanup.rememberFiles(
+            [InterruptedEdits.entryFile, InterruptedEdits.intentFile], beside: InterruptedEdits.ownerFile,
+            in: directory)
+        var kept = false
         defer {
-            directory.wipe()
-            SignalCleanup.forgetFile()
+            if kept {
+                SignalCleanup.forgetFile()
+                close(directory.fd)
+            } else {
+                directory.wipe()
+                SignalCleanup.forgetFile()
+            }
         }
-        _ = try directory.createFile(InterruptedEdits.ownerFile, contents: owner.bytes)
-        var bytes = Array(text.utf8)
-        let addedNewline = !text.isEmpty && !text.hasSuffix("\n")
-        if addedNewline { bytes.append(UInt8(ascii: "\n")) }
-        let file = try directory.createFile("entry.txt", contents: bytes)
-        secureZero(&bytes)
-
+        let file = try prepare(directory, text: text, owner: owner, intent: intent)
         let editor = command()
         let status = try run(editor, file: file)
+        // A failing editor is an abort (vim's `:cq`, which git takes so too), not a failed save:
+        // the file is wiped like any other, and the command fails.
         guard status == 0 else { throw CLIError.editorFailed(command: editor, status: status) }
+        let saved = Result {
+            try readBack(directory, limit: limit, dropNewline: text.isEmpty || !text.hasSuffix("\n"))
+        }
+        do {
+            return try store(try saved.get())
+        } catch {
+            kept = worthKeeping(saved, startedFrom: text)
+            throw kept ? TextKept(error: error, path: directory.path) : error
+        }
+    }
 
-        var edited = try directory.readFile("entry.txt", limit: limit)
+    /// Writes the owner, the intent and the text (ending in a newline, as editors like) into
+    /// `directory`; returns the text file's path.
+    private static func prepare(
+        _ directory: MemoryDirectory, text: String, owner: InterruptedEdits.Owner, intent: EditIntent?
+    ) throws -> String {
+        _ = try directory.createFile(InterruptedEdits.ownerFile, contents: owner.bytes)
+        if let intent {
+            var bytes = intent.bytes
+            defer { secureZero(&bytes) }
+            _ = try directory.createFile(InterruptedEdits.intentFile, contents: bytes)
+        }
+        var bytes = Array(text.utf8)
+        defer { secureZero(&bytes) }
+        if !text.isEmpty && !text.hasSuffix("\n") { bytes.append(UInt8(ascii: "\n")) }
+        return try directory.createFile(InterruptedEdits.entryFile, contents: bytes)
+    }
+
+    /// The text the editor saved; with `dropNewline`, without the newline it ended with.
+    private static func readBack(_ directory: MemoryDirectory, limit: Int, dropNewline: Bool) throws -> String {
+        var edited = try directory.readFile(InterruptedEdits.entryFile, limit: limit)
         defer { secureZero(&edited) }
-        if edited.last == UInt8(ascii: "\n") && (addedNewline || text.isEmpty) { edited.removeLast() }
+        if dropNewline && edited.last == UInt8(ascii: "\n") { edited.removeLast() }
         guard let result = String(validating: edited, as: UTF8.self) else {
             throw CLIError.notUTF8(source: "the editor")
         }
         return result
+    }
+
+    /// Whether a text that could not be stored is worth keeping for `diary recover`: one the
+    /// user wrote (not blank, not the text the editor started from), or bytes that do not read
+    /// as a text (not UTF-8, too large), left for the user to rescue. An empty or unchanged
+    /// text loses nothing, and a file replaced by a link or a special file is never kept.
+    static func worthKeeping(_ saved: Result<String, Error>, startedFrom original: String) -> Bool {
+        switch saved {
+        case .success(let text): return !EntryText.isBlank(text) && text != original
+        case .failure(CLIError.notUTF8), .failure(CLIError.tooLarge): return true
+        case .failure: return false
+        }
     }
 
     /// Runs the editor attached to the terminal and waits; returns its exit status (128+signal

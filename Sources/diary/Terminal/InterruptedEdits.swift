@@ -3,17 +3,21 @@ import DiaryCrypto
 import DiaryVault
 import Foundation
 
-/// Editor directories left behind by a `diary` that was killed (SIGKILL, a crash, the OOM
-/// killer) before its cleanup could run, and what to do with them.
+/// Editor directories left behind with a text that was not saved, and what to do with them:
+/// by a `diary` that was killed (SIGKILL, a crash, the OOM killer) before its cleanup could
+/// run, or on purpose by one whose save failed (`Editor`, `TextKept`).
 ///
 /// A directory is named `diary-edit-PID-START-XXXXXX`: the pid of the `diary` that made it and
 /// that process's start time (field 22 of `/proc/PID/stat`, clock ticks since boot). A pid is
 /// reused; the pair is not, so a directory whose pid now names another process still counts as
 /// abandoned, and one whose process still runs is left alone. A small non-secret file `owner`
-/// inside names the vault and, for `edit`, the entry being edited.
+/// inside names the vault and, for `edit`, the entry being edited; the file `intent` (as private
+/// as the text) says what the command meant to store with it (`EditIntent`).
 enum InterruptedEdits {
     static let prefix = "diary-edit-"
     static let ownerFile = "owner"
+    static let intentFile = "intent"
+    static let entryFile = "entry.txt"
 
     /// Who an editor directory belongs to: the vault, and the entry when it holds an edit.
     struct Owner: Equatable {
@@ -55,6 +59,8 @@ enum InterruptedEdits {
 
         /// "a new entry" or "an edit of entry 1b4e28ba", for messages.
         var what: String { owner.entry.map { "an edit of entry \(EntryFormat.shortID($0))" } ?? "a new entry" }
+        /// `what` at the start of a sentence.
+        var whatCapitalized: String { what.prefix(1).uppercased() + what.dropFirst() }
     }
 
     /// The name prefix for a new directory of this process: `diary-edit-PID-START-`.
@@ -105,50 +111,43 @@ enum InterruptedEdits {
     }
 
     /// What `recover` did with one directory.
-    enum Outcome {
-        case added(UUID)
-        case updated(UUID)
-        case unchanged(UUID)
-        case empty
-    }
+    typealias Outcome = RecoveredText
 
-    /// Stores the text of `found` in `vault` (as the edit it was, or as a new entry when it
-    /// was new or its entry is gone), then wipes the directory. A text that cannot be stored
-    /// (not UTF-8, too large) leaves the directory where it is.
+    /// Stores the text of `found` in `vault` as the command that left it would have (the edit
+    /// it was, or a new entry when it was new or its entry is gone; with its date, tags and
+    /// star: `LeftoverText`), then wipes the directory. A text that cannot be stored (not
+    /// UTF-8, too large) leaves the directory where it is.
     static func recover(_ found: Found, into vault: Vault) throws -> Outcome {
         let directory = try MemoryDirectory.open(found.path)
-        var bytes: [UInt8]
+        let outcome: Outcome
         do {
-            bytes = try directory.readFile("entry.txt", limit: Vault.maximumTextBytes)
-        } catch CLIError.system(_, let code) where code == ENOENT {
-            bytes = []
+            let text = try leftText(directory)
+            // An intent this diary cannot read (damaged, or of a newer version) is left out:
+            // the text is worth more than its date and tags.
+            let intent = (try? directory.readFile(intentFile, limit: 1 << 20)).flatMap(EditIntent.init)
+            outcome = try LeftoverText.store(text, editing: found.owner.entry, intent: intent, in: vault)
         } catch {
             close(directory.fd)
             throw error
         }
-        // The editor ends the file with a newline that the entry did not have.
+        directory.wipe()
+        return outcome
+    }
+
+    /// The text in `directory`, without the newline the editor ends it with; empty when the
+    /// editor removed the file.
+    private static func leftText(_ directory: MemoryDirectory) throws -> String {
+        var bytes: [UInt8]
+        do {
+            bytes = try directory.readFile(entryFile, limit: Vault.maximumTextBytes)
+        } catch CLIError.system(_, let code) where code == ENOENT {
+            bytes = []
+        }
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
         let decoded = String(validating: bytes, as: UTF8.self)
         secureZero(&bytes)
-        guard let text = decoded else {
-            close(directory.fd)
-            throw CLIError.notUTF8(source: "\(found.path)/entry.txt")
-        }
-        let outcome: Outcome
-        if EntryText.isBlank(text) {
-            outcome = .empty
-        } else if let id = found.owner.entry, let entry = try? vault.entry(id) {
-            if entry.text == text {
-                outcome = .unchanged(id)
-            } else {
-                try vault.update(id, text: text)
-                outcome = .updated(id)
-            }
-        } else {
-            outcome = .added(try vault.add(text: text).id)
-        }
-        directory.wipe()
-        return outcome
+        guard let decoded else { throw CLIError.notUTF8(source: "\(directory.path)/\(entryFile)") }
+        return decoded
     }
 
     /// Called by every command that opens the vault: on a terminal, offers to recover each
@@ -159,13 +158,13 @@ enum InterruptedEdits {
         guard !found.isEmpty else { return }
         guard let tty = TTY.open() else {
             for edit in found {
-                Output.warning("a diary killed while editing left \(edit.what) in \(edit.path) (plaintext, in memory)")
+                Output.warning("\(edit.what) was not saved and is kept in \(edit.path) (plaintext, in memory)")
             }
             Output.hint("run `diary recover` to store it in the vault, or `diary recover --discard` to wipe it")
             return
         }
         for edit in found {
-            tty.write("A diary killed while editing left \(edit.what) in \(edit.path).\n")
+            tty.write("\(edit.whatCapitalized) was not saved and is kept in \(edit.path).\n")
             guard tty.confirm("Store it in the vault now and wipe the file?") else {
                 Output.hint("it stays there; `diary recover` stores it later, `diary recover --discard` wipes it")
                 continue

@@ -37,11 +37,16 @@ enum SignalCleanup {
 
     static func forgetTerminal() { terminalFD = -1 }
 
-    /// Remembers a plaintext file (by its name in the private directory) to wipe if interrupted,
-    /// and a non-secret file beside it to unlink so that the directory can be removed.
-    static func rememberFile(name: String, beside other: String, in directory: MemoryDirectory) {
+    /// Remembers the private files (by their names in the directory: the text, and what the
+    /// command meant to store with it) to wipe if interrupted, and a non-secret file beside
+    /// them to unlink so that the directory can be removed.
+    static func rememberFiles(_ names: [String], beside other: String, in directory: MemoryDirectory) {
         forgetFile()
-        fileName = strdup(name)
+        // A buffer of C strings, allocated here: the handler may not allocate or touch Swift arrays.
+        let buffer = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: names.count)
+        for (index, name) in names.enumerated() { buffer[index] = strdup(name) }
+        fileNames = buffer
+        fileCount = names.count
         otherName = strdup(other)
         directoryPath = strdup(directory.path)
         directoryFD = directory.fd
@@ -49,7 +54,13 @@ enum SignalCleanup {
 
     static func forgetFile() {
         directoryFD = -1
-        free(fileName); fileName = nil
+        if let names = fileNames {
+            let count = fileCount
+            fileNames = nil
+            fileCount = 0
+            for index in 0..<count { free(names[index]) }
+            names.deallocate()
+        }
         free(otherName); otherName = nil
         free(directoryPath); directoryPath = nil
     }
@@ -65,7 +76,8 @@ enum SignalCleanup {
 nonisolated(unsafe) private var installed = false
 nonisolated(unsafe) private var savedTerminal = termios()
 nonisolated(unsafe) private var terminalFD: Int32 = -1
-nonisolated(unsafe) private var fileName: UnsafeMutablePointer<CChar>? = nil
+nonisolated(unsafe) private var fileNames: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
+nonisolated(unsafe) private var fileCount = 0
 nonisolated(unsafe) private var otherName: UnsafeMutablePointer<CChar>? = nil
 nonisolated(unsafe) private var directoryFD: Int32 = -1
 nonisolated(unsafe) private var directoryPath: UnsafeMutablePointer<CChar>? = nil
@@ -115,7 +127,11 @@ private func diaryCleanupHandler(_ sig: Int32, _ info: UnsafeMutablePointer<sigi
         _ = write(terminalFD, "\n", 1)
     }
     if childPID > 0 { kill(childPID, SIGTERM) }
-    if directoryFD >= 0, let name = fileName { wipeFileSignalSafe(directory: directoryFD, name: name) }
+    if directoryFD >= 0, let names = fileNames {
+        for index in 0..<fileCount {
+            if let name = names[index] { wipeFileSignalSafe(directory: directoryFD, name: name) }
+        }
+    }
     if directoryFD >= 0, let name = otherName { unlinkat(directoryFD, name, 0) }
     if let dir = directoryPath { rmdir(dir) }
     signal(sig, SIG_DFL)

@@ -57,13 +57,25 @@ final class EntryTagsTests: XCTestCase {
 
     func testAnEditAddsTheTagsNewlyWrittenAndRemovesNone() {
         XCTAssertEqual(
-            InlineTags.afterEdit(["kept"], text: "Before\nlater a #swim with @friends"),
+            InlineTags.afterEdit(["kept"], before: "Before", text: "Before\nlater a #swim with @friends"),
             ["kept", "swim", "friends"])
         // Saving again without new tags writes nothing new and removes none.
-        XCTAssertNil(InlineTags.afterEdit(["friends", "kept", "swim"], text: "later a #swim with @friends\nmore"))
-        XCTAssertNil(InlineTags.afterEdit(["kept"], text: "no tags at all"))
+        XCTAssertNil(
+            InlineTags.afterEdit(["friends", "kept", "swim"], before: "", text: "later a #swim with @friends\nmore"))
+        XCTAssertNil(InlineTags.afterEdit(["kept"], before: "", text: "no tags at all"))
         // Another spelling of a held tag is not new.
-        XCTAssertNil(InlineTags.afterEdit(["walk"], text: "more #WALK"))
-        XCTAssertEqual(InlineTags.afterEdit(["walk"], text: "more #WALK and #Swim"), ["walk", "WALK", "Swim"])
+        XCTAssertNil(InlineTags.afterEdit(["walk"], before: "", text: "more #WALK"))
+        XCTAssertEqual(InlineTags.afterEdit(["walk"], before: "", text: "more #WALK and #Swim"), ["walk", "Swim"])
+    }
+
+    /// A tag removed with `diary tag ID -planning` does not come back at the next edit because
+    /// `#planning` is still in the text; written anew, or another tag, it is added.
+    func testATagTheTextHeldBeforeIsNotNew() {
+        let before = "Plans #planning\n"
+        XCTAssertNil(InlineTags.afterEdit([], before: before, text: before + "another paragraph"))
+        XCTAssertNil(InlineTags.afterEdit(["kept"], before: before, text: "Plans #Planning, moved"))
+        XCTAssertEqual(
+            InlineTags.afterEdit(["kept"], before: before, text: before + "a #swim"), ["kept", "swim"])
+        XCTAssertEqual(InlineTags.afterEdit([], writtenBefore: ["planning"], text: "#planning #new"), ["new"])
     }
 }

@@ -40,7 +40,7 @@ final class EntryTagSpellingTests: VaultTestCase {
             text: "Options only", tags: InlineTags.forNewEntry(given: ["Sea", "#SEA", "@sea"], text: ""))
         XCTAssertEqual(options.tags, ["Sea"])
         let edited = "Walk\nbody\nmore #WALK and #Swim"
-        let tags = try XCTUnwrap(InlineTags.afterEdit(["walk"], text: edited))
+        let tags = try XCTUnwrap(InlineTags.afterEdit(["walk"], before: "Walk\nbody", text: edited))
         let saved = try vault.update(try vault.add(text: "Walk\nbody", tags: ["walk"]).id, text: edited, tags: tags)
         XCTAssertEqual(saved.tags.sorted(), ["Swim", "walk"])
     }
