@@ -61,6 +61,7 @@ struct Restore: ParsableCommand {
             try session.restored(vault)
             let count = vault.entryCount
             Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
+            VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
             return
         }
         let report = try Vault.salvage(backup: source, to: target, passphrase: passphrase, store: store)
@@ -75,5 +76,6 @@ struct Restore: ParsableCommand {
             for found in report.damage { Output.warning("damaged, nothing lost: \(found.description)") }
         }
         Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
+        VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
     }
 }
