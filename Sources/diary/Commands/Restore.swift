@@ -15,7 +15,9 @@ struct Restore: ParsableCommand {
             unlocked, a backup made under the key the agent holds needs none. Authenticates every \
             object, and writes a new vault at --to: a new or empty directory, never one that \
             already holds a vault or anything else. --store converts to the other store shape on the way. \
-            Restored where the same vault syncs on this machine, its next sync fetches back what the \
+            A restore is your own choice: this machine's record of the path starts afresh from \
+            it, so restoring again into a path used before (after removing it) is not refused as \
+            a rollback. Restored where the same vault syncs on this machine, its next sync fetches back what the \
             backup lacks and publishes the backup's older copies beside the newer versions, never \
             over them.
 
