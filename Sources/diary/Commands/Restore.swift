@@ -77,6 +77,8 @@ struct Restore: ParsableCommand {
         // What was lost goes to stderr (talk, not data): the restored vault is the result.
         for lost in report.lost { Output.note("lost: \(lost.description)") }
         if !report.lost.isEmpty {
+            // The vault is there, with what could be saved: how to reach it matters as much.
+            VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
             throw CLIError.salvagedWithLoss(lost: report.lost.count, restored: count, path: target.path)
         }
         if !report.damage.isEmpty {
