@@ -69,17 +69,18 @@ enum GitProcess {
         guard process.terminationStatus == 0 else {
             throw SyncError.remoteUnusable(
                 .gitFailed(
-                    command: command(of: args), message: oneLine(errData), status: process.terminationStatus))
+                    command: command(of: args), message: lines(errData), status: process.terminationStatus))
         }
         return String(decoding: outData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Git's message in one line, without its advice ("hint: …"); nil when it said nothing.
-    private static func oneLine(_ data: Data) -> String? {
+    /// Git's message, one line per line it printed, without its advice ("hint: …"); nil when
+    /// it said nothing.
+    private static func lines(_ data: Data) -> String? {
         let message = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("hint:") }
-            .joined(separator: "; ")
+            .joined(separator: "\n")
         return message.isEmpty ? nil : message
     }
 

@@ -126,6 +126,26 @@ public enum SyncLifecycle {
         remote: RemoteLocation, to directory: URL, store: StoreKind, machineName: String, passphrase: SecretBytes,
         invite: InviteCode, stateDirectory: URL, progress: @escaping (SyncProgress) -> Void = { _ in }
     ) throws -> (Vault, SyncReport) {
+        try join(
+            remote: remote, to: directory, store: store, machineName: machineName, invite: invite,
+            stateDirectory: stateDirectory, progress: progress,
+            openingHeader: { open in (try open(passphrase), passphrase) })
+    }
+
+    /// Opens a published header with a passphrase: `open` is given each passphrase to try and
+    /// throws `VaultError.wrongPassphrase` for one that opens none; the header it returned and
+    /// the passphrase that opened it come back.
+    public typealias HeaderOpening = (_ open: (SecretBytes) throws -> [UInt8]) throws -> (
+        header: [UInt8], passphrase: SecretBytes
+    )
+
+    /// `join`, asking for the passphrase only once the remote was fetched and found to hold a
+    /// vault (`openingHeader`): a missing or empty remote is said before any question, and no
+    /// key derivation is spent on it.
+    public static func join(
+        remote: RemoteLocation, to directory: URL, store: StoreKind, machineName: String, invite: InviteCode,
+        stateDirectory: URL, progress: @escaping (SyncProgress) -> Void = { _ in }, openingHeader: HeaderOpening
+    ) throws -> (Vault, SyncReport) {
         let fm = FileManager.default
         if let names = try? fm.contentsOfDirectory(atPath: directory.path), !names.isEmpty {
             throw SyncError.targetNotEmpty(path: directory.path)
@@ -136,23 +156,11 @@ public enum SyncLifecycle {
             .appendingPathComponent(".join-\(UUID().uuidString.lowercased())", isDirectory: true)
         try SyncSetup.makeDirectories(scratch)
         defer { try? fm.removeItem(at: scratch) }
-        let tree: URL
-        switch remote {
-        case .git(let url):
-            tree = scratch.appendingPathComponent("git", isDirectory: true)
-            try GitRemote(url: url, tree: tree).cloneIfNeeded()
-        case .folder(let path):
-            tree = URL(fileURLWithPath: path, isDirectory: true)
+        let (tree, vaultID) = try fetchForJoin(remote, into: scratch)
+        let (header, passphrase) = try openingHeader { passphrase in
+            try openablePublishedHeader(
+                in: RemoteTree(root: tree), vaultID: vaultID, store: store, passphrase: passphrase)
         }
-        let remoteTree = RemoteTree(root: tree)
-        let vaultID: UUID
-        switch try remoteTree.marker() {
-        case .absent: throw SyncError.remoteUnusable(.nothingToJoin(markerFile: RemoteLayout.marker))
-        case .unreadable: throw SyncError.remoteUnusable(.unreadableMarker(markerFile: RemoteLayout.marker))
-        case .format1: throw SyncError.remoteOfFormat1
-        case .vault(let id): vaultID = id
-        }
-        let header = try openablePublishedHeader(in: remoteTree, vaultID: vaultID, store: store, passphrase: passphrase)
         let createdDirectory = !fm.fileExists(atPath: directory.path)
         let vault: Vault
         do {
@@ -181,6 +189,25 @@ public enum SyncLifecycle {
             try? fm.removeItem(at: setup.directory)
             if createdDirectory { try? fm.removeItem(at: directory) } else { try? removeContents(of: directory) }
             throw error
+        }
+    }
+
+    /// The remote's tree (a clone in `scratch`, or the folder itself) and the id of the vault
+    /// it holds; a remote that holds none is refused.
+    private static func fetchForJoin(_ remote: RemoteLocation, into scratch: URL) throws -> (URL, UUID) {
+        let tree: URL
+        switch remote {
+        case .git(let url):
+            tree = scratch.appendingPathComponent("git", isDirectory: true)
+            try GitRemote(url: url, tree: tree).cloneIfNeeded()
+        case .folder(let path):
+            tree = URL(fileURLWithPath: path, isDirectory: true)
+        }
+        switch try RemoteTree(root: tree).marker() {
+        case .absent: throw SyncError.remoteUnusable(.nothingToJoin(markerFile: RemoteLayout.marker))
+        case .unreadable: throw SyncError.remoteUnusable(.unreadableMarker(markerFile: RemoteLayout.marker))
+        case .format1: throw SyncError.remoteOfFormat1
+        case .vault(let id): return (tree, id)
         }
     }
 

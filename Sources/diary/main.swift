@@ -60,7 +60,7 @@ do {
         Diary.exit(withError: error)  // --help, --version: printed to stdout by ArgumentParser.
     }
     let full = Diary.fullMessage(for: error)
-    let message = full.hasPrefix("Error: ") ? String(full.dropFirst("Error: ".count)) : full
+    let message = ErrorReport.parserMessage(full)
     Output.error(message)  // ArgumentParser's messages quote the arguments as typed
     exit(code.rawValue)
 }

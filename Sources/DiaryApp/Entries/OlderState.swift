@@ -12,12 +12,13 @@ extension DiarySession {
             vaultID: vault.id, vaultDirectory: vault.directory, stateDirectory: stateDirectory)
     }
 
-    /// A vault this session restored from a backup: this machine's record of it starts now
-    /// (`created`), and when it was restored where a vault of the same id syncs, sync is told
-    /// that an older state was put back. Told whether or not this machine's record saw a newer
-    /// copy: without the record (another machine, a record lost) a backup is still older.
+    /// A vault this session restored from a backup: this machine's record of its path starts
+    /// afresh from it (`EntrySetGuard.restored`), and when it was restored where a vault of the
+    /// same id syncs, sync is told that an older state was put back. Told whether or not this
+    /// machine's record saw a newer copy: without the record (another machine, a record lost)
+    /// a backup is still older.
     public func restored(_ vault: Vault) throws {
-        created(vault)
+        entrySet.restored(vault)
         try acceptOlderState(of: vault)
     }
 }

@@ -16,4 +16,7 @@ public enum AppError: Error, Equatable, Sendable {
     /// Entries this machine saw are gone, or older copies were put back (already reported as
     /// `AppEvent.entriesLost`).
     case entriesLost(vault: String)
+    /// No passphrase given opened the backup at this path (it opens with the passphrase in
+    /// force when it was made).
+    case wrongBackupPassphrase(backup: String)
 }

@@ -18,6 +18,12 @@ public struct DiaryEnvironment: Sendable {
         if let path = option ?? value("DIARY_VAULT") {
             return URL(fileURLWithPath: expandingTilde(path), isDirectory: true).standardizedFileURL
         }
+        return defaultVaultDirectory
+    }
+
+    /// Where the vault is when neither `--vault` nor `$DIARY_VAULT` names one:
+    /// `$XDG_DATA_HOME/diary`, else `~/.local/share/diary`.
+    public var defaultVaultDirectory: URL {
         if let data = value("XDG_DATA_HOME"), data.hasPrefix("/") {
             return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("diary", isDirectory: true)
         }

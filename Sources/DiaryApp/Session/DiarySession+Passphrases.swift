@@ -48,9 +48,12 @@ extension DiarySession {
     }
 
     /// A new passphrase: from `fileOption` (`--new-passphrase-file`, else
-    /// `$DIARY_NEW_PASSPHRASE_FILE`), else from the asker, typed twice. A weak one is refused
-    /// unless `allowWeak`; then it is used, and said.
-    public func newPassphrase(fileOption: String?, allowWeak: Bool, triesOnMismatch: Int = 1) throws -> SecretBytes {
+    /// `$DIARY_NEW_PASSPHRASE_FILE`), else from the asker, typed twice: a repeat that differs
+    /// is asked for again, up to `triesOnMismatch` pairs (`init` and `passwd` alike). A weak
+    /// one is refused unless `allowWeak`; then it is used, and said.
+    public func newPassphrase(
+        fileOption: String?, allowWeak: Bool, triesOnMismatch: Int = DiarySession.passphraseTries
+    ) throws -> SecretBytes {
         let passphrase: SecretBytes
         if let path = environment.newPassphraseFile(option: fileOption) {
             passphrase = try PassphraseFile.read(path, events: events)

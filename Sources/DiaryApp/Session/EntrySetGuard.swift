@@ -74,6 +74,26 @@ public final class EntrySetGuard {
         }
     }
 
+    /// A vault this session restored from a backup: the restore is the user's own act, so
+    /// this machine's record of that path starts afresh from it. A record that remembers a
+    /// newer copy there (an earlier restore into the same path, the vault that was there) is
+    /// said, then replaced: the next command would otherwise refuse the vault as rolled back.
+    /// Sync state is not touched (the next sync still fetches back what the remote holds).
+    public func restored(_ vault: Vault) {
+        do {
+            let report = try opened(vault, mode: .report)
+            guard report.isLoss || report.recordUnreadable else { return }
+            if report.isLoss { events(.restoredOlderThanSeen(report, vault: vault.directory)) }
+            let witness = IndexWitness(
+                stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
+            try FileManager.default.removeItem(at: witness.directory)
+            // No record now: the comparison starts one from the restored vault.
+            reports[ObjectIdentifier(vault)] = try vault.checkEntrySet()
+        } catch {
+            events(.recordNotStarted(vault: vault.directory, reason: "\(error)"))
+        }
+    }
+
     /// At the end of the command: a write that could not update this machine's record (the
     /// write stood) is said, once per vault.
     public func finish() {

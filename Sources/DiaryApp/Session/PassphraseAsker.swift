@@ -3,8 +3,10 @@ import Foundation
 
 /// Why a passphrase is asked for; the asker words the prompt from it.
 public enum PassphraseReason: Equatable, Sendable {
-    /// To open the vault or backup at this path.
+    /// To open the vault at this path.
     case unlock(path: String)
+    /// To open the backup file at this path: the passphrase in force when it was made.
+    case backup(path: String)
     /// To open the vault being joined from a sync remote.
     case syncedVault
     /// To follow the key rotated on another machine (named as that machine calls itself).

@@ -21,9 +21,11 @@ final class RestoreStaging {
     init(_ opened: Vault.OpenedBackup, initial: StoreChange, store: StoreKind?, next target: URL) throws {
         var header = opened.header
         if let store, store != header.store {
-            // The store kind is authenticated in the header, so the slots are sealed anew.
+            // The store kind is authenticated in the header, so the slots are sealed anew: only
+            // with the key the passphrase gives.
+            guard let kek = opened.kek else { throw VaultError.wrongKey }
             header.store = store
-            try header.setSlots(opened.ring.all, kek: opened.kek)
+            try header.setSlots(opened.ring.all, kek: kek)
         }
         self.opened = opened
         self.header = header

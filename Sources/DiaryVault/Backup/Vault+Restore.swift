@@ -18,10 +18,16 @@ extension Vault {
     /// its byte offset), each sealed object checked on its own, and the end record's checksum
     /// as one more finding. Reads the file record by record, in bounded memory.
     public static func verifyBackup(_ file: URL, passphrase: SecretBytes) throws -> VerifyReport {
+        try verifyBackup(file, key: .passphrase(passphrase))
+    }
+
+    /// `verifyBackup`, opened with `key`: a vault key that is not the one the backup was made
+    /// under throws `wrongKey` before anything is reported.
+    public static func verifyBackup(_ file: URL, key: BackupKey) throws -> VerifyReport {
         let reader = try BackupReader(file)
         try reader.scan()
         var damage = reader.findings.map(Self.damage(of:))
-        guard let opened = try openBackupHeader(reader, passphrase: passphrase, damage: &damage) else {
+        guard let opened = try openBackupHeader(reader, key: key, damage: &damage) else {
             return VerifyReport(checkedEntries: 0, damaged: damage)
         }
         let verifier = Verifier(vaultID: opened.header.vaultID, keyRing: opened.ring)
@@ -40,9 +46,15 @@ extension Vault {
     public static func restore(
         backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind? = nil
     ) throws -> Vault {
-        let outcome = try restoreRecords(
-            backup: file, to: directory, passphrase: passphrase, store: store, salvage: false)
-        return outcome.vault
+        try restore(backup: file, to: directory, key: .passphrase(passphrase), store: store)
+    }
+
+    /// `restore`, opened with `key`. A vault key cannot seal the header anew for another store
+    /// (that takes the passphrase): with `store` other than the backup's it throws `wrongKey`.
+    public static func restore(
+        backup file: URL, to directory: URL, key: BackupKey, store: StoreKind? = nil
+    ) throws -> Vault {
+        try restoreRecords(backup: file, to: directory, key: key, store: store, salvage: false).vault
     }
 
     /// Restores every authentic entry of a damaged backup into a new vault at `directory`.
@@ -58,7 +70,14 @@ extension Vault {
     public static func salvage(
         backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind? = nil
     ) throws -> SalvageReport {
-        try restoreRecords(backup: file, to: directory, passphrase: passphrase, store: store, salvage: true)
+        try salvage(backup: file, to: directory, key: .passphrase(passphrase), store: store)
+    }
+
+    /// `salvage`, opened with `key` (see `restore(backup:to:key:store:)`).
+    public static func salvage(
+        backup file: URL, to directory: URL, key: BackupKey, store: StoreKind? = nil
+    ) throws -> SalvageReport {
+        try restoreRecords(backup: file, to: directory, key: key, store: store, salvage: true)
     }
 
     /// The sealed entries a restore writes at a time: memory stays bounded by this (plus one
@@ -70,13 +89,13 @@ extension Vault {
     /// happens (damage found late, a crash, a full disk) `directory` holds a complete vault
     /// or none.
     private static func restoreRecords(
-        backup file: URL, to directory: URL, passphrase: SecretBytes, store: StoreKind?, salvage: Bool
+        backup file: URL, to directory: URL, key: BackupKey, store: StoreKind?, salvage: Bool
     ) throws -> SalvageReport {
         try refuseOccupied(directory)
         let reader = try BackupReader(file)
         try reader.scan()
         var damage = reader.findings.map(Self.damage(of:))
-        guard let opened = try openBackupHeader(reader, passphrase: passphrase, damage: &damage) else {
+        guard let opened = try openBackupHeader(reader, key: key, damage: &damage) else {
             throw VaultError.backupDamaged(
                 path: file.path,
                 detail: (salvage ? "the header record is damaged, so nothing can be salvaged: " : "")
@@ -133,14 +152,16 @@ extension Vault {
     struct OpenedBackup {
         var header: VaultHeader
         let ring: KeyRing
-        let kek: SecretBytes
+        /// Nil when the backup was opened with its vault key: then the header cannot be sealed
+        /// anew (another store kind needs the passphrase).
+        let kek: SecretBytes?
     }
 
     /// Decodes and unwraps the backup's header. A header that is missing or damaged is added
     /// to `damage` and gives nil. A wrong passphrase throws, unless the file is damaged too:
     /// then the header may be what is damaged, and saying "wrong passphrase" could mislead.
     private static func openBackupHeader(
-        _ reader: BackupReader, passphrase: SecretBytes, damage: inout [Damage]
+        _ reader: BackupReader, key: BackupKey, damage: inout [Damage]
     ) throws -> OpenedBackup? {
         guard let bytes = reader.header else { return nil }
         let header: VaultHeader
@@ -149,6 +170,14 @@ extension Vault {
         } catch VaultError.backupDamaged(_, let detail) {
             damage.insert(Damage(object: .header, reason: detail), at: 0)
             return nil
+        }
+        let passphrase: SecretBytes
+        switch key {
+        case .vaultKey(let vaultKey, let generation):
+            let ring = try ring(of: header, vaultKey: vaultKey, generation: generation, sealedIndex: reader.index)
+            return OpenedBackup(header: header, ring: ring, kek: nil)
+        case .passphrase(let given):
+            passphrase = given
         }
         do {
             let kek = try header.deriveKEK(try Passphrase.normalized(passphrase))

@@ -12,8 +12,10 @@ struct Init: ParsableCommand {
         usage: "diary init [<options>]",
         discussion: """
             Asks for the new passphrase twice, without echo, on the terminal (or reads the first \
-            line of --new-passphrase-file). An empty passphrase or two that differ are refused and \
-            nothing is written. An existing vault is never overwritten.
+            line of --new-passphrase-file). An empty passphrase is refused; a repeat that differs \
+            is asked for again (three tries), then nothing is written. The vault's directory must \
+            be new or empty: an existing vault is never overwritten, and a directory holding \
+            other files is refused, naming them.
 
             A weak passphrase (too short, repeated or in sequence, or among the most common; see \
             the README) is refused with the reason: at the terminal as soon as it is typed, \
@@ -45,6 +47,8 @@ struct Init: ParsableCommand {
             throw VaultError.alreadyExists(path: directory.path)
         } catch VaultError.noVault {
             // The expected case.
+        } catch VaultError.notAVault {
+            throw Self.occupied(directory)
         }
         let source = newPassphrase.source
         let passphrase = try session.newPassphrase(fileOption: source.fileOption, allowWeak: source.allowWeak)
@@ -58,6 +62,17 @@ struct Init: ParsableCommand {
         let vault = try Vault.create(at: directory, store: store, passphrase: passphrase, kdf: parameters)
         session.created(vault)
         Output.note("created a \(vault.store.rawValue) vault at \(directory.path)")
+    }
+
+    /// The refusal for a place that holds something other than a vault, naming what is in the
+    /// way (the first few names, sorted), so the user can move it or choose another place.
+    static func occupied(_ directory: URL) -> CLIError {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else { return .initOccupied(path: directory.path, names: [], more: 0) }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+        let shown = Array(names.prefix(3))
+        return .initOccupied(path: directory.path, names: shown, more: names.count - shown.count)
     }
 }
 

@@ -10,10 +10,14 @@ struct Restore: ParsableCommand {
         abstract: "Restore a backup into a new vault.",
         usage: "diary restore [<options>] <backup> --to <path>",
         discussion: """
-            Asks for the backup's passphrase (or reads --passphrase-file), authenticates every \
+            Asks for the backup's passphrase (or reads --passphrase-file): the one in force when \
+            the backup was made (after `diary passwd`, the one before); while the vault is \
+            unlocked, a backup made under the key the agent holds needs none. Authenticates every \
             object, and writes a new vault at --to: a new or empty directory, never one that \
             already holds a vault or anything else. --store converts to the other store shape on the way. \
-            Restored where the same vault syncs on this machine, its next sync fetches back what the \
+            A restore is your own choice: this machine's record of the path starts afresh from \
+            it, so restoring again into a path used before (after removing it) is not refused as \
+            a rollback. Restored where the same vault syncs on this machine, its next sync fetches back what the \
             backup lacks and publishes the backup's older copies beside the newer versions, never \
             over them.
 
@@ -55,25 +59,32 @@ struct Restore: ParsableCommand {
             if !contents.isEmpty { throw CLIError.notEmpty(path: target.path) }
         }
         let session = global.session(directory: target)
-        let passphrase = try session.currentPassphrase(.unlock(path: source.path))
         guard salvage else {
-            let vault = try Vault.restore(backup: source, to: target, passphrase: passphrase, store: store)
+            let vault = try session.withBackupKey(source) {
+                try Vault.restore(backup: source, to: target, key: $0, store: store)
+            }
             try session.restored(vault)
             let count = vault.entryCount
             Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
+            VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
             return
         }
-        let report = try Vault.salvage(backup: source, to: target, passphrase: passphrase, store: store)
+        let report = try session.withBackupKey(source) {
+            try Vault.salvage(backup: source, to: target, key: $0, store: store)
+        }
         try session.restored(report.vault)
         let count = report.vault.entryCount
         // What was lost goes to stderr (talk, not data): the restored vault is the result.
         for lost in report.lost { Output.note("lost: \(lost.description)") }
         if !report.lost.isEmpty {
+            // The vault is there, with what could be saved: how to reach it matters as much.
+            VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
             throw CLIError.salvagedWithLoss(lost: report.lost.count, restored: count, path: target.path)
         }
         if !report.damage.isEmpty {
             for found in report.damage { Output.warning("damaged, nothing lost: \(found.description)") }
         }
         Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
+        VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
     }
 }

@@ -10,8 +10,10 @@ struct SyncInit: ParsableCommand {
         abstract: "Start syncing this vault with a remote.",
         usage: "diary sync init [<options>] [<git-remote>]",
         discussion: """
-            Always asks for the passphrase: the vault header is published (it is what a joining \
-            machine opens with the passphrase). The remote must be empty (this machine becomes \
+            Always asks for the passphrase, even while unlocked: the vault header is published \
+            (it is what a joining machine opens with the passphrase). What needs no passphrase is \
+            checked first: a vault that already syncs (`diary sync stop` ends that), a git remote \
+            that cannot be reached, a folder holding other files. The remote must be empty (this machine becomes \
             its first member), or already hold this vault: then it takes an invite from a member \
             (`diary sync invite` there, --invite here), and this vault's entries are published \
             once that member admits it. A git remote is cloned into $XDG_STATE_HOME/diary/sync. \
@@ -34,6 +36,11 @@ struct SyncInit: ParsableCommand {
     func run() throws {
         let code = try invite.map(InviteCodeInput.parse)
         let session = global.session()
+        // What can be refused without a key is refused before the passphrase is asked for.
+        let info = try session.inspect()
+        try SyncLifecycle.checkBeforeStart(
+            vaultID: info.id, vaultDirectory: session.directory, remote: remote.location,
+            stateDirectory: session.stateDirectory, hasInvite: code != nil)
         let (vault, passphrase) = try session.openWithPassphrase()
         let progress = SyncProgressLine()
         defer { progress.finish() }

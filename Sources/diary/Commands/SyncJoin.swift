@@ -13,7 +13,10 @@ struct SyncJoin: ParsableCommand {
             Takes an invite: run `diary sync invite` on a machine that already syncs and pass \
             its code with --invite. Asks for the vault's passphrase (or reads --passphrase-file), \
             then creates a vault at --to (default: --vault, $DIARY_VAULT or the default place), \
-            which must not exist or be empty, and fills it from the remote. It checks that the \
+            which must not exist or be empty, and fills it from the remote. The passphrase is asked \
+            for once the remote is found to hold a vault. A vault made elsewhere than where \
+            diary looks by default is named with how to use it: --vault DIR on each command, \
+            or DIARY_VAULT=DIR in the environment. It checks that the \
             remote shows the membership chain the invite names, and asks to join; the inviting \
             machine admits it at its next `diary sync`, and from then on this machine's changes \
             are published. Nothing is left behind when it fails.
@@ -47,20 +50,25 @@ struct SyncJoin: ParsableCommand {
             throw SyncError.targetNotEmpty(path: target.path)
         }
         let session = global.session(directory: target)
-        let passphrase = try session.currentPassphrase(.syncedVault)
         try FileManager.default.createDirectory(
             at: target.deletingLastPathComponent(), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700])
         let progress = SyncProgressLine()
         defer { progress.finish() }
+        // The passphrase is asked for once the remote is fetched and holds a vault (a missing
+        // repository is said first), and again after a wrong one, as at any prompt.
         let (vault, report) = try SyncLifecycle.join(
-            remote: remote.location, to: target, store: store, machineName: remote.machineName,
-            passphrase: passphrase, invite: code, stateDirectory: session.stateDirectory, progress: progress.update)
+            remote: remote.location, to: target, store: store, machineName: remote.machineName, invite: code,
+            stateDirectory: session.stateDirectory, progress: progress.update,
+            openingHeader: { open in
+                try session.withCurrentPassphrase(.syncedVault) { passphrase in (try open(passphrase), passphrase) }
+            })
         progress.finish()
         session.created(vault)
         Output.note(
             "created a \(vault.store.rawValue) vault at \(target.path) from \(Printable.escaped(remote.location.description))"
         )
+        VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
         SyncMessages.print(report)
         try KeyChanges(session).afterSync(report, vault: vault)
     }

@@ -11,8 +11,10 @@ struct Verify: ParsableCommand {
         usage: "diary verify [<options>] [<path>]",
         discussion: """
             Decrypts and authenticates every object of the vault (PATH or --vault), or of the \
-            backup file PATH (which asks for the backup's passphrase; a clean backup is noted in \
-            $XDG_STATE_HOME/diary for `diary audit`). Prints one line per \
+            backup file PATH (a clean backup is noted in $XDG_STATE_HOME/diary for `diary \
+            audit`). A backup opens with the passphrase in force when it was made (after \
+            `diary passwd`, the one before); while the vault is unlocked, a backup made under \
+            the key the agent holds (since the last rekey) needs no passphrase. Prints one line per \
             damaged object on stdout, naming the entry id, and exits with status 65 when any \
             damage was found. Undamaged entries stay readable.
 
@@ -41,8 +43,7 @@ struct Verify: ParsableCommand {
         if let path, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
             let file = URL(fileURLWithPath: path).standardizedFileURL
             let session = global.session()
-            let passphrase = try session.currentPassphrase(.unlock(path: file.path))
-            report = try Vault.verifyBackup(file, passphrase: passphrase)
+            report = try session.withBackupKey(file) { try Vault.verifyBackup(file, key: $0) }
             isBackup = true
             if report.isClean { Self.noteVerifiedBackup(file, stateDirectory: session.stateDirectory) }
         } else {

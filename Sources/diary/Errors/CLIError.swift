@@ -52,6 +52,11 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case salvagedWithLoss(lost: Int, restored: Int, path: String)
     /// `restore` target that exists, is not a vault, and is not empty.
     case notEmpty(path: String)
+    /// No passphrase given opened this backup.
+    case wrongBackupPassphrase(path: String)
+    /// `init` in a place that holds something other than a vault: the first few `names` in
+    /// it (none when the place is a file), and how many more.
+    case initOccupied(path: String, names: [String], more: Int)
     /// `show` or `edit` without an id, and the vault has no entry to default to.
     case noEntries
     /// `resolve --edit`: the text saved still has the conflict markers.
@@ -94,6 +99,11 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
                 "restored \(restored) entr\(restored == 1 ? "y" : "ies") into \(path); \(lost) object\(lost == 1 ? " was" : "s were") lost (listed above)"
         case .notEmpty(let path):
             return "\(path) exists and is not empty; restore writes only into a new or empty directory"
+        case .wrongBackupPassphrase(let path): return "wrong passphrase for the backup \(path)"
+        case .initOccupied(let path, let names, let more):
+            guard !names.isEmpty else { return "cannot create a vault at \(path): it is a file, not a directory" }
+            let listed = names.map { "'\($0)'" }.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+            return "cannot create a vault in \(path): it holds other files (\(listed))"
         case .noEntries: return "the vault has no entries yet"
         case .conflictMarkersLeft: return "the text still has conflict markers; nothing was changed"
         }
@@ -112,6 +122,13 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return "set XDG_RUNTIME_DIR to a tmpfs directory, or pass the text as an argument or on stdin"
         case .emptyText: return "write something, or leave it: an empty entry is never saved"
         case .noEntries: return "write one with `diary new`"
+        case .wrongBackupPassphrase:
+            return "a backup opens with the passphrase in force when it was made: "
+                + "after `diary passwd`, the one before (while the vault is unlocked, one made since "
+                + "its last rekey needs none)"
+        case .initOccupied:
+            return "`diary init` needs a new or empty directory: move those files away, or choose another "
+                + "place with --vault DIR"
         case .entriesLost:
             return "if you put this copy back on purpose, `diary reindex --accept-older` accepts it; "
                 + "otherwise restore the newer copy from a backup (`diary restore`)"
@@ -133,7 +150,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .confirmationNeeded, .conflictMarkersLeft: return .usage
         case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused
         case .damageFound, .entriesLost, .backupDamageFound, .backedUpDamage, .salvagedWithLoss: return .damaged
-        case .notEmpty: return .alreadyExists
+        case .notEmpty, .initOccupied: return .alreadyExists
+        case .wrongBackupPassphrase: return .wrongPassphrase
         }
     }
 }
@@ -148,6 +166,7 @@ extension CLIError {
         case .passphraseFile(let path, let detail): self = .passphraseFile(path: path, detail: detail)
         case .weakPassphrase(let weakness): self = .weakPassphrase(reason: PassphraseWords.weakness(weakness))
         case .entriesLost(let vault): self = .entriesLost(vault: vault)
+        case .wrongBackupPassphrase(let path): self = .wrongBackupPassphrase(path: path)
         }
     }
 }

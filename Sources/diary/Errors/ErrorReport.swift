@@ -48,6 +48,16 @@ struct ErrorReport: Equatable {
     private init(vault error: VaultError) {
         let message = error.description
         switch error {
+        case .noVault(let path)
+        where URL(fileURLWithPath: path).standardizedFileURL.path
+            == DiaryEnvironment().defaultVaultDirectory.standardizedFileURL.path:
+            // Where diary looks by default: a vault made elsewhere (`sync join --to`, `restore
+            // --to`) is the likelier story than none at all, and `init` would make a second one.
+            self.init(
+                message: message,
+                hint: "for a vault elsewhere, pass --vault DIR or set DIARY_VAULT=DIR; "
+                    + "to start a new vault here, `diary init`",
+                code: .noVault)
         case .noVault:
             self.init(message: message, hint: "create one with `diary init`, or pass --vault PATH", code: .noVault)
         case .notAVault:
@@ -113,6 +123,18 @@ struct ErrorReport: Equatable {
         case .writeFailed:
             self.init(message: message, hint: nil, code: .failure)
         }
+    }
+
+    /// ArgumentParser's message for a usage error in diary's own voice: without its `Error: `,
+    /// and lowercase like every other message (`unknown option '--x'` beside `unknown command
+    /// 'x'`). Only a capitalised first word is lowered: `'--date' …` or `UTF-8` stay as typed.
+    static func parserMessage(_ full: String) -> String {
+        let message = full.hasPrefix("Error: ") ? String(full.dropFirst("Error: ".count)) : full
+        let word = message.prefix { $0.isLetter }
+        guard let first = word.first, first.isUppercase, word.dropFirst().allSatisfy(\.isLowercase) else {
+            return message
+        }
+        return first.lowercased() + message.dropFirst()
     }
 
     /// Prints the report on stderr and exits with its code.

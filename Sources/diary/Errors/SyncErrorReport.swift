@@ -14,7 +14,15 @@ extension ErrorReport {
                 code: .failure)
         case .alreadySetUp(let remote):
             self.init(
-                message: "this vault already syncs with \(Printable.escaped(remote))", hint: nil, code: .alreadyExists)
+                message: "this vault already syncs with \(Printable.escaped(remote)); nothing was changed",
+                hint: "to sync with another remote, `diary sync stop` first (it keeps the vault and its entries)",
+                code: .alreadyExists)
+        case .remoteUnusable(.gitFailed(let command, let message?, _)) where message.contains("\n"):
+            // Git's own lines, one per line as git printed them.
+            let lines = message.split(separator: "\n").map { "  " + Printable.escaped(String($0)) }
+            self.init(
+                message: "cannot use the remote: git \(Printable.escaped(command)) failed:\n"
+                    + lines.joined(separator: "\n"), hint: nil, code: .failure)
         case .remoteUnusable(let problem):
             self.init(
                 message: "cannot use the remote: \(Printable.escaped(SyncFindingText.problem(problem)))", hint: nil,

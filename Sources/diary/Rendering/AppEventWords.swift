@@ -54,7 +54,7 @@ enum AppEventWords {
             for line in EntrySetWords.describe(report, vault: vault) {
                 Output.talk("diary: \(line.replacingOccurrences(of: "error: ", with: "warning: "))")
             }
-            Output.hint("`diary reindex --accept-older` continues from the restored copy")
+            Output.note("a restore is your choice: this machine's record of \(vault.path) now starts from it")
         case .recordNotStarted(let vault, let reason):
             Output.warning("could not start this machine's record of \(vault.path): \(reason)")
         case .recordNotUpdated(let vault, let reason):
@@ -81,7 +81,8 @@ enum PassphraseWords {
         "\(characters) character\(characters == 1 ? "" : "s")"
     }
 
-    private static func estimate(_ bits: Int) -> String {
-        "about \(bits) bits by a simple estimate, \(Int(PassphraseStrength.minimumBits)) wanted"
+    /// `estimated strength 1 bit, at least 50 needed`: a simple estimate, so never "exactly".
+    static func estimate(_ bits: Int) -> String {
+        "estimated strength \(bits) bit\(bits == 1 ? "" : "s"), at least \(Int(PassphraseStrength.minimumBits)) needed"
     }
 }

@@ -14,6 +14,9 @@ struct TerminalAsker: PassphraseAsker {
         case .unlock(let path):
             if attempt > 1 { tty.write("Sorry, try again.\n") }
             prompt = "Passphrase for \(path): "
+        case .backup(let path):
+            if attempt > 1 { tty.write("Sorry, try again (the passphrase in force when the backup was made).\n") }
+            prompt = "Passphrase for backup \(path): "
         case .syncedVault:
             prompt = "Passphrase of the synced vault: "
         case .followRotation(let machine):
