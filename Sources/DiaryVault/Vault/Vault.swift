@@ -28,7 +28,7 @@ public struct VaultInfo: Sendable, Equatable {
 /// two `diary` processes writing at once both keep their entries.
 public final class Vault {
     /// The largest entry text accepted, in UTF-8 bytes (documented in docs/FORMAT.md and the
-    /// README's bad-input table).
+    /// bad-input table in docs/GUIDE.md).
     public static let maximumTextBytes = 8 << 20
     /// Entries may carry at most this many tags (the format stores the count in one byte).
     public static let maximumTags = 255

@@ -46,7 +46,7 @@ struct AgentCommand: ParsableCommand {
         try AgentServer.run(config: config, key: key, generation: generation, vaultID: vaultID)
     }
 
-    /// `DIARY_TEST_AGENT_REQUEST_TIMEOUT=SECONDS`: TEST ONLY (README, Development). How long the
+    /// `DIARY_TEST_AGENT_REQUEST_TIMEOUT=SECONDS`: TEST ONLY (CONTRIBUTING.md, Test-only switches). How long the
     /// agent keeps a connection, so a test can hold every slot longer than a client retries.
     /// Only the same user can set it, and that user can already end their own agent.
     private static var testRequestTimeout: TimeInterval? {

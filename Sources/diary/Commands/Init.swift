@@ -18,7 +18,7 @@ struct Init: ParsableCommand {
             other files is refused, naming them.
 
             A weak passphrase (too short, repeated or in sequence, or among the most common; see \
-            the README) is refused with the reason: at the terminal as soon as it is typed, \
+            docs/GUIDE.md) is refused with the reason: at the terminal as soon as it is typed, \
             asking again (three tries); from a file with status 67. --allow-weak-passphrase uses \
             it anyway.
 

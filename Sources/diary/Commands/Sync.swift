@@ -19,7 +19,7 @@ struct Sync: ParsableCommand {
             wrote it, and a chain of signed statements that says who the members are and which \
             key is current. Each machine reads only members' records, checks that nothing it saw \
             was removed, rewound or replaced, and refuses to sync (status 65) when something \
-            was, naming what it saw. See the README's "Using diary on two machines" and \
+            was, naming what it saw. See docs/GUIDE.md, "Using diary on two machines", and \
             docs/FORMAT.md section 12.
 
             EXAMPLE

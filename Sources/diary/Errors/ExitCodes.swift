@@ -4,7 +4,7 @@ import DiaryApp
 ///
 /// The numbers follow BSD `sysexits.h` where a meaning matches, so scripts can tell "you typed
 /// it wrong" from "the vault is locked" from "the passphrase is wrong". The man page and the
-/// README copy this table; `ExitCodeTests` keeps them honest.
+/// guide (docs/GUIDE.md) copy this table; `ExitCodeTests` keeps them honest.
 enum ExitCode: Int32, CaseIterable, Sendable {
     /// Success.
     case ok = 0
