@@ -75,10 +75,10 @@ struct List: ParsableCommand {
     /// Entries dated on `today`'s month and day, in an earlier year (all in the local time zone).
     static func isOnThisDay(in today: Date) -> (EntrySummary) -> Bool {
         let calendar = DateOutput.dayCalendar
-        let now = calendar.dateComponents([.year, .month, .day], from: today)
+        let now = ProlepticGregorian.day(of: today, in: calendar)
         return { s in
-            let c = calendar.dateComponents([.year, .month, .day], from: s.date)
-            return c.month == now.month && c.day == now.day && c.year! < now.year!
+            let c = ProlepticGregorian.day(of: s.date, in: calendar)
+            return c.month == now.month && c.day == now.day && c.year < now.year
         }
     }
 }
