@@ -54,7 +54,7 @@ do {
     exit(1)
 } catch {
     CommandSessions.finishAfterFailure()
-    if let report = ErrorReport(error) { report.exit() }
+    if let report = ErrorReport(error) ?? RefusedDate.report(command: arguments.first) { report.exit() }
     let code = Diary.exitCode(for: error)
     if code == .success {
         Diary.exit(withError: error)  // --help, --version: printed to stdout by ArgumentParser.

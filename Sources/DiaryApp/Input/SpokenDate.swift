@@ -173,6 +173,17 @@ enum SpokenDate {
 
     // MARK: Words
 
+    /// Every word the phrases are made of (`yesterday`, `ago`, `weeks`, `friday`, `feb`, the
+    /// locale's month names…), for suggesting one when a word is mistyped.
+    static func vocabulary(in context: LocaleCalendar) -> Set<String> {
+        var words: Set<String> = ["now", "today", "yesterday", "tomorrow", "last", "ago", "at", "am", "pm", "a", "an"]
+        words.formUnion(weekdays.keys)
+        words.formUnion(dayUnits.keys)
+        words.formUnion(["hour", "hours", "minute", "minutes", "min", "mins"])
+        words.formUnion(months(context).keys)
+        return words
+    }
+
     private static func number(_ word: String) -> Int? {
         if word == "a" || word == "an" || word == "one" { return 1 }
         guard word.count <= 4, let n = Int(word), n >= 0 else { return nil }
