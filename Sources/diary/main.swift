@@ -54,7 +54,12 @@ do {
     exit(1)
 } catch {
     CommandSessions.finishAfterFailure()
-    if let report = ErrorReport(error) ?? RefusedDate.report(command: arguments.first) { report.exit() }
+    // A refused date or an option of another command: two lines instead of ArgumentParser's nine.
+    if let report = ErrorReport(error) ?? RefusedDate.report(command: arguments.first)
+        ?? MisplacedOption.find(in: arguments)?.report
+    {
+        report.exit()
+    }
     let code = Diary.exitCode(for: error)
     if code == .success {
         Diary.exit(withError: error)  // --help, --version: printed to stdout by ArgumentParser.
