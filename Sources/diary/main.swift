@@ -54,15 +54,14 @@ do {
     exit(1)
 } catch {
     CommandSessions.finishAfterFailure()
-    // A refused date or an option of another command: two lines instead of ArgumentParser's nine.
-    if let report = ErrorReport(error) ?? RefusedDate.report(command: arguments.first)
-        ?? MisplacedOption.find(in: arguments)?.report
-    {
-        report.exit()
-    }
+    if let report = ErrorReport(error) { report.exit() }
     let code = Diary.exitCode(for: error)
     if code == .success {
         Diary.exit(withError: error)  // --help, --version: printed to stdout by ArgumentParser.
+    }
+    // A refused date or an option of another command: two lines instead of ArgumentParser's nine.
+    if let report = RefusedDate.report(command: arguments.first) ?? MisplacedOption.find(in: arguments)?.report {
+        report.exit()
     }
     let full = Diary.fullMessage(for: error)
     let message = full.hasPrefix("Error: ") ? String(full.dropFirst("Error: ".count)) : full

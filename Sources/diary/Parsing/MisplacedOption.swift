@@ -29,10 +29,12 @@ struct MisplacedOption: Equatable {
             (node, rest) = (child, rest.dropFirst())
             path.append(word)
         }
-        guard !path.isEmpty else { return nil }
+        // `help` is ArgumentParser's; the root's options (--vault) every command takes.
+        guard !path.isEmpty, path != ["help"] else { return nil }
         for word in rest.prefix(while: { $0 != "--" }) where word.hasPrefix("--") && word.count > 2 {
             let name = String(word.dropFirst(2).prefix { $0 != "=" })
-            guard !node.options.contains(name), !["help", "version"].contains(name) else { continue }
+            guard !node.options.contains(name), !tree.options.contains(name), !["help", "version"].contains(name)
+            else { continue }
             let owners = tree.commands(having: name)
             let command = path.joined(separator: " ")
             if !owners.isEmpty { return MisplacedOption(option: "--" + name, command: command, owners: owners) }
