@@ -13,7 +13,8 @@ public enum DateSuggestion {
         guard !words.isEmpty else { return nil }
         var changed = false
         let corrected = words.map { word -> String in
-            guard word.contains(where: \.isLetter), !vocabulary.contains(word) else { return word }
+            // Words with digits are numbers and times (`22nd`, `9pm`), whose typos are no words.
+            guard word.allSatisfy(\.isLetter), !vocabulary.contains(word) else { return word }
             guard let nearest = EditDistance.nearest(word, among: vocabulary), nearest.count == 1 else { return word }
             changed = true
             return nearest[0]
