@@ -28,8 +28,11 @@ enum DateOutput {
     /// A day and time in the user's locale, for `show`.
     static func dayAndTime(_ date: Date) -> String { dayAndTimeFormatter.string(from: date) }
 
-    /// A time of day in the user's locale, e.g. `9:15 PM`, `21:15`, for `list`.
-    static func time(_ date: Date) -> String { timeFormatter.string(from: date) }
+    /// A time of day in the user's locale, e.g. `9:15 PM`, `21:15`, for `list`. ICU puts a
+    /// narrow no-break space before `PM`; a plain one is what people type and grep for.
+    static func time(_ date: Date) -> String {
+        String(timeFormatter.string(from: date).map { $0.isWhitespace ? " " : $0 })
+    }
 
     /// ISO 8601 with the local offset, e.g. `2024-02-22T15:00:00+01:00`, for `--json`.
     static func iso(_ date: Date) -> String { isoFormatter.string(from: date) }

@@ -23,8 +23,10 @@ final class ProlepticGregorianTests: XCTestCase {
             let calendar = Fixed.context(zone: zone).calendar
             for (y, m, d) in [(1, 1, 1), (1000, 6, 1), (1582, 10, 4), (1582, 10, 10), (1582, 10, 15), (2024, 2, 29)] {
                 let day = DateInput(.day(year: y, month: m, day: d))
-                XCTAssertEqual(DateInput(dayOf: day.start(in: calendar), calendar: calendar), day, "\(y)-\(m)-\(d) \(zone)")
-                XCTAssertEqual(DateInput(dayOf: day.end(in: calendar), calendar: calendar), day, "\(y)-\(m)-\(d) \(zone)")
+                XCTAssertEqual(
+                    DateInput(dayOf: day.start(in: calendar), calendar: calendar), day, "\(y)-\(m)-\(d) \(zone)")
+                XCTAssertEqual(
+                    DateInput(dayOf: day.end(in: calendar), calendar: calendar), day, "\(y)-\(m)-\(d) \(zone)")
             }
         }
     }
