@@ -45,16 +45,20 @@ enum ListLayout {
     }
 
     /// The title as shown and the tags not already written in it, cut to `room` columns when
-    /// it is given. A title cut before a tag it holds no longer shows it: then all follow it.
+    /// it is given. A tag the cut took out of the title follows it again.
     static func titleAndTags(_ s: EntrySummary, room: Int?) -> (title: String, tags: String) {
         let title = Printable.escaped(EntryFormat.displayTitle(s.title))
-        let written = InlineTags.find(in: title)
-        let after = s.tags.filter { tag in !written.contains { EntryText.sameTag($0, tag) } }
-        let tags = after.isEmpty ? "" : EntryFormat.tagList(after)
-        guard let room else { return (title, tags) }
-        let fitted = fit(title: title, tags: tags, columns: room)
-        guard fitted.title != title, after.count < s.tags.count else { return fitted }
-        return fit(title: title, tags: EntryFormat.tagList(s.tags), columns: room)
+        func tags(shownIn title: String) -> String {
+            let written = InlineTags.find(in: title)
+            let after = s.tags.filter { tag in !written.contains { EntryText.sameTag($0, tag) } }
+            return after.isEmpty ? "" : EntryFormat.tagList(after)
+        }
+        let all = tags(shownIn: title)
+        guard let room else { return (title, all) }
+        let fitted = fit(title: title, tags: all, columns: room)
+        let lost = tags(shownIn: fitted.title)
+        guard fitted.title != title, lost != all else { return fitted }
+        return fit(title: title, tags: lost, columns: room)
     }
 
     /// Cells padded to the widest, in terminal columns.
