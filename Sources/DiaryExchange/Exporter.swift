@@ -35,6 +35,8 @@ public enum Exporter {
         calendar.timeZone = timeZone
         formatter.calendar = calendar
         formatter.timeZone = timeZone
+        // Gregorian before 1582 too, as `list` prints dates (DiaryApp's ProlepticGregorian).
+        formatter.gregorianStartDate = .distantPast
         formatter.dateStyle = .full
         formatter.timeStyle = .short
         var out = "# Diary\n"
