@@ -22,6 +22,13 @@ struct New: ParsableCommand {
             --date, and only when all before the first ': ' is a date --date accepts (`Note to \
             self: buy milk` stays as typed).
 
+            DATES (--date here; --from, --to and --on of list, search and export): \
+            2024-02-22, 2024-02-22T15:00, 2024-02-22T15:00+09:00 (ISO 8601); now, today, \
+            yesterday, tomorrow; 3 days ago, 2 weeks ago, 5 hours ago; friday (the most \
+            recent), last friday; Feb 22, 22 Feb, February 22 2023; a day may end in a time: \
+            yesterday 9pm, friday 14:30; or a date as `diary list` prints it. Days are \
+            Gregorian, before 1582 too.
+
             PRIVACY: text given as an argument is not private. While diary runs, any user of \
             this machine can read it in /proc/PID/cmdline (`ps` shows it), and your shell keeps \
             it in its history file. For anything personal, use the editor (`diary new`) or \
