@@ -22,10 +22,10 @@ public enum Exporter {
     /// every field; `Importer.read(.diary, …)` gives back equal entries with the same ids.
     public static func json(_ entries: [Entry]) -> Data { DiaryJSON.write(entries) }
 
-    /// One Markdown document, newest entry first: each entry is a `## title` heading, a line
+    /// One Markdown document, newest entry first (`oldestFirst`: the other way): each entry is a `## title` heading, a line
     /// with its date (in `locale` and `timeZone`), star and tags, and its body.
     public static func markdownDocument(
-        _ entries: [Entry], timeZone: TimeZone = .current, locale: Locale = .current
+        _ entries: [Entry], timeZone: TimeZone = .current, locale: Locale = .current, oldestFirst: Bool = false
     ) -> String {
         let formatter = DateFormatter()
         formatter.locale = locale
@@ -35,10 +35,13 @@ public enum Exporter {
         calendar.timeZone = timeZone
         formatter.calendar = calendar
         formatter.timeZone = timeZone
+        // Gregorian before 1582 too, as `list` prints dates (DiaryApp's ProlepticGregorian).
+        formatter.gregorianStartDate = .distantPast
         formatter.dateStyle = .full
         formatter.timeStyle = .short
         var out = "# Diary\n"
-        for entry in entries.sorted(by: Entry.newestFirst) {
+        let newestFirst = entries.sorted(by: Entry.newestFirst)
+        for entry in oldestFirst ? newestFirst.reversed() : newestFirst {
             var meta = [formatter.string(from: entry.date)]
             if entry.starred { meta.append("★ starred") }
             if !entry.tags.isEmpty { meta.append("tags: " + entry.tags.joined(separator: ", ")) }

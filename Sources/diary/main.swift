@@ -59,6 +59,10 @@ do {
     if code == .success {
         Diary.exit(withError: error)  // --help, --version: printed to stdout by ArgumentParser.
     }
+    // A refused date or an option of another command: two lines instead of ArgumentParser's nine.
+    if let report = RefusedDate.report(command: arguments.first) ?? MisplacedOption.find(in: arguments)?.report {
+        report.exit()
+    }
     let full = Diary.fullMessage(for: error)
     let message = ErrorReport.parserMessage(full)
     Output.error(message)  // ArgumentParser's messages quote the arguments as typed

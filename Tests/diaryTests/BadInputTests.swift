@@ -149,23 +149,58 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(try box.listJSON(["--vault", empty.path]).count, 1)
     }
 
-    /// The forms refused are DiaryAppTests' (`DateInputTests`); here, the usage error, its
-    /// accepted forms, and nothing written.
+    /// The forms refused are DiaryAppTests' (`DateInputTests`); here, the usage error: two
+    /// lines naming the option and the value, a suggestion when the value looks like a typo,
+    /// where the accepted forms are listed, and nothing written.
     func testBadDateIsAUsageError() throws {
         let before = try box.ok(["list", "--json"]).stdout
         let result = try box.run(["new", "text", "--date", "2024-02-30"])
         XCTAssertEqual(result.status, 64, result.stderr)
         XCTAssertTrue(result.stderr.contains("--date"), result.stderr)
         XCTAssertEqual(try box.run(["list", "--from", "next tuesday"]).status, 64)
-        // Every date option answers a date it does not understand with the accepted forms.
+        // Every date option answers a date it does not understand the same way.
         for args in [
             ["new", "text", "--date", "garbage"], ["list", "--on", "garbage"], ["list", "--from", "garbage"],
-            ["search", "x", "--to", "garbage"], ["edit", "0000", "--date", "garbage"],
+            ["search", "x", "--to", "garbage"], ["edit", "0000", "--date", "garbage"], ["export", "--on", "garbage"],
         ] {
             let refused = try box.run(args)
             XCTAssertEqual(refused.status, 64, "\(args): \(refused.stderr)")
-            XCTAssertTrue(refused.stderr.contains("Accepted: 2024-02-22"), "\(args): \(refused.stderr)")
+            XCTAssertEqual(
+                refused.stderr,
+                "diary: error: \(args[args.count - 2]) 'garbage' is not a date diary understands\n"
+                    + "diary: hint: `diary help new` lists the dates diary accepts (so does docs/GUIDE.md)\n",
+                "\(args)")
         }
+        XCTAssertEqual(try box.ok(["list", "--json"]).stdout, before, "nothing was written")
+    }
+
+    /// A mistyped date phrase (issue 22: nine wrapped lines and no suggestion) is two lines with
+    /// a "did you mean", also inside a longer phrase.
+    func testAMistypedDateGetsASuggestion() throws {
+        for (args, meant) in [
+            (["new", "x", "--date", "yesterdy"], "yesterday"), (["list", "--from", "last fridy"], "last friday"),
+            (["list", "--on", "2 dys ago"], "2 days ago"), (["export", "--to", "todya"], "today"),
+        ] {
+            let refused = try box.run(args)
+            XCTAssertEqual(refused.status, 64, "\(args): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("Did you mean '\(meant)'?"), "\(args): \(refused.stderr)")
+            XCTAssertEqual(refused.stderr.split(separator: "\n").count, 2, refused.stderr)
+            XCTAssertEqual(refused.stdout, "")
+        }
+    }
+
+    /// An option another command has, or a filter diary spells otherwise, is pointed to where it
+    /// belongs, not to ArgumentParser's nearest spelling (`show --year` suggested `--raw`).
+    func testAnOptionOfAnotherCommandSaysWhereItBelongs() throws {
+        let before = try box.ok(["list", "--json"]).stdout
+        let year = try box.run(["show", "--year", "2026"])
+        XCTAssertEqual(year.status, 64, year.stderr)
+        XCTAssertFalse(year.stderr.contains("--raw"), year.stderr)
+        XCTAssertTrue(year.stderr.contains("`diary show` has no option --year"), year.stderr)
+        XCTAssertTrue(year.stderr.contains("diary list --from 2026-01-01 --to 2026-12-31"), year.stderr)
+        let reverse = try box.run(["new", "--reverse", "text"])
+        XCTAssertEqual(reverse.status, 64, reverse.stderr)
+        XCTAssertTrue(reverse.stderr.contains("`diary list --reverse`"), reverse.stderr)
         XCTAssertEqual(try box.ok(["list", "--json"]).stdout, before, "nothing was written")
     }
 

@@ -87,7 +87,7 @@ final class CalendarDayTests: XCTestCase {
     func testExportsKeepTheDayAcrossZones() throws {
         try box.ok(["new", "Exported day", "--date", "2024-03-01"], env: ["TZ": "Asia/Seoul"])
         let file = box.root.appendingPathComponent("all.json").path
-        try box.ok(["export", "--format", "json", "--to", file, "--yes"], env: ["TZ": "Asia/Seoul"])
+        try box.ok(["export", "--format", "json", "-o", file, "--yes"], env: ["TZ": "Asia/Seoul"])
         XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("\"date\" : \"2024-03-01\""))
         let other = try DiarySandbox(name: "days-import")
         _ = try other.initVault()
@@ -96,7 +96,7 @@ final class CalendarDayTests: XCTestCase {
         XCTAssertEqual((rows.first?["date"] as? String)?.prefix(10), "2024-03-01", "\(rows)")
         // Markdown writes the day and the import reads it as a day.
         let dir = box.root.appendingPathComponent("md").path + "/"
-        try box.ok(["export", "--format", "markdown", "--to", dir, "--yes"], env: ["TZ": "Asia/Seoul"])
+        try box.ok(["export", "--format", "markdown", "-o", dir, "--yes"], env: ["TZ": "Asia/Seoul"])
         let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first)
         let content = try String(contentsOfFile: dir + name, encoding: .utf8)
         XCTAssertTrue(content.contains("date: 2024-03-01\n"), content)

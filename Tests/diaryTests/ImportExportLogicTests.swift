@@ -143,8 +143,9 @@ final class ImportExportLogicTests: VaultTestCase {
             return object?["entries"] as? [[String: Any]] ?? []
         }
         let export = try Export.parse(["--starred", "--tag", "@work", "--yes"])
-        XCTAssertEqual(try exported(EntryFilter(starred: export.starred)).map { $0["tags"] as? [String] }, [["여행"]])
-        let work = try exported(EntryFilter(tag: export.tag.map(Tags.clean)))
+        XCTAssertEqual(
+            try exported(EntryFilter(starred: export.filters.starred)).map { $0["tags"] as? [String] }, [["여행"]])
+        let work = try exported(EntryFilter(tag: export.filters.tag.map(Tags.clean)))
         XCTAssertEqual(work.map { $0["text"] as? String }, ["Standup at nine."])
     }
 

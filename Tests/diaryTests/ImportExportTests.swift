@@ -95,7 +95,7 @@ final class ImportExportTests: XCTestCase {
         try box.ok(["star", String(plain.prefix(8))])
         try box.ok(["import", "--from", "jrnl", try write(Self.jrnl, "j.json", in: box)])
         let file = box.root.appendingPathComponent("all.json").path
-        let exported = try box.ok(["export", "--format", "json", "--to", file, "--yes"])
+        let exported = try box.ok(["export", "--format", "json", "-o", file, "--yes"])
         XCTAssertEqual(exported.stdout, "")
         XCTAssertTrue(exported.stderr.contains("NOT encrypted"), exported.stderr)
         XCTAssertTrue(exported.stderr.contains("exported 4 entries to \(file)"), exported.stderr)
@@ -124,12 +124,12 @@ final class ImportExportTests: XCTestCase {
         _ = try box.initVault()
         try box.ok(["new", "Secret thoughts"])
         let file = box.root.appendingPathComponent("asked.json").path
-        let declined = try box.runOnTerminal(["export", "--to", file], answers: [("[y/N]", "n")], colour: true)
+        let declined = try box.runOnTerminal(["export", "-o", file], answers: [("[y/N]", "n")], colour: true)
         XCTAssertEqual(declined.status, 1, declined.shown)
         XCTAssertTrue(declined.shown.contains("NOT encrypted"), declined.shown)
         XCTAssertTrue(declined.shown.contains("Write 1 entry as plaintext to \(file)? [y/N]"), declined.shown)
         XCTAssertFalse(FileManager.default.fileExists(atPath: file), "no means nothing written")
-        let accepted = try box.runOnTerminal(["export", "--to", file], answers: [("[y/N]", "y")], colour: true)
+        let accepted = try box.runOnTerminal(["export", "-o", file], answers: [("[y/N]", "y")], colour: true)
         XCTAssertEqual(accepted.status, 0, accepted.shown)
         XCTAssertTrue(try String(contentsOfFile: file, encoding: .utf8).contains("Secret thoughts"))
     }
@@ -141,7 +141,7 @@ final class ImportExportTests: XCTestCase {
         _ = try box.initVault()
         try box.ok(["new", "Secret thoughts"])
         let file = box.root.appendingPathComponent("out.json").path
-        for args in [["export", "--to", file], ["export"], ["export", "--format", "markdown"]] {
+        for args in [["export", "-o", file], ["export"], ["export", "--format", "markdown"]] {
             let result = try box.run(args)
             XCTAssertEqual(result.status, 64, "\(args): \(result.stderr)")
             XCTAssertEqual(result.stdout, "", "\(args): nothing on stdout")
@@ -152,7 +152,7 @@ final class ImportExportTests: XCTestCase {
         let keep = box.root.appendingPathComponent("keep.json")
         try Data("precious".utf8).write(to: keep)
         for format in ["json", "markdown"] {
-            let result = try box.run(["export", "--format", format, "--to", keep.path, "--yes"])
+            let result = try box.run(["export", "--format", format, "-o", keep.path, "--yes"])
             XCTAssertEqual(result.status, 73, result.stderr)
             XCTAssertTrue(result.stderr.contains("already exists"), result.stderr)
         }
@@ -166,7 +166,7 @@ final class ImportExportTests: XCTestCase {
         XCTAssertTrue(importHelp.contains("--vault") && importHelp.contains("status 67"), importHelp)
         let exportHelp = try box.ok(["export", "--help"]).stdout
         XCTAssertTrue(exportHelp.contains("EXAMPLE") && exportHelp.contains("NOT encrypted"), exportHelp)
-        XCTAssertEqual(try box.run(["export", "--to", "dir/"]).status, 64, "json needs a file name")
+        XCTAssertEqual(try box.run(["export", "-o", "dir/"]).status, 64, "json needs a file name")
         XCTAssertEqual(try box.run(["import", "--from", "evernote", "x"]).status, 64)
     }
 

@@ -113,4 +113,36 @@ final class ReadingLayoutTests: VaultTestCase {
         let line = try ListLayout.lines(try vault.list(), vault: vault, columns: nil, style: plain)[0]
         XCTAssertTrue(line.hasSuffix("  " + long + "  #walk"), line)
     }
+
+    /// A Markdown heading is shown without its `#`s (issue 22), in `list` and `show`; a `#tag`
+    /// or a `#` alone is no heading.
+    func testAHeadingIsShownWithoutItsMarks() throws {
+        XCTAssertEqual(EntryFormat.displayTitle("# Trip"), "Trip")
+        XCTAssertEqual(EntryFormat.displayTitle("###   Trip  "), "Trip")
+        XCTAssertEqual(EntryFormat.displayTitle("#habit day"), "#habit day")
+        XCTAssertEqual(EntryFormat.displayTitle("#"), "#")
+        XCTAssertEqual(EntryFormat.displayTitle("# "), "# ")
+        XCTAssertEqual(EntryFormat.displayTitle("####### seven"), "####### seven", "Markdown has six levels")
+        let vault = try makeVault(.sqlite)
+        let entry = try vault.add(text: "## Trip to the coast\n\nbody")
+        XCTAssertTrue(shown(entry).hasPrefix("Trip to the coast\n"), shown(entry))
+        XCTAssertTrue(shown(entry, raw: true).hasPrefix("Trip to the coast\n"), "a heading is no control character")
+        let line = try ListLayout.lines(try vault.list(), vault: vault, columns: nil, style: plain)[0]
+        XCTAssertTrue(line.hasSuffix("  Trip to the coast"), line)
+    }
+
+    /// A tag written in the title is not repeated after it (issue 22: `… #habit  #habit`),
+    /// unless the title is cut before it on a terminal.
+    func testATagInTheTitleIsShownOnce() throws {
+        let vault = try makeVault(.sqlite)
+        let title = "Ran 5k by the river with friends #Habit"
+        _ = try vault.add(text: title, tags: ["habit", "running"])
+        let summary = try vault.list()[0]
+        let line = try ListLayout.lines([summary], vault: vault, columns: nil, style: plain)[0]
+        XCTAssertTrue(line.hasSuffix("  \(title)  #running"), line)
+        XCTAssertTrue(ListLayout.titleAndTags(summary, room: 60) == (title, "#running"))
+        let cut = ListLayout.titleAndTags(summary, room: 40)
+        XCTAssertEqual(cut.tags, "#habit #running", "the cut title lost #Habit: \(cut)")
+        XCTAssertEqual(cut.title, String(title.prefix(22)) + "…")
+    }
 }

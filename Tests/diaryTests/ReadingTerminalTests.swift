@@ -57,8 +57,9 @@ final class ReadingTerminalTests: XCTestCase {
         let listed = try box.runOnTerminal(["list", "--no-pager"], columns: 60)
         XCTAssertEqual(listed.status, 0, listed.shown)
         let line = try XCTUnwrap(listed.lines.first { $0.contains("2023") }, listed.shown)
-        // 8 (id) + 2 + 12 (date) + 2 + 2 (star) = 26 columns before the title, 34 left.
-        XCTAssertTrue(line.hasSuffix("  " + long.prefix(26) + "…  #walk"), line)
+        // 8 (id) + 2 + 12 (date) + 2 + 8 (time, `10:00 AM`) + 2 + 2 (star) = 36 columns before
+        // the title, 24 left: 16 of the title, `…`, and `  #walk`.
+        XCTAssertTrue(line.hasSuffix("  10:00 AM    " + long.prefix(16) + "…  #walk"), line)
         XCTAssertEqual(line.count, 60)
         XCTAssertTrue(try box.ok(["list"]).out.contains(long), "not cut into a pipe")
     }

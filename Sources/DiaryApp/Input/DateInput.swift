@@ -22,8 +22,8 @@ public struct DateInput: Equatable, Sendable {
 
     /// The local calendar day holding `date` in `calendar` (an instant counts as its day).
     public init(dayOf date: Date, calendar: Calendar) {
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        self.init(.day(year: c.year!, month: c.month!, day: c.day!))
+        let day = ProlepticGregorian.day(of: date, in: calendar)
+        self.init(.day(year: day.year, month: day.month, day: day.day))
     }
 
     /// True when the date is a whole calendar day (no time given).
@@ -36,7 +36,8 @@ public struct DateInput: Equatable, Sendable {
     public func start(in calendar: Calendar) -> Date {
         switch value {
         case .instant(let date): return date
-        case .day(let y, let m, let d): return calendar.date(from: DateComponents(year: y, month: m, day: d))!
+        case .day(let y, let m, let d):
+            return ProlepticGregorian.date(DateComponents(year: y, month: m, day: d), in: calendar)!
         }
     }
 
@@ -72,18 +73,18 @@ public struct DateInput: Equatable, Sendable {
             (1...12).contains(m), (1...31).contains(d)
         else { return nil }
         guard let hourText = group(4) else {
-            guard SpokenDate.isValid(y, m, d, calendar: calendar) else { return nil }
+            guard ProlepticGregorian.isValid(y, m, d) else { return nil }
             return DateInput(.day(year: y, month: m, day: d))
         }
         let hour = Int(hourText)!, minute = Int(group(5)!)!, second = group(6).flatMap { Int($0) } ?? 0
-        guard hour < 24, minute < 60, second < 60, SpokenDate.isValid(y, m, d, calendar: calendar) else { return nil }
+        guard hour < 24, minute < 60, second < 60, ProlepticGregorian.isValid(y, m, d) else { return nil }
         var cal = calendar
         if let zone = group(7) {
             guard let tz = timeZone(zone) else { return nil }
             cal.timeZone = tz
         }
         let components = DateComponents(year: y, month: m, day: d, hour: hour, minute: minute, second: second)
-        guard let date = cal.date(from: components) else { return nil }
+        guard let date = ProlepticGregorian.date(components, in: cal) else { return nil }
         return DateInput(.instant(date))
     }
 

@@ -62,6 +62,9 @@ public struct LocaleCalendar: Sendable {
         formatter.locale = locale
         formatter.calendar = localizedCalendar
         formatter.timeZone = timeZone
+        // Gregorian before 1582 too, as parsing is (`ProlepticGregorian`): the vault's first
+        // day, 0001-01-01, is printed so and not as the Julian Jan 3, 1.
+        formatter.gregorianStartDate = .distantPast
         return formatter
     }
 
@@ -82,6 +85,9 @@ public struct LocaleCalendar: Sendable {
 
     /// A day and a time, for `show`.
     public static let dayAndTimeTemplate = "yMMMdjmm"
+
+    /// A time of day, for `list`: the hour as the locale writes it (`9:15 PM`, `21:15`).
+    public static let timeTemplate = "jmm"
 
     /// The weekday names, Sunday first, as they stand alone (a report's label).
     public var weekdayNames: [String] { formatter().standaloneWeekdaySymbols }

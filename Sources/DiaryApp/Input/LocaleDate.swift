@@ -13,11 +13,10 @@ enum LocaleDate {
         guard !text.isEmpty else { return nil }
         let calendar = context.calendar
         if let date = roundTrip(text, template: LocaleCalendar.dayTemplate, in: context) {
-            let c = calendar.dateComponents([.year, .month, .day], from: date)
-            return DateInput(.day(year: c.year!, month: c.month!, day: c.day!))
+            return DateInput(dayOf: date, calendar: calendar)
         }
         if let date = roundTrip(text, template: "MMMd", in: context) {
-            let c = calendar.dateComponents([.month, .day], from: date)
+            let c = ProlepticGregorian.components(of: date, in: calendar)
             let year = SpokenDate.mostRecentYear(month: c.month!, day: c.day!, now: now, calendar: calendar)
             guard SpokenDate.isValid(year, c.month!, c.day!, calendar: calendar) else { return nil }
             return DateInput(.day(year: year, month: c.month!, day: c.day!))

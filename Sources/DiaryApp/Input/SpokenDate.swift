@@ -31,7 +31,7 @@ enum SpokenDate {
         guard let day, let y = day.year, let m = day.month, let d = day.day else { return nil }
         guard let clock = time ?? nil else { return DateInput(.day(year: y, month: m, day: d)) }
         let components = DateComponents(year: y, month: m, day: d, hour: clock.0, minute: clock.1)
-        return calendar.date(from: components).map { DateInput(.instant($0)) }
+        return ProlepticGregorian.date(components, in: calendar).map { DateInput(.instant($0)) }
     }
 
     // MARK: Days
@@ -131,14 +131,14 @@ enum SpokenDate {
     }
 
     /// Rejects 2024-02-30 and friends instead of letting the calendar roll them over.
+    /// (Gregorian days, before 1582 too: `ProlepticGregorian`.)
     static func isValid(_ y: Int, _ m: Int, _ d: Int, calendar: Calendar) -> Bool {
-        guard let date = calendar.date(from: DateComponents(year: y, month: m, day: d)) else { return false }
-        let back = calendar.dateComponents([.year, .month, .day], from: date)
-        return back.year == y && back.month == m && back.day == d
+        ProlepticGregorian.isValid(y, m, d)
     }
 
     private static func dayComponents(of date: Date, _ calendar: Calendar) -> DateComponents {
-        calendar.dateComponents([.year, .month, .day], from: date)
+        let day = ProlepticGregorian.day(of: date, in: calendar)
+        return DateComponents(year: day.year, month: day.month, day: day.day)
     }
 
     // MARK: Times
@@ -172,6 +172,17 @@ enum SpokenDate {
     }
 
     // MARK: Words
+
+    /// Every word the phrases are made of (`yesterday`, `ago`, `weeks`, `friday`, `feb`, the
+    /// locale's month names…), for suggesting one when a word is mistyped.
+    static func vocabulary(in context: LocaleCalendar) -> Set<String> {
+        var words: Set<String> = ["now", "today", "yesterday", "tomorrow", "last", "ago", "at", "am", "pm", "a", "an"]
+        words.formUnion(weekdays.keys)
+        words.formUnion(dayUnits.keys)
+        words.formUnion(["hour", "hours", "minute", "minutes", "min", "mins"])
+        words.formUnion(months(context).keys)
+        return words
+    }
 
     private static func number(_ word: String) -> Int? {
         if word == "a" || word == "an" || word == "one" { return 1 }

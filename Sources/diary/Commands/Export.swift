@@ -21,16 +21,21 @@ struct Export: ParsableCommand {
             vault with the same ids and values.
 
             --format markdown writes one document (newest entry first, dates in your locale), \
-            or, when --to names a directory (one that exists, or a path ending in '/'), one \
+            or, when -o names a directory (one that exists, or a path ending in '/'), one \
             .md file per entry with front matter that `diary import --from markdown` reads back.
 
-            Without --to the export goes to stdout. An existing file is never overwritten \
+            Without -o/--output the export goes to stdout. An existing file is never overwritten \
             (status 73, nothing written); files are created with mode 0600, a new directory \
-            with mode 0700. --starred and --tag export only the matching entries.
+            with mode 0700.
+
+            The filters are list's: --from, --to and --on (dates, as `diary list` takes them), \
+            --tag and --starred export only the matching entries; --reverse puts the oldest \
+            first. (--to is a date here as in list; the destination is -o/--output.)
 
             EXAMPLE
-              diary export --format json --to ~/diary.json
-              diary export --format markdown --to ~/diary-md/ --yes
+              diary export --format json -o ~/diary.json
+              diary export --format markdown -o ~/diary-md/ --yes
+              diary export --from 2024-01-01 --to 2024-12-31 --reverse -o ~/2024.json
               diary export --tag travel --yes | jq '.entries | length'
             """)
 
@@ -40,43 +45,42 @@ struct Export: ParsableCommand {
     var format: ExportFormat = .json
 
     @Option(
+        name: [.customShort("o"), .customLong("output")],
         help: ArgumentHelp(
             "Where to write (a file; for markdown also a directory); default stdout.", valueName: "path"),
         completion: .file())
-    var to: String?
+    var output: String?
 
-    @Flag(help: "Only starred entries.")
-    var starred = false
+    @OptionGroup var filters: EntryFilterOptions
 
-    @Option(help: ArgumentHelp("Only entries with this tag.", valueName: "tag"), completion: EntryCompletion.tags)
-    var tag: String?
+    @Flag(help: "Oldest entry first.")
+    var reverse = false
 
     @Flag(help: "Do not ask: consent to writing plaintext.")
     var yes = false
 
     func validate() throws {
-        if let tag { try Tags.validate(tag) }
-        if format == .json, let to, to.hasSuffix("/") {
+        if format == .json, let output, output.hasSuffix("/") {
             throw ValidationError("--format json writes one file; give a file name, not a directory")
         }
     }
 
     func run() throws {
-        let destination = try ExportDestination(to, format: format)
+        let destination = try ExportDestination(output, format: format)
         // Refuse before the passphrase and the question: the answer would not matter.
         try destination.refuseExisting()
         let session = global.session()
         try session.openVault()
-        let filter = EntryFilter(starred: starred, tag: tag.map(Tags.clean))
         // Every entry is decrypted before anything is written, so a damaged entry fails the
         // export (status 65) instead of leaving half of it behind.
-        let entries = try session.read { vault in try vault.list(filter).map { try vault.entry($0.id) } }
+        let newestFirst = try session.read { vault in try vault.list(filters.filter).map { try vault.entry($0.id) } }
+        let entries = reverse ? newestFirst.reversed() : newestFirst
         try destination.refuseClashes(entries)
         let count = "\(entries.count) entr\(entries.count == 1 ? "y" : "ies")"
         Output.warning("the export is NOT encrypted: \(count) as plaintext to \(destination)")
         try confirmDestructive(
             "exporting plaintext", question: "Write \(count) as plaintext to \(destination)?", yes: yes)
-        try destination.write(entries, format: format)
+        try destination.write(entries, format: format, oldestFirst: reverse)
         if destination.url != nil { Output.note("exported \(count) to \(destination)") }
     }
 }
@@ -132,28 +136,28 @@ enum ExportDestination: CustomStringConvertible {
         }
     }
 
-    func write(_ entries: [Entry], format: ExportFormat) throws {
+    func write(_ entries: [Entry], format: ExportFormat, oldestFirst: Bool = false) throws {
         switch (self, format) {
         case (.stdout, .json):
             var data = Exporter.json(entries)
             Output.write(String(decoding: data, as: UTF8.self), to: STDOUT_FILENO)
             data.resetBytes(in: 0..<data.count)
         case (.stdout, .markdown):
-            Output.write(markdownDocument(entries), to: STDOUT_FILENO)
+            Output.write(markdownDocument(entries, oldestFirst: oldestFirst), to: STDOUT_FILENO)
         case (.file(let url), .json):
             var data = Exporter.json(entries)
             defer { data.resetBytes(in: 0..<data.count) }
             try Exporter.writeNew(data, to: url)
         case (.file(let url), .markdown):
-            try Exporter.writeNew(Data(markdownDocument(entries).utf8), to: url)
+            try Exporter.writeNew(Data(markdownDocument(entries, oldestFirst: oldestFirst).utf8), to: url)
         case (.directory(let url), _):
             try refuseClashes(entries)
             try Exporter.markdownFiles(entries, into: url, timeZone: .current)
         }
     }
 
-    private func markdownDocument(_ entries: [Entry]) -> String {
-        Exporter.markdownDocument(entries, timeZone: .current, locale: DateOutput.locale)
+    private func markdownDocument(_ entries: [Entry], oldestFirst: Bool) -> String {
+        Exporter.markdownDocument(entries, timeZone: .current, locale: DateOutput.locale, oldestFirst: oldestFirst)
     }
 }
 

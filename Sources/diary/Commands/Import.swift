@@ -39,7 +39,7 @@ struct Import: ParsableCommand {
               jrnl --export json > j.json && diary import --from jrnl j.json
               diary import --from dayone "Day One export.zip"
               diary import --from markdown ~/notes/journal/
-              diary export --to all.json --yes && diary import --from diary all.json
+              diary export -o all.json --yes && diary import --from diary all.json
             """)
 
     @OptionGroup var global: GlobalOptions

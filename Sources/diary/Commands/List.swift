@@ -7,11 +7,13 @@ import Foundation
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List entries, newest first.",
+        abstract: "List entries, newest first (--reverse: oldest first).",
         usage: "diary list [<options>]",
         discussion: """
-            One line per entry: short id, date (in your locale, from LC_ALL, LC_TIME or LANG), \
-            a star when starred, the title, the tags. Ids are shown with 8 hex digits, more \
+            One line per entry: short id, date and time of day (in your locale, from LC_ALL, \
+            LC_TIME or LANG; no time for an entry dated by a whole day), a star when starred, \
+            the title (a Markdown heading without its #s), the tags not already written in it. \
+            --reverse lists oldest first; with -n it still picks the newest n. Ids are shown with 8 hex digits, more \
             when another entry shares those; on a terminal, long titles are cut to its \
             width. --json prints an array of objects with id, title, date, created, modified \
             (ISO 8601), starred, tags and size.
@@ -25,6 +27,7 @@ struct List: ParsableCommand {
             EXAMPLE
               diary list --starred --from 2024-01-01 -n 10
               diary list --on yesterday
+              diary list --reverse --from 2024-01-01
               diary list --on-this-day
               diary list --tag travel --json
             """)
@@ -32,21 +35,16 @@ struct List: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var filters: FilterOptions
 
-    @Option(
-        help: ArgumentHelp("Only entries dated on this day (in your time zone).", valueName: "date"),
-        completion: DateInput.completion, transform: DateInput.argument)
-    var on: DateInput?
-
     @Flag(help: "Only entries dated on today's month and day in earlier years.")
     var onThisDay = false
+
+    @Flag(help: "Oldest first (-n still picks the newest n).")
+    var reverse = false
 
     @OptionGroup var pager: PagerOptions
 
     func validate() throws {
-        if on != nil && (filters.from != nil || filters.to != nil) {
-            throw ValidationError("--on is one day; it cannot be combined with --from or --to")
-        }
-        if on != nil && onThisDay { throw ValidationError("--on and --on-this-day cannot be combined") }
+        if filters.entries.on != nil && onThisDay { throw ValidationError("--on and --on-this-day cannot be combined") }
     }
 
     func run() throws {
@@ -54,31 +52,23 @@ struct List: ParsableCommand {
         let vault = try session.openVault()
         // Pages are read by `list`, so damage to one shows only then: the session warns after it.
         var filter = filters.filter
-        if let on {
-            let day = Self.localDay(of: on.start)
-            (filter.from, filter.to) = (day.start, day.end)
-        }
         let summaries: [EntrySummary] = try session.read { vault in
             guard onThisDay else { return try vault.list(filter) }
             let limit = filter.limit
             filter.limit = nil
             return Array(try vault.list(filter).filter(Self.isOnThisDay(in: Date())).prefix(limit ?? .max))
         }
-        try EntryFormat.printList(summaries, json: filters.json, pager: !pager.noPager, vault: vault)
-    }
-
-    /// The local calendar day holding `date` (an instant typed with a time counts as its day).
-    static func localDay(of date: Date) -> DateInput {
-        DateInput(dayOf: date, calendar: DateOutput.dayCalendar)
+        try EntryFormat.printList(
+            reverse ? summaries.reversed() : summaries, json: filters.json, pager: !pager.noPager, vault: vault)
     }
 
     /// Entries dated on `today`'s month and day, in an earlier year (all in the local time zone).
     static func isOnThisDay(in today: Date) -> (EntrySummary) -> Bool {
         let calendar = DateOutput.dayCalendar
-        let now = calendar.dateComponents([.year, .month, .day], from: today)
+        let now = ProlepticGregorian.day(of: today, in: calendar)
         return { s in
-            let c = calendar.dateComponents([.year, .month, .day], from: s.date)
-            return c.month == now.month && c.day == now.day && c.year! < now.year!
+            let c = ProlepticGregorian.day(of: s.date, in: calendar)
+            return c.month == now.month && c.day == now.day && c.year < now.year
         }
     }
 }

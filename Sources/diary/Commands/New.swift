@@ -8,13 +8,26 @@ struct New: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new",
         abstract: "Write a new entry.",
-        usage: "diary new [<options>] [<text>]",
+        usage: "diary new [<options>] [<text> ...]",
         discussion: """
-            The text comes from the argument; else from stdin when stdin is not a terminal; else \
+            The text comes from the arguments (words joined by spaces, as jrnl takes them: \
+            `diary new Saw a heron`); else from stdin when stdin is not a terminal; else \
             from your editor ($VISUAL, else $EDITOR, else vi). --edit always opens the editor, \
             starting from the argument's text if there is one. The first line that is not \
             blank is the title. Tags written in the text as #word or @word (after a space or at the start of a \
             line; '# Title' is a heading, not a tag) are added to the entry's tags.
+
+            As in jrnl, text given as arguments may open with its date and a colon: \
+            `diary new "yesterday 9pm: Saw a heron"` is dated yesterday at 9 pm. Only without \
+            --date, and only when all before the first ': ' is a date --date accepts (`Note to \
+            self: buy milk` stays as typed).
+
+            DATES (--date here; --from, --to and --on of list, search and export): \
+            2024-02-22, 2024-02-22T15:00, 2024-02-22T15:00+09:00 (ISO 8601); now, today, \
+            yesterday, tomorrow; 3 days ago, 2 weeks ago, 5 hours ago; friday (the most \
+            recent), last friday; Feb 22, 22 Feb, February 22 2023; a day may end in a time: \
+            yesterday 9pm, friday 14:30; or a date as `diary list` prints it. Days are \
+            Gregorian, before 1582 too.
 
             PRIVACY: text given as an argument is not private. While diary runs, any user of \
             this machine can read it in /proc/PID/cmdline (`ps` shows it), and your shell keeps \
@@ -40,18 +53,24 @@ struct New: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The entry's text (else stdin or the editor).")
-    var text: String?
+    @Argument(help: "The entry's text, in words or quoted (else stdin or the editor).")
+    var words: [String] = []
+
+    /// The text and date the words give (`NewTextArguments`: joined, maybe dated as jrnl does).
+    private var typed: NewTextArguments { NewTextArguments(words: words, date: dateOption) }
+    var text: String? { typed.text }
+    var date: DateInput? { typed.date }
 
     @Flag(help: "Open the editor even when text or stdin is given.")
     var edit = false
 
     @Option(
+        name: .customLong("date"),
         help: ArgumentHelp(
             "The entry's date: 2024-02-22, 2024-02-22T15:00, yesterday 9pm, 2 days ago, last monday, Feb 22; default now. A date without a time is that calendar day in every time zone.",
             valueName: "date"),
         completion: DateInput.completion, transform: DateInput.argument)
-    var date: DateInput?
+    var dateOption: DateInput?
 
     @Option(
         name: .customLong("tag"), help: ArgumentHelp("Tag the entry (repeatable).", valueName: "tag"),

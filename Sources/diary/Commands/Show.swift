@@ -12,7 +12,7 @@ struct Show: ParsableCommand {
         discussion: """
             ID is a full UUID or a unique prefix of at least 4 hex digits (as `list` shows). \
             Without an id, shows the newest entry; with several, each in turn; -n N shows the \
-            newest N. Prints the title, a short header (id, dates in your locale, star, tags) \
+            newest N, newest first, or oldest first with --reverse. Prints the title, a short header (id, dates in your locale, star, tags) \
             and the rest of the text; --json prints one object with the fields of \
             `list --json` plus `text`, or an array of them for several ids or -n.
 
@@ -28,6 +28,7 @@ struct Show: ParsableCommand {
             EXAMPLE
               diary show
               diary show -n 3
+              diary show -n 7 --reverse
               diary show 1b4e 7c2d --json
             """)
 
@@ -47,10 +48,14 @@ struct Show: ParsableCommand {
     @Flag(help: "Print the title, tags and text unchanged, control characters included.")
     var raw = false
 
+    @Flag(help: "With -n: oldest first.")
+    var reverse = false
+
     @OptionGroup var pager: PagerOptions
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("-n must be at least 1") }
+        if reverse && !ids.isEmpty { throw ValidationError("--reverse orders -n's entries; ids are shown as given") }
         if limit != nil && !ids.isEmpty { throw ValidationError("give ids or -n, not both") }
     }
 
@@ -60,8 +65,9 @@ struct Show: ParsableCommand {
         let entries = try session.read { vault in
             let entryIDs: [UUID]
             if ids.isEmpty {
-                entryIDs = try vault.list(EntryFilter(limit: limit ?? 1)).map(\.id)
-                if entryIDs.isEmpty { throw CLIError.noEntries }
+                let newest = try vault.list(EntryFilter(limit: limit ?? 1)).map(\.id)
+                if newest.isEmpty { throw CLIError.noEntries }
+                entryIDs = reverse ? newest.reversed() : newest
             } else {
                 // Two ids naming the same entry (`show ffff ffff0000`) show it once, where it first appears.
                 var seen = Set<UUID>()

@@ -1,4 +1,5 @@
 import DiaryApp
+import Foundation
 
 /// How `InputError` (DiaryApp) reads: text checks as `CLIError` words them (the same message,
 /// hint and exit status), search and tag arguments as the usage errors ArgumentParser prints.
@@ -25,5 +26,22 @@ enum InputWording {
             return ErrorReport(message: message(error), hint: nil, code: .usage)
         }
         return ErrorReport(message: text.description, hint: text.hint, code: text.exitCode)
+    }
+
+    /// A date option's value diary does not understand: one line, a suggestion when the value
+    /// looks like a typo, and where the accepted forms are listed. `export --to` names a day
+    /// since `-o/--output` took over its old meaning, so a path there is pointed to the new
+    /// option.
+    static func report(_ refused: DateInput.UnknownDate, command: String?) -> ErrorReport {
+        let value = "'\(Printable.escaped(refused.text))'"
+        if command == "export" && refused.option == "--to" && refused.suggestion == nil {
+            return ErrorReport(
+                message: "\(value) is not a date: export's --to is the last day to export",
+                hint: "write the export to a file with -o/--output PATH", code: .usage)
+        }
+        let guess = refused.suggestion.map { ". Did you mean '\(Printable.escaped($0))'?" } ?? ""
+        return ErrorReport(
+            message: "\(refused.option) \(value) is not a date diary understands\(guess)",
+            hint: "`diary help new` lists the dates diary accepts (so does docs/GUIDE.md)", code: .usage)
     }
 }

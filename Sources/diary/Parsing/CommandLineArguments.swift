@@ -76,24 +76,8 @@ enum CommandLineArguments {
         return best
     }
 
-    /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of two
-    /// adjacent characters, each one edit.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return d[a.count][b.count]
-    }
+    /// Optimal string alignment distance (`EditDistance` in DiaryApp, which dates use too).
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int { EditDistance.between(a, b) }
 
     /// `Did you mean 'list'?` / `Did you mean 'star' or 'stats'?`
     static func didYouMean(_ suggestions: [String]) -> String {

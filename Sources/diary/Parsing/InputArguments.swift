@@ -1,6 +1,7 @@
 import ArgumentParser
 import DiaryApp
 import Foundation
+import Synchronization
 
 /// `DateInput` (DiaryApp) on the command line: parsed at the moment the command runs, in the
 /// user's locale and time zone (`DateOutput.context`). A date it does not understand is a usage
@@ -15,19 +16,34 @@ extension DateInput: ExpressibleByArgument {
     public static var defaultCompletionKind: CompletionKind { completion }
     static let completion = CompletionKind.list(["now", "today", "yesterday", "tomorrow"])
 
-    /// For `@Option(transform:)`: like `init?(argument:)`, but a date it does not understand
-    /// is an error that lists the forms it does.
-    static func argument(_ text: String) throws -> DateInput {
-        guard let parsed = DateInput(argument: text) else { throw UnknownDate() }
-        return parsed
+    /// For `@Option(transform:)` of `--date`: like `init?(argument:)`, but a date it does not
+    /// understand is an `UnknownDate`.
+    static func argument(_ text: String) throws -> DateInput { try argument(for: "--date")(text) }
+
+    /// For `@Option(transform:)` of the option `option`: a date diary does not understand is an
+    /// `UnknownDate`, with a suggestion when it looks like a typo of one it does, and is kept
+    /// for main.swift (`RefusedDate.report`): ArgumentParser would bury it in nine lines.
+    static func argument(for option: String) -> @Sendable (String) throws -> DateInput {
+        { text in
+            guard let parsed = DateInput(argument: text) else {
+                let refused = UnknownDate(
+                    option: option, text: text,
+                    suggestion: DateSuggestion.suggestion(for: text, now: Date(), in: DateOutput.context))
+                RefusedDate.last.withLock { $0 = refused }
+                throw refused
+            }
+            return parsed
+        }
     }
 
-    struct UnknownDate: Error, CustomStringConvertible {
+    /// A date option's value that is not a date diary understands.
+    struct UnknownDate: Error, CustomStringConvertible, Equatable {
+        let option: String
+        let text: String
+        let suggestion: String?
+
         var description: String {
-            "not a date diary understands. Accepted: 2024-02-22, 2024-02-22T15:00, 2024-02-22T15:00+09:00 "
-                + "(ISO 8601); now, today, yesterday, tomorrow; 3 days ago, 2 weeks ago, 5 hours ago; "
-                + "friday (the most recent), last friday; Feb 22, 22 Feb, February 22 2023; "
-                + "a day may end in a time: yesterday 9pm, friday 14:30; or a date as `diary list` prints it"
+            "not a date diary understands" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
         }
     }
 
@@ -36,6 +52,19 @@ extension DateInput: ExpressibleByArgument {
 
     /// The last instant of the day in the user's time zone, or the instant itself.
     var end: Date { end(in: DateOutput.dayCalendar) }
+}
+
+/// The date option ArgumentParser refused last, for main.swift to report in two lines where
+/// ArgumentParser would print the option's help and the usage after its own wording.
+enum RefusedDate {
+    static let last = Mutex<DateInput.UnknownDate?>(nil)
+
+    /// The report for the refused date, when one was; `command` is the command's name (the
+    /// first argument), for the hint.
+    static func report(command: String?) -> ErrorReport? {
+        guard let refused = last.withLock({ $0 }) else { return nil }
+        return InputWording.report(refused, command: command)
+    }
 }
 
 /// `TimeSpan` (DiaryApp) on the command line: `--timeout 15m`.

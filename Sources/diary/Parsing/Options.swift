@@ -50,8 +50,8 @@ struct NewPassphraseOptions: ParsableArguments {
     }
 }
 
-/// The filters shared by `list` and `search`.
-struct FilterOptions: ParsableArguments {
+/// Which entries: the filters `list`, `search` and `export` share.
+struct EntryFilterOptions: ParsableArguments {
     @Flag(help: "Only starred entries.")
     var starred = false
 
@@ -59,16 +59,45 @@ struct FilterOptions: ParsableArguments {
     var tag: String?
 
     // `transform: DateInput.argument` so that a date diary does not understand is answered with
-    // the accepted forms, as `new --date` answers it.
+    // a suggestion and where the accepted forms are listed, as `new --date` answers it.
     @Option(
         help: ArgumentHelp("Only entries dated on or after this date.", valueName: "date"),
-        completion: DateInput.completion, transform: DateInput.argument)
+        completion: DateInput.completion, transform: DateInput.argument(for: "--from"))
     var from: DateInput?
 
     @Option(
         help: ArgumentHelp("Only entries dated on or before this date (a day counts whole).", valueName: "date"),
-        completion: DateInput.completion, transform: DateInput.argument)
+        completion: DateInput.completion, transform: DateInput.argument(for: "--to"))
     var to: DateInput?
+
+    @Option(
+        help: ArgumentHelp("Only entries dated on this day (in your time zone).", valueName: "date"),
+        completion: DateInput.completion, transform: DateInput.argument(for: "--on"))
+    var on: DateInput?
+
+    func validate() throws {
+        if let from, let to, from.start > to.end { throw ValidationError("--from is after --to") }
+        if on != nil && (from != nil || to != nil) {
+            throw ValidationError("--on is one day; it cannot be combined with --from or --to")
+        }
+        if let tag { try Tags.validate(tag) }
+    }
+
+    /// The filter, without a limit.
+    var filter: EntryFilter {
+        var filter = EntryFilter(starred: starred, tag: tag.map(Tags.clean), from: from?.start, to: to?.end)
+        if let on {
+            // An instant typed with a time counts as its day.
+            let day = DateInput(dayOf: on.start, calendar: DateOutput.dayCalendar)
+            (filter.from, filter.to) = (day.start, day.end)
+        }
+        return filter
+    }
+}
+
+/// The filters shared by `list` and `search`: which entries, how many, and JSON.
+struct FilterOptions: ParsableArguments {
+    @OptionGroup var entries: EntryFilterOptions
 
     @Option(
         name: [.customShort("n"), .customLong("limit")],
@@ -80,12 +109,12 @@ struct FilterOptions: ParsableArguments {
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("-n must be at least 1") }
-        if let from, let to, from.start > to.end { throw ValidationError("--from is after --to") }
-        if let tag { try Tags.validate(tag) }
     }
 
     var filter: EntryFilter {
-        EntryFilter(starred: starred, tag: tag.map(Tags.clean), from: from?.start, to: to?.end, limit: limit)
+        var filter = entries.filter
+        filter.limit = limit
+        return filter
     }
 }
 

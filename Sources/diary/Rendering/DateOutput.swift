@@ -28,6 +28,12 @@ enum DateOutput {
     /// A day and time in the user's locale, for `show`.
     static func dayAndTime(_ date: Date) -> String { dayAndTimeFormatter.string(from: date) }
 
+    /// A time of day in the user's locale, e.g. `9:15 PM`, `21:15`, for `list`. ICU puts a
+    /// narrow no-break space before `PM`; a plain one is what people type and grep for.
+    static func time(_ date: Date) -> String {
+        String(timeFormatter.string(from: date).map { $0.isWhitespace ? " " : $0 })
+    }
+
     /// ISO 8601 with the local offset, e.g. `2024-02-22T15:00:00+01:00`, for `--json`.
     static func iso(_ date: Date) -> String { isoFormatter.string(from: date) }
 
@@ -37,10 +43,13 @@ enum DateOutput {
     // alone uses it.)
     private static let dayFormatter = context.formatter(template: LocaleCalendar.dayTemplate)
     private static let dayAndTimeFormatter = context.formatter(template: LocaleCalendar.dayAndTimeTemplate)
-    nonisolated(unsafe) private static let isoFormatter: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone.current
-        formatter.formatOptions = [.withInternetDateTime]
+    private static let timeFormatter = context.formatter(template: LocaleCalendar.timeTemplate)
+    // A DateFormatter, not ISO8601DateFormatter: that one counts days before 1582 in the Julian
+    // calendar (0001-01-01 would read 0001-01-03); this one is Gregorian throughout, as
+    // `LocaleCalendar.formatter` is.
+    private static let isoFormatter: DateFormatter = {
+        let formatter = LocaleCalendar(localeIdentifier: "en_US_POSIX", timeZone: TimeZone.current).formatter()
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssXXXXX"
         return formatter
     }()
 }

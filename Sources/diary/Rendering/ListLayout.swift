@@ -2,15 +2,18 @@ import DiaryApp
 import DiaryVault
 import Foundation
 
-/// The lines of `list` and `search`: `1b4e28ba  Sep 15, 2023  ★ Title  #tag #tag`.
+/// The lines of `list` and `search`: `1b4e28ba  Sep 15, 2023   9:30 PM  ★ Title  #tag #tag`.
 ///
 /// The columns line up whatever the dates' widths (`Sep 5` and `Sep 15`, `2023년 9월 5일`):
-/// each date is padded to the widest listed, counted in terminal columns. The ids are as
-/// short as they can be while still naming one entry (at least 8 hex digits), as git's
-/// abbreviated hashes grow: unique in the whole vault when the caller passes it
-/// (`Vault.uniquePrefixLength`), else among the listed entries. On a terminal of known
-/// width, a line that would wrap has its title cut with `…` (tags are kept while the title
-/// keeps a useful width).
+/// each date is padded to the widest listed, counted in terminal columns; so is the time of
+/// day (in the locale's short style, `9:30 PM` or `21:30`), which an entry dated by a whole day
+/// leaves blank, and which is left out when no listed entry has one. The title is shown as
+/// `EntryFormat.displayTitle` gives it (a Markdown heading without its `#`s), and a tag written
+/// in it (`#habit`) is not repeated after it. The ids are as short as they can be while still
+/// naming one entry (at least 8 hex digits), as git's abbreviated hashes grow: unique in the
+/// whole vault when the caller passes it (`Vault.uniquePrefixLength`), else among the listed
+/// entries. On a terminal of known width, a line that would wrap has its title cut with `…`
+/// (tags are kept while the title keeps a useful width).
 enum ListLayout {
     /// The fewest hex digits an id is shown with (what `resolve` has always been given back).
     static let minimumIDLength = 8
@@ -25,22 +28,54 @@ enum ListLayout {
         let ids = summaries.map(\.id)
         let idLength = try vault?.uniquePrefixLength(of: ids, minimum: minimumIDLength) ?? uniqueLength(ids)
         // Formatted once: a date costs more to format than the rest of its line.
-        let dates = summaries.map { DateOutput.day($0.date) }
-        let widths = dates.map(DisplayWidth.of)
-        let dateColumns = widths.max() ?? 0
+        let dates = Column(summaries.map { DateOutput.day($0.date) })
+        let times = Column(summaries.map { $0.isCalendarDay ? "" : DateOutput.time($0.date) })
+        let between = 2 + dates.width + 2 + (times.width > 0 ? times.width + 2 : 0) + 2
         return summaries.indices.map { i in
             let s = summaries[i]
             let id = shortID(s.id, hexDigits: idLength)
-            let date = dates[i] + String(repeating: " ", count: dateColumns - widths[i])
             let star = s.starred ? style.yellow("★") : " "
-            var title = Printable.escaped(s.title)
-            var tags = s.tags.isEmpty ? "" : EntryFormat.tagList(s.tags)
-            if let columns {
-                (title, tags) = fit(title: title, tags: tags, columns: columns - (id.count + 2 + dateColumns + 2 + 2))
-            }
-            var line = "\(style.dim(id))  \(date)  \(star) \(title)"
+            let (title, tags) = titleAndTags(s, room: columns.map { $0 - id.count - between })
+            var line = "\(style.dim(id))  \(dates.padded(i))  "
+            if times.width > 0 { line += times.padded(i, right: true) + "  " }
+            line += "\(star) \(title)"
             if !tags.isEmpty { line += "  " + style.cyan(tags) }
             return line
+        }
+    }
+
+    /// The title as shown and the tags not already written in it, cut to `room` columns when
+    /// it is given. A tag the cut took out of the title follows it again.
+    static func titleAndTags(_ s: EntrySummary, room: Int?) -> (title: String, tags: String) {
+        let title = Printable.escaped(EntryFormat.displayTitle(s.title))
+        func tags(shownIn title: String) -> String {
+            let written = InlineTags.find(in: title)
+            let after = s.tags.filter { tag in !written.contains { EntryText.sameTag($0, tag) } }
+            return after.isEmpty ? "" : EntryFormat.tagList(after)
+        }
+        let all = tags(shownIn: title)
+        guard let room else { return (title, all) }
+        let fitted = fit(title: title, tags: all, columns: room)
+        let lost = tags(shownIn: fitted.title)
+        guard fitted.title != title, lost != all else { return fitted }
+        return fit(title: title, tags: lost, columns: room)
+    }
+
+    /// Cells padded to the widest, in terminal columns.
+    private struct Column {
+        let cells: [String]
+        let widths: [Int]
+        let width: Int
+
+        init(_ cells: [String]) {
+            self.cells = cells
+            widths = cells.map(DisplayWidth.of)
+            width = widths.max() ?? 0
+        }
+
+        func padded(_ i: Int, right: Bool = false) -> String {
+            let padding = String(repeating: " ", count: width - widths[i])
+            return right ? padding + cells[i] : cells[i] + padding
         }
     }
 
