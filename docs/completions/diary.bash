@@ -256,7 +256,7 @@ _diary_unlock() {
 
 _diary_lock() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--all --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault --passphrase-file)
     __diary_offer_flags_options 0
@@ -299,7 +299,7 @@ _diary_new() {
     non_repeating_flags=(--edit --star --version -h --help)
     repeating_options=(--tag)
     non_repeating_options=(--vault --passphrase-file --date)
-    __diary_offer_flags_options 1
+    __diary_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -324,9 +324,9 @@ _diary_new() {
 
 _diary_list() {
     repeating_flags=()
-    non_repeating_flags=(--starred --json --on-this-day --no-pager --version -h --help)
+    non_repeating_flags=(--starred --json --on-this-day --reverse --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --tag --from --to -n --limit --on)
+    non_repeating_options=(--vault --passphrase-file --tag --from --to --on -n --limit)
     __diary_offer_flags_options 0
 
     # Offer option value completions
@@ -351,11 +351,11 @@ _diary_list() {
         __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
-    '-n'|'--limit')
-        return
-        ;;
     '--on')
         __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
+        return
+        ;;
+    '-n'|'--limit')
         return
         ;;
     esac
@@ -363,7 +363,7 @@ _diary_list() {
 
 _diary_show() {
     repeating_flags=()
-    non_repeating_flags=(--json --raw --no-pager --version -h --help)
+    non_repeating_flags=(--json --raw --reverse --no-pager --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault --passphrase-file -n --limit)
     __diary_offer_flags_options -1
@@ -429,7 +429,7 @@ _diary_delete() {
     non_repeating_flags=(--yes --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault --passphrase-file)
-    __diary_offer_flags_options 1
+    __diary_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -445,7 +445,7 @@ _diary_delete() {
 
     # Offer positional completions
     case "${positional_number}" in
-    1)
+    *)
         __diary_add_completions -W "$(__diary_custom_complete ---completion delete -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
@@ -544,7 +544,7 @@ _diary_search() {
     repeating_flags=()
     non_repeating_flags=(--starred --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --tag --from --to -n --limit)
+    non_repeating_options=(--vault --passphrase-file --tag --from --to --on -n --limit)
     __diary_offer_flags_options -1
 
     # Offer option value completions
@@ -566,6 +566,10 @@ _diary_search() {
         return
         ;;
     '--to')
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
+        return
+        ;;
+    '--on')
         __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
@@ -809,9 +813,9 @@ _diary_import() {
 
 _diary_export() {
     repeating_flags=()
-    non_repeating_flags=(--starred --yes --version -h --help)
+    non_repeating_flags=(--starred --reverse --yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --format --to --tag)
+    non_repeating_options=(--vault --passphrase-file --format -o --output --tag --from --to --on)
     __diary_offer_flags_options 0
 
     # Offer option value completions
@@ -828,12 +832,24 @@ _diary_export() {
         __diary_add_completions -W 'json'$'\n''markdown'
         return
         ;;
-    '--to')
+    '-o'|'--output')
         __diary_add_completions -f
         return
         ;;
     '--tag')
         __diary_add_completions -W "$(__diary_custom_complete ---completion export -- --tag "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--from')
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
+        return
+        ;;
+    '--to')
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
+        return
+        ;;
+    '--on')
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
         return
         ;;
     esac

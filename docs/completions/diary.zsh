@@ -54,18 +54,18 @@ _diary() {
         local -ar subcommands=(
             'init:Create a new vault.'
             'unlock:Unlock the vault for a while.'
-            'lock:Lock the vault now.'
-            'status:Say whether the vault is unlocked, and for how long.'
+            'lock:Lock the vault now (every unlocked vault with --all).'
+            'status:Say which vaults are unlocked, and for how long.'
             'new:Write a new entry.'
-            'list:List entries, newest first.'
+            'list:List entries, newest first (--reverse: oldest first).'
             'show:Show entries (the newest without an id).'
             'edit:Edit an entry in your editor (the newest without an id).'
-            'delete:Delete an entry.'
+            'delete:Delete entries.'
             'star:Star an entry.'
             'unstar:Remove an entry'\''s star.'
             'tag:Add or remove an entry'\''s tags.'
             'search:Find entries containing every word or phrase given.'
-            'calendar:Show a year as a heatmap of the days you wrote.'
+            'calendar:Show a year'\''s calendar, the days you wrote marked by how much.'
             'stats:Show totals, streaks, the busiest weekday and the tags.'
             'passwd:Change the passphrase.'
             'rekey:Rotate the vault key and re-encrypt every entry.'
@@ -76,7 +76,7 @@ _diary() {
             'import:Import entries from jrnl, Day One, Markdown or a diary export.'
             'export:Export entries as plaintext JSON or Markdown.'
             'audit:Show what someone who copies the vault can learn, and warn about weak settings.'
-            'recover:Recover the text of an edit that was killed before it could be saved.'
+            'recover:Store the text of an edit that was not saved (a failed save, a killed diary).'
             'sync:Sync this vault with a git remote or a synced folder.'
             'conflicts:List entries changed on two machines (after `diary sync`).'
             'resolve:End a conflict: keep one version, both, or a text merged in the editor.'
@@ -135,6 +135,7 @@ _diary_lock() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--all[Lock every vault of yours that is unlocked, not only this one.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -162,7 +163,7 @@ _diary_new() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':text:'
+        '*:words:'
         '--edit[Open the editor even when text or stdin is given.]'
         '--date[The entry'\''s date\: 2024-02-22, 2024-02-22T15\:00, yesterday 9pm, 2 days ago, last monday, Feb 22; default now. A date without a time is that calendar day in every time zone.]:date:{__diary_complete "${___date[@]}"}'
         '*--tag[Tag the entry (repeatable).]:tag:{__diary_custom_complete ---completion new -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
@@ -187,10 +188,11 @@ _diary_list() {
         '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion list -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
         '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
+        '--on[Only entries dated on this day (in your time zone).]:date:{__diary_complete "${___on[@]}"}'
         '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
         '--json[Print JSON (an array of objects with sorted keys) instead of lines.]'
-        '--on[Only entries dated on this day (in your time zone).]:date:{__diary_complete "${___on[@]}"}'
         '--on-this-day[Only entries dated on today'\''s month and day in earlier years.]'
+        '--reverse[Oldest first (-n still picks the newest n).]'
         '--no-pager[Print straight to the terminal, without $PAGER.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -209,6 +211,7 @@ _diary_show() {
         '(-n --limit)'{-n,--limit}'[Show the newest n entries.]:n:'
         '--json[Print JSON.]'
         '--raw[Print the title, tags and text unchanged, control characters included.]'
+        '--reverse[With -n\: oldest first.]'
         '--no-pager[Print straight to the terminal, without $PAGER.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -240,7 +243,7 @@ _diary_delete() {
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':id:{__diary_custom_complete ---completion delete -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '*:ids:{__diary_custom_complete ---completion delete -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--yes[Do not ask.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -297,6 +300,7 @@ _diary_search() {
     local -i ret=1
     local -ar ___from=('now' 'today' 'yesterday' 'tomorrow')
     local -ar ___to=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar ___on=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
@@ -305,6 +309,7 @@ _diary_search() {
         '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion search -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
         '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
+        '--on[Only entries dated on this day (in your time zone).]:date:{__diary_complete "${___on[@]}"}'
         '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
         '--json[Print JSON (an array of objects with sorted keys) instead of lines.]'
         '--version[Show the version.]'
@@ -321,8 +326,8 @@ _diary_calendar() {
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':year:'
-        '--json[Print JSON instead of the heatmap.]'
-        '--ascii[Shade with ASCII characters (. \: + # @, * for a star) for fonts without block characters.]'
+        '--json[Print JSON instead of the calendar.]'
+        '--ascii[Mark days with ASCII characters (\: + # @, * for a star) for fonts without block characters.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -455,13 +460,20 @@ _diary_import() {
 _diary_export() {
     local -i ret=1
     local -ar ___format=('json' 'markdown')
+    local -ar ___from=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar ___to=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar ___on=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--format[What to write\: json (lossless) or markdown.]:format:{__diary_complete "${___format[@]}"}'
-        '--to[Where to write (a file; for markdown also a directory); default stdout.]:path:_files'
+        '(-o --output)'{-o,--output}'[Where to write (a file; for markdown also a directory); default stdout.]:path:_files'
         '--starred[Only starred entries.]'
         '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion export -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
+        '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
+        '--on[Only entries dated on this day (in your time zone).]:date:{__diary_complete "${___on[@]}"}'
+        '--reverse[Oldest entry first.]'
         '--yes[Do not ask\: consent to writing plaintext.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
