@@ -45,6 +45,11 @@ final class ChainFollower {
         openedHeaders.merge(outcome.headers) { a, _ in a }
         let before = main.chain
         main.chain.statements += outcome.accepted
+        if let off = outcome.offMainLine {
+            for i in main.chain.statements.indices {
+                main.chain.statements[i].superseded = off.contains(main.chain.statements[i].hash)
+            }
+        }
         for key in ring.all where !main.recordKeys.contains(where: { $0.keyID == key.id }) {
             main.recordKeys.append(RetiredKey(generation: key.generation, keyID: key.id, recordKey: key.recordKey))
         }

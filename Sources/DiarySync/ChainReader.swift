@@ -35,6 +35,10 @@ struct ChainReader {
         var waiting: [String] = []
         /// The tips of a fork no settle ended, when there is one: the chain stops before it.
         var fork: [AcceptedStatement] = []
+        /// With one tip: every accepted statement off the main line that leads to it (the
+        /// branches of settled forks; one accepted before may join them when another
+        /// machine's settle wins). Nil: the marks stand.
+        var offMainLine: Set<[UInt8]>?
     }
 
     /// The largest statement file read.

@@ -1,9 +1,14 @@
 import DiaryCrypto
 import Foundation
 
-/// Walks the opened statements from the accepted head: one successor is accepted; two
-/// successors of one statement (new ones, or a new one beside one accepted before) are a fork
-/// that only a settle naming every tip ends (docs/FORMAT.md §12).
+/// Places the opened statements on the chain as docs/FORMAT.md §12.7 defines it: a statement is
+/// accepted once the statement it follows (and, for a settle, every tip it supersedes) is, and
+/// it keeps the rules of its kind with it. A **tip** is an accepted statement that none names as
+/// `previous` and no settle names as superseded; exactly one tip is the head, more are a fork.
+///
+/// Tips are found over the whole graph, not by walking forward from the head: two machines that
+/// settled one fork at once made two settles, each superseding the other's branch; only the
+/// graph shows that the fork goes on (and which tips a new settle must name).
 struct ChainWalk {
     var chain: ChainState
     let opened: [ChainReader.Read]
@@ -11,29 +16,41 @@ struct ChainWalk {
     /// may be waiting for its predecessor. In git, whose trees arrive whole, it is forged.
     let inFolder: Bool
 
-    /// Appends what follows the head to `outcome.accepted`, or sets the fork's tips, or a finding.
+    /// Sets `outcome.accepted` (and the main line), or the fork's tips, or a finding.
     func run(into outcome: inout ChainReader.Outcome) {
-        var chain = self.chain
-        var used = Set(chain.statements.map(\.keyID))
-        var left = opened
-        while !left.isEmpty {
-            let current = chain.head
-            let kids = left.filter { $0.statement.previous == (current?.hash ?? StatementRules.zeros) }
-            // A new statement following an accepted one that is not the head forks from it.
-            let beside = left.filter { read in
-                read.statement.previous != current?.hash && chain.statement(hash: read.statement.previous) != nil
+        var graph = chain
+        var placed: [AcceptedStatement] = []
+        // Named as superseded: by a settle read now, or (accepted before) off the main line.
+        var superseded = Set(chain.statements.filter(\.superseded).map(\.hash))
+        var left = opened.sorted { ($0.statement.seq, $0.path) < ($1.statement.seq, $1.path) }
+        var progress = true
+        while progress, outcome.findings.isEmpty {
+            progress = false
+            for read in left where isPlaceable(read, in: graph) {
+                guard let accepted = check(read, in: graph, into: &outcome) else { return }
+                graph.statements.append(accepted)
+                placed.append(accepted)
+                superseded.formUnion(read.statement.superseded)
+                left.removeAll { $0.hash == read.hash }
+                progress = true
             }
-            if kids.isEmpty && beside.isEmpty { break }
-            if kids.count == 1, beside.isEmpty, kids[0].statement.kind != .settle || current == nil {
-                guard accept(kids[0], parent: current, superseded: [], chain: &chain, used: &used, into: &outcome)
-                else { return }
-                left.removeAll { $0.hash == kids[0].hash }
-                continue
+        }
+        guard outcome.findings.isEmpty else { return }
+        let tips = Self.tips(of: graph, superseded: superseded)
+        if tips.count == 1 {
+            let off = Self.offMainLine(of: graph, tip: tips[0])
+            outcome.accepted = placed.map { statement in
+                var statement = statement
+                statement.superseded = off.contains(statement.hash)
+                return statement
             }
-            guard settle(kids + beside, left: &left, chain: &chain, used: &used, into: &outcome) else { return }
+            outcome.offMainLine = off
+        } else if tips.count > 1 {
+            outcome.fork = tips
+            outcome.accepted = linearlyAfterHead(placed, tips: tips, graph: graph)
         }
         // What is left hangs off no accepted statement: an old fork's, or forged.
-        guard let stray = left.first, outcome.fork.isEmpty, outcome.findings.isEmpty else { return }
+        guard let stray = left.first, outcome.fork.isEmpty else { return }
         if inFolder {
             outcome.waiting += left.map(\.path)
         } else {
@@ -41,90 +58,78 @@ struct ChainWalk {
         }
     }
 
-    /// Checks `read` against its parent and accepts it; false (with a finding) when it fails.
-    private func accept(
-        _ read: ChainReader.Read, parent: AcceptedStatement?, superseded: [AcceptedStatement],
-        chain: inout ChainState, used: inout Set<[UInt8]>, into outcome: inout ChainReader.Outcome,
-        onBranch: Bool = false
-    ) -> Bool {
+    /// The statement it follows is accepted (none for the genesis of an empty chain), and so
+    /// is every tip a settle supersedes.
+    private func isPlaceable(_ read: ChainReader.Read, in graph: ChainState) -> Bool {
+        if read.statement.previous == StatementRules.zeros { return graph.statements.isEmpty }
+        return graph.statement(hash: read.statement.previous) != nil
+            && read.statement.superseded.allSatisfy { graph.statement(hash: $0) != nil }
+    }
+
+    /// `read` checked against the statement it follows: its kind's rules, a machine admitted
+    /// once, and a signature by a member of that statement (the genesis: by its only member).
+    private func check(_ read: ChainReader.Read, in graph: ChainState, into outcome: inout ChainReader.Outcome)
+        -> AcceptedStatement?
+    {
+        let parent = graph.statement(hash: read.statement.previous)
+        let superseded = read.statement.superseded.compactMap { graph.statement(hash: $0) }
+        let used = Set(graph.statements.map(\.keyID))
         if let fault = StatementRules.fault(
             of: read.statement, parent: parent, superseded: superseded, usedKeyIDs: used)
         {
             outcome.findings.append(.statementBreaksChain(path: read.path, fault: fault))
-            return false
+            return nil
         }
         if read.statement.kind == .admit,
             let added = read.statement.members.first(where: { parent?.member($0.machine) == nil }),
-            chain.member(added.machine) != nil
+            graph.member(added.machine) != nil
         {
             outcome.findings.append(.statementBreaksChain(path: read.path, fault: .breaksItsKind("admits again")))
-            return false
+            return nil
         }
-        // Signed by a member of the statement it follows (genesis: by its only member).
         guard let signer = parent?.member(read.statement.author) ?? read.statement.members.first,
             StatementCodec.signatureIsValid(read.bytes, publicKey: signer.publicKey)
         else {
             outcome.findings.append(.statementNotAuthentic(path: read.path, fault: .badSignature))
-            return false
+            return nil
         }
-        var accepted = AcceptedStatement(read.statement, hash: read.hash)
-        accepted.superseded = onBranch
-        chain.statements.append(accepted)
-        outcome.accepted.append(accepted)
-        used.insert(read.statement.keyID)
-        return true
+        return AcceptedStatement(read.statement, hash: read.hash)
     }
 
-    /// The statements forking from accepted ones (`starts`): when one settle names every tip
-    /// (of the new branches, and the head when a branch forks beside it), the branches and the
-    /// settle are accepted; otherwise the tips are the fork. False when the walk stops.
-    private func settle(
-        _ starts: [ChainReader.Read], left: inout [ChainReader.Read], chain: inout ChainState,
-        used: inout Set<[UInt8]>, into outcome: inout ChainReader.Outcome
-    ) -> Bool {
-        let head = chain.head!
-        var branches: [[ChainReader.Read]] = []
-        for start in starts where start.statement.kind != .settle {
-            var branch = [start]
-            while case let next = left.filter({
-                $0.statement.previous == branch.last!.hash && $0.statement.kind != .settle
-            }),
-                next.count == 1
-            {
-                branch.append(next[0])
-            }
-            branches.append(branch)
+    /// The accepted statements none names as `previous` and no settle names as superseded.
+    static func tips(of graph: ChainState, superseded: Set<[UInt8]>) -> [AcceptedStatement] {
+        let named = Set(graph.statements.map(\.previous)).union(superseded)
+        return graph.statements.filter { !named.contains($0.hash) }
+    }
+
+    /// Every statement not on the line of `previous` links from `tip` to the genesis: the
+    /// branches of settled forks (their records stay readable; the chain goes on from the
+    /// settle).
+    static func offMainLine(of graph: ChainState, tip: AcceptedStatement) -> Set<[UInt8]> {
+        var main = Set<[UInt8]>()
+        var at: AcceptedStatement? = tip
+        while let statement = at, main.insert(statement.hash).inserted {
+            at = graph.statement(hash: statement.previous)
         }
-        let forksBesideHead = starts.contains { $0.statement.previous != head.hash }
-        var tips = branches.map { AcceptedStatement($0.last!.statement, hash: $0.last!.hash) }
-        if forksBesideHead { tips.insert(head, at: 0) }
+        return Set(graph.statements.map(\.hash)).subtracting(main)
+    }
+
+    /// On a fork, the new statements that follow the head one after another before it (a
+    /// machine reading the chain for the first time learns the members and keys up to the
+    /// fork); the rest waits for the settle.
+    private func linearlyAfterHead(_ placed: [AcceptedStatement], tips: [AcceptedStatement], graph: ChainState)
+        -> [AcceptedStatement]
+    {
         let tipHashes = Set(tips.map(\.hash))
-        let settles = left.filter { read in
-            read.statement.kind == .settle && tipHashes.contains(read.statement.previous)
-                && Set(read.statement.superseded + [read.statement.previous]) == tipHashes
+        var accepted: [AcceptedStatement] = []
+        var head = chain.head?.hash ?? StatementRules.zeros
+        while true {
+            let next = graph.statements.filter { $0.previous == head }
+            guard next.count == 1, let only = next.first, !tipHashes.contains(only.hash),
+                placed.contains(where: { $0.hash == only.hash })
+            else { return accepted }
+            accepted.append(only)
+            head = only.hash
         }
-        guard settles.count == 1, let settle = settles.first, tips.count > 1 else {
-            outcome.fork = tips
-            return false
-        }
-        for branch in branches {
-            var parent = chain.statement(hash: branch[0].statement.previous)
-            for read in branch {
-                guard
-                    accept(
-                        read, parent: parent, superseded: [], chain: &chain, used: &used, into: &outcome, onBranch: true
-                    )
-                else { return false }
-                parent = chain.statements.last
-                left.removeAll { $0.hash == read.hash }
-            }
-        }
-        let main = chain.statement(hash: settle.statement.previous)!
-        let others = settle.statement.superseded.compactMap { chain.statement(hash: $0) }
-        guard accept(settle, parent: main, superseded: others, chain: &chain, used: &used, into: &outcome) else {
-            return false
-        }
-        left.removeAll { $0.hash == settle.hash }
-        return true
     }
 }

@@ -226,7 +226,14 @@ final class SimRun {
         for _ in 0..<3 {
             try host.afterSync(m.name, before: served!)
             served = nil
-            if case .passwdAsked(let other) = outcome, let theirs = setOn[other] {
+            // The user sets the passphrase the machine named uses now (which it may have taken
+            // from another machine's `passwd`).
+            if case .passwdAsked(let other) = outcome,
+                let theirs = setOn[other]
+                    ?? machines.first(where: { $0.name == other }).flatMap({
+                        try? $0.currentPassphrase()
+                    })
+            {
                 note("\(m.name) sync", outcome)
                 count("passwd asked")
                 try local(m, "passwd (as told)") { machine in

@@ -30,7 +30,9 @@ final class SyncModelTests: XCTestCase {
         }
     }
 
+    /// `DIARY_SIM_KEEP=1` keeps each run's folder (printed) to look at after a failure.
     override func tearDownWithError() throws {
+        guard ProcessInfo.processInfo.environment["DIARY_SIM_KEEP"] != "1" else { return print("kept \(scratch.path)") }
         try? FileManager.default.removeItem(at: scratch)
     }
 
@@ -111,6 +113,10 @@ final class SyncModelTests: XCTestCase {
                     "schedule seed \(seed) (\(kind.rawValue) remote; \(replay)):\n  "
                         + run.model.violations.prefix(8).joined(separator: "\n  ")
                         + "\ntranscript:\n  " + run.transcript.joined(separator: "\n  "))
+            }
+            if environment["DIARY_SIM_KEEP"] == "1" {
+                // What the run left (remote, vaults, states), for a look after a failure.
+                try? FileManager.default.moveItem(at: root, to: scratch.appendingPathComponent("kept-\(seed)"))
             }
             try? FileManager.default.removeItem(at: root)
             totals["ms all \(kind.rawValue)", default: 0] += Int(

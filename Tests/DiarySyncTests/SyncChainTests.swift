@@ -88,6 +88,49 @@ final class SyncChainTests: VaultTestCase {
         XCTAssertEqual(try machines.texts("phone"), all)
     }
 
+    /// Two machines settle one fork at once: each settle supersedes the other's branch, so the
+    /// fork goes on between the two settles; a rekey on either names both (the tips of the
+    /// whole graph) and ends it, and a new machine joins (found by the sync model, soak seed
+    /// 6857031128257227473: each later settle named its own statements and the fork never ended).
+    func testTwoSettlesOfOneForkAreAForkThatARekeyEnds() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        try machines.rekey("laptop")
+        try machines.sync("laptop")
+        try stateHidingTheNewestStatement(from: "desktop") { try machines.rekey("desktop") }
+        for machine in ["laptop", "desktop"] {
+            XCTAssertThrowsError(try machines.sync(machine, passphrase: "correct horse"))
+        }
+        try machines.rekey("laptop")
+        try machines.sync("laptop", passphrase: "correct horse")  // the laptop's settle
+        try stateHidingTheNewestStatement(from: "desktop") { try machines.rekey("desktop") }
+        for machine in ["laptop", "desktop"] {
+            XCTAssertThrowsError(try machines.sync(machine, passphrase: "correct horse"), machine) { error in
+                guard case SyncError.chainForked = error else { return XCTFail("\(machine): \(error)") }
+            }
+        }
+        try machines.rekey("desktop")
+        try machines["desktop"].add(text: "after the settles")
+        XCTAssertTrue(try machines.sync("desktop", passphrase: "correct horse").notes.contains(.forkSettled))
+        try machines.sync("laptop", passphrase: "correct horse")
+        XCTAssertEqual(try machines.texts("laptop"), ["after the settles", "one"])
+        try machines.join("phone", invitedBy: "laptop", store: .sqlite)
+        XCTAssertEqual(try machines.texts("phone"), ["after the settles", "one"])
+    }
+
+    /// `change` on `machine`, then a sync of it while the host hides the newest statement from
+    /// it (so it states its change beside that one), which the host then shows again.
+    private func stateHidingTheNewestStatement(from machine: String, change: () throws -> Void) throws {
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: chainFolder.path).sorted {
+            $0.prefix(12) < $1.prefix(12)
+        }.last!
+        let aside = path("aside")
+        try FileManager.default.moveItem(at: chainFolder.appendingPathComponent(hidden), to: aside)
+        try change()
+        _ = try? machines.sync(machine, passphrase: "correct horse")
+        try FileManager.default.moveItem(at: aside, to: chainFolder.appendingPathComponent(hidden))
+    }
+
     /// A removed machine's later records are not read, and it cannot write under the new key.
     func testARemovedMachineWritesNothingMore() throws {
         try machines.start("laptop", entries: ["one"])

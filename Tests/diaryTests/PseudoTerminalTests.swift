@@ -22,18 +22,23 @@ final class PseudoTerminalTests: XCTestCase {
         return (run.shown, run.status)
     }
 
-    /// `init` at the prompt: an empty passphrase, or a repeat that does not match, writes
-    /// nothing (1); then a passphrase typed twice is not echoed and opens the vault.
+    /// `init` at the prompt: an empty passphrase, or a repeat that does not match three times,
+    /// writes nothing (1); then a passphrase typed twice is not echoed and opens the vault.
     func testInitPromptRefusesEmptyOrMismatchedAndDoesNotEcho() throws {
         let empty = try runOnTerminal(["init"], dialogue: [("New passphrase: ", "")])
         XCTAssertEqual(empty.status, 1, empty.output)
         XCTAssertTrue(empty.output.contains("the passphrase is empty"), empty.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path))
 
+        // A mistyped repeat is asked again, as `passwd` does: three pairs, then it gives up.
         let mismatched = try runOnTerminal(
-            ["init"], dialogue: [("New passphrase: ", "Heron frost 9 ladder river"), ("(again): ", "another")])
+            ["init"],
+            dialogue: Array(
+                repeating: [("New passphrase: ", "Heron frost 9 ladder river"), ("(again): ", "another")], count: 3
+            ).flatMap { $0 })
         XCTAssertEqual(mismatched.status, 1, mismatched.output)
-        XCTAssertTrue(mismatched.output.contains("do not match"), mismatched.output)
+        XCTAssertEqual(mismatched.output.components(separatedBy: "try again").count - 1, 2, mismatched.output)
+        XCTAssertTrue(mismatched.output.contains("do not match; nothing was changed"), mismatched.output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: box.vault.path), "no vault was written")
 
         let secret = "typed-secret-7q"

@@ -70,11 +70,14 @@ extension ErrorReport {
                     "this machine would write a statement that breaks the chain (\(SyncChainText.statementFault(fault))); nothing was written",
                 hint: nil, code: .failure)
         case .keyChangeUnderOldPassphrase(let machine):
+            // The machine named published the key in force, under the passphrase in force; it
+            // may have taken that passphrase from another machine, so it is named as one that
+            // uses it, not as the one that set it.
             self.init(
                 message:
-                    "the passphrase was changed on '\(Printable.escaped(machine))' after this machine's key rotation: publishing the rotation would bring the old passphrase back; nothing was synced",
+                    "the passphrase in force changed after this machine's key rotation (the current key, from '\(Printable.escaped(machine))', is under another passphrase): publishing the rotation would bring the old passphrase back; nothing was synced",
                 hint:
-                    "run `diary passwd` here and set the passphrase set on '\(Printable.escaped(machine))', then `diary sync`",
+                    "run `diary passwd` here and set the passphrase your other machines use now (as '\(Printable.escaped(machine))' does), then `diary sync`",
                 code: .failure)
         case .lamportExhausted:
             self.init(

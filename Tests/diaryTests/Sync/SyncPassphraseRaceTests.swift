@@ -100,7 +100,8 @@ final class SyncPassphraseRaceTests: XCTestCase {
         let held = try a.run(["sync"])
         XCTAssertEqual(held.status, 1, held.stderr)
         XCTAssertTrue(
-            held.stderr.contains("the passphrase was changed on 'machine-1' after this machine's key rotation"),
+            held.stderr.contains(
+                "the passphrase in force changed after this machine's key rotation (the current key, from 'machine-1',"),
             held.stderr)
         XCTAssertTrue(held.stderr.contains("run `diary passwd` here"), held.stderr)
         let aNew = try a.passphraseFile(newPassphrase)
