@@ -51,33 +51,10 @@ enum CommandLineArguments {
             return .parse(arguments)
         }
         guard commands.contains(command) else {
-            return .unknownCommand(command, suggestions: nearest(command, among: suggested))
+            return .unknownCommand(command, suggestions: EditDistance.nearest(command, among: suggested) ?? [])
         }
         return .parse([command] + leading + arguments[(i + 1)...])
     }
-
-    /// The names closest to `word` by edit distance (a swap of two neighbours counts one edit,
-    /// so `lsit` is one edit from `list`), if close enough to be a typo: one edit for a word of
-    /// up to three letters, two for longer ones. Ignores case.
-    static func nearest(_ word: String, among names: [String]) -> [String] {
-        let typed = Array(word.lowercased())
-        let limit = typed.count <= 3 ? 1 : 2
-        var best: [String] = []
-        var bestDistance = limit + 1
-        for name in names {
-            let d = editDistance(typed, Array(name.lowercased()))
-            if d < bestDistance {
-                best = [name]
-                bestDistance = d
-            } else if d == bestDistance {
-                best.append(name)
-            }
-        }
-        return best
-    }
-
-    /// Optimal string alignment distance (`EditDistance` in DiaryApp, which dates use too).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int { EditDistance.between(a, b) }
 
     /// `Did you mean 'list'?` / `Did you mean 'star' or 'stats'?`
     static func didYouMean(_ suggestions: [String]) -> String {
