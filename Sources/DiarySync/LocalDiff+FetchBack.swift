@@ -41,6 +41,29 @@ extension LocalDiff {
     }
 }
 
+extension LocalDiff {
+    /// An older copy published beside the newer versions makes a conflict, which needs every
+    /// text; the newer ones are no longer in the local vault (the state keeps texts only for
+    /// conflicts), so each is read again from the record that brought it, or the revision
+    /// waiting to be published. Otherwise the conflict would show them as deleted, and keeping
+    /// "both" would lose them.
+    func keepTextsOfNewerHeads(_ entries: [UUID], main: SyncMain, ring: SyncKeyRing) throws {
+        var reader = RecordedRevisions(tree: tree, vaultID: vault.id, logs: main.logs, ring: ring)
+        for id in entries {
+            guard var heads = try store.entry(id) else { continue }
+            var found = false
+            for i in heads.heads.indices where heads.heads[i].content == nil && !heads.heads[i].deleted {
+                let head = heads.heads[i]
+                let pending = main.pendingRevisions.first { $0.id == head.revision }?.content
+                guard let content = pending ?? reader.content(of: head, entry: id) else { continue }
+                heads.heads[i].content = content
+                found = true
+            }
+            if found { try store.setEntry(id, heads) }
+        }
+    }
+}
+
 /// Reads again records this machine took in before, for a revision's text: the state keeps
 /// texts only while an entry is in conflict, the local vault the one it shows.
 struct RecordedRevisions {

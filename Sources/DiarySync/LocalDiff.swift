@@ -57,14 +57,14 @@ final class LocalDiff {
         for (id, tag) in try vault.sealTags(onPages: pages) { byPage[Vault.indexPage(of: id), default: [:]][id] = tag }
         var revisions: [Revision] = []
         var missing: [UUID] = []
-        var publishedBeside = 0
+        var publishedBeside: [UUID] = []
         for number in pages {
             let now = byPage[number] ?? [:]
             let before = try store.seenRows(onIndexPage: number)
             for (id, tag) in now where before[id] != tag {
                 guard let (revision, beside) = try revisionForRow(id, tag: tag) else { continue }
                 revisions.append(revision)
-                if beside { publishedBeside += 1 }
+                if beside { publishedBeside.append(id) }
             }
             for id in before.keys where now[id] == nil {
                 // Not shown here (sync itself or a resolution removed it): nothing to publish.
@@ -83,7 +83,8 @@ final class LocalDiff {
             store.setSeenRows(now, onIndexPage: number)
         }
         try fetchBack(missing, main: main, ring: ring)
-        if publishedBeside > 0 { notes.append(.olderEntriesPublishedBeside(count: publishedBeside)) }
+        try keepTextsOfNewerHeads(publishedBeside, main: main, ring: ring)
+        if !publishedBeside.isEmpty { notes.append(.olderEntriesPublishedBeside(count: publishedBeside.count)) }
         return main.pendingRevisions + revisions
     }
 

@@ -152,6 +152,11 @@ final class RollbackTests: VaultTestCase {
         let report = try sync(laptop, as: "laptop")
         XCTAssertEqual(report.notes, [.olderEntriesPublishedBeside(count: 1)])
         XCTAssertEqual(report.conflicts, [ids[0]])
+        // This machine's conflict has the newer text too (read again from its record), not a
+        // deletion: keeping "both" here must keep both (found by the issue-22 review).
+        let here = try SyncEngine(vault: laptop, stateDirectory: state("laptop"))
+        let mine = try XCTUnwrap(try here.conflicts().first).versions
+        XCTAssertEqual(mine.compactMap(\.entry?.text).sorted(), ["better words", "first words"])
 
         let other = try sync(desktop, as: "desktop")
         XCTAssertEqual(other.newConflicts, [ids[0]], "told, not reverted in silence")
