@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// The agents of this user that hold a vault key: one socket per vault in each directory an
 /// agent may live in (`AgentPaths.agentDirectories`), each asked for its status.
@@ -50,6 +51,7 @@ public enum AgentDirectory {
     public static func list(in directories: [URL], timeout: TimeInterval = 2) throws -> Listing {
         var listing = Listing()
         var seen = Set<FileIdentity>()
+        var found: [(UUID, URL)] = []
         for (index, directory) in directories.enumerated() {
             var info = stat()
             if index > 0, lstat(directory.path, &info) != 0, errno == ENOENT { continue }
@@ -60,9 +62,20 @@ public enum AgentDirectory {
                 continue
             }
             for (vaultID, socketURL, identity) in try sockets(in: directory) where seen.insert(identity).inserted {
-                ask(socketURL, for: vaultID, timeout: timeout, into: &listing)
+                found.append((vaultID, socketURL))
             }
             removeOrphanLocks(in: directory)
+        }
+        // Asked all at once: a socket that never answers costs the whole `timeout`, and several
+        // of them must not cost it several times.
+        let sockets = found.map(\.1)
+        let answers = Mutex([Result<AgentStatus?, Error>?](repeating: nil, count: sockets.count))
+        DispatchQueue.concurrentPerform(iterations: sockets.count) { index in
+            let answer = Result { try AgentClient(socketURL: sockets[index], timeout: timeout).status() }
+            answers.withLock { $0[index] = answer }
+        }
+        for ((vaultID, socketURL), answer) in zip(found, answers.withLock { $0 }) {
+            file(answer!, of: socketURL, for: vaultID, into: &listing)
         }
         return listing
     }
@@ -72,11 +85,12 @@ public enum AgentDirectory {
         try list(in: [directory], timeout: timeout)
     }
 
-    /// Asks the socket for its status and files it under what it turned out to be.
-    private static func ask(_ socketURL: URL, for vaultID: UUID, timeout: TimeInterval, into listing: inout Listing) {
-        let client = AgentClient(socketURL: socketURL, timeout: timeout)
+    /// Files the socket's `answer` to a status request under what the socket turned out to be.
+    private static func file(
+        _ answer: Result<AgentStatus?, Error>, of socketURL: URL, for vaultID: UUID, into listing: inout Listing
+    ) {
         do {
-            if let status = try client.status() {
+            if let status = try answer.get() {
                 // An agent answers for the vault its socket is named after; anything else is
                 // not the agent that name promises.
                 if status.vaultID == vaultID {
