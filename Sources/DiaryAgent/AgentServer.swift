@@ -68,7 +68,9 @@ public final class AgentServer {
 
         // The lock makes "is an agent alive?" race-free: two `diary unlock` started together
         // cannot both decide the socket is stale and steal it from each other.
-        guard let lock = try SocketLock.take(for: path) else { throw AgentError.alreadyRunning(path: path) }
+        guard let lock = try SocketLock.take(for: path, patience: 1.5) else {
+            throw AgentError.alreadyRunning(path: path)
+        }
         socketLock = lock
 
         var info = stat()

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The lock `<socket>.lock` beside an agent's socket: a running agent holds it for its whole
@@ -18,8 +19,23 @@ final class SocketLock {
         self.path = path
     }
 
+    /// Takes the lock of `socketPath`, waiting up to `patience` seconds while another process
+    /// holds it; nil if it still does.
+    ///
+    /// An agent holds the lock for its life; `status` and `lock --all` hold it for a moment,
+    /// while they remove a stale socket or lock file. A starting agent waits out that moment
+    /// rather than report an agent running.
+    static func take(for socketPath: String, patience: TimeInterval = 0) throws -> SocketLock? {
+        let deadline = Clock.now() + patience
+        while true {
+            if let lock = try takeNow(for: socketPath) { return lock }
+            guard Clock.now() + 0.02 < deadline else { return nil }
+            usleep(20_000)
+        }
+    }
+
     /// Takes the lock of `socketPath` without waiting; nil while another process holds it.
-    static func take(for socketPath: String) throws -> SocketLock? {
+    private static func takeNow(for socketPath: String) throws -> SocketLock? {
         let path = socketPath + ".lock"
         for _ in 0..<16 {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)

@@ -93,6 +93,22 @@ final class AgentDirectoryTests: AgentSocketTestCase {
         XCTAssertEqual(try AgentDirectory.list(in: directory).running.map(\.vaultID), [vaultID])
     }
 
+    /// A starting agent waits out a lock taken for a moment (by a `status` removing a stale
+    /// socket or lock file) rather than report an agent running.
+    func testAnAgentStartsWhileItsLockIsHeldForAMoment() throws {
+        let vaultID = UUID()
+        let lockPath = AgentPaths.socketURL(vaultID: vaultID, in: directory).path + ".lock"
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        XCTAssertEqual(flock(lock, LOCK_EX | LOCK_NB), 0)
+        let released = Thread {
+            usleep(300_000)
+            close(lock)
+        }
+        released.start()
+        try start(vaultID, path: "/v/waited")
+        XCTAssertEqual(try AgentDirectory.list(in: directory).running.map(\.vaultID), [vaultID])
+    }
+
     /// A socket that accepts but never answers is unresponsive, and one that answers junk is
     /// not an agent: neither is listed as a vault, named by a vault id made up from its file
     /// name, and neither is removed (something listens on both).
