@@ -4,10 +4,11 @@ import Glibc
 /// Where the agent's socket lives, and the checks that make that place private.
 ///
 /// The socket sits in a per-user directory: `$XDG_RUNTIME_DIR/diary` (a memory file system the
-/// login manager creates 0700 for us), else `/tmp/diary-<uid>` (see `agentDirectories`). `/tmp` is shared with every user,
-/// so another user could create `/tmp/diary-<uid>` first and wait for our socket (and, through a
-/// `set`, our key); that is why an existing directory must be ours, not a symlink, and closed to
-/// group and world, or we refuse to use it.
+/// login manager creates 0700 for us), else `/tmp/diary-<uid>` (`agentDirectories` lists every
+/// place one may be). `/tmp` is shared with every user, so another user could create
+/// `/tmp/diary-<uid>` first and wait for our socket (and, through a `set`, our key); that is why
+/// an existing directory must be ours, not a symlink, and closed to group and world, or we
+/// refuse to use it.
 public enum AgentPaths {
     /// The private runtime directory for this user, reading `XDG_RUNTIME_DIR` from `environment`.
     public static func runtimeDirectory(environment: [String: String]) throws -> URL {

@@ -81,8 +81,8 @@ struct Status: ParsableCommand {
         agent.socketURL.deletingLastPathComponent().path == here.path
     }
 
-    /// Nothing for an agent in this shell's directory; else where it is, which commands here
-    /// do not look (they ask for the passphrase).
+    /// Nothing for an agent in this shell's directory; else the directory it is in, where
+    /// commands here do not look (they ask for the passphrase).
     static func whereAbouts(_ agent: AgentDirectory.Agent, here: URL) -> String {
         if isHere(agent, here) { return "" }
         let directory = Printable.escaped(agent.socketURL.deletingLastPathComponent().path)
