@@ -23,7 +23,7 @@ public final class AgentServer {
     let maximumDeadline: Double
     var listener: Int32 = -1
     var connections: [Connection] = []
-    private var lockFile: Int32 = -1
+    private var socketLock: SocketLock?
     private var boundSocket: (dev: UInt, ino: UInt)?
 
     /// Runs the agent until it ends the session, then drops the key and removes the socket.
@@ -67,14 +67,11 @@ public final class AgentServer {
         if !config.insecureTestPermissions { try AgentPaths.checkPrivateDirectory(directory) }
 
         // The lock makes "is an agent alive?" race-free: two `diary unlock` started together
-        // cannot both decide the socket is stale and steal it from each other. The lock file
-        // stays behind on purpose; deleting it would reopen that race.
-        lockFile = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard lockFile >= 0 else { throw AgentError.lastSystemError("open \(path).lock") }
-        guard flock(lockFile, LOCK_EX | LOCK_NB) == 0 else {
-            if errno == EWOULDBLOCK { throw AgentError.alreadyRunning(path: path) }
-            throw AgentError.lastSystemError("flock \(path).lock")
+        // cannot both decide the socket is stale and steal it from each other.
+        guard let lock = try SocketLock.take(for: path, patience: 1.5) else {
+            throw AgentError.alreadyRunning(path: path)
         }
+        socketLock = lock
 
         var info = stat()
         if lstat(path, &info) == 0 {
@@ -114,6 +111,9 @@ public final class AgentServer {
         {
             unlink(path)
         }
-        if lockFile >= 0 { close(lockFile) }
+        // Removed while still held, so no lock file outlives its agent (`SocketLock` says why
+        // that is safe).
+        socketLock?.removeFile()
+        socketLock = nil
     }
 }

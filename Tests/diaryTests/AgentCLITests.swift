@@ -189,4 +189,93 @@ final class AgentCLITests: XCTestCase {
         XCTAssertEqual(agent.terminationStatus, 0)
         XCTAssertEqual(lines(try box.ok(["status"]).out), ["* locked \(box.vault.path) (sqlite)"])
     }
+
+    /// A vault unlocked from a shell without XDG_RUNTIME_DIR (its agent in the fallback
+    /// directory) is unlocked to `status` in a normal session, marked as elsewhere; `lock`
+    /// ends it, and so does `lock --all`.
+    func testAnAgentStartedWithoutXDGRuntimeDirIsSeenAndLocked() throws {
+        let fallback = box.runtime.appendingPathComponent("fallback").path
+        let noXDG = ["XDG_RUNTIME_DIR": ""]
+        try box.ok(["unlock", "--passphrase-file", pass], env: noXDG)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: fallback), "the agent lives in the fallback")
+        let status = try box.ok(["status"])
+        XCTAssertEqual(
+            lines(status.out).map {
+                $0.replacingOccurrences(of: #"locks in .* at most \S+"#, with: "…", options: .regularExpression)
+            },
+            ["* unlocked \(box.vault.path) (sqlite): … (agent in \(fallback), which commands here do not use)"])
+        XCTAssertEqual(status.stderr, "")
+        let locked = try box.ok(["lock"])
+        XCTAssertEqual(locked.stderr, "locked \(box.vault.path)\n")
+        XCTAssertEqual(
+            lines(try box.ok(["status", "--vault", box.vault.path], env: noXDG).out),
+            ["* locked \(box.vault.path) (sqlite)"])
+
+        try box.ok(["unlock", "--passphrase-file", pass], env: noXDG)
+        let all = try box.ok(["lock", "--all"])
+        XCTAssertEqual(all.stderr, "locked \(box.vault.path)\n")
+        XCTAssertEqual(lines(try box.ok(["status"], env: noXDG).out), ["* locked \(box.vault.path) (sqlite)"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: fallback), [], "no socket and no lock file is left")
+    }
+
+    /// Sockets in the runtime directory that are not diary agents: one that accepts and never
+    /// answers, one that answers junk. Neither is a vault to `status` (each is named by its
+    /// path in a warning), neither is removed, and `lock --all` still locks the vault, then
+    /// fails because the silent one may be a stopped agent.
+    func testSocketsThatAreNotAgentsAreNamedAsSocketsAndLeftAlone() throws {
+        let agents = box.runtime.appendingPathComponent("diary")
+        try box.ok(["unlock", "--passphrase-file", pass])
+        let silent = agents.appendingPathComponent(String(repeating: "a", count: 32) + ".sock")
+        let junk = agents.appendingPathComponent(String(repeating: "b", count: 32) + ".sock")
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = [
+            "-c",
+            """
+            import socket, sys, threading
+            silent = socket.socket(socket.AF_UNIX); silent.bind(sys.argv[1]); silent.listen(4)
+            junk = socket.socket(socket.AF_UNIX); junk.bind(sys.argv[2]); junk.listen(4)
+            def serve():
+                while True:
+                    c, _ = junk.accept(); c.sendall(b"HTTP/1.0 200 OK\\r\\n\\r\\n"); c.close()
+            threading.Thread(target=serve, daemon=True).start()
+            print("ready", flush=True)
+            sys.stdin.read()
+            """,
+            silent.path, junk.path,
+        ]
+        let input = Pipe(), output = Pipe()
+        server.standardInput = input
+        server.standardOutput = output
+        try server.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            server.waitUntilExit()
+        }
+        XCTAssertTrue(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready"))
+
+        let status = try box.ok(["status"])
+        let shown = lines(status.out)
+        XCTAssertEqual(shown.count, 1, status.out)
+        XCTAssertTrue(shown[0].hasPrefix("* unlocked \(box.vault.path) "), shown[0])
+        XCTAssertFalse(status.out.contains("aaaaaaaa"), "no vault made up from the socket's name")
+        XCTAssertTrue(
+            status.stderr.contains("warning: an unresponsive socket at \(silent.path): it accepts connections"),
+            status.stderr)
+        XCTAssertTrue(status.stderr.contains("warning: a socket at \(junk.path) is not a diary agent"), status.stderr)
+
+        let lock = try box.run(["lock", "--all"])
+        XCTAssertEqual(lock.status, 1, lock.stderr)
+        XCTAssertTrue(lock.stderr.contains("locked \(box.vault.path)\n"), lock.stderr)
+        XCTAssertFalse(lock.stderr.contains("unlock agent"), lock.stderr)
+        XCTAssertFalse(lock.stderr.contains(" of "), "no socket is counted as a vault: \(lock.stderr)")
+        XCTAssertTrue(
+            lock.stderr.contains("error: not everything is locked: 1 unresponsive socket was left alone"), lock.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: silent.path), "something listens on it")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: junk.path), "something listens on it")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: agents.path).sorted(),
+            [silent.lastPathComponent, junk.lastPathComponent].sorted(), "the locked agent left no lock file")
+    }
 }

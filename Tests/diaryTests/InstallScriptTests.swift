@@ -103,6 +103,46 @@ final class InstallScriptTests: XCTestCase {
             try install(["--uninstall", "--prefix", prefix.path]).status, 0, "nothing left to remove is fine")
     }
 
+    /// A hand-edited manifest cannot make `--uninstall` delete outside the prefix: not by a `..`
+    /// component (even one that would land back inside), nor through a symbolic link to a
+    /// directory elsewhere planted under the prefix, for files and directories alike.
+    func testUninstallTouchesNothingOutsideThePrefix() throws {
+        XCTAssertEqual(try install(["--prefix", prefix.path]).status, 0)
+        let fm = FileManager.default
+        let outside = prefix.deletingLastPathComponent().appendingPathComponent(prefix.lastPathComponent + "-outside")
+        try fm.createDirectory(at: outside.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        defer { try? fm.removeItem(at: outside) }
+        let victim = outside.appendingPathComponent("victim")
+        try Data("not diary's\n".utf8).write(to: victim)
+        try fm.createDirectory(at: prefix.appendingPathComponent("p"), withIntermediateDirectories: true)
+        try fm.createSymbolicLink(at: prefix.appendingPathComponent("link"), withDestinationURL: outside)
+        let inside = prefix.appendingPathComponent("inside")
+        try Data("not diary's either\n".utf8).write(to: inside)
+
+        let escapes = [
+            "\(prefix.path)/../\(outside.lastPathComponent)/victim",
+            "\(prefix.path)/p/../../\(outside.lastPathComponent)/victim",
+            "\(prefix.path)/p/../inside",
+            "\(prefix.path)/./inside",
+            "\(prefix.path)/link/victim",
+            "\(prefix.path)/link/empty/",
+            "\(prefix.path)/../\(outside.lastPathComponent)/empty/",
+        ]
+        let manifest = prefix.appendingPathComponent("share/diary-install/manifest")
+        let recorded = try String(contentsOf: manifest, encoding: .utf8)
+        try Data((escapes.joined(separator: "\n") + "\n" + recorded).utf8).write(to: manifest)
+
+        let removed = try install(["--uninstall", "--prefix", prefix.path])
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertTrue(fm.fileExists(atPath: victim.path), "outside the prefix: \(removed.stderr)")
+        XCTAssertTrue(fm.fileExists(atPath: outside.appendingPathComponent("empty").path), removed.stderr)
+        XCTAssertTrue(fm.fileExists(atPath: inside.path), "a `..` is refused even when it lands inside")
+        for line in escapes {
+            XCTAssertTrue(removed.stderr.contains("skipped \(line): not a path under"), line + "\n" + removed.stderr)
+        }
+        XCTAssertFalse(fm.fileExists(atPath: prefix.appendingPathComponent("bin/diary").path), "the rest is removed")
+    }
+
     /// The installed copy has no symbol table and no debug information, and is smaller than the
     /// build it was copied from (which has both).
     func assertStripped(_ installed: URL, file: StaticString = #filePath, line: UInt = #line) throws {

@@ -11,11 +11,16 @@ struct Lock: ParsableCommand {
         abstract: "Lock the vault now (every unlocked vault with --all).",
         usage: "diary lock [<options>]",
         discussion: """
-            Tells this vault's agent to wipe the key and exit. Afterwards every command needs \
-            the passphrase again. Locking a vault that is not unlocked is not an error.
+            Tells this vault's agent to wipe the key and exit, and so an agent of this vault \
+            started from a shell with another XDG_RUNTIME_DIR, or none (see `diary status`). \
+            Afterwards every command needs the passphrase again. Locking a vault that is not \
+            unlocked is not an error.
 
             With --all, every agent of yours is told, whichever vault it holds (those `diary \
-            status` lists), and no vault is needed here; each vault locked is named on stderr.
+            status` lists), and no vault is needed here; each vault locked is named on stderr. \
+            A socket that does not answer as a diary agent is left alone and named in a \
+            warning; an unresponsive one (a stopped agent would be one) makes the command fail, \
+            as does an agent that could not be told.
 
             EXAMPLE
               diary lock
@@ -29,37 +34,45 @@ struct Lock: ParsableCommand {
 
     func run() throws {
         let session = global.session()
-        if all { return try lockAll(session) }
+        let variables = session.environment.variables
+        if all { return try lockAll(AgentPaths.searchDirectories(environment: variables)) }
         let info = try session.inspect()
-        if try session.agentClient(for: info.id).lock() {
-            Output.note("locked \(session.directory.path)")
-        } else {
-            Output.note("not unlocked: \(session.directory.path)")
+        var locked = try session.agentClient(for: info.id).lock()
+        for directory in AgentPaths.agentDirectories(environment: variables) where Self.isPrivate(directory) {
+            let socket = AgentPaths.socketURL(vaultID: info.id, in: directory)
+            if try AgentClient(socketURL: socket).lock() { locked = true }
         }
+        Output.note(locked ? "locked \(session.directory.path)" : "not unlocked: \(session.directory.path)")
     }
 
-    /// Locks every agent in the runtime directory; fails after trying them all if one could
-    /// not be told (it stays unlocked, so the user must know).
-    private func lockAll(_ session: DiarySession) throws {
-        let runtime = try AgentPaths.runtimeDirectory(environment: session.environment.variables)
-        let listing = try AgentDirectory.list(in: runtime)
-        let vaults = listing.running.map { ($0.vaultID, $0.vaultPath) } + listing.busy.map { ($0, nil) }
-        guard !vaults.isEmpty else { return Output.note("no vault was unlocked") }
-        var unlocked: [String] = []
-        for (vaultID, path) in vaults {
+    /// Whether `directory` exists and is private, the check every agent passed to listen there.
+    private static func isPrivate(_ directory: URL) -> Bool {
+        (try? AgentPaths.checkPrivateDirectory(directory.path)) != nil
+    }
+
+    /// Locks every agent in `directories`; fails after trying them all if one could not be
+    /// told, or a socket did not answer (it may be a stopped agent that still holds a key).
+    private func lockAll(_ directories: [URL]) throws {
+        let listing = try AgentDirectory.list(in: directories)
+        Status.warn(about: listing)
+        let vaults =
+            listing.running.map { ($0.vaultID, $0.status.vaultPath, $0.socketURL) }
+            + listing.busy.map { ($0.vaultID, nil, $0.socketURL) }
+        if vaults.isEmpty, listing.unresponsive.isEmpty { return Output.note("no vault was unlocked") }
+        var failed = 0
+        for (vaultID, path, socket) in vaults {
             let name = Status.name(of: vaultID, path: path)
-            let client = AgentClient(socketURL: AgentPaths.socketURL(vaultID: vaultID, in: runtime))
             do {
                 // False: it ended between the listing and now, which is what was asked.
-                _ = try client.lock()
+                _ = try AgentClient(socketURL: socket).lock()
                 Output.note("locked \(name)")
             } catch {
                 Output.warning("could not lock \(name): \(ErrorReport(error)?.message ?? "\(error)")")
-                unlocked.append(name)
+                failed += 1
             }
         }
-        if !unlocked.isEmpty {
-            throw CLIError.agent("\(unlocked.count) of \(vaults.count) vaults may still be unlocked")
+        if failed > 0 || !listing.unresponsive.isEmpty {
+            throw CLIError.notAllLocked(failed: failed, of: vaults.count, unresponsive: listing.unresponsive.count)
         }
     }
 }

@@ -40,6 +40,9 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case system(what: String, errno: Int32)
     /// The unlock agent could not be started or reached.
     case agent(String)
+    /// `lock --all` could not tell `failed` of `of` agents to lock, or left `unresponsive`
+    /// sockets alone (each was named in a warning).
+    case notAllLocked(failed: Int, of: Int, unresponsive: Int)
     /// `verify` found damage (the report was already printed).
     case damageFound(count: Int, reindexRepairs: Bool)
     /// Entries this machine saw are gone, or older copies were put back (already listed).
@@ -87,6 +90,13 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return "no memory file system for the editor's temporary file; refusing to write text to disk"
         case .system(let what, let code): return "\(what): \(String(cString: strerror(code)))"
         case .agent(let detail): return "unlock agent: \(detail)"
+        case .notAllLocked(let failed, let total, let unresponsive):
+            let vaults = failed == 0 ? nil : "\(failed) of \(total) vault\(total == 1 ? "" : "s") may still be unlocked"
+            let sockets =
+                unresponsive == 0
+                ? nil
+                : "\(unresponsive) unresponsive socket\(unresponsive == 1 ? " was" : "s were") left alone (a stopped agent would still hold its key)"
+            return "not everything is locked: " + [vaults, sockets].compactMap { $0 }.joined(separator: "; ")
         case .entriesLost(let vault): return "refusing to use \(vault) until the loss is accepted or repaired"
         case .damageFound(let count, _): return "damage found in \(count) object\(count == 1 ? "" : "s")"
         case .backupDamageFound(let count, _):
@@ -122,6 +132,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return "set XDG_RUNTIME_DIR to a tmpfs directory, or pass the text as an argument or on stdin"
         case .emptyText: return "write something, or leave it: an empty entry is never saved"
         case .noEntries: return "write one with `diary new`"
+        case .notAllLocked: return "the warnings above name each one; `diary status` shows what is still unlocked"
         case .wrongBackupPassphrase:
             return "a backup opens with the passphrase in force when it was made: "
                 + "after `diary passwd`, the one before (while the vault is unlocked, one made since "
@@ -145,7 +156,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .locked, .agentBusy, .noTerminalForNewPassphrase: return .locked
         case .passphraseFile, .passphraseMismatch, .emptyPassphrase, .declined, .editorFailed,
-            .notRegularFile, .noMemoryFileSystem, .system, .agent, .emptyText, .noEntries:
+            .notRegularFile, .noMemoryFileSystem, .system, .agent, .notAllLocked, .emptyText, .noEntries:
             return .failure
         case .confirmationNeeded, .conflictMarkersLeft: return .usage
         case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused

@@ -82,6 +82,9 @@ final class DiarySandbox {
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": root.appendingPathComponent("home").path,
             "XDG_RUNTIME_DIR": runtime.path,
+            // Where an agent goes without XDG_RUNTIME_DIR, instead of /tmp/diary-UID: `status`
+            // and `lock --all` look there too, and must not see the agents of whoever runs the tests.
+            "DIARY_TEST_FALLBACK_RUNTIME_DIR": runtime.appendingPathComponent("fallback").path,
             "XDG_DATA_HOME": root.appendingPathComponent("data").path,
             "DIARY_VAULT": vault.path,
             "DIARY_INSECURE_TEST_KDF": "1",
