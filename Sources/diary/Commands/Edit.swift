@@ -52,7 +52,7 @@ struct Edit: ParsableCommand {
             return (entryID, try vault.entry(entryID))
         }
         hintIfEntryUnchecked(vault)
-        let intent = EditIntent.edit(of: entry.text, date: date?.start, dateIsDay: date?.isDay ?? false)
+        let intent = EditIntent.edit(of: entry, date: date?.start, dateIsDay: date?.isDay ?? false)
         try Editor.edit(
             entry.text, limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: entryID), intent: intent
         ) { edited in

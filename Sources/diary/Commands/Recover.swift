@@ -1,6 +1,7 @@
 import ArgumentParser
 import DiaryApp
 import DiaryVault
+import Foundation
 
 /// `diary recover`: store (or wipe) the text of an edit whose `diary` was killed.
 struct Recover: ParsableCommand {
@@ -23,9 +24,12 @@ struct Recover: ParsableCommand {
             (with the --date given to `edit`, adding only the #tags the edit wrote), or a new \
             entry when it was one (dated as `new` meant it: its --date, else when its editor \
             opened; with its --tag options, the #tags in its text, and --star), or when its \
-            entry was deleted since. It prints the entry's id on stdout and wipes the directory. \
+            entry was deleted since. An edit is never stored over a change made after it began \
+            (a later edit, a sync): then the text becomes a new entry beside it (with its date, \
+            tags and star), and recover names both. It prints the entry's id on stdout and wipes the directory. \
             --discard wipes them without storing anything, after confirmation (--yes without a \
-            terminal). A text that cannot be stored (not UTF-8, over 8 MiB) is left where it is.
+            terminal). A text that cannot be stored (the disk is still full; not UTF-8, over 8 MiB) \
+            is left where it is, and recover says so: run it again once the cause is fixed.
 
             EXAMPLE
               diary recover
@@ -58,10 +62,18 @@ struct Recover: ParsableCommand {
             return
         }
         for edit in found {
-            let outcome = try InterruptedEdits.recover(edit, into: vault)
+            let outcome: InterruptedEdits.Outcome
+            do {
+                outcome = try InterruptedEdits.recover(edit, into: vault)
+            } catch {
+                // A text that cannot be stored yet (the disk is still full) stays where it is.
+                throw FileManager.default.fileExists(atPath: edit.path)
+                    ? TextKept(error: error, path: edit.path) : error
+            }
             InterruptedEdits.report(outcome, from: edit)
             switch outcome {
-            case .added(let id), .updated(let id), .unchanged(let id): Output.data(EntryFormat.fullID(id))
+            case .added(let id), .updated(let id), .unchanged(let id), .addedBesideChanged(let id, _):
+                Output.data(EntryFormat.fullID(id))
             case .empty: break
             }
         }
