@@ -130,6 +130,15 @@ final class FullDiskTests: XCTestCase {
         XCTAssertTrue(typed.stderr.contains("was not stored"), typed.stderr)
     }
 
+    /// Both stores word a full disk alike, also where SQLite fails to open on it.
+    func testAFullDiskReadsTheSameInBothStores() throws {
+        _ = try box.initVault(store: "sqlite")
+        _ = try runProgram(URL(fileURLWithPath: "/bin/sh"), ["-c", "dd if=/dev/zero of='\(disk)/filler' bs=4k"])
+        let full = try box.run(["new", "words"])
+        XCTAssertNotEqual(full.status, 0)
+        XCTAssertTrue(full.stderr.contains("No space left on device"), full.stderr)
+    }
+
     /// `recover` on a disk still full says the text is still kept, and where.
     func testRecoverOnAFullDiskSaysTheTextIsStillKept() throws {
         _ = try box.initVault(store: "files")
