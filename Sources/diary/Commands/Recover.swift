@@ -13,7 +13,8 @@ struct Recover: ParsableCommand {
             `new` and `edit` keep the text in a private directory on a memory file system \
             (diary-edit-PID-START-XXXXXX under $XDG_RUNTIME_DIR, else /dev/shm) while the editor \
             runs. When the text cannot be stored (a full disk, or any other reason), diary keeps \
-            that directory on purpose and says so; if diary is killed outright (SIGKILL, a \
+            that directory on purpose and says so (text piped or given to `new` is kept in such a \
+            directory too when it cannot be stored); if diary is killed outright (SIGKILL, a \
             crash), the directory stays too. Either way the plaintext stays there, in memory, \
             until reboot. Every command that opens the vault looks for such directories of this \
             vault whose diary no longer runs: on a terminal it offers to recover them, otherwise \
