@@ -123,6 +123,12 @@ enum SQLiteSchema {
         return [UInt8](data)
     }
 
+    /// Whether the file system holding `path` has no block left for an unprivileged write.
+    private static func isFull(_ path: String) -> Bool {
+        var info = statvfs()
+        return statvfs((path as NSString).deletingLastPathComponent, &info) == 0 && info.f_bavail == 0
+    }
+
     /// Maps GRDB's errors to `StoreError`, keeping SQL text and arguments out of the message.
     static func mapping<T>(path: String, _ body: () throws -> T) throws -> T {
         do {
@@ -132,7 +138,12 @@ enum SQLiteSchema {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:
                 throw StoreError.corrupt(path: path, detail: "not a valid sqlite database")
             case .SQLITE_FULL:
-                throw StoreError.io(path: path, detail: "no space left on device")
+                // The files store's wording (strerror's), so a full disk reads the same in both.
+                throw StoreError.io(path: path, detail: DurableFile.errnoText(ENOSPC))
+            case .SQLITE_IOERR where isFull(path):
+                // SQLite reports a full disk met while opening (its journal, its shared memory
+                // file) as a bare "disk I/O error".
+                throw StoreError.io(path: path, detail: DurableFile.errnoText(ENOSPC))
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 throw StoreError.io(path: path, detail: "database is locked by another process")
             case .SQLITE_ERROR:

@@ -34,6 +34,26 @@ final class EditorTests: XCTestCase {
         XCTAssertTrue(try box.ok(["show", id]).stdout.contains("new body"))
     }
 
+    /// An entry changed while its editor was open (another `diary edit`, a sync) is never
+    /// overwritten: the edited text becomes a new entry beside it, and diary says so.
+    func testAnEntryChangedWhileItsEditorWasOpenIsNotOverwritten() throws {
+        let short = String(id.prefix(8))
+        let inner = try box.script("printf 'the other edit\\n' >> \"$1\"", name: "inner.sh")
+        let outer = try box.script(
+            """
+            printf 'this edit\\n' >> "$1"
+            EDITOR='\(inner)' '\(DiarySandbox.binary.path)' edit \(short) || exit 9
+            """, name: "outer.sh")
+        let result = try box.ok(["edit", short], env: ["EDITOR": outer])
+        let added = result.out
+        XCTAssertEqual(added.count, 36, "the new entry's id on stdout: \(result.stdout) \(result.stderr)")
+        XCTAssertTrue(result.stderr.contains("changed while you edited it"), result.stderr)
+        let original = try box.ok(["show", id]).stdout
+        XCTAssertTrue(original.contains("the other edit"), original)
+        XCTAssertFalse(original.contains("this edit"), original)
+        XCTAssertTrue(try box.ok(["show", added]).stdout.contains("this edit"))
+    }
+
     func testEditorValueMayCarryArguments() throws {
         let editor = try box.script("[ \"$1\" = --wait ] || exit 9; printf 'Args ok\\n' > \"$2\"", name: "code.sh")
         try box.ok(["edit", String(id.prefix(8))], env: ["VISUAL": "\(editor) --wait", "EDITOR": "false"])

@@ -46,7 +46,8 @@ final class FullDiskTests: XCTestCase {
         let leftovers = try box.editorLeftovers()
         XCTAssertEqual(leftovers.count, 1, file: file, line: line)
         XCTAssertTrue(
-            result.stderr.contains("your text is kept in \(leftovers.first ?? "?")"), result.stderr, file: file,
+            result.stderr.contains("your text was not stored, and is kept in \(leftovers.first ?? "?")"), result.stderr,
+            file: file,
             line: line)
         XCTAssertTrue(result.stderr.contains("`diary recover` stores it"), result.stderr, file: file, line: line)
     }
@@ -83,5 +84,68 @@ final class FullDiskTests: XCTestCase {
         XCTAssertEqual(try box.ok(["recover"]).out, id)
         XCTAssertTrue(try box.ok(["show", id]).stdout.contains("an added paragraph"))
         XCTAssertEqual(try box.editorLeftovers(), [])
+    }
+    /// The adversarial review's case: an edit fails and is kept, the disk is freed, the entry is
+    /// edited and tagged again; `recover` must not put the older text back over the later edit.
+    func testRecoverNeverReplacesAnEntryChangedSinceTheEditBegan() throws {
+        _ = try box.initVault(store: "files")
+        let id = try box.ok(["new", "Canal notes\nfirst paragraph"]).out
+        let short = String(id.prefix(8))
+        let failing = try fillingEditor("Canal notes\\nfirst paragraph\\n\\nthe failed paragraph")
+        try assertKept(try box.run(["edit", short], env: ["EDITOR": failing]))
+        try freeTheDisk()
+        let appending = try box.script("printf 'the later paragraph\\n' >> \"$1\"\nexit 0", name: "append.sh")
+        try box.ok(["edit", short], env: ["EDITOR": appending])
+        try box.ok(["tag", short, "+later"])
+
+        let recovered = try box.ok(["recover"])
+        let added = recovered.out
+        XCTAssertNotEqual(added, id, "the kept text becomes an entry of its own")
+        XCTAssertTrue(recovered.stderr.contains("changed since the edit began"), recovered.stderr)
+        XCTAssertTrue(recovered.stderr.contains("as new entry \(added.prefix(8))"), recovered.stderr)
+        let original = try box.ok(["show", id]).stdout
+        XCTAssertTrue(original.contains("the later paragraph"), original)
+        XCTAssertFalse(original.contains("the failed paragraph"), original)
+        XCTAssertTrue(try box.ok(["show", added]).stdout.contains("the failed paragraph"))
+        XCTAssertEqual(try box.editorLeftovers(), [])
+    }
+
+    /// Text piped to `new` (or given as words) that cannot be stored is kept like an editor's.
+    func testPipedAndTypedTextThatCannotBeSavedIsKeptThenRecovered() throws {
+        // A files vault opens on a full disk and fails as it writes (sqlite fails already to open).
+        _ = try box.initVault(store: "files")
+        _ = try runProgram(URL(fileURLWithPath: "/bin/sh"), ["-c", "dd if=/dev/zero of='\(disk)/filler' bs=4k"])
+        let piped = try box.run(["new", "--tag", "p"], stdin: Data("piped precious\n".utf8))
+        try assertKept(piped)
+        try freeTheDisk()
+        let recovered = try box.ok(["recover"])
+        let entry = try XCTUnwrap(try box.listJSON().first)
+        XCTAssertEqual(entry["id"] as? String, recovered.out)
+        XCTAssertEqual(entry["title"] as? String, "piped precious")
+        XCTAssertEqual(entry["tags"] as? [String], ["p"])
+
+        _ = try runProgram(URL(fileURLWithPath: "/bin/sh"), ["-c", "dd if=/dev/zero of='\(disk)/filler' bs=4k"])
+        let typed = try box.run(["new", "typed", "words"])
+        try assertKept(typed)
+        XCTAssertTrue(typed.stderr.contains("was not stored"), typed.stderr)
+    }
+
+    /// Both stores word a full disk alike, also where SQLite fails to open on it.
+    func testAFullDiskReadsTheSameInBothStores() throws {
+        _ = try box.initVault(store: "sqlite")
+        _ = try runProgram(URL(fileURLWithPath: "/bin/sh"), ["-c", "dd if=/dev/zero of='\(disk)/filler' bs=4k"])
+        let full = try box.run(["new", "words"])
+        XCTAssertNotEqual(full.status, 0)
+        XCTAssertTrue(full.stderr.contains("No space left on device"), full.stderr)
+    }
+
+    /// `recover` on a disk still full says the text is still kept, and where.
+    func testRecoverOnAFullDiskSaysTheTextIsStillKept() throws {
+        _ = try box.initVault(store: "files")
+        let failed = try box.run(["new", "--edit"], env: ["EDITOR": try fillingEditor("Still here")])
+        try assertKept(failed)
+        let again = try box.run(["recover"])
+        try assertKept(again)
+        XCTAssertEqual(try box.editorLeftovers().count, 1)
     }
 }

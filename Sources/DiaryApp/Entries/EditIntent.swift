@@ -1,3 +1,5 @@
+import DiaryCrypto
+import DiaryVault
 import Foundation
 
 /// What a `new` or an `edit` meant to store besides the text: the date, the tags given as
@@ -20,6 +22,9 @@ public struct EditIntent: Equatable, Sendable {
     /// For an edit: the tags written in the text before it, which are not new when the edited
     /// text still holds them (`InlineTags.afterEdit`).
     public var writtenBefore: [String]
+    /// For an edit: the fingerprint of the entry's text and date when the edit began
+    /// (`fingerprint(of:)`), so that `recover` never puts a text over a later change.
+    public var entryBefore: String?
 
     /// A new entry's intent.
     public static func newEntry(date: Date, dateIsDay: Bool, tags: [String], starred: Bool) -> EditIntent {
@@ -27,11 +32,32 @@ public struct EditIntent: Equatable, Sendable {
             date: date, dateIsDay: dateIsDay, tags: tags.map(TagInput.clean), starred: starred, writtenBefore: [])
     }
 
-    /// An edit's intent: a new date or none, and the tags written in the text being edited.
-    public static func edit(of text: String, date: Date?, dateIsDay: Bool) -> EditIntent {
+    /// An edit's intent: a new date or none, the tags written in the text being edited, and
+    /// the entry as it was when the edit began.
+    public static func edit(of entry: Entry, date: Date?, dateIsDay: Bool) -> EditIntent {
         EditIntent(
             date: date, dateIsDay: date != nil && dateIsDay, tags: [], starred: false,
-            writtenBefore: InlineTags.find(in: text))
+            writtenBefore: InlineTags.find(in: entry.text), entryBefore: fingerprint(of: entry))
+    }
+
+    /// A hash (BLAKE2b, hex) of what an edit replaces: the entry's text and date. Its tags and
+    /// star are not part of it: an edit keeps the tags and star the entry has when it is stored.
+    public static func fingerprint(of entry: Entry) -> String {
+        // Room for all up front: a growing array would leave copies of the text in freed memory.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entry.text.utf8.count + 64)
+        defer { secureZero(&bytes) }
+        bytes.append(contentsOf: entry.text.utf8)
+        bytes.append(0)
+        bytes.append(contentsOf: "\(entry.date.timeIntervalSinceReferenceDate.bitPattern) \(entry.isCalendarDay)".utf8)
+        return BLAKE2b.hash(bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Whether `entry`, which this edit began from, changed since (another edit, a sync): then
+    /// storing the edit over it would lose that change. False when the edit recorded nothing
+    /// (a directory left by a diary that recorded no fingerprint).
+    public func entryChanged(_ entry: Entry) -> Bool {
+        entryBefore.map { $0 != Self.fingerprint(of: entry) } ?? false
     }
 
     /// The tags of `text` stored as a new entry: the options' first, then those written in it.
@@ -58,14 +84,16 @@ public struct EditIntent: Equatable, Sendable {
         var tags: [String]
         var starred: Bool
         var writtenBefore: [String]
+        var entryBefore: String?
     }
 
     /// The intent as one line of JSON (sorted keys): `version`, `date` (seconds since
-    /// 1970-01-01 UTC), `dateIsDay`, `tags`, `starred`, `writtenBefore`.
+    /// 1970-01-01 UTC), `dateIsDay`, `tags`, `starred`, `writtenBefore`, and for an edit
+    /// `entryBefore`.
     public var bytes: [UInt8] {
         let fields = Fields(
             version: Self.version, date: date?.timeIntervalSince1970, dateIsDay: dateIsDay, tags: tags,
-            starred: starred, writtenBefore: writtenBefore)
+            starred: starred, writtenBefore: writtenBefore, entryBefore: entryBefore)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings, numbers and booleans cannot fail.
@@ -79,14 +107,19 @@ public struct EditIntent: Equatable, Sendable {
         else { return nil }
         self.init(
             date: fields.date.map(Date.init(timeIntervalSince1970:)), dateIsDay: fields.date != nil && fields.dateIsDay,
-            tags: fields.tags, starred: fields.starred, writtenBefore: fields.writtenBefore)
+            tags: fields.tags, starred: fields.starred, writtenBefore: fields.writtenBefore,
+            entryBefore: fields.entryBefore)
     }
 
-    public init(date: Date?, dateIsDay: Bool, tags: [String], starred: Bool, writtenBefore: [String]) {
+    public init(
+        date: Date?, dateIsDay: Bool, tags: [String], starred: Bool, writtenBefore: [String],
+        entryBefore: String? = nil
+    ) {
         self.date = date
         self.dateIsDay = dateIsDay
         self.tags = tags
         self.starred = starred
         self.writtenBefore = writtenBefore
+        self.entryBefore = entryBefore
     }
 }

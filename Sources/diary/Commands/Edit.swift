@@ -22,6 +22,10 @@ struct Edit: ParsableCommand {
             with an error status, keeps the text in memory and says where: `diary recover` \
             stores it once the cause is fixed.
 
+            If the entry changes while its editor is open (another `diary edit`, a sync), it is \
+            not overwritten: the edited text becomes a new entry beside it (its id on stdout), \
+            and diary says so.
+
             Without an id, edits the newest entry (by its date).
 
             EXAMPLE
@@ -52,17 +56,19 @@ struct Edit: ParsableCommand {
             return (entryID, try vault.entry(entryID))
         }
         hintIfEntryUnchecked(vault)
-        let intent = EditIntent.edit(of: entry.text, date: date?.start, dateIsDay: date?.isDay ?? false)
+        let intent = EditIntent.edit(of: entry, date: date?.start, dateIsDay: date?.isDay ?? false)
         try Editor.edit(
             entry.text, limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: entryID), intent: intent
         ) { edited in
-            try save(edited, editing: entry, session: session, vault: vault)
+            try save(edited, editing: entry, intent: intent, session: session, vault: vault)
         }
     }
 
     /// Stores the edited text (with `--date`), deletes the entry when it was emptied (after
     /// confirmation), or says that nothing changed.
-    private func save(_ edited: String, editing entry: Entry, session: DiarySession, vault: Vault) throws {
+    private func save(
+        _ edited: String, editing entry: Entry, intent: EditIntent, session: DiarySession, vault: Vault
+    ) throws {
         let short = EntryFormat.shortID(entry.id)
         if EntryText.isBlank(edited) {
             try confirmDestructive(
@@ -76,12 +82,40 @@ struct Edit: ParsableCommand {
             Output.note("no changes; nothing written")
             return
         }
+        // Changed while the editor was open (another edit, a sync): never overwritten.
+        if let current = try? vault.entry(entry.id), intent.entryChanged(current) {
+            return try saveBeside(edited, changed: current, intent: intent, vault: vault)
+        }
         // Tags newly written in the text join the entry's tags; none is removed here (`diary
         // tag` does), and one the text held before stays removed if `diary tag` removed it.
         let tags = textChanged ? InlineTags.afterEdit(entry.tags, before: entry.text, text: edited) : nil
         _ = try vault.update(
             entry.id, text: textChanged ? edited : nil, date: date?.start, dateIsDay: date?.isDay ?? false, tags: tags)
         Output.note("saved \(short)")
+    }
+}
+
+extension Edit {
+    /// Stores `edited` as a new entry beside `changed`, which changed while its editor was
+    /// open, as `recover` stores such an edit (`LeftoverText`): with its date, tags and star.
+    fileprivate func saveBeside(_ edited: String, changed: Entry, intent: EditIntent, vault: Vault) throws {
+        let short = EntryFormat.shortID(changed.id)
+        switch try LeftoverText.store(edited, editing: changed.id, intent: intent, in: vault) {
+        case .addedBesideChanged(let added, _):
+            Output.data(EntryFormat.fullID(added))
+            Output.note(
+                "entry \(short) changed while you edited it (another edit or a sync), so it was not replaced; "
+                    + "your text is new entry \(EntryFormat.shortID(added))")
+            Output.hint("compare them with `diary show \(short) \(EntryFormat.shortID(added))`")
+        case .added(let added):
+            Output.data(EntryFormat.fullID(added))
+            Output.note(
+                "entry \(short) was deleted while you edited it; your text is new entry \(EntryFormat.shortID(added))")
+        case .updated:
+            Output.note("saved \(short)")
+        case .unchanged, .empty:
+            Output.note("entry \(short) already holds this text; nothing written")
+        }
     }
 }
 

@@ -41,9 +41,10 @@ struct New: ParsableCommand {
             editor that fails (exits non-zero, as vim's :cq does) stores nothing: status 1. \
             Text that is not UTF-8 or larger than 8 MiB is refused (status 67).
 
-            If what you wrote in the editor cannot be stored (a full disk, or any other \
-            reason), diary exits with an error status, keeps the text in memory with its date, \
-            tags and star, and says where: `diary recover` stores it once the cause is fixed.
+            If the text cannot be stored (a full disk, or any other reason), diary exits with \
+            an error status, keeps the text in memory with its date, tags and star, and says \
+            where: `diary recover` stores it once the cause is fixed. So is text from the \
+            editor, from stdin and from the arguments.
 
             EXAMPLE
               diary new --tag walks --star
@@ -103,7 +104,9 @@ struct New: ParsableCommand {
             }
             entry = stored
         } else {
-            entry = try store(try text ?? StdinText.read(limit: Vault.maximumTextBytes), in: vault)
+            let body = try text ?? StdinText.read(limit: Vault.maximumTextBytes)
+            try TextInput.check(body, limit: Vault.maximumTextBytes)
+            entry = try storeOrKeep(body, in: vault)
         }
         Output.data(EntryFormat.fullID(entry.id))
         // A person at a terminal is told what was stored; a script reads the id on stdout and
@@ -120,6 +123,29 @@ struct New: ParsableCommand {
         return try vault.add(
             text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star,
             tags: InlineTags.forNewEntry(given: tags, text: body))
+    }
+
+    /// Stores text given on stdin or as arguments; when that fails (a full disk, any reason),
+    /// keeps it in memory for `diary recover` as an editor's text is kept (`TextKept`). Piped
+    /// text exists nowhere else.
+    private func storeOrKeep(_ body: String, in vault: Vault) throws -> Entry {
+        do {
+            return try store(body, in: vault)
+        } catch {
+            let intent = EditIntent.newEntry(
+                date: date?.start ?? Date(), dateIsDay: date?.isDay ?? false, tags: tags, starred: star)
+            do {
+                let path = try InterruptedEdits.keep(body, owner: .init(vault: vault.id, entry: nil), intent: intent)
+                throw TextKept(error: error, path: path)
+            } catch let kept as TextKept {
+                throw kept
+            } catch let notKept {
+                Output.warning(
+                    "the text was not stored, and could not be kept for `diary recover`: "
+                        + (ErrorReport(notKept)?.message ?? "\(notKept)"))
+                throw error
+            }
+        }
     }
 
     /// The title cut to one short line.

@@ -14,7 +14,8 @@ extension ErrorReport {
         let cause = ErrorReport(kept.error) ?? ErrorReport(message: "\(kept.error)", hint: nil, code: .failure)
         let recover = "`diary recover` stores it once that is fixed; `diary recover --discard` wipes it"
         self.init(
-            message: "\(cause.message); your text is kept in \(kept.path) (in memory, until reboot)",
+            message:
+                "\(cause.message); your text was not stored, and is kept in \(kept.path) (in memory, until reboot)",
             hint: [cause.hint, recover].compactMap { $0 }.joined(separator: "; "),
             code: cause.code == .ok ? .failure : cause.code)
     }

@@ -110,6 +110,34 @@ enum InterruptedEdits {
         }
     }
 
+    /// Keeps `text`, which could not be stored, in a new directory of this process for
+    /// `recover`, with its owner and intent, as `Editor` keeps an editor's text; returns the
+    /// directory. For text from stdin or the arguments: it never touches persistent disk.
+    static func keep(_ text: String, owner: Owner, intent: EditIntent) throws -> String {
+        let directory = try MemoryDirectory.create(prefix: namePrefix())
+        defer { close(directory.fd) }
+        do {
+            _ = try directory.createFile(ownerFile, contents: owner.bytes)
+            var bytes = intent.bytes
+            defer { secureZero(&bytes) }
+            _ = try directory.createFile(intentFile, contents: bytes)
+            // `recover` drops the one newline an editor ends its file with: add it, so the text
+            // comes back as it was given.
+            var content = [UInt8]()
+            content.reserveCapacity(text.utf8.count + 1)
+            defer { secureZero(&content) }
+            content.append(contentsOf: text.utf8)
+            content.append(UInt8(ascii: "\n"))
+            _ = try directory.createFile(entryFile, contents: content)
+        } catch {
+            // Half a directory keeps nothing worth having; the plaintext in it must not stay.
+            MemoryDirectory.wipeContents(of: directory.fd)
+            rmdir(directory.path)
+            throw error
+        }
+        return directory.path
+    }
+
     /// What `recover` did with one directory.
     typealias Outcome = RecoveredText
 
@@ -172,7 +200,9 @@ enum InterruptedEdits {
             do {
                 report(try recover(edit, into: vault), from: edit)
             } catch {
-                Output.warning("could not recover \(edit.path): \(ErrorReport(error)?.message ?? "\(error)")")
+                Output.warning(
+                    "could not recover \(edit.path): \(ErrorReport(error)?.message ?? "\(error)"); "
+                        + "the text is still kept there, and `diary recover` stores it later")
             }
         }
     }
@@ -184,6 +214,12 @@ enum InterruptedEdits {
             Output.note("recovered \(found.what) from \(found.path) as entry \(EntryFormat.shortID(id))")
         case .updated:
             Output.note("recovered \(found.what) from \(found.path)")
+        case .addedBesideChanged(let added, let original):
+            let short = EntryFormat.shortID(original)
+            Output.note(
+                "recovered \(found.what) from \(found.path) as new entry \(EntryFormat.shortID(added)): "
+                    + "entry \(short) changed since the edit began, so it was not replaced")
+            Output.hint("compare them with `diary show \(short) \(EntryFormat.shortID(added))`")
         case .unchanged:
             Output.note("\(found.path) held \(found.what) with no changes; wiped it")
         case .empty:

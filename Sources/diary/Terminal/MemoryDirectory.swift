@@ -121,7 +121,7 @@ struct MemoryDirectory {
     }
 
     /// Wipes what the directory open as `dirfd` holds, subdirectories included.
-    private static func wipeContents(of dirfd: Int32) {
+    static func wipeContents(of dirfd: Int32) {
         let listing = dup(dirfd)
         guard listing >= 0, let dir = fdopendir(listing) else { return }
         var names: [String] = []

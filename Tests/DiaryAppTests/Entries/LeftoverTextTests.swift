@@ -13,8 +13,12 @@ final class EditIntentTests: XCTestCase {
             starred: true)
         XCTAssertEqual(day.tags, ["home", "walks"], "options' tags are cleaned as --tag cleans them")
         XCTAssertEqual(EditIntent(day.bytes), day)
-        let edit = EditIntent.edit(of: "Plans #planning and @work", date: nil, dateIsDay: true)
+        let entry = Entry(
+            id: UUID(), text: "Plans #planning and @work", date: Date(timeIntervalSince1970: 1_732_482_000.125),
+            created: Date(), modified: Date(), starred: false, tags: [])
+        let edit = EditIntent.edit(of: entry, date: nil, dateIsDay: true)
         XCTAssertEqual(edit.writtenBefore, ["planning", "work"])
+        XCTAssertEqual(edit.entryBefore, EditIntent.fingerprint(of: entry))
         XCTAssertFalse(edit.dateIsDay, "no date, no whole day")
         XCTAssertEqual(EditIntent(edit.bytes), edit)
     }
@@ -26,6 +30,29 @@ final class EditIntentTests: XCTestCase {
         XCTAssertNil(EditIntent(Array(text.replacingOccurrences(of: "\"version\":1", with: "\"version\":2").utf8)))
         XCTAssertNil(EditIntent(Array(bytes.dropLast())))
         XCTAssertNil(EditIntent([]))
+    }
+
+    /// An edit's fingerprint changes with the entry's text or date, not with its tags or star
+    /// (an edit keeps those as they are when it is stored).
+    func testTheFingerprintFollowsTextAndDate() {
+        let entry = Entry(
+            id: UUID(), text: "Canal", date: Date(timeIntervalSince1970: 1_732_482_000), created: Date(),
+            modified: Date(), starred: false, tags: [])
+        let intent = EditIntent.edit(of: entry, date: nil, dateIsDay: false)
+        XCTAssertFalse(intent.entryChanged(entry))
+        var later = entry
+        later.tags = ["later"]
+        later.starred = true
+        XCTAssertFalse(intent.entryChanged(later))
+        later.text = "Canal, and more"
+        XCTAssertTrue(intent.entryChanged(later))
+        later = entry
+        later.date = entry.date.addingTimeInterval(0.001)
+        XCTAssertTrue(intent.entryChanged(later))
+        later = entry
+        later.isCalendarDay = true
+        XCTAssertTrue(intent.entryChanged(later))
+        XCTAssertNotEqual(EditIntent.fingerprint(of: entry), "", "never empty")
     }
 }
 
@@ -57,7 +84,7 @@ final class LeftoverTextTests: VaultTestCase {
         // `diary tag ID -planning` left the entry without the tag its text still holds.
         let id = try vault.add(text: before, tags: ["kept"]).id
         let when = date("2026-11-20T08:00:00Z")
-        let intent = EditIntent.edit(of: before, date: when, dateIsDay: false)
+        let intent = EditIntent.edit(of: try vault.entry(id), date: when, dateIsDay: false)
         let outcome = try LeftoverText.store(
             "Plans #planning\nand a #swim", editing: id, intent: intent, in: vault)
         XCTAssertEqual(outcome, .updated(id))
@@ -70,7 +97,7 @@ final class LeftoverTextTests: VaultTestCase {
     func testUnchangedBlankAndOrphanedTexts() throws {
         let vault = try makeVault(.files)
         let id = try vault.add(text: "Same").id
-        let intent = EditIntent.edit(of: "Same", date: nil, dateIsDay: false)
+        let intent = EditIntent.edit(of: try vault.entry(id), date: nil, dateIsDay: false)
         XCTAssertEqual(try LeftoverText.store("Same", editing: id, intent: intent, in: vault), .unchanged(id))
         XCTAssertEqual(try LeftoverText.store(" \n", editing: nil, intent: nil, in: vault), .empty)
         // The edited entry was deleted since: the text becomes an entry of its own.
@@ -79,6 +106,32 @@ final class LeftoverTextTests: VaultTestCase {
         else { return XCTFail() }
         XCTAssertNotEqual(other, id)
         XCTAssertEqual(try vault.entry(other).tags, ["x"])
+    }
+
+    /// The entry was edited (and tagged) after the edit began: the left text never replaces it;
+    /// it becomes a new entry with the entry's date, tags and star, and the outcome names both.
+    func testAnEditNeverReplacesALaterChange() throws {
+        let vault = try makeVault(.files)
+        let when = date("2026-11-20T08:00:00Z")
+        let id = try vault.add(text: "Canal #walks", date: when, starred: true, tags: ["walks"]).id
+        let intent = EditIntent.edit(of: try vault.entry(id), date: nil, dateIsDay: false)
+        try vault.update(id, text: "Canal #walks\nthe later paragraph")
+        try vault.update(id, tags: ["later", "walks"])
+
+        let outcome = try LeftoverText.store(
+            "Canal #walks\nthe failed paragraph #swim", editing: id, intent: intent, in: vault)
+        guard case .addedBesideChanged(let added, let original) = outcome else { return XCTFail("\(outcome)") }
+        XCTAssertEqual(original, id)
+        XCTAssertEqual(try vault.entry(id).text, "Canal #walks\nthe later paragraph")
+        let copy = try vault.entry(added)
+        XCTAssertEqual(copy.text, "Canal #walks\nthe failed paragraph #swim")
+        XCTAssertEqual(copy.date, when)
+        XCTAssertTrue(copy.starred)
+        XCTAssertEqual(copy.tags, ["later", "swim", "walks"])
+        // A later change that already holds the left text loses nothing: nothing to store.
+        XCTAssertEqual(
+            try LeftoverText.store("Canal #walks\nthe later paragraph", editing: id, intent: intent, in: vault),
+            .unchanged(id))
     }
 
     /// A directory left by a diary that kept no intent: stored as before (a new entry now, with
