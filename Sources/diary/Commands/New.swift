@@ -109,7 +109,7 @@ struct New: ParsableCommand {
         // A person at a terminal is told what was stored; a script reads the id on stdout and
         // gets a quiet stderr.
         if isatty(STDERR_FILENO) == 1 {
-            Output.note("diary: added \(EntryFormat.shortID(entry.id)) \"\(Self.shortened(entry.title))\"")
+            Output.note("diary: added \(EntryFormat.shortID(entry.id)) \"\(Self.shortened(EntryFormat.displayTitle(entry.title)))\"")
         }
     }
 
