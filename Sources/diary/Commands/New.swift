@@ -115,7 +115,8 @@ struct New: ParsableCommand {
         // A person at a terminal is told what was stored; a script reads the id on stdout and
         // gets a quiet stderr.
         if isatty(STDERR_FILENO) == 1 {
-            Output.note("diary: added \(EntryFormat.shortID(entry.id)) \"\(Self.shortened(EntryFormat.displayTitle(entry.title)))\"")
+            let title = Self.shortened(EntryFormat.displayTitle(entry.title))
+            Output.note("diary: added \(EntryFormat.shortID(entry.id)) \"\(title)\"")
         }
     }
 

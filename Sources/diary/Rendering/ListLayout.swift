@@ -60,7 +60,8 @@ enum ListLayout {
             {
                 untagged.append(word)
             }
-            let parts = (after.isEmpty ? [] : [EntryFormat.tagList(after)]) + untagged.map { "-#" + Printable.escaped($0) }
+            let parts =
+                (after.isEmpty ? [] : [EntryFormat.tagList(after)]) + untagged.map { "-#" + Printable.escaped($0) }
             return parts.joined(separator: " ")
         }
         let all = tags(shownIn: title)
