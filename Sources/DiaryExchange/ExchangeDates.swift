@@ -54,7 +54,8 @@ enum ExchangeDates {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        guard let local = calendar.date(from: parts) else { return nil }
+        // Gregorian before 1582 too, as the CLI reads and prints days (Foundation's is Julian there).
+        guard let local = ProlepticGregorian.date(parts, in: calendar) else { return nil }
         return Date(millisecondsSince1970: local.millisecondsSince1970 + Int64(millisecond))
     }
 
@@ -74,8 +75,7 @@ enum ExchangeDates {
     static func day(_ date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+        return ProlepticGregorian.day(of: date, in: calendar).iso
     }
 }
 

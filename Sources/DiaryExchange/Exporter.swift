@@ -39,13 +39,17 @@ public enum Exporter {
         formatter.gregorianStartDate = .distantPast
         formatter.dateStyle = .full
         formatter.timeStyle = .short
+        // A whole-day entry has no time of day to show ("at 12:00 AM" would be made up).
+        let dayFormatter = formatter.copy() as! DateFormatter
+        dayFormatter.timeStyle = .none
         var out = "# Diary\n"
         let newestFirst = entries.sorted(by: Entry.newestFirst)
         for entry in oldestFirst ? newestFirst.reversed() : newestFirst {
-            var meta = [formatter.string(from: entry.date)]
+            var meta = [(entry.isCalendarDay ? dayFormatter : formatter).string(from: entry.date)]
             if entry.starred { meta.append("★ starred") }
             if !entry.tags.isEmpty { meta.append("tags: " + entry.tags.joined(separator: ", ")) }
-            out += "\n## \(entry.title)\n\n*\(meta.joined(separator: " · "))*\n"
+            // A heading's own `#`s would read `## # Title` (EntryText.displayTitle).
+            out += "\n## \(EntryText.displayTitle(entry.title))\n\n*\(meta.joined(separator: " · "))*\n"
             let body = entry.body.trimmingCharacters(in: .whitespacesAndNewlines)
             if !body.isEmpty { out += "\n\(body)\n" }
         }

@@ -66,5 +66,6 @@ do {
     let full = Diary.fullMessage(for: error)
     let message = ErrorReport.parserMessage(full)
     Output.error(message)  // ArgumentParser's messages quote the arguments as typed
+    if let hint = New.dashTextHint(command: arguments.first, message: message) { Output.hint(hint) }
     exit(code.rawValue)
 }

@@ -76,12 +76,25 @@ final class CalendarTests: XCTestCase {
         let shown = try json(["calendar"])["year"] as? Int
         let after = utc.component(.year, from: Date())
         XCTAssertTrue(shown == before || shown == after, "\(String(describing: shown))")
-        for bad in ["0", "1582", "10000", "twenty"] {
+        for bad in ["0", "10000", "twenty"] {
             let result = try box.run(["calendar", bad])
             XCTAssertEqual(result.status, 64, bad)
             XCTAssertEqual(result.stdout, "", bad)
             XCTAssertTrue(result.stderr.contains("diary: error:"), result.stderr)
         }
+    }
+
+    /// Years before 1583 are shown, Gregorian as the dates are (issue 22: `calendar 1500` was
+    /// refused): an entry made on 1500-03-01 is on that day, and year 1 is drawn.
+    func testEarlyYearsAreGregorian() throws {
+        try write(3, on: "1500-03-01")
+        let year = try json(["calendar", "1500"])
+        XCTAssertEqual(year["entries"] as? Int, 1)
+        let days = try days(year)
+        XCTAssertEqual(days.count, 365)
+        XCTAssertEqual(days["1500-03-01"]?["entries"] as? Int, 1)
+        let drawn = try box.ok(["calendar", "1"], env: ["LC_ALL": "C"]).stdout
+        XCTAssertTrue(drawn.contains("January"), drawn)
     }
 
     /// The calendar in the locale LC_ALL names, into a pipe without colour and 80 columns wide

@@ -3,9 +3,9 @@ import Foundation
 
 /// `diary calendar`'s year: its bounds as instants, and each of its days with what was written.
 public struct CalendarYear: Sendable {
-    /// The years a calendar covers: before 1583 Foundation's calendar is Julian, and
-    /// `CalendarDay` counts Gregorian days.
-    public static let years = 1583...9999
+    /// The years a calendar covers, in the proleptic Gregorian calendar (as ISO 8601 and the
+    /// vault's dates count them).
+    public static let years = 1...9999
 
     public let year: Int
     /// Every day of the year in order, with its tally (zero for a day without entries).
@@ -29,8 +29,10 @@ public struct CalendarYear: Sendable {
 
     /// The filter that reads the year: its first instant to its last, in `calendar`'s time zone.
     public static func filter(year: Int, calendar: Calendar) -> EntryFilter {
-        let start = calendar.date(from: DateComponents(year: year, month: 1, day: 1))!
-        let end = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1))!.addingTimeInterval(-0.001)
+        // Gregorian before 1582 too, as the days are counted (`ProlepticGregorian`).
+        let start = ProlepticGregorian.date(DateComponents(year: year, month: 1, day: 1), in: calendar)!
+        let next = ProlepticGregorian.date(DateComponents(year: year + 1, month: 1, day: 1), in: calendar)!
+        let end = next.addingTimeInterval(-0.001)
         return EntryFilter(from: start, to: end)
     }
 }

@@ -17,10 +17,10 @@ public struct CalendarDay: Hashable, Comparable, Sendable {
         self.day = day
     }
 
-    /// The day on which `date` falls in `calendar`'s time zone.
+    /// The day on which `date` falls in `calendar`'s time zone (Gregorian before 1582 too:
+    /// `ProlepticGregorian`).
     public init(_ date: Date, calendar: Calendar) {
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        self.init(year: c.year!, month: c.month!, day: c.day!)
+        self = ProlepticGregorian.day(of: date, in: calendar)
     }
 
     /// Days since 1970-01-01 of this day.
@@ -64,7 +64,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable {
     /// Noon of this day in `calendar`'s time zone: an instant that surely falls on it, for
     /// formatting the day.
     public func noon(in calendar: Calendar) -> Date {
-        calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12))!
+        ProlepticGregorian.date(DateComponents(year: year, month: month, day: day, hour: 12), in: calendar)!
     }
 
     public static func < (a: CalendarDay, b: CalendarDay) -> Bool {

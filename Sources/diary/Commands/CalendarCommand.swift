@@ -49,9 +49,9 @@ struct CalendarCommand: ParsableCommand {
     var ascii = false
 
     func validate() throws {
-        // Before 1583 Foundation's calendar is Julian, and `CalendarDay` counts Gregorian days.
+        // The Gregorian calendar counted backwards before 1582, as ISO 8601 dates are.
         if let year, !CalendarYear.years.contains(year) {
-            throw ValidationError("the year must be between 1583 and 9999 (the Gregorian calendar)")
+            throw ValidationError("the year must be between 1 and 9999 (the Gregorian calendar)")
         }
     }
 

@@ -50,7 +50,7 @@ struct Conflicts: ParsableCommand {
     static func describe(_ entry: Entry) -> String {
         var parts = [DateOutput.day(entry.date)]
         if entry.starred { parts.append("★") }
-        parts.append(Printable.escaped(entry.title))
+        parts.append(Printable.escaped(EntryFormat.displayTitle(entry.title)))
         parts += entry.tags.map { "#" + Printable.escaped($0) }
         let words = entry.text.split(whereSeparator: { $0.isWhitespace }).count
         parts.append("(\(words) word\(words == 1 ? "" : "s"))")

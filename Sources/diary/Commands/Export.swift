@@ -24,7 +24,8 @@ struct Export: ParsableCommand {
             or, when -o names a directory (one that exists, or a path ending in '/'), one \
             .md file per entry with front matter that `diary import --from markdown` reads back.
 
-            Without -o/--output the export goes to stdout. An existing file is never overwritten \
+            Without -o/--output, or with -o -, the export goes to stdout (JSON or one Markdown \
+            document; a file named '-' is -o ./-). An existing file is never overwritten \
             (status 73, nothing written); files are created with mode 0600, a new directory \
             with mode 0700.
 
@@ -47,7 +48,8 @@ struct Export: ParsableCommand {
     @Option(
         name: [.customShort("o"), .customLong("output")],
         help: ArgumentHelp(
-            "Where to write (a file; for markdown also a directory); default stdout.", valueName: "path"),
+            "Where to write (a file; for markdown also a directory; - for stdout); default stdout.",
+            valueName: "path"),
         completion: .file())
     var output: String?
 
@@ -60,8 +62,11 @@ struct Export: ParsableCommand {
     var yes = false
 
     func validate() throws {
-        if format == .json, let output, output.hasSuffix("/") {
-            throw ValidationError("--format json writes one file; give a file name, not a directory")
+        if format == .json, let output, ExportDestination.namesDirectory(output) {
+            // Said before the passphrase, and not as "already exists": the path is a directory.
+            let example = (output.hasSuffix("/") ? output : output + "/") + "diary.json"
+            throw ValidationError(
+                "'\(output)' is a directory; --format json writes one file: give a file path, such as \(example)")
         }
     }
 
@@ -91,17 +96,26 @@ enum ExportDestination: CustomStringConvertible {
     case file(URL)
     case directory(URL)
 
-    /// A directory only for Markdown, and only when `path` is one or ends in '/'.
+    /// Stdout without a path or for `-`; a directory only for Markdown, and only when `path`
+    /// is one or ends in '/'.
     init(_ path: String?, format: ExportFormat) throws {
-        guard let path else { self = .stdout; return }
+        // `-` is stdout, as for most tools; a file of that name is `./-`.
+        guard let path, path != "-" else { self = .stdout; return }
         let expanded = (path as NSString).expandingTildeInPath
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: expanded, isDirectory: &isDirectory)
-        if format == .markdown && (path.hasSuffix("/") || (exists && isDirectory.boolValue)) {
+        if format == .markdown && Self.namesDirectory(path) {
             self = .directory(URL(fileURLWithPath: expanded, isDirectory: true).standardizedFileURL)
         } else {
             self = .file(URL(fileURLWithPath: expanded).standardizedFileURL)
         }
+    }
+
+    /// True when `path` ends in '/' or is an existing directory (`-` is stdout, never one).
+    static func namesDirectory(_ path: String) -> Bool {
+        guard path != "-" else { return false }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(
+            atPath: (path as NSString).expandingTildeInPath, isDirectory: &isDirectory)
+        return path.hasSuffix("/") || (exists && isDirectory.boolValue)
     }
 
     var url: URL? {

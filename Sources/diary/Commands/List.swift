@@ -12,11 +12,14 @@ struct List: ParsableCommand {
         discussion: """
             One line per entry: short id, date and time of day (in your locale, from LC_ALL, \
             LC_TIME or LANG; no time for an entry dated by a whole day), a star when starred, \
-            the title (a Markdown heading without its #s), the tags not already written in it. \
+            the title (a Markdown heading without its #s), the tags not already written in it \
+            (a #word of the title that is not a tag, as after `diary tag ID -word`, follows it \
+            as -#word). \
             --reverse lists oldest first; with -n it still picks the newest n. Ids are shown with 8 hex digits, more \
             when another entry shares those; on a terminal, long titles are cut to its \
             width. --json prints an array of objects with id, title, date, created, modified \
-            (ISO 8601), starred, tags and size.
+            (ISO 8601), starred, tags and size; its title is the first line as written (a \
+            heading keeps its #s, for programs to see the text as stored).
 
             --on DATE lists one day (in your time zone); --on-this-day lists the entries dated \
             on today's month and day in earlier years.

@@ -46,6 +46,10 @@ struct New: ParsableCommand {
             where: `diary recover` stores it once the cause is fixed. So is text from the \
             editor, from stdin and from the arguments.
 
+            Text that starts with '-' goes after `--` (`diary new -- it was -5 degrees`). A \
+            date of several words is quoted: `--date 'yesterday 9pm'` (diary warns when the \
+            text's first words would have made --date another date). An empty --tag is refused.
+
             EXAMPLE
               diary new --tag walks --star
               diary new --date yesterday < notes.txt
@@ -83,9 +87,11 @@ struct New: ParsableCommand {
 
     func validate() throws {
         for tag in tags { try Tags.validate(tag) }
+        try Self.refuseEmptyTags(tags)
     }
 
     func run() throws {
+        warnOfDateInText()
         // Open first: a locked vault must fail before the user has written anything.
         let vault = try global.session().openVault()
         let entry: Entry
@@ -112,7 +118,8 @@ struct New: ParsableCommand {
         // A person at a terminal is told what was stored; a script reads the id on stdout and
         // gets a quiet stderr.
         if isatty(STDERR_FILENO) == 1 {
-            Output.note("diary: added \(EntryFormat.shortID(entry.id)) \"\(Self.shortened(entry.title))\"")
+            let title = Self.shortened(EntryFormat.displayTitle(entry.title))
+            Output.note("diary: added \(EntryFormat.shortID(entry.id)) \"\(title)\"")
         }
     }
 
@@ -146,6 +153,55 @@ struct New: ParsableCommand {
                 throw error
             }
         }
+    }
+
+    /// `--tag ""` (or `--tag '#'`) names no tag: refused rather than dropped without a word.
+    static func refuseEmptyTags(_ tags: [String]) throws {
+        if tags.contains(where: { Tags.clean($0).isEmpty }) {
+            throw ValidationError("--tag needs a name; an empty tag cannot be stored")
+        }
+    }
+
+    /// `diary new --date yesterday 9pm Saw a heron`: the shell gave --date `yesterday` alone,
+    /// and `9pm` became the text's first word. What is stored stays as typed; stderr says how
+    /// the date was read and how to quote it.
+    private func warnOfDateInText() {
+        guard let raw = Self.dateText(in: CommandLine.arguments),
+            let longer = Self.longerDate(raw, words: words)
+        else { return }
+        Output.warning("the date was taken as '\(raw)'; the text starts with '\(longer.dropFirst(raw.count + 1))'")
+        Output.hint("for the date '\(longer)', quote it: diary new --date '\(longer)' …")
+    }
+
+    /// The date phrase `date` and the first one or two `words` make together, when that is a
+    /// date other than `date` alone.
+    static func longerDate(_ date: String, words: [String], now: Date = Date()) -> String? {
+        let alone = DateInput.parse(date, now: now, in: DateOutput.context)
+        for count in stride(from: min(2, words.count), through: 1, by: -1) {
+            let phrase = ([date] + words.prefix(count)).joined(separator: " ")
+            if let longer = DateInput.parse(phrase, now: now, in: DateOutput.context), longer != alone {
+                return phrase
+            }
+        }
+        return nil
+    }
+
+    /// The value of `--date` as typed (`--date X` or `--date=X`), for the warning above.
+    static func dateText(in arguments: [String]) -> String? {
+        for (i, argument) in arguments.enumerated() {
+            if argument == "--" { return nil }
+            if argument.hasPrefix("--date=") { return String(argument.dropFirst("--date=".count)) }
+            if argument == "--date", i + 1 < arguments.count { return arguments[i + 1] }
+        }
+        return nil
+    }
+
+    /// The hint after `unknown option '-5'` for `new`: text that starts with '-' goes after `--`.
+    static func dashTextHint(command: String?, message: String) -> String? {
+        guard command == "new", message.hasPrefix("unknown option '-") else { return nil }
+        // The message's first line (ArgumentParser appends the usage after it).
+        let option = message.prefix { $0 != "\n" }.dropFirst("unknown option ".count)
+        return "if \(option) is part of the text, put -- before the text: diary new -- it was -5 degrees"
     }
 
     /// The title cut to one short line.

@@ -10,21 +10,9 @@ enum EntryFormat {
     /// The lowercase UUID, the form printed by `new` and in JSON.
     static func fullID(_ id: UUID) -> String { id.uuidString.lowercased() }
 
-    /// A title as `list`, `show` and `delete` show it: a Markdown heading (`# Trip`, `## Trip`)
-    /// without its `#`s and the space after them.
-    ///
-    /// Why here and not where the title is stored: the sealed index keeps the first line as it
-    /// was written (FORMAT.md §7), and every diary, older ones and sync peers included, must
-    /// derive the same row from the same text; a reader-side rule changes no vault and applies
-    /// at once to entries written before it. `--json` keeps the stored title.
-    static func displayTitle(_ title: String) -> String {
-        let marks = title.prefix { $0 == "#" }
-        guard (1...6).contains(marks.count) else { return title }
-        let rest = title.dropFirst(marks.count)
-        guard rest.first == " " || rest.first == "\t" else { return title }
-        let text = rest.trimmingCharacters(in: .whitespaces)
-        return text.isEmpty ? title : text
-    }
+    /// A title as people read it (`EntryText.displayTitle`: a Markdown heading without its
+    /// `#`s); `--json` keeps the stored title.
+    static func displayTitle(_ title: String) -> String { EntryText.displayTitle(title) }
 
     /// `#tag #tag`, control characters escaped.
     static func tagList(_ tags: [String], raw: Bool = false) -> String {

@@ -45,13 +45,24 @@ enum ListLayout {
     }
 
     /// The title as shown and the tags not already written in it, cut to `room` columns when
-    /// it is given. A tag the cut took out of the title follows it again.
+    /// it is given. A tag the cut took out of the title follows it again. A `#word` of the
+    /// title that is not one of the entry's tags (taken off with `diary tag ID -word`) follows
+    /// it as `-#word`, so that the line does not read as if the entry had the tag.
     static func titleAndTags(_ s: EntrySummary, room: Int?) -> (title: String, tags: String) {
         let title = Printable.escaped(EntryFormat.displayTitle(s.title))
         func tags(shownIn title: String) -> String {
             let written = InlineTags.find(in: title)
             let after = s.tags.filter { tag in !written.contains { EntryText.sameTag($0, tag) } }
-            return after.isEmpty ? "" : EntryFormat.tagList(after)
+            var untagged: [String] = []
+            for word in written
+            where !s.tags.contains(where: { EntryText.sameTag($0, word) })
+                && !untagged.contains(where: { EntryText.sameTag($0, word) })
+            {
+                untagged.append(word)
+            }
+            let parts =
+                (after.isEmpty ? [] : [EntryFormat.tagList(after)]) + untagged.map { "-#" + Printable.escaped($0) }
+            return parts.joined(separator: " ")
         }
         let all = tags(shownIn: title)
         guard let room else { return (title, all) }

@@ -46,9 +46,27 @@ final class CalendarYearTests: VaultTestCase {
     }
 
     func testTheYearsACalendarCovers() {
-        XCTAssertTrue(CalendarYear.years.contains(1583))
+        XCTAssertTrue(CalendarYear.years.contains(1))
+        XCTAssertTrue(CalendarYear.years.contains(1582))
         XCTAssertTrue(CalendarYear.years.contains(9999))
-        XCTAssertFalse(CalendarYear.years.contains(1582))
+        XCTAssertFalse(CalendarYear.years.contains(0))
         XCTAssertFalse(CalendarYear.years.contains(10000))
+    }
+
+    /// Years before 1583 are Gregorian (issue 22: they were refused; Foundation's calendar is
+    /// Julian there): an entry made on 1500-03-01 is counted on that day, and only its year
+    /// reads it.
+    func testEarlyYearsAreGregorian() throws {
+        let vault = try makeVault(.sqlite)
+        let calendar = Fixed.utc
+        let day = try XCTUnwrap(ProlepticGregorian.date(DateComponents(year: 1500, month: 3, day: 1), in: calendar))
+        let newYear = try XCTUnwrap(ProlepticGregorian.date(DateComponents(year: 1, month: 1, day: 1), in: calendar))
+        _ = try vault.add(text: words(2), date: day.addingTimeInterval(3600))
+        _ = try vault.add(text: words(3), date: newYear.addingTimeInterval(60))
+        let early = try year(1500, vault)
+        XCTAssertEqual(early.days.count, 365, "1500 is not a Gregorian leap year")
+        XCTAssertEqual(tally(early, "1500-03-01")?.entries, 1)
+        XCTAssertEqual(early.days.map(\.tally.entries).reduce(0, +), 1)
+        XCTAssertEqual(tally(try year(1, vault), "0001-01-01")?.entries, 1)
     }
 }

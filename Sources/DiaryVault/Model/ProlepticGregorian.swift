@@ -1,4 +1,3 @@
-import DiaryVault
 import Foundation
 
 /// Gregorian days before 1582 too: what diary parses and prints, one calendar both ways.
