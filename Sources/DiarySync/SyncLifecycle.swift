@@ -244,6 +244,13 @@ public enum SyncLifecycle {
         throw VaultError.wrongPassphrase
     }
 
+    /// The remote the vault `vaultID` at `vaultDirectory` syncs with on this machine, nil when
+    /// it does not sync here. Reads only the state directory's clear `config`: no key is needed,
+    /// so a command can say "does not sync" before it asks for a passphrase.
+    public static func remote(vaultID: UUID, vaultDirectory: URL, stateDirectory: URL) throws -> RemoteLocation? {
+        try SyncSetup(stateDirectory: stateDirectory, vaultID: vaultID, vaultDirectory: vaultDirectory).remote()
+    }
+
     /// True when the vault `vaultID` at `vaultDirectory` syncs on this machine.
     public static func syncs(vaultID: UUID, vaultDirectory: URL, stateDirectory: URL) -> Bool {
         ((try? SyncSetup(stateDirectory: stateDirectory, vaultID: vaultID, vaultDirectory: vaultDirectory).remote())

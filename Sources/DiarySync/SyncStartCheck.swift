@@ -18,7 +18,7 @@ extension SyncLifecycle {
             _ = try GitRemote.run(["ls-remote", "--quiet", "--", url], in: nil)
         case .folder(let path):
             let root = URL(fileURLWithPath: path, isDirectory: true)
-            // A missing folder is made by the start itself.
+            // A missing folder is made by the start itself (the CLI refuses one first: a typo).
             guard FileManager.default.fileExists(atPath: root.path) else { return }
             let fresh = try checkUsable(RemoteTree(root: root), vaultID: vaultID)
             if !fresh, !hasInvite { throw SyncError.inviteNeeded }

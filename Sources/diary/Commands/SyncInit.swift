@@ -13,7 +13,8 @@ struct SyncInit: ParsableCommand {
             Always asks for the passphrase, even while unlocked: the vault header is published \
             (it is what a joining machine opens with the passphrase). What needs no passphrase is \
             checked first: a vault that already syncs (`diary sync stop` ends that), a git remote \
-            that cannot be reached, a folder holding other files. The remote must be empty (this machine becomes \
+            that cannot be reached, a folder that does not exist (create it first: a mistyped path \
+            would never sync) or holds other files. The remote must be empty (this machine becomes \
             its first member), or already hold this vault: then it takes an invite from a member \
             (`diary sync invite` there, --invite here), and this vault's entries are published \
             once that member admits it. A git remote is cloned into $XDG_STATE_HOME/diary/sync. \
@@ -41,6 +42,7 @@ struct SyncInit: ParsableCommand {
         try SyncLifecycle.checkBeforeStart(
             vaultID: info.id, vaultDirectory: session.directory, remote: remote.location,
             stateDirectory: session.stateDirectory, hasInvite: code != nil)
+        try remote.requireExistingFolder(joining: false)
         let (vault, passphrase) = try session.openWithPassphrase()
         let progress = SyncProgressLine()
         defer { progress.finish() }

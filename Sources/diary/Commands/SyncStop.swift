@@ -27,6 +27,7 @@ struct SyncStop: ParsableCommand {
 
     func run() throws {
         let session = global.session()
+        try session.requireSyncing()
         let info = try session.inspect()
         let setup = (info.id, session.directory)
         try confirmDestructive(
