@@ -26,6 +26,22 @@ final class SyncRefusalOrderCLITests: XCTestCase {
         }
     }
 
+    /// A git remote that holds another vault: cloned before the question (the start clones it
+    /// anyway), so its marker is read first; the clone is not left behind.
+    func testSyncInitOfAGitRemoteOfAnotherVaultRefusesBeforeAsking() throws {
+        let other = try SyncMachines(.git, name: "other")
+        try other.first(entries: ["someone else's"])
+        let box = try DiarySandbox()
+        try box.initVault()
+        let run = try box.runOnTerminal(["sync", "init", other.remoteRepository.path], env: noFile)
+        XCTAssertEqual(run.status, 65, run.shown)
+        XCTAssertFalse(run.shown.contains("Passphrase"), "asked before refusing: \(run.shown)")
+        XCTAssertTrue(run.shown.contains("diary: error: the remote holds another vault"), run.shown)
+        let state = box.root.appendingPathComponent("home/.local/state/diary/sync")
+        let left = FileManager.default.enumerator(atPath: state.path)?.allObjects as? [String] ?? []
+        XCTAssertFalse(left.contains { $0.hasSuffix("/git") || $0.hasSuffix("config") }, "\(left)")
+    }
+
     func testAMalformedInviteCodeIsSaidWithoutTheTopLevelUsage() throws {
         let box = try DiarySandbox()
         try box.initVault()
