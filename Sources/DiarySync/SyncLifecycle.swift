@@ -10,22 +10,24 @@ public enum SyncLifecycle {
     /// remote of this vault is joined with the entries this machine already has. Publishes the
     /// header for every store kind (proven by `passphrase`) so another machine can join, then
     /// runs a first sync.
+    /// `checked`: what `checkBeforeStart` fetched for this remote (a git clone), taken instead
+    /// of cloning again.
     public static func initialize(
         vault: Vault, remote: RemoteLocation, machineName: String, passphrase: SecretBytes, stateDirectory: URL,
-        invite: InviteCode? = nil, progress: @escaping (SyncProgress) -> Void = { _ in }
+        invite: InviteCode? = nil, checked: StartCheck? = nil, progress: @escaping (SyncProgress) -> Void = { _ in }
     ) throws -> SyncReport {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         if let existing = try setup.remote() { throw SyncError.alreadySetUp(remote: existing.description) }
         return try start(
             vault: vault, remote: remote, machineName: machineName, passphrase: passphrase,
-            stateDirectory: stateDirectory, invite: invite, progress: progress)
+            stateDirectory: stateDirectory, invite: invite, clone: checked?.clone, progress: progress)
     }
 
     /// `initialize` once it is known that the vault may start syncing here (also the last step
     /// of an upgrade, which replaces a format-1 state).
     static func start(
         vault: Vault, remote: RemoteLocation, machineName: String, passphrase: SecretBytes, stateDirectory: URL,
-        invite: InviteCode?, progress: @escaping (SyncProgress) -> Void
+        invite: InviteCode?, clone: URL? = nil, progress: @escaping (SyncProgress) -> Void
     ) throws -> SyncReport {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vault.id, vaultDirectory: vault.directory)
         // Mid-rotation the header holds two keys: nothing fit to publish until a rekey ends.
@@ -42,7 +44,12 @@ public enum SyncLifecycle {
             let tree = setup.tree(for: remote)
             switch remote {
             case .git(let url):
-                try GitRemote(url: url, tree: setup.gitTree).cloneIfNeeded()
+                if let clone, FileManager.default.fileExists(atPath: clone.path) {
+                    try? FileManager.default.removeItem(at: setup.gitTree)
+                    try FileManager.default.moveItem(at: clone, to: setup.gitTree)
+                } else {
+                    try GitRemote(url: url, tree: setup.gitTree).cloneIfNeeded()
+                }
             case .folder:
                 try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
             }
@@ -242,6 +249,13 @@ public enum SyncLifecycle {
             if (try? Vault.unwrapHeader(bytes, passphrase: passphrase)) != nil { return bytes }
         }
         throw VaultError.wrongPassphrase
+    }
+
+    /// The remote the vault `vaultID` at `vaultDirectory` syncs with on this machine, nil when
+    /// it does not sync here. Reads only the state directory's clear `config`: no key is needed,
+    /// so a command can say "does not sync" before it asks for a passphrase.
+    public static func remote(vaultID: UUID, vaultDirectory: URL, stateDirectory: URL) throws -> RemoteLocation? {
+        try SyncSetup(stateDirectory: stateDirectory, vaultID: vaultID, vaultDirectory: vaultDirectory).remote()
     }
 
     /// True when the vault `vaultID` at `vaultDirectory` syncs on this machine.

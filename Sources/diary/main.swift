@@ -10,7 +10,7 @@ try? ProcessHardening.apply()
 
 // `diary` alone: a short usage on stderr instead of ArgumentParser's full help on stdout.
 if CommandLine.arguments.count == 1 {
-    Output.note(Diary.shortUsage)
+    Output.talk(Diary.shortUsage)
     exit(ExitCode.usage.rawValue)
 }
 
@@ -23,7 +23,7 @@ switch CommandLineArguments.prepare(
 case .parse(let prepared):
     arguments = prepared
 case .noCommand:
-    Output.note(Diary.shortUsage)
+    Output.talk(Diary.shortUsage)
     exit(ExitCode.usage.rawValue)
 case .missingValue(let option):
     Output.error("missing value for '\(option)'")
@@ -65,7 +65,11 @@ do {
     }
     let full = Diary.fullMessage(for: error)
     let message = ErrorReport.parserMessage(full)
-    Output.error(message)  // ArgumentParser's messages quote the arguments as typed
+    // ArgumentParser's messages quote the arguments as typed (escaped line by line), then its
+    // usage lines.
+    let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    Output.error(lines.first ?? "")
     if let hint = New.dashTextHint(command: arguments.first, message: message) { Output.hint(hint) }
+    for line in lines.dropFirst() { Output.talk(Printable.escaped(line)) }
     exit(code.rawValue)
 }

@@ -66,6 +66,36 @@ final class SyncStartCheckTests: VaultTestCase {
         }
     }
 
+    /// A git remote with commits is cloned by the check, so another vault there is refused
+    /// before any key; the clone of this vault's remote is what `initialize` then takes.
+    func testAGitRemoteOfAnotherVaultIsRefusedAndThisVaultsCloneIsTakenByTheStart() throws {
+        let vault = try makeVault(.sqlite)
+        let remote = RemoteLocation.git(path("remote.git").path)
+        _ = try GitRemote.run(["init", "--quiet", "--bare", path("remote.git").path], in: nil)
+        _ = try SyncLifecycle.initialize(
+            vault: vault, remote: remote, machineName: "a", passphrase: secret("correct horse"),
+            stateDirectory: path("first-state"))
+        let other = try makeVault(.sqlite, name: "other")
+        XCTAssertThrowsError(try check(other, remote)) { XCTAssertEqual($0 as? SyncError, .otherVault(vault.id)) }
+        let scratch = state.appendingPathComponent("sync")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? []
+        XCTAssertEqual(left.filter { $0.hasPrefix(".start-") }, [], "a refused check leaves no clone")
+
+        let fresh = try makeVault(.sqlite, name: "fresh")
+        _ = try GitRemote.run(["init", "--quiet", "--bare", path("fresh.git").path], in: nil)
+        let checked = try SyncLifecycle.checkBeforeStart(
+            vaultID: vault.id, vaultDirectory: vault.directory, remote: remote, stateDirectory: state,
+            hasInvite: true)
+        XCTAssertNotNil(checked.clone, "a remote with commits is cloned")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: checked.clone!.appendingPathComponent(".git").path))
+        checked.discard()
+        XCTAssertNil(
+            try SyncLifecycle.checkBeforeStart(
+                vaultID: fresh.id, vaultDirectory: fresh.directory, remote: .git(path("fresh.git").path),
+                stateDirectory: state, hasInvite: false
+            ).clone, "an empty repository is not cloned")
+    }
+
     func testAJoinAsksForThePassphraseOnlyOnceTheRemoteHoldsAVault() throws {
         let vault = try makeVault(.sqlite)
         _ = try SyncLifecycle.initialize(

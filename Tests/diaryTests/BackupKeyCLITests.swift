@@ -89,6 +89,37 @@ final class BackupKeyCLITests: XCTestCase {
         XCTAssertEqual(result.status, 75, "the agent's newer key is not the backup's: \(result.stderr)")
     }
 
+    /// A backup from before a `rekey`, restored into the vault's own path while it is unlocked:
+    /// the agent's newer key opens nothing there, so it is ended (and said so) rather than left
+    /// saying "unlocked" while every command warns. An agent whose key is the backup's stays.
+    func testARestoreIntoTheVaultsOwnPathEndsAnAgentWhoseKeyIsNotTheRestoredOnes() throws {
+        _ = try box.initVault()
+        try box.ok(["new", "before the rekey"])
+        let file = box.root.appendingPathComponent("before-rekey.diarybak")
+        try box.ok(["backup", file.path])
+        try box.ok(["rekey"])
+        try box.ok(["unlock"])
+        defer { _ = try? box.run(["lock", "--all"]) }
+        try FileManager.default.removeItem(at: box.vault)
+        let restored = try box.ok(["restore", file.path, "--to", box.vault.path])
+        XCTAssertTrue(
+            restored.stderr.contains(
+                "locked \(box.vault.path): its unlock agent held the key of the vault that was there before the restore"
+            ),
+            restored.stderr)
+        XCTAssertTrue(try box.ok(["status"]).stdout.hasPrefix("* locked \(box.vault.path)"))
+        let listed = try box.ok(["list"])
+        XCTAssertFalse(listed.stderr.contains("unlock agent"), listed.stderr)
+        XCTAssertTrue(listed.stdout.contains("before the rekey"), listed.stdout)
+
+        // Unlocked with the restored vault's own key: a second restore of that backup keeps it.
+        try box.ok(["unlock"])
+        try FileManager.default.removeItem(at: box.vault)
+        let again = try box.ok(["restore", file.path, "--to", box.vault.path])
+        XCTAssertFalse(again.stderr.contains("locked"), again.stderr)
+        XCTAssertTrue(try box.ok(["status"]).stdout.hasPrefix("* unlocked \(box.vault.path)"))
+    }
+
     func testRestoringTwiceIntoOnePathStartsItsRecordAfresh() throws {
         _ = try box.initVault()
         try box.ok(["new", "first"])

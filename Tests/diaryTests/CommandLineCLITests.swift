@@ -67,6 +67,12 @@ final class CommandLineCLITests: XCTestCase {
         XCTAssertEqual(far.status, 64)
         XCTAssertTrue(far.stderr.hasPrefix("diary: error: unknown command 'xyzzy'\n"), far.stderr)
         XCTAssertTrue(far.stderr.contains("diary --help"), far.stderr)
+        // After `help` too: not the top-level help with status 0.
+        let helpTypo = try box.run(["help", "lst"])
+        XCTAssertEqual(helpTypo.status, 64, helpTypo.stdout)
+        XCTAssertEqual(helpTypo.stdout, "")
+        XCTAssertEqual(helpTypo.stderr, "diary: error: unknown command 'lst'. Did you mean 'list'?\n")
+        XCTAssertEqual(try box.run(["--vault", "/x", "help", "xyzzy"]).status, 64)
         let hostile = try box.run(["l\u{1B}[2Jist"])
         XCTAssertFalse(
             hostile.stderr.contains("\u{1B}"), "the typed word is escaped: \(hostile.stderr.debugDescription)")

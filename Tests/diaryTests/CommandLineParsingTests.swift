@@ -69,6 +69,9 @@ final class CommandLineParsingTests: XCTestCase {
         guard case .unknownCommand(_, let both) = prepare(["stat"]) else { return XCTFail("stat") }
         XCTAssertEqual(CommandLineArguments.didYouMean(both), "Did you mean 'star' or 'stats'?")
         XCTAssertEqual(prepare(["xyzzy"]), .unknownCommand("xyzzy", suggestions: []))
+        XCTAssertEqual(prepare(["help", "lst"]), .unknownCommand("lst", suggestions: ["list"]))
+        XCTAssertEqual(prepare(["help", "list"]), .parse(["help", "list"]))
+        XCTAssertEqual(prepare(["help", "--help"]), .parse(["help", "--help"]))
         guard case .unknownCommand(_, let agent) = prepare(["agnt"]) else { return XCTFail("agnt") }
         XCTAssertFalse(agent.contains("agent"), "the hidden agent is never suggested")
     }

@@ -37,6 +37,25 @@ final class FirstHourCLITests: XCTestCase {
         XCTAssertTrue(named.stderr.contains("it holds other files ('install-manifest')"), named.stderr)
     }
 
+    /// A vault path that is a symbolic link to an empty directory: the vault is made there, as
+    /// every command follows the link to open it, without a warning about the link's own mode.
+    func testInitThroughASymbolicLinkMakesTheVaultWhereItLeads() throws {
+        let target = box.root.appendingPathComponent("d3")
+        let link = box.root.appendingPathComponent("link")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let file = try box.passphraseFile("Heron frost 9 ladder")
+        let made = try box.run(["--vault", link.path, "init", "--new-passphrase-file", file])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertTrue(
+            made.stderr.contains("created a sqlite vault at \(target.path) (through \(link.path))"), made.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: target.appendingPathComponent("vault.sqlite").path))
+        try box.ok(["--vault", link.path, "new", "through the link"], env: ["DIARY_PASSPHRASE_FILE": file])
+        let listed = try box.ok(["--vault", link.path, "list"], env: ["DIARY_PASSPHRASE_FILE": file])
+        XCTAssertTrue(listed.stdout.contains("through the link"), listed.stdout)
+        XCTAssertFalse(listed.stderr.contains("mode 0777"), listed.stderr)
+    }
+
     func testInitAsksAgainAfterAMistypedRepeatAsPasswdDoes() throws {
         let new = "Heron frost 9 ladder river"
         let run = try box.runOnTerminal(

@@ -88,13 +88,13 @@ final class SyncFindingTextTests: XCTestCase {
                     .recordReplaced(machine: "desk", seq: 2), .logGone(machine: "evil\u{1b}[31m", recordsRead: 1),
                 ])))
         XCTAssertEqual(report.code, .damaged)
+        XCTAssertEqual(report.message, "the remote contradicts what this machine saw before; nothing was synced:")
         XCTAssertEqual(
-            report.message,
-            """
-            the remote contradicts what this machine saw before; nothing was synced:
-              record 2 of machine 'desk' was replaced or truncated after this machine read it
-              the log of machine '\(Printable.escaped("evil\u{1b}[31m"))' is gone (this machine had read 1 record(s) of it)
-            """)
+            report.details,
+            [
+                "  record 2 of machine 'desk' was replaced or truncated after this machine read it",
+                "  the log of machine '\(Printable.escaped("evil\u{1b}[31m"))' is gone (this machine had read 1 record(s) of it)",
+            ])
     }
 
     func testResolveErrorsKeepTheirStatusesAndWords() throws {

@@ -38,6 +38,7 @@ final class SyncFormatReaderTests: XCTestCase {
 
     func testReaderDecryptsAFolderRemote() throws {
         let remote = box.root.appendingPathComponent("remote")
+        try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
         let ids = try writeAndSync(remote: ["--folder", remote.path])
         let result = try Self.run(python, [Self.script.path, remote.path, Self.passphrase])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -72,6 +73,7 @@ final class SyncFormatReaderTests: XCTestCase {
     /// A reader that must refuse does: a record swapped into another record's place.
     func testReaderRefusesARecordInAnotherPlace() throws {
         let remote = box.root.appendingPathComponent("remote")
+        try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
         _ = try writeAndSync(remote: ["--folder", remote.path])
         let logs = try FileManager.default.contentsOfDirectory(atPath: remote.appendingPathComponent("log").path)
         XCTAssertEqual(logs.count, 1)
@@ -89,6 +91,7 @@ final class SyncFormatReaderTests: XCTestCase {
     /// each machine, one head again.
     func testReaderShowsConflictsAsTheMachinesDo() throws {
         let remote = box.root.appendingPathComponent("remote")
+        try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
         _ = try box.initVault(passphrase: Self.passphrase)
         let edited = try box.ok(["new", "Shared entry"]).out
         let starred = try box.ok(["new", "Edit against delete"]).out
@@ -155,6 +158,7 @@ final class SyncFormatReaderTests: XCTestCase {
     /// the newest statement: the script reads what it can and lists the rest as pending.
     func testReaderFollowsARekeyThenAPasswd() throws {
         let remote = box.root.appendingPathComponent("remote")
+        try FileManager.default.createDirectory(at: remote, withIntermediateDirectories: true)
         _ = try box.initVault(passphrase: Self.passphrase)
         let first = try box.ok(["new", "Before the rotation"]).out
         try box.ok(["sync", "init", "--folder", remote.path, "--name", "laptop"])

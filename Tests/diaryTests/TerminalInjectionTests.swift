@@ -93,6 +93,43 @@ final class TerminalInjectionTests: XCTestCase {
         XCTAssertTrue(zipResult.stderr.contains(#"export.zip:é\e[2J\r.json"#), zipResult.stderr)
     }
 
+    /// A newline (or tab) in a path or file name a message names is escaped like any other
+    /// control character: a message is one line, and a name must not start a line that reads
+    /// like diary's own. Errors of `init`, `import`, `--vault`, and the passphrase prompt.
+    func testNewlinesInPathsAndFileNamesAreEscapedInMessagesAndPrompts() throws {
+        let place = box.root.appendingPathComponent("occupied")
+        try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: place.appendingPathComponent("bad\nname"))
+        let initError = try box.run([
+            "init", "--vault", place.path, "--new-passphrase-file", try box.passphraseFile("p"),
+        ])
+        XCTAssertEqual(initError.status, 73, initError.stderr)
+        XCTAssertTrue(initError.stderr.contains(#"('bad\nname')"#), initError.stderr)
+        XCTAssertFalse(initError.stderr.contains("bad\nname"), initError.stderr)
+
+        let file = box.root.appendingPathComponent("bad\nname\t.md")
+        try Data("---\ndate: not a date\n---\nText\n".utf8).write(to: file)
+        let importError = try box.run(["import", "--from", "markdown", file.path])
+        XCTAssertEqual(importError.status, 67, importError.stderr)
+        XCTAssertTrue(importError.stderr.contains(#"bad\nname\t.md"#), importError.stderr)
+        XCTAssertFalse(importError.stderr.contains("bad\n"), importError.stderr)
+
+        let nowhere = box.root.appendingPathComponent("no\nvault").path
+        let vaultError = try box.run(["--vault", nowhere, "list"])
+        XCTAssertEqual(vaultError.status, 66, vaultError.stderr)
+        XCTAssertTrue(vaultError.stderr.contains(#"no\nvault"#), vaultError.stderr)
+        XCTAssertEqual(
+            vaultError.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count, 2, vaultError.stderr)
+
+        let odd = box.root.appendingPathComponent("odd\nvault")
+        try box.ok(["init", "--vault", odd.path, "--new-passphrase-file", try box.passphraseFile("correct horse")])
+        let prompt = try box.runOnTerminal(
+            ["--vault", odd.path, "list"], answers: [("Passphrase for", "correct horse")],
+            env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(prompt.status, 0, prompt.shown)
+        XCTAssertTrue(prompt.shown.contains(#"odd\nvault: "#), prompt.shown)
+    }
+
     private func onTerminal(_ args: [String]) throws -> String {
         let run = try box.runOnTerminal(args)
         XCTAssertEqual(run.status, 0, run.shown)

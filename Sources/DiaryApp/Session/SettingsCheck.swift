@@ -18,8 +18,11 @@ public enum SettingsCheck {
         if info.kdf.isBelowDefault, !kdfChanging, !testKDF {
             result.append(.weakKeyDerivation(info.kdf))
         }
-        for file in VaultExposure.mainFiles(at: directory, store: info.store) where file.isTooOpen {
-            result.append(.vaultFileTooOpen(file, vault: directory))
+        // A vault path that is a symbolic link (every command follows it): the directory it
+        // leads to is what others could open, not the link, whose own mode is always 0777.
+        let place = directory.resolvingSymlinksInPath()
+        for file in VaultExposure.mainFiles(at: place, store: info.store) where file.isTooOpen {
+            result.append(.vaultFileTooOpen(file, vault: place))
         }
         return result
     }

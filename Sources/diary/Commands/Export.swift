@@ -128,8 +128,8 @@ enum ExportDestination: CustomStringConvertible {
     var description: String {
         switch self {
         case .stdout: return "stdout"
-        case .file(let url): return url.path
-        case .directory(let url): return url.path + "/"
+        case .file(let url): return Printable.escaped(url.path)
+        case .directory(let url): return Printable.escaped(url.path) + "/"
         }
     }
 

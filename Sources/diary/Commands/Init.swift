@@ -15,7 +15,8 @@ struct Init: ParsableCommand {
             line of --new-passphrase-file). An empty passphrase is refused; a repeat that differs \
             is asked for again (three tries), then nothing is written. The vault's directory must \
             be new or empty: an existing vault is never overwritten, and a directory holding \
-            other files is refused, naming them.
+            other files is refused, naming them. A vault path that is a symbolic link makes the \
+            vault where the link leads (as every command follows it to open the vault).
 
             A weak passphrase (too short, repeated or in sequence, or among the most common; see \
             docs/GUIDE.md) is refused with the reason: at the terminal as soon as it is typed, \
@@ -39,8 +40,9 @@ struct Init: ParsableCommand {
     var kdf: KDFPreset = .moderate
 
     func run() throws {
-        let session = global.session()
-        let directory = session.directory
+        let named = global.vaultURL
+        let directory = Self.followingLinks(named)
+        let session = global.session(directory: directory)
         // Refuse before asking anything: a passphrase typed for nothing is a bad experience.
         do {
             _ = try session.inspect()
@@ -61,7 +63,24 @@ struct Init: ParsableCommand {
         }
         let vault = try Vault.create(at: directory, store: store, passphrase: passphrase, kdf: parameters)
         session.created(vault)
-        Output.note("created a \(vault.store.rawValue) vault at \(directory.path)")
+        let through = named.path == directory.path ? "" : " (through \(Printable.escaped(named.path)))"
+        Output.note("created a \(vault.store.rawValue) vault at \(Printable.escaped(directory.path))\(through)")
+    }
+
+    /// Where the vault is made when its path is a symbolic link: where the link leads (made if
+    /// missing), as every other command follows the link to open the vault. The store itself
+    /// creates only a real directory, never over a link.
+    static func followingLinks(_ directory: URL) -> URL {
+        var url = directory.standardizedFileURL
+        for _ in 0..<32 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else {
+                return url
+            }
+            url =
+                URL(fileURLWithPath: destination, relativeTo: url.deletingLastPathComponent()).absoluteURL
+                .standardizedFileURL
+        }
+        return url  // a loop of links: the store's own refusal names it
     }
 
     /// The refusal for a place that holds something other than a vault, naming what is in the

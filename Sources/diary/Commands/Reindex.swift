@@ -40,11 +40,11 @@ struct Reindex: ParsableCommand {
         if report.isLoss {
             let lines = EntrySetWords.describe(report, vault: vault.directory)
             guard acceptOlder else {
-                for line in lines { Output.talk("diary: \(line)") }
+                for line in lines { Output.talk("diary: \(Printable.escaped(line))") }
                 throw CLIError.entriesLost(vault: vault.directory.path)
             }
             Output.warning("accepting the vault as it is; this machine forgets:")
-            for line in lines where line.hasPrefix("  ") { Output.talk(line) }
+            for line in lines where line.hasPrefix("  ") { Output.talk(Printable.escaped(line)) }
             try session.acceptOlderState(of: vault)
         }
         let count = try vault.reindex(minimumGeneration: report.seenGeneration ?? 0)

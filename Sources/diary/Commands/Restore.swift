@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryAgent
 import DiaryApp
 import DiaryVault
 import Foundation
@@ -19,7 +20,8 @@ struct Restore: ParsableCommand {
             it, so restoring again into a path used before (after removing it) is not refused as \
             a rollback. Restored where the same vault syncs on this machine, its next sync fetches back what the \
             backup lacks and publishes the backup's older copies beside the newer versions, never \
-            over them.
+            over them. An unlock agent still running for that path with another key (a backup \
+            from before a `rekey`) is ended, and said so: unlock again.
 
             A damaged backup is refused (exit status 65) unless --salvage is given. Then every \
             entry whose record is intact is restored, the index is rebuilt from them, and \
@@ -64,8 +66,9 @@ struct Restore: ParsableCommand {
                 try Vault.restore(backup: source, to: target, key: $0, store: store)
             }
             try session.restored(vault)
+            Self.lockStaleAgent(of: vault, session: session)
             let count = vault.entryCount
-            Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
+            Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(Printable.escaped(target.path))")
             VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
             return
         }
@@ -73,6 +76,7 @@ struct Restore: ParsableCommand {
             try Vault.salvage(backup: source, to: target, key: $0, store: store)
         }
         try session.restored(report.vault)
+        Self.lockStaleAgent(of: report.vault, session: session)
         let count = report.vault.entryCount
         // What was lost goes to stderr (talk, not data): the restored vault is the result.
         for lost in report.lost { Output.note("lost: \(lost.description)") }
@@ -84,7 +88,32 @@ struct Restore: ParsableCommand {
         if !report.damage.isEmpty {
             for found in report.damage { Output.warning("damaged, nothing lost: \(found.description)") }
         }
-        Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(target.path)")
+        Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(Printable.escaped(target.path))")
         VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
+    }
+
+    /// Ends the unlock agent still running for the path restored into when its key is not the
+    /// restored vault's (a backup from before a `rekey`, or another vault that was there):
+    /// `status` would go on saying "unlocked" and every command would try that key first and
+    /// warn that it does not open the index. The vault it held the key of is gone from there
+    /// (a restore writes only into an empty place). Best effort: nothing here undoes the restore.
+    static func lockStaleAgent(of vault: Vault, session: DiarySession) {
+        guard let runtime = try? AgentPaths.runtimeDirectory(environment: session.environment.variables),
+            let listing = try? AgentDirectory.list(in: runtime)
+        else { return }
+        let target = vault.directory.standardizedFileURL.path
+        for status in listing.running
+        where status.vaultPath.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }) == target
+            && (status.vaultID != vault.id || status.generation != vault.keyGeneration)
+        {
+            let client = AgentClient(socketURL: AgentPaths.socketURL(vaultID: status.vaultID, in: runtime))
+            let path = Printable.escaped(target)
+            if (try? client.lock()) != nil {
+                Output.note(
+                    "locked \(path): its unlock agent held the key of the vault that was there before the restore")
+            } else {
+                Output.warning("could not lock the unlock agent of \(path); run `diary lock --all`")
+            }
+        }
     }
 }

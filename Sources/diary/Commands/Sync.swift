@@ -35,3 +35,14 @@ struct Sync: ParsableCommand {
         ],
         defaultSubcommand: SyncNow.self)
 }
+
+extension DiarySession {
+    /// Refuses a vault that does not sync on this machine before anything is asked (a
+    /// passphrase, a confirmation): the sync state's clear `config` says so without any key.
+    func requireSyncing() throws {
+        let info = try inspect()
+        let remote = try SyncLifecycle.remote(
+            vaultID: info.id, vaultDirectory: directory, stateDirectory: stateDirectory)
+        guard remote != nil else { throw SyncError.notSetUp }
+    }
+}

@@ -28,6 +28,7 @@ struct SyncInvite: ParsableCommand {
 
     func run() throws {
         let session = global.session()
+        try session.requireSyncing()
         let vault = try session.openVault()
         let code = try SyncMembership.invite(vault: vault, stateDirectory: session.stateDirectory, name: name)
         Output.data(code)
@@ -55,6 +56,7 @@ struct SyncMembers: ParsableCommand {
 
     func run() throws {
         let session = global.session()
+        try session.requireSyncing()
         let vault = try session.openVault()
         let status = try SyncMembership.status(vault: vault, stateDirectory: session.stateDirectory)
         for line in SyncStatusLines.members(status) { Output.data(line) }
@@ -88,6 +90,7 @@ struct SyncRemove: ParsableCommand {
     var yes = false
 
     func run() throws {
+        try global.session().requireSyncing()
         try confirmDestructive(
             "removing a member", question: "Remove '\(Printable.escaped(name))' from this vault's sync?", yes: yes)
         let progress = Progress("re-encrypting")

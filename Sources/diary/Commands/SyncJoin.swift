@@ -19,7 +19,8 @@ struct SyncJoin: ParsableCommand {
             or DIARY_VAULT=DIR in the environment. It checks that the \
             remote shows the membership chain the invite names, and asks to join; the inviting \
             machine admits it at its next `diary sync`, and from then on this machine's changes \
-            are published. Nothing is left behind when it fails.
+            are published. A --folder must exist (the synced folder arrived here). Nothing is left \
+            behind when it fails.
 
             EXAMPLE
               diary sync join git@example.org:diary.git --invite K3Q9-… --to ~/diary
@@ -41,6 +42,7 @@ struct SyncJoin: ParsableCommand {
     func run() throws {
         guard let invite else { throw SyncError.inviteNeeded }
         let code = try InviteCodeInput.parse(invite)
+        try remote.requireExistingFolder(joining: true)
         let target =
             to.map {
                 URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL

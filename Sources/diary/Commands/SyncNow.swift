@@ -21,6 +21,7 @@ struct SyncNow: ParsableCommand {
 
     func run() throws {
         let session = global.session()
+        try session.requireSyncing()
         let vault = try session.openVault()
         let progress = SyncProgressLine()
         defer { progress.finish() }

@@ -25,6 +25,7 @@ struct SyncStatusCommand: ParsableCommand {
 
     func run() throws {
         let session = global.session()
+        try session.requireSyncing()
         let vault = try session.openVault()
         let status = try SyncMembership.status(vault: vault, stateDirectory: session.stateDirectory)
         for line in SyncStatusLines.status(status, now: Date()) { Output.data(line) }
@@ -64,6 +65,7 @@ struct SyncUpgradeCommand: ParsableCommand {
     var yes = false
 
     func run() throws {
+        try global.session().requireSyncing()
         try confirmDestructive(
             "replacing the remote's format-1 files",
             question: "Upgrade this vault's remote to sync format 2 (other machines must join again)?", yes: yes)

@@ -27,10 +27,12 @@ struct SyncStop: ParsableCommand {
 
     func run() throws {
         let session = global.session()
+        try session.requireSyncing()
         let info = try session.inspect()
         let setup = (info.id, session.directory)
         try confirmDestructive(
-            "forgetting this machine's sync state", question: "Stop syncing \(session.directory.path) on this machine?",
+            "forgetting this machine's sync state",
+            question: "Stop syncing \(Printable.escaped(session.directory.path)) on this machine?",
             yes: yes)
         guard
             let remote = try SyncLifecycle.stop(

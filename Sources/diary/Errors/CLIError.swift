@@ -64,6 +64,11 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case noEntries
     /// `resolve --edit`: the text saved still has the conflict markers.
     case conflictMarkersLeft
+    /// `sync init` or `sync join --invite` with text that is not an invite code (`mistyped`: it
+    /// has a code's shape, but its check character does not match).
+    case badInviteCode(mistyped: Bool)
+    /// `sync init --folder` or `sync join --folder` naming a folder that does not exist.
+    case noSuchFolder(path: String, joining: Bool)
 
     var description: String {
         switch self {
@@ -116,6 +121,10 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return "cannot create a vault in \(path): it holds other files (\(listed))"
         case .noEntries: return "the vault has no entries yet"
         case .conflictMarkersLeft: return "the text still has conflict markers; nothing was changed"
+        case .badInviteCode(mistyped: true):
+            return "that invite code has a wrong character or two swapped ones; nothing was changed"
+        case .badInviteCode(mistyped: false): return "that is not an invite code; nothing was changed"
+        case .noSuchFolder(let path, _): return "no such folder: \(path); nothing was changed"
         }
     }
 
@@ -143,6 +152,13 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .entriesLost:
             return "if you put this copy back on purpose, `diary reindex --accept-older` accepts it; "
                 + "otherwise restore the newer copy from a backup (`diary restore`)"
+        case .badInviteCode(mistyped: true): return "copy the code again from `diary sync invite`"
+        case .badInviteCode(mistyped: false):
+            return "`diary sync invite` on a machine that syncs prints one (like K3Q9-…); pass it whole with --invite"
+        case .noSuchFolder(_, joining: true):
+            return "check the path; a synced folder must have arrived on this machine before it can be joined"
+        case .noSuchFolder(_, joining: false):
+            return "check the path, or create the folder first (mkdir -p) inside the folder your sync tool shares"
         case .damageFound(_, reindexRepairs: true): return "`diary reindex` rebuilds the index from the entries"
         case .backupDamageFound(_, salvageable: true):
             return "`diary restore BACKUP --to DIR --salvage` restores every entry that is intact"
@@ -158,7 +174,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .passphraseFile, .passphraseMismatch, .emptyPassphrase, .declined, .editorFailed,
             .notRegularFile, .noMemoryFileSystem, .system, .agent, .notAllLocked, .emptyText, .noEntries:
             return .failure
-        case .confirmationNeeded, .conflictMarkersLeft: return .usage
+        case .confirmationNeeded, .conflictMarkersLeft, .badInviteCode: return .usage
+        case .noSuchFolder: return .failure
         case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused
         case .damageFound, .entriesLost, .backupDamageFound, .backedUpDamage, .salvagedWithLoss: return .damaged
         case .notEmpty, .initOccupied: return .alreadyExists

@@ -9,9 +9,12 @@ import Foundation
 /// Turns any error `diary` can meet into what the user sees: a message, maybe a hint, and the
 /// documented exit code (see `ExitCode`).
 struct ErrorReport: Equatable {
+    /// One line (a newline in a path it names is printed escaped).
     var message: String
     var hint: String?
     var code: ExitCode
+    /// Lines printed under the message, each as it is but escaped (git's own lines, findings).
+    var details: [String] = []
 
     /// The report for `error`, or nil for ArgumentParser's own errors (usage, help), which
     /// ArgumentParser prints itself.
@@ -39,10 +42,11 @@ struct ErrorReport: Equatable {
         }
     }
 
-    init(message: String, hint: String?, code: ExitCode) {
+    init(message: String, hint: String?, code: ExitCode, details: [String] = []) {
         self.message = message
         self.hint = hint
         self.code = code
+        self.details = details
     }
 
     private init(vault error: VaultError) {
@@ -140,6 +144,7 @@ struct ErrorReport: Equatable {
     /// Prints the report on stderr and exits with its code.
     func exit() -> Never {
         Output.error(message)
+        for line in details { Output.talk(Printable.escaped(line)) }
         if let hint { Output.hint(hint) }
         Glibc.exit(code.rawValue)
     }

@@ -21,8 +21,7 @@ extension ErrorReport {
             // Git's own lines, one per line as git printed them.
             let lines = message.split(separator: "\n").map { "  " + Printable.escaped(String($0)) }
             self.init(
-                message: "cannot use the remote: git \(Printable.escaped(command)) failed:\n"
-                    + lines.joined(separator: "\n"), hint: nil, code: .failure)
+                message: "cannot use the remote: git \(command) failed:", hint: nil, code: .failure, details: lines)
         case .remoteUnusable(let problem):
             self.init(
                 message: "cannot use the remote: \(Printable.escaped(SyncFindingText.problem(problem)))", hint: nil,
@@ -32,12 +31,11 @@ extension ErrorReport {
                 message: "the remote holds another vault (\(id.uuidString.lowercased())); nothing was changed",
                 hint: "check the remote's address", code: .damaged)
         case .untrustedRemote(let findings):
-            let lines = findings.map { "  " + Printable.escaped(SyncFindingText.finding($0)) }.joined(separator: "\n")
             self.init(
-                message: "the remote contradicts what this machine saw before; nothing was synced:\n\(lines)",
+                message: "the remote contradicts what this machine saw before; nothing was synced:",
                 hint:
                     "the remote (or whoever can write to it) removed, rewound or replaced records, or put in files that are not this vault's records; restore it from a machine that has them, or from a backup",
-                code: .damaged)
+                code: .damaged, details: findings.map { "  " + Printable.escaped(SyncFindingText.finding($0)) })
         case .needsPassphrase, .concurrentRotation, .passphraseChangedElsewhere, .needsPassphraseToPublish:
             self.init(syncKeyChange: error)
         case .stateUnreadable(let path):

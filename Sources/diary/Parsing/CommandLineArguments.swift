@@ -50,10 +50,19 @@ enum CommandLineArguments {
             // `diary --vault X --help`: the options stay where they were; ArgumentParser decides.
             return .parse(arguments)
         }
-        guard commands.contains(command) else {
-            return .unknownCommand(command, suggestions: EditDistance.nearest(command, among: suggested) ?? [])
+        guard commands.contains(command) else { return unknown(command, suggested) }
+        // `diary help lst` would print the top-level help and succeed: a mistyped command after
+        // `help` is refused as it is without it.
+        if command == "help", i + 1 < arguments.count, !arguments[i + 1].hasPrefix("-"),
+            !commands.contains(arguments[i + 1])
+        {
+            return unknown(arguments[i + 1], suggested)
         }
         return .parse([command] + leading + arguments[(i + 1)...])
+    }
+
+    private static func unknown(_ word: String, _ suggested: [String]) -> Prepared {
+        .unknownCommand(word, suggestions: EditDistance.nearest(word, among: suggested) ?? [])
     }
 
     /// `Did you mean 'list'?` / `Did you mean 'star' or 'stats'?`

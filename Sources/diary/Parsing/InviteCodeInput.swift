@@ -1,17 +1,17 @@
-import ArgumentParser
 import DiaryApp
 import DiarySync
 
 /// An invite code typed on the command line.
 enum InviteCodeInput {
+    /// The code, or a refusal in diary's own words (not ArgumentParser's, which would add the
+    /// top-level usage to an error about the code).
     static func parse(_ text: String) throws -> InviteCode {
         do {
             return try InviteCode(text: text)
         } catch InviteCodeError.badChecksum {
-            throw ValidationError(
-                "that invite code has a wrong character or two swapped ones; copy it again from `diary sync invite`")
+            throw CLIError.badInviteCode(mistyped: true)
         } catch {
-            throw ValidationError("that is not an invite code; `diary sync invite` on a machine that syncs prints one")
+            throw CLIError.badInviteCode(mistyped: false)
         }
     }
 }

@@ -50,4 +50,14 @@ struct RemoteOptions: ParsableArguments {
     }
 
     var machineName: String { name ?? ProcessInfo.processInfo.hostName }
+
+    /// Refuses a `--folder` that does not exist: a mistyped path would otherwise be made (by
+    /// `sync init`) or read as an empty remote (by `sync join`), and nothing would ever sync.
+    func requireExistingFolder(joining: Bool) throws {
+        guard case .folder(let path) = location else { return }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError.noSuchFolder(path: path, joining: joining)
+        }
+    }
 }

@@ -49,10 +49,13 @@ enum AppEventWords {
                         + "entries deleted or rolled back before now cannot be detected")
             }
         case .entriesLost(let report, let vault):
-            for line in EntrySetWords.describe(report, vault: vault) { Output.talk("diary: \(line)") }
+            for line in EntrySetWords.describe(report, vault: vault) {
+                Output.talk("diary: \(Printable.escaped(line))")
+            }
         case .restoredOlderThanSeen(let report, let vault):
             for line in EntrySetWords.describe(report, vault: vault) {
-                Output.talk("diary: \(line.replacingOccurrences(of: "error: ", with: "warning: "))")
+                let warning = line.replacingOccurrences(of: "error: ", with: "warning: ")
+                Output.talk("diary: \(Printable.escaped(warning))")
             }
             Output.note("a restore is your choice: this machine's record of \(vault.path) now starts from it")
         case .recordNotStarted(let vault, let reason):

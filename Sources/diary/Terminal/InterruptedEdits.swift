@@ -192,7 +192,7 @@ enum InterruptedEdits {
             return
         }
         for edit in found {
-            tty.write("\(edit.whatCapitalized) was not saved and is kept in \(edit.path).\n")
+            tty.write("\(edit.whatCapitalized) was not saved and is kept in \(Printable.escaped(edit.path)).\n")
             guard tty.confirm("Store it in the vault now and wipe the file?") else {
                 Output.hint("it stays there; `diary recover` stores it later, `diary recover --discard` wipes it")
                 continue

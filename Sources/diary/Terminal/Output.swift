@@ -13,21 +13,24 @@ enum Output {
     }
 
     // Messages name paths, import files, zip members and ids that came from outside: each
-    // goes through the one sanitiser (`Printable`), keeping only the message's own line breaks.
+    // goes through the one sanitiser (`Printable`). An error, hint, warning or note is one line,
+    // so a newline or tab in a path it names is escaped too (`\n`, `\t`); only `talk` keeps the
+    // line breaks of a text laid out in lines on purpose.
 
     /// `diary: error: …` on stderr.
-    static func error(_ message: String) { talk("diary: error: \(message)") }
+    static func error(_ message: String) { talk("diary: error: \(Printable.escaped(message))") }
 
     /// `diary: hint: …` on stderr.
-    static func hint(_ message: String) { talk("diary: hint: \(message)") }
+    static func hint(_ message: String) { talk("diary: hint: \(Printable.escaped(message))") }
 
     /// `diary: warning: …` on stderr.
-    static func warning(_ message: String) { talk("diary: warning: \(message)") }
+    static func warning(_ message: String) { talk("diary: warning: \(Printable.escaped(message))") }
 
     /// A plain sentence on stderr, e.g. "deleted 1b4e28ba".
-    static func note(_ message: String) { talk(message) }
+    static func note(_ message: String) { talk(Printable.escaped(message)) }
 
-    /// A line for a person on stderr, control characters escaped.
+    /// Lines for a person on stderr, control characters escaped but for the line breaks and
+    /// tabs of the layout: what is put into them from outside must be escaped by the caller.
     static func talk(_ line: String) {
         write(Printable.escaped(line, keeping: Printable.layout) + "\n", to: STDERR_FILENO)
     }

@@ -13,10 +13,10 @@ struct TerminalAsker: PassphraseAsker {
         switch reason {
         case .unlock(let path):
             if attempt > 1 { tty.write("Sorry, try again.\n") }
-            prompt = "Passphrase for \(path): "
+            prompt = "Passphrase for \(Printable.escaped(path)): "
         case .backup(let path):
             if attempt > 1 { tty.write("Sorry, try again (the passphrase in force when the backup was made).\n") }
-            prompt = "Passphrase for backup \(path): "
+            prompt = "Passphrase for backup \(Printable.escaped(path)): "
         case .syncedVault:
             prompt = "Passphrase of the synced vault: "
         case .followRotation(let machine):

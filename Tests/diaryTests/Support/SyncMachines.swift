@@ -41,6 +41,8 @@ final class SyncMachines {
         let file = try machine.initVault(store: store, passphrase: passphrase)
         passphraseFiles.append(file)
         for text in entries { try machine.ok(["new"], stdin: Data(text.utf8)) }
+        // `sync init --folder` takes a folder that exists, as a sync tool's shared one does.
+        if kind == .folder { try FileManager.default.createDirectory(at: folder(0), withIntermediateDirectories: true) }
         try machine.ok(["sync", "init"] + remoteArguments(0) + ["--name", "machine-0"])
         machines.append(machine)
         return machine

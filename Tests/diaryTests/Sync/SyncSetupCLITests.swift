@@ -194,6 +194,7 @@ final class SyncStopCLITests: XCTestCase {
         // Both machines move to a new folder; the entries they share are not doubled.
         let fresh = net.scratch.appendingPathComponent("fresh")
         try a.ok(["new"], stdin: Data("two".utf8))
+        try FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
         try a.ok(["sync", "init", "--folder", fresh.path])
         try b.ok(["sync", "stop", "--yes"])
         // The new folder holds this vault now: B comes in with an invite from A, is admitted
