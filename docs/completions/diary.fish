@@ -336,7 +336,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" format' -l 'format' -d 'What to write: json (lossless) or markdown.' -rfka 'json markdown'
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" o output' -s 'o' -l 'output' -d 'Where to write (a file; for markdown also a directory); default stdout.' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" o output' -s 'o' -l 'output' -d 'Where to write (a file; for markdown also a directory; - for stdout); default stdout.' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" starred' -l 'starred' -d 'Only starred entries.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" tag' -l 'tag' -d 'Only entries with this tag.' -rfka '(__diary_custom_completion ---completion export -- --tag (count (__diary_tokens -pc)) (__diary_tokens -tC))'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" from' -l 'from' -d 'Only entries dated on or after this date.' -rfka 'now today yesterday tomorrow'

@@ -467,7 +467,7 @@ _diary_export() {
         '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--format[What to write\: json (lossless) or markdown.]:format:{__diary_complete "${___format[@]}"}'
-        '(-o --output)'{-o,--output}'[Where to write (a file; for markdown also a directory); default stdout.]:path:_files'
+        '(-o --output)'{-o,--output}'[Where to write (a file; for markdown also a directory; - for stdout); default stdout.]:path:_files'
         '--starred[Only starred entries.]'
         '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion export -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'

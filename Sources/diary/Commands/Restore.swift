@@ -98,15 +98,15 @@ struct Restore: ParsableCommand {
     /// warn that it does not open the index. The vault it held the key of is gone from there
     /// (a restore writes only into an empty place). Best effort: nothing here undoes the restore.
     static func lockStaleAgent(of vault: Vault, session: DiarySession) {
-        guard let runtime = try? AgentPaths.runtimeDirectory(environment: session.environment.variables),
-            let listing = try? AgentDirectory.list(in: runtime)
+        guard let directories = try? AgentPaths.searchDirectories(environment: session.environment.variables),
+            let listing = try? AgentDirectory.list(in: directories)
         else { return }
         let target = vault.directory.standardizedFileURL.path
-        for status in listing.running
-        where status.vaultPath.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }) == target
-            && (status.vaultID != vault.id || status.generation != vault.keyGeneration)
+        for agent in listing.running
+        where agent.status.vaultPath.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }) == target
+            && (agent.vaultID != vault.id || agent.status.generation != vault.keyGeneration)
         {
-            let client = AgentClient(socketURL: AgentPaths.socketURL(vaultID: status.vaultID, in: runtime))
+            let client = AgentClient(socketURL: agent.socketURL)
             let path = Printable.escaped(target)
             if (try? client.lock()) != nil {
                 Output.note(
