@@ -37,10 +37,20 @@ struct Lock: ParsableCommand {
         let variables = session.environment.variables
         if all { return try lockAll(AgentPaths.searchDirectories(environment: variables)) }
         let info = try session.inspect()
-        var locked = try session.agentClient(for: info.id).lock()
+        let client = try session.agentClient(for: info.id)
+        var locked = try client.lock()
+        let own = client.socketURL.standardizedFileURL.path
         for directory in AgentPaths.agentDirectories(environment: variables) where Self.isPrivate(directory) {
             let socket = AgentPaths.socketURL(vaultID: info.id, in: directory)
-            if try AgentClient(socketURL: socket).lock() { locked = true }
+            // The agent just told is not asked again: it may be closing its socket as it ends.
+            guard socket.standardizedFileURL.path != own else { continue }
+            do {
+                if try AgentClient(socketURL: socket).lock() { locked = true }
+            } catch {
+                Output.warning(
+                    "could not lock the agent at \(Printable.escaped(socket.path)): "
+                        + (ErrorReport(error)?.message ?? "\(error)"))
+            }
         }
         Output.note(locked ? "locked \(session.directory.path)" : "not unlocked: \(session.directory.path)")
     }
