@@ -190,7 +190,10 @@ final class SimMachine {
                     var setOn: String?
                     if case .followRotation(let machine, _) = need { setOn = machine }
                     let candidates = passphrases(setOn)
-                    return need.attempt <= candidates.count ? secret(candidates[need.attempt - 1]) : nil
+                    // Attempt 1 is often answered by the passphrase this sync already holds, without
+                    // asking: then attempt 2 is the first question, and must offer the first candidate.
+                    let index = max(0, need.attempt - 2)
+                    return index < candidates.count ? secret(candidates[index]) : nil
                 })
             let report = try engine.sync()
             try KeyChanges(session).afterSync(report, vault: vault)

@@ -1,5 +1,6 @@
 import DiaryStore
 import DiaryTestSupport
+import DiaryVault
 import Foundation
 
 @testable import DiarySync
@@ -143,7 +144,16 @@ final class SimRun {
             let m = machine(i)
             let new = "sim passphrase \(seed) \(passphrases.count)"
             try local(m, "passwd") { m in
-                try m.changePassphrase(to: new)
+                do {
+                    try m.changePassphrase(to: new)
+                } catch VaultError.rotationInterrupted {
+                    // A crash mid-rotation left two slots: passwd says to finish it with
+                    // `diary rekey` first, and the user does.
+                    note("\(m.name) passwd → rekey asked")
+                    count("rekey asked")
+                    try m.rotateKey()
+                    try m.changePassphrase(to: new)
+                }
                 passphrases.insert(new, at: 0)
                 setOn[m.name] = new
             }
