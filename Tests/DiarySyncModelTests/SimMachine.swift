@@ -45,6 +45,10 @@ enum SimSyncOutcome: Equatable {
     /// It stopped to ask the user to set the passphrase set on `machine` (a rotation made here
     /// would have brought an older one back); nothing changed.
     case passwdAsked(machine: String)
+    /// It ran, and told this machine it is no longer a member: its admission was made on a branch
+    /// of a fork that another machine's settle superseded (docs/FORMAT.md §12.4). It writes
+    /// nothing more; the user stops syncing it (entries written there since stay on it).
+    case removed
 }
 
 /// A vault key, as the attacker keeps it (every key that was ever current somewhere).
@@ -209,6 +213,9 @@ final class SimMachine {
                 print(
                     "\(name) sync: sent \(report.sent), added \(report.added), pending \(report.pending), notes \(report.notes)"
                 )
+            }
+            if report.notes.contains(where: { if case .thisMachineRemoved = $0 { true } else { false } }) {
+                return .removed
             }
             let moved =
                 report.sent + report.added + report.changed + report.deleted + report.newConflicts.count > 0

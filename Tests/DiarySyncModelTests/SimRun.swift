@@ -31,6 +31,8 @@ final class SimRun {
     private var written = 0
     private var hostileActs = 0
     private var stepName = "start"
+    /// Machines a sync told they are no longer members; the user stopped syncing them.
+    private var removed = Set<String>()
 
     /// The passphrase the first machine creates the vault with.
     static let firstPassphrase = "sim passphrase 0"
@@ -108,7 +110,10 @@ final class SimRun {
         return try body()
     }
 
-    private func machine(_ index: Int) -> SimMachine { machines[index % machines.count] }
+    /// The machines still members (a settle can remove one admitted on the losing branch).
+    private var members: [SimMachine] { machines.filter { !removed.contains($0.name) } }
+
+    private func machine(_ index: Int) -> SimMachine { members[index % members.count] }
 
     // MARK: Steps
 
@@ -273,6 +278,13 @@ final class SimRun {
         case .refused, .rekeyAsked, .passwdAsked:
             alarm(m, outcome)
             try look(m, excused: true)
+        case .removed:
+            // Told, the user stops syncing this machine; what it wrote since stays on it and is
+            // not acknowledged. Its view leaves the model.
+            count("removed by a settle")
+            removed.insert(m.name)
+            model.unpublished[m.name] = nil
+            model.alarms[m.name] = nil
         }
         try timed("sealed") {
             model.checkSealed(try host.currentTree(), step: stepName)
@@ -417,10 +429,11 @@ final class SimRun {
         var stuck = Set<String>()
         for _ in 0..<rounds {
             var moved = false
-            for m in machines where !stuck.contains(m.name) {
+            for m in members where !stuck.contains(m.name) {
                 switch try sync(m) {
                 case .synced(let changed): moved = moved || changed
                 case .refused, .rekeyAsked, .passwdAsked: stuck.insert(m.name)
+                case .removed: moved = true
                 }
             }
             if !moved { break }
@@ -428,7 +441,7 @@ final class SimRun {
         let fresh = newMachine(machines.count, prefix: "fresh")
         let joined = try timed("join") { try join(fresh) }
         note("a fresh machine joins", joined)
-        var views = machines.filter { !stuck.contains($0.name) }.compactMap { m in
+        var views = members.filter { !stuck.contains($0.name) }.compactMap { m in
             (try? m.look()).map { (name: m.name, entries: $0.entries) }
         }
         if case .synced = joined, let entries = try? fresh.look().entries {
@@ -447,7 +460,7 @@ final class SimRun {
         // A machine whose last sync was refused holds a view the remote may not show (a fork
         // the host served it): the user asks one that syncs for the invite.
         let inviters =
-            machines.filter { model.alarms[$0.name] == nil } + machines.filter { model.alarms[$0.name] != nil }
+            members.filter { model.alarms[$0.name] == nil } + members.filter { model.alarms[$0.name] != nil }
         for candidate in inviters where invitation == nil {
             if let code = try? candidate.invite(for: m.name) { invitation = (candidate, code) }
         }
