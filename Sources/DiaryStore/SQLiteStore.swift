@@ -192,6 +192,13 @@ public final class SQLiteStore: VaultStore {
         for id in change.deleteEntries { try delete.execute(arguments: [SQLiteSchema.key(id)]) }
         let put = try db.cachedStatement(sql: "INSERT OR REPLACE INTO entry (id, sealed) VALUES (?, ?)")
         for (id, bytes) in change.putEntries { try put.execute(arguments: [SQLiteSchema.key(id), Data(bytes)]) }
+        if !change.putIndexPages.isEmpty || !change.deleteIndexPages.isEmpty {
+            try SQLiteSchema.upgrade(db)
+            let deletePage = try db.cachedStatement(sql: "DELETE FROM index_page WHERE page = ?")
+            for page in change.deleteIndexPages.subtracting(change.putIndexPages.keys) {
+                try deletePage.execute(arguments: [page])
+            }
+        }
         if !change.putIndexPages.isEmpty {
             let putPage = try db.cachedStatement(sql: "INSERT OR REPLACE INTO index_page (page, sealed) VALUES (?, ?)")
             for (page, bytes) in change.putIndexPages { try putPage.execute(arguments: [page, Data(bytes)]) }
