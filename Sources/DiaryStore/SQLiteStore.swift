@@ -11,7 +11,7 @@ import Darwin
 ///
 /// Tables `header` and `sealed_index` hold one row each; `entry(id BLOB PRIMARY KEY, sealed
 /// BLOB) WITHOUT ROWID` holds one row per entry, keyed by the 16 raw bytes of its UUID, and
-/// `index_page(page INTEGER PRIMARY KEY, sealed BLOB) WITHOUT ROWID` one row per index page
+/// `index_page(page INTEGER PRIMARY KEY, sealed BLOB)` (a rowid table since schema 2) one row per index page
 /// (see `SQLiteSchema.createSQL`). The
 /// database runs in WAL mode with `synchronous = FULL` and `secure_delete = ON` on every
 /// connection (see `SQLiteSchema.configuration(path:)`). Each process uses one `DatabaseQueue`;

@@ -59,7 +59,7 @@ final class StoreIndexPageDeletionTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             try db.execute(sql: "DROP TABLE index_page")
-            try db.execute(sql: SQLiteSchema.indexPageTable(upTo: 255))
+            try db.execute(sql: SQLiteSchema.legacyIndexPageTableSQL)
             for (page, bytes) in initial.putIndexPages {
                 try db.execute(sql: "INSERT INTO index_page VALUES (?, ?)", arguments: [page, Data(bytes)])
             }
