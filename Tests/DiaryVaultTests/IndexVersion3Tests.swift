@@ -89,6 +89,45 @@ final class IndexVersion3Tests: VaultTestCase {
         }
     }
 
+    /// A version-3 newest key bounds the date a row is shown at in every time zone, so a
+    /// limited list may skip a page whose key is older than its last row, with no slack.
+    func testTheNewestKeyBoundsTheShownDateInEveryTimeZone() throws {
+        let days: [Int64] = [-4_102_444_800_000, -3_786_825_600_000, 0, 1_709_251_200_000, 4_102_444_800_000]
+        for identifier in TimeZone.knownTimeZoneIdentifiers {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = try XCTUnwrap(TimeZone(identifier: identifier))
+            for day in days {
+                let shown = CalendarDay.date(storedMilliseconds: day, local: calendar).millisecondsSince1970
+                XCTAssertLessThanOrEqual(shown, day + IndexLayout.dayShownLead, "\(identifier) \(day)")
+            }
+        }
+        var page = IndexPage(number: 64)
+        let day = Date(millisecondsSince1970: 1_709_251_200_000)
+        var summary = entry(id(inBucket: 0), 1).summary
+        summary.date = day
+        summary.isCalendarDay = true
+        page.upsert(IndexRow(summary: summary, sealTag: [UInt8](repeating: 1, count: 16)))
+        XCTAssertEqual(page.newestKey().date, 1_709_251_200_000 + IndexLayout.dayShownLead)
+        XCTAssertEqual(IndexPage(number: 0, version: 2).newestKey(), ListKey(date: 0, created: 0))
+    }
+
+    func testALimitedListOfDaysAndInstantsMatchesAFullSort() throws {
+        let vault = try makeVault(.sqlite)
+        var entries: [Entry] = []
+        for n in 0..<600 {
+            // Days and instants interleaved, many on the same days, so the order turns on the
+            // shown dates and the bounds.
+            let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(n % 40) * 43_200 + Double(n % 3) * 3_600)
+            entries.append(try vault.add(text: "entry \(n)", date: date, dateIsDay: n % 2 == 0))
+        }
+        let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
+        let sorted = entries.map(\.summary).sorted(by: EntrySummary.newestFirst)
+        for limit in [1, 3, 10, 25] {
+            XCTAssertEqual(try reopened.list(EntryFilter(limit: limit)), Array(sorted.prefix(limit)), "\(limit)")
+        }
+        XCTAssertLessThan(reopened.sealedIndex.index.pages.count, 64, "a limited list skips pages")
+    }
+
     // MARK: The root is an exact partition
 
     private func record(_ rows: Int = 0) -> PageRecord {

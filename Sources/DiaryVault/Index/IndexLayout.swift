@@ -26,6 +26,12 @@ enum IndexLayout {
     /// 130 bytes keep a page near 32 KiB; the root then holds one 40-byte record per 180 entries.
     static let maximumRows = 256
     static let legacyPageCount = 64
+    /// How much later than its stored midnight UTC a calendar day can be shown: local midnight
+    /// in the zone furthest west, local mean times of the past included (Manila kept −15:56
+    /// until 1844), with two hours to spare for a midnight a clock change skips. A version-3
+    /// page's newest key adds it to a day's date, so the key bounds the shown date of every row
+    /// and a limited `list` stops at the first page that cannot hold a newer row, with no slack.
+    static let dayShownLead: Int64 = 18 * 3_600_000
     static let headCount = 1 << maximumDepth
 
     /// The first 16 bits of an id.

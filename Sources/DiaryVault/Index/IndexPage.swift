@@ -75,11 +75,16 @@ package struct IndexPage: Equatable {
         return page
     }
 
-    /// The list key of the row that comes first in newest-first order; zero when empty.
+    /// The list key of the row that comes first in newest-first order; zero when empty. In
+    /// version 3, a calendar day's date counts `IndexLayout.dayShownLead` later, so the key
+    /// bounds the date every row is shown at, in any time zone (docs/FORMAT.md §7).
     func newestKey() -> ListKey {
         var best: ListKey?
         for i in 0..<count {
-            let key = listKey(ofRowAt: i)
+            var key = listKey(ofRowAt: i)
+            if version == IndexLayout.version, CalendarDay.isDay(storedMilliseconds: key.date) {
+                key.date += IndexLayout.dayShownLead
+            }
             if best.map({ $0 < key }) ?? true { best = key }
         }
         return best ?? ListKey(date: 0, created: 0)

@@ -65,14 +65,14 @@ package struct IndexRoot: Equatable {
             let heads = IndexLayout.heads(ofPage: number, version: version)
             guard heads.lowerBound == nextHead else { throw FormatError.invalidField("page directory") }
             nextHead = heads.upperBound
-            root.pages.append((number, try decodeRecord(&r)))
+            root.pages.append((number, try decodeRecord(&r, version: version)))
         }
         guard nextHead == IndexLayout.headCount else { throw FormatError.invalidField("page directory") }
         try r.expectEnd()
         return root
     }
 
-    private static func decodeRecord(_ r: inout ByteReader) throws -> PageRecord {
+    private static func decodeRecord(_ r: inout ByteReader, version: UInt8) throws -> PageRecord {
         let rows = Int(try r.u32())
         // A row takes at least `IndexPage.minimumRowLength` bytes of a page that can be at
         // most the largest padded object: a larger count is a lie.
@@ -81,10 +81,12 @@ package struct IndexRoot: Equatable {
         }
         let newest = ListKey(date: try r.i64(), created: try r.i64())
         let range = Date.storableMilliseconds
+        // Version 3 moves a calendar day's date `dayShownLead` later (`IndexPage.newestKey`).
+        let lead = version == IndexLayout.version ? IndexLayout.dayShownLead : 0
         guard
             rows == 0
                 ? newest == ListKey(date: 0, created: 0)
-                : range.contains(newest.date) && range.contains(newest.created)
+                : (range.lowerBound...range.upperBound + lead).contains(newest.date) && range.contains(newest.created)
         else {
             throw FormatError.invalidField("newest row")
         }

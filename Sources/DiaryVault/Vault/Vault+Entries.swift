@@ -46,13 +46,13 @@ extension Vault {
     public func list(_ filter: EntryFilter = EntryFilter()) throws -> [EntrySummary] {
         guard filter.limit != nil else {
             try sealedIndex.ensureAllPages()
-            var listing = IndexListing(filter: filter)
+            var listing = IndexListing(filter: filter, indexVersion: sealedIndex.index.version)
             for page in sealedIndex.index.pages.values { listing.add(page) }
             return listing.summaries(from: sealedIndex.index)
         }
         let epoch = sealedIndex.epoch
-        var listing = IndexListing(filter: filter)
         let root = sealedIndex.index
+        var listing = IndexListing(filter: filter, indexVersion: root.version)
         let order = root.records.filter { $0.value.rows > 0 }.sorted { $1.value.newest < $0.value.newest }
         var next = 0
         while next < order.count, !listing.cannotImprove(with: order[next].value.newest) {
