@@ -199,7 +199,10 @@ package final class BackupReader {
             let payload = try read(payloadOffset, length, recordAt: offset)
             let width = Self.pageNumberWidth(type)
             let page = payload[0..<width].reduce(0) { $0 << 8 | Int($1) }
-            if indexPages[page] == nil {
+            if type == BackupFile.wideIndexPageType, !IndexLayout.isPageNumber(page) {
+                // A page of version 2 has its own record type: one number, one name.
+                findings.append(Finding(offset: offset, entry: nil, detail: "index page \(page) in a wide record"))
+            } else if indexPages[page] == nil {
                 indexPages[page] = Array(payload[width...])
             } else {
                 findings.append(Finding(offset: offset, entry: nil, detail: "index page \(page) appears twice"))
