@@ -12,7 +12,8 @@ import Darwin
 /// <dir>/vault.header            the header (its presence makes the directory a files vault)
 /// <dir>/vault.index             the sealed index
 /// <dir>/entries/<lowercase-uuid> one sealed entry per file
-/// <dir>/index/<2 hex digits>     one sealed index page per file, named by page number (00…ff)
+/// <dir>/index/<8 hex digits>     one sealed index page per file, named by page number (2 hex
+///                               digits for the pages 0…63 of an index of version 2)
 /// <dir>/vault.lock              flock target serialising writers (and fencing snapshots)
 /// <dir>/vault.journal           only while a multi-file change is in flight
 /// ```
