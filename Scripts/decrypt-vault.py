@@ -89,14 +89,30 @@ def parse_entry(p: bytes) -> dict:
     return dict(date=date, created=created, modified=modified, starred=bool(flags & 1), tags=tags, source=source, text=text)
 
 
-def parse_page(p: bytes, number: int) -> dict:
+def page_heads(number: int, version: int) -> range:
+    """The 16-bit id heads a page covers (FORMAT.md §7): version 2 pages by the top six bits,
+    version 3 pages by their prefix of `depth` bits, numbered `1 << depth | prefix`."""
+    if version == 2:
+        return range(number << 10, (number + 1) << 10)
+    depth = number.bit_length() - 1
+    assert 6 <= depth <= 16, f"page {number}: depth {depth} out of bounds"
+    prefix = number ^ (1 << depth)
+    return range(prefix << (16 - depth), (prefix + 1) << (16 - depth))
+
+
+def parse_page(p: bytes, number: int, version: int) -> dict:
     """An index page (FORMAT.md §7): {entry id: seal tag}."""
-    assert p[0] == 2 and p[1] == number
-    count = struct.unpack(">I", p[2:6])[0]
-    off, rows = 6, {}
+    if version == 2:
+        assert p[0] == 2 and p[1] == number
+        off = 2
+    else:
+        assert p[0] == 3 and struct.unpack(">I", p[1:5])[0] == number
+        off = 5
+    count = struct.unpack(">I", p[off:off + 4])[0]
+    off, rows, heads = off + 4, {}, page_heads(number, version)
     for _ in range(count):
         rid = p[off:off + 16]
-        assert rid[0] >> 2 == number, "row on the wrong page"
+        assert (rid[0] << 8 | rid[1]) in heads, "row on the wrong page"
         tag = p[off + 45:off + 61]
         off += 61
         off += 2 + struct.unpack(">H", p[off:off + 2])[0]  # title
@@ -111,19 +127,37 @@ def parse_page(p: bytes, number: int) -> dict:
 
 
 def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
-    """(generation, {entry id: seal tag}) from the root and its 64 pages."""
+    """(generation, {entry id: seal tag}, page of each entry) from the root and its pages:
+    version 3 (a page directory that must partition the ids exactly) or version 2 (64 pages)."""
     r = open_sealed(root, 2, bytes(16), vault_id, keys)
-    assert r[0] == 2 and struct.unpack(">H", r[9:11])[0] == 64 and len(r) == 11 + 64 * 36
-    generation, rows = struct.unpack(">Q", r[1:9])[0], {}
-    for n in range(64):
-        rec = r[11 + 36 * n:47 + 36 * n]  # rows u32 | newest date i64 | newest created i64 | tag 16
+    version, generation = r[0], struct.unpack(">Q", r[1:9])[0]
+    if version == 2:
+        assert struct.unpack(">H", r[9:11])[0] == 64 and len(r) == 11 + 64 * 36
+        # rows u32 | newest date i64 | newest created i64 | tag 16
+        directory = [(n, r[11 + 36 * n:47 + 36 * n]) for n in range(64)]
+    else:
+        assert version == 3, f"index version {version}"
+        count = struct.unpack(">I", r[9:13])[0]
+        assert 64 <= count <= 1 << 16 and len(r) == 13 + 40 * count
+        # page u32 | rows u32 | newest date i64 | newest created i64 | tag 16, in head order
+        directory = [(struct.unpack(">I", r[13 + 40 * i:17 + 40 * i])[0], r[17 + 40 * i:53 + 40 * i])
+                     for i in range(count)]
+    rows, where, next_head = {}, {}, 0
+    for n, rec in directory:
+        heads = page_heads(n, version)
+        assert heads.start == next_head, f"page {n}: the pages do not partition the ids"
+        next_head = heads.stop
         count, tag = struct.unpack(">I", rec[:4])[0], rec[20:36]
         sealed = pages[n]
         assert sealed[-16:] == tag, f"page {n} is not the copy the root names"
-        page = parse_page(open_sealed(sealed, 3, bytes(15) + bytes([n]), vault_id, keys), n)
+        # The page's object id: 12 zero bytes and its number as a big-endian u32.
+        page = parse_page(open_sealed(sealed, 3, bytes(12) + struct.pack(">I", n), vault_id, keys), n, version)
         assert len(page) == count
         rows.update(page)
-    return generation, rows
+        where.update({rid: n for rid in page})
+    assert next_head == 1 << 16, "the pages do not cover every id"
+    assert set(pages) == {n for n, _ in directory}, "a stored page the root does not name"
+    return generation, rows, where
 
 
 def read_backup(path: str):
@@ -146,15 +180,18 @@ def read_backup(path: str):
             index = payload
         elif t == 3:
             entries[str(uuid.UUID(bytes=payload[:16]))] = payload[16:]
-        elif t == 4:
+        elif t == 4:  # a page of an index of version 2: page u8
             pages[payload[0]] = payload[1:]
+        elif t == 5:  # a page of an index of version 3: page u32
+            pages[struct.unpack(">I", payload[:4])[0]] = payload[4:]
 
 
 def read_files_vault(path: str):
     header = open(os.path.join(path, "vault.header"), "rb").read()
     index = open(os.path.join(path, "vault.index"), "rb").read()
+    # Pages 0...63 (index version 2) are named by two hex digits, pages from 64 by eight.
     pages = {int(name, 16): open(os.path.join(path, "index", name), "rb").read()
-             for name in os.listdir(os.path.join(path, "index"))}
+             for name in os.listdir(os.path.join(path, "index")) if not name.startswith(".tmp-")}
     entries = {}
     for name in sorted(os.listdir(os.path.join(path, "entries"))):
         entries[name] = open(os.path.join(path, "entries", name), "rb").read()
@@ -1180,7 +1217,7 @@ def main() -> None:
         out.append(f"| VK_{gen} | `{vk.hex()}` |")
         out.append(f"| EK_{gen} = KDF(VK, 1, \"diaryent\") | `{keys[gen][0].hex()}` |")
         out.append(f"| IK_{gen} = KDF(VK, 1, \"diaryidx\") | `{keys[gen][1].hex()}` |")
-    generation, rows = read_index(index, pages, vault_id, keys)
+    generation, rows, where = read_index(index, pages, vault_id, keys)
     out.append(f"| index generation, rows | {generation}, {len(rows)} |")
     print("| value | hex / text |\n|---|---|\n" + "\n".join(out) + "\n")
     for name, sealed in entries.items():
@@ -1190,7 +1227,7 @@ def main() -> None:
         print(f"- sealed ({len(sealed)} bytes): nonce `{sealed[6:30].hex()}`")
         print(f"- associated data: `{ad.hex()}`")
         assert rows[name] == sealed[-16:], "the entry is not the copy its index row names"
-        print(f"- index page {uuid.UUID(name).bytes[0] >> 2}, row tag `{rows[name].hex()}` (the sealed entry's last 16 bytes)")
+        print(f"- index page {where[name]}, row tag `{rows[name].hex()}` (the sealed entry's last 16 bytes)")
         day = ""
         if e["date"] % 86400000 == 0:  # a calendar day, stored at midnight UTC (FORMAT.md §7)
             day = " (the calendar day " + str(datetime.date(1970, 1, 1) + datetime.timedelta(days=e["date"] // 86400000)) + ")"

@@ -12,7 +12,8 @@ import Darwin
 /// <dir>/vault.header            the header (its presence makes the directory a files vault)
 /// <dir>/vault.index             the sealed index
 /// <dir>/entries/<lowercase-uuid> one sealed entry per file
-/// <dir>/index/<2 hex digits>     one sealed index page per file, named by page number (00…ff)
+/// <dir>/index/<8 hex digits>     one sealed index page per file, named by page number (2 hex
+///                               digits for the pages 0…63 of an index of version 2)
 /// <dir>/vault.lock              flock target serialising writers (and fencing snapshots)
 /// <dir>/vault.journal           only while a multi-file change is in flight
 /// ```
@@ -214,6 +215,9 @@ public final class FileStore: VaultStore {
         for (page, bytes) in change.putIndexPages.sorted(by: { $0.key < $1.key }) {
             operations.append(.put(name: indexPageName(page), bytes: bytes))
         }
+        for page in change.deleteIndexPages.subtracting(change.putIndexPages.keys).sorted() {
+            operations.append(.delete(name: indexPageName(page)))
+        }
         let puts = change.putEntries.map { (entriesName + "/" + fileName(for: $0.key), $0.value) }
         for (name, bytes) in puts.sorted(by: { $0.0 < $1.0 }) {
             operations.append(.put(name: name, bytes: bytes))
@@ -269,7 +273,7 @@ public final class FileStore: VaultStore {
         try DurableFile.syncDirectory(directory)
     }
 
-    /// The path of an index page relative to the vault directory: `index/<2 hex digits>`.
+    /// The path of an index page relative to the vault directory: `index/<2 or 8 hex digits>`.
     package static func indexPageName(_ page: Int) -> String {
         indexPagesName + "/" + IndexPageNumber.fileName(for: page)
     }

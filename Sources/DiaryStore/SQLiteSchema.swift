@@ -5,12 +5,40 @@ import GRDB
 enum SQLiteSchema {
     /// `PRAGMA application_id`: "DRY1", so `file(1)` and we can tell a diary database apart.
     static let applicationID: Int32 = 0x4452_5931
-    /// `PRAGMA user_version`: the schema version; others are refused.
-    static let version: Int32 = 1
+    /// `PRAGMA user_version`: the schema version this code writes. Version 1 differs only in
+    /// `index_page`'s CHECK (page numbers 0...255); it is still read, and is upgraded in the
+    /// transaction of the first change that touches index pages (the index's migration to
+    /// version 3, docs/FORMAT.md §2). Others are refused.
+    static let version: Int32 = 2
+    static let readableVersions: ClosedRange<Int32> = 1...2
 
-    /// Tables of version 1. `entry` is WITHOUT ROWID so no rowid reveals insertion order;
-    /// the CHECKs keep our own writes canonical (reads still verify, since a file can be crafted).
-    static let createSQL = """
+    /// `index_page` of schema version 2: a page number is any u32 (docs/FORMAT.md §7), and the
+    /// table is an ordinary rowid table whose rowid is the page number. Version 1's was WITHOUT
+    /// ROWID: an index B-tree, whose interior cells carry whole rows, so every lookup of a page
+    /// (a blob of tens of KiB) walked overflow chains: about 12 preads a page, 90 for the 8
+    /// pages `list -n 10` reads at once. The page number reveals nothing, as before.
+    static let indexPageTableSQL = """
+        CREATE TABLE index_page (
+            page INTEGER PRIMARY KEY NOT NULL CHECK (typeof(page) = 'integer' AND page BETWEEN 0 AND 4294967295),
+            sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob'));
+        """
+
+    /// `index_page` of schema version 1 (page numbers 0...255).
+    static let legacyIndexPageTableSQL = """
+        CREATE TABLE index_page (
+            page INTEGER PRIMARY KEY NOT NULL CHECK (typeof(page) = 'integer' AND page BETWEEN 0 AND 255),
+            sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob')
+        ) WITHOUT ROWID;
+        """
+
+    /// Tables of the current version. `entry` is WITHOUT ROWID so no rowid reveals insertion
+    /// order; the CHECKs keep our own writes canonical (reads still verify, since a file can be
+    /// crafted).
+    static let createSQL = schemaSQL(version: version)
+
+    /// The schema a database of `version` (1 or 2) was created with.
+    static func schemaSQL(version: Int32) -> String {
+        """
         CREATE TABLE header (
             id INTEGER PRIMARY KEY CHECK (id = 1),
             sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob'));
@@ -21,13 +49,27 @@ enum SQLiteSchema {
             id BLOB PRIMARY KEY CHECK (typeof(id) = 'blob' AND length(id) = 16),
             sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob')
         ) WITHOUT ROWID;
-        CREATE TABLE index_page (
-            page INTEGER PRIMARY KEY NOT NULL CHECK (typeof(page) = 'integer' AND page BETWEEN 0 AND 255),
-            sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob')
-        ) WITHOUT ROWID;
+        \(version == 1 ? legacyIndexPageTableSQL : indexPageTableSQL)
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(version);
         """
+    }
+
+    /// Inside a write transaction: brings a version-1 database to the current version. The
+    /// pages (at most 256, of an index about to be rewritten) are copied through memory so the
+    /// table is created by the very SQL a new vault has (a renamed table's SQL would differ).
+    static func upgrade(_ db: Database) throws {
+        guard try Int32.fetchOne(db, sql: "PRAGMA user_version") == 1 else { return }
+        let rows = try Row.fetchAll(db, sql: "SELECT page, sealed FROM index_page")
+        try db.execute(sql: "DROP TABLE index_page")
+        try db.execute(sql: indexPageTableSQL)
+        for row in rows {
+            try db.execute(
+                sql: "INSERT INTO index_page (page, sealed) VALUES (?, ?)",
+                arguments: [row[0] as DatabaseValue, row[1] as DatabaseValue])
+        }
+        try db.execute(sql: "PRAGMA user_version = \(version)")
+    }
 
     /// Connection settings applied to every connection, including backups' sources.
     static func configuration(path: String) -> Configuration {
@@ -73,7 +115,7 @@ enum SQLiteSchema {
         let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         guard appID == applicationID else { throw StoreError.notAVault(path: path) }
         let found = try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        guard found == version else {
+        guard readableVersions.contains(found) else {
             throw StoreError.corrupt(path: path, detail: "unsupported store schema version \(found)")
         }
     }

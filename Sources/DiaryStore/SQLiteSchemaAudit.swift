@@ -20,19 +20,25 @@ enum SQLiteSchemaAudit {
         var label: String { "\(type) '\(name)'" + (table == name ? "" : " on '\(table)'") }
     }
 
-    /// The schema a new vault's database has, built in memory from `createSQL`.
-    static let expected: Result<Set<Object>, Error> = Result {
-        let queue = try DatabaseQueue()
-        return try queue.write { db in
-            try db.execute(sql: SQLiteSchema.createSQL)
-            return try objects(db)
+    /// The schema a database of each readable version has, built in memory from `createSQL`.
+    static let expected: Result<[Int32: Set<Object>], Error> = Result {
+        var schemas: [Int32: Set<Object>] = [:]
+        for version in SQLiteSchema.readableVersions {
+            let queue = try DatabaseQueue()
+            schemas[version] = try queue.write { db in
+                try db.execute(sql: SQLiteSchema.schemaSQL(version: version))
+                return try objects(db)
+            }
         }
+        return schemas
     }
 
     /// Findings, one per difference, in words without command-line phrasing; empty when the
     /// schema and the pragmas are exactly diary's.
     static func findings(_ db: Database) throws -> [String] {
-        let wanted = try expected.get()
+        let version = try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        let schemas = try expected.get()
+        let wanted = schemas[version] ?? schemas[SQLiteSchema.version] ?? []
         let found = try objects(db)
         var findings: [String] = []
         for object in found.subtracting(wanted).sorted() {
@@ -48,8 +54,7 @@ enum SQLiteSchemaAudit {
         }
         let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         if appID != SQLiteSchema.applicationID { findings.append("application_id is \(appID), not diary's") }
-        let version = try Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-        if version != SQLiteSchema.version {
+        if !SQLiteSchema.readableVersions.contains(version) {
             findings.append("user_version is \(version), not \(SQLiteSchema.version)")
         }
         return findings

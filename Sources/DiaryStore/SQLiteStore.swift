@@ -11,7 +11,7 @@ import Darwin
 ///
 /// Tables `header` and `sealed_index` hold one row each; `entry(id BLOB PRIMARY KEY, sealed
 /// BLOB) WITHOUT ROWID` holds one row per entry, keyed by the 16 raw bytes of its UUID, and
-/// `index_page(page INTEGER PRIMARY KEY, sealed BLOB) WITHOUT ROWID` one row per index page
+/// `index_page(page INTEGER PRIMARY KEY, sealed BLOB)` (a rowid table since schema 2) one row per index page
 /// (see `SQLiteSchema.createSQL`). The
 /// database runs in WAL mode with `synchronous = FULL` and `secure_delete = ON` on every
 /// connection (see `SQLiteSchema.configuration(path:)`). Each process uses one `DatabaseQueue`;
@@ -192,6 +192,13 @@ public final class SQLiteStore: VaultStore {
         for id in change.deleteEntries { try delete.execute(arguments: [SQLiteSchema.key(id)]) }
         let put = try db.cachedStatement(sql: "INSERT OR REPLACE INTO entry (id, sealed) VALUES (?, ?)")
         for (id, bytes) in change.putEntries { try put.execute(arguments: [SQLiteSchema.key(id), Data(bytes)]) }
+        if !change.putIndexPages.isEmpty || !change.deleteIndexPages.isEmpty {
+            try SQLiteSchema.upgrade(db)
+            let deletePage = try db.cachedStatement(sql: "DELETE FROM index_page WHERE page = ?")
+            for page in change.deleteIndexPages.subtracting(change.putIndexPages.keys) {
+                try deletePage.execute(arguments: [page])
+            }
+        }
         if !change.putIndexPages.isEmpty {
             let putPage = try db.cachedStatement(sql: "INSERT OR REPLACE INTO index_page (page, sealed) VALUES (?, ?)")
             for (page, bytes) in change.putIndexPages { try putPage.execute(arguments: [page, Data(bytes)]) }

@@ -20,32 +20,39 @@ public struct StoreChange: Sendable {
     public var putEntries: [UUID: [UInt8]]
     /// Entries to remove. Removing an entry that does not exist is not an error.
     public var deleteEntries: Set<UUID>
-    /// Index pages to create or replace, keyed by page number (0...255).
+    /// Index pages to create or replace, keyed by page number (`indexPageRange`).
     public var putIndexPages: [Int: [UInt8]]
+    /// Index pages to remove (a page split in two, or a migration's old pages). Removing a
+    /// page that does not exist is not an error; a page both put and deleted ends up put.
+    public var deleteIndexPages: Set<Int>
 
-    /// The page numbers a store accepts; `apply` refuses a change naming any other.
-    public static let indexPageRange = 0...255
+    /// The page numbers a store accepts (a u32, docs/FORMAT.md §7); `apply` refuses a change
+    /// naming any other.
+    public static let indexPageRange = 0...Int(UInt32.max)
 
     public init(
         header: [UInt8]? = nil, index: [UInt8]? = nil,
         putEntries: [UUID: [UInt8]] = [:], deleteEntries: Set<UUID> = [],
-        putIndexPages: [Int: [UInt8]] = [:]
+        putIndexPages: [Int: [UInt8]] = [:], deleteIndexPages: Set<Int> = []
     ) {
         self.header = header
         self.index = index
         self.putEntries = putEntries
         self.deleteEntries = deleteEntries
         self.putIndexPages = putIndexPages
+        self.deleteIndexPages = deleteIndexPages
     }
 
     public var isEmpty: Bool {
         header == nil && index == nil && putEntries.isEmpty && deleteEntries.isEmpty && putIndexPages.isEmpty
+            && deleteIndexPages.isEmpty
     }
 
     /// Refuses a change naming an index page outside `indexPageRange`, before anything is
     /// written: a store must never turn an out-of-range number into a name or a row.
     func validate(path: String) throws {
         for page in putIndexPages.keys { try IndexPageNumber.check(page, path: path) }
+        for page in deleteIndexPages { try IndexPageNumber.check(page, path: path) }
     }
 }
 

@@ -110,9 +110,12 @@ public enum FuzzEntryPoints {
             check(root.encoded() == bytes, "index root decoded from non-canonical bytes")
             accepted = true
         }
-        if bytes.count >= 6 {
-            let count = bytes[2..<6].reduce(0) { $0 << 8 | Int($1) }
-            if let page = try? IndexPage.decode(bytes, number: Int(bytes[1]), expectedCount: count) {
+        // Version 2 pages: `2 | page u8 | count u32`; version 3: `3 | page u32 | count u32`.
+        let header = bytes.first == 2 ? 6 : 9
+        if bytes.count >= header {
+            let field = { (range: Range<Int>) in bytes[range].reduce(0) { $0 << 8 | Int($1) } }
+            let (number, count) = (field(1..<header - 4), field(header - 4..<header))
+            if let page = try? IndexPage.decode(bytes, number: number, version: bytes[0], expectedCount: count) {
                 check(page.encoded() == bytes, "index page decoded from non-canonical bytes")
                 accepted = true
                 let rows = (0..<page.count).map(page.row(at:))

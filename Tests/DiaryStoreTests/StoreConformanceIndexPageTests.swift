@@ -83,7 +83,7 @@ final class StoreConformanceIndexPageTests: XCTestCase {
 
     func testOutOfRangePageNumbersAreRefusedAndARefusedChangeWritesNothing() {
         scratch.forEachNewStore(initial: initialWithPages()) { store, initial in
-            for page in [-1, 256, 4096, Int.min, Int.max] {
+            for page in [-1, Int(UInt32.max) + 1, 1 << 40, Int.min, Int.max] {
                 XCTAssertThrowsError(try store.readIndexPage(page), "\(store.kind): read \(page)")
                 let change = StoreChange(
                     header: blob(), index: blob(), putEntries: [UUID(): blob()],
@@ -105,7 +105,7 @@ final class StoreConformanceIndexPageTests: XCTestCase {
     func testCreateWithAnOutOfRangePageIsRefusedAndLeavesNoVault() throws {
         for kind in StoreKind.allCases {
             var initial = initialChange()
-            initial.putIndexPages = [256: blob()]
+            initial.putIndexPages = [Int(UInt32.max) + 1: blob()]
             let directory = scratch.vaultURL()
             XCTAssertThrowsError(try StoreLayout.create(kind, at: directory, initial: initial), "\(kind)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path), "\(kind): nothing was made")
@@ -184,7 +184,7 @@ final class StoreConformanceIndexPageTests: XCTestCase {
             try damaged.withWriteLock { try damaged.apply(StoreChange(putIndexPages: pages)) }
             XCTAssertEqual(try StoreLayout.open(at: store.directory).readIndexPages(), pages)
             XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index")), 0o700)
-            XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index/c8")), 0o600)
+            XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index/000000c8")), 0o600)
         }
     }
 
@@ -215,7 +215,7 @@ final class StoreConformanceIndexPageTests: XCTestCase {
             guard store.kind == .files else { return }
             XCTAssertEqual(try mode(of: store.directory.appendingPathComponent("index")), 0o700)
             let pageFiles = files.filter { $0.hasPrefix("index/") }
-            XCTAssertEqual(pageFiles, ["index/00", "index/01", "index/0a", "index/3f", "index/ff"])
+            XCTAssertEqual(pageFiles, ["index/00", "index/000000ff", "index/01", "index/0a", "index/3f"])
             XCTAssertEqual(pageFiles.count, initial.putIndexPages.count + 1)
             let times = try FileManager.default.attributesOfItem(
                 atPath: store.directory.appendingPathComponent("index/0a").path)
@@ -229,7 +229,8 @@ final class StoreConformanceIndexPageTests: XCTestCase {
             switch store.kind {
             case .files:
                 let index = store.directory.appendingPathComponent("index")
-                for name in ["0A", "FF", "a", "100", "zz", ".tmp-77", "README", "-1"] {
+                // A page has one name: two digits below 64, eight from 64 (`ff` and `0000003f` are not).
+                for name in ["0A", "FF", "a", "100", "zz", ".tmp-77", "README", "-1", "ff", "0000003f", "000000FF"] {
                     try Data([1, 2]).write(to: index.appendingPathComponent(name))
                 }
                 XCTAssertEqual(try store.readIndexPages(), initial.putIndexPages)
@@ -242,10 +243,9 @@ final class StoreConformanceIndexPageTests: XCTestCase {
                 XCTAssertThrowsCorrupt { try store.readIndexPages() }
             case .sqlite:
                 let database = store.directory.appendingPathComponent("vault.sqlite").path
-                // Text that does not look like a number keeps its type despite the column's affinity.
+                // (A page number that is not an integer cannot be stored: the column is the rowid.)
                 for (page, sealed) in [
-                    (300.databaseValue, Data([1]).databaseValue),
-                    ("x7".databaseValue, Data([1]).databaseValue),
+                    ((Int64(UInt32.max) + 1).databaseValue, Data([1]).databaseValue),
                     (8.databaseValue, "plain".databaseValue),
                 ] {
                     let queue = try DatabaseQueue(path: database)

@@ -152,12 +152,12 @@ final class StoreFileJournalTests: XCTestCase {
 
     func testIndexPageNamesAreJournalTargets() {
         let operations: [FileJournal.Operation] = [
-            .put(name: "index/00", bytes: [1]), .put(name: "index/ff", bytes: [2]), .delete(name: "index/3a"),
+            .put(name: "index/00", bytes: [1]), .put(name: "index/000000ff", bytes: [2]), .delete(name: "index/3a"),
         ]
         XCTAssertEqual(FileJournal.decode(FileJournal(operations: operations).encoded())?.operations, operations)
         let change = StoreChange(index: blob(), putIndexPages: [255: [9], 0: [8], 16: [7]])
         XCTAssertEqual(
-            FileStore.operations(for: change).map(\.name), ["vault.index", "index/00", "index/10", "index/ff"])
+            FileStore.operations(for: change).map(\.name), ["vault.index", "index/00", "index/10", "index/000000ff"])
     }
 
     func testJournalWithIndexPagesIsRolledForwardHalfDone() throws {

@@ -26,7 +26,9 @@ final class StoreLayoutAuditTests: XCTestCase {
     }
 
     func testTheSchemaTheStoreCreatesIsExactlyTheExpectedOne() throws {
-        let expected = try SQLiteSchemaAudit.expected.get()
+        let schemas = try SQLiteSchemaAudit.expected.get()
+        XCTAssertEqual(Set(schemas.keys), [1, 2])
+        let expected = try XCTUnwrap(schemas[SQLiteSchema.version])
         XCTAssertEqual(
             Set(expected.map(\.name)).isSuperset(of: ["header", "sealed_index", "entry", "index_page"]), true)
         XCTAssertFalse(expected.contains { $0.type == "trigger" || $0.type == "view" })

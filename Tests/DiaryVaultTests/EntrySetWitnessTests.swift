@@ -152,7 +152,7 @@ final class EntrySetWitnessReviewTests: VaultTestCase {
             _ = try vault.checkEntrySet()
             let entries = try (0..<12).map { try vault.add(text: "entry \($0)") }
             let victim = entries[5]
-            let page = IndexLayout.page(of: victim.id)
+            let page = IndexLayout.firstPage(of: victim.id)
             switch kind {
             case .files:
                 try FileManager.default.removeItem(

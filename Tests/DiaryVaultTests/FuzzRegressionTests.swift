@@ -82,10 +82,15 @@ final class FuzzRegressionTests: VaultTestCase {
         }
         for seed in try seeds("FuzzIndex") {
             // A root or a page.
-            let count = seed.count >= 6 ? seed[2..<6].reduce(0) { $0 << 8 | Int($1) } : 0
+            let header = seed.first == 2 ? 6 : 9
+            let field = { (range: Range<Int>) in seed.count >= header ? seed[range].reduce(0) { $0 << 8 | Int($1) } : 0
+            }
             let accepted =
                 (try? IndexRoot.decode(seed)) != nil
-                || (try? IndexPage.decode(seed, number: Int(seed[1]), expectedCount: count)) != nil
+                || (try? IndexPage.decode(
+                    seed, number: field(1..<header - 4), version: seed.first ?? 0,
+                    expectedCount: field(header - 4..<header)))
+                    != nil
             XCTAssertTrue(accepted, "an index seed no decoder accepts")
         }
         for seed in try seeds("FuzzPadding") { XCTAssertNoThrow(try LengthPadding.unpad(seed)) }

@@ -34,7 +34,7 @@ final class IndexPageTests: XCTestCase {
     }
 
     func testPageRoundTripsAndFindsEveryRow() throws {
-        var page = IndexPage(number: 5)
+        var page = IndexPage(number: 69)
         var rows: [IndexRow] = []
         for n in 0..<200 {
             let r = row(
@@ -44,7 +44,7 @@ final class IndexPageTests: XCTestCase {
             rows.append(r)
             page.upsert(r)
         }
-        let decoded = try IndexPage.decode(page.encoded(), number: 5, expectedCount: 200)
+        let decoded = try IndexPage.decode(page.encoded(), number: 69, version: 3, expectedCount: 200)
         XCTAssertEqual(decoded, page)
         for r in rows { XCTAssertEqual(decoded.row(r.summary.id), r) }
         let ids = (0..<decoded.count).map { decoded.id(ofRowAt: $0).sortKey }
@@ -52,7 +52,7 @@ final class IndexPageTests: XCTestCase {
     }
 
     func testUpsertReplacesAndRemoveDeletes() throws {
-        var page = IndexPage(number: 0)
+        var page = IndexPage(number: 64)
         let a = row(id(onPage: 0), title: "short")
         let b = row(id(onPage: 0), title: "b")
         page.upsert(a)
@@ -66,72 +66,61 @@ final class IndexPageTests: XCTestCase {
         XCTAssertTrue(page.remove(a.summary.id))
         XCTAssertFalse(page.remove(a.summary.id))
         XCTAssertNil(page.row(a.summary.id))
-        XCTAssertEqual(try IndexPage.decode(page.encoded(), number: 0, expectedCount: 1).row(b.summary.id), b)
+        XCTAssertEqual(
+            try IndexPage.decode(page.encoded(), number: 64, version: 3, expectedCount: 1).row(b.summary.id), b)
     }
 
     func testPageDecodeRefusesMalformedPlaintext() throws {
-        var page = IndexPage(number: 9)
+        var page = IndexPage(number: 73)
         let first = row(id(onPage: 9))
         let second = row(id(onPage: 9), title: "é")
         page.upsert(first)
         page.upsert(second)
         let good = page.encoded()
-        XCTAssertThrowsError(try IndexPage.decode(good, number: 8, expectedCount: 2), "another page's number")
-        XCTAssertThrowsError(try IndexPage.decode(good, number: 9, expectedCount: 1), "a count the root does not name")
-        XCTAssertThrowsError(try IndexPage.decode(good + [0], number: 9, expectedCount: 2), "trailing bytes")
-        XCTAssertThrowsError(try IndexPage.decode(Array(good.dropLast()), number: 9, expectedCount: 2), "truncated")
+        XCTAssertThrowsError(
+            try IndexPage.decode(good, number: 72, version: 3, expectedCount: 2), "another page's number")
+        XCTAssertThrowsError(
+            try IndexPage.decode(good, number: 73, version: 3, expectedCount: 1), "a count the root does not name")
+        XCTAssertThrowsError(
+            try IndexPage.decode(good + [0], number: 73, version: 3, expectedCount: 2), "trailing bytes")
+        XCTAssertThrowsError(
+            try IndexPage.decode(Array(good.dropLast()), number: 73, version: 3, expectedCount: 2), "truncated")
         var badVersion = good
         badVersion[0] = 1
-        XCTAssertThrowsError(try IndexPage.decode(badVersion, number: 9, expectedCount: 2))
+        XCTAssertThrowsError(try IndexPage.decode(badVersion, number: 73, version: 3, expectedCount: 2))
         // Rows out of order: swap the two encoded rows.
-        let rowsStart = 6
+        let rowsStart = 9
         let a = IndexPage.encode(page.row(at: 0))
         let b = IndexPage.encode(page.row(at: 1))
         let swapped = Array(good[..<rowsStart]) + b + a
-        XCTAssertThrowsError(try IndexPage.decode(swapped, number: 9, expectedCount: 2), "unsorted rows")
+        XCTAssertThrowsError(try IndexPage.decode(swapped, number: 73, version: 3, expectedCount: 2), "unsorted rows")
         XCTAssertThrowsError(
-            try IndexPage.decode(Array(good[..<rowsStart]) + a + a, number: 9, expectedCount: 2),
+            try IndexPage.decode(Array(good[..<rowsStart]) + a + a, number: 73, version: 3, expectedCount: 2),
             "a duplicate id")
         // A row whose id belongs on another page.
-        var stray = IndexPage(number: 9)
+        var stray = IndexPage(number: 73)
         stray.upsert(first)
         var strayBytes = stray.encoded()
         strayBytes[rowsStart] = 0
-        XCTAssertThrowsError(try IndexPage.decode(strayBytes, number: 9, expectedCount: 1))
+        XCTAssertThrowsError(try IndexPage.decode(strayBytes, number: 73, version: 3, expectedCount: 1))
         // Unknown flag bits and invalid UTF-8 in the title.
         var flags = stray.encoded()
         flags[rowsStart + 40] = 0x80
-        XCTAssertThrowsError(try IndexPage.decode(flags, number: 9, expectedCount: 1))
+        XCTAssertThrowsError(try IndexPage.decode(flags, number: 73, version: 3, expectedCount: 1))
         var utf8 = stray.encoded()
         utf8[rowsStart + IndexPage.fixedRowLength + 2] = 0xFF
-        XCTAssertThrowsError(try IndexPage.decode(utf8, number: 9, expectedCount: 1))
+        XCTAssertThrowsError(try IndexPage.decode(utf8, number: 73, version: 3, expectedCount: 1))
     }
 
-    func testRootRoundTripsAndRefusesOtherShapes() throws {
-        let root = IndexRoot(
-            generation: 77, counts: (0..<IndexLayout.pageCount).map { $0 * 3 },
-            newest: (0..<IndexLayout.pageCount).map {
-                ListKey(date: $0 == 0 ? 0 : Int64($0) * 1000, created: $0 == 0 ? 0 : 5)
-            },
-            tags: (0..<IndexLayout.pageCount).map { _ in (0..<16).map { _ in UInt8.random(in: 0...255) } })
-        XCTAssertEqual(try IndexRoot.decode(root.encoded()), root)
-        XCTAssertThrowsError(try IndexRoot.decode(root.encoded() + [0]))
-        XCTAssertThrowsError(try IndexRoot.decode(Array(root.encoded().dropLast())))
-        var otherCount = root.encoded()
-        otherCount[10] = 63
-        XCTAssertThrowsError(try IndexRoot.decode(otherCount), "only 64 pages are defined")
-        var emptyWithNewest = root.encoded()
-        emptyWithNewest[11 + 4 + 7] = 1  // page 0 is empty, so its newest key must be zero
-        XCTAssertThrowsError(try IndexRoot.decode(emptyWithNewest))
-    }
-
-    func testPagesFollowTheTopBitsOfTheIdAndItsHexPrefix() {
+    func testHexPrefixesNameThePagesThatCanHoldThem() {
+        let index = PagedIndex(generation: 1)
         for page in [0, 1, 31, 63] {
             let id = id(onPage: page)
-            XCTAssertEqual(IndexLayout.page(of: id), page)
+            XCTAssertEqual(index.pageNumber(of: id), 64 + page)
             let hex = id.compactHex
-            XCTAssertEqual(IndexLayout.pages(forHexPrefix: Substring(hex.prefix(4))), page..<page + 1)
-            XCTAssertTrue(IndexLayout.pages(forHexPrefix: Substring(hex.prefix(1))).contains(page))
+            XCTAssertEqual(index.pageNumbers(forHexPrefix: Substring(hex.prefix(4))), [64 + page])
+            XCTAssertTrue(index.pageNumbers(forHexPrefix: Substring(hex.prefix(1))).contains(64 + page))
+            XCTAssertEqual(index.pageNumbers(forHexPrefix: Substring(hex.prefix(1))).count, 4)
             XCTAssertTrue(id.hasHexPrefix(hex.prefix(7).compactMap(\.hexDigitValue).map(UInt8.init)))
         }
     }
@@ -154,7 +143,7 @@ final class IndexPageTests: XCTestCase {
             var expected = all.map(\.summary).filter(filter.matches).sorted(by: EntrySummary.newestFirst)
             if let limit = filter.limit { expected = Array(expected.prefix(limit)) }
             var listing = IndexListing(filter: filter)
-            for case let page? in index.pages { listing.add(page) }
+            for page in index.pages.values { listing.add(page) }
             XCTAssertEqual(listing.summaries(from: index), expected, "\(filter)")
         }
     }
@@ -183,7 +172,7 @@ final class IndexPageTests: XCTestCase {
         let fresh = try Vault.open(at: dir, passphrase: secret())
         _ = try fresh.list(EntryFilter(limit: 10))
         XCTAssertLessThan(
-            fresh.sealedIndex.index.pages.compactMap { $0 }.count, 40, "a limited list reads a few pages, not all 64")
+            fresh.sealedIndex.index.pages.count, 40, "a limited list reads a few pages, not all 64")
     }
 
     private func secret() -> SecretBytes {

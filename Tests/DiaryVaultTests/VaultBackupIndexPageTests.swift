@@ -6,8 +6,9 @@ import XCTest
 
 @testable import DiaryVault
 
-/// Index pages in the backup container: record type 4, carried through backup and restore,
-/// refused when duplicated or malformed, and optional so that older backups still restore.
+/// Index pages in the backup container: record type 5 (type 4 for an index of version 2),
+/// carried through backup and restore, refused when duplicated or malformed, and optional so
+/// that older backups still restore.
 final class VaultBackupIndexPageTests: VaultTestCase {
     private func records(of file: URL) throws -> [BackupContainer.Record] { try BackupContainer.records(of: file) }
 
@@ -25,7 +26,7 @@ final class VaultBackupIndexPageTests: VaultTestCase {
         return reader
     }
 
-    /// A vault with two entries (and so its 64 index pages), and a backup of it.
+    /// A vault with two entries (and so its 64 first index pages), and a backup of it.
     private func backedUpVault(_ kind: StoreKind) throws -> (Vault, [Entry], URL) {
         let vault = try makeVault(kind)
         let entries = [try vault.add(text: "first"), try vault.add(text: "second")]
@@ -38,11 +39,12 @@ final class VaultBackupIndexPageTests: VaultTestCase {
         forEachStoreKind { kind in
             let (vault, entries, file) = try backedUpVault(kind)
             let stored = try vault.backend.readIndexPages()
-            XCTAssertEqual(stored.count, IndexLayout.pageCount)
+            XCTAssertEqual(stored.count, IndexLayout.firstPages.count)
             XCTAssertEqual(try scanned(file).indexPages, stored)
             XCTAssertEqual(
-                try records(of: file).filter { $0.type == BackupFile.indexPageType }.map { $0.payload[0] },
-                stored.keys.sorted().map(UInt8.init), "one record per page, in page order")
+                try records(of: file).filter { $0.type == BackupFile.wideIndexPageType }.map { number($0.payload) },
+                stored.keys.sorted(), "one record per page, in page order")
+            XCTAssertFalse(try records(of: file).contains { $0.type == BackupFile.indexPageType })
             for target in StoreKind.allCases {
                 let directory = path("restored-\(kind.rawValue)-\(target.rawValue)")
                 _ = try Vault.restore(backup: file, to: directory, passphrase: secret("correct horse"), store: target)
@@ -56,10 +58,11 @@ final class VaultBackupIndexPageTests: VaultTestCase {
 
     func testABackupMissingAPageRecordIsDamaged() throws {
         let (_, entries, file) = try backedUpVault(.files)
-        let page = UInt8(IndexLayout.page(of: entries[0].id))
+        let page = IndexLayout.firstPage(of: entries[0].id)
         let cut = path("cut.diarybak")
         try writeBackup(
-            try records(of: file).filter { !($0.type == BackupFile.indexPageType && $0.payload[0] == page) }, to: cut)
+            try records(of: file).filter { !($0.type == BackupFile.wideIndexPageType && number($0.payload) == page) },
+            to: cut)
         let report = try Vault.verifyBackup(cut, passphrase: secret("correct horse"))
         XCTAssertTrue(
             report.damaged.contains { $0.object == .index && $0.reason.hasPrefix("page \(page):") }, "\(report.damaged)"
@@ -95,16 +98,17 @@ final class VaultBackupIndexPageTests: VaultTestCase {
         try writeBackup(original, to: good)
         let reader = try scanned(good)
         XCTAssertEqual(reader.findings.map(\.detail), [])
-        XCTAssertEqual(reader.indexPages.keys.sorted(), Array(0..<IndexLayout.pageCount))
+        XCTAssertEqual(reader.indexPages.keys.sorted(), Array(IndexLayout.firstPages))
     }
 
     func testEveryFlippedByteOfABackupWithPagesIsDetected() throws {
         let (_, _, file) = try backedUpVault(.sqlite)
         let original = Array(try Data(contentsOf: file))
-        // The first two page records (pages 0 and 1), framing included.
-        let pageRecords = try records(of: file).filter { $0.type == BackupFile.indexPageType }
+        // The first two page records (pages 64 and 65), framing included.
+        let pageRecords = try records(of: file).filter { $0.type == BackupFile.wideIndexPageType }
         let length = 5 + pageRecords[0].payload.count
-        let first = try XCTUnwrap(Data(original).range(of: Data([BackupFile.indexPageType] + u32(length - 5) + [0])))
+        let first = try XCTUnwrap(
+            Data(original).range(of: Data([BackupFile.wideIndexPageType] + u32(length - 5) + u32(64))))
         let flipped = path("flipped.diarybak")
         for offset in first.lowerBound..<(first.lowerBound + length + 5 + pageRecords[1].payload.count) {
             var bytes = original
@@ -116,4 +120,5 @@ final class VaultBackupIndexPageTests: VaultTestCase {
     }
 
     private func u32(_ v: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(v).bigEndian) { Array($0) } }
+    private func number(_ payload: [UInt8]) -> Int { payload.prefix(4).reduce(0) { $0 << 8 | Int($1) } }
 }

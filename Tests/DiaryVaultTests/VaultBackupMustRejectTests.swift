@@ -86,10 +86,17 @@ final class VaultBackupMustRejectTests: VaultTestCase {
 
     func testUnknownTypesAndMalformedPageRecordsAreRejected() throws {
         let records = try goodRecords()
-        let page = records.first { $0.type == BackupFile.indexPageType }!
+        let page = try XCTUnwrap(records.first { $0.type == BackupFile.wideIndexPageType })
+        let number = page.payload.prefix(4).reduce(0) { $0 << 8 | Int($1) }
         try assertRejected(container(records + [(type: 9, payload: blob())]), "unknown type")
         try assertRejected(container(records + [(type: BackupFile.indexPageType, payload: [])]), "empty page payload")
         try assertRejected(
-            container(records + [page]), "page number twice", finding: "index page \(page.payload[0]) appears twice")
+            container(records + [(type: BackupFile.wideIndexPageType, payload: [0, 0, 0])]), "short page number")
+        try assertRejected(
+            container(records + [page]), "page number twice", finding: "index page \(number) appears twice")
+        // Page 63 in a wide record would be a second name for a page of version 2.
+        try assertRejected(
+            container(records + [(type: BackupFile.wideIndexPageType, payload: [0, 0, 0, 63] + page.payload[4...])]),
+            "a wide record for a narrow number")
     }
 }

@@ -21,11 +21,11 @@ final class VaultIndexPageTests: VaultTestCase {
             let entries = try add(vault, 40)
             let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
             XCTAssertEqual(reopened.entryCount, 40, "the count comes from the root")
-            XCTAssertTrue(reopened.sealedIndex.index.pages.allSatisfy { $0 == nil }, "opening reads the root alone")
+            XCTAssertTrue(reopened.sealedIndex.index.pages.isEmpty, "opening reads the root alone")
             let target = entries[17]
             XCTAssertEqual(try reopened.entry(try reopened.resolve(String(target.id.compactHex.prefix(8)))), target)
             XCTAssertEqual(
-                reopened.sealedIndex.index.pages.compactMap { $0 }.map(\.number), [IndexLayout.page(of: target.id)])
+                Array(reopened.sealedIndex.index.pages.keys), [IndexLayout.firstPage(of: target.id)])
             XCTAssertEqual(try reopened.list().count, 40)
             XCTAssertTrue(reopened.sealedIndex.index.allPagesLoaded)
         }
@@ -37,11 +37,11 @@ final class VaultIndexPageTests: VaultTestCase {
             let entries = try add(vault, 30)
             let pagesBefore = try vault.backend.readIndexPages()
             let rootBefore = try vault.backend.readIndex()
-            XCTAssertEqual(pagesBefore.count, IndexLayout.pageCount, "every page exists, empty ones too")
+            XCTAssertEqual(pagesBefore.count, IndexLayout.firstPages.count, "every page exists, empty ones too")
             try vault.update(entries[3].id, starred: true)
             let pagesAfter = try vault.backend.readIndexPages()
             let changed = pagesAfter.keys.filter { pagesAfter[$0] != pagesBefore[$0] }
-            XCTAssertEqual(changed, [IndexLayout.page(of: entries[3].id)])
+            XCTAssertEqual(changed, [IndexLayout.firstPage(of: entries[3].id)])
             XCTAssertNotEqual(try vault.backend.readIndex(), rootBefore)
             XCTAssertTrue(try vault.verify().isClean)
         }
@@ -52,7 +52,7 @@ final class VaultIndexPageTests: VaultTestCase {
             let vault = try makeVault(kind)
             let entries = try add(vault, 10)
             let target = entries[4]
-            let page = IndexLayout.page(of: target.id)
+            let page = IndexLayout.firstPage(of: target.id)
             let old = try XCTUnwrap(try vault.backend.readIndexPage(page))
             try vault.update(target.id, tags: ["after"])
             // Someone puts the page back as it was (from an old backup, say): it still opens.
@@ -103,13 +103,14 @@ final class VaultIndexPageTests: VaultTestCase {
         }
     }
 
-    /// Only one index format exists: an authentic root of any other version (an older
-    /// development format, or a newer diary's) is refused by name, never read or rebuilt over.
+    /// Two index versions are read (3, and 2 to migrate it): an authentic root of any other
+    /// version (an older development format, or a newer diary's) is refused by name, never
+    /// read or rebuilt over.
     func testAnIndexOfAnotherVersionIsRefusedWithItsVersion() throws {
         try forEachStoreKind { kind in
             let vault = try makeVault(kind)
             _ = try vault.add(text: "An entry")
-            for version: UInt8 in [1, 3] {
+            for version: UInt8 in [1, 4] {
                 var plaintext = vault.sealedIndex.index.root.encoded()
                 plaintext[0] = version
                 let sealed = try Envelope.seal(
@@ -117,7 +118,7 @@ final class VaultIndexPageTests: VaultTestCase {
                     keys: vault.keyRing.current)
                 try vault.backend.apply(StoreChange(index: sealed))
                 XCTAssertThrowsVaultError(
-                    .unsupportedIndexVersion(found: Int(version), supported: Int(IndexRoot.version)),
+                    .unsupportedIndexVersion(found: Int(version), supported: Int(IndexLayout.version)),
                     try Vault.open(at: vault.directory, passphrase: secret("correct horse")))
             }
         }

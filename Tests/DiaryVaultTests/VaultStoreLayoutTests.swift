@@ -108,15 +108,15 @@ final class VaultStoreLayoutTests: VaultTestCase {
         XCTAssertEqual(findings.count, 6, "\(findings)")
     }
 
-    /// `40`…`ff` are names the store may write (its page range is 0…255), so the store does not
-    /// flag them; the index has 64 pages, and the vault reports any other as not part of it.
+    /// `00000080` is a name the store may write (any u32 page number), so the store does not
+    /// flag it; the root does not name page 128, and the vault reports it as not part of the index.
     func testAPageFileBeyondTheIndexIsReportedByTheVault() throws {
         let vault = try makeVault(.files)
         _ = try vault.add(text: "one")
-        try Data(try Data(contentsOf: vault.directory.appendingPathComponent("index/00")))
-            .write(to: vault.directory.appendingPathComponent("index/40"))
+        try Data(try Data(contentsOf: vault.directory.appendingPathComponent("index/00000040")))
+            .write(to: vault.directory.appendingPathComponent("index/00000080"))
         let report = try vault.verify()
         XCTAssertTrue(
-            report.damaged.contains { $0.object == .index && $0.reason.contains("page 64") }, "\(report.damaged)")
+            report.damaged.contains { $0.object == .index && $0.reason.contains("page 128") }, "\(report.damaged)")
     }
 }

@@ -141,8 +141,8 @@ final class VaultTamperTests: VaultTestCase {
         let (directory, originals) = try makeSmallVault(.files)
         var files = [FileStore.headerName, FileStore.indexName]
         // One index page that holds a row, and one that is empty.
-        let used = IndexLayout.page(of: originals.keys.first!)
-        let empty = (0..<IndexLayout.pageCount).first { p in !originals.keys.contains { IndexLayout.page(of: $0) == p }
+        let used = IndexLayout.firstPage(of: originals.keys.first!)
+        let empty = IndexLayout.firstPages.first { p in !originals.keys.contains { IndexLayout.firstPage(of: $0) == p }
         }!
         files += [used, empty].map(FileStore.indexPageName)
         files += originals.keys.map { FileStore.entriesName + "/" + FileStore.fileName(for: $0) }

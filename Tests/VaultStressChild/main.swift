@@ -4,6 +4,7 @@
 //
 //   diary-vault-stress crash-loop <vaultdir> <passfileA> <passfileB> <seed> [<max ops>]
 //   diary-vault-stress add-many <vaultdir> <passfile> <count> <label> [<go file>]
+//   diary-vault-stress migrate <vaultdir> <passfile>      (READY, then MIGRATED: index version 3)
 //
 // Passphrases come from files, never from arguments (they would show in `ps`). Every line is
 // written with one write(2) as soon as the operation it names has returned, so a line on
@@ -176,12 +177,22 @@ func addMany(_ args: [String]) throws {
     emit("DONE")
 }
 
+/// Opens the vault and migrates its index to the current version (the parent kills it midway).
+func migrate(_ args: [String]) throws {
+    guard args.count == 2 else { fail("usage: migrate <dir> <pass>") }
+    let vault = try Vault.open(at: URL(fileURLWithPath: args[0]), passphrase: try readSecret(args[1]))
+    emit("READY")
+    try vault.migrateIndexIfNeeded()
+    emit("MIGRATED")
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "crash-loop": try crashLoop(Array(arguments.dropFirst()))
     case "add-many": try addMany(Array(arguments.dropFirst()))
-    default: fail("usage: diary-vault-stress crash-loop|add-many …")
+    case "migrate": try migrate(Array(arguments.dropFirst()))
+    default: fail("usage: diary-vault-stress crash-loop|add-many|migrate …")
     }
 } catch {
     fail("\(error)")

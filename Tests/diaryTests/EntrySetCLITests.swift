@@ -189,9 +189,10 @@ final class DamagedPageCLITests: XCTestCase {
         box = try DiarySandbox(name: "damaged-page")
         try box.initVault(store: "files")
         let ids = try ["One heron.", "Two herons.", "Three herons."].map { try box.ok(["new", $0]).out }
-        // The page of the second entry, as the files store names it (`index/<2 hex digits>`).
-        let page = Int(ids[1].prefix(2), radix: 16)! >> 2
-        let name = String(format: "%02x", page)
+        // The page of the second entry, as the files store names it (`index/<8 hex digits>`):
+        // the page of depth 6 of its first six bits (docs/FORMAT.md §7).
+        let page = 64 | Int(ids[1].prefix(2), radix: 16)! >> 2
+        let name = String(format: "%08x", page)
         let url = box.vault.appendingPathComponent("index/\(name)")
         var bytes = [UInt8](try Data(contentsOf: url))
         bytes[bytes.count / 2] ^= 0x01

@@ -52,7 +52,13 @@ public final class EntrySetGuard {
         }
         let report = try vault.checkEntrySet()
         reports[ObjectIdentifier(vault)] = report
-        if mode == .enforce { try enforce(report, vault: vault) }
+        if mode == .enforce {
+            try enforce(report, vault: vault)
+            // Nothing this machine saw is lost: an index of the old version is rewritten in the
+            // current one now (one atomic change; the witness follows it). Failing (read-only
+            // media), the old index still reads, and the next open tries again.
+            if !report.indexDamaged { try? vault.migrateIndexIfNeeded() }
+        }
         return report
     }
 

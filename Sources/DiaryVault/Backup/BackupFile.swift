@@ -9,11 +9,14 @@ import Foundation
 /// record:     type u8 | length u32 | payload
 ///   type 1 header (payload: the header bytes), 2 index (the sealed index, or its root when
 ///   the index is paged), 3 entry (payload: entry id 16 ‖ sealed entry), 4 index page
-///   (payload: page u8 ‖ sealed page), 0xFF end (payload: record count u64 ‖ BLAKE2b-256 of
-///   every byte before the end record)
+///   (payload: page u8 ‖ sealed page; a page of an index of version 2, numbered 0...63),
+///   5 wide index page (payload: page u32 ‖ sealed page; numbered 64 and up, index version 3),
+///   0xFF end (payload: record count u64 ‖ BLAKE2b-256 of every byte before the end record)
 /// ```
 /// Index page records came after version 1 was first written and did not need a new version:
-/// a backup without them (an older vault's) reads as having no pages.
+/// a backup without them (an older vault's) reads as having no pages. Type 5 came with index
+/// version 3 (docs/FORMAT.md §7); a backup made before it has type 4 only, and restores an
+/// index of version 2, which the next open migrates.
 /// The sealed objects inside are exactly the vault's, so the backup is as opaque as the vault;
 /// the end record detects truncation and accidental damage before any key is derived.
 /// This type writes the format; `BackupReader` is its one reader.
@@ -24,9 +27,16 @@ package enum BackupFile {
     static let indexType: UInt8 = 2
     static let entryType: UInt8 = 3
     static let indexPageType: UInt8 = 4
+    static let wideIndexPageType: UInt8 = 5
     package static let endType: UInt8 = 0xFF
     /// No record may claim more than this; larger claims are refused before allocating.
     static let maximumRecordLength = LengthPadding.maximumLength + 1024
+
+    /// The record type and the number field of index page `page`.
+    static func pageRecord(_ page: Int) -> (type: UInt8, number: [UInt8]) {
+        guard page >= IndexLayout.legacyPageCount else { return (indexPageType, [UInt8(page)]) }
+        return (wideIndexPageType, (0..<4).map { UInt8(truncatingIfNeeded: page >> (24 - 8 * $0)) })
+    }
 
     /// Streams a backup to a new file that must not exist yet.
     struct Writer {

@@ -155,7 +155,10 @@ package final class BackupReader {
             // The first record must be the header; anything else means its framing is gone.
             return nil
         }
-        let framed = [BackupFile.indexType, BackupFile.indexPageType, BackupFile.entryType].contains(type)
+        let framed = [
+            BackupFile.indexType, BackupFile.indexPageType, BackupFile.wideIndexPageType, BackupFile.entryType,
+        ]
+        .contains(type)
         if framed { guard try framesWell(at: payloadOffset, length: length, type: type) else { return nil } }
         guard try take(type, at: offset, length: length) else { return nil }
         recordCount += 1
@@ -192,11 +195,15 @@ package final class BackupReader {
             } else {
                 findings.append(Finding(offset: offset, entry: nil, detail: "a second index record"))
             }
-        case BackupFile.indexPageType:
+        case BackupFile.indexPageType, BackupFile.wideIndexPageType:
             let payload = try read(payloadOffset, length, recordAt: offset)
-            let page = Int(payload[0])
-            if indexPages[page] == nil {
-                indexPages[page] = Array(payload[1...])
+            let width = Self.pageNumberWidth(type)
+            let page = payload[0..<width].reduce(0) { $0 << 8 | Int($1) }
+            if type == BackupFile.wideIndexPageType, !IndexLayout.isPageNumber(page) {
+                // A page of version 2 has its own record type: one number, one name.
+                findings.append(Finding(offset: offset, entry: nil, detail: "index page \(page) in a wide record"))
+            } else if indexPages[page] == nil {
+                indexPages[page] = Array(payload[width...])
             } else {
                 findings.append(Finding(offset: offset, entry: nil, detail: "index page \(page) appears twice"))
             }
@@ -224,7 +231,7 @@ package final class BackupReader {
     /// never holds.
     private func framesWell(at payloadOffset: Int, length: Int, type: UInt8) throws -> Bool {
         if try Self.plausible(at: payloadOffset, length: length, type: type, fd: fd, path: url.path) { return true }
-        let needed = type == BackupFile.entryType ? 16 : type == BackupFile.indexPageType ? 1 : 0
+        let needed = type == BackupFile.entryType ? 16 : Self.pageNumberWidth(type)
         guard length >= needed else { return false }
         return try nextFrames(at: payloadOffset + length)
     }
@@ -288,7 +295,7 @@ package final class BackupReader {
                 switch byte {
                 case BackupFile.endType:
                     if at + 45 == size, try recordHead(at: at)?.1 == 40 { return at }
-                case BackupFile.indexType, BackupFile.entryType, BackupFile.indexPageType:
+                case BackupFile.indexType, BackupFile.entryType, BackupFile.indexPageType, BackupFile.wideIndexPageType:
                     guard let (type, length) = try recordHead(at: at),
                         try Self.plausible(at: at + 5, length: length, type: type, fd: fd, path: url.path)
                     else { continue }
@@ -309,13 +316,25 @@ package final class BackupReader {
         switch type {
         case BackupFile.indexType: (prefix, kind) = (0, .index)
         case BackupFile.entryType: (prefix, kind) = (16, .entry)
-        case BackupFile.indexPageType: (prefix, kind) = (1, .indexPage)
+        case BackupFile.indexPageType, BackupFile.wideIndexPageType:
+            (prefix, kind) = (pageNumberWidth(type), .indexPage)
         default: return false
         }
         guard length >= prefix + Envelope.overhead + LengthPadding.minimumBucket else { return false }
         let head = try pread(fd, payloadOffset, prefix + Envelope.prefixLength, path: path)
         if type == BackupFile.indexPageType, !StoreChange.indexPageRange.contains(Int(head[0])) { return false }
+        // A wide page number names a page of version 3 (below 64 it would have a second name).
+        if type == BackupFile.wideIndexPageType,
+            !IndexLayout.isPageNumber(head[0..<4].reduce(0) { $0 << 8 | Int($1) })
+        {
+            return false
+        }
         return plausibleEnvelope(head[prefix...], sealedLength: length - prefix, kind: kind)
+    }
+
+    /// The bytes of the page number that starts an index page record's payload (0 for others).
+    static func pageNumberWidth(_ type: UInt8) -> Int {
+        type == BackupFile.indexPageType ? 1 : type == BackupFile.wideIndexPageType ? 4 : 0
     }
 
     /// `Envelope.peek`'s rules on the clear prefix alone (version, kind, a bucket-sized body).

@@ -52,7 +52,8 @@ extension Vault {
                         if let problem = shapeProblem(sealed, kind: .indexPage) {
                             findings.append(Damage(object: .index, reason: "page \(page): \(problem)"))
                         }
-                        try writer.record(type: BackupFile.indexPageType, payload: [UInt8(page)] + sealed)
+                        let (type, number) = BackupFile.pageRecord(page)
+                        try writer.record(type: type, payload: number + sealed)
                     }
                     let total = try reader.entryIDs().count
                     var done = 0

@@ -68,13 +68,15 @@ package struct Verifier {
     package struct Expectations {
         /// Nil when the index root is missing or cannot be read: nothing to compare with.
         var rows: [UUID: ([UInt8]) -> Bool]?
-        /// Pages that are damaged: their entries cannot be compared either.
-        var damagedPages = Set<Int>()
+        /// The ids (by head, `IndexLayout`) of pages that are damaged: their entries cannot be
+        /// compared either.
+        var damagedPages: [Range<Int>] = []
         var damage: [Damage] = []
 
         /// Whether the index can vouch for (or against) the entry `id`.
         func covers(_ id: UUID) -> Bool {
-            rows != nil && !damagedPages.contains(IndexLayout.page(of: id))
+            let head = IndexLayout.head(of: id)
+            return rows != nil && !damagedPages.contains { $0.contains(head) }
         }
     }
 
@@ -158,34 +160,35 @@ package struct Verifier {
     /// Throws when the root is unreadable; a damaged page is added to `damage` and
     /// `damagedPages`, and its rows are left out.
     private func indexRows(
-        _ sealedRoot: [UInt8], pages: [Int: [UInt8]], damage: inout [Damage], damagedPages: inout Set<Int>
+        _ sealedRoot: [UInt8], pages: [Int: [UInt8]], damage: inout [Damage], damagedPages: inout [Range<Int>]
     ) throws -> [UUID: (recorded: ([UInt8]) -> Bool, summary: EntrySummary)] {
         let plaintext = try Envelope.open(
             sealedRoot, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing)
         var rows: [UUID: (recorded: ([UInt8]) -> Bool, summary: EntrySummary)] = [:]
         let root = try IndexRoot.decode(plaintext)
-        for number in 0..<IndexLayout.pageCount {
+        for (number, record) in root.pages {
             do {
                 guard let sealed = pages[number] else { throw FormatError.invalidField("missing") }
-                guard SealTag(root.tags[number]).matches(sealed) else {
+                guard SealTag(record.tag).matches(sealed) else {
                     throw FormatError.invalidField("not the copy the root names (an older page put back?)")
                 }
                 let page = try IndexPage.decode(
                     Envelope.open(
                         sealed, kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: vaultID,
                         keyRing: keyRing),
-                    number: number, expectedCount: root.counts[number])
-                guard page.newestKey() == root.newest[number] else { throw FormatError.invalidField("newest row") }
+                    number: number, version: root.version, expectedCount: record.rows)
+                guard page.newestKey() == record.newest else { throw FormatError.invalidField("newest row") }
                 for i in 0..<page.count {
                     let row = page.row(at: i)
                     rows[row.summary.id] = (row.matches, row.summary)
                 }
             } catch {
-                damagedPages.insert(number)
+                damagedPages.append(IndexLayout.heads(ofPage: number, version: root.version))
                 damage.append(Damage(object: .index, reason: "page \(number): \(error)"))
             }
         }
-        if let stray = pages.keys.first(where: { !(0..<IndexLayout.pageCount).contains($0) }) {
+        let named = Set(root.pages.map(\.number))
+        if let stray = pages.keys.sorted().first(where: { !named.contains($0) }) {
             damage.append(Damage(object: .index, reason: "page \(stray): not part of the index"))
         }
         return rows

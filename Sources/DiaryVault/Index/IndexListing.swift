@@ -8,10 +8,15 @@ struct IndexListing {
     let filter: EntryFilter
     private let limit: Int?
     private var chosen: [Candidate] = []
+    /// How much older than the last row chosen a page's newest key must be to be skipped: none
+    /// for version 3, whose keys bound the shown dates; a day for version 2, whose keys are the
+    /// stored dates (a calendar day is shown up to 16 hours after its stored midnight UTC).
+    private let slack: Int64
 
-    init(filter: EntryFilter) {
+    init(filter: EntryFilter, indexVersion: UInt8 = IndexLayout.version) {
         self.filter = filter
         limit = filter.limit.map { max($0, 0) }
+        slack = indexVersion == IndexLayout.version ? 0 : CalendarDay.millisecondsPerDay
     }
 
     /// One row's place in the newest-first order (entry date, then creation, then id).
@@ -26,14 +31,13 @@ struct IndexListing {
         }
     }
 
-    /// True when no row of a page whose newest row has `bound` can be among the results: the
-    /// listing is full and `bound` is strictly older than its last row by more than a day.
-    /// (`bound` is the stored key; rows are ordered by the shown date, and a calendar day is
-    /// shown up to 12 hours after its stored midnight UTC: see `CalendarDay`.)
+    /// True when no row of a page whose newest key is `bound` can be among the results: the
+    /// listing is full and `bound` is strictly older than its last row (by more than `slack`).
+    /// Rows are ordered by the shown date (`CalendarDay`); ties on the date are not skipped.
     func cannotImprove(with bound: ListKey) -> Bool {
         guard let limit, chosen.count == limit else { return false }
         guard let last = chosen.last else { return true }  // a limit of zero
-        return bound.date < last.key.date - CalendarDay.millisecondsPerDay
+        return bound.date < last.key.date - slack
     }
 
     /// Considers every row of `page` that passes the filter.

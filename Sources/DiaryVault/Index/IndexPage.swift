@@ -8,48 +8,59 @@ import Foundation
 /// checks every row in full (lengths, order, page, times, flags, UTF-8), so the accessors
 /// below never meet a malformed row.
 ///
-/// Plaintext: `version u8 = 2 | page u8 | row count u32 | rows…`, each row
+/// Plaintext (version 3): `version u8 = 3 | page u32 | row count u32 | rows…`; version 2
+/// (read only, to migrate): `version u8 = 2 | page u8 | row count u32 | rows…`. Each row is
 /// `id 16 | date i64 | created i64 | modified i64 | flags u8 | size u32 | seal tag 16 |
 /// title str16 | tag count u8 | tags str16… | source str16` (docs/FORMAT.md §7).
 package struct IndexPage: Equatable {
-    static let version: UInt8 = 2
     /// The fixed part of a row, before the title.
     static let fixedRowLength = 61
     /// A row with an empty title, no tags and no source.
     static let minimumRowLength = fixedRowLength + 2 + 1 + 2
 
     let number: Int
+    /// The index version the page belongs to (`IndexLayout`): it says which ids it covers.
+    let version: UInt8
     private(set) var rows: [UInt8] = []
     /// Where each row starts in `rows`, in id order.
     private(set) var offsets: [Int] = []
 
-    init(number: Int) { self.number = number }
+    init(number: Int, version: UInt8 = IndexLayout.version) {
+        self.number = number
+        self.version = version
+    }
 
     package var count: Int { offsets.count }
 
+    private static func headerLength(_ version: UInt8) -> Int { version == IndexLayout.legacyVersion ? 6 : 9 }
+
     package func encoded() -> [UInt8] {
-        var w = ByteWriter(capacity: 6 + rows.count)
-        w.u8(Self.version)
-        w.u8(UInt8(number))
+        var w = ByteWriter(capacity: 9 + rows.count)
+        w.u8(version)
+        if version == IndexLayout.legacyVersion { w.u8(UInt8(number)) } else { w.u32(UInt32(number)) }
         w.u32(UInt32(count))
         w.append(rows)
         return w.bytes
     }
 
-    package static func decode(_ bytes: [UInt8], number: Int, expectedCount: Int) throws -> IndexPage {
-        try bytes.withUnsafeBytes { try decode($0, number: number, expectedCount: expectedCount) }
+    package static func decode(_ bytes: [UInt8], number: Int, version: UInt8, expectedCount: Int) throws -> IndexPage {
+        try bytes.withUnsafeBytes { try decode($0, number: number, version: version, expectedCount: expectedCount) }
     }
 
     /// Decodes a page straight from an opened envelope's plaintext: the rows are copied once.
-    static func decode(_ bytes: UnsafeRawBufferPointer, number: Int, expectedCount: Int) throws -> IndexPage {
-        guard bytes.count >= 6 else { throw FormatError.truncated }
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, number: Int, version: UInt8, expectedCount: Int
+    ) throws -> IndexPage {
+        let header = headerLength(version)
+        guard bytes.count >= header else { throw FormatError.truncated }
         guard bytes[0] == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
-        guard Int(bytes[1]) == number else { throw FormatError.invalidField("page number") }
-        let count = bytes[2..<6].reduce(0) { $0 << 8 | Int($1) }
+        let field = { (range: Range<Int>) in bytes[range].reduce(0) { $0 << 8 | Int($1) } }
+        guard field(1..<header - 4) == number else { throw FormatError.invalidField("page number") }
+        let count = field(header - 4..<header)
         guard count == expectedCount else { throw FormatError.invalidField("row count") }
-        guard count <= (bytes.count - 6) / minimumRowLength else { throw FormatError.truncated }
-        var page = IndexPage(number: number)
-        page.rows = Array(bytes[6...])
+        guard count <= (bytes.count - header) / minimumRowLength else { throw FormatError.truncated }
+        var page = IndexPage(number: number, version: version)
+        page.rows = Array(bytes[header...])
         page.offsets.reserveCapacity(count)
         var offset = 0
         var previous: (UInt64, UInt64)?
@@ -64,11 +75,16 @@ package struct IndexPage: Equatable {
         return page
     }
 
-    /// The list key of the row that comes first in newest-first order; zero when empty.
+    /// The list key of the row that comes first in newest-first order; zero when empty. In
+    /// version 3, a calendar day's date counts `IndexLayout.dayShownLead` later, so the key
+    /// bounds the date every row is shown at, in any time zone (docs/FORMAT.md §7).
     func newestKey() -> ListKey {
         var best: ListKey?
         for i in 0..<count {
-            let key = listKey(ofRowAt: i)
+            var key = listKey(ofRowAt: i)
+            if version == IndexLayout.version, CalendarDay.isDay(storedMilliseconds: key.date) {
+                key.date += IndexLayout.dayShownLead
+            }
             if best.map({ $0 < key }) ?? true { best = key }
         }
         return best ?? ListKey(date: 0, created: 0)
@@ -91,7 +107,9 @@ package struct IndexPage: Equatable {
     /// Validates the row at `start` and returns where the next one starts.
     private func checkRow(at start: Int) throws -> Int {
         guard rows.count - start >= Self.minimumRowLength else { throw FormatError.truncated }
-        guard IndexLayout.page(of: uuid(at: start)) == number else { throw FormatError.invalidField("page of id") }
+        guard IndexLayout.covers(page: number, version: version, id: uuid(at: start)) else {
+            throw FormatError.invalidField("page of id")
+        }
         for field in 0..<3 {
             guard Date.storableMilliseconds.contains(int64(at: start + 16 + field * 8)) else {
                 throw FormatError.invalidField("time")
@@ -184,7 +202,7 @@ package struct IndexPage: Equatable {
 
     /// Inserts the row, or replaces the one with the same id.
     package mutating func upsert(_ row: IndexRow) {
-        precondition(IndexLayout.page(of: row.summary.id) == number, "row on the wrong page")
+        precondition(IndexLayout.covers(page: number, version: version, id: row.summary.id), "row on the wrong page")
         let encoded = Self.encode(row)
         let (found, i) = position(of: row.summary.id)
         let start = i < count ? offsets[i] : rows.count
@@ -210,6 +228,22 @@ package struct IndexPage: Equatable {
         offsets.remove(at: i)
         for j in i..<count { offsets[j] -= end - start }
         return true
+    }
+
+    /// The page's two halves (`2n` and `2n + 1`, one bit deeper). Rows are in id order, so the
+    /// first half's rows come first: the bytes are cut once, no row is encoded again.
+    func halves() -> (IndexPage, IndexPage) {
+        precondition(version == IndexLayout.version && IndexLayout.depth(ofPage: number) < IndexLayout.maximumDepth)
+        var low = IndexPage(number: number * 2)
+        var high = IndexPage(number: number * 2 + 1)
+        let boundary = IndexLayout.heads(ofPage: high.number, version: version).lowerBound
+        let cut = offsets.firstIndex { IndexLayout.head(of: uuid(at: $0)) >= boundary } ?? count
+        let cutByte = cut < count ? offsets[cut] : rows.count
+        low.rows = Array(rows[..<cutByte])
+        low.offsets = Array(offsets[..<cut])
+        high.rows = Array(rows[cutByte...])
+        high.offsets = offsets[cut...].map { $0 - cutByte }
+        return (low, high)
     }
 
     static func encode(_ row: IndexRow) -> [UInt8] {

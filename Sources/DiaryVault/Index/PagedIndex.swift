@@ -1,56 +1,84 @@
 import Foundation
 
-/// The index as this process holds it: the root (generation, row counts, page tags) and the
-/// pages read so far. Pages are read only when a command needs them (`SealedIndex.ensurePages`):
-/// `show` reads one, `list` all of them; a write seals again only the pages it changed.
+/// The index as this process holds it: the root (generation, page directory) and the pages
+/// read so far. Pages are read only when a command needs them (`SealedIndex.ensurePages`):
+/// `show` reads one, `list -n 10` about ten; a write seals again only the pages it changed.
 struct PagedIndex: Equatable {
+    /// The index version (`IndexLayout`): only version 3 is written; a version-2 index is read
+    /// until it is migrated (`migrated()`).
+    var version: UInt8
     /// Grows with every write to the vault; lets a machine notice a rolled-back copy.
     var generation: UInt64
-    /// nil: not read yet.
-    var pages: [IndexPage?]
-    /// Per page, the tag of the sealed copy the root names (or that this process wrote).
-    var tags: [[UInt8]]
-    var counts: [Int]
-    /// Per page, the list key of its newest row (zero when empty), as in the root.
-    var newest: [ListKey]
+    /// Per page number, what the root records (or what this process will write).
+    var records: [Int: PageRecord]
+    /// The pages read so far (or built in memory).
+    var pages: [Int: IndexPage] = [:]
     /// Pages changed in memory and not written yet.
     var dirty: Set<Int> = []
+    /// Pages the store holds that the next write removes (split, or of the old layout).
+    var removed: Set<Int> = []
+    /// Bounds the depths of the pages, so finding an id's page tries only these.
+    private var depths = IndexLayout.minimumDepth...IndexLayout.minimumDepth
 
     init(root: IndexRoot) {
+        version = root.version
         generation = root.generation
-        pages = Array(repeating: nil, count: IndexLayout.pageCount)
-        tags = root.tags
-        counts = root.counts
-        newest = root.newest
+        records = Dictionary(uniqueKeysWithValues: root.pages.map { ($0.number, $0.record) })
+        if version == IndexLayout.version {
+            let found = root.pages.map { IndexLayout.depth(ofPage: $0.number) }
+            depths = (found.min() ?? IndexLayout.minimumDepth)...(found.max() ?? IndexLayout.minimumDepth)
+        }
     }
 
     /// An index whose every page is in memory and waits to be written (a new vault, or one
-    /// rebuilt from the entries).
+    /// rebuilt from the entries): the pages of depth 6, each split while it holds too many rows.
     init(generation: UInt64, rows: some Sequence<IndexRow> = []) {
+        version = IndexLayout.version
         self.generation = generation
-        var pages = (0..<IndexLayout.pageCount).map { IndexPage(number: $0) }
-        for row in rows { pages[IndexLayout.page(of: row.summary.id)].upsert(row) }
-        self.pages = pages
-        tags = Array(repeating: [UInt8](repeating: 0, count: IndexRoot.tagLength), count: IndexLayout.pageCount)
-        counts = pages.map(\.count)
-        newest = pages.map { $0.newestKey() }
-        dirty = Set(0..<IndexLayout.pageCount)
+        records = [:]
+        let first = 1 << IndexLayout.minimumDepth
+        var pages = (first..<2 * first).map { IndexPage(number: $0) }
+        for row in rows { pages[IndexLayout.head(of: row.summary.id) >> 10].upsert(row) }
+        for page in pages { place(page) }
+        removed = []  // the halves of pages never stored
     }
 
-    var root: IndexRoot { IndexRoot(generation: generation, counts: counts, newest: newest, tags: tags) }
+    var root: IndexRoot {
+        IndexRoot(version: version, generation: generation, pages: numbers.map { ($0, records[$0]!) })
+    }
+
+    /// Every page number, in head order.
+    var numbers: [Int] {
+        records.keys.sorted {
+            IndexLayout.heads(ofPage: $0, version: version).lowerBound
+                < IndexLayout.heads(ofPage: $1, version: version).lowerBound
+        }
+    }
 
     /// The number of entries, from the root alone.
-    var count: Int { counts.reduce(0, +) }
+    var count: Int { records.values.reduce(0) { $0 + $1.rows } }
 
-    var allPagesLoaded: Bool { !pages.contains(nil) }
+    var allPagesLoaded: Bool { pages.count == records.count }
+
+    /// The number of the page that holds (or would hold) `id`'s row.
+    func pageNumber(of id: UUID) -> Int {
+        let head = IndexLayout.head(of: id)
+        if version == IndexLayout.legacyVersion { return head >> 10 }
+        for depth in depths {
+            let number = 1 << depth | head >> (IndexLayout.maximumDepth - depth)
+            if records[number] != nil { return number }
+        }
+        preconditionFailure("the page directory covers every id")  // checked by `IndexRoot.decode`
+    }
+
+    /// The numbers of the pages that can hold an id starting with these hex digits.
+    func pageNumbers(forHexPrefix hex: Substring) -> [Int] {
+        let wanted = IndexLayout.heads(forHexPrefix: hex)
+        return records.keys.filter { IndexLayout.heads(ofPage: $0, version: version).overlaps(wanted) }
+    }
 
     /// The page holding `id`'s row; it must have been loaded.
-    func page(of id: UUID) -> IndexPage {
-        guard let page = pages[IndexLayout.page(of: id)] else {
-            preconditionFailure("index page \(IndexLayout.page(of: id)) used before it was loaded")
-        }
-        return page
-    }
+    func page(of id: UUID) -> IndexPage { page(ofNumber: pageNumber(of: id)) }
 
     /// Page `number`; it must have been loaded.
     func page(ofNumber number: Int) -> IndexPage {
@@ -61,6 +89,7 @@ struct PagedIndex: Equatable {
     subscript(id: UUID) -> IndexRow? {
         get { page(of: id).row(id) }
         set {
+            precondition(version == IndexLayout.version, "a version-2 index is migrated before it is written")
             var page = page(of: id)
             if let newValue {
                 precondition(newValue.summary.id == id)
@@ -68,21 +97,49 @@ struct PagedIndex: Equatable {
             } else if !page.remove(id) {
                 return
             }
-            pages[page.number] = page
-            counts[page.number] = page.count
-            newest[page.number] = page.newestKey()
-            dirty.insert(page.number)
+            place(page)
         }
+    }
+
+    /// Puts a changed page in place, split into halves (recursively) while it holds more than
+    /// `IndexLayout.maximumRows` rows; a split page is removed from the store on the next write.
+    private mutating func place(_ page: IndexPage) {
+        if page.count > IndexLayout.maximumRows, IndexLayout.depth(ofPage: page.number) < IndexLayout.maximumDepth {
+            let (low, high) = page.halves()
+            pages[page.number] = nil
+            records[page.number] = nil
+            dirty.remove(page.number)
+            removed.insert(page.number)
+            place(low)
+            place(high)
+            return
+        }
+        let depth = IndexLayout.depth(ofPage: page.number)
+        depths = min(depths.lowerBound, depth)...max(depths.upperBound, depth)
+        pages[page.number] = page
+        records[page.number] = PageRecord(
+            rows: page.count, newest: page.newestKey(), tag: records[page.number]?.tag ?? PageRecord.empty.tag)
+        dirty.insert(page.number)
+        removed.remove(page.number)
     }
 
     /// Every row; every page must have been loaded.
     func allRows() -> [IndexRow] {
-        pages.flatMap { page -> [IndexRow] in
-            guard let page else { preconditionFailure("index page used before it was loaded") }
+        numbers.flatMap { number -> [IndexRow] in
+            let page = page(ofNumber: number)
             return (0..<page.count).map(page.row(at:))
         }
     }
 
-    /// Marks every page to be sealed again (a key rotation).
-    mutating func markAllDirty() { dirty = Set(0..<IndexLayout.pageCount) }
+    /// This index in the current version, every page in memory and marked to be written, the
+    /// old pages marked to be removed; every page must have been loaded.
+    func migrated() -> PagedIndex {
+        guard version != IndexLayout.version else { return self }
+        var next = PagedIndex(generation: generation, rows: allRows())
+        next.removed = Set(records.keys)
+        return next
+    }
+
+    /// Marks every page to be sealed again (a key rotation); every page must have been loaded.
+    mutating func markAllDirty() { dirty = Set(records.keys) }
 }

@@ -68,32 +68,35 @@ final class SealedIndex {
     /// Still wrong, the index is damaged and is rebuilt in memory from the entries.
     func ensurePages(_ numbers: some Sequence<Int>) throws {
         guard state == .ok else { return }  // a rebuilt index has every page in memory
-        let wanted = Set(numbers.filter { index.pages[$0] == nil })
+        let wanted = Set(numbers.filter { index.pages[$0] == nil && index.records[$0] != nil })
         guard !wanted.isEmpty else { return }
         let first = try storeCall {
             try backend.withSnapshot { reader in try wanted.map { ($0, try reader.readIndexPage($0)) } }
         }
         if let opened = open(first, against: index) { return index.insert(opened) }
+        // The ids the caller wanted, whatever pages hold them in the index read again.
+        let heads = wanted.map { IndexLayout.heads(ofPage: $0, version: index.version) }
         let (sealedRoot, again) = try storeCall {
-            try backend.withSnapshot { reader in
-                (
-                    try reader.readIndex(),
-                    try Array(0..<IndexLayout.pageCount).map { ($0, try reader.readIndexPage($0)) }
-                )
-            }
+            try backend.withSnapshot { reader in (try reader.readIndex(), try reader.readIndexPages()) }
         }
         if sealedRoot != rootBytes {
             install(try decodeRoot(sealedRoot))
             guard state == .ok else { return }
-            let missing = Set(wanted.filter { index.pages[$0] == nil })
-            if let opened = open(again.filter { missing.contains($0.0) }, against: index) {
+            let missing = IndexLayout.pages(
+                index.records.keys.filter { index.pages[$0] == nil }, version: index.version, overlapping: heads)
+            if let opened = open(missing.map { ($0, again[$0]) }, against: index) {
                 return index.insert(opened)
             }
         }
         install((try rebuilt(generation: 0), .damaged, nil))
     }
 
-    func ensureAllPages() throws { try ensurePages(0..<IndexLayout.pageCount) }
+    /// Reads the pages that can hold these ids.
+    func ensurePages(holding ids: some Sequence<UUID>) throws {
+        try ensurePages(Set(ids.map(index.pageNumber(of:))))
+    }
+
+    func ensureAllPages() throws { try ensurePages(index.records.keys) }
 
     /// Inside the write lock: picks up an index another process wrote since ours was read.
     /// After damage, every page is checked, so that a write is also a repair: a page found bad
@@ -108,7 +111,7 @@ final class SealedIndex {
 
     /// True unless the index (when intact) records another seal for this entry.
     func recordsSeal(_ sealed: [UInt8], of id: UUID) throws -> Bool {
-        try ensurePages([IndexLayout.page(of: id)])
+        try ensurePages(holding: [id])
         guard state == .ok else { return true }
         return index.page(of: id).recordsSeal(sealed, of: id) ?? true
     }
@@ -153,7 +156,8 @@ final class SealedIndex {
         if let witness, let root = change.index {
             do {
                 if witnessInStep {
-                    try witness.apply(root: root, changedPages: change.putIndexPages)
+                    try witness.apply(
+                        root: root, changedPages: change.putIndexPages, removedPages: change.deleteIndexPages)
                 } else {
                     try copyIndex(to: witness)
                 }
@@ -178,15 +182,18 @@ final class SealedIndex {
     static func seal(
         _ index: inout PagedIndex, into change: inout StoreChange, vaultID: UUID, keys: GenerationKeys
     ) throws {
+        precondition(index.version == IndexLayout.version, "only the current version is written")
         for number in index.dirty.sorted() {
             guard let page = index.pages[number] else { preconditionFailure("a changed page is in memory") }
             let sealed = try Envelope.seal(
                 page.encoded(), kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: vaultID,
                 keys: keys)
             change.putIndexPages[number] = sealed
-            index.tags[number] = IndexRow.tag(of: sealed)
+            index.records[number]?.tag = IndexRow.tag(of: sealed)
         }
+        change.deleteIndexPages.formUnion(index.removed)
         index.dirty = []
+        index.removed = []
         change.index = try Envelope.seal(
             index.root.encoded(), kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keys: keys)
     }
@@ -206,8 +213,8 @@ final class SealedIndex {
             let plaintext = try? Envelope.open(
                 sealed, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing)
         else { return (try rebuilt(generation: 0), .damaged, nil) }
-        if let version = plaintext.first, version != IndexRoot.version {
-            throw VaultError.unsupportedIndexVersion(found: Int(version), supported: Int(IndexRoot.version))
+        if let version = plaintext.first, version != IndexLayout.version, version != IndexLayout.legacyVersion {
+            throw VaultError.unsupportedIndexVersion(found: Int(version), supported: Int(IndexLayout.version))
         }
         guard let root = try? IndexRoot.decode(plaintext) else { return (try rebuilt(generation: 0), .damaged, nil) }
         return (PagedIndex(root: root), .ok, sealed)
@@ -218,9 +225,8 @@ final class SealedIndex {
     private func open(_ sealedPages: [(Int, [UInt8]?)], against root: PagedIndex) -> [IndexPage]? {
         var opened: [IndexPage] = []
         for (number, sealed) in sealedPages {
-            guard let sealed, SealTag(root.tags[number]).matches(sealed),
-                let page = try? openPage(
-                    sealed, number: number, expectedCount: root.counts[number], expectedNewest: root.newest[number])
+            guard let sealed, let record = root.records[number], SealTag(record.tag).matches(sealed),
+                let page = try? openPage(sealed, number: number, version: root.version, record: record)
             else { return nil }
             opened.append(page)
         }
@@ -228,14 +234,12 @@ final class SealedIndex {
     }
 
     /// Opens a page and checks it against what the root says of it (rows and newest row).
-    private func openPage(_ sealed: [UInt8], number: Int, expectedCount: Int, expectedNewest: ListKey) throws
-        -> IndexPage
-    {
+    private func openPage(_ sealed: [UInt8], number: Int, version: UInt8, record: PageRecord) throws -> IndexPage {
         let page = try Envelope.open(
             sealed, kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: vaultID,
             keyRing: keyRing, into: pageBuffer
-        ) { try IndexPage.decode($0, number: number, expectedCount: expectedCount) }
-        guard page.newestKey() == expectedNewest else { throw FormatError.invalidField("newest row") }
+        ) { try IndexPage.decode($0, number: number, version: version, expectedCount: record.rows) }
+        guard page.newestKey() == record.newest else { throw FormatError.invalidField("newest row") }
         return page
     }
 }

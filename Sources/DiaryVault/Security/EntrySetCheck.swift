@@ -94,6 +94,9 @@ extension Vault {
     /// nothing lost on the pages that differ) is brought up to date.
     private func quickCheck(_ witness: IndexWitness, locked: Bool = false) throws -> EntrySetReport? {
         guard sealedIndex.state == .ok else { return nil }
+        // The common case, byte for byte, before opening the witness's root (a root grows with
+        // the number of index pages: about 200 KiB at a million entries).
+        if let root = sealedIndex.sealedRoot, (try? witness.root()) == root { return EntrySetReport() }
         switch try witnessed(witness) {
         case .unreadable:
             return nil
@@ -103,7 +106,8 @@ extension Vault {
         case .index(let seen, let seenRoot):
             if seenRoot == sealedIndex.sealedRoot { return EntrySetReport() }
             guard sealedIndex.index.generation > seen.index.generation else { return nil }
-            let differing = (0..<IndexLayout.pageCount).filter { sealedIndex.index.tags[$0] != seen.index.tags[$0] }
+            let current = sealedIndex.index.records
+            let differing = seen.index.records.filter { current[$0.key]?.tag != $0.value.tag }.map(\.key)
             guard try compare(seen, pages: differing).isEmpty else { return nil }
             if locked { refresh(witness) }
             return locked ? EntrySetReport() : nil
@@ -129,7 +133,7 @@ extension Vault {
             if !report.indexDamaged, sealedIndex.index.generation < seen.index.generation {
                 report.olderIndex = GenerationPair(found: sealedIndex.index.generation, seen: seen.index.generation)
             }
-            let (missing, older) = try compare(seen, pages: 0..<IndexLayout.pageCount).split()
+            let (missing, older) = try compare(seen, pages: seen.index.records.keys).split()
             report.missing = missing.sorted(by: EntrySummary.newestFirst)
             report.older = older.sorted(by: EntrySummary.newestFirst)
         }
@@ -141,23 +145,27 @@ extension Vault {
         return report
     }
 
-    /// What the witness records on `pages` that the vault lost: rows with no entry now
-    /// (missing), and rows whose entry is now an older copy. Only someone holding the key can
-    /// make a newer copy; an older one is what a copy put back looks like. Equal times with
-    /// another seal are a re-seal (`rekey`).
+    /// What the witness records on its pages `pages` that the vault lost: rows with no entry
+    /// now (missing), and rows whose entry is now an older copy. Only someone holding the key
+    /// can make a newer copy; an older one is what a copy put back looks like. Equal times with
+    /// another seal are a re-seal (`rekey`). The vault's pages that cover the same ids are
+    /// read, whatever their layout (the witness may hold an index of the old version, or one
+    /// whose pages were split since).
     private func compare(_ seen: SealedIndex, pages: some Sequence<Int>) throws -> [Lost] {
         let pages = Array(pages)
         try seen.ensurePages(pages)
-        try sealedIndex.ensurePages(pages)
         guard seen.state == .ok else { return [] }
+        let heads = pages.map { IndexLayout.heads(ofPage: $0, version: seen.index.version) }
+        let index = sealedIndex.index
+        try sealedIndex.ensurePages(IndexLayout.pages(index.records.keys, version: index.version, overlapping: heads))
+        let current = sealedIndex.index
         var lost: [Lost] = []
         for number in pages {
-            guard let witnessed = seen.index.pages[number], let current = sealedIndex.index.pages[number] else {
-                continue
-            }
+            guard let witnessed = seen.index.pages[number] else { continue }
             for i in 0..<witnessed.count {
                 let row = witnessed.row(at: i)
-                guard let now = current.row(row.summary.id) else {
+                guard let page = current.pages[current.pageNumber(of: row.summary.id)] else { continue }
+                guard let now = page.row(row.summary.id) else {
                     lost.append(.missing(row.summary))
                     continue
                 }

@@ -3,7 +3,7 @@ import DiaryStore
 import Foundation
 
 /// This machine's copy of the newest sealed index it has read or written of one vault: the
-/// root and its 64 pages, exactly as the vault stored them, kept outside the vault under
+/// root and its pages, exactly as the vault stored them, kept outside the vault under
 /// `$XDG_STATE_HOME/diary/witness/<vault id>/<digest of the vault's path>/`. A copy of the
 /// same vault in another place (a backup restored into a new directory) is another vault for
 /// this purpose: restoring is not a rollback.
@@ -60,7 +60,11 @@ public struct IndexWitness: Sendable {
     func replace(root: [UInt8], pages: [Int: [UInt8]]) throws {
         try storeCall {
             if let store = try open() {
-                try store.withWriteLock { try store.apply(StoreChange(index: root, putIndexPages: pages)) }
+                try store.withWriteLock {
+                    // Pages of the copy that the vault no longer has (split, or of the old layout).
+                    let stale = Set(try store.readIndexPages().keys).subtracting(pages.keys)
+                    try store.apply(StoreChange(index: root, putIndexPages: pages, deleteIndexPages: stale))
+                }
             } else {
                 // Private all the way down: the names link this user to their vaults.
                 var path = directory
@@ -78,14 +82,16 @@ public struct IndexWitness: Sendable {
         }
     }
 
-    /// Applies one committed change of the vault (its new root and changed pages) to a copy
-    /// that held the root the change was made on.
-    func apply(root: [UInt8], changedPages: [Int: [UInt8]]) throws {
+    /// Applies one committed change of the vault (its new root, changed and removed pages) to
+    /// a copy that held the root the change was made on.
+    func apply(root: [UInt8], changedPages: [Int: [UInt8]], removedPages: Set<Int> = []) throws {
         try storeCall {
             guard let store = try open() else {
                 throw StoreError.io(path: storeURL.path, detail: "no record to update")
             }
-            try store.withWriteLock { try store.apply(StoreChange(index: root, putIndexPages: changedPages)) }
+            try store.withWriteLock {
+                try store.apply(StoreChange(index: root, putIndexPages: changedPages, deleteIndexPages: removedPages))
+            }
             try noteSeen()
         }
     }

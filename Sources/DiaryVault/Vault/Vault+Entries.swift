@@ -42,28 +42,26 @@ extension Vault {
     ///
     /// With a limit, pages are read newest first by the newest row the root records for each,
     /// and reading stops once no page left can hold a newer row: `list -n 10` reads about ten
-    /// pages, not all 64, whatever the size of the vault.
+    /// pages, not all of them, whatever the size of the vault.
     public func list(_ filter: EntryFilter = EntryFilter()) throws -> [EntrySummary] {
         guard filter.limit != nil else {
             try sealedIndex.ensureAllPages()
-            var listing = IndexListing(filter: filter)
-            for case let page? in sealedIndex.index.pages { listing.add(page) }
+            var listing = IndexListing(filter: filter, indexVersion: sealedIndex.index.version)
+            for page in sealedIndex.index.pages.values { listing.add(page) }
             return listing.summaries(from: sealedIndex.index)
         }
         let epoch = sealedIndex.epoch
-        var listing = IndexListing(filter: filter)
         let root = sealedIndex.index
-        let order = (0..<IndexLayout.pageCount).filter { root.counts[$0] > 0 }.sorted {
-            root.newest[$1] < root.newest[$0]
-        }
+        var listing = IndexListing(filter: filter, indexVersion: root.version)
+        let order = root.records.filter { $0.value.rows > 0 }.sorted { $1.value.newest < $0.value.newest }
         var next = 0
-        while next < order.count, !listing.cannotImprove(with: root.newest[order[next]]) {
+        while next < order.count, !listing.cannotImprove(with: order[next].value.newest) {
             let chunk = order[next..<min(next + 8, order.count)]
-            try sealedIndex.ensurePages(chunk)
+            try sealedIndex.ensurePages(chunk.map(\.key))
             // The index was read again (another process wrote meanwhile) or rebuilt (a page was
             // damaged): the order above is stale, so start over on the index as it is now.
             guard sealedIndex.epoch == epoch else { return try list(filter) }
-            for number in chunk where !listing.cannotImprove(with: root.newest[number]) {
+            for (number, record) in chunk where !listing.cannotImprove(with: record.newest) {
                 listing.add(sealedIndex.index.page(ofNumber: number))
             }
             next = chunk.endIndex
@@ -77,8 +75,11 @@ extension Vault {
         guard hex.count >= 4, hex.count <= 32, hex.allSatisfy(\.isHexDigit) else {
             throw VaultError.invalidID(idOrPrefix)
         }
-        let pages = IndexLayout.pages(forHexPrefix: Substring(hex))
+        let epoch = sealedIndex.epoch
+        let pages = sealedIndex.index.pageNumbers(forHexPrefix: Substring(hex))
         try sealedIndex.ensurePages(pages)
+        // Read again meanwhile (another process split a page): look again in the index as it is.
+        guard sealedIndex.epoch == epoch else { return try resolve(idOrPrefix) }
         let index = sealedIndex.index
         // A full id names itself: no need to compare prefixes.
         if hex.count == 32, let id = UUID(uuidString: idOrPrefix), index.page(of: id).row(id) != nil { return id }
@@ -138,7 +139,7 @@ extension Vault {
 
     /// Deletes an entry.
     public func delete(_ id: UUID) throws {
-        try write(pages: [IndexLayout.page(of: id)]) { index in
+        try write(ids: [id]) { index in
             let stored = try backend.readEntry(id)
             guard index[id] != nil || stored != nil else {
                 throw VaultError.unknownID(id.uuidString.lowercased())
@@ -149,7 +150,7 @@ extension Vault {
     }
 
     func put(_ entry: Entry) throws -> Entry {
-        try write(pages: [IndexLayout.page(of: entry.id)]) { index in
+        try write(ids: [entry.id]) { index in
             let sealed = try sealEntry(entry)
             index[entry.id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed))
             return (StoreChange(putEntries: [entry.id: sealed]), entry)

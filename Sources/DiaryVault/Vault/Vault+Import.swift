@@ -29,7 +29,7 @@ extension Vault {
             }
         }
         // Sources are compared against every entry, so every page takes part.
-        return try write(pages: 0..<IndexLayout.pageCount) { index in
+        return try write(allPages: true) { index in
             var knownSources = Set(index.allRows().compactMap(\.summary.source))
             var puts: [UUID: [UInt8]] = [:]
             var outcome = ImportOutcome(imported: [], duplicates: 0)

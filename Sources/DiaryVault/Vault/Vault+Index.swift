@@ -4,30 +4,49 @@ import Foundation
 
 extension Vault {
     /// Runs one write: under the cross-process lock, re-reads the header and the index root
-    /// (another process may have written since we opened) and the index `pages` the change
-    /// needs, lets `body` change a copy of the index and name the entry blobs to put or
-    /// delete, then commits everything, changed index pages and root included, in one atomic
-    /// change (`SealedIndex.commit`).
+    /// (another process may have written since we opened) and the index pages that hold `ids`
+    /// (all of them with `allPages`), lets `body` change a copy of the index and name the
+    /// entry blobs to put or delete, then commits everything, changed index pages and root
+    /// included, in one atomic change (`SealedIndex.commit`). An index of the old version is
+    /// migrated in that same change (`PagedIndex.migrated`), before `body` sees it.
     ///
     /// With the index missing or damaged only a repair may write (`SealedIndex.commit`); the
     /// guard here only saves reading pages for a write that would be refused.
     @discardableResult
     func write<T>(
-        pages: some Sequence<Int> = [], repairing: Bool = false, _ body: (inout PagedIndex) throws -> (StoreChange, T)
+        ids: some Sequence<UUID> = [UUID](), allPages: Bool = false, repairing: Bool = false,
+        _ body: (inout PagedIndex) throws -> (StoreChange, T)
     ) throws -> T {
         try storeCall {
             try backend.withWriteLock {
                 try refreshHeaderUnderLock()
                 try sealedIndex.refreshUnderLock()
                 guard repairing || sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
-                try sealedIndex.ensurePages(pages)
-                var next = sealedIndex.index
+                let migrating = sealedIndex.index.version != IndexLayout.version
+                if allPages || migrating {
+                    try sealedIndex.ensureAllPages()
+                } else {
+                    try sealedIndex.ensurePages(holding: ids)
+                }
+                var next = sealedIndex.index.migrated()
                 let (change, result) = try body(&next)
                 try sealedIndex.commit(next, with: change, keys: keyRing.current, repairing: repairing)
                 return result
             }
         }
     }
+
+    /// Rewrites an index of the old version in the current one (docs/FORMAT.md §7), in one
+    /// atomic change under the write lock; does nothing when it is current, missing or
+    /// damaged (`reindex` writes a current one). Every write migrates too: this lets a vault
+    /// only read gain the new layout.
+    public func migrateIndexIfNeeded() throws {
+        guard sealedIndex.state == .ok, sealedIndex.index.version != IndexLayout.version else { return }
+        try write { _ in (StoreChange(), ()) }
+    }
+
+    /// The version of the index as read (or written) last.
+    package var indexVersion: Int { Int(sealedIndex.index.version) }
 
     /// Inside the lock: pick up a header written by another process.
     private func refreshHeaderUnderLock() throws {

@@ -235,7 +235,7 @@ extension Vault {
         var final = rotation.interim
         try final.setSlots([rotation.ring.current], kek: rotation.kek)
         if let adopting { final = adopting.header }
-        var next = sealedIndex.index
+        var next = sealedIndex.index.migrated()
         next.markAllDirty()
         try sealedIndex.commit(next, with: StoreChange(header: final.encoded()), keys: rotation.ring.current)
         header = final
@@ -265,7 +265,7 @@ extension Vault {
             pending[$0..<min($0 + batchSize, pending.count)]
         }) {
             var puts: [UUID: [UInt8]] = [:]
-            var next = sealedIndex.index
+            var next = sealedIndex.index.migrated()  // every page is in memory (`rotate`)
             for id in batch {
                 // An entry that fails to open, or that is not the one the index recorded (an
                 // older copy put back), is not blessed with a fresh seal: it stays as it is.

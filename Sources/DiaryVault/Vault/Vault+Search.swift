@@ -76,7 +76,8 @@ extension Vault {
         for (summary, sealed) in differing {
             if try sealedIndex.recordsSeal(sealed, of: summary.id) {
                 // Reported as the index now has it (another process may have retitled it).
-                let current = sealedIndex.index.pages[IndexLayout.page(of: summary.id)]?.row(summary.id)?.summary
+                let current = sealedIndex.index.pages[sealedIndex.index.pageNumber(of: summary.id)]?.row(summary.id)?
+                    .summary
                 scan.matchNow(summary.id, sealed, as: current ?? summary)
             } else {
                 scan.damaged.append(summary)

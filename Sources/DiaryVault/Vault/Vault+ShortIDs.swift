@@ -5,11 +5,12 @@ extension Vault {
     /// other entry of the vault (not only from the others in `ids`), so a short id that `list`
     /// prints is always one `resolve` accepts back, as git's abbreviated hashes are.
     ///
-    /// Cheap: ids sharing even two hex digits live on the same index page (`IndexLayout`),
-    /// whose rows are sorted by id, so only an id's two neighbours on its page can share the
-    /// most digits with it; the pages of listed entries are already in memory.
+    /// Cheap: ids sharing four hex digits (16 bits, the deepest a page goes) live on the same
+    /// index page (`IndexLayout`), whose rows are sorted by id, so only an id's two neighbours
+    /// on its page can share the most digits with it, as long as `minimum` is at least 4; the
+    /// pages of listed entries are already in memory.
     public func uniquePrefixLength(of ids: [UUID], minimum: Int) throws -> Int {
-        try sealedIndex.ensurePages(Set(ids.map(IndexLayout.page(of:))))
+        try sealedIndex.ensurePages(holding: ids)
         let index = sealedIndex.index
         var length = minimum
         for id in ids {

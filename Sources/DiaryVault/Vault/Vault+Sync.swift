@@ -7,26 +7,44 @@ import Foundation
 /// given, and the headers it publishes and adopts. The sync engine never reads the index or
 /// a store directly.
 extension Vault {
-    /// The tags of the index pages, as the root records them: a page whose tag is unchanged
-    /// holds the same rows, so comparing 64 tags finds the pages a change touched without
-    /// reading any page (the cost of a sync then follows the changes, not the diary).
-    package var indexPageTags: [[UInt8]] { sealedIndex.index.tags }
+    /// One tag per *sync bucket* (the ids sharing their first six bits, `indexPage(of:)`): a
+    /// digest of the tags the root records for the pages covering the bucket. A bucket whose
+    /// tag is unchanged holds the same rows, so comparing 64 tags finds what a change touched
+    /// without reading any page (the cost of a sync then follows the changes, not the diary).
+    /// Buckets, not pages, because pages split as the diary grows (`IndexLayout`).
+    package var indexPageTags: [[UInt8]] {
+        let index = sealedIndex.index
+        var material = [[UInt8]](repeating: [], count: Self.indexPageCount)
+        for number in index.numbers {
+            let bucket = IndexLayout.heads(ofPage: number, version: index.version).lowerBound >> 10
+            var w = ByteWriter(capacity: 4 + IndexRoot.tagLength)
+            w.u32(UInt32(number))
+            w.append(index.records[number]!.tag)
+            material[bucket] += w.bytes
+        }
+        return material.map { BLAKE2b.hash($0, outputCount: IndexRoot.tagLength) }
+    }
 
-    /// The id and seal tag of every row on `pages`.
-    package func sealTags(onPages pages: some Sequence<Int>) throws -> [UUID: [UInt8]] {
-        let numbers = Array(pages)
+    /// The id and seal tag of every row in the sync buckets `buckets`.
+    package func sealTags(onPages buckets: some Sequence<Int>) throws -> [UUID: [UInt8]] {
+        let buckets = Set(buckets)
+        let index = sealedIndex.index
+        let numbers = index.records.keys.filter {
+            buckets.contains(IndexLayout.heads(ofPage: $0, version: index.version).lowerBound >> 10)
+        }
         try sealedIndex.ensurePages(numbers)
         var tags: [UUID: [UInt8]] = [:]
-        for number in numbers {
-            let page = sealedIndex.index.page(ofNumber: number)
-            for i in 0..<page.count { tags[page.id(ofRowAt: i)] = page.sealTag(ofRowAt: i).bytes }
+        for page in sealedIndex.index.pages.values {
+            for i in 0..<page.count where buckets.contains(Self.indexPage(of: page.id(ofRowAt: i))) {
+                tags[page.id(ofRowAt: i)] = page.sealTag(ofRowAt: i).bytes
+            }
         }
         return tags
     }
 
-    /// The page an entry's row lives on.
-    package static func indexPage(of id: UUID) -> Int { IndexLayout.page(of: id) }
-    package static var indexPageCount: Int { IndexLayout.pageCount }
+    /// The sync bucket an entry's row lives in: the first six bits of its id.
+    package static func indexPage(of id: UUID) -> Int { IndexLayout.head(of: id) >> 10 }
+    package static var indexPageCount: Int { IndexLayout.legacyPageCount }
 
     /// Writes entries exactly as given (ids, dates, star, tags, source) and deletes others, in
     /// one atomic change. An entry whose seal tag is no longer `expected[id]` (nil: absent)
@@ -36,8 +54,7 @@ extension Vault {
         puts: [Entry], deletes: [UUID], expected: [UUID: [UInt8]?]
     ) throws -> (tags: [UUID: [UInt8]], skipped: Set<UUID>) {
         for entry in puts { try Self.validate(text: entry.text, tags: entry.tags, source: entry.source) }
-        let pages = Set(puts.map { IndexLayout.page(of: $0.id) } + deletes.map(IndexLayout.page(of:)))
-        return try write(pages: pages) { index in
+        return try write(ids: puts.map(\.id) + deletes) { index in
             var change = StoreChange()
             var tags: [UUID: [UInt8]] = [:]
             var skipped = Set<UUID>()
@@ -65,7 +82,7 @@ extension Vault {
     /// The entry with this id as stored, or nil when there is none (no error for a missing
     /// id: sync asks about ids it learnt from elsewhere).
     package func storedEntry(_ id: UUID) throws -> Entry? {
-        try sealedIndex.ensurePages([IndexLayout.page(of: id)])
+        try sealedIndex.ensurePages(holding: [id])
         guard sealedIndex.index[id] != nil else { return nil }
         return try entry(id)
     }

@@ -86,8 +86,9 @@ class SessionTestCase: VaultTestCase {
     /// Flips a byte in the middle of the index page that holds `id` (files store): the root
     /// still opens, and the damage shows only when the page is read.
     func damagePage(of id: UUID, in vault: URL) throws {
-        let page = Int(id.uuid.0 >> 2)
-        let url = vault.appendingPathComponent("index/" + String(format: "%02x", page))
+        // The page of depth 6 holding the id (docs/FORMAT.md §7): a small vault never splits one.
+        let page = 64 | Int(id.uuid.0 >> 2)
+        let url = vault.appendingPathComponent("index/" + String(format: "%08x", page))
         var bytes = [UInt8](try Data(contentsOf: url))
         bytes[bytes.count / 2] ^= 0x01
         try Data(bytes).write(to: url)

@@ -1,0 +1,95 @@
+import DiaryCrypto
+import DiaryStore
+import Foundation
+
+/// The decrypted root of the index: the write counter and the page directory, which names
+/// every page and records, for each, its row count, the list key of its newest row and the
+/// tag of its sealed copy. The tag binds each page to this root (an older page put back is
+/// refused); the newest key lets `list -n 10` read only the pages that can hold the newest
+/// entries. Pages are kept in head order (`IndexLayout.heads`).
+package struct IndexRoot: Equatable {
+    static let tagLength = 16
+    static let legacyRecordLength = 4 + 8 + 8 + tagLength
+    static let recordLength = 4 + legacyRecordLength
+
+    var version: UInt8
+    var generation: UInt64
+    var pages: [(number: Int, record: PageRecord)]
+
+    package static func == (a: IndexRoot, b: IndexRoot) -> Bool {
+        a.version == b.version && a.generation == b.generation && a.pages.elementsEqual(b.pages, by: ==)
+    }
+
+    /// Version 3: `version u8 = 3 | generation u64 | page count u32 |
+    /// page count × (page u32 | rows u32 | newest date i64 | newest created i64 | tag 16)`,
+    /// in head order. Version 2 (tests build old vaults with it): `version u8 = 2 |
+    /// generation u64 | page count u16 = 64 | 64 × (rows u32 | newest date i64 |
+    /// newest created i64 | tag 16)`.
+    package func encoded() -> [UInt8] {
+        var w = ByteWriter(capacity: 13 + pages.count * Self.recordLength)
+        w.u8(version)
+        w.u64(generation)
+        if version == IndexLayout.legacyVersion { w.u16(UInt16(pages.count)) } else { w.u32(UInt32(pages.count)) }
+        for (number, record) in pages {
+            if version != IndexLayout.legacyVersion { w.u32(UInt32(number)) }
+            w.u32(UInt32(record.rows))
+            w.i64(record.newest.date)
+            w.i64(record.newest.created)
+            w.append(record.tag)
+        }
+        return w.bytes
+    }
+
+    /// Decodes a root of either version, refusing any directory that is not an exact
+    /// partition of the ids: pages in head order, each starting where the one before ended,
+    /// the first at head 0 and the last ending at the last head (no gap, no overlap), every
+    /// depth within bounds, every count possible.
+    package static func decode(_ bytes: [UInt8]) throws -> IndexRoot {
+        var r = ByteReader(bytes)
+        let version = try r.u8()
+        guard version == IndexLayout.version || version == IndexLayout.legacyVersion else {
+            throw FormatError.unsupportedVersion(Int(version))
+        }
+        var root = IndexRoot(version: version, generation: try r.u64(), pages: [])
+        let legacy = version == IndexLayout.legacyVersion
+        let count = legacy ? Int(try r.u16()) : Int(try r.u32())
+        let allowed = legacy ? IndexLayout.legacyPageCount...IndexLayout.legacyPageCount : 64...IndexLayout.headCount
+        guard allowed.contains(count), r.remaining == count * (legacy ? legacyRecordLength : recordLength) else {
+            throw FormatError.invalidField("page count")
+        }
+        root.pages.reserveCapacity(count)
+        var nextHead = 0
+        for position in 0..<count {
+            let number = legacy ? position : Int(try r.u32())
+            guard legacy || IndexLayout.isPageNumber(number) else { throw FormatError.invalidField("page number") }
+            let heads = IndexLayout.heads(ofPage: number, version: version)
+            guard heads.lowerBound == nextHead else { throw FormatError.invalidField("page directory") }
+            nextHead = heads.upperBound
+            root.pages.append((number, try decodeRecord(&r, version: version)))
+        }
+        guard nextHead == IndexLayout.headCount else { throw FormatError.invalidField("page directory") }
+        try r.expectEnd()
+        return root
+    }
+
+    private static func decodeRecord(_ r: inout ByteReader, version: UInt8) throws -> PageRecord {
+        let rows = Int(try r.u32())
+        // A row takes at least `IndexPage.minimumRowLength` bytes of a page that can be at
+        // most the largest padded object: a larger count is a lie.
+        guard rows <= LengthPadding.maximumLength / IndexPage.minimumRowLength else {
+            throw FormatError.invalidField("row count")
+        }
+        let newest = ListKey(date: try r.i64(), created: try r.i64())
+        let range = Date.storableMilliseconds
+        // Version 3 moves a calendar day's date `dayShownLead` later (`IndexPage.newestKey`).
+        let lead = version == IndexLayout.version ? IndexLayout.dayShownLead : 0
+        guard
+            rows == 0
+                ? newest == ListKey(date: 0, created: 0)
+                : (range.lowerBound...range.upperBound + lead).contains(newest.date) && range.contains(newest.created)
+        else {
+            throw FormatError.invalidField("newest row")
+        }
+        return PageRecord(rows: rows, newest: newest, tag: try r.take(tagLength))
+    }
+}
