@@ -61,14 +61,51 @@ enum ExchangeDates {
 
     /// `2024-02-22T15:00:00.123Z`: UTC with exactly three fraction digits, the diary export's form.
     static func utcMilliseconds(_ date: Date) -> String {
-        let ms = date.millisecondsSince1970
-        let (seconds, millis) = ms.floorDivided(by: 1000)
+        var bytes: [UInt8] = []
+        appendUTCMilliseconds(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `utcMilliseconds(date)` to `bytes`, digit by digit: an export writes three per
+    /// entry, and a formatter (or `String(format:)`) for each cost more than the rest of it.
+    static func appendUTCMilliseconds(_ date: Date, to bytes: inout [UInt8]) {
+        let (seconds, millis) = date.millisecondsSince1970.floorDivided(by: 1000)
         let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
         let day = CalendarDay(ordinal: Int(days))
-        let (y, m, d) = (day.year, day.month, day.day)
         let sod = Int(secondOfDay)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, m, d, sod / 3600, sod / 60 % 60, sod % 60, Int(millis))
+        appendPadded(day.year, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(day.month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(day.day, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendPadded(sod / 3600, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(sod / 60 % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(sod % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        appendPadded(Int(millis), width: 3, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// `value` in decimal as `%0<width>d` writes it: zeros before the digits up to `width`
+    /// characters, the minus sign counted among them.
+    static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+        let magnitude = value.magnitude
+        var divisor: UInt = 1
+        var count = 1
+        while magnitude / divisor >= 10 {
+            divisor *= 10
+            count += 1
+        }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let zeros = width - count - (value < 0 ? 1 : 0)
+        if zeros > 0 { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: zeros)) }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// `YYYY-MM-DD` of `date` in `timeZone` (file names of the Markdown export).
