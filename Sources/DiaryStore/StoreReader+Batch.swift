@@ -38,3 +38,12 @@ extension SQLiteReader {
 
     private func name(_ id: UUID) -> String { "entry \(id.uuidString.lowercased())" }
 }
+
+extension UUID {
+    /// Whether this id sorts before `other` as SQLite orders their 16-byte keys (memcmp).
+    func precedesInKeyOrder(_ other: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { a in
+            withUnsafeBytes(of: other.uuid) { b in memcmp(a.baseAddress!, b.baseAddress!, 16) < 0 }
+        }
+    }
+}
