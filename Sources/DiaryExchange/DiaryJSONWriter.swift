@@ -14,52 +14,69 @@ struct DiaryJSONWriter {
     private let calendar: Calendar
 
     init(timeZone: TimeZone = .current) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
+        calendar = Self.calendar(in: timeZone)
         bytes.reserveCapacity(1 << 16)
         append(#"{\#n  "entries" : ["#)
     }
 
     /// Adds one entry's object.
-    mutating func add(_ entry: Entry) {
-        append(entries == 0 ? "\n    {\n" : ",\n    {\n")
+    mutating func add(_ entry: Entry) { add(object: Self.object(entry, calendar: calendar)) }
+
+    /// Adds an entry's object made by `object(_:calendar:)` (perhaps on another thread).
+    mutating func add(object: [UInt8]) {
+        append(entries == 0 ? "\n" : ",\n")
         entries += 1
-        field("created")
-        ExchangeDates.appendUTCMilliseconds(entry.created, to: &bytes)
-        append("\",\n")
-        field("date")
+        bytes += object
+    }
+
+    /// The Gregorian calendar in `timeZone`, for `object(_:calendar:)`.
+    static func calendar(in timeZone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+
+    /// One entry's object, indented for its place in the array, without a separator.
+    static func object(_ entry: Entry, calendar: Calendar) -> [UInt8] {
+        var out = EntryObject(bytes: [])
+        out.bytes.reserveCapacity(entry.text.utf8.count + 320)
+        out.append("    {\n")
+        out.field("created")
+        ExchangeDates.appendUTCMilliseconds(entry.created, to: &out.bytes)
+        out.append("\",\n")
+        out.field("date")
         if entry.isCalendarDay {
-            append(ProlepticGregorian.day(of: entry.date, in: calendar).iso)
+            out.append(ProlepticGregorian.day(of: entry.date, in: calendar).iso)
         } else {
-            ExchangeDates.appendUTCMilliseconds(entry.date, to: &bytes)
+            ExchangeDates.appendUTCMilliseconds(entry.date, to: &out.bytes)
         }
-        append("\",\n")
-        field("id")
-        append(entry.id.uuidString.lowercased())
-        append("\",\n")
-        field("modified")
-        ExchangeDates.appendUTCMilliseconds(entry.modified, to: &bytes)
-        append("\",\n")
+        out.append("\",\n")
+        out.field("id")
+        out.append(entry.id.uuidString.lowercased())
+        out.append("\",\n")
+        out.field("modified")
+        ExchangeDates.appendUTCMilliseconds(entry.modified, to: &out.bytes)
+        out.append("\",\n")
         if let source = entry.source {
-            field("source")
-            escape(source)
-            append("\",\n")
+            out.field("source")
+            out.escape(source)
+            out.append("\",\n")
         }
-        append(entry.starred ? "      \"starred\" : true,\n" : "      \"starred\" : false,\n")
+        out.append(entry.starred ? "      \"starred\" : true,\n" : "      \"starred\" : false,\n")
         if entry.tags.isEmpty {
-            append("      \"tags\" : [\n\n      ],\n")
+            out.append("      \"tags\" : [\n\n      ],\n")
         } else {
-            append("      \"tags\" : [\n")
+            out.append("      \"tags\" : [\n")
             for (i, tag) in entry.tags.enumerated() {
-                append(i == 0 ? "        \"" : "\",\n        \"")
-                escape(tag)
+                out.append(i == 0 ? "        \"" : "\",\n        \"")
+                out.escape(tag)
             }
-            append("\"\n      ],\n")
+            out.append("\"\n      ],\n")
         }
-        field("text")
-        escape(entry.text)
-        append("\"\n    }")
+        out.field("text")
+        out.escape(entry.text)
+        out.append("\"\n    }")
+        return out.bytes
     }
 
     /// Closes the document (with the final newline `DiaryJSON` adds).
@@ -74,16 +91,23 @@ struct DiaryJSONWriter {
         return bytes
     }
 
-    /// Empties the buffer in place (after the caller has written it out and zeroed it).
-    mutating func clear() { bytes.removeAll(keepingCapacity: true) }
+    private mutating func append(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+}
 
-    private mutating func field(_ name: StaticString) {
+/// The bytes of one entry's object as they are built.
+private struct EntryObject {
+    var bytes: [UInt8]
+
+    mutating func field(_ name: StaticString) {
         append("      \"")
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
         append("\" : \"")
     }
 
-    private mutating func append(_ s: String) {
+    mutating func append(_ s: String) {
         var s = s
         s.withUTF8 { bytes.append(contentsOf: $0) }
     }
@@ -91,7 +115,7 @@ struct DiaryJSONWriter {
     private static let hex = Array("0123456789abcdef".utf8)
 
     /// The string's UTF-8 with JSONEncoder's escapes; runs without any are copied whole.
-    private mutating func escape(_ s: String) {
+    mutating func escape(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
             var runStart = 0

@@ -14,8 +14,11 @@ extension Exporter {
     public static func json(_ vault: Vault, ids: [UUID], to output: ExportOutput) throws {
         try streaming(to: output) {
             var writer = DiaryJSONWriter()
-            try vault.forEachEntry(ids) { entry in
-                writer.add(entry)
+            // Each entry's object is made by the workers that decrypt it; this thread only
+            // reads, checks and writes.
+            let calendar = DiaryJSONWriter.calendar(in: .current)
+            try vault.forEachEntry(ids, preparing: { DiaryJSONWriter.object($0, calendar: calendar) }) { object in
+                writer.add(object: object)
                 if writer.bytes.count >= flushBytes { try flush(&writer, to: output) }
             }
             writer.finish()

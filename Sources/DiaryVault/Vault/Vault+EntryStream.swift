@@ -12,15 +12,25 @@ extension Vault {
     /// does not open or is not the copy the index recorded throws `entryDamaged`; `body` has
     /// then seen every entry before it, none after.
     public func forEachEntry(_ ids: [UUID], _ body: (Entry) throws -> Void) throws {
+        try forEachEntry(ids, preparing: { $0 }, body)
+    }
+
+    /// `forEachEntry(_:_:)`, with `prepare` run on each entry by the workers that open it (an
+    /// export formats its entries there), and `body` given what it made, in order.
+    public func forEachEntry<T>(
+        _ ids: [UUID], preparing prepare: @escaping @Sendable (Entry) -> T, _ body: (T) throws -> Void
+    ) throws {
         let (vaultID, keyRing) = (header.vaultID, keyRing)
-        let open: ((UUID, [UInt8])) -> OpenedEntry = { item in
+        let open: ((UUID, [UInt8])) -> OpenedEntry<T> = { item in
             OpenedEntry(
                 id: item.0, sealed: item.1,
-                entry: Result { try SealedEntry.open(item.1, id: item.0, vaultID: vaultID, keyRing: keyRing) })
+                prepared: Result {
+                    prepare(try SealedEntry.open(item.1, id: item.0, vaultID: vaultID, keyRing: keyRing))
+                })
         }
         try storeCall {
             try backend.withSnapshot { reader in
-                var inFlight: ParallelBatch.Job<(UUID, [UInt8]), OpenedEntry>?
+                var inFlight: ParallelBatch.Job<(UUID, [UInt8]), OpenedEntry<T>>?
                 for start in stride(from: 0, to: ids.count, by: ParallelBatch.size) {
                     let chunk = ids[start..<min(start + ParallelBatch.size, ids.count)]
                     let batch = try zip(chunk, reader.readEntries(chunk)).map { id, sealed in
@@ -37,18 +47,18 @@ extension Vault {
     }
 
     /// One sealed entry and what opening it gave.
-    struct OpenedEntry {
+    struct OpenedEntry<T> {
         let id: UUID
         let sealed: [UInt8]
-        let entry: Result<Entry, any Error>
+        let prepared: Result<T, any Error>
     }
 
     /// Hands each opened entry to `body`, in order, once it is known to be authentic and the
     /// copy the index records.
-    private func deliver(_ opened: [OpenedEntry], to body: (Entry) throws -> Void) throws {
+    private func deliver<T>(_ opened: [OpenedEntry<T>], to body: (T) throws -> Void) throws {
         for item in opened {
-            let entry: Entry
-            do { entry = try item.entry.get() } catch { throw VaultError.entryDamaged(item.id, "\(error)") }
+            let entry: T
+            do { entry = try item.prepared.get() } catch { throw VaultError.entryDamaged(item.id, "\(error)") }
             if try !sealedIndex.recordsSeal(item.sealed, of: item.id) {
                 // Another process may have written since our index was read: look again first.
                 try sealedIndex.load()
