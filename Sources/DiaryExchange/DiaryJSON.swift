@@ -17,21 +17,10 @@ enum DiaryJSON {
     static let version = 1
 
     static func write(_ entries: [Entry]) -> Data {
-        let file = File(
-            entries: entries.map {
-                Record(
-                    created: ExchangeDates.utcMilliseconds($0.created),
-                    date: $0.isCalendarDay
-                        ? ExchangeDates.day($0.date, timeZone: .current) : ExchangeDates.utcMilliseconds($0.date),
-                    id: $0.id.uuidString.lowercased(), modified: ExchangeDates.utcMilliseconds($0.modified),
-                    source: $0.source, starred: $0.starred, tags: $0.tags, text: $0.text)
-            }, format: format, version: version)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        // Encoding plain strings, booleans and arrays cannot fail.
-        var data = try! encoder.encode(file)
-        data.append(0x0A)
-        return data
+        var writer = DiaryJSONWriter()
+        for entry in entries { writer.add(entry) }
+        writer.finish()
+        return Data(writer.bytes)
     }
 
     static func read(_ bytes: [UInt8], file: String) throws -> ImportBatch {
@@ -69,22 +58,5 @@ enum DiaryJSON {
                     source: try fields.optionalString("source"), isCalendarDay: isDay))
         }
         return batch
-    }
-
-    private struct File: Encodable {
-        let entries: [Record]
-        let format: String
-        let version: Int
-    }
-
-    private struct Record: Encodable {
-        let created: String
-        let date: String
-        let id: String
-        let modified: String
-        let source: String?
-        let starred: Bool
-        let tags: [String]
-        let text: String
     }
 }

@@ -11,7 +11,7 @@ enum ExchangeDates {
     /// a zone (`Z`, `±HH:MM`, `±HHMM`). Without a time it is midnight; without a zone the time
     /// is read in `timeZone`. Returns nil for anything else, including impossible dates.
     static func parse(_ text: String, timeZone: TimeZone) -> Date? {
-        var s = Substring(text.trimmingCharacters(in: .whitespaces))
+        var s = trimmingSpaces(text)
         guard let year = s.digits(4), s.take("-"), let month = s.digits(2), s.take("-"), let day = s.digits(2)
         else { return nil }
         var hour = 0, minute = 0, second = 0, millisecond = 0
@@ -59,16 +59,65 @@ enum ExchangeDates {
         return Date(millisecondsSince1970: local.millisecondsSince1970 + Int64(millisecond))
     }
 
+    /// As `text.trimmingCharacters(in: .whitespaces)`, without going through NSString (an
+    /// import parses three dates per entry).
+    static func trimmingSpaces(_ text: String) -> Substring {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !spaces.contains($0) }),
+            let last = scalars.lastIndex(where: { !spaces.contains($0) })
+        else { return "" }
+        return Substring(String(scalars[first...last]))
+    }
+
+    private static let spaces = CharacterSet.whitespaces
+
     /// `2024-02-22T15:00:00.123Z`: UTC with exactly three fraction digits, the diary export's form.
     static func utcMilliseconds(_ date: Date) -> String {
-        let ms = date.millisecondsSince1970
-        let (seconds, millis) = ms.floorDivided(by: 1000)
+        var bytes: [UInt8] = []
+        appendUTCMilliseconds(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `utcMilliseconds(date)` to `bytes`, digit by digit: an export writes three per
+    /// entry, and a formatter (or `String(format:)`) for each cost more than the rest of it.
+    static func appendUTCMilliseconds(_ date: Date, to bytes: inout [UInt8]) {
+        let (seconds, millis) = date.millisecondsSince1970.floorDivided(by: 1000)
         let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
         let day = CalendarDay(ordinal: Int(days))
-        let (y, m, d) = (day.year, day.month, day.day)
         let sod = Int(secondOfDay)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, m, d, sod / 3600, sod / 60 % 60, sod % 60, Int(millis))
+        appendPadded(day.year, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(day.month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendPadded(day.day, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendPadded(sod / 3600, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(sod / 60 % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendPadded(sod % 60, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        appendPadded(Int(millis), width: 3, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// `value` in decimal as `%0<width>d` writes it: zeros before the digits up to `width`
+    /// characters, the minus sign counted among them.
+    static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+        let magnitude = value.magnitude
+        var divisor: UInt = 1
+        var count = 1
+        while magnitude / divisor >= 10 {
+            divisor *= 10
+            count += 1
+        }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let zeros = width - count - (value < 0 ? 1 : 0)
+        if zeros > 0 { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: zeros)) }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// `YYYY-MM-DD` of `date` in `timeZone` (file names of the Markdown export).

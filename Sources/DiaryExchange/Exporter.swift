@@ -27,32 +27,10 @@ public enum Exporter {
     public static func markdownDocument(
         _ entries: [Entry], timeZone: TimeZone = .current, locale: Locale = .current, oldestFirst: Bool = false
     ) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        // Entry dates are Gregorian days, whatever the locale's default calendar (ar_SA: Hijri).
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.locale = locale
-        calendar.timeZone = timeZone
-        formatter.calendar = calendar
-        formatter.timeZone = timeZone
-        // Gregorian before 1582 too, as `list` prints dates (DiaryApp's ProlepticGregorian).
-        formatter.gregorianStartDate = .distantPast
-        formatter.dateStyle = .full
-        formatter.timeStyle = .short
-        // A whole-day entry has no time of day to show ("at 12:00 AM" would be made up).
-        let dayFormatter = formatter.copy() as! DateFormatter
-        dayFormatter.timeStyle = .none
-        var out = "# Diary\n"
+        let writer = MarkdownDocumentWriter(timeZone: timeZone, locale: locale)
+        var out = MarkdownDocumentWriter.heading
         let newestFirst = entries.sorted(by: Entry.newestFirst)
-        for entry in oldestFirst ? newestFirst.reversed() : newestFirst {
-            var meta = [(entry.isCalendarDay ? dayFormatter : formatter).string(from: entry.date)]
-            if entry.starred { meta.append("★ starred") }
-            if !entry.tags.isEmpty { meta.append("tags: " + entry.tags.joined(separator: ", ")) }
-            // A heading's own `#`s would read `## # Title` (EntryText.displayTitle).
-            out += "\n## \(EntryText.displayTitle(entry.title))\n\n*\(meta.joined(separator: " · "))*\n"
-            let body = entry.body.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !body.isEmpty { out += "\n\(body)\n" }
-        }
+        for entry in oldestFirst ? newestFirst.reversed() : newestFirst { out += writer.section(entry) }
         return out
     }
 
@@ -64,12 +42,7 @@ public enum Exporter {
     public static func markdownFiles(_ entries: [Entry], into directory: URL, timeZone: TimeZone = .current) throws
         -> [URL]
     {
-        do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ExchangeError.writeFailed(path: directory.path, detail: "cannot create the directory")
-        }
+        try createExportDirectory(directory)
         return try entries.sorted(by: Entry.newestFirst).map { entry in
             let url = directory.appendingPathComponent(markdownFileName(entry, timeZone: timeZone))
             try writeNew(Data(markdownFile(entry).utf8), to: url)
@@ -97,33 +70,24 @@ public enum Exporter {
 
     /// Writes `data` to a new file, mode 0600, refusing to replace anything already there.
     public static func writeNew(_ data: Data, to url: URL) throws {
-        let path = url.path
-        // O_EXCL: an export must never clobber a file, not even one that appears meanwhile.
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if fd < 0 {
-            if errno == EEXIST { throw ExchangeError.outputExists(path: path) }
-            throw ExchangeError.writeFailed(path: path, detail: String(cString: strerror(errno)))
+        let output = try ExportOutput(newFile: url)
+        do {
+            var bytes = [UInt8](data)
+            try output.write(&bytes)
+            try output.finish()
+        } catch {
+            output.abandon()
+            throw error
         }
-        defer { close(fd) }
-        let failure: String? = data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                offset += n
-            }
-            return fsync(fd) == 0 ? nil : String(cString: strerror(errno))
-        }
-        if let failure {
-            unlink(path)
-            throw ExchangeError.writeFailed(path: path, detail: failure)
-        }
-        // The new name must survive a crash too, like the backup's (and the stores' writes).
-        do { try DurableFile.syncDirectory(url.deletingLastPathComponent()) } catch {
-            throw ExchangeError.writeFailed(path: path, detail: "\(error)")
+    }
+
+    /// Creates `directory` (mode 0700) when it is missing.
+    static func createExportDirectory(_ directory: URL) throws {
+        do {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ExchangeError.writeFailed(path: directory.path, detail: "cannot create the directory")
         }
     }
 

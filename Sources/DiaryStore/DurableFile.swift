@@ -95,7 +95,11 @@ package enum DurableFile {
     /// Writes `bytes` to a new fsynced temporary file in `directory` and returns its URL.
     /// The caller renames it into place (or removes it). With `hidingTimes`, the file's access
     /// and modification times are set to an uninformative value (`hideTimes`) before the fsync.
-    static func stage(_ bytes: [UInt8], in directory: URL, hidingTimes: Bool = false) throws -> URL {
+    /// Without `sync` there is no fsync: only for a file a durable journal can write again,
+    /// made durable later with the others of its change (`syncFiles`).
+    static func stage(_ bytes: [UInt8], in directory: URL, hidingTimes: Bool = false, sync: Bool = true) throws
+        -> URL
+    {
         let name = tempPrefix + SecureRandomName.make()
         let url = directory.appendingPathComponent(name)
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, fileMode)
@@ -108,12 +112,33 @@ package enum DurableFile {
                 var times = uninformativeTimes()
                 guard futimens(fd, &times) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
             }
-            guard fsync(fd) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+            guard !sync || fsync(fd) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
         } catch {
             unlink(url.path)
             throw error
         }
         return url
+    }
+
+    /// Writes `bytes` over the regular file at `target`, in place: no new inode, no rename, no
+    /// fsync; the times hidden as `stage` hides them. Only for a file a durable journal can
+    /// write again (a torn write is then repaired by replaying it). False, with nothing
+    /// written, when there is no regular file with one link there: the caller stages one.
+    static func overwrite(_ bytes: [UInt8], at target: URL) throws -> Bool {
+        // O_NONBLOCK: a FIFO put in place of an entry must not hang the writer.
+        let fd = open(target.path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else { return false }
+        try writeAll(fd, bytes, path: target.path)
+        // Same-sized objects (a resealed entry) reuse their blocks; a shorter one is cut.
+        guard ftruncate(fd, off_t(bytes.count)) == 0, fchmod(fd, fileMode) == 0 else {
+            throw StoreError.io(path: target.path, detail: errnoText())
+        }
+        var times = uninformativeTimes()
+        guard futimens(fd, &times) == 0 else { throw StoreError.io(path: target.path, detail: errnoText()) }
+        return true
     }
 
     /// Renames a staged file over `target` (atomic on POSIX). The directory still needs a sync.
@@ -139,6 +164,25 @@ package enum DurableFile {
         if unlink(url.path) == 0 { return true }
         if errno == ENOENT { return false }
         throw StoreError.io(path: url.path, detail: errnoText())
+    }
+
+    /// Makes the contents of `files`, all in the file system that holds `directory`, durable:
+    /// on Linux with one `syncfs` of that file system (a few thousand fsyncs, one per file, cost
+    /// a journal commit each), elsewhere one fsync per file.
+    static func syncFiles(_ files: [URL], in directory: URL) throws {
+        #if os(Linux)
+        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: directory.path, detail: errnoText()) }
+        defer { close(fd) }
+        guard linuxSyncFS(fd) == 0 else { throw StoreError.io(path: directory.path, detail: errnoText()) }
+        #else
+        for file in files {
+            let fd = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard fd >= 0 else { throw StoreError.io(path: file.path, detail: errnoText()) }
+            defer { close(fd) }
+            guard fsync(fd) == 0 else { throw StoreError.io(path: file.path, detail: errnoText()) }
+        }
+        #endif
     }
 
     /// Fsyncs a directory, making renames and unlinks in it durable.
@@ -219,3 +263,9 @@ private func Glibc_read(_ fd: Int32, _ buf: UnsafeMutableRawPointer?, _ count: I
 private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer?, _ count: Int) -> Int {
     write(fd, buf, count)
 }
+
+#if os(Linux)
+/// `syncfs(2)`: Glibc declares it only under `_GNU_SOURCE`, which the module map does not set.
+@_silgen_name("syncfs")
+private func linuxSyncFS(_ fd: Int32) -> Int32
+#endif

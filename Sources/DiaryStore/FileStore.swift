@@ -192,7 +192,12 @@ public final class FileStore: VaultStore {
                     "this change is \(journal.count) bytes, more than the \(ReadLimits.journal) bytes one change may hold"
             )
         }
-        let staged = try stage(operations, in: directory)
+        // Files that exist are written over in place once the journal is named (see
+        // `FileStore+InPlace.swift`); only new ones are staged. Not fsynced one by one: until
+        // the journal is removed it can write every blob again, so the blobs need only be
+        // durable before that, all at once (`syncFiles`).
+        let (inPlace, fresh) = splitByPresence(operations, in: directory)
+        let staged = try stage(fresh, in: directory, sync: false)
         do {
             try DurableFile.write(journal, to: journalURL)
         } catch {
@@ -200,7 +205,13 @@ public final class FileStore: VaultStore {
             throw error
         }
         // From here on a failure leaves the journal, and the next reader or writer finishes it.
-        try commit(staged, operations, in: directory)
+        let restaged = try overwrite(inPlace, in: directory)
+        try commit(staged + restaged, operations, in: directory)
+        let written = operations.compactMap { op -> URL? in
+            guard case .put(let name, _) = op else { return nil }
+            return directory.appendingPathComponent(name)
+        }
+        try DurableFile.syncFiles(written, in: directory)
         try DurableFile.remove(journalURL)
         try DurableFile.syncDirectory(directory)
         try hideDirectoryTimes(in: directory)
@@ -234,11 +245,13 @@ public final class FileStore: VaultStore {
         try commit(try stage(operations, in: directory), operations, in: directory)
     }
 
-    /// Writes each put's blob to an fsynced temporary file in the vault directory; returns
-    /// (temporary, target) pairs. On failure no temporary file is left. The rename into
+    /// Writes each put's blob to a temporary file in the vault directory, fsynced unless
+    /// `sync` is false; returns (temporary, target) pairs. On failure no temporary file is left. The rename into
     /// `entries/` stays atomic (one file system), and leftovers are found without listing
     /// every entry.
-    private static func stage(_ operations: [FileJournal.Operation], in directory: URL) throws -> [(URL, URL)] {
+    static func stage(_ operations: [FileJournal.Operation], in directory: URL, sync: Bool = true) throws
+        -> [(URL, URL)]
+    {
         try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
         if touchesIndexPages(operations) {
             // Recreated if someone removed it, so that `reindex` can repair the vault.
@@ -249,7 +262,7 @@ public final class FileStore: VaultStore {
             for case .put(let name, let bytes) in operations {
                 let target = directory.appendingPathComponent(name)
                 // Each entry file's times would date its last edit: hide them (HiddenTimes.swift).
-                staged.append((try DurableFile.stage(bytes, in: directory, hidingTimes: true), target))
+                staged.append((try DurableFile.stage(bytes, in: directory, hidingTimes: true, sync: sync), target))
             }
         } catch {
             for (temp, _) in staged { _ = try? DurableFile.remove(temp) }
@@ -259,7 +272,7 @@ public final class FileStore: VaultStore {
     }
 
     /// Renames the staged files into place, removes the deleted entries, and syncs both directories.
-    private static func commit(
+    static func commit(
         _ staged: [(URL, URL)], _ operations: [FileJournal.Operation], in directory: URL
     ) throws {
         for (temp, target) in staged { try DurableFile.commit(temp, to: target) }

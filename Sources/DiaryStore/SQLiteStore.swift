@@ -191,7 +191,11 @@ public final class SQLiteStore: VaultStore {
         let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE id = ?")
         for id in change.deleteEntries { try delete.execute(arguments: [SQLiteSchema.key(id)]) }
         let put = try db.cachedStatement(sql: "INSERT OR REPLACE INTO entry (id, sealed) VALUES (?, ?)")
-        for (id, bytes) in change.putEntries { try put.execute(arguments: [SQLiteSchema.key(id), Data(bytes)]) }
+        // In key order: a large change (an import, a rekey's batch) then fills the table's
+        // B-tree pages one after another instead of splitting pages all over it.
+        for (id, bytes) in change.putEntries.sorted(by: { $0.key.precedesInKeyOrder($1.key) }) {
+            try put.execute(arguments: [SQLiteSchema.key(id), Data(bytes)])
+        }
         if !change.putIndexPages.isEmpty || !change.deleteIndexPages.isEmpty {
             try SQLiteSchema.upgrade(db)
             let deletePage = try db.cachedStatement(sql: "DELETE FROM index_page WHERE page = ?")

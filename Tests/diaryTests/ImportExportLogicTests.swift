@@ -159,7 +159,7 @@ final class ImportExportLogicTests: VaultTestCase {
         let dir = path("md").path + "/"
         let destination = try ExportDestination(dir, format: .markdown)
         guard case .directory = destination else { return XCTFail("\(dir) is a directory: \(destination)") }
-        try destination.write(all, format: .markdown)
+        try destination.write(vault, all.map(\.id), format: .markdown)
         let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         XCTAssertEqual(names.count, 2, "\(names)")
         XCTAssertTrue(names.allSatisfy { $0.hasSuffix(".md") }, "\(names)")
@@ -178,7 +178,7 @@ final class ImportExportLogicTests: VaultTestCase {
         // An existing directory also means one file per entry; names that clash are refused.
         let again = try ExportDestination(String(dir.dropLast()), format: .markdown)
         guard case .directory = again else { return XCTFail("an existing directory: \(again)") }
-        XCTAssertThrowsError(try again.refuseClashes(all)) { error in
+        XCTAssertThrowsError(try again.refuseClashes(vault, all.map(\.id))) { error in
             guard case .outputExists? = error as? ExchangeError else { return XCTFail("\(error)") }
         }
     }

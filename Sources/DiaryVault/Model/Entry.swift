@@ -107,9 +107,20 @@ public enum EntryText {
     /// (FORMAT.md §7): an entry stored before this rule, by a diary that called such text
     /// "Untitled", keeps that title until it is edited or `diary reindex` runs.
     static func title(of text: String) -> String {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let firstLine = lines.first { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? ""
-        let trimmed = firstLine.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Line by line up to the first that is not blank: splitting the whole text, and trimming
+        // through NSString, cost more than the rest of an import.
+        var rest = Substring(text)
+        var firstLine: Substring = ""
+        while true {
+            let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+            if !isBlank(rest[..<end]) {
+                firstLine = rest[..<end]
+                break
+            }
+            guard end < rest.endIndex else { break }
+            rest = rest[rest.index(after: end)...]
+        }
+        let trimmed = trimmingBlanks(firstLine)
         if trimmed.isEmpty { return untitled }
         var title = Substring(trimmed.prefix(maximumTitleCharacters))
         while title.utf8.count > maximumTitleBytes { title.removeLast() }
@@ -117,9 +128,24 @@ public enum EntryText {
     }
 
     /// True when the text holds nothing but white space: such an entry is never stored.
-    public static func isBlank(_ text: String) -> Bool {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    public static func isBlank(_ text: String) -> Bool { isBlank(Substring(text)) }
+
+    /// As `text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty`, stopping at the first
+    /// character that is not white space.
+    static func isBlank(_ text: Substring) -> Bool {
+        text.unicodeScalars.allSatisfy(blanks.contains)
     }
+
+    /// As `text.trimmingCharacters(in: .whitespacesAndNewlines)`, without going through NSString.
+    static func trimmingBlanks(_ text: Substring) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !blanks.contains($0) }),
+            let last = scalars.lastIndex(where: { !blanks.contains($0) })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+
+    private static let blanks = CharacterSet.whitespacesAndNewlines
 
     /// Tags trimmed, without a leading '#', white space inside as '-', empty ones dropped,
     /// sorted, and no two that `--tag` takes for the same (`sameTag`): the first spelling

@@ -246,44 +246,89 @@ extension Vault {
 
     /// Re-seals, in batches, every entry not yet under the current generation.
     private func resealAll(batchSize: Int, progress: ((Int, Int) -> Void)?) throws -> [UUID] {
-        let target = keyRing.current.generation
-        let ids = try backend.entryIDs()
+        let (pending, total) = try entriesToReseal()
         // A batch of random ids touches nearly every index page, so each batch rewrites about
         // the whole index: a fixed batch size would make a rotation quadratic in the number
         // of entries; at least 1/16 of them per batch keeps it linear (16 index rewrites at
         // most) while a crash still loses at most one batch of work.
-        let batchSize = max(batchSize, ids.count / 16)
-        var pending: [UUID] = []
-        for id in ids {
-            guard let sealed = try backend.readEntry(id) else { continue }
-            if (try? Envelope.peek(sealed, expecting: .entry).generation) != target { pending.append(id) }
-        }
+        let batchSize = max(batchSize, total / 16, 1)
         var damaged: [UUID] = []
         var done = 0
         progress?(0, pending.count)
-        for batch in stride(from: 0, to: pending.count, by: max(batchSize, 1)).map({
-            pending[$0..<min($0 + batchSize, pending.count)]
-        }) {
+        for start in stride(from: 0, to: pending.count, by: batchSize) {
+            let batch = pending[start..<min(start + batchSize, pending.count)]
             var puts: [UUID: [UInt8]] = [:]
             var next = sealedIndex.index.migrated()  // every page is in memory (`rotate`)
-            for id in batch {
-                // An entry that fails to open, or that is not the one the index recorded (an
-                // older copy put back), is not blessed with a fresh seal: it stays as it is.
-                guard let sealed = try backend.readEntry(id), try sealedIndex.recordsSeal(sealed, of: id),
-                    let entry = try? openEntry(sealed, id: id)
-                else {
-                    damaged.append(id)
-                    continue
+            for (id, outcome) in try resealBatch(batch) {
+                switch outcome {
+                case .damaged: damaged.append(id)
+                case .failed(let error): throw error
+                case .resealed(let sealed, let row):
+                    puts[id] = sealed
+                    next[id] = row
                 }
-                let resealed = try sealEntry(entry)
-                puts[id] = resealed
-                next[id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: resealed))
             }
             try sealedIndex.commit(next, with: StoreChange(putEntries: puts), keys: keyRing.current)
             done += batch.count
             progress?(done, pending.count)
         }
         return damaged
+    }
+
+    /// The entries not under the current generation, and how many entries there are: one
+    /// snapshot in the store's own order (a read transaction per id cost more than the peeks).
+    private func entriesToReseal() throws -> (pending: [UUID], total: Int) {
+        let target = keyRing.current.generation
+        var pending: [UUID] = []
+        var total = 0
+        try storeCall {
+            try backend.withSnapshot { reader in
+                try reader.forEachEntry { id, sealed in
+                    total += 1
+                    if (try? Envelope.peek(sealed, expecting: .entry).generation) != target { pending.append(id) }
+                }
+            }
+        }
+        return (pending, total)
+    }
+
+    private enum Reseal {
+        case resealed([UInt8], IndexRow)
+        /// Fails to open, or is not the copy the index recorded: left as it is.
+        case damaged
+        case failed(any Error)
+    }
+
+    /// The batch read in one snapshot, then each entry opened and sealed again on every core.
+    private func resealBatch(_ batch: ArraySlice<UUID>) throws -> [(UUID, Reseal)] {
+        let stored = try storeCall { try backend.withSnapshot { try $0.readEntries(batch) } }
+        var candidates: [(UUID, [UInt8])] = []
+        var outcomes: [(UUID, Reseal?)] = []
+        for (id, sealed) in zip(batch, stored) {
+            // An entry that is not the one the index recorded (an older copy put back) is not
+            // blessed with a fresh seal: it stays as it is.
+            guard let sealed, try sealedIndex.recordsSeal(sealed, of: id) else {
+                outcomes.append((id, .damaged))
+                continue
+            }
+            candidates.append((id, sealed))
+            outcomes.append((id, nil))
+        }
+        let (vaultID, ring) = (header.vaultID, keyRing)
+        let resealed = ParallelBatch.map(candidates) { id, sealed -> Reseal in
+            guard let entry = try? SealedEntry.open(sealed, id: id, vaultID: vaultID, keyRing: ring) else {
+                return .damaged
+            }
+            do {
+                let fresh = try SealedEntry.seal(entry, vaultID: vaultID, keys: ring.current)
+                return .resealed(fresh, IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: fresh)))
+            } catch {
+                return .failed(error)
+            }
+        }
+        // In the batch's order, the damaged among them where they stood.
+        var fresh = resealed.makeIterator()
+        return outcomes.map { id, outcome in (id, outcome ?? fresh.next()!) }
     }
 }
 

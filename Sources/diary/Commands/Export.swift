@@ -76,16 +76,17 @@ struct Export: ParsableCommand {
         try destination.refuseExisting()
         let session = global.session()
         try session.openVault()
-        // Every entry is decrypted before anything is written, so a damaged entry fails the
-        // export (status 65) instead of leaving half of it behind.
-        let newestFirst = try session.read { vault in try vault.list(filters.filter).map { try vault.entry($0.id) } }
-        let entries = reverse ? newestFirst.reversed() : newestFirst
-        try destination.refuseClashes(entries)
-        let count = "\(entries.count) entr\(entries.count == 1 ? "y" : "ies")"
+        // The index alone says which entries go out, and how many, before the question; the
+        // entries are then decrypted as they are written, one batch at a time. A damaged entry
+        // stops the export (status 65) and removes the file it was writing.
+        let newestFirst = try session.read { vault in try vault.list(filters.filter).map(\.id) }
+        let ids = reverse ? newestFirst.reversed() : newestFirst
+        try session.read { vault in try destination.refuseClashes(vault, ids) }
+        let count = "\(ids.count) entr\(ids.count == 1 ? "y" : "ies")"
         Output.warning("the export is NOT encrypted: \(count) as plaintext to \(destination)")
         try confirmDestructive(
             "exporting plaintext", question: "Write \(count) as plaintext to \(destination)?", yes: yes)
-        try destination.write(entries, format: format, oldestFirst: reverse)
+        try session.read { vault in try destination.write(vault, ids, format: format) }
         if destination.url != nil { Output.note("exported \(count) to \(destination)") }
     }
 }
@@ -142,36 +143,32 @@ enum ExportDestination: CustomStringConvertible {
 
     /// For a directory: throws `outputExists` when any entry's file is already there, so a
     /// clash is found before the question, not after half the files are written.
-    func refuseClashes(_ entries: [Entry]) throws {
+    func refuseClashes(_ vault: Vault, _ ids: [UUID]) throws {
         guard case .directory(let url) = self else { return }
-        for entry in entries {
-            let file = url.appendingPathComponent(Exporter.markdownFileName(entry, timeZone: .current))
+        for name in try Exporter.markdownFileNames(vault, ids: ids, timeZone: .current) {
+            let file = url.appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: file.path) { throw ExchangeError.outputExists(path: file.path) }
         }
     }
 
-    func write(_ entries: [Entry], format: ExportFormat, oldestFirst: Bool = false) throws {
+    /// Writes the entries `ids`, in this order, as they are decrypted.
+    func write(_ vault: Vault, _ ids: [UUID], format: ExportFormat) throws {
         switch (self, format) {
         case (.stdout, .json):
-            var data = Exporter.json(entries)
-            Output.write(String(decoding: data, as: UTF8.self), to: STDOUT_FILENO)
-            data.resetBytes(in: 0..<data.count)
+            try Exporter.json(vault, ids: ids, to: ExportOutput(descriptor: STDOUT_FILENO))
         case (.stdout, .markdown):
-            Output.write(markdownDocument(entries, oldestFirst: oldestFirst), to: STDOUT_FILENO)
+            try markdownDocument(vault, ids, to: ExportOutput(descriptor: STDOUT_FILENO))
         case (.file(let url), .json):
-            var data = Exporter.json(entries)
-            defer { data.resetBytes(in: 0..<data.count) }
-            try Exporter.writeNew(data, to: url)
+            try Exporter.json(vault, ids: ids, to: ExportOutput(newFile: url))
         case (.file(let url), .markdown):
-            try Exporter.writeNew(Data(markdownDocument(entries, oldestFirst: oldestFirst).utf8), to: url)
+            try markdownDocument(vault, ids, to: ExportOutput(newFile: url))
         case (.directory(let url), _):
-            try refuseClashes(entries)
-            try Exporter.markdownFiles(entries, into: url, timeZone: .current)
+            try Exporter.markdownFiles(vault, ids: ids, into: url, timeZone: .current)
         }
     }
 
-    private func markdownDocument(_ entries: [Entry], oldestFirst: Bool) -> String {
-        Exporter.markdownDocument(entries, timeZone: .current, locale: DateOutput.locale, oldestFirst: oldestFirst)
+    private func markdownDocument(_ vault: Vault, _ ids: [UUID], to output: ExportOutput) throws {
+        try Exporter.markdownDocument(vault, ids: ids, to: output, timeZone: .current, locale: DateOutput.locale)
     }
 }
 

@@ -1,0 +1,84 @@
+import DiaryCrypto
+import DiaryStore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a streamed export's bytes go: a new file, or a descriptor the caller owns (stdout).
+///
+/// A file is created 0600 and never replaces anything (`O_EXCL`, so not even a file that
+/// appears meanwhile); `finish` makes it and its name durable, `abandon` removes it, so an
+/// export that fails halfway leaves no half file behind.
+public final class ExportOutput {
+    private var fd: Int32
+    /// The file's path; nil for a descriptor the caller owns.
+    private let path: String?
+    /// A descriptor that stopped taking bytes (a closed pipe): the rest is dropped, as
+    /// `diary`'s other output to stdout is.
+    private var closed = false
+
+    /// Creates the file at `url`; throws `outputExists` when there is one.
+    public init(newFile url: URL) throws {
+        let path = url.path
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd < 0 {
+            if errno == EEXIST { throw ExchangeError.outputExists(path: path) }
+            throw ExchangeError.writeFailed(path: path, detail: String(cString: strerror(errno)))
+        }
+        (self.fd, self.path) = (fd, path)
+    }
+
+    /// Writes to `descriptor`, which stays open; a write error ends the output silently.
+    public init(descriptor: Int32) {
+        (fd, path) = (descriptor, nil)
+    }
+
+    deinit { if path != nil && fd >= 0 { close(fd) } }
+
+    /// Writes all of `bytes`, then zeroes them: they hold entry text.
+    func write(_ bytes: inout [UInt8]) throws {
+        defer { secureZero(&bytes) }
+        guard !closed else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                guard let path else {
+                    closed = true
+                    return
+                }
+                throw ExchangeError.writeFailed(path: path, detail: String(cString: strerror(errno)))
+            }
+            offset += n
+        }
+    }
+
+    /// A file: synced, closed, and its name synced too (the backup's and the stores' writes
+    /// survive a crash; so must an export).
+    public func finish() throws {
+        guard let path, fd >= 0 else { return }
+        let synced = fsync(fd) == 0 ? nil : String(cString: strerror(errno))
+        close(fd)
+        fd = -1
+        if let synced {
+            unlink(path)
+            throw ExchangeError.writeFailed(path: path, detail: synced)
+        }
+        do { try DurableFile.syncDirectory(URL(fileURLWithPath: path).deletingLastPathComponent()) } catch {
+            throw ExchangeError.writeFailed(path: path, detail: "\(error)")
+        }
+    }
+
+    /// A file: closed and removed (the export failed). A descriptor is left as it is.
+    public func abandon() {
+        guard let path, fd >= 0 else { return }
+        close(fd)
+        fd = -1
+        unlink(path)
+    }
+}
