@@ -61,6 +61,11 @@ package struct Envelope {
     /// Reads the clear prefix strictly: version, kind and generation, and a ciphertext whose
     /// length is a padding bucket plus a tag.
     package static func peek(_ sealed: [UInt8], expecting kind: ObjectKind) throws -> Envelope {
+        try sealed.withUnsafeBytes { try peek($0, expecting: kind) }
+    }
+
+    /// `peek` on bytes in place (a scan's buffer).
+    static func peek(_ sealed: UnsafeRawBufferPointer, expecting kind: ObjectKind) throws -> Envelope {
         guard sealed.count >= overhead + LengthPadding.minimumBucket else { throw FormatError.truncated }
         guard sealed[0] == version else { throw FormatError.unsupportedVersion(Int(sealed[0])) }
         guard sealed[1] == kind.rawValue else { throw FormatError.invalidField("object kind") }
@@ -100,22 +105,30 @@ package struct Envelope {
         _ sealed: [UInt8], kind: ObjectKind, objectID: UUID, vaultID: UUID, keyRing: KeyRing,
         into buffer: PlaintextBuffer, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
-        let envelope = try peek(sealed, expecting: kind)
+        try sealed.withUnsafeBytes { raw in
+            try open(raw, kind: kind, objectID: objectID, vaultID: vaultID, keyRing: keyRing, into: buffer, body)
+        }
+    }
+
+    /// The same, for sealed bytes lent in place (a store's scan buffer).
+    static func open<R>(
+        _ raw: UnsafeRawBufferPointer, kind: ObjectKind, objectID: UUID, vaultID: UUID, keyRing: KeyRing,
+        into buffer: PlaintextBuffer, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
+        let envelope = try peek(raw, expecting: kind)
         guard let keys = keyRing[envelope.generation] else {
             throw FormatError.invalidField("key generation \(envelope.generation)")
         }
         let nonceEnd = prefixLength + XChaCha20Poly1305.nonceByteCount
         let ad = associatedData(vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID)
-        return try sealed.withUnsafeBytes { raw in
-            try ad.withUnsafeBytes { adBytes in
-                try XChaCha20Poly1305.open(
-                    UnsafeRawBufferPointer(rebasing: raw[nonceEnd...]), key: keys.key(for: kind),
-                    nonce: UnsafeRawBufferPointer(rebasing: raw[prefixLength..<nonceEnd]),
-                    associatedData: adBytes, into: buffer
-                ) { padded in
-                    // After authentication only: see `LengthPadding.unpaddedLength`.
-                    try body(UnsafeRawBufferPointer(rebasing: padded[0..<LengthPadding.unpaddedLength(padded)]))
-                }
+        return try ad.withUnsafeBytes { adBytes in
+            try XChaCha20Poly1305.open(
+                UnsafeRawBufferPointer(rebasing: raw[nonceEnd...]), key: keys.key(for: kind),
+                nonce: UnsafeRawBufferPointer(rebasing: raw[prefixLength..<nonceEnd]),
+                associatedData: adBytes, into: buffer
+            ) { padded in
+                // After authentication only: see `LengthPadding.unpaddedLength`.
+                try body(UnsafeRawBufferPointer(rebasing: padded[0..<LengthPadding.unpaddedLength(padded)]))
             }
         }
     }
