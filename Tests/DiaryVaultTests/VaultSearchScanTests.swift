@@ -107,4 +107,19 @@ final class VaultSearchScanTests: VaultTestCase {
             XCTAssertEqual(try vault.search("heron").matches.count, 14)
         }
     }
+
+    /// The scan builds each entry's associated data on the stack; it must be the spec's bytes.
+    func testAssociatedDataOnTheStackIsTheSameBytes() throws {
+        for generation: UInt32 in [0, 1, 0x0102_0304, .max] {
+            for kind in [ObjectKind.entry, .index, .indexPage] {
+                let (vault, object) = (UUID(), UUID())
+                let expected = Envelope.associatedData(
+                    vaultID: vault, kind: kind, generation: generation, objectID: object)
+                let built = try Envelope.withAssociatedData(
+                    vaultID: vault, kind: kind, generation: generation, objectID: object
+                ) { Array($0) }
+                XCTAssertEqual(built, expected)
+            }
+        }
+    }
 }

@@ -40,6 +40,28 @@ package struct Envelope {
         return w.bytes
     }
 
+    /// `associatedData` written on the stack and lent to `body`: a scan opens thousands of
+    /// entries, and an array for each was an allocation per entry.
+    static func withAssociatedData<R>(
+        vaultID: UUID, kind: ObjectKind, generation: UInt32, objectID: UUID,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: domain.count + 16 + prefixLength + 16) { out in
+            var at = 0
+            func put(_ b: UInt8) {
+                out[at] = b
+                at += 1
+            }
+            for b in domain { put(b) }
+            withUnsafeBytes(of: vaultID.uuid) { for b in $0 { put(b) } }
+            put(version)
+            put(kind.rawValue)
+            for shift in stride(from: 24, through: 0, by: -8) { put(UInt8(truncatingIfNeeded: generation >> shift)) }
+            withUnsafeBytes(of: objectID.uuid) { for b in $0 { put(b) } }
+            return try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: out[0..<at])))
+        }
+    }
+
     package static func prefix(kind: ObjectKind, generation: UInt32) -> [UInt8] {
         var w = ByteWriter(capacity: prefixLength)
         w.u8(version)
@@ -120,8 +142,9 @@ package struct Envelope {
             throw FormatError.invalidField("key generation \(envelope.generation)")
         }
         let nonceEnd = prefixLength + XChaCha20Poly1305.nonceByteCount
-        let ad = associatedData(vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID)
-        return try ad.withUnsafeBytes { adBytes in
+        return try withAssociatedData(
+            vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID
+        ) { adBytes in
             try XChaCha20Poly1305.open(
                 UnsafeRawBufferPointer(rebasing: raw[nonceEnd...]), key: keys.key(for: kind),
                 nonce: UnsafeRawBufferPointer(rebasing: raw[prefixLength..<nonceEnd]),
