@@ -4,35 +4,70 @@ import GRDB
 import GRDBSQLite
 
 extension SQLiteReader: EntryScanning {
-    /// One cursor over the table, read on this thread straight from SQLite's row into a batch
-    /// buffer (no array or `Data` per entry), while `workers` threads go through the batch
-    /// read before. Checks what `forEachEntry` checks, in the same words.
+    /// The table split by key into one range per worker, each read by its own cursor on its own
+    /// thread and handed over straight from SQLite's row (no copy, no array per entry): this
+    /// snapshot's connection reads the first range on this thread, and a connection of its
+    /// own reads each other range. Checks what `forEachEntry` checks, in the same words.
+    ///
+    /// Why several connections are sound here: every entry is read once, by exactly one of
+    /// them (the ranges partition the key order, damaged keys included: they sort first and
+    /// fall in the first range), and each cursor is one statement, so one committed state.
+    /// The states of two connections may differ if a writer commits between their starts; the
+    /// caller (`Vault.search`) takes an entry only when it is the copy the index recorded, and
+    /// decides any other one again in this snapshot, so what it reports is what one snapshot
+    /// gives.
     func scanEntries(workers: Int, _ body: EntryScanBody) throws {
+        let ranges = max(1, min(workers, 16))
+        // The first byte of the first key of each range; ids are random, so ranges are even.
+        let bounds = (0...ranges).map { 256 * $0 / ranges }
+        let path = self.path
+        let others = try (1..<ranges).map { _ in
+            try SQLiteSchema.mapping(path: path) {
+                try DatabaseQueue(path: path, configuration: SQLiteSchema.configuration(path: path))
+            }
+        }
+        defer { for queue in others { try? queue.close() } }
+        let failure = FirstFailure()
+        withoutActuallyEscaping(body) { body in
+            let group = DispatchGroup()
+            for (k, queue) in others.enumerated() {
+                let (w, range) = (k + 1, bounds[k + 1]..<bounds[k + 2])
+                DispatchQueue.global(qos: .userInitiated).async(group: group) {
+                    failure.catching {
+                        try SQLiteSchema.mapping(path: path) {
+                            try queue.read { db in
+                                try SQLiteReader(db: db, path: path).scan(range) { body(w, $0, $1) }
+                            }
+                        }
+                    }
+                }
+            }
+            failure.catching { try scan(bounds[0]..<bounds[1]) { body(0, $0, $1) } }
+            group.wait()
+        }
+        try failure.rethrow()
+    }
+
+    /// Every entry whose id's first byte is in `range`, handed to `body` in place.
+    private func scan(_ range: Range<Int>, _ body: (UUID, UnsafeRawBufferPointer) -> Void) throws {
+        var conditions: [String] = []
+        var arguments: StatementArguments = [ReadLimits.entry]
+        if range.lowerBound > 0 {
+            conditions.append("id >= ?")
+            arguments += [Data([UInt8(range.lowerBound)] + [UInt8](repeating: 0, count: 15))]
+        }
+        if range.upperBound < 256 {
+            conditions.append("id < ?")
+            arguments += [Data([UInt8(range.upperBound)] + [UInt8](repeating: 0, count: 15))]
+        }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let statement = try db.makeStatement(
-            sql: "SELECT id, \(SQLiteSchema.bounded), typeof(sealed) = 'blob', length(sealed) FROM entry")
-        let rows = try Row.fetchCursor(statement, arguments: [ReadLimits.entry])
+            sql: "SELECT id, \(SQLiteSchema.bounded), typeof(sealed) = 'blob', length(sealed) FROM entry" + filter)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
         let raw = statement.sqliteStatement
-        try withoutActuallyEscaping(body) { body in
-            var filling = EntryScanBatch()
-            var spare = EntryScanBatch()
-            var running: DispatchGroup?
-            // Never leave with workers still reading a batch: its memory goes with this scope.
-            defer { running?.wait() }
-            func handOver() {
-                running?.wait()
-                let batch = filling
-                let group = DispatchGroup()
-                DispatchQueue.global(qos: .userInitiated).async(group: group) { batch.process(workers: workers, body) }
-                running = group
-                swap(&filling, &spare)
-                filling.removeAll()
-            }
-            while try rows.next() != nil {
-                let id = try entryID(raw)
-                filling.append(id, try sealedBytes(raw, id))
-                if filling.isFull { handOver() }
-            }
-            if !filling.isEmpty { handOver() }
+        while try rows.next() != nil {
+            let id = try entryID(raw)
+            body(id, try sealedBytes(raw, id))
         }
     }
 
@@ -62,5 +97,19 @@ extension SQLiteReader: EntryScanning {
         }
         let count = Int(sqlite3_column_bytes(raw, 1))
         return UnsafeRawBufferPointer(start: count == 0 ? nil : sqlite3_column_blob(raw, 1), count: count)
+    }
+}
+
+/// The first error of several threads; later ones are dropped.
+final class FirstFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: (any Error)?
+
+    func catching(_ body: () throws -> Void) {
+        do { try body() } catch { lock.withLock { self.error = self.error ?? error } }
+    }
+
+    func rethrow() throws {
+        if let error = lock.withLock({ error }) { throw error }
     }
 }

@@ -91,6 +91,26 @@ final class StoreScanEntriesTests: XCTestCase {
         XCTAssertThrowsCorrupt { try scan(store) }
     }
 
+    /// The SQLite scan splits the table by key into one range per worker: a damaged key falls
+    /// in one of them, whatever its type or length, and is refused there.
+    func testDamagedSQLiteKeysAreRefusedInWhicheverRangeTheyFall() throws {
+        for bad in ["text id".databaseValue, Data([0xF0] + [UInt8](repeating: 1, count: 16)).databaseValue] {
+            let dir = scratch.vaultURL()
+            let initial = initialChange(entries: 4)
+            let store = try StoreLayout.create(.sqlite, at: dir, initial: initial)
+            let queue = try DatabaseQueue(path: dir.appendingPathComponent(SQLiteStore.databaseName).path)
+            try queue.write { db in
+                try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+                try db.execute(
+                    sql: "UPDATE entry SET id = ? WHERE id = ?",
+                    arguments: [bad, SQLiteSchema.key(initial.putEntries.keys.first!)])
+            }
+            try queue.close()
+            XCTAssertThrowsCorrupt { try store.forEachEntry { _, _ in } }
+            for workers in [1, 2, 3] { XCTAssertThrowsCorrupt { try scan(store, workers: workers) } }
+        }
+    }
+
     func testEntryFilesAreRefusedAsForEachEntryRefusesThem() throws {
         let dir = scratch.vaultURL()
         let initial = initialChange(entries: 3)
