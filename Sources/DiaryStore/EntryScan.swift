@@ -13,9 +13,12 @@ public protocol EntryScanning {
     /// it throws what `forEachEntry` throws, once every worker has stopped, and the entries
     /// handed over before stay handed over (the caller starts again some other way).
     ///
-    /// The entries are the snapshot's, as `forEachEntry` gives them, and are checked as
-    /// strictly before they are lent (no bytes over `ReadLimits.entry`, nothing but a blob or
-    /// a regular file); each id is handed over once.
+    /// The entries are checked as strictly as `forEachEntry` checks them before they are lent
+    /// (no bytes over `ReadLimits.entry`, nothing but a blob or a regular file), and each id is
+    /// handed over once. The files store lends the snapshot's entries; the SQLite store reads
+    /// with one connection per worker, so an entry written or deleted while the scan starts may
+    /// be lent as a later state has it, or not lent: the caller checks each entry against what
+    /// it expects (the index's tags) and reads any other one again in the snapshot.
     func scanEntries(workers: Int, _ body: EntryScanBody) throws
 }
 

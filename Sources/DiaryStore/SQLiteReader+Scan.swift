@@ -14,8 +14,8 @@ extension SQLiteReader: EntryScanning {
     /// fall in the first range), and each cursor is one statement, so one committed state.
     /// The states of two connections may differ if a writer commits between their starts; the
     /// caller (`Vault.search`) takes an entry only when it is the copy the index recorded, and
-    /// decides any other one again in this snapshot, so what it reports is what one snapshot
-    /// gives.
+    /// reads any other one, and any entry the index lists that no cursor lent (deleted
+    /// meanwhile), again in this snapshot, so what it reports is what this snapshot gives.
     func scanEntries(workers: Int, _ body: EntryScanBody) throws {
         let ranges = max(1, min(workers, 16))
         // The first byte of the first key of each range; ids are random, so ranges are even.

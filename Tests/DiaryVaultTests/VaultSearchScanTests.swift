@@ -122,4 +122,20 @@ final class VaultSearchScanTests: VaultTestCase {
             }
         }
     }
+
+    /// An entry the index lists but the scan was not lent (gone from the store behind the
+    /// index's back, or read by another of the store's snapshots) is looked up again in the
+    /// search's own snapshot: gone there too, it is not reported, and the rest are searched.
+    func testAnEntryTheScanDidNotSeeIsLookedUpAgain() {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            let entries = try (0..<5).map { try vault.add(text: "walk number \($0)", date: day($0)) }
+            try vault.backend.withWriteLock {
+                try vault.backend.apply(StoreChange(deleteEntries: [entries[2].id]))
+            }
+            let found = try vault.search("walk")
+            XCTAssertEqual(found.matches.map(\.id), [4, 3, 1, 0].map { entries[$0].id })
+            XCTAssertEqual(found.damaged, [])
+        }
+    }
 }

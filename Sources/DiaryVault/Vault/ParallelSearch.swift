@@ -27,6 +27,8 @@ final class ParallelSearch: @unchecked Sendable {
         let buffer = PlaintextBuffer()
         var matches: [UUID] = []
         var suspects: [UUID] = []
+        /// Every entry taken (listed by the index and passing the filter), decided or not.
+        var taken: [UUID] = []
     }
 
     init(index: PagedIndex, filter: EntryFilter, matcher: EntryBatchMatcher) {
@@ -41,8 +43,24 @@ final class ParallelSearch: @unchecked Sendable {
     /// The matching entries found, in no order.
     var matches: [UUID] { workers.flatMap(\.matches) }
 
-    /// The entries this pass could not decide, in no order.
-    var suspects: [UUID] { workers.flatMap(\.suspects) }
+    /// The entries this pass could not decide, in no order; with them, the entries the index
+    /// lists (and the filter passes) that the store did not lend. A store may read with more
+    /// than one snapshot (`EntryScanning`): reading these again in the caller's snapshot makes
+    /// an entry deleted meanwhile count as that snapshot has it, as an entry changed meanwhile
+    /// does (its tag differs: a suspect).
+    var suspects: [UUID] {
+        let undecided = workers.flatMap(\.suspects)
+        let taken = workers.reduce(0) { $0 + $1.taken.count }
+        var listed: [UUID] = []
+        for case let page? in index.pages {
+            for row in 0..<page.count where IndexListing.passes(filter, page, row) {
+                listed.append(page.id(ofRowAt: row))
+            }
+        }
+        guard listed.count != taken else { return undecided }
+        let seen = Set(workers.flatMap(\.taken))
+        return undecided + listed.filter { !seen.contains($0) }
+    }
 
     /// One entry lent by the store, on worker `w`'s thread.
     func take(_ w: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) {
@@ -50,6 +68,7 @@ final class ParallelSearch: @unchecked Sendable {
         let (found, row) = page.position(of: id)
         guard found, IndexListing.passes(filter, page, row) else { return }
         let worker = workers[w]
+        worker.taken.append(id)
         guard page.sealTag(ofRowAt: row).matches(sealed), let hit = matcher.match(id, sealed, in: worker.buffer) else {
             return worker.suspects.append(id)
         }
