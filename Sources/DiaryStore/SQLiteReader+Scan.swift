@@ -4,24 +4,25 @@ import GRDB
 import GRDBSQLite
 
 extension SQLiteReader: EntryScanning {
-    /// The table split by key into one range per worker, each read by its own cursor on its own
-    /// thread and handed over straight from SQLite's row (no copy, no array per entry): this
-    /// snapshot's connection reads the first range on this thread, and a connection of its
-    /// own reads each other range. Checks what `forEachEntry` checks, in the same words.
+    /// The table split by key into ranges, read by one thread per worker, each range by a
+    /// cursor of its own and handed over straight from SQLite's row (no copy, no array per
+    /// entry): this snapshot's connection reads on this thread, and each other thread reads
+    /// with a connection of its own. Checks what `forEachEntry` checks, in the same words.
     ///
-    /// Why several connections are sound here: every entry is read once, by exactly one of
-    /// them (the ranges partition the key order, damaged keys included: they sort first and
-    /// fall in the first range), and each cursor is one statement, so one committed state.
+    /// Why several connections are sound here: every entry is read once, in exactly one range
+    /// (the ranges partition the key order, damaged keys included: they sort first and fall in
+    /// the first range), and each cursor is one statement, so one committed state.
     /// The states of two connections may differ if a writer commits between their starts; the
     /// caller (`Vault.search`) takes an entry only when it is the copy the index recorded, and
     /// reads any other one, and any entry the index lists that no cursor lent (deleted
     /// meanwhile), again in this snapshot, so what it reports is what this snapshot gives.
     func scanEntries(workers: Int, _ body: EntryScanBody) throws {
-        let ranges = max(1, min(workers, 16))
-        // The first byte of the first key of each range; ids are random, so ranges are even.
-        let bounds = (0...ranges).map { 256 * $0 / ranges }
+        let threads = max(1, min(workers, 16))
+        // Ranges by the first byte of the id (ids are random, so they are even), several per
+        // thread and taken in turn: a thread the system runs less takes fewer.
+        let ranges = RangeQueue(count: threads == 1 ? 1 : 16)
         let path = self.path
-        let others = try (1..<ranges).map { _ in
+        let others = try (1..<threads).map { _ in
             try SQLiteSchema.mapping(path: path) {
                 try DatabaseQueue(path: path, configuration: SQLiteSchema.configuration(path: path))
             }
@@ -31,18 +32,22 @@ extension SQLiteReader: EntryScanning {
         withoutActuallyEscaping(body) { body in
             let group = DispatchGroup()
             for (k, queue) in others.enumerated() {
-                let (w, range) = (k + 1, bounds[k + 1]..<bounds[k + 2])
                 DispatchQueue.global(qos: .userInitiated).async(group: group) {
                     failure.catching {
                         try SQLiteSchema.mapping(path: path) {
                             try queue.read { db in
-                                try SQLiteReader(db: db, path: path).scan(range) { body(w, $0, $1) }
+                                let reader = SQLiteReader(db: db, path: path)
+                                while !failure.isSet, let range = ranges.next() {
+                                    try reader.scan(range) { body(k + 1, $0, $1) }
+                                }
                             }
                         }
                     }
                 }
             }
-            failure.catching { try scan(bounds[0]..<bounds[1]) { body(0, $0, $1) } }
+            failure.catching {
+                while !failure.isSet, let range = ranges.next() { try scan(range) { body(0, $0, $1) } }
+            }
             group.wait()
         }
         try failure.rethrow()
@@ -100,10 +105,30 @@ extension SQLiteReader: EntryScanning {
     }
 }
 
+/// The key ranges of a scan, handed out in order to whichever thread asks.
+final class RangeQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let bounds: [Int]
+    private var taken = 0
+
+    /// `count` ranges of the first byte of an id, together covering every key.
+    init(count: Int) { bounds = (0...count).map { 256 * $0 / count } }
+
+    func next() -> Range<Int>? {
+        lock.withLock {
+            guard taken + 1 < bounds.count else { return nil }
+            defer { taken += 1 }
+            return bounds[taken]..<bounds[taken + 1]
+        }
+    }
+}
+
 /// The first error of several threads; later ones are dropped.
 final class FirstFailure: @unchecked Sendable {
     private let lock = NSLock()
     private var error: (any Error)?
+
+    var isSet: Bool { lock.withLock { error != nil } }
 
     func catching(_ body: () throws -> Void) {
         do { try body() } catch { lock.withLock { self.error = self.error ?? error } }
