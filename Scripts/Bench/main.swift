@@ -10,6 +10,8 @@
 //       raw XChaCha20-Poly1305 open speed.
 //   diary-bench search --vault DIR --passphrase-file F --query WORD [--runs N]
 //       Vault.search in process, the vault already open.
+//   diary-bench floor --vault DIR [--runs N]
+//       the search floor: libsodium opens the vault's sealed bytes (same sizes) on every core.
 import DiaryCrypto
 import DiaryVault
 import Foundation
@@ -28,8 +30,9 @@ case "passwd":
 case "load": try benchLoad(Options(args))
 case "aead": try benchAEAD(Options(args))
 case "search": try benchSearch(Options(args))
+case "floor": try benchFloor(Options(args))
 default:
     FileHandle.standardError.write(
-        Data("usage: diary-bench passwd|load|aead|search … (see Scripts/Bench/main.swift)\n".utf8))
+        Data("usage: diary-bench passwd|load|aead|search|floor … (see Scripts/Bench/main.swift)\n".utf8))
     exit(64)
 }

@@ -11,6 +11,9 @@ from datetime import datetime, timedelta, timezone
 SEED = 20240222
 # Never produced by the word lists below; planted in about 0.2% of the entries.
 RARE_WORD = "quetzalcoatlus"
+# In no entry (the corpus is made of the word lists below and RARE_WORD): `search` must open
+# every entry and report nothing, the case the search floor of issue 23 is about.
+ABSENT_WORD = "zyzzogeton"
 TAG_FOR_LISTING = "travel"
 
 ENGLISH = """the a of to and in that it was for on with as at by from this we had morning

@@ -21,8 +21,8 @@ class CommandFailed(Exception):
     pass
 
 
-def run(cmd, env, stdin_text=None, check=True, cwd=None):
-    """Returns (seconds, peak_kib, stdout_text)."""
+def run(cmd, env, stdin_text=None, check=True, cwd=None, ok=(0,)):
+    """Returns (seconds, peak_kib, stdout_text); `ok` lists the exit statuses that are not failures."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp, \
             tempfile.NamedTemporaryFile("r") as peak:
         cmd = [TIME, "-f", "%M", "-o", peak.name] + list(cmd)
@@ -40,7 +40,7 @@ def run(cmd, env, stdin_text=None, check=True, cwd=None):
         out.seek(0)
         err.seek(0)
         text = out.read().decode(errors="replace")
-        if check and p.returncode != 0:
+        if check and p.returncode not in ok:
             raise CommandFailed(f"{' '.join(cmd)} exited {p.returncode}: {err.read().decode(errors='replace')[-800:]}")
         return elapsed, peak_kib, text
 
@@ -68,13 +68,13 @@ class Sample:
                 "min_s": min(self.times), "max_s": max(self.times)}
 
 
-def repeat(runs, make_cmd, env, stdin_text=None, before=None, after=None, check_out=None):
+def repeat(runs, make_cmd, env, stdin_text=None, before=None, after=None, check_out=None, ok=(0,)):
     """Runs `make_cmd(i)` `runs` times; `before`/`after` run untimed around each run."""
     sample = Sample()
     for i in range(runs):
         if before:
             before(i)
-        t, peak, out = run(make_cmd(i), env, stdin_text(i) if callable(stdin_text) else stdin_text)
+        t, peak, out = run(make_cmd(i), env, stdin_text(i) if callable(stdin_text) else stdin_text, ok=ok)
         if check_out:
             check_out(out)
         sample.add(t, peak)

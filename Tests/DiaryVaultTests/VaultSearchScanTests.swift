@@ -74,4 +74,68 @@ final class VaultSearchScanTests: VaultTestCase {
             XCTAssertEqual(try vault.search("a PARIS").matches.map(\.id), [french.id], "à folds to a")
         }
     }
+
+    /// The scan reads entry files in place with one `read` each; a FIFO there must neither
+    /// hang the search nor pass for the entry: it is damaged, as a file that cannot be read is.
+    func testAFIFOWhereAnEntryFileShouldBeIsDamaged() throws {
+        let vault = try makeVault(.files)
+        let a = try vault.add(text: "first pond", date: day(1))
+        let b = try vault.add(text: "second pond", date: day(2))
+        let file = vault.directory.appendingPathComponent("entries").appendingPathComponent(
+            FileStore.fileName(for: b.id))
+        try FileManager.default.removeItem(at: file)
+        XCTAssertEqual(mkfifo(file.path, 0o600), 0)
+        let found = try vault.search("pond")
+        XCTAssertEqual(found.matches.map(\.id), [a.id])
+        XCTAssertEqual(found.damaged, [b.id])
+    }
+
+    /// Entries of many sizes, more than one batch or share of the scan, with a tag filter.
+    func testManyEntriesAreSearchedWithAFilter() {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            var tagged: [UUID] = []
+            for n in 0..<150 {
+                let text =
+                    "entry \(n) " + String(repeating: n % 10 == 0 ? "long text with a heron " : "x", count: n * 3)
+                let e = try vault.add(text: text, date: day(n), tags: n % 2 == 0 ? ["Birds"] : [])
+                if n % 10 == 0 && n > 0 { tagged.append(e.id) }
+            }
+            let found = try vault.search("HERON", filter: EntryFilter(tag: "birds"))
+            XCTAssertEqual(Set(found.matches.map(\.id)), Set(tagged))
+            XCTAssertEqual(found.damaged, [])
+            XCTAssertEqual(try vault.search("heron").matches.count, 14)
+        }
+    }
+
+    /// The scan builds each entry's associated data on the stack; it must be the spec's bytes.
+    func testAssociatedDataOnTheStackIsTheSameBytes() throws {
+        for generation: UInt32 in [0, 1, 0x0102_0304, .max] {
+            for kind in [ObjectKind.entry, .index, .indexPage] {
+                let (vault, object) = (UUID(), UUID())
+                let expected = Envelope.associatedData(
+                    vaultID: vault, kind: kind, generation: generation, objectID: object)
+                let built = try Envelope.withAssociatedData(
+                    vaultID: vault, kind: kind, generation: generation, objectID: object
+                ) { Array($0) }
+                XCTAssertEqual(built, expected)
+            }
+        }
+    }
+
+    /// An entry the index lists but the scan was not lent (gone from the store behind the
+    /// index's back, or read by another of the store's snapshots) is looked up again in the
+    /// search's own snapshot: gone there too, it is not reported, and the rest are searched.
+    func testAnEntryTheScanDidNotSeeIsLookedUpAgain() {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            let entries = try (0..<5).map { try vault.add(text: "walk number \($0)", date: day($0)) }
+            try vault.backend.withWriteLock {
+                try vault.backend.apply(StoreChange(deleteEntries: [entries[2].id]))
+            }
+            let found = try vault.search("walk")
+            XCTAssertEqual(found.matches.map(\.id), [4, 3, 1, 0].map { entries[$0].id })
+            XCTAssertEqual(found.damaged, [])
+        }
+    }
 }

@@ -40,6 +40,28 @@ package struct Envelope {
         return w.bytes
     }
 
+    /// `associatedData` written on the stack and lent to `body`: a scan opens thousands of
+    /// entries, and an array for each was an allocation per entry.
+    static func withAssociatedData<R>(
+        vaultID: UUID, kind: ObjectKind, generation: UInt32, objectID: UUID,
+        _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: domain.count + 16 + prefixLength + 16) { out in
+            var at = 0
+            func put(_ b: UInt8) {
+                out[at] = b
+                at += 1
+            }
+            for b in domain { put(b) }
+            withUnsafeBytes(of: vaultID.uuid) { for b in $0 { put(b) } }
+            put(version)
+            put(kind.rawValue)
+            for shift in stride(from: 24, through: 0, by: -8) { put(UInt8(truncatingIfNeeded: generation >> shift)) }
+            withUnsafeBytes(of: objectID.uuid) { for b in $0 { put(b) } }
+            return try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: out[0..<at])))
+        }
+    }
+
     package static func prefix(kind: ObjectKind, generation: UInt32) -> [UInt8] {
         var w = ByteWriter(capacity: prefixLength)
         w.u8(version)
@@ -61,6 +83,11 @@ package struct Envelope {
     /// Reads the clear prefix strictly: version, kind and generation, and a ciphertext whose
     /// length is a padding bucket plus a tag.
     package static func peek(_ sealed: [UInt8], expecting kind: ObjectKind) throws -> Envelope {
+        try sealed.withUnsafeBytes { try peek($0, expecting: kind) }
+    }
+
+    /// `peek` on bytes in place (a scan's buffer).
+    static func peek(_ sealed: UnsafeRawBufferPointer, expecting kind: ObjectKind) throws -> Envelope {
         guard sealed.count >= overhead + LengthPadding.minimumBucket else { throw FormatError.truncated }
         guard sealed[0] == version else { throw FormatError.unsupportedVersion(Int(sealed[0])) }
         guard sealed[1] == kind.rawValue else { throw FormatError.invalidField("object kind") }
@@ -100,22 +127,31 @@ package struct Envelope {
         _ sealed: [UInt8], kind: ObjectKind, objectID: UUID, vaultID: UUID, keyRing: KeyRing,
         into buffer: PlaintextBuffer, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
-        let envelope = try peek(sealed, expecting: kind)
+        try sealed.withUnsafeBytes { raw in
+            try open(raw, kind: kind, objectID: objectID, vaultID: vaultID, keyRing: keyRing, into: buffer, body)
+        }
+    }
+
+    /// The same, for sealed bytes lent in place (a store's scan buffer).
+    static func open<R>(
+        _ raw: UnsafeRawBufferPointer, kind: ObjectKind, objectID: UUID, vaultID: UUID, keyRing: KeyRing,
+        into buffer: PlaintextBuffer, _ body: (UnsafeRawBufferPointer) throws -> R
+    ) throws -> R {
+        let envelope = try peek(raw, expecting: kind)
         guard let keys = keyRing[envelope.generation] else {
             throw FormatError.invalidField("key generation \(envelope.generation)")
         }
         let nonceEnd = prefixLength + XChaCha20Poly1305.nonceByteCount
-        let ad = associatedData(vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID)
-        return try sealed.withUnsafeBytes { raw in
-            try ad.withUnsafeBytes { adBytes in
-                try XChaCha20Poly1305.open(
-                    UnsafeRawBufferPointer(rebasing: raw[nonceEnd...]), key: keys.key(for: kind),
-                    nonce: UnsafeRawBufferPointer(rebasing: raw[prefixLength..<nonceEnd]),
-                    associatedData: adBytes, into: buffer
-                ) { padded in
-                    // After authentication only: see `LengthPadding.unpaddedLength`.
-                    try body(UnsafeRawBufferPointer(rebasing: padded[0..<LengthPadding.unpaddedLength(padded)]))
-                }
+        return try withAssociatedData(
+            vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID
+        ) { adBytes in
+            try XChaCha20Poly1305.open(
+                UnsafeRawBufferPointer(rebasing: raw[nonceEnd...]), key: keys.key(for: kind),
+                nonce: UnsafeRawBufferPointer(rebasing: raw[prefixLength..<nonceEnd]),
+                associatedData: adBytes, into: buffer
+            ) { padded in
+                // After authentication only: see `LengthPadding.unpaddedLength`.
+                try body(UnsafeRawBufferPointer(rebasing: padded[0..<LengthPadding.unpaddedLength(padded)]))
             }
         }
     }

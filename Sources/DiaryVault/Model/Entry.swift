@@ -83,7 +83,10 @@ public struct EntryFilter: Sendable, Equatable {
 
     func matches(_ s: EntrySummary) -> Bool {
         if starred && !s.starred { return false }
-        if let tag, !s.tags.contains(where: { EntryText.sameTag($0, tag) }) { return false }
+        if let tag {
+            let key = EntryText.tagKey(tag)
+            if !s.tags.contains(where: { EntryText.tagKey($0) == key }) { return false }
+        }
         if let from, s.date < from { return false }
         if let to, s.date > to { return false }
         return true
@@ -174,7 +177,7 @@ public enum EntryText {
     /// What two tags that `--tag` takes for the same have in common: the tag with its letter
     /// case folded (`Walk`, `WALK` and `walk` are one tag).
     public static func tagKey(_ tag: String) -> String {
-        tag.folding(options: [.caseInsensitive], locale: nil)
+        TagKeys.key(tag)
     }
 
     /// True when `a` and `b` are the same tag to `--tag`, `diary tag` and `stats`.

@@ -80,8 +80,14 @@ struct EntryBatchMatcher: @unchecked Sendable {
     }
 
     private func match(_ entry: (id: UUID, sealed: [UInt8]), in buffer: PlaintextBuffer) -> Bool? {
+        entry.sealed.withUnsafeBytes { match(entry.id, $0, in: buffer) }
+    }
+
+    /// For one entry lent in place: nil when it fails to open or to parse (damaged), else
+    /// whether its text contains every query. Safe on several threads, each with its own buffer.
+    func match(_ id: UUID, _ sealed: UnsafeRawBufferPointer, in buffer: PlaintextBuffer) -> Bool? {
         try? Envelope.open(
-            entry.sealed, kind: .entry, objectID: entry.id, vaultID: vaultID, keyRing: keyRing, into: buffer
+            sealed, kind: .entry, objectID: id, vaultID: vaultID, keyRing: keyRing, into: buffer
         ) { plaintext in
             // Parsed as strictly as `openEntry` does, even when there is no query.
             let text = try EntryCodec.text(in: plaintext, textLimit: Vault.maximumTextBytes)

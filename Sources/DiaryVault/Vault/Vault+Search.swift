@@ -35,7 +35,10 @@ extension Vault {
             // files: one directory listing): a lookup per id cost more than decrypting.
             try storeCall {
                 try backend.withSnapshot { reader in
-                    try reader.forEachEntry { id, sealed in scan.take(id, sealed) }
+                    guard let scanner = reader as? EntryScanning else {
+                        return try reader.forEachEntry { id, sealed in scan.take(id, sealed) }
+                    }
+                    try searchInPlace(scanner, reader, into: &scan)
                 }
             }
             scan.drain()
@@ -47,6 +50,24 @@ extension Vault {
         }
         try settle(&scan)
         return scan.result(limit: filter.limit)
+    }
+
+    /// The scan on every core (`ParallelSearch`), then the entries it could not decide read
+    /// again on their own, in the same snapshot, and decided by `scan` as any other.
+    private func searchInPlace(_ scanner: EntryScanning, _ reader: any StoreReader, into scan: inout SearchScan) throws
+    {
+        let fast = ParallelSearch(index: scan.index, filter: scan.filter, matcher: scan.matcher)
+        try scanner.scanEntries(workers: fast.workerCount) { w, id, sealed in fast.take(w, id, sealed) }
+        scan.add(matched: fast.matches)
+        for id in fast.suspects {
+            let stored: [UInt8]?
+            do { stored = try reader.readEntry(id) } catch {
+                scan.addDamaged(id)
+                continue
+            }
+            guard let sealed = stored else { continue }  // deleted meanwhile
+            scan.take(id, sealed)
+        }
     }
 
     /// The scan's fallback: each listed entry read on its own; one that cannot be read is damaged.
@@ -141,6 +162,16 @@ struct SearchScan {
     mutating func restart() {
         if let job = inFlight { _ = matcher.finish(job) }
         (matches, damaged, differing, pending, inFlight) = ([], [], [], [], nil)
+    }
+
+    /// Entries `ParallelSearch` found matching, as the index lists them.
+    mutating func add(matched ids: [UUID]) {
+        for id in ids { matches.append(index.page(of: id).row(id)!.summary) }
+    }
+
+    /// An entry the index lists that could not be read: damaged.
+    mutating func addDamaged(_ id: UUID) {
+        damaged.append(index.page(of: id).row(id)!.summary)
     }
 
     /// Matches one entry at once, reported as `summary`.

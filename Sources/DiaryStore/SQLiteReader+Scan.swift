@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension SQLiteReader: EntryScanning {
+    /// The table split by key into ranges, read by one thread per worker, each range by a
+    /// cursor of its own and handed over straight from SQLite's row (no copy, no array per
+    /// entry): this snapshot's connection reads on this thread, and each other thread reads
+    /// with a connection of its own. Checks what `forEachEntry` checks, in the same words.
+    ///
+    /// Why several connections are sound here: every entry is read once, in exactly one range
+    /// (the ranges partition the key order, damaged keys included: they sort first and fall in
+    /// the first range), and each cursor is one statement, so one committed state.
+    /// The states of two connections may differ if a writer commits between their starts; the
+    /// caller (`Vault.search`) takes an entry only when it is the copy the index recorded, and
+    /// reads any other one, and any entry the index lists that no cursor lent (deleted
+    /// meanwhile), again in this snapshot, so what it reports is what this snapshot gives.
+    func scanEntries(workers: Int, _ body: EntryScanBody) throws {
+        let threads = max(1, min(workers, 16))
+        // Ranges by the first byte of the id (ids are random, so they are even), several per
+        // thread and taken in turn: a thread the system runs less takes fewer.
+        let ranges = RangeQueue(count: threads == 1 ? 1 : 16)
+        let path = self.path
+        let others = try (1..<threads).map { _ in
+            try SQLiteSchema.mapping(path: path) {
+                try DatabaseQueue(path: path, configuration: SQLiteSchema.configuration(path: path))
+            }
+        }
+        defer { for queue in others { try? queue.close() } }
+        let failure = FirstFailure()
+        withoutActuallyEscaping(body) { body in
+            let group = DispatchGroup()
+            for (k, queue) in others.enumerated() {
+                DispatchQueue.global(qos: .userInitiated).async(group: group) {
+                    failure.catching {
+                        try SQLiteSchema.mapping(path: path) {
+                            try queue.read { db in
+                                let reader = SQLiteReader(db: db, path: path)
+                                while !failure.isSet, let range = ranges.next() {
+                                    try reader.scan(range) { body(k + 1, $0, $1) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            failure.catching {
+                while !failure.isSet, let range = ranges.next() { try scan(range) { body(0, $0, $1) } }
+            }
+            group.wait()
+        }
+        try failure.rethrow()
+    }
+
+    /// Every entry whose id's first byte is in `range`, handed to `body` in place.
+    private func scan(_ range: Range<Int>, _ body: (UUID, UnsafeRawBufferPointer) -> Void) throws {
+        var conditions: [String] = []
+        var arguments: StatementArguments = [ReadLimits.entry]
+        if range.lowerBound > 0 {
+            conditions.append("id >= ?")
+            arguments += [Data([UInt8(range.lowerBound)] + [UInt8](repeating: 0, count: 15))]
+        }
+        if range.upperBound < 256 {
+            conditions.append("id < ?")
+            arguments += [Data([UInt8(range.upperBound)] + [UInt8](repeating: 0, count: 15))]
+        }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let statement = try db.makeStatement(
+            sql: "SELECT id, \(SQLiteSchema.bounded), typeof(sealed) = 'blob', length(sealed) FROM entry" + filter)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        let raw = statement.sqliteStatement
+        while try rows.next() != nil {
+            let id = try entryID(raw)
+            body(id, try sealedBytes(raw, id))
+        }
+    }
+
+    /// Column 0 of the current row: anything but a 16-byte blob is damage.
+    private func entryID(_ raw: OpaquePointer) throws -> UUID {
+        guard sqlite3_column_type(raw, 0) == SQLITE_BLOB, sqlite3_column_bytes(raw, 0) == 16,
+            let bytes = sqlite3_column_blob(raw, 0)
+        else {
+            throw StoreError.corrupt(path: path, detail: "an entry row has an invalid id")
+        }
+        var id: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &id) { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: 16)) }
+        return UUID(uuid: id)
+    }
+
+    /// Columns 1 to 3 of the current row: the sealed blob, in place (valid until the next
+    /// step), refused when it is not a blob or longer than the limit, in `forEachEntry`'s order.
+    private func sealedBytes(_ raw: OpaquePointer, _ id: UUID) throws -> UnsafeRawBufferPointer {
+        guard sqlite3_column_type(raw, 2) == SQLITE_INTEGER, sqlite3_column_int64(raw, 2) == 1 else {
+            throw StoreError.corrupt(path: path, detail: "entry \(id.uuidString.lowercased()) is not a blob")
+        }
+        guard sqlite3_column_type(raw, 3) == SQLITE_INTEGER, sqlite3_column_int64(raw, 3) <= ReadLimits.entry,
+            sqlite3_column_type(raw, 1) == SQLITE_BLOB
+        else {
+            throw StoreError.corrupt(
+                path: path, detail: "entry \(id.uuidString.lowercased()) is larger than \(ReadLimits.entry) bytes")
+        }
+        let count = Int(sqlite3_column_bytes(raw, 1))
+        return UnsafeRawBufferPointer(start: count == 0 ? nil : sqlite3_column_blob(raw, 1), count: count)
+    }
+}
+
+/// The key ranges of a scan, handed out in order to whichever thread asks.
+final class RangeQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let bounds: [Int]
+    private var taken = 0
+
+    /// `count` ranges of the first byte of an id, together covering every key.
+    init(count: Int) { bounds = (0...count).map { 256 * $0 / count } }
+
+    func next() -> Range<Int>? {
+        lock.withLock {
+            guard taken + 1 < bounds.count else { return nil }
+            defer { taken += 1 }
+            return bounds[taken]..<bounds[taken + 1]
+        }
+    }
+}
+
+/// The first error of several threads; later ones are dropped.
+final class FirstFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: (any Error)?
+
+    var isSet: Bool { lock.withLock { error != nil } }
+
+    func catching(_ body: () throws -> Void) {
+        do { try body() } catch { lock.withLock { self.error = self.error ?? error } }
+    }
+
+    func rethrow() throws {
+        if let error = lock.withLock({ error }) { throw error }
+    }
+}

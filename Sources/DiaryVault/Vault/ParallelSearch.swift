@@ -1,0 +1,90 @@
+import DiaryCrypto
+import DiaryStore
+import Foundation
+
+/// The fast pass of `Vault.search`: the store lends each entry in place to one of several
+/// threads (`EntryScanning`), and that thread looks it up in the index, checks the filter and
+/// that it is the copy the index recorded, opens it into its own buffer and matches it. No
+/// array is made per entry, and reading runs on the workers (files store) or beside them
+/// (SQLite store) instead of one thread feeding the rest.
+///
+/// Only entries that open, parse and carry the recorded tag are decided here. Any other one
+/// (damaged, changed since the index was read, or read oddly) is left as a suspect, for the
+/// caller to read again with `readEntry` in the same snapshot and hand to `SearchScan`, which
+/// decides it as it always has. What a search reports is therefore what `SearchScan` alone
+/// would report.
+///
+/// Each worker writes only its own `Worker`; the index, the filter and the keys are only
+/// read: that is what makes the `@unchecked Sendable` sound.
+final class ParallelSearch: @unchecked Sendable {
+    private let index: PagedIndex
+    private let filter: EntryFilter
+    private let matcher: EntryBatchMatcher
+    private let workers: [Worker]
+
+    /// One thread's buffer and findings.
+    private final class Worker {
+        let buffer = PlaintextBuffer()
+        var matches: [UUID] = []
+        var suspects: [UUID] = []
+        /// Every entry taken (listed by the index and passing the filter), decided or not.
+        var taken: [UUID] = []
+    }
+
+    init(index: PagedIndex, filter: EntryFilter, matcher: EntryBatchMatcher) {
+        self.index = index
+        self.filter = filter
+        self.matcher = matcher
+        workers = (0..<EntryBatchMatcher.defaultWorkers).map { _ in Worker() }
+    }
+
+    var workerCount: Int { workers.count }
+
+    /// The matching entries found, in no order.
+    var matches: [UUID] { workers.flatMap(\.matches) }
+
+    /// The entries this pass could not decide, in no order; with them, the entries the index
+    /// lists (and the filter passes) that the store did not lend. A store may read with more
+    /// than one snapshot (`EntryScanning`): reading these again in the caller's snapshot makes
+    /// an entry deleted meanwhile count as that snapshot has it, as an entry changed meanwhile
+    /// does (its tag differs: a suspect).
+    var suspects: [UUID] {
+        let undecided = workers.flatMap(\.suspects)
+        let taken = workers.reduce(0) { $0 + $1.taken.count }
+        var listed: [UUID] = []
+        for case let page? in index.pages {
+            for row in 0..<page.count where IndexListing.passes(filter, page, row) {
+                listed.append(page.id(ofRowAt: row))
+            }
+        }
+        guard listed.count != taken else { return undecided }
+        let seen = Set(workers.flatMap(\.taken))
+        return undecided + listed.filter { !seen.contains($0) }
+    }
+
+    /// One entry lent by the store, on worker `w`'s thread.
+    func take(_ w: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) {
+        let page = index.page(of: id)
+        let (found, row) = page.position(of: id)
+        guard found, IndexListing.passes(filter, page, row) else { return }
+        let worker = workers[w]
+        worker.taken.append(id)
+        guard page.sealTag(ofRowAt: row).matches(sealed), let hit = matcher.match(id, sealed, in: worker.buffer) else {
+            return worker.suspects.append(id)
+        }
+        if hit { worker.matches.append(id) }
+    }
+}
+
+extension SealTag {
+    /// True when `sealed` ends with this tag (compared in constant time), read in place.
+    func matches(_ sealed: UnsafeRawBufferPointer) -> Bool {
+        let n = IndexRoot.tagLength
+        guard sealed.count >= n, bytes.count == n else { return false }
+        // Every byte is compared, whatever the first difference: no early exit.
+        var difference: UInt8 = 0
+        let start = sealed.count - n
+        for i in 0..<n { difference |= bytes[i] ^ sealed[start + i] }
+        return difference == 0
+    }
+}
