@@ -52,7 +52,7 @@ final class ParallelSearch: @unchecked Sendable {
         let undecided = workers.flatMap(\.suspects)
         let taken = workers.reduce(0) { $0 + $1.taken.count }
         var listed: [UUID] = []
-        for case let page? in index.pages {
+        for page in index.pages.values {
             for row in 0..<page.count where IndexListing.passes(filter, page, row) {
                 listed.append(page.id(ofRowAt: row))
             }
