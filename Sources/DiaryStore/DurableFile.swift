@@ -120,27 +120,6 @@ package enum DurableFile {
         return url
     }
 
-    /// Writes `bytes` over the regular file at `target`, in place: no new inode, no rename, no
-    /// fsync; the times hidden as `stage` hides them. Only for a file a durable journal can
-    /// write again (a torn write is then repaired by replaying it). False, with nothing
-    /// written, when there is no regular file with one link there: the caller stages one.
-    static func overwrite(_ bytes: [UInt8], at target: URL) throws -> Bool {
-        // O_NONBLOCK: a FIFO put in place of an entry must not hang the writer.
-        let fd = open(target.path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1 else { return false }
-        try writeAll(fd, bytes, path: target.path)
-        // Same-sized objects (a resealed entry) reuse their blocks; a shorter one is cut.
-        guard ftruncate(fd, off_t(bytes.count)) == 0, fchmod(fd, fileMode) == 0 else {
-            throw StoreError.io(path: target.path, detail: errnoText())
-        }
-        var times = uninformativeTimes()
-        guard futimens(fd, &times) == 0 else { throw StoreError.io(path: target.path, detail: errnoText()) }
-        return true
-    }
-
     /// Renames a staged file over `target` (atomic on POSIX). The directory still needs a sync.
     static func commit(_ staged: URL, to target: URL) throws {
         guard rename(staged.path, target.path) == 0 else {

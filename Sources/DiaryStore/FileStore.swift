@@ -192,12 +192,9 @@ public final class FileStore: VaultStore {
                     "this change is \(journal.count) bytes, more than the \(ReadLimits.journal) bytes one change may hold"
             )
         }
-        // Files that exist are written over in place once the journal is named (see
-        // `FileStore+InPlace.swift`); only new ones are staged. Not fsynced one by one: until
-        // the journal is removed it can write every blob again, so the blobs need only be
-        // durable before that, all at once (`syncFiles`).
-        let (inPlace, fresh) = splitByPresence(operations, in: directory)
-        let staged = try stage(fresh, in: directory, sync: false)
+        // Not fsynced one by one: until the journal is removed it can write every blob again,
+        // so the blobs need only be durable before that, all at once (`syncFiles`).
+        let staged = try stage(operations, in: directory, sync: false)
         do {
             try DurableFile.write(journal, to: journalURL)
         } catch {
@@ -205,13 +202,8 @@ public final class FileStore: VaultStore {
             throw error
         }
         // From here on a failure leaves the journal, and the next reader or writer finishes it.
-        let restaged = try overwrite(inPlace, in: directory)
-        try commit(staged + restaged, operations, in: directory)
-        let written = operations.compactMap { op -> URL? in
-            guard case .put(let name, _) = op else { return nil }
-            return directory.appendingPathComponent(name)
-        }
-        try DurableFile.syncFiles(written, in: directory)
+        try commit(staged, operations, in: directory)
+        try DurableFile.syncFiles(staged.map(\.1), in: directory)
         try DurableFile.remove(journalURL)
         try DurableFile.syncDirectory(directory)
         try hideDirectoryTimes(in: directory)
@@ -249,7 +241,7 @@ public final class FileStore: VaultStore {
     /// `sync` is false; returns (temporary, target) pairs. On failure no temporary file is left. The rename into
     /// `entries/` stays atomic (one file system), and leftovers are found without listing
     /// every entry.
-    static func stage(_ operations: [FileJournal.Operation], in directory: URL, sync: Bool = true) throws
+    private static func stage(_ operations: [FileJournal.Operation], in directory: URL, sync: Bool = true) throws
         -> [(URL, URL)]
     {
         try DurableFile.makeDirectory(directory.appendingPathComponent(entriesName))
@@ -272,7 +264,7 @@ public final class FileStore: VaultStore {
     }
 
     /// Renames the staged files into place, removes the deleted entries, and syncs both directories.
-    static func commit(
+    private static func commit(
         _ staged: [(URL, URL)], _ operations: [FileJournal.Operation], in directory: URL
     ) throws {
         for (temp, target) in staged { try DurableFile.commit(temp, to: target) }
