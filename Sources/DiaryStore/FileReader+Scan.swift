@@ -18,16 +18,12 @@ extension FileReader: EntryScanning {
     /// A file that is not a regular file but reads without error (a FIFO) gives bytes that do
     /// not open as its entry: the caller reads such an entry again with `readEntry`.
     func scanEntries(workers: Int, _ body: EntryScanBody) throws {
-        let entries = directory.appendingPathComponent(FileStore.entriesName)
         // In id order, as `forEachEntry`: the caller's lookups (the index's pages are in id
         // order) then walk memory forward instead of jumping at random.
-        let files = (try DurableFile.names(in: entries) ?? []).compactMap { name in
-            Self.canonicalEntryID(name).map { (id: $0, name: name) }
-        }.sorted { $0.id.sortKey < $1.id.sortKey }
-        guard !files.isEmpty else { return }
-        let dirFD = open(entries.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dirFD >= 0 else { throw StoreError.io(path: entries.path, detail: DurableFile.errnoText()) }
-        defer { close(dirFD) }
+        try withEntryFiles { _, files, dirFD in try scan(files, dirFD: dirFD, workers: workers, body) }
+    }
+
+    private func scan(_ files: [(id: UUID, name: String)], dirFD: Int32, workers: Int, _ body: EntryScanBody) throws {
         let failure = Mutex<(any Error)?>(nil)
         let threads = max(1, min(workers, (files.count + Self.share - 1) / Self.share))
         DispatchQueue.concurrentPerform(iterations: threads) { w in

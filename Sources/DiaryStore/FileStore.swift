@@ -326,10 +326,15 @@ struct FileReader: StoreReader {
     /// the path is not resolved again for every entry, and read straight into an array of
     /// their size (`readEntryFile`); the checks are `DurableFile.read`'s.
     func forEachEntry(_ body: (UUID, [UInt8]) throws -> Void) throws {
+        try withEntryFiles { entries, files, dirFD in try readEach(files, entries: entries, dirFD: dirFD, body) }
+    }
+
+    /// The entry files in id order, with the open `entries/` directory; `body` is not called
+    /// when there are none. The listed names are kept for `openat`; parsing them here instead
+    /// of through `entryIDs` avoids Foundation's UUID parser and formatter, which cost more per
+    /// entry than the read.
+    func withEntryFiles(_ body: (URL, [(id: UUID, name: String)], Int32) throws -> Void) throws {
         let entries = url(FileStore.entriesName)
-        // The listed names are kept for `openat`; parsing them here instead of through
-        // `entryIDs` avoids Foundation's UUID parser and formatter, which cost more per entry
-        // than the read.
         let files = (try DurableFile.names(in: entries) ?? []).compactMap { name in
             Self.canonicalEntryID(name).map { (id: $0, name: name) }
         }.sorted { $0.id.sortKey < $1.id.sortKey }
@@ -337,6 +342,12 @@ struct FileReader: StoreReader {
         let dirFD = open(entries.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dirFD >= 0 else { throw StoreError.io(path: entries.path, detail: DurableFile.errnoText()) }
         defer { close(dirFD) }
+        try body(entries, files, dirFD)
+    }
+
+    private func readEach(
+        _ files: [(id: UUID, name: String)], entries: URL, dirFD: Int32, _ body: (UUID, [UInt8]) throws -> Void
+    ) throws {
         for (id, name) in files {
             if let bytes = try Self.readEntryFile(name, in: dirFD, path: { entries.appendingPathComponent(name).path })
             {
