@@ -146,23 +146,30 @@ package enum DurableFile {
     }
 
     /// Makes the contents of `files`, all in the file system that holds `directory`, durable:
-    /// on Linux with one `syncfs` of that file system (a few thousand fsyncs, one per file, cost
-    /// a journal commit each), elsewhere one fsync per file.
+    /// a large batch on Linux with one `syncfs` of that file system (a few thousand fsyncs, one
+    /// per file, cost a journal commit each), anything else with one fsync per file. A small
+    /// change (one `diary new`) never calls `syncfs`: it would wait for every other program's
+    /// unwritten data on that file system too.
     static func syncFiles(_ files: [URL], in directory: URL) throws {
         #if os(Linux)
-        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError.io(path: directory.path, detail: errnoText()) }
-        defer { close(fd) }
-        guard linuxSyncFS(fd) == 0 else { throw StoreError.io(path: directory.path, detail: errnoText()) }
-        #else
+        if files.count >= syncFSThreshold {
+            let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { throw StoreError.io(path: directory.path, detail: errnoText()) }
+            defer { close(fd) }
+            guard linuxSyncFS(fd) == 0 else { throw StoreError.io(path: directory.path, detail: errnoText()) }
+            return
+        }
+        #endif
         for file in files {
             let fd = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             guard fd >= 0 else { throw StoreError.io(path: file.path, detail: errnoText()) }
             defer { close(fd) }
             guard fsync(fd) == 0 else { throw StoreError.io(path: file.path, detail: errnoText()) }
         }
-        #endif
     }
+
+    /// The number of files from which one `syncfs` is cheaper than an fsync each.
+    static let syncFSThreshold = 64
 
     /// Fsyncs a directory, making renames and unlinks in it durable.
     package static func syncDirectory(_ url: URL) throws {
