@@ -133,8 +133,6 @@ package struct IndexRow: Equatable {
     var sealTag: [UInt8]
 
     static func tag(of sealed: [UInt8]) -> [UInt8] { Array(sealed.suffix(IndexRoot.tagLength)) }
-
-    func matches(_ sealed: [UInt8]) -> Bool { SealTag(sealTag).matches(sealed) }
 }
 
 /// The 16-byte AEAD tag that ends a sealed object, as the index records it.
