@@ -21,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // The config file's TOML (toml++ underneath); only DiaryApp imports it.
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // libsodium, found through pkg-config; Debian's libsodium-dev provides it.
@@ -61,7 +63,10 @@ let package = Package(
         // CLI words what it returns.
         .target(
             name: "DiaryApp",
-            dependencies: ["DiaryVault", "DiaryCrypto", "DiaryExchange", "DiaryAgent", "DiarySync"]
+            dependencies: [
+                "DiaryVault", "DiaryCrypto", "DiaryExchange", "DiaryAgent", "DiarySync",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         .executableTarget(
             name: "diary",

@@ -16,7 +16,8 @@ struct Diary: ParsableCommand {
             terminal. A passphrase is never taken from an argument or an environment value.
 
             ENVIRONMENT
-              DIARY_VAULT                the vault directory (like --vault)
+              DIARY_VAULT                the vault directory (like --vault; -j wins over it)
+              DIARY_EDITOR               the editor, before the config's `editor`
               DIARY_PASSPHRASE_FILE      a file whose first line is the passphrase
               DIARY_NEW_PASSPHRASE_FILE  the same for a new passphrase (init, passwd)
               VISUAL, EDITOR             the editor (may carry arguments); default vi
@@ -27,6 +28,7 @@ struct Diary: ParsableCommand {
               XDG_RUNTIME_DIR            the agent's socket and the editor's file (tmpfs)
               XDG_DATA_HOME              the default vault is $XDG_DATA_HOME/diary
               XDG_STATE_HOME             verified backups and seen indexes, under diary/
+              XDG_CONFIG_HOME            the config file is $XDG_CONFIG_HOME/diary/config.toml
 
             EXIT STATUS
             \(ExitCode.helpTable)
@@ -45,6 +47,7 @@ struct Diary: ParsableCommand {
             Passwd.self, Rekey.self, Backup.self, Verify.self, Restore.self, Reindex.self,
             Import.self, Export.self, Audit.self, Recover.self,
             Sync.self, Conflicts.self, Resolve.self,
+            ConfigCommand.self, JournalCommand.self,
             AgentCommand.self,
         ])
 

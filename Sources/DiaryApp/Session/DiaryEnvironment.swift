@@ -15,9 +15,7 @@ public struct DiaryEnvironment: Sendable {
     /// The vault directory: `option` (`--vault`), else `$DIARY_VAULT`, else
     /// `$XDG_DATA_HOME/diary`, else `~/.local/share/diary`.
     public func vaultDirectory(option: String? = nil) -> URL {
-        if let path = option ?? value("DIARY_VAULT") {
-            return URL(fileURLWithPath: expandingTilde(path), isDirectory: true).standardizedFileURL
-        }
+        if let path = option ?? value("DIARY_VAULT") { return userPath(path) }
         return defaultVaultDirectory
     }
 
@@ -29,6 +27,22 @@ public struct DiaryEnvironment: Sendable {
         }
         return URL(fileURLWithPath: home, isDirectory: true)
             .appendingPathComponent(".local/share/diary", isDirectory: true)
+    }
+
+    /// The config file: `$XDG_CONFIG_HOME/diary/config.toml`, else
+    /// `~/.config/diary/config.toml` (a relative or empty `XDG_CONFIG_HOME` is ignored, as the
+    /// XDG base directory rules say).
+    public var configFile: URL {
+        let base =
+            value("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }.map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
+        return base.appendingPathComponent("diary/config.toml", isDirectory: false)
+    }
+
+    /// A directory path as a person typed it (`~/work`, `work`, `/srv/diary`): `~` against this
+    /// environment's `HOME`, a relative path against the working directory.
+    public func userPath(_ path: String) -> URL {
+        URL(fileURLWithPath: expandingTilde(path), isDirectory: true).standardizedFileURL
     }
 
     /// `$XDG_STATE_HOME/diary`, else `$HOME/.local/state/diary` (the XDG base directory rules:

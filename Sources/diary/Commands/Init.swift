@@ -24,23 +24,29 @@ struct Init: ParsableCommand {
             it anyway.
 
             --store chooses the shape on disk: `sqlite` (one database) or `files` (one file per \
-            entry). --kdf chooses the Argon2id cost; `moderate` (256 MiB, 3 passes) is the default.
+            entry); without it, the config's `store`, else sqlite. --kdf chooses the Argon2id \
+            cost; `moderate` (256 MiB, 3 passes) is the default.
+
+            --journal NAME (-j) registers the new vault as the named journal NAME: at --vault \
+            PATH when given, else at $XDG_DATA_HOME/diary-NAME. A NAME already registered makes \
+            the vault at its registered path.
 
             EXAMPLE
               diary init --store files --kdf sensitive
+              diary init --journal work --vault ~/work-diary
             """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var newPassphrase: NewPassphraseOptions
 
-    @Option(help: "How entries are stored: sqlite or files.")
-    var store: StoreKind = .sqlite
+    @Option(help: "How entries are stored: sqlite or files (default: the config's store, else sqlite).")
+    var store: StoreKind?
 
     @Option(help: "Argon2id cost: interactive, moderate or sensitive.")
     var kdf: KDFPreset = .moderate
 
     func run() throws {
-        let named = global.vaultURL
+        let (named, journal) = Settings.newVault(global, path: global.vault)
         let directory = Self.followingLinks(named)
         let session = global.session(directory: directory)
         // Refuse before asking anything: a passphrase typed for nothing is a bad experience.
@@ -61,10 +67,12 @@ struct Init: ParsableCommand {
         if session.environment.insecureTestKDF {
             Output.warning("DIARY_INSECURE_TEST_KDF=1: using deliberately weak key derivation (tests only)")
         }
+        let store = store ?? Settings.current.store ?? .sqlite
         let vault = try Vault.create(at: directory, store: store, passphrase: passphrase, kdf: parameters)
         session.created(vault)
         let through = named.path == directory.path ? "" : " (through \(Printable.escaped(named.path)))"
         Output.note("created a \(vault.store.rawValue) vault at \(Printable.escaped(directory.path))\(through)")
+        if let journal { try Settings.register(journal, at: named) }
     }
 
     /// Where the vault is made when its path is a symbolic link: where the link leads (made if

@@ -16,7 +16,8 @@ struct Status: ParsableCommand {
             path and store, and for an unlocked vault the time left before the idle timeout \
             and the maximum. Then a line for each other vault of yours that an agent holds \
             unlocked (another --vault, or DIARY_VAULT in another shell): `unlocked`, its path \
-            and the time left; a vault unlocked by an older diary, whose agent does not say \
+            and the time left. A path registered as a named journal (`diary journal list`) is \
+            followed by the journal's name in brackets; a vault unlocked by an older diary, whose agent does not say \
             its path, is named by its vault id. Without a vault here the others are still \
             listed, then the error. Does not count as a use of any key.
 
@@ -32,7 +33,7 @@ struct Status: ParsableCommand {
             EXAMPLE
               diary status
                 * unlocked /home/me/diary (sqlite): locks in 14m without use, at most 8h
-                  unlocked /home/me/work: locks in 3m without use, at most 59m
+                  unlocked /home/me/work [work]: locks in 3m without use, at most 59m
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -48,7 +49,7 @@ struct Status: ParsableCommand {
             for line in Self.otherLines(listing, except: nil, here: directories[0]) { Output.data(line) }
             throw error
         }
-        let path = Printable.escaped(session.directory.path)
+        let path = Self.name(of: info.id, path: session.directory.path)
         if listing.busy.contains(where: { $0.vaultID == info.id }) { throw AgentError.busy }
         // This shell's agent if there is one, else one elsewhere: the vault is unlocked either way.
         let mine = listing.running.filter { $0.vaultID == info.id }
@@ -110,8 +111,12 @@ struct Status: ParsableCommand {
         return named + busy
     }
 
-    /// The vault's path as its agent reported it, else `vault <id>`.
+    /// The vault's path as its agent reported it, else `vault <id>`; then `[NAME]` when the
+    /// path is a named journal's (`diary journal list`).
     static func name(of vaultID: UUID, path: String?) -> String {
-        path.map { Printable.escaped($0) } ?? "vault \(vaultID.uuidString.lowercased())"
+        guard let path else { return "vault \(vaultID.uuidString.lowercased())" }
+        let url = URL(fileURLWithPath: path, isDirectory: true)
+        let journal = Settings.forOutput.journalName(of: url, environment: Settings.environment)
+        return Printable.escaped(path) + (journal.map { " [\($0)]" } ?? "")
     }
 }

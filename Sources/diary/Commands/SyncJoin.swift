@@ -16,7 +16,9 @@ struct SyncJoin: ParsableCommand {
             which must not exist or be empty, and fills it from the remote. The passphrase is asked \
             for once the remote is found to hold a vault. A vault made elsewhere than where \
             diary looks by default is named with how to use it: --vault DIR on each command, \
-            or DIARY_VAULT=DIR in the environment. It checks that the \
+            or DIARY_VAULT=DIR in the environment; with --journal NAME (-j) the new vault is \
+            registered as the named journal NAME instead (at --to, else at a NAME already \
+            registered, else at $XDG_DATA_HOME/diary-NAME). It checks that the \
             remote shows the membership chain the invite names, and asks to join; the inviting \
             machine admits it at its next `diary sync`, and from then on this machine's changes \
             are published. A --folder must exist (the synced folder arrived here). Nothing is left \
@@ -33,8 +35,11 @@ struct SyncJoin: ParsableCommand {
     @Option(help: ArgumentHelp("Where to create the local vault.", valueName: "path"), completion: .directory)
     var to: String?
 
-    @Option(help: "How entries are stored here: sqlite or files (each machine chooses).")
-    var store: StoreKind = .sqlite
+    @Option(
+        help:
+            "How entries are stored here: sqlite or files (each machine chooses; default: the config's store, else sqlite)."
+    )
+    var store: StoreKind?
 
     @Option(help: ArgumentHelp("The code `diary sync invite` printed on a machine that syncs.", valueName: "code"))
     var invite: String?
@@ -43,11 +48,9 @@ struct SyncJoin: ParsableCommand {
         guard let invite else { throw SyncError.inviteNeeded }
         let code = try InviteCodeInput.parse(invite)
         try remote.requireExistingFolder(joining: true)
-        let target =
-            to.map {
-                URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true).standardizedFileURL
-            }
-            ?? global.vaultURL
+        // --to (else --vault) is the place; -j NAME registers the vault there, or is the place.
+        let (target, journal) = Settings.newVault(global, path: to ?? global.vault)
+        let store = store ?? Settings.current.store ?? .sqlite
         if let names = try? FileManager.default.contentsOfDirectory(atPath: target.path), !names.isEmpty {
             throw SyncError.targetNotEmpty(path: target.path)
         }
@@ -70,7 +73,11 @@ struct SyncJoin: ParsableCommand {
         Output.note(
             "created a \(vault.store.rawValue) vault at \(target.path) from \(Printable.escaped(remote.location.description))"
         )
-        VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
+        if let journal {
+            try Settings.register(journal, at: target)
+        } else {
+            VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
+        }
         SyncMessages.print(report)
         try KeyChanges(session).afterSync(report, vault: vault)
     }

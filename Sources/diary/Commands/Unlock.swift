@@ -29,13 +29,22 @@ struct Unlock: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: ArgumentHelp("Lock after this long without use.", valueName: "duration"))
-    var timeout = Unlock.defaultTimeout
+    @Option(
+        help: ArgumentHelp(
+            "Lock after this long without use (default: the config's unlock.timeout, else 15m).",
+            valueName: "duration"))
+    var timeout: TimeSpan?
 
-    @Option(help: ArgumentHelp("Lock after this long in any case.", valueName: "duration"))
-    var max = Unlock.defaultMax
+    @Option(
+        help: ArgumentHelp(
+            "Lock after this long in any case (default: the config's unlock.max, else 8h).", valueName: "duration"))
+    var max: TimeSpan?
 
     func run() throws {
+        // The options, else the config file's settings, else the defaults.
+        let config = Settings.current
+        let timeout = timeout ?? config.unlockTimeout ?? Self.defaultTimeout
+        let max = max ?? config.unlockMax ?? Self.defaultMax
         let session = global.session()
         let info = try session.inspect()
         let client = try session.agentClient(for: info.id)

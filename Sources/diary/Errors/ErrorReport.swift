@@ -23,6 +23,7 @@ struct ErrorReport: Equatable {
         case let e as CLIError: self.init(message: e.description, hint: e.hint, code: e.exitCode)
         case let e as TextKept: self.init(kept: e)
         case let e as InputError: self = InputWording.report(e)
+        case let e as ConfigError: self = ConfigWording.report(e)
         case let e as AppError:
             let words = CLIError(e)
             self.init(message: words.description, hint: words.hint, code: words.exitCode)

@@ -13,7 +13,7 @@ import DiaryApp
 /// scripts' `---completion`) is left to ArgumentParser as it is.
 enum CommandLineArguments {
     /// The options of `GlobalOptions`, each taking a value (`--vault X` or `--vault=X`).
-    static let globalOptions = ["--vault", "--passphrase-file"]
+    static let globalOptions = ["--vault", "-j", "--journal", "--passphrase-file"]
 
     enum Prepared: Equatable {
         /// What ArgumentParser should parse.

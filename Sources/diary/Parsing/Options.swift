@@ -11,10 +11,17 @@ struct GlobalOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The vault directory (default: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).",
+            "The vault directory (default: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).",
             valueName: "path"),
         completion: .directory)
     var vault: String?
+
+    @Option(
+        name: [.customShort("j"), .long],
+        help: ArgumentHelp(
+            "The vault of this named journal (`diary journal list`); not with --vault.",
+            valueName: "name"))
+    var journal: String?
 
     @Option(
         name: .long,
@@ -24,9 +31,9 @@ struct GlobalOptions: ParsableArguments {
         completion: .file())
     var passphraseFile: String?
 
-    /// The vault directory: `--vault`, else `$DIARY_VAULT`, else the XDG data directory
-    /// (`DiaryEnvironment`, the one reader of those variables).
-    var vaultURL: URL { DiaryEnvironment().vaultDirectory(option: vault) }
+    /// The vault directory: `--vault` or `-j`, else `$DIARY_VAULT`, else the config's default
+    /// journal, else the XDG data directory (`VaultChoice`, through `Settings`).
+    var vaultURL: URL { Settings.vault(self).directory }
 }
 
 /// `--new-passphrase-file` and `--allow-weak-passphrase`, for the commands that set a

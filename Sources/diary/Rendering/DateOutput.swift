@@ -22,11 +22,15 @@ enum DateOutput {
     static func formatter() -> DateFormatter { context.formatter() }
 
     /// A day in the user's locale, e.g. `Sep 15, 2023`, `15. Sept. 2023`, `2023년 9월 15일`
-    /// (`LocaleCalendar.dayTemplate`).
-    static func day(_ date: Date) -> String { dayFormatter.string(from: date) }
+    /// (`LocaleCalendar.dayTemplate`); the config's `date.format` when it is set.
+    static func day(_ date: Date) -> String { (patternFormatter ?? dayFormatter).string(from: date) }
 
-    /// A day and time in the user's locale, for `show`.
-    static func dayAndTime(_ date: Date) -> String { dayAndTimeFormatter.string(from: date) }
+    /// A day and time in the user's locale, for `show`; the config's `date.format` when set.
+    static func dayAndTime(_ date: Date) -> String { (patternFormatter ?? dayAndTimeFormatter).string(from: date) }
+
+    /// True when the config's `date.format` sets how dates are printed: `list` then prints
+    /// the pattern alone, without its own time column.
+    static var hasPattern: Bool { patternFormatter != nil }
 
     /// A time of day in the user's locale, e.g. `9:15 PM`, `21:15`, for `list`. ICU puts a
     /// narrow no-break space before `PM`; a plain one is what people type and grep for.
@@ -41,6 +45,12 @@ enum DateOutput {
     // template resolution by ICU) cost more than formatting a date, once per listed line.
     // (The ISO formatter is not declared Sendable; one command runs on one thread, which
     // alone uses it.)
+    // `date.format` (checked when the config was read), in the user's locale and time zone.
+    private static let patternFormatter: DateFormatter? = Settings.forOutput.dateFormat.map { pattern in
+        let formatter = context.formatter()
+        formatter.dateFormat = pattern
+        return formatter
+    }
     private static let dayFormatter = context.formatter(template: LocaleCalendar.dayTemplate)
     private static let dayAndTimeFormatter = context.formatter(template: LocaleCalendar.dayAndTimeTemplate)
     private static let timeFormatter = context.formatter(template: LocaleCalendar.timeTemplate)

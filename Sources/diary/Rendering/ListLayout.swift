@@ -29,7 +29,7 @@ enum ListLayout {
         let idLength = try vault?.uniquePrefixLength(of: ids, minimum: minimumIDLength) ?? uniqueLength(ids)
         // Formatted once: a date costs more to format than the rest of its line.
         let dates = Column(summaries.map { DateOutput.day($0.date) })
-        let times = Column(summaries.map { $0.isCalendarDay ? "" : DateOutput.time($0.date) })
+        let times = Column(summaries.map { $0.isCalendarDay || DateOutput.hasPattern ? "" : DateOutput.time($0.date) })
         let between = 2 + dates.width + 2 + (times.width > 0 ? times.width + 2 : 0) + 2
         return summaries.indices.map { i in
             let s = summaries[i]

@@ -26,12 +26,13 @@ enum CommandSessions {
 }
 
 extension GlobalOptions {
-    /// The session of the vault this command names (`--vault`, else the environment's), or of
-    /// `directory` when a command argument names one; finished by `main.swift`.
+    /// The session of the vault this command names (`--vault`, `-j`, else the environment's or
+    /// the config's), or of `directory` when a command argument names one; finished by
+    /// `main.swift`.
     func session(directory: URL? = nil) -> DiarySession {
         CommandSessions.start(
             DiarySession(
-                directory: directory, vaultOption: vault, passphraseFileOption: passphraseFile,
+                directory: directory ?? vaultURL, vaultOption: vault, passphraseFileOption: passphraseFile,
                 asker: TerminalAsker(), events: AppEventWords.say))
     }
 }

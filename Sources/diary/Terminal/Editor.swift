@@ -4,17 +4,15 @@ import Foundation
 
 /// Runs the user's editor on a text held in a memory-backed temporary file.
 ///
-/// The editor is `$VISUAL`, else `$EDITOR`, else `vi`. The value may carry arguments
+/// The editor is `$DIARY_EDITOR`, else the config's `editor`, else `$VISUAL`, else `$EDITOR`,
+/// else `vi` (`EditorChoice`, git's order). The value may carry arguments
 /// (`code --wait`, `emacsclient -t`), so it is run as `/bin/sh -c 'exec $EDITOR "$@"' sh FILE`: the
 /// shell splits the command the way the user wrote it, and the file name is passed as a
 /// separate argument so no quoting of it can go wrong.
 enum Editor {
-    /// The editor command from the environment.
+    /// The editor command from the environment and the config file.
     static func command(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        for name in ["VISUAL", "EDITOR"] {
-            if let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return value }
-        }
-        return "vi"
+        EditorChoice.command(environment: environment, config: Settings.current)
     }
 
     /// Opens `text` in the editor and returns what the user saved; the file is wiped before

@@ -35,12 +35,14 @@ enum Output {
         write(Printable.escaped(line, keeping: Printable.layout) + "\n", to: STDERR_FILENO)
     }
 
-    /// True when stdout is a terminal, `NO_COLOR` is unset (or empty), per no-color.org, and
-    /// `TERM` is not `dumb` (a terminal that cannot show colour codes; git checks the same).
+    /// The config's `color` decides (`ColorChoice`): `auto` (the default) is true when stdout
+    /// is a terminal, `NO_COLOR` is unset (or empty), per no-color.org, and `TERM` is not `dumb`
+    /// (a terminal that cannot show colour codes; git checks the same); `always` and `never`
+    /// are what they say.
     static var colourEnabled: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        let noColor = environment["NO_COLOR"] ?? ""
-        return isatty(STDOUT_FILENO) == 1 && noColor.isEmpty && environment["TERM"] != "dumb"
+        ColorChoice.enabled(
+            Settings.forOutput.color, isTerminal: isatty(STDOUT_FILENO) == 1,
+            environment: ProcessInfo.processInfo.environment)
     }
 
     /// Writes all of `text`, retrying short writes; errors on a closed pipe are ignored because
