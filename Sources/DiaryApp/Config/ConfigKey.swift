@@ -1,4 +1,4 @@
-import DiaryStore
+import DiaryVault
 import Foundation
 
 /// A setting of the config file, by the name `diary config` and the file use.

@@ -1,4 +1,4 @@
-import DiaryStore
+import DiaryVault
 import Foundation
 
 /// The settings of the config file (`$XDG_CONFIG_HOME/diary/config.toml`), each already
