@@ -1,0 +1,72 @@
+import Foundation
+import XCTest
+
+/// Named journals: `diary journal`, `-j NAME` before or after any command, and where `-j`
+/// stands among `--vault`, `$DIARY_VAULT` and the default journal.
+final class JournalCLITests: XCTestCase {
+    private var box: DiarySandbox!
+    private var work: URL!
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "journal")
+        box.environment["XDG_CONFIG_HOME"] = box.root.appendingPathComponent("cfg").path
+        try box.initVault()  // the sandbox's own, at $DIARY_VAULT
+        try box.ok(["new", "A personal day"])
+        work = box.root.appendingPathComponent("work")
+    }
+
+    override func tearDown() { box = nil }
+
+    private func titles(_ args: [String], env: [String: String] = [:]) throws -> String {
+        try box.ok(args + ["list"], env: env).stdout
+    }
+
+    func testInitRegistersAJournalAndDashJChoosesItBeforeOrAfterTheCommand() throws {
+        let made = try box.ok([
+            "init", "-j", "work", "--vault", work.path, "--new-passphrase-file", box.passphraseFile("correct horse"),
+        ])
+        XCTAssertTrue(made.stderr.contains("registered it as the journal 'work'"), made.stderr)
+        try box.ok(["-j", "work", "new", "A meeting"])
+        try box.ok(["new", "--journal", "work", "Another meeting"])
+        let listed = try box.ok(["list", "-j", "work"]).stdout
+        XCTAssertTrue(listed.contains("A meeting") && listed.contains("Another meeting"), listed)
+        XCTAssertFalse(listed.contains("A personal day"), "-j wins over $DIARY_VAULT: \(listed)")
+        XCTAssertFalse(try titles([]).contains("meeting"), "$DIARY_VAULT without -j")
+
+        XCTAssertEqual(try box.ok(["journal", "list"]).stdout, "  work  \(work.path)\n")
+        let both = try box.run(["-j", "work", "--vault", work.path, "list"])
+        XCTAssertEqual(both.status, 64, both.stderr)
+        let unknown = try box.run(["list", "-j", "wrok"])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("no journal named 'wrok' (known: work)"), unknown.stderr)
+    }
+
+    func testTheDefaultJournalComesAfterDiaryVaultAndRemoveKeepsTheVault() throws {
+        try box.ok(["journal", "add", "work", work.path])
+        try box.ok(["init", "-j", "work", "--new-passphrase-file", box.passphraseFile("correct horse")])
+        try box.ok(["-j", "work", "new", "A meeting"])
+        try box.ok(["journal", "default", "work"])
+        XCTAssertEqual(try box.ok(["journal", "list"]).stdout, "* work  \(work.path)\n")
+        XCTAssertEqual(try box.ok(["config", "get", "journal"]).stdout, "work\n")
+        XCTAssertFalse(try titles([]).contains("A meeting"), "$DIARY_VAULT wins over the default journal")
+        XCTAssertTrue(try titles([], env: ["DIARY_VAULT": ""]).contains("A meeting"), "no $DIARY_VAULT: the default")
+        let status = try box.ok(["status"], env: ["DIARY_VAULT": ""]).stdout
+        XCTAssertTrue(status.contains("\(work.path) [work]"), status)
+
+        let removed = try box.ok(["journal", "remove", "work"])
+        XCTAssertTrue(removed.stderr.contains("there is no default now"), removed.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work.appendingPathComponent("vault.sqlite").path))
+        XCTAssertEqual(try box.ok(["journal", "list"]).stdout, "")
+        XCTAssertEqual(try box.run(["-j", "work", "list"]).status, 64)
+    }
+
+    func testJournalNamesAndDuplicatesAreRefused() throws {
+        try box.ok(["journal", "add", "work", work.path])
+        let again = try box.run(["journal", "add", "work", "/elsewhere"])
+        XCTAssertEqual(again.status, 64)
+        XCTAssertTrue(again.stderr.contains("already registered"), again.stderr)
+        XCTAssertEqual(try box.run(["journal", "add", "my.work", work.path]).status, 64)
+        XCTAssertEqual(try box.run(["journal", "default", "home"]).status, 64)
+        XCTAssertEqual(try box.run(["journal", "remove", "home"]).status, 64)
+    }
+}
