@@ -5,7 +5,9 @@ import DiaryApp
 struct Diary: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diary",
+        // Shorter than ArgumentParser's, which names every global option and passes 80 columns.
         abstract: "An encrypted diary for the terminal.",
+        usage: "diary [<options>] <subcommand>",
         discussion: """
             Entries are sealed with XChaCha20-Poly1305 under a vault key that your passphrase \
             (through Argon2id) wraps. `diary unlock` starts an agent that holds the key for a \
@@ -16,7 +18,7 @@ struct Diary: ParsableCommand {
             terminal. A passphrase is never taken from an argument or an environment value.
 
             ENVIRONMENT
-              DIARY_VAULT                the vault directory (like --vault; -j wins over it)
+              DIARY_VAULT                the vault directory (like --vault)
               DIARY_EDITOR               the editor, before the config's `editor`
               DIARY_PASSPHRASE_FILE      a file whose first line is the passphrase
               DIARY_NEW_PASSPHRASE_FILE  the same for a new passphrase (init, passwd)
@@ -28,7 +30,7 @@ struct Diary: ParsableCommand {
               XDG_RUNTIME_DIR            the agent's socket and the editor's file (tmpfs)
               XDG_DATA_HOME              the default vault is $XDG_DATA_HOME/diary
               XDG_STATE_HOME             verified backups and seen indexes, under diary/
-              XDG_CONFIG_HOME            the config file is $XDG_CONFIG_HOME/diary/config.toml
+              XDG_CONFIG_HOME            the config file is diary/config.toml in it
 
             EXIT STATUS
             \(ExitCode.helpTable)

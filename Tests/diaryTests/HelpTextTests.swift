@@ -24,7 +24,13 @@ final class HelpTextTests: XCTestCase {
     }
 
     /// The root's help and every command's, as `--help` prints them.
-    private var everyHelp: [String] { [""] + HelpTests.commands + ["audit"] }
+    private var everyHelp: [String] { [""] + HelpTests.commands + ["audit"] + Self.settingsCommands }
+
+    /// `diary config` and `diary journal`, with their subcommands.
+    static let settingsCommands = [
+        "config", "config get", "config set", "config unset", "config list",
+        "journal", "journal add", "journal list", "journal remove", "journal default",
+    ]
 
     func testEveryCommandHasHelpWithAnExample() throws {
         for command in HelpTests.commands {
@@ -113,7 +119,7 @@ final class HelpTextTests: XCTestCase {
                 "audit", "conflicts", "resolve", "sync", "sync now", "sync init",
                 "sync join", "sync invite", "sync members", "sync status", "sync remove", "sync stop",
                 "sync upgrade",
-            ]
+            ] + Self.settingsCommands
         for command in commands {
             let help = try Self.help(command, columns: 80)
             XCTAssertTrue(help.contains("USAGE: diary"), "\(command) --help has a usage line")

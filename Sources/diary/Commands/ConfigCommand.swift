@@ -16,12 +16,12 @@ struct ConfigCommand: ParsableCommand {
             KEYS
               journal          the default journal (a name from `diary journal list`)
               store            sqlite or files: the store `init` and `sync join` make
-              editor           the editor; $DIARY_EDITOR wins over it, it wins over $VISUAL/$EDITOR
+              editor           the editor (after $DIARY_EDITOR, before $VISUAL, $EDITOR)
               unlock.timeout   `diary unlock --timeout` without the option (e.g. 30m)
               unlock.max       `diary unlock --max` without the option (e.g. 4h)
               template         the template `diary new` uses without --template
-              color            auto (default), always or never; `always` colours even with NO_COLOR
-              date.format      how list and show print dates: a DateFormatter pattern (yyyy-MM-dd HH:mm)
+              color            auto (default), always (even with NO_COLOR) or never
+              date.format      list's and show's dates, a pattern: yyyy-MM-dd HH:mm
               journals.NAME    a named journal's vault directory (see `diary journal`)
 
             `set` and `unset` rewrite the whole file (atomically, mode 0600); comments in it are \
@@ -54,13 +54,16 @@ struct ConfigGet: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
         abstract: "Print a setting's value.",
+        usage: "diary config get <key>",
         discussion: """
             Prints the value alone on stdout. A key that is not set prints nothing on stdout and \
             exits 1, saying on stderr what diary uses instead (as `git config` exits 1). An \
             unknown key is a usage error (64).
             """)
 
-    @OptionGroup var global: GlobalOptions
+    // Accepted, as on every command (main.swift moves `diary -j X config …` here), but
+    // meaningless to the settings: not shown in the help.
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The setting (`diary config --help` lists them).", valueName: "key"))
     var key: String
@@ -82,6 +85,7 @@ struct ConfigSet: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Set a setting.",
+        usage: "diary config set <key> <value>",
         discussion: """
             Checks the value as the file is checked when read (a duration for unlock.*, a known \
             word for store and color, a registered journal for journal, a pattern that prints \
@@ -91,7 +95,9 @@ struct ConfigSet: ParsableCommand {
               diary config set date.format "yyyy-MM-dd HH:mm"
             """)
 
-    @OptionGroup var global: GlobalOptions
+    // Accepted, as on every command (main.swift moves `diary -j X config …` here), but
+    // meaningless to the settings: not shown in the help.
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The setting.", valueName: "key"))
     var key: String
@@ -112,12 +118,15 @@ struct ConfigUnset: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unset",
         abstract: "Remove a setting, so its default applies.",
+        usage: "diary config unset <key>",
         discussion: """
             A key that was not set is left so, and said on stderr (status 0). Unsetting \
             journals.NAME forgets that journal (as `diary journal remove`), never its vault.
             """)
 
-    @OptionGroup var global: GlobalOptions
+    // Accepted, as on every command (main.swift moves `diary -j X config …` here), but
+    // meaningless to the settings: not shown in the help.
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The setting.", valueName: "key"))
     var key: String
@@ -138,9 +147,16 @@ struct ConfigUnset: ParsableCommand {
 struct ConfigList: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "Print every setting that is set, as `key = value` lines.")
+        abstract: "Print every setting that is set, as `key = value` lines.",
+        usage: "diary config list",
+        discussion: """
+            One line per setting on stdout, the value as it is in the file (not quoted); the \
+            named journals last, as `journals.NAME = PATH`.
+            """)
 
-    @OptionGroup var global: GlobalOptions
+    // Accepted, as on every command (main.swift moves `diary -j X config …` here), but
+    // meaningless to the settings: not shown in the help.
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
     func run() throws {
         for (name, value) in Settings.current.listing { Output.data("\(name) = \(Printable.escaped(value))") }

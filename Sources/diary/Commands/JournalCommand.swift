@@ -29,13 +29,16 @@ struct JournalAdd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Name a vault directory.",
+        usage: "diary journal add <name> <path>",
         discussion: """
             Records PATH (made absolute) under NAME; the vault need not exist yet (`diary init \
             -j NAME` makes it there). A name is letters, digits, - and _, at most 64. A name \
             already registered is refused.
             """)
 
-    @OptionGroup var global: GlobalOptions
+    // Accepted, as on every command (main.swift moves `diary -j X config …` here), but
+    // meaningless to the settings: not shown in the help.
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The journal's name.", valueName: "name"))
     var name: String
@@ -63,11 +66,14 @@ struct JournalList: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the named journals.",
+        usage: "diary journal list",
         discussion: """
             One line per journal on stdout: its name and its path, the default marked `*`.
             """)
 
-    @OptionGroup var global: GlobalOptions
+    // Accepted, as on every command (main.swift moves `diary -j X config …` here), but
+    // meaningless to the settings: not shown in the help.
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
     func run() throws {
         let config = Settings.current
@@ -85,12 +91,15 @@ struct JournalRemove: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Forget a journal's name (its vault is kept).",
+        usage: "diary journal remove <name>",
         discussion: """
             Removes NAME from the config file; the vault directory is not touched. When NAME was \
             the default journal, there is no default afterwards.
             """)
 
-    @OptionGroup var global: GlobalOptions
+    // Accepted, as on every command (main.swift moves `diary -j X config …` here), but
+    // meaningless to the settings: not shown in the help.
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The journal's name.", valueName: "name"))
     var name: String
@@ -111,12 +120,15 @@ struct JournalDefault: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "default",
         abstract: "Make a journal the default.",
+        usage: "diary journal default <name>",
         discussion: """
             Commands without --vault or -j then use it, unless $DIARY_VAULT is set. \
             `diary config unset journal` removes the default.
             """)
 
-    @OptionGroup var global: GlobalOptions
+    // Accepted, as on every command (main.swift moves `diary -j X config …` here), but
+    // meaningless to the settings: not shown in the help.
+    @OptionGroup(visibility: .hidden) var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The journal's name.", valueName: "name"))
     var name: String

@@ -29,15 +29,17 @@ struct Unlock: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    // Optional, so that the config file's unlock.timeout and unlock.max apply without them.
     @Option(
         help: ArgumentHelp(
-            "Lock after this long without use (default: the config's unlock.timeout, else 15m).",
+            "Lock after this long without use; else the config's unlock.timeout (default: \(defaultTimeout.defaultValueDescription)).",
             valueName: "duration"))
     var timeout: TimeSpan?
 
     @Option(
         help: ArgumentHelp(
-            "Lock after this long in any case (default: the config's unlock.max, else 8h).", valueName: "duration"))
+            "Lock after this long in any case; else the config's unlock.max (default: \(defaultMax.defaultValueDescription)).",
+            valueName: "duration"))
     var max: TimeSpan?
 
     func run() throws {
