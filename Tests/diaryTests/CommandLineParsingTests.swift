@@ -41,6 +41,20 @@ final class CommandLineParsingTests: XCTestCase {
         XCTAssertTrue(search.filters.json)
     }
 
+    /// `-j NAME` / `--journal NAME` comes before or after the command, as `--vault` does.
+    func testTheJournalOptionWorksBeforeAndAfterTheCommand() throws {
+        for args in [
+            ["-j", "work", "list"], ["--journal", "work", "list"], ["--journal=work", "list"],
+            ["list", "-j", "work"], ["-j", "work", "--passphrase-file", "/p", "list"],
+        ] {
+            XCTAssertEqual((try parsed(args) as? List)?.global.journal, "work", "\(args)")
+        }
+        XCTAssertEqual(
+            (try parsed(["-j", "work", "sync", "join", "git@example.org:d.git", "--invite", "x"]) as? SyncJoin)?.global
+                .journal, "work")
+        XCTAssertEqual(prepare(["-j"]), .missingValue(option: "-j"))
+    }
+
     func testAGlobalOptionGivenTwiceTakesTheLastWhereverItIs() throws {
         for (args, vault) in [
             (["--vault", "/missing", "list", "--vault", "/v"], "/v"),

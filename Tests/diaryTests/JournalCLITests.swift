@@ -69,4 +69,20 @@ final class JournalCLITests: XCTestCase {
         XCTAssertEqual(try box.run(["journal", "default", "home"]).status, 64)
         XCTAssertEqual(try box.run(["journal", "remove", "home"]).status, 64)
     }
+
+    /// `sync join -j NAME` registers the vault it builds, at --to, and -j then reaches it.
+    func testSyncJoinRegistersTheVaultItMakes() throws {
+        let net = try SyncMachines(.git)
+        try net.first(entries: ["From the first machine"])
+        let code = try net.invite(from: 0)
+        let pass = try box.passphraseFile(net.passphrase)
+        let joined = try box.ok(
+            ["sync", "join", net.remoteRepository.path, "--invite", code, "--to", work.path, "-j", "shared"],
+            env: ["DIARY_PASSPHRASE_FILE": pass])
+        XCTAssertTrue(joined.stderr.contains("registered it as the journal 'shared'"), joined.stderr)
+        XCTAssertEqual(try box.ok(["journal", "list"]).stdout, "  shared  \(work.path)\n")
+        XCTAssertTrue(
+            try box.ok(["-j", "shared", "list"], env: ["DIARY_PASSPHRASE_FILE": pass]).stdout.contains(
+                "From the first machine"))
+    }
 }

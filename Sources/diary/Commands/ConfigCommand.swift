@@ -39,7 +39,7 @@ struct ConfigCommand: ParsableCommand {
         switch key {
         case .journal: "$DIARY_VAULT, else \(Settings.environment.defaultVaultDirectory.path)"
         case .store: "sqlite"
-        case .editor: "$VISUAL, else $EDITOR, else vi"
+        case .editor: "$DIARY_EDITOR, else $VISUAL, else $EDITOR, else vi"
         case .unlockTimeout: Unlock.defaultTimeout.defaultValueDescription
         case .unlockMax: Unlock.defaultMax.defaultValueDescription
         case .template: "no template"

@@ -10,7 +10,7 @@ struct Edit: ParsableCommand {
         abstract: "Edit an entry in your editor (the newest without an id).",
         usage: "diary edit [<options>] [<id>]",
         discussion: """
-            Opens the text in $VISUAL, else $EDITOR, else vi, in a private file on a memory file \
+            Opens the text in your editor ($DIARY_EDITOR, the config's editor, $VISUAL, $EDITOR, else vi) in a private file on a memory file \
             system that is overwritten and removed afterwards, also when the editor fails or \
             diary is interrupted. If diary is killed outright (SIGKILL), the next command that \
             opens the vault offers to recover the text (see `diary recover`). Saved unchanged (and no --date): nothing is written. Emptied: \

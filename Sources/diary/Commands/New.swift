@@ -12,7 +12,7 @@ struct New: ParsableCommand {
         discussion: """
             The text comes from the arguments (words joined by spaces, as jrnl takes them: \
             `diary new Saw a heron`); else from stdin when stdin is not a terminal; else \
-            from your editor ($VISUAL, else $EDITOR, else vi). --edit always opens the editor, \
+            from your editor ($DIARY_EDITOR, the config's editor, $VISUAL, $EDITOR, else vi). --edit always opens the editor, \
             starting from the argument's text if there is one. The first line that is not \
             blank is the title. Tags written in the text as #word or @word (after a space or at the start of a \
             line; '# Title' is a heading, not a tag) are added to the entry's tags.
