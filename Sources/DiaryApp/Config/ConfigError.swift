@@ -8,7 +8,8 @@ public enum ConfigError: Error, Equatable {
     case syntax(path: String, line: Int, column: Int, detail: String)
     /// A key diary does not know (`colour`, `unlock.idle`).
     case unknownKey(path: String, key: String, line: Int?)
-    /// A known key with a value it cannot hold.
+    /// A known key with a value it cannot hold; an empty `path` (and no line) when the value
+    /// came from the command line (`diary config set`, `diary journal add`), not the file.
     case badValue(path: String, key: String, line: Int?, problem: ConfigValueProblem)
     /// The file is not UTF-8 text, or holds a NUL.
     case notText(path: String)

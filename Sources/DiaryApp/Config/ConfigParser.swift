@@ -98,7 +98,8 @@ struct KeyLines {
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[") {
                 guard let end = line.firstIndex(of: "]") else { continue }
-                table = Self.keyPath(String(line[line.index(after: line.startIndex)..<end]))
+                // `[table]`, or `[[array]]` (which the config has no use for, but may be written).
+                table = Self.keyPath(String(line[..<end].drop { $0 == "[" }))
                 record(table, index + 1)
             } else if let equals = line.firstIndex(of: "=") {
                 let key = table + Self.keyPath(String(line[..<equals]))
@@ -108,8 +109,14 @@ struct KeyLines {
         }
     }
 
-    /// The 1-based line where `keyPath` is written, if found.
-    func line(of keyPath: [String]) -> Int? { lines[keyPath.joined(separator: ".")] }
+    /// The 1-based line where `keyPath` is written, else where its nearest enclosing table is
+    /// (a key inside an inline table, `unlock = { idle = "5m" }`), if found.
+    func line(of keyPath: [String]) -> Int? {
+        for length in stride(from: keyPath.count, through: 1, by: -1) {
+            if let line = lines[keyPath.prefix(length).joined(separator: ".")] { return line }
+        }
+        return nil
+    }
 
     private mutating func record(_ keyPath: [String], _ line: Int) {
         let key = keyPath.joined(separator: ".")

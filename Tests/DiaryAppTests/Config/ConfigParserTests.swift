@@ -107,6 +107,13 @@ final class ConfigParserTests: XCTestCase {
             .badValue(path: "/c.toml", key: "editor", line: 1, problem: .controlCharacter))
     }
 
+    func testAKeyInAnInlineTableIsPlacedOnItsTablesLine() {
+        XCTAssertEqual(
+            error("store = \"files\"\nunlock = { timeout = \"5m\", idle = \"5m\" }\n"),
+            .unknownKey(path: "/c.toml", key: "unlock.idle", line: 2))
+        XCTAssertEqual(error("\n[[unlock]]\ntimeout = \"5m\"\n"), .unknownKey(path: "/c.toml", key: "unlock", line: 2))
+    }
+
     func testADurationMayBeABareNumberOfMinutes() throws {
         XCTAssertEqual(try parse("unlock.timeout = 20\n").unlockTimeout, TimeSpan(seconds: 1200))
     }
