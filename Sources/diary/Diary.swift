@@ -5,9 +5,10 @@ import DiaryApp
 struct Diary: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diary",
-        // Shorter than ArgumentParser's, which names every global option and passes 80 columns.
         abstract: "An encrypted diary for the terminal.",
-        usage: "diary [<options>] <subcommand>",
+        // Shorter than ArgumentParser's, which names every global option and passes 80 columns;
+        // still says that the vault options may come before the command.
+        usage: "diary [--vault <path>] [-j <name>] [<options>] <subcommand>",
         discussion: """
             Entries are sealed with XChaCha20-Poly1305 under a vault key that your passphrase \
             (through Argon2id) wraps. `diary unlock` starts an agent that holds the key for a \

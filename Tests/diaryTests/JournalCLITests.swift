@@ -60,6 +60,18 @@ final class JournalCLITests: XCTestCase {
         XCTAssertEqual(try box.run(["-j", "work", "list"]).status, 64)
     }
 
+    /// `status` names a registered vault beside its path, also when another shell's agent holds it.
+    func testStatusNamesAnUnlockedJournalAmongTheOthers() throws {
+        try box.ok([
+            "init", "-j", "work", "--vault", work.path, "--new-passphrase-file", box.passphraseFile("correct horse"),
+        ])
+        try box.ok(["-j", "work", "unlock"])
+        let status = try box.ok(["status"]).stdout
+        XCTAssertTrue(status.hasPrefix("* locked \(box.vault.path) (sqlite)\n"), "the sandbox's vault: \(status)")
+        XCTAssertTrue(status.contains("  unlocked \(work.path) [work]: locks in"), status)
+        try box.ok(["-j", "work", "lock"])
+    }
+
     func testJournalNamesAndDuplicatesAreRefused() throws {
         try box.ok(["journal", "add", "work", work.path])
         let again = try box.run(["journal", "add", "work", "/elsewhere"])
