@@ -72,6 +72,16 @@ final class JournalCLITests: XCTestCase {
         try box.ok(["-j", "work", "lock"])
     }
 
+    /// The shell completes `-j` with the registered names.
+    func testTheJournalOptionCompletesRegisteredNames() throws {
+        try box.ok(["journal", "add", "work", work.path])
+        try box.ok(["journal", "add", "home", box.vault.path])
+        let words = ["diary", "list", "-j", "w"]
+        let completed = try box.ok(
+            ["---completion", "list", "--", "--journal", "3", "1"] + words, env: ["SAP_SHELL": "bash"])
+        XCTAssertEqual(completed.stdout.split(separator: "\n"), ["work"])
+    }
+
     func testJournalNamesAndDuplicatesAreRefused() throws {
         try box.ok(["journal", "add", "work", work.path])
         let again = try box.run(["journal", "add", "work", "/elsewhere"])

@@ -20,8 +20,15 @@ struct GlobalOptions: ParsableArguments {
         name: [.customShort("j"), .long],
         help: ArgumentHelp(
             "The vault of this named journal (`diary journal list`); not with --vault.",
-            valueName: "name"))
+            valueName: "name"),
+        completion: GlobalOptions.journalNames)
     var journal: String?
+
+    /// The registered journals' names starting with what is typed (none when the config file
+    /// cannot be read: a completion never prints an error).
+    static let journalNames = CompletionKind.custom { _, _, prefix in
+        Settings.forOutput.journalNames.filter { $0.hasPrefix(prefix) }
+    }
 
     @Option(
         name: .long,
