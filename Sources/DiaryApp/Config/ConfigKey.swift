@@ -27,8 +27,10 @@ public enum ConfigKey: String, CaseIterable, Sendable {
             return .controlCharacter
         }
         switch self {
-        case .journal, .template:
+        case .journal:
             return JournalName.isValid(value) ? nil : .badName
+        case .template:
+            return TemplateNameRule.isValid(value) ? nil : .badTemplateName
         case .store:
             return StoreKind(rawValue: value) == nil ? .notOneOf(StoreKind.allCases.map(\.rawValue)) : nil
         case .editor:
@@ -55,6 +57,8 @@ public enum ConfigValueProblem: Equatable, Sendable {
     case badDuration
     /// Not a name: letters, digits, `-` and `_`, at most 64, starting with a letter or digit.
     case badName
+    /// Not a template's name: empty, white space at an end, a control character, or too long.
+    case badTemplateName
     /// A date pattern that formats a date as nothing.
     case badDatePattern
     /// A journal's path that is neither absolute nor under `~/`.
@@ -86,6 +90,22 @@ public enum JournalName {
         guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= maximumLength else { return false }
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
         return name.unicodeScalars.allSatisfy(allowed.contains) && first != "-" && first != "_"
+    }
+}
+
+/// `template`: a name as a template in the vault may have one (the same rule as the vault's own
+/// for a template's name): not empty, no white space at either end, no control character, at
+/// most 200 UTF-8 bytes. Whether such a template exists is `new`'s to say, with the vault open.
+public enum TemplateNameRule {
+    public static let maximumBytes = 200
+
+    public static func isValid(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, let last = name.unicodeScalars.last,
+            name.utf8.count <= maximumBytes
+        else { return false }
+        let spaces = CharacterSet.whitespacesAndNewlines
+        return !spaces.contains(first) && !spaces.contains(last)
+            && !name.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
     }
 }
 

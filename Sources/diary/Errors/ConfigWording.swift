@@ -60,6 +60,7 @@ enum ConfigWording {
         case .notOneOf(let words): "it must be one of: " + words.joined(separator: ", ")
         case .badDuration: "not a duration (90s, 15m, 8h, 1h30m; at most 30 days)"
         case .badName: "a name is letters, digits, - and _ (at most 64), starting with a letter or digit"
+        case .badTemplateName: "a template's name has no white space at either end and at most 200 bytes"
         case .badDatePattern: "the date pattern prints nothing (see DateFormatter.dateFormat: yyyy-MM-dd HH:mm)"
         case .relativePath: "a journal's path must be absolute or start with ~/"
         case .unknownJournal: "no journal of that name is in [journals]"

@@ -28,7 +28,7 @@ final class ConfigParserTests: XCTestCase {
             journal = "work"
             store = "files"
             editor = "nano -w"
-            template = "morning"
+            template = "Morning pages"
             color = "never"
 
             [unlock]
@@ -47,7 +47,7 @@ final class ConfigParserTests: XCTestCase {
             journal = "work"
             store = "files"
             editor = "nano -w"
-            template = "morning"
+            template = "Morning pages"
             color = "never"
             unlock.timeout = "30m"
             unlock.max = "4h"
@@ -61,7 +61,7 @@ final class ConfigParserTests: XCTestCase {
         XCTAssertEqual(tables.unlockMax, TimeSpan(seconds: 4 * 3600))
         XCTAssertEqual(tables.color, .never)
         XCTAssertEqual(tables.dateFormat, "yyyy-MM-dd HH:mm")
-        XCTAssertEqual(tables.defaultTemplate, "morning")
+        XCTAssertEqual(tables.defaultTemplate, "Morning pages")
         XCTAssertEqual(tables.editor, "nano -w")
         XCTAssertEqual(tables.defaultJournal, "work")
         XCTAssertEqual(tables.journals, ["work": "/srv/work", "home": "~/diary"])
@@ -100,8 +100,11 @@ final class ConfigParserTests: XCTestCase {
             error("date.format = \"''\"\ndate.format2 = \"x\""),
             .unknownKey(path: "/c.toml", key: "date.format2", line: 2))
         XCTAssertEqual(
-            error("template = \"../etc\"\n"),
-            .badValue(path: "/c.toml", key: "template", line: 1, problem: .badName))
+            error("template = \" morning\"\n"),
+            .badValue(path: "/c.toml", key: "template", line: 1, problem: .badTemplateName))
+        XCTAssertEqual(
+            error("journal = \"../etc\"\n"),
+            .badValue(path: "/c.toml", key: "journal", line: 1, problem: .badName))
         XCTAssertEqual(
             error("editor = \"vi\\u001b[2J\"\n"),
             .badValue(path: "/c.toml", key: "editor", line: 1, problem: .controlCharacter))
