@@ -99,7 +99,8 @@ extension Vault {
         for page in index.pages.values {
             for i in 0..<page.count where page.isTemplate(rowAt: i) { rows.append(page.summary(at: i)) }
         }
-        return rows.sorted { TemplateName.key($0.title) < TemplateName.key($1.title) }
+        // By name, then id: two of one name (added on two machines before a sync) sort the same everywhere.
+        return rows.sorted { ((TemplateName.key($0.title), $0.id.sortKey) < (TemplateName.key($1.title), $1.id.sortKey)) }
     }
 
     static func validateTemplate(name: String, text: String) throws {
