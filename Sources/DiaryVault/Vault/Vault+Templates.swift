@@ -12,6 +12,17 @@ public struct Template: Equatable, Sendable {
     public var created: Date
     public var modified: Date
 
+    public init(
+        id: UUID, name: String, text: String, recentPrompts: [String] = [], created: Date, modified: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.text = text
+        self.recentPrompts = recentPrompts
+        self.created = created
+        self.modified = modified
+    }
+
     init?(_ entry: Entry) {
         guard let fields = entry.template else { return nil }
         id = entry.id
@@ -100,7 +111,10 @@ extension Vault {
             for i in 0..<page.count where page.isTemplate(rowAt: i) { rows.append(page.summary(at: i)) }
         }
         // By name, then id: two of one name (added on two machines before a sync) sort the same everywhere.
-        return rows.sorted { ((TemplateName.key($0.title), $0.id.sortKey) < (TemplateName.key($1.title), $1.id.sortKey)) }
+        return rows.sorted {
+            let (a, b) = (TemplateName.key($0.title), TemplateName.key($1.title))
+            return a != b ? a < b : $0.id.sortKey < $1.id.sortKey
+        }
     }
 
     static func validateTemplate(name: String, text: String) throws {
