@@ -61,7 +61,9 @@ final class TemplateCodecTests: XCTestCase {
             XCTAssertThrowsError(try EntryCodec.decode(bytes, id: id, textLimit: 1 << 20), what)
         }
         XCTAssertThrowsError(try EntryCodec.decode(good, id: id, textLimit: 3), "text over the limit")
-        XCTAssertNoThrow(try EntryCodec.decode(EntryCodec.encode(template(name: String(repeating: "n", count: 200))), id: id, textLimit: 1 << 20))
+        XCTAssertNoThrow(
+            try EntryCodec.decode(
+                EntryCodec.encode(template(name: String(repeating: "n", count: 200))), id: id, textLimit: 1 << 20))
     }
 
     func testATemplateRowRoundTripsAndAStarredOrTaggedOneIsRefused() throws {

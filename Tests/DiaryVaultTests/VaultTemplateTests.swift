@@ -14,7 +14,8 @@ final class VaultTemplateTests: VaultTestCase {
             let added = try vault.addTemplate(name: "Evening", text: "{date}\n---prompts---\nA\nB")
             XCTAssertThrowsVaultError(.duplicateTemplate("evening"), try vault.addTemplate(name: "evening", text: "x"))
             XCTAssertThrowsVaultError(
-                .invalidTemplateName("a\nb", limit: TemplateName.maximumBytes), try vault.addTemplate(name: "a\nb", text: "x"))
+                .invalidTemplateName("a\nb", limit: TemplateName.maximumBytes),
+                try vault.addTemplate(name: "a\nb", text: "x"))
             XCTAssertThrowsVaultError(.emptyText, try vault.addTemplate(name: "blank", text: " \n"))
             XCTAssertEqual(try vault.template(named: "EVENING"), added)
             XCTAssertThrowsVaultError(.unknownTemplate("morning"), try vault.template(named: "morning"))
