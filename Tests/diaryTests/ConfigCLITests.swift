@@ -107,4 +107,21 @@ final class ConfigCLITests: XCTestCase {
         let flagged = try box.ok(["unlock", "--timeout", "3m"])
         XCTAssertTrue(flagged.stderr.contains("for 3m without use, at most 2h"), "the option wins: \(flagged.stderr)")
     }
+
+    /// The config's `template` starts `new` where the editor opens on an empty text (here
+    /// `--edit`); text given or piped in is stored as it is.
+    func testTheDefaultTemplateStartsAnEmptyNewOnly() throws {
+        try box.initVault()
+        try box.ok(["template", "add", "Morning pages"], stdin: Data("Morning {weekday}\n".utf8))
+        try box.ok(["config", "set", "template", "Morning pages"])
+        let editor = try box.script("printf 'three pages\\n' >> \"$1\"", name: "append.sh")
+        let fromTemplate = try box.ok(["new", "--edit", "--date", "2024-03-01"], env: ["EDITOR": editor]).out
+        let shown = try box.ok(["show", "--raw", fromTemplate]).stdout
+        XCTAssertTrue(shown.hasPrefix("Morning Friday\n") && shown.contains("\nthree pages\n"), shown)
+        let typed = try box.ok(["new", "Typed words"]).out
+        XCTAssertFalse(try box.ok(["show", "--raw", typed]).stdout.contains("Morning"))
+        let piped = try box.ok(["new"], stdin: Data("Piped words\n".utf8)).out
+        XCTAssertFalse(try box.ok(["show", "--raw", piped]).stdout.contains("Morning"))
+        XCTAssertEqual(try box.run(["config", "set", "template", " padded"]).status, 64)
+    }
 }

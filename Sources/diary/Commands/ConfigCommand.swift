@@ -19,7 +19,7 @@ struct ConfigCommand: ParsableCommand {
               editor           the editor (after $DIARY_EDITOR, before $VISUAL, $EDITOR)
               unlock.timeout   `diary unlock --timeout` without the option (e.g. 30m)
               unlock.max       `diary unlock --max` without the option (e.g. 4h)
-              template         the template `diary new` uses without --template
+              template         `diary new`'s template when it opens the editor on no text
               color            auto (default), always (even with NO_COLOR) or never
               date.format      list's and show's dates, a pattern: yyyy-MM-dd HH:mm
               journals.NAME    a named journal's vault directory (see `diary journal`)

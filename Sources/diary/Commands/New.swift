@@ -49,7 +49,9 @@ struct New: ParsableCommand {
             TEMPLATES: --template NAME always opens the editor on the template's text with its \
             placeholders filled in ({date}, {time} and {weekday} are the entry's date; {prompt} \
             a prompt from its list; see `diary template --help`). Saved unchanged or left \
-            empty, nothing is stored (status 0). Text arguments are refused with it.
+            empty, nothing is stored (status 0). Text arguments are refused with it. The \
+            config's `template` (`diary config set template NAME`) is used the same way when \
+            no text is given and the editor would open anyway (a terminal, or --edit).
 
             Text that starts with '-' goes after `--` (`diary new -- it was -5 degrees`). A \
             date of several words is quoted: `--date 'yesterday 9pm'` (diary warns when the \
@@ -109,7 +111,10 @@ struct New: ParsableCommand {
         // Open first: a locked vault must fail before the user has written anything.
         let vault = try global.session().openVault()
         let entry: Entry
-        if let name = Self.chosenTemplate(option: templateOption, configured: nil) {
+        // The config's template only where the editor would open on an empty text anyway: text
+        // given or piped in is stored as it is.
+        let configured = text == nil && (edit || TTY.stdinIsTerminal) ? Settings.current.defaultTemplate : nil
+        if let name = Self.chosenTemplate(option: templateOption, configured: configured) {
             guard let stored = try newFromTemplate(named: name, in: vault) else { return }
             entry = stored
         } else if edit || (text == nil && TTY.stdinIsTerminal) {
