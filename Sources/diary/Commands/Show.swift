@@ -53,6 +53,12 @@ struct Show: ParsableCommand {
 
     @OptionGroup var pager: PagerOptions
 
+    /// `pick`'s preview: the key only from the agent (never a question, never a passphrase
+    /// file), recovery of interrupted edits not offered, the text escaped and rendered though
+    /// stdout is fzf's pipe.
+    @Flag(help: .hidden)
+    var preview = false
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("-n must be at least 1") }
         if reverse && !ids.isEmpty { throw ValidationError("--reverse orders -n's entries; ids are shown as given") }
@@ -60,8 +66,8 @@ struct Show: ParsableCommand {
     }
 
     func run() throws {
-        let session = global.session()
-        let vault = try session.openVault()
+        let session = preview ? global.agentOnlySession() : global.session()
+        let vault = try session.openVault(offerRecovery: !preview)
         let entries = try session.read { vault in
             let entryIDs: [UUID]
             if ids.isEmpty {
@@ -83,13 +89,14 @@ struct Show: ParsableCommand {
                 try several ? EntryFormat.json(records) : EntryFormat.json(records[0]), allowed: !pager.noPager)
             return
         }
-        let controls: EntryFormat.Controls = raw ? .raw : isatty(STDOUT_FILENO) == 1 ? .escaped : .escapedHeader
+        let controls: EntryFormat.Controls =
+            raw ? .raw : isatty(STDOUT_FILENO) == 1 || preview ? .escaped : .escapedHeader
         // One blank line between entries, whether or not a text ends with a newline.
         var shown = ""
         for entry in entries {
             if !shown.isEmpty { shown += shown.hasSuffix("\n") ? "\n" : "\n\n" }
             shown += EntryFormat.full(entry, controls: controls)
         }
-        try Pager.data(shown, allowed: !pager.noPager)
+        try Pager.data(shown, allowed: !pager.noPager && !preview)
     }
 }
