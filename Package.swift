@@ -137,7 +137,7 @@ let package = Package(
             name: "DiaryExchangeTests",
             dependencies: ["DiaryExchange", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
         ),
-        .testTarget(name: "DiaryMarkdownTests", dependencies: ["DiaryMarkdown"]),
+        .testTarget(name: "DiaryMarkdownTests", dependencies: ["DiaryMarkdown", "DiaryTestSupport"]),
         .testTarget(name: "DiaryAgentTests", dependencies: ["DiaryAgent", "DiaryCrypto", "DiaryTestSupport"]),
         .testTarget(
             name: "DiarySyncTests",
