@@ -87,7 +87,10 @@ enum Pager {
         let pid: pid_t
         /// The write end of the pager's stdin.
         let input: Int32
-        private let previousSIGPIPE: sighandler_t?
+        /// SIGPIPE's handling before the pager, put back after it. Kept as the C struct: an
+        /// optional handler kept in this struct would make `SIG_IGN` (the address 1) read as a
+        /// `Child?` of nil, since Swift takes low addresses as spare values of a function pointer.
+        private let previousSIGPIPE: sigaction
 
         /// Starts `command` (through /bin/sh), or nil when it could not be started.
         static func start(_ command: String) -> Child? {
@@ -122,7 +125,11 @@ enum Pager {
             // editor; quitting the pager early closes the pipe, which must not kill diary.
             SignalCleanup.install()
             SignalCleanup.rememberChild(pid)
-            return Child(pid: pid, input: writeEnd, previousSIGPIPE: signal(SIGPIPE, SIG_IGN))
+            var ignore = sigaction()
+            ignore.__sigaction_handler.sa_handler = SIG_IGN
+            var previous = sigaction()
+            sigaction(SIGPIPE, &ignore, &previous)
+            return Child(pid: pid, input: writeEnd, previousSIGPIPE: previous)
         }
 
         /// Closes the pager's input and waits for it to end; its exit status.
@@ -130,7 +137,8 @@ enum Pager {
             close(input)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            signal(SIGPIPE, previousSIGPIPE)
+            var previous = previousSIGPIPE
+            sigaction(SIGPIPE, &previous, nil)
             SignalCleanup.forgetChild()
             return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         }
