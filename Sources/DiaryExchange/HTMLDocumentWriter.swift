@@ -93,7 +93,7 @@ struct HTMLDocumentWriter {
             let day = MarkdownHTML.escaped(shortDayFormatter.string(from: entry.date))
             let title = MarkdownHTML.escaped(EntryText.displayTitle(entry.title))
             let star = entry.starred ? " <span class=\"star\" title=\"starred\">★</span>" : ""
-            out += "<li><a href=\"#\(anchor(entry.id))\"><span class=\"day\">\(day)</span> \(title)</a>\(star)</li>\n"
+            out += "<li><span class=\"day\">\(day)</span><a href=\"#\(anchor(entry.id))\">\(title)</a>\(star)</li>\n"
         }
         return out + "</ul></li>\n</ul></li>\n</ul>\n</nav>\n"
     }
