@@ -16,11 +16,15 @@ struct Show: ParsableCommand {
             and the rest of the text; --json prints one object with the fields of \
             `list --json` plus `text`, or an array of them for several ids or -n.
 
+            On a terminal the text is rendered as Markdown: headings and **bold** in bold, \
+            *emphasis* in italics, lists with bullets or numbers, quotes behind a bar, code \
+            dimmed, links as `text (address)`.
+
             Control characters (escape sequences, carriage returns) in the title and tags are \
             shown escaped (\\e, \\r, \\u{9B}), so an entry or an imported file cannot drive \
             your terminal; so are those in the text when stdout is a terminal (tabs and \
             newlines stay). Into a pipe the text after the title is printed unchanged; --raw prints \
-            everything unchanged, also on a terminal.
+            everything unchanged (not rendered), also on a terminal.
 
             On a terminal, output taller than the window goes through $PAGER (default \
             `less`, with LESS=FRX unless LESS is set); --no-pager prints it directly.
