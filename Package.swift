@@ -106,7 +106,7 @@ let package = Package(
         // parsers through `package` access, so they stay out of the modules' public API.
         .target(
             name: "DiaryFuzzing",
-            dependencies: ["DiaryVault", "DiaryExchange", "DiaryCrypto"],
+            dependencies: ["DiaryVault", "DiaryExchange", "DiaryCrypto", "DiaryMarkdown"],
             path: "Tests/DiaryFuzzing"
         ),
         // In-process benchmarks of the vault layer (Scripts/bench-* drive it); not in the product.
@@ -137,7 +137,7 @@ let package = Package(
             name: "DiaryExchangeTests",
             dependencies: ["DiaryExchange", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
         ),
-        .testTarget(name: "DiaryMarkdownTests", dependencies: ["DiaryMarkdown", "DiaryTestSupport"]),
+        .testTarget(name: "DiaryMarkdownTests", dependencies: ["DiaryMarkdown", "DiaryTestSupport", "DiaryFuzzing"]),
         .testTarget(name: "DiaryAgentTests", dependencies: ["DiaryAgent", "DiaryCrypto", "DiaryTestSupport"]),
         .testTarget(
             name: "DiarySyncTests",

@@ -1,5 +1,7 @@
+import DiaryFuzzing
 import DiaryMarkdown
 import DiaryTestSupport
+import Foundation
 import XCTest
 
 /// Nothing an entry holds can run or load in the HTML: only the renderer's own tags and
@@ -110,32 +112,29 @@ final class MarkdownHTMLSafetyTests: XCTestCase {
         }
     }
 
-    /// The first tag or attribute in `html` that the renderer does not make, or nil.
-    static func foreignMarkup(_ html: String) -> String? {
-        let tags: Set<String> = [
-            "p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "li", "pre", "code", "hr", "em",
-            "strong", "a", "span", "br",
-        ]
-        var rest = Substring(html)
-        while let open = rest.firstIndex(of: "<") {
-            guard let close = rest[open...].firstIndex(of: ">") else { return String(rest[open...]) }
-            let inside = rest[rest.index(after: open)..<close]
-            rest = rest[rest.index(after: close)...]
-            if inside.hasPrefix("/") {
-                guard tags.contains(String(inside.dropFirst())) else { return String(inside) }
-                continue
-            }
-            let name = String(inside.prefix { $0 != " " })
-            guard tags.contains(name) else { return String(inside) }
-            let attributes = inside.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
-            guard !attributes.isEmpty else { continue }
-            let allowed =
-                attributes.range(
-                    of: #"^href="(https?:|mailto:|#)[^"<>\s]*"$"#, options: [.regularExpression, .caseInsensitive])
-                ?? attributes.range(of: #"^start="-?[0-9]+"$"#, options: .regularExpression)
-                ?? attributes.range(of: #"^class="(raw-html|image)"$"#, options: .regularExpression)
-            if allowed == nil { return String(inside) }
+    /// The first tag or attribute in `html` that the renderer does not make, or nil (the
+    /// fuzz target's check, `MarkdownMarkup`).
+    static func foreignMarkup(_ html: String) -> String? { MarkdownMarkup.foreign(in: html) }
+
+    /// The checker itself finds markup that is not the renderer's.
+    func testTheCheckerFindsForeignMarkup() {
+        XCTAssertNil(Self.foreignMarkup("<p>a <a href=\"https://x\">b</a> <ol start=\"3\"><li>c</li></ol></p>"))
+        for html in [
+            "<script>x</script>", "<p onclick=\"x\">a</p>", "<a href=\"javascript:x\">a</a>", "<img src=x>",
+            "<span class=\"other\">x</span>", "<p>unclosed <b", "</div>",
+        ] {
+            XCTAssertNotNil(Self.foreignMarkup(html), html)
         }
-        return nil
+    }
+
+    /// The fuzz target's committed seeds (Fuzz/corpus/FuzzMarkdown) pass its entry point.
+    func testFuzzSeedsPassTheEntryPoint() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/corpus/FuzzMarkdown")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        XCTAssertFalse(names.isEmpty)
+        for name in names {
+            XCTAssertTrue(MarkdownFuzzEntryPoints.html(Array(try Data(contentsOf: dir.appendingPathComponent(name)))))
+        }
     }
 }
