@@ -25,11 +25,14 @@ public enum MarkdownMarkup {
     /// never writes, or an attribute other than a safe `href`, an `ol`'s `start` or its own
     /// classes), or nil when there is none.
     public static func foreign(in html: String) -> String? {
-        var rest = Substring(html)
-        while let open = rest.firstIndex(of: "<") {
-            guard let close = rest[open...].firstIndex(of: ">") else { return String(rest[open...]) }
-            let inside = rest[rest.index(after: open)..<close]
-            rest = rest[rest.index(after: close)...]
+        // By scalars, as a browser reads HTML: a `>` followed by a combining mark is one
+        // Character, which a search for the Character ">" would step over.
+        let scalars = html.unicodeScalars
+        var next = scalars.startIndex
+        while let open = scalars[next...].firstIndex(of: "<") {
+            guard let close = scalars[open...].firstIndex(of: ">") else { return String(scalars[open...]) }
+            let inside = String(scalars[scalars.index(after: open)..<close])
+            next = scalars.index(after: close)
             if inside.hasPrefix("/") {
                 guard elements.contains(String(inside.dropFirst())) else { return String(inside) }
                 continue
