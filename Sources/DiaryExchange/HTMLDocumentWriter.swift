@@ -113,12 +113,13 @@ struct HTMLDocumentWriter {
             meta.append(
                 entry.tags.map { "<span class=\"tag\">#\(MarkdownHTML.escaped($0))</span>" }.joined(separator: " "))
         }
+        let (title, body) = Self.titleAndBody(entry)
         out += """
             <article id="\(anchor(entry.id))">
-            <h3>\(MarkdownHTML.escaped(EntryText.displayTitle(firstLine(entry))))</h3>
+            <h3>\(MarkdownHTML.escaped(EntryText.displayTitle(title)))</h3>
             <p class="meta">\(meta.joined(separator: " · "))</p>
             <div class="text">
-            \(MarkdownHTML.render(Markdown.parse(entry.body), headingOffset: 3))</div>
+            \(MarkdownHTML.render(Markdown.parse(body), headingOffset: 3))</div>
             </article>
 
             """
@@ -136,12 +137,14 @@ struct HTMLDocumentWriter {
         return String(format: "m-%04d-%02d", c.year ?? 0, c.month ?? 0)
     }
 
-    /// The whole title line (`Entry.title` is cut to the index's length; the body starts after
-    /// the line, so a cut title would lose words).
-    private func firstLine(_ entry: Entry) -> String {
-        let line = entry.text.split(separator: "\n", omittingEmptySubsequences: false)
-            .first { !EntryText.isBlank(String($0)) }
-        let trimmed = line.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
-        return trimmed.isEmpty ? entry.title : trimmed
+    /// The whole title line and the text after it. `Entry.title` is cut to the index's length
+    /// (a cut title would lose words), and lines are split at the scalar "\n" here, so a text
+    /// with "\r\n" line ends (one Character each) still has a title line and a body.
+    static func titleAndBody(_ entry: Entry) -> (title: String, body: String) {
+        let lines = entry.text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let index = lines.firstIndex(where: { !EntryText.isBlank(String($0)) }) else { return (entry.title, "") }
+        let title = String(lines[index]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = lines[(index + 1)...].map(String.init).joined(separator: "\n")
+        return (title.isEmpty ? entry.title : title, body)
     }
 }

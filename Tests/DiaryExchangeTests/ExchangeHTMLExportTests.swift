@@ -93,4 +93,11 @@ final class ExchangeHTMLExportTests: ExchangeTestCase {
         XCTAssertTrue(html.contains("&lt;script&gt;alert(2)&lt;/script&gt;"))
         XCTAssertTrue(html.contains("x (javascript:alert(3))"))
     }
+
+    /// A text with "\r\n" line ends keeps its title line apart from its body.
+    func testCRLFTextHasATitleAndABody() throws {
+        let html = try exported([entry("Title line\r\n\r\nThe *body*.\r\n", "2024-01-01T09:00:00Z")])
+        XCTAssertTrue(html.contains("<h3>Title line</h3>"), html)
+        XCTAssertTrue(html.contains("<p>The <em>body</em>.</p>"), html)
+    }
 }
