@@ -71,7 +71,31 @@ def open_sealed(sealed: bytes, kind: int, object_id: bytes, vault_id: bytes, key
     return unpad(padded)
 
 
+def parse_template(p: bytes) -> dict:
+    """A template (FORMAT.md §7.5): entry plaintext version 2, with every check a reader MUST make."""
+    r = Reader(p)
+    assert r.u8() == 2 and r.u8() == 1, "not a template plaintext (version 2, kind 1)"
+    created, modified = struct.unpack(">qq", r.take(16))
+    name = r.str16()
+    assert name and len(name.encode()) <= 200 and name == name.strip(), "template name"
+    assert not any(unicodedata.category(c) == "Cc" for c in name), "template name"
+    count = r.u8()
+    assert count <= 16, "more than 16 remembered prompts"
+    prompts = [r.str16() for _ in range(count)]
+    for prompt in prompts:
+        assert prompt.strip() and len(prompt.encode()) <= 1024, "prompt"
+        assert not any(unicodedata.category(c) == "Cc" and c != "\t" for c in prompt), "prompt"
+    text = r.take(r.u32()).decode()
+    assert text.strip() and len(text.encode()) <= 8 << 20, "template text"
+    r.end()
+    lo, hi = -62135596800000, 253402300799999
+    assert lo <= created <= hi and lo <= modified <= hi, "template times"
+    return dict(template=True, name=name, prompts=prompts, created=created, modified=modified, text=text)
+
+
 def parse_entry(p: bytes) -> dict:
+    if p[0] == 2:
+        return parse_template(p)
     assert p[0] == 1
     date, created, modified = struct.unpack(">qqq", p[1:25])
     flags, ntags = p[25], p[26]
@@ -86,7 +110,9 @@ def parse_entry(p: bytes) -> dict:
     n = struct.unpack(">I", p[off:off + 4])[0]
     text = p[off + 4:off + 4 + n].decode()
     assert off + 4 + n == len(p), "trailing bytes"
-    return dict(date=date, created=created, modified=modified, starred=bool(flags & 1), tags=tags, source=source, text=text)
+    return dict(
+        template=False, date=date, created=created, modified=modified, starred=bool(flags & 1), tags=tags,
+        source=source, text=text)
 
 
 def page_heads(number: int, version: int) -> range:
@@ -113,14 +139,18 @@ def parse_page(p: bytes, number: int, version: int) -> dict:
     for _ in range(count):
         rid = p[off:off + 16]
         assert (rid[0] << 8 | rid[1]) in heads, "row on the wrong page"
-        tag = p[off + 45:off + 61]
+        tag, flags = p[off + 45:off + 61], p[off + 40]
+        assert flags & ~3 == 0, "row flags"
         off += 61
-        off += 2 + struct.unpack(">H", p[off:off + 2])[0]  # title
+        off += 2 + struct.unpack(">H", p[off:off + 2])[0]  # title (a template's name)
         ntags = p[off]
         off += 1
         for _ in range(ntags):
             off += 2 + struct.unpack(">H", p[off:off + 2])[0]
-        off += 2 + struct.unpack(">H", p[off:off + 2])[0]  # source
+        source_length = struct.unpack(">H", p[off:off + 2])[0]
+        off += 2 + source_length
+        # A template's row (§7.5): flags exactly 2, no tags, no source.
+        assert not flags & 2 or (flags == 2 and ntags == 0 and source_length == 0), "template row"
         rows[str(uuid.UUID(bytes=rid))] = tag
     assert off == len(p), "trailing bytes"
     return rows
@@ -508,6 +538,8 @@ def parse_body(plain: bytes) -> dict:
 def strict_entry(raw: bytes) -> dict:
     """§7's entry plaintext, with every check a reader MUST make."""
     e = parse_entry(raw)
+    if e["template"]:
+        return e  # parse_template made every check of §7.5
     lo, hi = -62135596800000, 253402300799999
     if raw[25] & ~1 or not all(lo <= e[k] <= hi for k in ("date", "created", "modified")):
         raise ValueError("entry fields")
@@ -1105,8 +1137,13 @@ class Remote:
                 if e is None:
                     print(f"- {mark}: deleted ({who})\n")
                     continue
-                tags = " ".join("#" + t for t in e["tags"]) or "none"
                 print(f"- {mark}: {who}")
+                if e["template"]:  # §7.5
+                    print(f"- template {e['name']!r}, created {ms_to_iso(e['created'])}, "
+                          f"modified {ms_to_iso(e['modified'])}; prompts used last: {e['prompts']}")
+                    print("- text:\n\n```\n" + e["text"] + "\n```\n")
+                    continue
+                tags = " ".join("#" + t for t in e["tags"]) or "none"
                 print(f"- title: {title_of(e['text'])}")
                 print(f"- date {ms_to_iso(e['date'])}, created {ms_to_iso(e['created'])}, "
                       f"modified {ms_to_iso(e['modified'])}")
@@ -1223,6 +1260,13 @@ def main() -> None:
     for name, sealed in entries.items():
         e = parse_entry(open_sealed(sealed, 1, uuid.UUID(name).bytes, vault_id, keys))
         ad = b"diary.v1" + vault_id + sealed[:6] + uuid.UUID(name).bytes
+        if e["template"]:  # FORMAT.md §7.5
+            print(f"### template {name}\n")
+            assert rows[name] == sealed[-16:], "the template is not the copy its index row names"
+            print(f"- name {e['name']!r}, created {e['created']}, modified {e['modified']}")
+            print(f"- prompts used last (most recent first): {e['prompts']}")
+            print("- text:\n\n```\n" + e["text"] + "\n```\n")
+            continue
         print(f"### entry {name}\n")
         print(f"- sealed ({len(sealed)} bytes): nonce `{sealed[6:30].hex()}`")
         print(f"- associated data: `{ad.hex()}`")

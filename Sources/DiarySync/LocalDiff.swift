@@ -128,13 +128,17 @@ final class LocalDiff {
         report.notes += notes
         notes = []
         for id in touched.union(fetchingBack).sorted(by: { $0.uuidString < $1.uuidString }) {
-            guard var heads = try store.entry(id), let preferred = heads.preferred else { continue }
+            guard var heads = try store.entry(id), heads.preferred != nil else { continue }
             let wasConflict = main.conflicts.contains(id)
             if heads.isConflict {
                 // A conflict needs every text; the one the local vault shows is there.
                 for i in heads.heads.indices where heads.heads[i].content == nil && !heads.heads[i].deleted {
                     if heads.heads[i].digest == heads.shownDigest { heads.heads[i].content = try vault.storedEntry(id) }
                 }
+                mergePromptMemories(id, &heads, main: &main)
+            }
+            guard let preferred = heads.preferred else { continue }
+            if heads.isConflict {
                 main.conflicts.insert(id)
                 if !wasConflict { report.newConflicts.append(id) }
             } else {
@@ -165,6 +169,17 @@ final class LocalDiff {
             heads.compact()
             try store.setEntry(id, heads)
         }
+    }
+
+    /// A template whose heads differ only in their prompt memories (`PromptMemoryMerge`) gets
+    /// one merged version at once, written here now and published by the next sync, as a
+    /// resolution is.
+    private func mergePromptMemories(_ id: UUID, _ heads: inout EntryHeads, main: inout SyncMain) {
+        guard let merged = PromptMemoryMerge.merged(heads.heads) else { return }
+        let revision = Revision(
+            entry: id, id: SecureRandom.uuid(), parents: heads.heads.map(\.revision), content: merged)
+        heads.add(revision, lamport: main.lamport + 1, machine: main.machine)
+        main.pendingRevisions.append(revision)
     }
 
     /// Writes the plan's entries to the local vault; each one written now shows its preferred

@@ -71,4 +71,19 @@ final class IndexFormatReaderTests: VaultTestCase {
             XCTAssertEqual(Set(shown), Set(entries.map { $0.id.uuidString.lowercased() }), target.lastPathComponent)
         }
     }
+
+    /// A template (FORMAT.md §7.5) is read by the script alone and printed as one.
+    func testTheReaderPrintsTemplates() throws {
+        try requirePython()
+        let vault = try makeVault(.files)
+        let entry = try vault.add(text: "an entry")
+        let template = try vault.addTemplate(name: "Evening", text: "{weekday}\n---prompts---\nWhat went well?")
+        try vault.updateTemplate(template.id, recentPrompts: ["What went well?"])
+        let (status, output) = try read(vault.directory)
+        XCTAssertEqual(status, 0, String(output.suffix(2000)))
+        XCTAssertTrue(output.contains("### entry \(entry.id.uuidString.lowercased())"))
+        XCTAssertTrue(output.contains("### template \(template.id.uuidString.lowercased())"))
+        XCTAssertTrue(output.contains("- name 'Evening'"))
+        XCTAssertTrue(output.contains("prompts used last (most recent first): ['What went well?']"))
+    }
 }

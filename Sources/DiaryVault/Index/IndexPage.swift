@@ -115,14 +115,23 @@ package struct IndexPage: Equatable {
                 throw FormatError.invalidField("time")
             }
         }
-        guard rows[start + 40] & ~EntryCodec.starredFlag == 0 else { throw FormatError.invalidField("flags") }
+        let flags = rows[start + 40]
+        guard flags & ~(EntryCodec.starredFlag | EntryCodec.templateFlag) == 0 else {
+            throw FormatError.invalidField("flags")
+        }
+        let template = flags & EntryCodec.templateFlag != 0
+        // A template's row is never starred and has no tags and no source (FORMAT.md §7).
+        guard !template || flags == EntryCodec.templateFlag else { throw FormatError.invalidField("flags") }
         var at = start + Self.fixedRowLength
         at = try checkString(at: at)
         guard at < rows.count else { throw FormatError.truncated }
         let tags = Int(rows[at])
+        guard !template || tags == 0 else { throw FormatError.invalidField("template row") }
         at += 1
         for _ in 0..<tags { at = try checkString(at: at) }
-        return try checkString(at: at)
+        let end = try checkString(at: at)
+        guard !template || end == at + 2 else { throw FormatError.invalidField("template row") }
+        return end
     }
 
     private func checkString(at start: Int) throws -> Int {
@@ -161,6 +170,8 @@ package struct IndexPage: Equatable {
     func dateMilliseconds(ofRowAt i: Int) -> Int64 { int64(at: offsets[i] + 16) }
     func createdMilliseconds(ofRowAt i: Int) -> Int64 { int64(at: offsets[i] + 24) }
     func isStarred(rowAt i: Int) -> Bool { rows[offsets[i] + 40] & EntryCodec.starredFlag != 0 }
+    /// True for a template's row: every enumeration of entries skips it (`IndexListing.passes`).
+    func isTemplate(rowAt i: Int) -> Bool { rows[offsets[i] + 40] & EntryCodec.templateFlag != 0 }
 
     /// True when the row for `id` records the tag that ends `sealed`.
     func recordsSeal(_ sealed: [UInt8], of id: UUID) -> Bool? {
@@ -195,7 +206,8 @@ package struct IndexPage: Equatable {
             created: Date(millisecondsSince1970: int64(at: start + 24)),
             modified: Date(millisecondsSince1970: int64(at: start + 32)),
             starred: rows[start + 40] & EntryCodec.starredFlag != 0, tags: tags,
-            size: Int(uint32(at: start + 41)), source: source.isEmpty ? nil : source)
+            size: Int(uint32(at: start + 41)), source: source.isEmpty ? nil : source,
+            isTemplate: rows[start + 40] & EntryCodec.templateFlag != 0)
     }
 
     // MARK: Changing rows
@@ -253,7 +265,7 @@ package struct IndexPage: Equatable {
         w.i64(CalendarDay.storedMilliseconds(of: s.date, isDay: s.isCalendarDay))
         w.i64(s.created.millisecondsSince1970)
         w.i64(s.modified.millisecondsSince1970)
-        w.u8(s.starred ? EntryCodec.starredFlag : 0)
+        w.u8(s.isTemplate ? EntryCodec.templateFlag : s.starred ? EntryCodec.starredFlag : 0)
         w.u32(UInt32(clamping: s.size))
         precondition(row.sealTag.count == IndexRoot.tagLength)
         w.append(row.sealTag)

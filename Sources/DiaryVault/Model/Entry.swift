@@ -19,10 +19,13 @@ public struct Entry: Equatable, Sendable {
     /// Where an imported entry came from (for example `jrnl:<hash>` or `dayone:<uuid>`), so a
     /// second import of the same file adds nothing; nil for entries written in `diary`.
     public var source: String?
+    /// Set when this object is a template rather than an entry (`diary template`): the text
+    /// is the template's, and the date, star, tags and source are unused (FORMAT.md §7).
+    public var template: TemplateFields?
 
     public init(
         id: UUID, text: String, date: Date, created: Date, modified: Date, starred: Bool, tags: [String],
-        source: String? = nil, isCalendarDay: Bool = false
+        source: String? = nil, isCalendarDay: Bool = false, template: TemplateFields? = nil
     ) {
         self.id = id
         self.text = text
@@ -33,6 +36,7 @@ public struct Entry: Equatable, Sendable {
         self.starred = starred
         self.tags = tags
         self.source = source
+        self.template = template
     }
 
     /// The first line that is not blank, trimmed (`EntryText.title(of:)`).
@@ -61,6 +65,8 @@ public struct EntrySummary: Equatable, Sendable {
     public var size: Int
     /// See `Entry.source`.
     public var source: String?
+    /// True for a template's row (its title is the template's name): every listing skips it.
+    public var isTemplate: Bool = false
 }
 
 /// Which entries `list` and `search` return. Dates are inclusive and apply to the entry date.
@@ -187,7 +193,12 @@ public enum EntryText {
 extension Entry {
     /// What the index keeps of this entry.
     var summary: EntrySummary {
-        EntrySummary(
+        if let template {
+            return EntrySummary(
+                id: id, title: template.name, date: created, created: created, modified: modified, starred: false,
+                tags: [], size: text.utf8.count, source: nil, isTemplate: true)
+        }
+        return EntrySummary(
             id: id, title: title, date: date, isCalendarDay: isCalendarDay, created: created,
             modified: modified, starred: starred, tags: tags, size: text.utf8.count, source: source)
     }

@@ -9,8 +9,11 @@ import Foundation
 package enum EntryCodec {
     static let version: UInt8 = 1
     static let starredFlag: UInt8 = 1
+    /// In an index row's flags: the row is a template's (docs/FORMAT.md §7).
+    static let templateFlag: UInt8 = 2
 
     package static func encode(_ e: Entry) -> [UInt8] {
+        if let template = e.template { return TemplateCodec.encode(e, template) }
         var w = ByteWriter(capacity: e.text.utf8.count + 64)
         w.u8(version)
         w.i64(CalendarDay.storedMilliseconds(of: e.date, isDay: e.isCalendarDay))
@@ -26,7 +29,9 @@ package enum EntryCodec {
 
     package static func decode(_ bytes: [UInt8], id: UUID, textLimit: Int) throws -> Entry {
         var r = ByteReader(bytes)
-        guard try r.u8() == version else { throw FormatError.unsupportedVersion(Int(bytes[0])) }
+        let found = try r.u8()
+        if found == TemplateCodec.version { return try TemplateCodec.decode(&r, id: id, textLimit: textLimit) }
+        guard found == version else { throw FormatError.unsupportedVersion(Int(found)) }
         let storedDate = try r.time().millisecondsSince1970
         let created = try r.time()
         let modified = try r.time()

@@ -11,6 +11,14 @@ extension Vault {
     /// the same entry put back in place authenticates (same id, same key), and only the
     /// index can tell it from the current one.
     public func entry(_ id: UUID) throws -> Entry {
+        let entry = try storedObject(id)
+        // A template is not an entry to any command that names an entry by id.
+        guard entry.template == nil else { throw VaultError.unknownID(id.uuidString.lowercased()) }
+        return entry
+    }
+
+    /// The entry or template with this id, decrypted and checked against the index.
+    func storedObject(_ id: UUID) throws -> Entry {
         guard let sealed = try storeCall({ try backend.readEntry(id) }) else {
             throw VaultError.unknownID(id.uuidString.lowercased())
         }
@@ -82,12 +90,17 @@ extension Vault {
         guard sealedIndex.epoch == epoch else { return try resolve(idOrPrefix) }
         let index = sealedIndex.index
         // A full id names itself: no need to compare prefixes.
-        if hex.count == 32, let id = UUID(uuidString: idOrPrefix), index.page(of: id).row(id) != nil { return id }
+        // Templates are not entries: no id or prefix names one (`IndexListing.passes`).
+        if hex.count == 32, let id = UUID(uuidString: idOrPrefix), let row = index.page(of: id).row(id),
+            !row.summary.isTemplate
+        {
+            return id
+        }
         let nibbles = hex.compactMap(\.hexDigitValue).map(UInt8.init)
         var matches: [UUID] = []
         for number in pages {
             guard let page = index.pages[number] else { continue }  // rebuilt indexes hold all
-            for i in 0..<page.count where page.id(ofRowAt: i).hasHexPrefix(nibbles) {
+            for i in 0..<page.count where page.id(ofRowAt: i).hasHexPrefix(nibbles) && !page.isTemplate(rowAt: i) {
                 matches.append(page.id(ofRowAt: i))
             }
         }

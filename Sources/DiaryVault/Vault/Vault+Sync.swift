@@ -84,7 +84,7 @@ extension Vault {
     package func storedEntry(_ id: UUID) throws -> Entry? {
         try sealedIndex.ensurePages(holding: [id])
         guard sealedIndex.index[id] != nil else { return nil }
-        return try entry(id)
+        return try storedObject(id)
     }
 
     /// The header bytes as stored now.

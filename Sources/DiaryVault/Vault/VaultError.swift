@@ -30,6 +30,10 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case backupDamaged(path: String, detail: String)
     case importRefused(position: Int, detail: String)
     case io(path: String, detail: String)
+    case unknownTemplate(String)
+    case duplicateTemplate(String)
+    case invalidTemplateName(String, limit: Int)
+    case invalidPrompt(limit: Int)
 
     public var description: String {
         switch self {
@@ -66,6 +70,12 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .importRefused(let position, let detail):
             return "entry \(position) of the import: \(detail); nothing was imported"
         case .io(let path, let detail): return "\(path): \(detail)"
+        case .unknownTemplate(let name): return "no template is called '\(name)'"
+        case .duplicateTemplate(let name): return "a template called '\(name)' exists already"
+        case .invalidTemplateName(let name, let limit):
+            return "'\(name)' cannot name a template (1 to \(limit) bytes, one line, no space at either end)"
+        case .invalidPrompt(let limit):
+            return "a prompt is longer than \(limit) bytes or holds a control character"
         }
     }
 }

@@ -46,6 +46,11 @@ struct New: ParsableCommand {
             where: `diary recover` stores it once the cause is fixed. So is text from the \
             editor, from stdin and from the arguments.
 
+            TEMPLATES: --template NAME always opens the editor on the template's text with its \
+            placeholders filled in ({date}, {time} and {weekday} are the entry's date; {prompt} \
+            a prompt from its list; see `diary template --help`). Saved unchanged or left \
+            empty, nothing is stored (status 0). Text arguments are refused with it.
+
             Text that starts with '-' goes after `--` (`diary new -- it was -5 degrees`). A \
             date of several words is quoted: `--date 'yesterday 9pm'` (diary warns when the \
             text's first words would have made --date another date). An empty --tag is refused.
@@ -53,6 +58,7 @@ struct New: ParsableCommand {
             EXAMPLE
               diary new --tag walks --star
               diary new --date yesterday < notes.txt
+              diary new --template evening
               fortune | diary new
             """)
 
@@ -85,9 +91,17 @@ struct New: ParsableCommand {
     @Flag(help: "Star the entry.")
     var star = false
 
+    @Option(
+        name: .customLong("template"),
+        help: ArgumentHelp("Start in the editor from this template (`diary template list`).", valueName: "name"))
+    var templateOption: String?
+
     func validate() throws {
         for tag in tags { try Tags.validate(tag) }
         try Self.refuseEmptyTags(tags)
+        if templateOption != nil, !words.isEmpty {
+            throw ValidationError("--template opens the editor; give no text with it")
+        }
     }
 
     func run() throws {
@@ -95,7 +109,10 @@ struct New: ParsableCommand {
         // Open first: a locked vault must fail before the user has written anything.
         let vault = try global.session().openVault()
         let entry: Entry
-        if edit || (text == nil && TTY.stdinIsTerminal) {
+        if let name = Self.chosenTemplate(option: templateOption, configured: nil) {
+            guard let stored = try newFromTemplate(named: name, in: vault) else { return }
+            entry = stored
+        } else if edit || (text == nil && TTY.stdinIsTerminal) {
             let intent = EditIntent.newEntry(
                 date: date?.start ?? Date(), dateIsDay: date?.isDay ?? false, tags: tags, starred: star)
             let stored = try Editor.edit(
@@ -125,7 +142,7 @@ struct New: ParsableCommand {
 
     /// Stores `body` as the new entry, with the options' date, star and tags and the tags
     /// written in it.
-    private func store(_ body: String, in vault: Vault) throws -> Entry {
+    func store(_ body: String, in vault: Vault) throws -> Entry {
         try TextInput.check(body, limit: Vault.maximumTextBytes)
         return try vault.add(
             text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star,

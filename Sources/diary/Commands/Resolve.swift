@@ -42,7 +42,7 @@ struct Resolve: ParsableCommand {
     func run() throws {
         let session = global.session()
         let vault = try session.openVault()
-        let entryID = try vault.resolve(id.lowercased())
+        let entryID = try resolveID(in: vault, session)
         let engine = try SyncEngine(vault: vault, stateDirectory: session.stateDirectory)
         let choice: ResolveChoice
         switch keep {
@@ -58,6 +58,23 @@ struct Resolve: ParsableCommand {
             note += "; the other versions are now entries \(extras.map(EntryFormat.shortID).joined(separator: ", "))"
         }
         Output.note(note)
+    }
+
+    /// The entry `id` names; else the conflict whose id it starts, when exactly one does: no
+    /// entry id names a template (FORMAT.md §7.5), so a template's conflict is found among the
+    /// conflicts. Otherwise the entry's error.
+    private func resolveID(in vault: Vault, _ session: DiarySession) throws -> UUID {
+        do {
+            return try vault.resolve(id.lowercased())
+        } catch VaultError.unknownID(let unknown) {
+            let hex = id.lowercased().filter { $0 != "-" }
+            let conflicts = try? SyncEngine(vault: vault, stateDirectory: session.stateDirectory).conflicts()
+            let matches = (conflicts ?? []).map(\.id).filter {
+                $0.uuidString.lowercased().filter { $0 != "-" }.hasPrefix(hex)
+            }
+            guard matches.count == 1 else { throw VaultError.unknownID(unknown) }
+            return matches[0]
+        }
     }
 
     private func mergedText(_ engine: SyncEngine, _ id: UUID, _ vault: Vault) throws -> String {

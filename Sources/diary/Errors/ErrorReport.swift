@@ -100,6 +100,25 @@ struct ErrorReport: Equatable {
             self.init(message: message, hint: "an id is a UUID or at least 4 of its hex digits", code: .usage)
         case .io:
             self.init(message: message, hint: nil, code: .failure)
+        case .unknownTemplate, .duplicateTemplate, .invalidTemplateName, .invalidPrompt:
+            self.init(template: error)
+        }
+    }
+
+    /// Template errors (`diary template`, `new --template`).
+    private init(template error: VaultError) {
+        let message = error.description
+        switch error {
+        case .unknownTemplate:
+            self.init(message: message, hint: "`diary template list` shows the names", code: .failure)
+        case .duplicateTemplate:
+            self.init(
+                message: message, hint: "choose another name, or change it with `diary template edit`",
+                code: .failure)
+        case .invalidTemplateName:
+            self.init(message: message, hint: nil, code: .usage)
+        default:
+            self.init(message: message, hint: nil, code: .inputRefused)
         }
     }
 
