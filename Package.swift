@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "DiaryAgent", targets: ["DiaryAgent"]),
         .library(name: "DiarySync", targets: ["DiarySync"]),
         .library(name: "DiaryApp", targets: ["DiaryApp"]),
+        .library(name: "DiaryMarkdown", targets: ["DiaryMarkdown"]),
         // For the fuzz package in Fuzz/ only; `diary` does not link it.
         .library(name: "DiaryFuzzing", targets: ["DiaryFuzzing"]),
     ],
@@ -51,7 +52,14 @@ let package = Package(
         // Import and export: plaintext in, plaintext out, never a sealed byte. Reads Day One's
         // .zip with its own strict reader (Zip/) and zlib: ZIPFoundation 0.9.20 trapped on
         // crafted archives, and a trap kills diary.
-        .target(name: "DiaryExchange", dependencies: ["DiaryVault", "CZlibInflate"]),
+        .target(name: "DiaryExchange", dependencies: ["DiaryVault", "CZlibInflate", "DiaryMarkdown"]),
+        // cmark-gfm, the CommonMark parser; Debian's libcmark-gfm-dev provides it. Linked by the
+        // module map, not pkg-config: its libcmark-gfm.pc also names the extensions library,
+        // which that package does not install (and diary does not use).
+        .systemLibrary(name: "CCmarkGFM", providers: [.apt(["libcmark-gfm-dev"])]),
+        // Markdown as a tree of Swift values (the only importer of CCmarkGFM: no C type leaves
+        // it) and its HTML, where nothing in an entry can run. The CLI renders it for the terminal.
+        .target(name: "DiaryMarkdown", dependencies: ["CCmarkGFM"]),
         .target(name: "DiaryAgent", dependencies: ["DiaryCrypto"]),
         // One diary on several machines through a git remote or a synced folder: sealed,
         // write-once records per machine, merged into the local vault (docs/FORMAT.md §12).
@@ -71,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "diary",
             dependencies: [
-                "DiaryApp", "DiaryVault", "DiaryExchange", "DiaryAgent", "DiarySync",
+                "DiaryApp", "DiaryVault", "DiaryExchange", "DiaryAgent", "DiarySync", "DiaryMarkdown",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds link the Swift runtime and Foundation (with ICU's data) statically:
@@ -103,7 +111,7 @@ let package = Package(
         // parsers through `package` access, so they stay out of the modules' public API.
         .target(
             name: "DiaryFuzzing",
-            dependencies: ["DiaryVault", "DiaryExchange", "DiaryCrypto"],
+            dependencies: ["DiaryVault", "DiaryExchange", "DiaryCrypto", "DiaryMarkdown"],
             path: "Tests/DiaryFuzzing"
         ),
         // In-process benchmarks of the vault layer (Scripts/bench-* drive it); not in the product.
@@ -134,6 +142,7 @@ let package = Package(
             name: "DiaryExchangeTests",
             dependencies: ["DiaryExchange", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
         ),
+        .testTarget(name: "DiaryMarkdownTests", dependencies: ["DiaryMarkdown", "DiaryTestSupport", "DiaryFuzzing"]),
         .testTarget(name: "DiaryAgentTests", dependencies: ["DiaryAgent", "DiaryCrypto", "DiaryTestSupport"]),
         .testTarget(
             name: "DiarySyncTests",
@@ -155,7 +164,7 @@ let package = Package(
                 "DiaryVault", "DiaryStore", "DiaryCrypto", "DiarySync", "DiaryTestSupport",
                 // `@testable import diary` for wording that needs no process (the stats lines
                 // and the calendar heatmap in a given locale), from DiaryApp's values.
-                "diary", "DiaryApp",
+                "diary", "DiaryApp", "DiaryMarkdown",
                 // To tamper with a SQLite vault as an attacker would.
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -8,7 +8,10 @@
 import PackageDescription
 
 /// One executable per parser; each file defines only `LLVMFuzzerTestOneInput`.
-let targets = ["FuzzHeader", "FuzzEnvelope", "FuzzPadding", "FuzzEntry", "FuzzIndex", "FuzzBackup", "FuzzDayOneZip"]
+let targets = [
+    "FuzzHeader", "FuzzEnvelope", "FuzzPadding", "FuzzEntry", "FuzzIndex", "FuzzBackup", "FuzzDayOneZip",
+    "FuzzMarkdown",
+]
 
 let package = Package(
     name: "DiaryFuzz",

@@ -129,3 +129,26 @@ struct MarkdownDocumentWriter {
         return out
     }
 }
+
+extension Exporter {
+    /// The HTML export: one self-contained page (`HTMLDocumentWriter`) of the entries
+    /// `entries`, in this order (give them oldest first for a book's order), to `output`. The
+    /// table of contents comes from the summaries; each entry is decrypted as it is written.
+    public static func html(
+        _ vault: Vault, entries: [EntrySummary], to output: ExportOutput, timeZone: TimeZone = .current,
+        locale: Locale = .current
+    ) throws {
+        try streaming(to: output) {
+            let writer = HTMLDocumentWriter(timeZone: timeZone, locale: locale)
+            var text = writer.opening(entries)
+            var previous: Date?
+            try vault.forEachEntry(entries.map(\.id)) { entry in
+                text += writer.article(entry, previous: previous)
+                previous = entry.date
+                if text.utf8.count >= flushBytes { try flush(&text, to: output) }
+            }
+            text += HTMLDocumentWriter.closing
+            try flush(&text, to: output)
+        }
+    }
+}

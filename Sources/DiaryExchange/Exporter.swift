@@ -14,6 +14,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     case json
     /// Markdown, as one document or one file per entry.
     case markdown
+    /// One self-contained HTML page, for reading and printing (`Exporter.html`).
+    case html
 }
 
 /// Writes entries out as plaintext files. Nothing here is encrypted: the caller warns.

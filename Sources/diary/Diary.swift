@@ -44,7 +44,7 @@ struct Diary: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Init.self, Unlock.self, Lock.self, Status.self,
-            New.self, List.self, Show.self, Edit.self, Delete.self, TemplateCommand.self,
+            New.self, List.self, Show.self, Read.self, Pick.self, Edit.self, Delete.self, TemplateCommand.self,
             Star.self, Unstar.self, Tag.self, Search.self,
             CalendarCommand.self, Stats.self,
             Passwd.self, Rekey.self, Backup.self, Verify.self, Restore.self, Reindex.self,

@@ -69,7 +69,7 @@ final class ReadingArgumentsTests: XCTestCase {
     func testAnOptionOfAnotherCommandIsFound() {
         let tree = CommandTree.diary
         let reverse = MisplacedOption.find(in: ["new", "--reverse", "text"], tree: tree)
-        XCTAssertEqual(reverse?.owners, ["list", "show", "export"])
+        XCTAssertEqual(reverse?.owners, ["list", "show", "read", "export"])
         XCTAssertEqual(MisplacedOption.find(in: ["show", "--year", "2026"], tree: tree)?.value, "2026")
         XCTAssertEqual(MisplacedOption.find(in: ["show", "--year=2026"], tree: tree)?.value, "2026")
         XCTAssertTrue(

@@ -8,7 +8,7 @@ import Foundation
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export entries as plaintext JSON or Markdown.",
+        abstract: "Export entries as plaintext JSON, Markdown or HTML.",
         usage: "diary export [<options>]",
         discussion: """
             The output is NOT encrypted. A warning always goes to stderr; on a terminal diary \
@@ -24,6 +24,14 @@ struct Export: ParsableCommand {
             or, when -o names a directory (one that exists, or a path ending in '/'), one \
             .md file per entry with front matter that `diary import --from markdown` reads back.
 
+            --format html writes one self-contained page to read or print (oldest entry first): \
+            a table of contents by year and month, each entry's Markdown rendered, its date, \
+            star and tags; the styles are inside it (with a stylesheet for printing) and it \
+            loads nothing from anywhere. Nothing in an entry can run in a browser: raw HTML \
+            (<script> included), event attributes and javascript: links appear as text, only \
+            http, https and mailto links are links, images are shown as their description \
+            and address, and the page forbids scripts (Content-Security-Policy).
+
             Without -o/--output, or with -o -, the export goes to stdout (JSON or one Markdown \
             document; a file named '-' is -o ./-). An existing file is never overwritten \
             (status 73, nothing written); files are created with mode 0600, a new directory \
@@ -31,18 +39,20 @@ struct Export: ParsableCommand {
 
             The filters are list's: --from, --to and --on (dates, as `diary list` takes them), \
             --tag and --starred export only the matching entries; --reverse puts the oldest \
-            first. (--to is a date here as in list; the destination is -o/--output.)
+            first (for html, which starts with the oldest: the newest first). (--to is a date \
+            here as in list; the destination is -o/--output.)
 
             EXAMPLE
               diary export --format json -o ~/diary.json
               diary export --format markdown -o ~/diary-md/ --yes
               diary export --from 2024-01-01 --to 2024-12-31 --reverse -o ~/2024.json
               diary export --tag travel --yes | jq '.entries | length'
+              diary export --format html --from 2024-01-01 -o ~/diary-2024.html
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "What to write: json (lossless) or markdown.")
+    @Option(help: "What to write: json (lossless), markdown or html.")
     var format: ExportFormat = .json
 
     @Option(
@@ -55,18 +65,19 @@ struct Export: ParsableCommand {
 
     @OptionGroup var filters: EntryFilterOptions
 
-    @Flag(help: "Oldest entry first.")
+    @Flag(help: "Oldest entry first (html: newest first).")
     var reverse = false
 
     @Flag(help: "Do not ask: consent to writing plaintext.")
     var yes = false
 
     func validate() throws {
-        if format == .json, let output, ExportDestination.namesDirectory(output) {
+        if format != .markdown, let output, ExportDestination.namesDirectory(output) {
             // Said before the passphrase, and not as "already exists": the path is a directory.
-            let example = (output.hasSuffix("/") ? output : output + "/") + "diary.json"
+            let example = (output.hasSuffix("/") ? output : output + "/") + "diary.\(format.rawValue)"
             throw ValidationError(
-                "'\(output)' is a directory; --format json writes one file: give a file path, such as \(example)")
+                "'\(output)' is a directory; --format \(format.rawValue) writes one file: give a file path, such as \(example)"
+            )
         }
     }
 
@@ -79,14 +90,16 @@ struct Export: ParsableCommand {
         // The index alone says which entries go out, and how many, before the question; the
         // entries are then decrypted as they are written, one batch at a time. A damaged entry
         // stops the export (status 65) and removes the file it was writing.
-        let newestFirst = try session.read { vault in try vault.list(filters.filter).map(\.id) }
-        let ids = reverse ? newestFirst.reversed() : newestFirst
+        let newestFirst = try session.read { vault in try vault.list(filters.filter) }
+        // HTML is a book: oldest first unless --reverse.
+        let entries = reverse != (format == .html) ? newestFirst.reversed() : newestFirst
+        let ids = entries.map(\.id)
         try session.read { vault in try destination.refuseClashes(vault, ids) }
         let count = "\(ids.count) entr\(ids.count == 1 ? "y" : "ies")"
         Output.warning("the export is NOT encrypted: \(count) as plaintext to \(destination)")
         try confirmDestructive(
             "exporting plaintext", question: "Write \(count) as plaintext to \(destination)?", yes: yes)
-        try session.read { vault in try destination.write(vault, ids, format: format) }
+        try session.read { vault in try destination.write(vault, entries, format: format) }
         if destination.url != nil { Output.note("exported \(count) to \(destination)") }
     }
 }
@@ -151,8 +164,9 @@ enum ExportDestination: CustomStringConvertible {
         }
     }
 
-    /// Writes the entries `ids`, in this order, as they are decrypted.
-    func write(_ vault: Vault, _ ids: [UUID], format: ExportFormat) throws {
+    /// Writes the entries, in this order, as they are decrypted.
+    func write(_ vault: Vault, _ entries: [EntrySummary], format: ExportFormat) throws {
+        let ids = entries.map(\.id)
         switch (self, format) {
         case (.stdout, .json):
             try Exporter.json(vault, ids: ids, to: ExportOutput(descriptor: STDOUT_FILENO))
@@ -162,9 +176,17 @@ enum ExportDestination: CustomStringConvertible {
             try Exporter.json(vault, ids: ids, to: ExportOutput(newFile: url))
         case (.file(let url), .markdown):
             try markdownDocument(vault, ids, to: ExportOutput(newFile: url))
+        case (.stdout, .html):
+            try html(vault, entries, to: ExportOutput(descriptor: STDOUT_FILENO))
+        case (.file(let url), .html):
+            try html(vault, entries, to: ExportOutput(newFile: url))
         case (.directory(let url), _):
             try Exporter.markdownFiles(vault, ids: ids, into: url, timeZone: .current)
         }
+    }
+
+    private func html(_ vault: Vault, _ entries: [EntrySummary], to output: ExportOutput) throws {
+        try Exporter.html(vault, entries: entries, to: output, timeZone: .current, locale: DateOutput.locale)
     }
 
     private func markdownDocument(_ vault: Vault, _ ids: [UUID], to output: ExportOutput) throws {

@@ -16,11 +16,15 @@ struct Show: ParsableCommand {
             and the rest of the text; --json prints one object with the fields of \
             `list --json` plus `text`, or an array of them for several ids or -n.
 
+            On a terminal the text is rendered as Markdown: headings and **bold** in bold, \
+            *emphasis* in italics, lists with bullets or numbers, quotes behind a bar, code \
+            dimmed, links as `text (address)`.
+
             Control characters (escape sequences, carriage returns) in the title and tags are \
             shown escaped (\\e, \\r, \\u{9B}), so an entry or an imported file cannot drive \
             your terminal; so are those in the text when stdout is a terminal (tabs and \
             newlines stay). Into a pipe the text after the title is printed unchanged; --raw prints \
-            everything unchanged, also on a terminal.
+            everything unchanged (not rendered), also on a terminal.
 
             On a terminal, output taller than the window goes through $PAGER (default \
             `less`, with LESS=FRX unless LESS is set); --no-pager prints it directly.
@@ -53,6 +57,12 @@ struct Show: ParsableCommand {
 
     @OptionGroup var pager: PagerOptions
 
+    /// `pick`'s preview: the key only from the agent (never a question, never a passphrase
+    /// file), recovery of interrupted edits not offered, the text escaped and rendered though
+    /// stdout is fzf's pipe.
+    @Flag(help: .hidden)
+    var preview = false
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("-n must be at least 1") }
         if reverse && !ids.isEmpty { throw ValidationError("--reverse orders -n's entries; ids are shown as given") }
@@ -60,8 +70,8 @@ struct Show: ParsableCommand {
     }
 
     func run() throws {
-        let session = global.session()
-        let vault = try session.openVault()
+        let session = preview ? global.agentOnlySession() : global.session()
+        let vault = try session.openVault(offerRecovery: !preview)
         let entries = try session.read { vault in
             let entryIDs: [UUID]
             if ids.isEmpty {
@@ -83,13 +93,14 @@ struct Show: ParsableCommand {
                 try several ? EntryFormat.json(records) : EntryFormat.json(records[0]), allowed: !pager.noPager)
             return
         }
-        let controls: EntryFormat.Controls = raw ? .raw : isatty(STDOUT_FILENO) == 1 ? .escaped : .escapedHeader
+        let controls: EntryFormat.Controls =
+            raw ? .raw : isatty(STDOUT_FILENO) == 1 || preview ? .escaped : .escapedHeader
         // One blank line between entries, whether or not a text ends with a newline.
         var shown = ""
         for entry in entries {
             if !shown.isEmpty { shown += shown.hasSuffix("\n") ? "\n" : "\n\n" }
             shown += EntryFormat.full(entry, controls: controls)
         }
-        try Pager.data(shown, allowed: !pager.noPager)
+        try Pager.data(shown, allowed: !pager.noPager && !preview)
     }
 }

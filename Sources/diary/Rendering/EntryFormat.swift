@@ -21,7 +21,7 @@ enum EntryFormat {
     }
 
     /// How `show` treats control characters: `.escaped` escapes them in the header and the
-    /// text (a terminal); `.escapedHeader` only in the header (a pipe: the text is data);
+    /// text, which is rendered as Markdown (a terminal); `.escapedHeader` only in the header (a pipe: the text is data);
     /// `.raw` nowhere (`--raw`).
     enum Controls { case escaped, escapedHeader, raw }
 
@@ -54,7 +54,8 @@ enum EntryFormat {
         // The blank lines that usually follow a title would only push the text further down.
         let rest = String(body.drop { $0 == "\n" || $0 == "\r\n" })
         guard !rest.isEmpty else { return header.joined(separator: "\n") }
-        let text = controls == .escaped ? Printable.escaped(rest, keeping: Printable.layout) : rest
+        // On a terminal the Markdown is rendered, every text in it escaped (`MarkdownTerminal`).
+        let text = controls == .escaped ? MarkdownTerminal.render(rest, style: style) : rest
         return header.joined(separator: "\n") + "\n\n" + text
     }
 

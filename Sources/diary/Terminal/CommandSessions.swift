@@ -1,5 +1,6 @@
 import DiaryAgent
 import DiaryApp
+import DiaryCrypto
 import Foundation
 
 /// The sessions this command started, so that `main.swift` finishes each one when the command
@@ -35,6 +36,27 @@ extension GlobalOptions {
                 directory: directory ?? vaultURL, vaultOption: vault, passphraseFileOption: passphraseFile,
                 asker: TerminalAsker(), events: AppEventWords.say))
     }
+
+    /// A session that takes the key from the unlock agent only: no passphrase file (option or
+    /// environment) and nobody to ask, so a locked vault fails at once (`pick`'s previews run
+    /// unseen, many times, and must never wait for a passphrase).
+    func agentOnlySession() -> DiarySession {
+        var variables = ProcessInfo.processInfo.environment
+        variables["DIARY_PASSPHRASE_FILE"] = nil
+        return CommandSessions.start(
+            DiarySession(
+                vaultOption: vault, environment: DiaryEnvironment(variables), asker: NobodyToAsk(),
+                events: AppEventWords.say))
+    }
+}
+
+/// The asker of a session that must not ask: there is nobody.
+struct NobodyToAsk: PassphraseAsker {
+    var canAsk: Bool { false }
+    func ask(_ reason: PassphraseReason, attempt: Int) throws -> SecretBytes? { nil }
+    func askNew(
+        triesOnMismatch: Int, weakTries: Int, weakness: (SecretBytes) -> PassphraseWeakness?
+    ) throws -> SecretBytes? { nil }
 }
 
 extension DiarySession {

@@ -77,44 +77,70 @@ enum Pager {
 
     /// Runs the pager on `text`; its exit status, or nil when it could not be started.
     private static func run(_ command: String, text: String) -> Int32? {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
-        let (readEnd, writeEnd) = (fds[0], fds[1])
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        guard let process = Child.start(command) else { return nil }
+        Output.write(text, to: process.input)
+        return process.wait()
+    }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)
-        posix_spawn_file_actions_addclose(&actions, readEnd)
+    /// A pager started with its input on a pipe: write to `input`, then `wait`.
+    struct Child {
+        let pid: pid_t
+        /// The write end of the pager's stdin.
+        let input: Int32
+        /// SIGPIPE's handling before the pager, put back after it. Kept as the C struct: an
+        /// optional handler kept in this struct would make `SIG_IGN` (the address 1) read as a
+        /// `Child?` of nil, since Swift takes low addresses as spare values of a function pointer.
+        private let previousSIGPIPE: sigaction
 
-        var environment = ProcessInfo.processInfo.environment
-        if (environment["LESS"] ?? "").isEmpty { environment["LESS"] = "FRX" }
-        let env: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        let words: [String] = ["/bin/sh", "-c", command]
-        let args: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-        defer {
-            env.forEach { free($0) }
-            args.forEach { free($0) }
+        /// Starts `command` (through /bin/sh), or nil when it could not be started.
+        static func start(_ command: String) -> Child? {
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else { return nil }
+            let (readEnd, writeEnd) = (fds[0], fds[1])
+            _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)
+            posix_spawn_file_actions_addclose(&actions, readEnd)
+
+            var environment = ProcessInfo.processInfo.environment
+            if (environment["LESS"] ?? "").isEmpty { environment["LESS"] = "FRX" }
+            let env: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            let words: [String] = ["/bin/sh", "-c", command]
+            let args: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+            defer {
+                env.forEach { free($0) }
+                args.forEach { free($0) }
+            }
+            var pid: pid_t = 0
+            let rc = posix_spawn(&pid, "/bin/sh", &actions, nil, args, env)
+            close(readEnd)
+            guard rc == 0 else {
+                close(writeEnd)
+                return nil
+            }
+            // Ctrl-C typed in the pager is the pager's (less uses it to stop a search), as for the
+            // editor; quitting the pager early closes the pipe, which must not kill diary.
+            SignalCleanup.install()
+            SignalCleanup.rememberChild(pid)
+            var ignore = sigaction()
+            ignore.__sigaction_handler.sa_handler = SIG_IGN
+            var previous = sigaction()
+            sigaction(SIGPIPE, &ignore, &previous)
+            return Child(pid: pid, input: writeEnd, previousSIGPIPE: previous)
         }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, nil, args, env)
-        close(readEnd)
-        guard rc == 0 else {
-            close(writeEnd)
-            return nil
+
+        /// Closes the pager's input and waits for it to end; its exit status.
+        func wait() -> Int32 {
+            close(input)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            var previous = previousSIGPIPE
+            sigaction(SIGPIPE, &previous, nil)
+            SignalCleanup.forgetChild()
+            return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         }
-        // Ctrl-C typed in the pager is the pager's (less uses it to stop a search), as for the
-        // editor; quitting the pager early closes the pipe, which must not kill diary.
-        SignalCleanup.install()
-        SignalCleanup.rememberChild(pid)
-        defer { SignalCleanup.forgetChild() }
-        let previous = signal(SIGPIPE, SIG_IGN)
-        Output.write(text, to: writeEnd)
-        close(writeEnd)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        signal(SIGPIPE, previous)
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 }
