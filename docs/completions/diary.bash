@@ -165,13 +165,17 @@ _diary() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--version -h --help)
     local -a repeating_options=()
-    local -a non_repeating_options=(--vault --passphrase-file)
+    local -a non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -185,13 +189,13 @@ _diary() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|help)
+    init|unlock|lock|status|new|list|show|read|pick|edit|delete|template|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|config|journal|help)
         # Offer subcommand argument completions
         "_diary_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init unlock lock status new list show edit delete star unstar tag search calendar stats passwd rekey backup verify restore reindex import export audit recover sync conflicts resolve help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init unlock lock status new list show read pick edit delete template star unstar tag search calendar stats passwd rekey backup verify restore reindex import export audit recover sync conflicts resolve config journal help' -- "${cur}"))
         ;;
     esac
 }
@@ -200,13 +204,17 @@ _diary_init() {
     repeating_flags=()
     non_repeating_flags=(--allow-weak-passphrase --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --new-passphrase-file --store --kdf)
+    non_repeating_options=(--vault -j --journal --passphrase-file --new-passphrase-file --store --kdf)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion init -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -232,13 +240,17 @@ _diary_unlock() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --timeout --max)
+    non_repeating_options=(--vault -j --journal --passphrase-file --timeout --max)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion unlock -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -258,13 +270,17 @@ _diary_lock() {
     repeating_flags=()
     non_repeating_flags=(--all --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion lock -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -278,13 +294,17 @@ _diary_status() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion status -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -298,13 +318,17 @@ _diary_new() {
     repeating_flags=()
     non_repeating_flags=(--edit --star --version -h --help)
     repeating_options=(--tag)
-    non_repeating_options=(--vault --passphrase-file --date)
+    non_repeating_options=(--vault -j --journal --passphrase-file --date --template)
     __diary_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion new -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -319,6 +343,9 @@ _diary_new() {
         __diary_add_completions -W "$(__diary_custom_complete ---completion new -- --tag "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
+    '--template')
+        return
+        ;;
     esac
 }
 
@@ -326,13 +353,17 @@ _diary_list() {
     repeating_flags=()
     non_repeating_flags=(--starred --json --on-this-day --reverse --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --tag --from --to --on -n --limit)
+    non_repeating_options=(--vault -j --journal --passphrase-file --tag --from --to --on -n --limit)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion list -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -365,13 +396,17 @@ _diary_show() {
     repeating_flags=()
     non_repeating_flags=(--json --raw --reverse --no-pager --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file -n --limit)
+    non_repeating_options=(--vault -j --journal --passphrase-file -n --limit)
     __diary_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion show -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -392,17 +427,107 @@ _diary_show() {
     esac
 }
 
+_diary_read() {
+    repeating_flags=()
+    non_repeating_flags=(--starred --reverse --no-pager --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file --tag --from --to --on -n --limit)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion read -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--tag')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion read -- --tag "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--from')
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
+        return
+        ;;
+    '--to')
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
+        return
+        ;;
+    '--on')
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
+        return
+        ;;
+    '-n'|'--limit')
+        return
+        ;;
+    esac
+}
+
+_diary_pick() {
+    repeating_flags=()
+    non_repeating_flags=(--starred --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file --tag --from --to --on -n --limit)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion pick -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--tag')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion pick -- --tag "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--from')
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
+        return
+        ;;
+    '--to')
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
+        return
+        ;;
+    '--on')
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
+        return
+        ;;
+    '-n'|'--limit')
+        return
+        ;;
+    esac
+}
+
 _diary_edit() {
     repeating_flags=()
     non_repeating_flags=(--yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --date)
+    non_repeating_options=(--vault -j --journal --passphrase-file --date)
     __diary_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion edit -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -428,13 +553,17 @@ _diary_delete() {
     repeating_flags=()
     non_repeating_flags=(--yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion delete -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -452,17 +581,164 @@ _diary_delete() {
     esac
 }
 
-_diary_star() {
+_diary_template() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=()
+    __diary_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|list|show|edit|remove)
+        # Offer subcommand argument completions
+        "_diary_template_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add list show edit remove' -- "${cur}"))
+        ;;
+    esac
+}
+
+_diary_template_add() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion template add -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_template_list() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion template list -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_template_show() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion template show -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_template_edit() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion template edit -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_template_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--yes --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion template remove -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_star() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion star -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -484,13 +760,17 @@ _diary_unstar() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion unstar -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -512,13 +792,17 @@ _diary_tag() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion tag -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -544,13 +828,17 @@ _diary_search() {
     repeating_flags=()
     non_repeating_flags=(--starred --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --tag --from --to --on -n --limit)
+    non_repeating_options=(--vault -j --journal --passphrase-file --tag --from --to --on -n --limit)
     __diary_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion search -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -583,13 +871,17 @@ _diary_calendar() {
     repeating_flags=()
     non_repeating_flags=(--json --ascii --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion calendar -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -603,13 +895,17 @@ _diary_stats() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion stats -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -623,13 +919,17 @@ _diary_passwd() {
     repeating_flags=()
     non_repeating_flags=(--allow-weak-passphrase --no-rekey --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --new-passphrase-file --kdf)
+    non_repeating_options=(--vault -j --journal --passphrase-file --new-passphrase-file --kdf)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion passwd -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -651,13 +951,17 @@ _diary_rekey() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion rekey -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -671,13 +975,17 @@ _diary_backup() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion backup -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -699,13 +1007,17 @@ _diary_verify() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion verify -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -727,13 +1039,17 @@ _diary_restore() {
     repeating_flags=()
     non_repeating_flags=(--salvage --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --to --store)
+    non_repeating_options=(--vault -j --journal --passphrase-file --to --store)
     __diary_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion restore -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -763,13 +1079,17 @@ _diary_reindex() {
     repeating_flags=()
     non_repeating_flags=(--accept-older --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion reindex -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -783,13 +1103,17 @@ _diary_import() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --from)
+    non_repeating_options=(--vault -j --journal --passphrase-file --from)
     __diary_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion import -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -815,7 +1139,7 @@ _diary_export() {
     repeating_flags=()
     non_repeating_flags=(--starred --reverse --yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --format -o --output --tag --from --to --on)
+    non_repeating_options=(--vault -j --journal --passphrase-file --format -o --output --tag --from --to --on)
     __diary_offer_flags_options 0
 
     # Offer option value completions
@@ -824,12 +1148,16 @@ _diary_export() {
         __diary_add_completions -d
         return
         ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion export -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
     '--passphrase-file')
         __diary_add_completions -f
         return
         ;;
     '--format')
-        __diary_add_completions -W 'json'$'\n''markdown'
+        __diary_add_completions -W 'json'$'\n''markdown'$'\n''html'
         return
         ;;
     '-o'|'--output')
@@ -859,13 +1187,17 @@ _diary_audit() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion audit -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -879,13 +1211,17 @@ _diary_recover() {
     repeating_flags=()
     non_repeating_flags=(--discard --yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion recover -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -922,13 +1258,17 @@ _diary_sync_now() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion sync now -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -942,13 +1282,17 @@ _diary_sync_init() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --folder --name --invite)
+    non_repeating_options=(--vault -j --journal --passphrase-file --folder --name --invite)
     __diary_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion sync init -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -972,13 +1316,17 @@ _diary_sync_join() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --folder --name --to --store --invite)
+    non_repeating_options=(--vault -j --journal --passphrase-file --folder --name --to --store --invite)
     __diary_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion sync join -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -1010,13 +1358,17 @@ _diary_sync_invite() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --name)
+    non_repeating_options=(--vault -j --journal --passphrase-file --name)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion sync invite -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -1033,13 +1385,17 @@ _diary_sync_members() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion sync members -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -1053,13 +1409,17 @@ _diary_sync_status() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion sync status -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -1073,13 +1433,17 @@ _diary_sync_remove() {
     repeating_flags=()
     non_repeating_flags=(--yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion sync remove -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -1093,13 +1457,17 @@ _diary_sync_stop() {
     repeating_flags=()
     non_repeating_flags=(--yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion sync stop -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -1113,13 +1481,17 @@ _diary_sync_upgrade() {
     repeating_flags=()
     non_repeating_flags=(--yes --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --name)
+    non_repeating_options=(--vault -j --journal --passphrase-file --name)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion sync upgrade -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -1136,13 +1508,17 @@ _diary_conflicts() {
     repeating_flags=()
     non_repeating_flags=(--json --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion conflicts -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -1156,13 +1532,17 @@ _diary_resolve() {
     repeating_flags=()
     non_repeating_flags=(--edit --version -h --help)
     repeating_options=()
-    non_repeating_options=(--vault --passphrase-file --keep)
+    non_repeating_options=(--vault -j --journal --passphrase-file --keep)
     __diary_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--vault')
         __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion resolve -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     '--passphrase-file')
@@ -1182,6 +1562,124 @@ _diary_resolve() {
         return
         ;;
     esac
+}
+
+_diary_config() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    get|set|unset|list)
+        # Offer subcommand argument completions
+        "_diary_config_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'get set unset list' -- "${cur}"))
+        ;;
+    esac
+}
+
+_diary_config_get() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 1
+}
+
+_diary_config_set() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 2
+}
+
+_diary_config_unset() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 1
+}
+
+_diary_config_list() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 0
+}
+
+_diary_journal() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    add|list|remove|default)
+        # Offer subcommand argument completions
+        "_diary_journal_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'add list remove default' -- "${cur}"))
+        ;;
+    esac
+}
+
+_diary_journal_add() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 2
+
+    # Offer positional completions
+    case "${positional_number}" in
+    2)
+        __diary_add_completions -d
+        return
+        ;;
+    esac
+}
+
+_diary_journal_list() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 0
+}
+
+_diary_journal_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 1
+}
+
+_diary_journal_default() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 1
 }
 
 _diary_help() {

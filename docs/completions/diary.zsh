@@ -41,7 +41,8 @@ _diary() {
 
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -59,8 +60,11 @@ _diary() {
             'new:Write a new entry.'
             'list:List entries, newest first (--reverse: oldest first).'
             'show:Show entries (the newest without an id).'
+            'read:Read the diary as a book, oldest first.'
+            'pick:Pick an entry interactively (with fzf) and print its id.'
             'edit:Edit an entry in your editor (the newest without an id).'
             'delete:Delete entries.'
+            'template:Keep templates (with prompts) for new entries.'
             'star:Star an entry.'
             'unstar:Remove an entry'\''s star.'
             'tag:Add or remove an entry'\''s tags.'
@@ -74,19 +78,21 @@ _diary() {
             'restore:Restore a backup into a new vault.'
             'reindex:Rebuild the index from the entries.'
             'import:Import entries from jrnl, Day One, Markdown or a diary export.'
-            'export:Export entries as plaintext JSON or Markdown.'
+            'export:Export entries as plaintext JSON, Markdown or HTML.'
             'audit:Show what someone who copies the vault can learn, and warn about weak settings.'
             'recover:Store the text of an edit that was not saved (a failed save, a killed diary).'
             'sync:Sync this vault with a git remote or a synced folder.'
             'conflicts:List entries changed on two machines (after `diary sync`).'
             'resolve:End a conflict: keep one version, both, or a text merged in the editor.'
+            'config:Read or change the settings in the config file.'
+            'journal:Name vaults, to choose one with -j NAME.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        init|unlock|lock|status|new|list|show|edit|delete|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|help)
+        init|unlock|lock|status|new|list|show|read|pick|edit|delete|template|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|config|journal|help)
             "_diary_${words[1]}" && ret=0
             ;;
         esac
@@ -101,11 +107,12 @@ _diary_init() {
     local -ar ___store=('sqlite' 'files')
     local -ar ___kdf=('interactive' 'moderate' 'sensitive')
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion init -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--new-passphrase-file[Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).]:file:_files'
         '--allow-weak-passphrase[Use the new passphrase even if the strength check calls it weak.]'
-        '--store[How entries are stored\: sqlite or files.]:store:{__diary_complete "${___store[@]}"}'
+        '--store[How entries are stored\: sqlite or files (default\: the config'\''s store, else sqlite).]:store:{__diary_complete "${___store[@]}"}'
         '--kdf[Argon2id cost\: interactive, moderate or sensitive.]:kdf:{__diary_complete "${___kdf[@]}"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -118,10 +125,11 @@ _diary_init() {
 _diary_unlock() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion unlock -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        '--timeout[Lock after this long without use.]:duration:'
-        '--max[Lock after this long in any case.]:duration:'
+        '--timeout[Lock after this long without use; else the config'\''s unlock.timeout (default\: 15m).]:duration:'
+        '--max[Lock after this long in any case; else the config'\''s unlock.max (default\: 8h).]:duration:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -133,7 +141,8 @@ _diary_unlock() {
 _diary_lock() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion lock -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--all[Lock every vault of yours that is unlocked, not only this one.]'
         '--version[Show the version.]'
@@ -147,7 +156,8 @@ _diary_lock() {
 _diary_status() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion status -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -161,13 +171,15 @@ _diary_new() {
     local -i ret=1
     local -ar ___date=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion new -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '*:words:'
         '--edit[Open the editor even when text or stdin is given.]'
         '--date[The entry'\''s date\: 2024-02-22, 2024-02-22T15\:00, yesterday 9pm, 2 days ago, last monday, Feb 22; default now. A date without a time is that calendar day in every time zone.]:date:{__diary_complete "${___date[@]}"}'
         '*--tag[Tag the entry (repeatable).]:tag:{__diary_custom_complete ---completion new -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--star[Star the entry.]'
+        '--template[Start in the editor from this template (`diary template list`).]:name:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -182,7 +194,8 @@ _diary_list() {
     local -ar ___to=('now' 'today' 'yesterday' 'tomorrow')
     local -ar ___on=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion list -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--starred[Only starred entries.]'
         '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion list -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
@@ -205,7 +218,8 @@ _diary_list() {
 _diary_show() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion show -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '*:ids:{__diary_custom_complete ---completion show -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '(-n --limit)'{-n,--limit}'[Show the newest n entries.]:n:'
@@ -221,11 +235,60 @@ _diary_show() {
     return "${ret}"
 }
 
+_diary_read() {
+    local -i ret=1
+    local -ar ___from=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar ___to=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar ___on=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion read -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--starred[Only starred entries.]'
+        '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion read -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
+        '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
+        '--on[Only entries dated on this day (in your time zone).]:date:{__diary_complete "${___on[@]}"}'
+        '(-n --limit)'{-n,--limit}'[Only the newest n entries (still oldest first).]:n:'
+        '--reverse[Newest first.]'
+        '--no-pager[Print straight to the terminal, without $PAGER.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_pick() {
+    local -i ret=1
+    local -ar ___from=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar ___to=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar ___on=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion pick -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--starred[Only starred entries.]'
+        '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion pick -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
+        '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
+        '--on[Only entries dated on this day (in your time zone).]:date:{__diary_complete "${___on[@]}"}'
+        '(-n --limit)'{-n,--limit}'[Only the newest n entries.]:n:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _diary_edit() {
     local -i ret=1
     local -ar ___date=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion edit -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':id:{__diary_custom_complete ---completion edit -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--date[A new date for the entry (as for new\: 2024-02-22, yesterday 9pm, last monday, Feb 22).]:date:{__diary_complete "${___date[@]}"}'
@@ -241,9 +304,117 @@ _diary_edit() {
 _diary_delete() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion delete -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '*:ids:{__diary_custom_complete ---completion delete -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--yes[Do not ask.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_template() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'add:Add a template, from stdin or your editor.'
+            'list:List the templates'\'' names.'
+            'show:Print a template'\''s text, placeholders and prompt list as written.'
+            'edit:Change a template'\''s text in your editor.'
+            'remove:Delete a template.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        add|list|show|edit|remove)
+            "_diary_template_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_diary_template_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion template add -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_template_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion template list -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_template_show() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion template show -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_template_edit() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion template edit -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_template_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion template remove -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':name:'
         '--yes[Do not ask.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -256,7 +427,8 @@ _diary_delete() {
 _diary_star() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion star -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':id:{__diary_custom_complete ---completion star -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
@@ -270,7 +442,8 @@ _diary_star() {
 _diary_unstar() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion unstar -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':id:{__diary_custom_complete ---completion unstar -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
@@ -284,7 +457,8 @@ _diary_unstar() {
 _diary_tag() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion tag -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':id:{__diary_custom_complete ---completion tag -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '*:change:{__diary_custom_complete ---completion tag -- positional@1 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
@@ -302,7 +476,8 @@ _diary_search() {
     local -ar ___to=('now' 'today' 'yesterday' 'tomorrow')
     local -ar ___on=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion search -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '*:text:'
         '--starred[Only starred entries.]'
@@ -323,7 +498,8 @@ _diary_search() {
 _diary_calendar() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion calendar -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':year:'
         '--json[Print JSON instead of the calendar.]'
@@ -339,7 +515,8 @@ _diary_calendar() {
 _diary_stats() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion stats -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--json[Print JSON instead of lines.]'
         '--version[Show the version.]'
@@ -354,7 +531,8 @@ _diary_passwd() {
     local -i ret=1
     local -ar ___kdf=('interactive' 'moderate' 'sensitive')
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion passwd -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--new-passphrase-file[Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).]:file:_files'
         '--allow-weak-passphrase[Use the new passphrase even if the strength check calls it weak.]'
@@ -371,7 +549,8 @@ _diary_passwd() {
 _diary_rekey() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion rekey -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -384,7 +563,8 @@ _diary_rekey() {
 _diary_backup() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion backup -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':path:_files -g '\''*.diarybak'\'''
         '--version[Show the version.]'
@@ -398,7 +578,8 @@ _diary_backup() {
 _diary_verify() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion verify -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':path:_files'
         '--version[Show the version.]'
@@ -413,7 +594,8 @@ _diary_restore() {
     local -i ret=1
     local -ar ___store=('sqlite' 'files')
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion restore -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':backup:_files -g '\''*.diarybak'\'''
         '--to[The new vault directory.]:path:_files -/'
@@ -430,7 +612,8 @@ _diary_restore() {
 _diary_reindex() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion reindex -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--accept-older[Accept that entries this machine saw are missing or older, and continue from the vault as it is.]'
         '--version[Show the version.]'
@@ -445,7 +628,8 @@ _diary_import() {
     local -i ret=1
     local -ar ___from=('jrnl' 'dayone' 'markdown' 'diary')
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion import -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--from[What the files are\: jrnl, dayone, markdown or diary.]:format:{__diary_complete "${___from[@]}"}'
         '*:file:_files'
@@ -459,21 +643,22 @@ _diary_import() {
 
 _diary_export() {
     local -i ret=1
-    local -ar ___format=('json' 'markdown')
+    local -ar ___format=('json' 'markdown' 'html')
     local -ar ___from=('now' 'today' 'yesterday' 'tomorrow')
     local -ar ___to=('now' 'today' 'yesterday' 'tomorrow')
     local -ar ___on=('now' 'today' 'yesterday' 'tomorrow')
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion export -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        '--format[What to write\: json (lossless) or markdown.]:format:{__diary_complete "${___format[@]}"}'
+        '--format[What to write\: json (lossless), markdown or html.]:format:{__diary_complete "${___format[@]}"}'
         '(-o --output)'{-o,--output}'[Where to write (a file; for markdown also a directory; - for stdout); default stdout.]:path:_files'
         '--starred[Only starred entries.]'
         '--tag[Only entries with this tag.]:tag:{__diary_custom_complete ---completion export -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--from[Only entries dated on or after this date.]:date:{__diary_complete "${___from[@]}"}'
         '--to[Only entries dated on or before this date (a day counts whole).]:date:{__diary_complete "${___to[@]}"}'
         '--on[Only entries dated on this day (in your time zone).]:date:{__diary_complete "${___on[@]}"}'
-        '--reverse[Oldest entry first.]'
+        '--reverse[Oldest entry first (html\: newest first).]'
         '--yes[Do not ask\: consent to writing plaintext.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -486,7 +671,8 @@ _diary_export() {
 _diary_audit() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion audit -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--json[Print JSON (one object with sorted keys) instead of lines.]'
         '--version[Show the version.]'
@@ -500,7 +686,8 @@ _diary_audit() {
 _diary_recover() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion recover -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--discard[Wipe the leftover texts instead of storing them.]'
         '--yes[With --discard\: do not ask.]'
@@ -551,7 +738,8 @@ _diary_sync() {
 _diary_sync_now() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion sync now -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -564,7 +752,8 @@ _diary_sync_now() {
 _diary_sync_init() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion sync init -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':git-remote:'
         '--folder[A folder a file-sync tool replicates (Syncthing, Dropbox, ...), instead of git.]:path:_files -/'
@@ -582,13 +771,14 @@ _diary_sync_join() {
     local -i ret=1
     local -ar ___store=('sqlite' 'files')
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion sync join -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':git-remote:'
         '--folder[A folder a file-sync tool replicates (Syncthing, Dropbox, ...), instead of git.]:path:_files -/'
         '--name[This machine'\''s name in conflicts and messages (default\: the host name).]:name:'
         '--to[Where to create the local vault.]:path:_files -/'
-        '--store[How entries are stored here\: sqlite or files (each machine chooses).]:store:{__diary_complete "${___store[@]}"}'
+        '--store[How entries are stored here\: sqlite or files (each machine chooses; default\: the config'\''s store, else sqlite).]:store:{__diary_complete "${___store[@]}"}'
         '--invite[The code `diary sync invite` printed on a machine that syncs.]:code:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -601,7 +791,8 @@ _diary_sync_join() {
 _diary_sync_invite() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion sync invite -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--name[What the invite is for (shown when it is used).]:name:'
         '--version[Show the version.]'
@@ -615,7 +806,8 @@ _diary_sync_invite() {
 _diary_sync_members() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion sync members -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -628,7 +820,8 @@ _diary_sync_members() {
 _diary_sync_status() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion sync status -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
@@ -641,7 +834,8 @@ _diary_sync_status() {
 _diary_sync_remove() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion sync remove -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':name:'
         '--yes[Do not ask.]'
@@ -656,7 +850,8 @@ _diary_sync_remove() {
 _diary_sync_stop() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion sync stop -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--yes[Do not ask.]'
         '--version[Show the version.]'
@@ -670,7 +865,8 @@ _diary_sync_stop() {
 _diary_sync_upgrade() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion sync upgrade -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--name[This machine'\''s name in conflicts and messages (default\: the host name).]:name:'
         '--yes[Do not ask.]'
@@ -685,7 +881,8 @@ _diary_sync_upgrade() {
 _diary_conflicts() {
     local -i ret=1
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion conflicts -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--json[Print JSON (one object per conflict, with every version'\''s text).]'
         '--version[Show the version.]'
@@ -700,11 +897,170 @@ _diary_resolve() {
     local -i ret=1
     local -ar ___keep=('mine' 'theirs' 'both')
     local -ar arg_specs=(
-        '--vault[The vault directory (default\: $DIARY_VAULT, else $XDG_DATA_HOME/diary, else ~/.local/share/diary).]:path:_files -/'
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion resolve -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         ':id:{__diary_custom_complete ---completion resolve -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--keep[Which version to keep\: mine, theirs or both.]:keep:{__diary_complete "${___keep[@]}"}'
         '--edit[Merge the texts in the editor.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_config() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'get:Print a setting'\''s value.'
+            'set:Set a setting.'
+            'unset:Remove a setting, so its default applies.'
+            'list:Print every setting that is set, as `key = value` lines.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        get|set|unset|list)
+            "_diary_config_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_diary_config_get() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':key:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_config_set() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':key:'
+        ':value:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_config_unset() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':key:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_config_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_journal() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'add:Name a vault directory.'
+            'list:List the named journals.'
+            'remove:Forget a journal'\''s name (its vault is kept).'
+            'default:Make a journal the default.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        add|list|remove|default)
+            "_diary_journal_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_diary_journal_add() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name:'
+        ':path:_files -/'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_journal_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_journal_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_journal_default() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':name:'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
