@@ -62,6 +62,15 @@ final class SealedIndex {
         install(try decodeRoot(try storeCall { try backend.readIndex() }))
     }
 
+    /// Forgets the pages read so far (they are read again when needed), so that work needing
+    /// much memory of its own, a rekey's key derivation, does not add the whole index's to it.
+    /// Only an index read from the store and not changed in memory: a rebuilt one has no pages
+    /// to read back.
+    func dropReadPages() {
+        guard state == .ok, rootBytes != nil, index.dirty.isEmpty else { return }
+        index.pages = [:]
+    }
+
     /// Reads the pages among `numbers` not yet in memory, checking each against the tag the
     /// root records. A page that does not match may only mean another process wrote since
     /// the root was read: root and pages are then read again together, in one snapshot.
