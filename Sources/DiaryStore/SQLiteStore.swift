@@ -109,6 +109,26 @@ public final class SQLiteStore: VaultStore {
         }
     }
 
+    /// `apply`, with the parts written into its one transaction as they come: rolled back
+    /// whole if `produce` throws, so no part is ever seen without the rest.
+    public func apply(inParts produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> StoreChange) throws {
+        try withWriteLock {
+            try DurableFile.removeTempFiles(in: directory)
+            var deletes = false
+            try write { db in
+                try db.inTransaction(.immediate) {
+                    let change = try produce { part in try Self.write(StoreChange(putEntries: part), in: db) }
+                    try change.validate(path: path)
+                    try Self.write(change, in: db)
+                    deletes = !change.deleteEntries.isEmpty
+                    return .commit
+                }
+            }
+            // As `apply` does: drop the deleted rows' pages from the log.
+            if deletes { try? write { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
+        }
+    }
+
     public func withSnapshot<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         let path = self.path
         // One read transaction: in WAL mode it sees a single committed state throughout.

@@ -107,6 +107,13 @@ public protocol VaultStore: AnyObject, StoreReader {
     /// Applies `change` atomically and durably.
     func apply(_ change: StoreChange) throws
 
+    /// Applies, as one atomic and durable change, the entries `produce` hands to `put` a part
+    /// at a time, and then the change it returns (whose own entries win over the parts'). If
+    /// `produce` throws, nothing is applied. The SQLite store writes each part into one open
+    /// transaction as it comes, so a large change need not be held whole; the files store
+    /// gathers the parts and applies them with the change.
+    func apply(inParts produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> StoreChange) throws
+
     /// Runs `body` with a reader that sees one consistent state for its whole duration.
     func withSnapshot<T>(_ body: (any StoreReader) throws -> T) throws -> T
 
@@ -130,6 +137,13 @@ public protocol VaultStore: AnyObject, StoreReader {
 }
 
 extension VaultStore {
+    public func apply(inParts produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> StoreChange) throws {
+        var parts: [UUID: [UInt8]] = [:]
+        var change = try produce { parts.merge($0) { _, new in new } }
+        change.putEntries.merge(parts) { own, _ in own }
+        try apply(change)
+    }
+
     // A store read outside a snapshot is a snapshot of one read: each store defines only
     // `withSnapshot`, and these forward to it.
     public func readHeader() throws -> [UInt8] { try withSnapshot { try $0.readHeader() } }
