@@ -32,7 +32,7 @@ struct FileJournal: Equatable {
     static let fileName = "vault.journal"
     static let magic = Array("DIARYJNL".utf8)
     static let version: UInt8 = 1
-    private static let checksumCount = 32
+    static let checksumCount = 32
 
     var operations: [Operation]
 
@@ -44,20 +44,31 @@ struct FileJournal: Equatable {
         out.reserveCapacity(encodedCount)
         out.append(Self.version)
         Self.append(UInt32(operations.count), to: &out)
-        for operation in operations {
-            switch operation {
-            case .put(let name, let bytes):
-                out.append(1)
-                Self.appendName(name, to: &out)
-                Self.append(UInt32(bytes.count), to: &out)
-                out.append(contentsOf: bytes)
-            case .delete(let name):
-                out.append(2)
-                Self.appendName(name, to: &out)
-            }
-        }
+        for operation in operations { Self.encode(operation, into: &out) }
         out.append(contentsOf: BLAKE2b.hash(out, outputCount: Self.checksumCount))
         return out
+    }
+
+    /// The bytes before the operations: magic, version and the count of operations.
+    static func head(count: UInt32) -> [UInt8] {
+        var out = magic
+        out.append(version)
+        append(count, to: &out)
+        return out
+    }
+
+    /// Appends one operation as `encoded()` writes it.
+    static func encode(_ operation: Operation, into out: inout [UInt8]) {
+        switch operation {
+        case .put(let name, let bytes):
+            out.append(1)
+            appendName(name, to: &out)
+            append(UInt32(bytes.count), to: &out)
+            out.append(contentsOf: bytes)
+        case .delete(let name):
+            out.append(2)
+            appendName(name, to: &out)
+        }
     }
 
     /// Parses a journal, or returns nil when it is torn, damaged or not canonical.

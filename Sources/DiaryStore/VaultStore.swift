@@ -108,10 +108,11 @@ public protocol VaultStore: AnyObject, StoreReader {
     func apply(_ change: StoreChange) throws
 
     /// Applies, as one atomic and durable change, the entries `produce` hands to `put` a part
-    /// at a time, and then the change it returns (whose own entries win over the parts'). If
-    /// `produce` throws, nothing is applied. The SQLite store writes each part into one open
-    /// transaction as it comes, so a large change need not be held whole; the files store
-    /// gathers the parts and applies them with the change.
+    /// at a time, and then the change it returns. Each entry is named at most once in all of
+    /// it (the files store refuses a change naming one twice). If `produce` throws, nothing is
+    /// applied. Neither store holds the change whole: the SQLite store writes each part into
+    /// one open transaction as it comes; the files store stages each blob and appends it to
+    /// its journal on disk (`FileStore.apply(inParts:)`).
     func apply(inParts produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> StoreChange) throws
 
     /// Runs `body` with a reader that sees one consistent state for its whole duration.
