@@ -196,6 +196,12 @@ struct JSONReader {
         position += 1
         var out: [UInt8] = []
         while true {
+            // The bytes up to the next quote, backslash or control byte in this buffer, at once.
+            let run = position
+            while position < bytes.count, bytes[position] != 0x22, bytes[position] != 0x5C, bytes[position] >= 0x20 {
+                position += 1
+            }
+            if position > run { out.append(contentsOf: bytes[run..<position]) }
             guard let b = current else { throw failure("unterminated string") }
             position += 1
             switch b {
