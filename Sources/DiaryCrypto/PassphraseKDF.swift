@@ -1,6 +1,10 @@
 internal import CSodium
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Turns a passphrase into a 32-byte key-encryption key with Argon2id (`crypto_pwhash`,
 /// `crypto_pwhash_ALG_ARGON2ID13`).
 public enum PassphraseKDF {
@@ -34,6 +38,12 @@ public enum PassphraseKDF {
                 actual: outputCount)
         }
         guard passphrase.count > 0 else { throw CryptoError.emptyPassphrase }
+        #if canImport(Glibc)
+        // Argon2's memory (64 MiB and up) is mapped anew for each derivation, beside whatever
+        // the heap kept of memory already freed (a rekey frees the index its open read just
+        // before): given back first, the peak is the derivation plus what is in use.
+        malloc_trim(0)
+        #endif
         return try SecretBytes(count: outputCount) { out in
             let rc = passphrase.withUnsafeBytes { pass in
                 salt.withUnsafeBufferPointer { s in

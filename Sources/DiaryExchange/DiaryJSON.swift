@@ -23,12 +23,9 @@ enum DiaryJSON {
         return Data(writer.bytes)
     }
 
-    static func read(_ bytes: [UInt8], file: String) throws -> ImportBatch {
-        let root = try Importer.parseJSON(bytes, file: file)
-        guard case .object(let top) = root.value else {
-            throw ExchangeError.notAnExport(
-                file: file, expected: "diary json", detail: "the top level is not an object")
-        }
+    /// Checks the top-level members other than `entries`: the format and a version this
+    /// code reads.
+    static func checkHeader(_ top: [String: JSONNode], file: String) throws {
         guard case .string(format)? = top["format"]?.value else {
             throw ExchangeError.notAnExport(file: file, expected: "diary json", detail: "no \"format\": \"\(format)\"")
         }
@@ -39,24 +36,24 @@ enum DiaryJSON {
         guard found == Double(version) else {
             throw ExchangeError.unsupportedVersion(file: file, found: Int(exactly: found) ?? -1, supported: version)
         }
-        var batch = ImportBatch()
-        for var fields in try JSONFields.entries(of: root, file: file, expected: "diary json") {
-            let idText = try fields.string("id")
-            fields.id = String(idText.prefix(40))
-            guard let id = UUID(uuidString: idText) else { throw fields.failure("'id' is not a uuid") }
-            let text = try fields.string("text")
-            if EntryText.isBlank(text) { throw fields.failure("'text' is empty") }
-            guard let starred = try fields.optionalBool("starred") else { throw fields.failure("'starred' is missing") }
-            guard let tags = try fields.optionalStrings("tags") else { throw fields.failure("'tags' is missing") }
-            // A day alone is a calendar day: local midnight of it, whatever the zone it was exported in.
-            let isDay = try fields.string("date").count == 10
-            let date = isDay ? try fields.date("date", timeZone: .current) : try fields.date("date")
-            batch.entries.append(
-                Entry(
-                    id: id, text: text, date: date, created: try fields.date("created"),
-                    modified: try fields.date("modified"), starred: starred, tags: tags,
-                    source: try fields.optionalString("source"), isCalendarDay: isDay))
-        }
-        return batch
+    }
+
+    /// One element of `entries`, every field checked.
+    static func entry(_ fields: JSONFields) throws -> Entry {
+        var fields = fields
+        let idText = try fields.string("id")
+        fields.id = String(idText.prefix(40))
+        guard let id = UUID(uuidString: idText) else { throw fields.failure("'id' is not a uuid") }
+        let text = try fields.string("text")
+        if EntryText.isBlank(text) { throw fields.failure("'text' is empty") }
+        guard let starred = try fields.optionalBool("starred") else { throw fields.failure("'starred' is missing") }
+        guard let tags = try fields.optionalStrings("tags") else { throw fields.failure("'tags' is missing") }
+        // A day alone is a calendar day: local midnight of it, whatever the zone it was exported in.
+        let isDay = try fields.string("date").count == 10
+        let date = isDay ? try fields.date("date", timeZone: .current) : try fields.date("date")
+        return Entry(
+            id: id, text: text, date: date, created: try fields.date("created"),
+            modified: try fields.date("modified"), starred: starred, tags: tags,
+            source: try fields.optionalString("source"), isCalendarDay: isDay)
     }
 }

@@ -71,9 +71,29 @@ public enum Importer {
         case .dayone:
             for url in urls { batch.append(try DayOneImporter.read(url: url)) }
         case .diary:
-            for url in urls { batch.append(try DiaryJSON.read(load(url), file: url.path)) }
+            try forEachDiaryEntry(in: urls) { batch.entries.append($0) }
         }
         return batch
+    }
+
+    /// Calls `body` with each entry of the diary JSON exports `urls`, file after file, reading
+    /// each file in chunks (`DiaryJSONStream`): memory does not grow with the files. Throws
+    /// what `read(.diary, …)` throws, for the same files: a file's error comes before `body`'s,
+    /// and `body` is not called again once it or a file has thrown, but every file is still
+    /// read to find an error in it. Returns the number of entries.
+    @discardableResult
+    public static func forEachDiaryEntry(in urls: [URL], _ body: (Entry) throws -> Void) throws -> Int {
+        guard !urls.isEmpty else { throw ExchangeError.noInput(path: ".", detail: "no files to import") }
+        var bodyError: (any Error)?
+        var count = 0
+        for url in urls {
+            count += try DiaryJSONStream.forEachEntry(in: url) { entry in
+                guard bodyError == nil else { return }
+                do { try body(entry) } catch { bodyError = error }
+            }
+        }
+        if let bodyError { throw bodyError }
+        return count
     }
 
     /// The bytes of a file, refused when over the size limit or (for text) not valid UTF-8.

@@ -34,7 +34,9 @@ struct JSONNode: Sendable {
 /// Foundation's JSONSerialization neither keeps line numbers for values nor tells a boolean
 /// from the number 1 on Linux; an importer needs both to name the bad entry. Nesting is capped
 /// so a crafted file cannot exhaust the stack, and duplicate keys are refused rather than
-/// silently choosing one.
+/// silently choosing one. The bytes are all in memory (`parse`) or come a chunk at a time from
+/// a `JSONChunks` (`init(chunks:)`): no token is ever sliced out of the buffer, so one may
+/// straddle two chunks.
 struct JSONReader {
     struct Failure: Error {
         let line: Int
@@ -43,9 +45,11 @@ struct JSONReader {
 
     static let maximumDepth = 256
 
-    private let bytes: [UInt8]
+    private var bytes: [UInt8]
     private var position = 0
-    private var line = 1
+    private(set) var line = 1
+    /// Where the bytes after `bytes` come from; nil when `bytes` is the whole document.
+    private let chunks: JSONChunks?
 
     /// Parses one JSON document; the bytes must already be valid UTF-8.
     static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONNode {
@@ -53,31 +57,57 @@ struct JSONReader {
         reader.skipWhitespace()
         let node = try reader.value(depth: 0)
         reader.skipWhitespace()
-        if reader.position != bytes.count { throw reader.failure("unexpected text after the end of the document") }
+        try reader.requireEnd()
         return node
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+        self.chunks = nil
+    }
 
-    private func failure(_ detail: String) -> Failure { Failure(line: line, detail: detail) }
+    /// A reader of the bytes `chunks` gives, one chunk at a time.
+    init(chunks: JSONChunks) {
+        self.bytes = []
+        self.chunks = chunks
+    }
 
-    private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+    func failure(_ detail: String) -> Failure { Failure(line: line, detail: detail) }
 
-    private mutating func skipWhitespace() {
+    /// The byte at the read position, nil at the end of the document (or where `chunks` stopped).
+    var current: UInt8? {
+        mutating get {
+            if position < bytes.count { return bytes[position] }
+            guard let chunks, let next = chunks.next() else { return nil }
+            bytes = next
+            position = 0
+            return bytes[0]
+        }
+    }
+
+    /// Moves past the current byte.
+    mutating func advance() { position += 1 }
+
+    /// Throws unless the document ends here.
+    mutating func requireEnd() throws(Failure) {
+        if current != nil { throw failure("unexpected text after the end of the document") }
+    }
+
+    mutating func skipWhitespace() {
         while let b = current, b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D {
             if b == 0x0A { line += 1 }
             position += 1
         }
     }
 
-    private mutating func expect(_ literal: String) throws(Failure) {
+    mutating func expect(_ literal: String) throws(Failure) {
         for b in literal.utf8 {
             guard current == b else { throw failure("unexpected character; expected '\(literal)'") }
             position += 1
         }
     }
 
-    private mutating func value(depth: Int) throws(Failure) -> JSONNode {
+    mutating func value(depth: Int) throws(Failure) -> JSONNode {
         guard depth < Self.maximumDepth else { throw failure("nested more than \(Self.maximumDepth) levels deep") }
         let start = line
         switch current {
@@ -135,32 +165,43 @@ struct JSONReader {
     }
 
     private mutating func number() throws(Failure) -> Double {
-        let start = position
-        if current == UInt8(ascii: "-") { position += 1 }
+        // Copied as it is read: the number may straddle two chunks.
+        var taken: [UInt8] = []
+        func take(_ r: inout JSONReader) {
+            taken.append(r.current!)
+            r.position += 1
+        }
+        if current == UInt8(ascii: "-") { take(&self) }
         func digits(_ r: inout JSONReader) -> Int {
             var n = 0
-            while let b = r.current, (0x30...0x39).contains(b) { r.position += 1; n += 1 }
+            while let b = r.current, (0x30...0x39).contains(b) { take(&r); n += 1 }
             return n
         }
-        if current == UInt8(ascii: "0") { position += 1 } else if digits(&self) == 0 { throw failure("invalid number") }
+        if current == UInt8(ascii: "0") { take(&self) } else if digits(&self) == 0 { throw failure("invalid number") }
         if current == UInt8(ascii: ".") {
-            position += 1
+            take(&self)
             if digits(&self) == 0 { throw failure("invalid number") }
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-            position += 1
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
+            take(&self)
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { take(&self) }
             if digits(&self) == 0 { throw failure("invalid number") }
         }
-        let text = String(decoding: bytes[start..<position], as: UTF8.self)
+        let text = String(decoding: taken, as: UTF8.self)
         guard let value = Double(text), value.isFinite else { throw failure("number out of range") }
         return value
     }
 
-    private mutating func string() throws(Failure) -> String {
+    mutating func string() throws(Failure) -> String {
         position += 1
         var out: [UInt8] = []
         while true {
+            // The bytes up to the next quote, backslash or control byte in this buffer, at once.
+            let run = position
+            while position < bytes.count, bytes[position] != 0x22, bytes[position] != 0x5C, bytes[position] >= 0x20 {
+                position += 1
+            }
+            if position > run { out.append(contentsOf: bytes[run..<position]) }
             guard let b = current else { throw failure("unterminated string") }
             position += 1
             switch b {
@@ -198,10 +239,13 @@ struct JSONReader {
     }
 
     private mutating func hex4() throws(Failure) -> UInt32 {
-        guard position + 4 <= bytes.count,
-            let v = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+        var digits: [UInt8] = []
+        while digits.count < 4, let b = current {
+            digits.append(b)
+            position += 1
+        }
+        guard digits.count == 4, let v = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
         else { throw failure("invalid \\u escape in a string") }
-        position += 4
         return v
     }
 }

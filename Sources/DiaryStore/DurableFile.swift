@@ -100,8 +100,13 @@ package enum DurableFile {
     static func stage(_ bytes: [UInt8], in directory: URL, hidingTimes: Bool = false, sync: Bool = true) throws
         -> URL
     {
-        let name = tempPrefix + SecureRandomName.make()
-        let url = directory.appendingPathComponent(name)
+        let url = directory.appendingPathComponent(tempPrefix + SecureRandomName.make())
+        try stage(bytes, at: url, hidingTimes: hidingTimes, sync: sync)
+        return url
+    }
+
+    /// `stage` to a temporary file of the caller's naming (a `tempPrefix` name nobody else uses).
+    static func stage(_ bytes: [UInt8], at url: URL, hidingTimes: Bool = false, sync: Bool = true) throws {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, fileMode)
         guard fd >= 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
         do {
@@ -117,7 +122,6 @@ package enum DurableFile {
             unlink(url.path)
             throw error
         }
-        return url
     }
 
     /// Renames a staged file over `target` (atomic on POSIX). The directory still needs a sync.
@@ -152,13 +156,7 @@ package enum DurableFile {
     /// unwritten data on that file system too.
     static func syncFiles(_ files: [URL], in directory: URL) throws {
         #if os(Linux)
-        if files.count >= syncFSThreshold {
-            let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else { throw StoreError.io(path: directory.path, detail: errnoText()) }
-            defer { close(fd) }
-            guard linuxSyncFS(fd) == 0 else { throw StoreError.io(path: directory.path, detail: errnoText()) }
-            return
-        }
+        if files.count >= syncFSThreshold { return try syncFileSystem(of: directory) }
         #endif
         for file in files {
             let fd = open(file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -167,6 +165,16 @@ package enum DurableFile {
             guard fsync(fd) == 0 else { throw StoreError.io(path: file.path, detail: errnoText()) }
         }
     }
+
+    #if os(Linux)
+    /// One `syncfs` of the file system that holds `directory` (see `syncFiles`).
+    static func syncFileSystem(of directory: URL) throws {
+        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.io(path: directory.path, detail: errnoText()) }
+        defer { close(fd) }
+        guard linuxSyncFS(fd) == 0 else { throw StoreError.io(path: directory.path, detail: errnoText()) }
+    }
+    #endif
 
     /// The number of files from which one `syncfs` is cheaper than an fsync each.
     static let syncFSThreshold = 64

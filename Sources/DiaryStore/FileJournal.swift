@@ -32,29 +32,43 @@ struct FileJournal: Equatable {
     static let fileName = "vault.journal"
     static let magic = Array("DIARYJNL".utf8)
     static let version: UInt8 = 1
-    private static let checksumCount = 32
+    static let checksumCount = 32
 
     var operations: [Operation]
 
     /// The serialised journal, checksum included.
     func encoded() -> [UInt8] {
         var out = Self.magic
+        // Sized once: grown by doubling, a journal of a large change (a restore's batch, an
+        // import) cost up to three times its size in memory while it was built.
+        out.reserveCapacity(encodedCount)
         out.append(Self.version)
         Self.append(UInt32(operations.count), to: &out)
-        for operation in operations {
-            switch operation {
-            case .put(let name, let bytes):
-                out.append(1)
-                Self.appendName(name, to: &out)
-                Self.append(UInt32(bytes.count), to: &out)
-                out.append(contentsOf: bytes)
-            case .delete(let name):
-                out.append(2)
-                Self.appendName(name, to: &out)
-            }
-        }
+        for operation in operations { Self.encode(operation, into: &out) }
         out.append(contentsOf: BLAKE2b.hash(out, outputCount: Self.checksumCount))
         return out
+    }
+
+    /// The bytes before the operations: magic, version and the count of operations.
+    static func head(count: UInt32) -> [UInt8] {
+        var out = magic
+        out.append(version)
+        append(count, to: &out)
+        return out
+    }
+
+    /// Appends one operation as `encoded()` writes it.
+    static func encode(_ operation: Operation, into out: inout [UInt8]) {
+        switch operation {
+        case .put(let name, let bytes):
+            out.append(1)
+            appendName(name, to: &out)
+            append(UInt32(bytes.count), to: &out)
+            out.append(contentsOf: bytes)
+        case .delete(let name):
+            out.append(2)
+            appendName(name, to: &out)
+        }
     }
 
     /// Parses a journal, or returns nil when it is torn, damaged or not canonical.
@@ -99,6 +113,16 @@ struct FileJournal: Equatable {
         let prefix = FileStore.entriesName + "/"
         guard name.hasPrefix(prefix) else { return false }
         return FileStore.entryID(fromFileName: String(name.dropFirst(prefix.count))) != nil
+    }
+
+    /// The length of `encoded()`.
+    private var encodedCount: Int {
+        var count = Self.magic.count + 1 + 4 + Self.checksumCount
+        for operation in operations {
+            count += 1 + 2 + operation.name.utf8.count
+            if case .put(_, let bytes) = operation { count += 4 + bytes.count }
+        }
+        return count
     }
 
     private static func append(_ value: UInt32, to out: inout [UInt8]) {

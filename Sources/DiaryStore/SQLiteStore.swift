@@ -109,6 +109,26 @@ public final class SQLiteStore: VaultStore {
         }
     }
 
+    /// `apply`, with the parts written into its one transaction as they come: rolled back
+    /// whole if `produce` throws, so no part is ever seen without the rest.
+    public func apply(inParts produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> StoreChange) throws {
+        try withWriteLock {
+            try DurableFile.removeTempFiles(in: directory)
+            var deletes = false
+            try write { db in
+                try db.inTransaction(.immediate) {
+                    let change = try produce { part in try Self.write(StoreChange(putEntries: part), in: db) }
+                    try change.validate(path: path)
+                    try Self.write(change, in: db)
+                    deletes = !change.deleteEntries.isEmpty
+                    return .commit
+                }
+            }
+            // As `apply` does: drop the deleted rows' pages from the log.
+            if deletes { try? write { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
+        }
+    }
+
     public func withSnapshot<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         let path = self.path
         // One read transaction: in WAL mode it sees a single committed state throughout.
@@ -133,6 +153,10 @@ public final class SQLiteStore: VaultStore {
     public func compact() throws {
         try withWriteLock {
             try write { db in
+                // VACUUM gives its copy of the database the connection's page cache size: a
+                // batch read's larger cache (`batchReadCacheKiB`) twice over would make a
+                // rekey's memory grow with the diary. The default cache does the copy as fast.
+                try db.execute(sql: "PRAGMA cache_size = -2000")
                 try db.execute(sql: "VACUUM")
                 let busy = try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1
                 guard busy == 0 else {

@@ -21,8 +21,12 @@ extension SQLiteReader {
         let statement = try db.cachedStatement(sql: sql)
         // Looked up in an order of their own (an export's is by date), the ids land on leaf
         // pages all over the table: with SQLite's default 2 MB cache nearly every lookup read
-        // its page again. A larger cache, bounded, holds a diary of 10,000 entries whole.
-        try db.execute(sql: "PRAGMA cache_size = -\(Self.batchReadCacheKiB)")
+        // its page again. A larger cache, bounded, holds a diary of 10,000 entries whole. Ids
+        // in key order (a rekey's batch) walk the leaves one after another and need no more
+        // than the default: the larger cache would only add its 32 MiB to the caller's memory.
+        if !zip(ids, ids.dropFirst()).allSatisfy({ $0.precedesInKeyOrder($1) }) {
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.batchReadCacheKiB)")
+        }
         return try ids.map { id in
             let rows = try Row.fetchCursor(statement, arguments: [ReadLimits.entry, SQLiteSchema.key(id)])
             guard let row = try rows.next() else { return nil }
@@ -48,7 +52,7 @@ extension SQLiteReader {
 
 extension UUID {
     /// Whether this id sorts before `other` as SQLite orders their 16-byte keys (memcmp).
-    func precedesInKeyOrder(_ other: UUID) -> Bool {
+    package func precedesInKeyOrder(_ other: UUID) -> Bool {
         withUnsafeBytes(of: uuid) { a in
             withUnsafeBytes(of: other.uuid) { b in memcmp(a.baseAddress!, b.baseAddress!, 16) < 0 }
         }

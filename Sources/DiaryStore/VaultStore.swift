@@ -107,6 +107,14 @@ public protocol VaultStore: AnyObject, StoreReader {
     /// Applies `change` atomically and durably.
     func apply(_ change: StoreChange) throws
 
+    /// Applies, as one atomic and durable change, the entries `produce` hands to `put` a part
+    /// at a time, and then the change it returns. Each entry is named at most once in all of
+    /// it (the files store refuses a change naming one twice). If `produce` throws, nothing is
+    /// applied. Neither store holds the change whole: the SQLite store writes each part into
+    /// one open transaction as it comes; the files store stages each blob and appends it to
+    /// its journal on disk (`FileStore.apply(inParts:)`).
+    func apply(inParts produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> StoreChange) throws
+
     /// Runs `body` with a reader that sees one consistent state for its whole duration.
     func withSnapshot<T>(_ body: (any StoreReader) throws -> T) throws -> T
 
@@ -130,6 +138,13 @@ public protocol VaultStore: AnyObject, StoreReader {
 }
 
 extension VaultStore {
+    public func apply(inParts produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> StoreChange) throws {
+        var parts: [UUID: [UInt8]] = [:]
+        var change = try produce { parts.merge($0) { _, new in new } }
+        change.putEntries.merge(parts) { own, _ in own }
+        try apply(change)
+    }
+
     // A store read outside a snapshot is a snapshot of one read: each store defines only
     // `withSnapshot`, and these forward to it.
     public func readHeader() throws -> [UInt8] { try withSnapshot { try $0.readHeader() } }

@@ -62,6 +62,15 @@ final class SealedIndex {
         install(try decodeRoot(try storeCall { try backend.readIndex() }))
     }
 
+    /// Forgets the pages read so far (they are read again when needed), so that work needing
+    /// much memory of its own, a rekey's key derivation, does not add the whole index's to it.
+    /// Only an index read from the store and not changed in memory: a rebuilt one has no pages
+    /// to read back.
+    func dropReadPages() {
+        guard state == .ok, rootBytes != nil, index.dirty.isEmpty else { return }
+        index.pages = [:]
+    }
+
     /// Reads the pages among `numbers` not yet in memory, checking each against the tag the
     /// root records. A page that does not match may only mean another process wrote since
     /// the root was read: root and pages are then read again together, in one snapshot.
@@ -143,15 +152,32 @@ final class SealedIndex {
     /// only a repair may commit: any other write would store an index rebuilt from whatever
     /// entries are left, and so make a deletion or an older copy put back look clean.
     func commit(_ next: PagedIndex, with change: StoreChange, keys: GenerationKeys, repairing: Bool = false) throws {
+        try commit(keys: keys, repairing: repairing) { _ in (next, change) }
+    }
+
+    /// `commit`, with entries stored in parts first: `produce` hands sealed entries to `put`
+    /// as it makes them, then gives the index and the rest of the change. All of it is one
+    /// atomic store change (`VaultStore.apply(inParts:)`): if `produce` throws, nothing is.
+    func commit(
+        keys: GenerationKeys, repairing: Bool = false,
+        _ produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> (PagedIndex, StoreChange)
+    ) throws {
         guard state == .ok || repairing else { throw VaultError.indexNeedsRepair }
-        var next = next
-        var change = change
-        next.generation += 1
-        try Self.seal(&next, into: &change, vaultID: vaultID, keys: keys)
         // Whether the witness holds the root this change was made on: then the change's own
         // pages bring it up to date; otherwise it is copied whole after the write.
         let witnessInStep = witness.map { (try? $0.root()) == rootBytes && rootBytes != nil } ?? false
-        try storeCall { try backend.apply(change) }
+        var committed: (next: PagedIndex, change: StoreChange)?
+        try storeCall {
+            try backend.apply(inParts: { put in
+                // `put` does not outlive this call; Swift needs telling to hand it on.
+                var (next, change) = try withoutActuallyEscaping(put) { try produce($0) }
+                next.generation += 1
+                try Self.seal(&next, into: &change, vaultID: vaultID, keys: keys)
+                committed = (next, change)
+                return change
+            })
+        }
+        guard let (next, change) = committed else { return }
         install((next, .ok, change.index))
         if let witness, let root = change.index {
             do {

@@ -10,6 +10,11 @@ public struct ImportOutcome: Sendable, Equatable {
     public var duplicates: Int
 }
 
+/// Entries to import, given one at a time: `forEach` calls its body with each in order, and
+/// may be called more than once (an import reads the entries twice: once to check them all,
+/// with nothing written, then to store them), giving the same entries each time.
+public typealias ImportSource = (_ body: (Entry) throws -> Void) throws -> Void
+
 extension Vault {
     /// Adds many entries in one atomic change: all of them are stored, or none.
     ///
@@ -21,49 +26,41 @@ extension Vault {
     public func importEntries(
         _ entries: [Entry], progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> ImportOutcome {
-        for (n, entry) in entries.enumerated() {
-            do {
-                try Self.validate(text: entry.text, tags: entry.tags, source: entry.source)
-            } catch let error as VaultError {
-                throw VaultError.importRefused(position: n + 1, detail: error.description)
-            }
+        try importEntries(from: { body in try entries.forEach(body) }, progress: progress)
+    }
+
+    /// `importEntries`, with the entries read from `source` twice: first each is checked
+    /// (nothing written; the first invalid one refuses the import, as above), then each is
+    /// sealed and stored a batch at a time into the one atomic change. Memory holds a batch of
+    /// entries, not all of them. With no entries at all nothing is written. An error `source`
+    /// throws refuses the import, in either reading.
+    public func importEntries(
+        from source: ImportSource, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> ImportOutcome {
+        var count = 0
+        try source { entry in
+            count += 1
+            try Self.validateImported(entry, position: count)
         }
+        if count == 0 { return ImportOutcome(imported: [], duplicates: 0) }
         // Sources are compared against every entry, so every page takes part.
-        return try write(allPages: true) { index in
-            var knownSources = Set(index.allRows().compactMap(\.summary.source))
-            var accepted: [Entry] = []
-            var seen = Set<UUID>()
-            var outcome = ImportOutcome(imported: [], duplicates: 0)
-            for original in entries {
-                var entry = original
-                if entry.source?.isEmpty == true { entry.source = nil }  // empty means none
-                entry.tags = EntryText.normalizedTags(entry.tags)
-                entry.date = CalendarDay.normalized(entry.date, isDay: entry.isCalendarDay)
-                entry.created = Self.truncated(entry.created)
-                entry.modified = Self.truncated(entry.modified)
-                let sourceSeen = entry.source.map { !knownSources.insert($0).inserted } ?? false
-                if index[entry.id] != nil || seen.contains(entry.id) || sourceSeen {
-                    outcome.duplicates += 1
-                    continue
-                }
-                seen.insert(entry.id)
-                accepted.append(entry)
+        return try writeInParts { index, store in
+            var batch = ImportBatchWriter(index: index, total: count, progress: progress)
+            try withoutActuallyEscaping(store) { put in
+                try source { entry in try batch.add(entry, vault: self, index: &index, put: put) }
+                try batch.flush(vault: self, index: &index, put: put)
             }
-            var puts: [UUID: [UInt8]] = [:]
-            puts.reserveCapacity(accepted.count)
-            for start in stride(from: 0, to: accepted.count, by: ParallelBatch.size * 4) {
-                let batch = Array(accepted[start..<min(start + ParallelBatch.size * 4, accepted.count)])
-                // Sealing (and the summary's title) is nearly all of an import's work, and each
-                // entry is independent: a batch at a time on every core.
-                for (entry, sealed) in zip(batch, try sealInParallel(batch)) {
-                    puts[entry.id] = sealed.bytes
-                    index[entry.id] = sealed.row
-                    outcome.imported.append(entry.id)
-                }
-                progress?(start + batch.count, accepted.count)
-            }
-            progress?(accepted.count, accepted.count)
-            return (StoreChange(putEntries: puts), outcome)
+            progress?(batch.outcome.imported.count, batch.outcome.imported.count)
+            return (StoreChange(), batch.outcome)
+        }
+    }
+
+    /// Refuses an entry the format cannot hold, naming its position (counted from 1).
+    static func validateImported(_ entry: Entry, position: Int) throws {
+        do {
+            try validate(text: entry.text, tags: entry.tags, source: entry.source)
+        } catch let error as VaultError {
+            throw VaultError.importRefused(position: position, detail: error.description)
         }
     }
 
@@ -76,5 +73,61 @@ extension Vault {
                 return (sealed, IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed)))
             }
         }.map { try $0.get() }
+    }
+}
+
+/// The second reading of an import: each entry normalised, duplicates skipped, and the rest
+/// sealed on every core a batch at a time and handed to the store.
+private struct ImportBatchWriter {
+    var outcome = ImportOutcome(imported: [], duplicates: 0)
+    private var knownSources: Set<String>
+    private var seen = Set<UUID>()
+    private var pending: [Entry] = []
+    private var position = 0
+    private let total: Int
+    private let progress: ((Int, Int) -> Void)?
+
+    init(index: PagedIndex, total: Int, progress: ((Int, Int) -> Void)?) {
+        knownSources = Set(index.allRows().compactMap(\.summary.source))
+        self.total = total
+        self.progress = progress
+    }
+
+    mutating func add(
+        _ original: Entry, vault: Vault, index: inout PagedIndex, put: ([UUID: [UInt8]]) throws -> Void
+    ) throws {
+        // Checked again: the source is read anew, and a file may have changed since.
+        position += 1
+        try Vault.validateImported(original, position: position)
+        var entry = original
+        if entry.source?.isEmpty == true { entry.source = nil }  // empty means none
+        entry.tags = EntryText.normalizedTags(entry.tags)
+        entry.date = CalendarDay.normalized(entry.date, isDay: entry.isCalendarDay)
+        entry.created = Vault.truncated(entry.created)
+        entry.modified = Vault.truncated(entry.modified)
+        let sourceSeen = entry.source.map { !knownSources.insert($0).inserted } ?? false
+        if index[entry.id] != nil || seen.contains(entry.id) || sourceSeen {
+            outcome.duplicates += 1
+            return
+        }
+        seen.insert(entry.id)
+        pending.append(entry)
+        if pending.count == ParallelBatch.size * 4 { try flush(vault: vault, index: &index, put: put) }
+    }
+
+    /// Seals the pending entries (nearly all of an import's work, each entry independent: on
+    /// every core) and hands them to the store.
+    mutating func flush(vault: Vault, index: inout PagedIndex, put: ([UUID: [UInt8]]) throws -> Void) throws {
+        guard !pending.isEmpty else { return }
+        var puts: [UUID: [UInt8]] = [:]
+        puts.reserveCapacity(pending.count)
+        for (entry, sealed) in zip(pending, try vault.sealInParallel(pending)) {
+            puts[entry.id] = sealed.bytes
+            index[entry.id] = sealed.row
+            outcome.imported.append(entry.id)
+        }
+        pending = []
+        try put(puts)
+        progress?(outcome.imported.count, total - outcome.duplicates)
     }
 }

@@ -36,6 +36,30 @@ extension Vault {
         }
     }
 
+    /// `write` over every page, with entries stored in parts as `body` seals them: it hands
+    /// them to `put`, and everything is still one atomic change (`SealedIndex.commit`), so
+    /// a change of any size need not hold all its sealed entries at once.
+    func writeInParts<T>(
+        _ body: (inout PagedIndex, _ put: ([UUID: [UInt8]]) throws -> Void) throws -> (StoreChange, T)
+    ) throws -> T {
+        try storeCall {
+            try backend.withWriteLock {
+                try refreshHeaderUnderLock()
+                try sealedIndex.refreshUnderLock()
+                guard sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
+                try sealedIndex.ensureAllPages()
+                var next = sealedIndex.index.migrated()
+                var result: T?
+                try sealedIndex.commit(keys: keyRing.current) { put in
+                    let (change, value) = try withoutActuallyEscaping(put) { try body(&next, $0) }
+                    result = value
+                    return (next, change)
+                }
+                return result!
+            }
+        }
+    }
+
     /// Rewrites an index of the old version in the current one (docs/FORMAT.md §7), in one
     /// atomic change under the write lock; does nothing when it is current, missing or
     /// damaged (`reindex` writes a current one). Every write migrates too: this lets a vault

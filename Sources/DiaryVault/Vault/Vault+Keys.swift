@@ -193,6 +193,9 @@ extension Vault {
             onDisk.kdf = adopting.header.kdf
             if onDisk.slots.count == 2 { onDisk.slots.removeLast() }
         } else {
+            // The pages opening the vault read are read again below: the derivation's memory
+            // (64 MiB and up) then does not come on top of an index that grows with the diary.
+            sealedIndex.dropReadPages()
             kek = try onDisk.deriveKEK(try Passphrase.normalized(passphrase))
             do { ring = try onDisk.unwrap(kek: kek) } catch { throw VaultError.wrongPassphrase }
         }
@@ -246,12 +249,15 @@ extension Vault {
 
     /// Re-seals, in batches, every entry not yet under the current generation.
     private func resealAll(batchSize: Int, progress: ((Int, Int) -> Void)?) throws -> [UUID] {
-        let (pending, total) = try entriesToReseal()
-        // A batch of random ids touches nearly every index page, so each batch rewrites about
-        // the whole index: a fixed batch size would make a rotation quadratic in the number
-        // of entries; at least 1/16 of them per batch keeps it linear (16 index rewrites at
-        // most) while a crash still loses at most one batch of work.
-        let batchSize = max(batchSize, total / 16, 1)
+        var (pending, total) = try entriesToReseal()
+        // In key order, which is also the order of their index pages (a page holds the ids of
+        // one prefix): a batch rewrites only the few pages its ids share instead of about the
+        // whole index, so a batch of bounded size keeps a rotation linear in the number of
+        // entries and its memory (each entry sealed, opened and sealed again) flat; and the
+        // SQLite store reads the batch leaf after leaf. 1/16 of the entries per batch, between
+        // `batchSize` and `resealBatchLimit`: a crash loses at most one batch of work.
+        pending.sort { $0.precedesInKeyOrder($1) }
+        let batchSize = max(batchSize, min(total / 16, Self.resealBatchLimit), 1)
         var damaged: [UUID] = []
         var done = 0
         progress?(0, pending.count)
@@ -274,6 +280,10 @@ extension Vault {
         }
         return damaged
     }
+
+    /// The most entries a rotation re-seals in one change (unless asked for more): about
+    /// 7 MiB of sealed entries at a typical size, held three times over while a batch runs.
+    static let resealBatchLimit = 4096
 
     /// The entries not under the current generation, and how many entries there are: one
     /// snapshot in the store's own order (a read transaction per id cost more than the peeks).

@@ -60,6 +60,7 @@ struct Import: ParsableCommand {
         let urls = files.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath).standardizedFileURL }
         // Open first: a locked or missing vault must fail before minutes of parsing.
         let vault = try global.session().openVault()
+        if from == .diary { return try importDiaryExports(urls, into: vault) }
         let batch = try Importer.read(from, from: urls, timeZone: .current)
         var summary = ImportSummary(batch: batch, imported: 0, duplicates: 0)
         // Nothing to store (every entry skipped): no write at all.
@@ -69,6 +70,19 @@ struct Import: ParsableCommand {
             let outcome = try vault.importEntries(batch.entries, progress: progress.update)
             (summary.imported, summary.duplicates) = (outcome.imported.count, outcome.duplicates)
         }
+        summary.print()
+    }
+
+    /// The lossless export is read a file chunk and an entry at a time, twice (checked, then
+    /// stored), so that an import of any size holds a batch of entries, not the whole file.
+    private func importDiaryExports(_ urls: [URL], into vault: Vault) throws {
+        var summary = ImportSummary(batch: ImportBatch(), imported: 0, duplicates: 0)
+        let progress = Progress("importing")
+        defer { progress.finish() }
+        let outcome = try vault.importEntries(
+            from: { body in try Importer.forEachDiaryEntry(in: urls, body) }, progress: progress.update)
+        (summary.imported, summary.duplicates) = (outcome.imported.count, outcome.duplicates)
+        progress.finish()
         summary.print()
     }
 }

@@ -1,0 +1,202 @@
+import DiaryCrypto
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension FileStore {
+    /// `apply`, with the parts written to disk as they come: each blob is staged in a
+    /// temporary file and appended to the journal, which is itself a temporary file until the
+    /// change is complete. Then, as `apply` does, the journal is made durable under its name,
+    /// the staged files are renamed into place, and the journal is removed: a crash at any
+    /// instant leaves the old state (no journal yet) or the new one (journal replayed). Memory
+    /// holds one part and the list of names, not the change.
+    public func apply(inParts produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> StoreChange) throws {
+        try withWriteLock {
+            try DurableFile.removeTempFiles(in: directory)
+            let writer = try PartsJournal(directory: directory)
+            do {
+                let change = try produce { part in
+                    try writer.add(FileStore.operations(for: StoreChange(putEntries: part)))
+                }
+                try change.validate(path: directory.path)
+                try writer.add(FileStore.operations(for: change))
+                guard writer.count > 0 else { return writer.discard() }
+                try writer.seal()
+            } catch {
+                writer.discard()
+                throw error
+            }
+            // From here on a failure leaves the journal, and the next reader or writer finishes it.
+            try writer.commit()
+            try FileStore.hideDirectoryTimes(in: directory)
+        }
+    }
+}
+
+/// One change of the files store written a part at a time: see `FileStore.apply(inParts:)`.
+/// The journal is `FileJournal`'s format, byte for byte.
+final class PartsJournal {
+    private enum Target {
+        case entry(UUID)
+        case put(String)
+        case delete(String)
+    }
+
+    let directory: URL
+    private let token = SecureRandomName.make()
+    private var targets: [Target] = []
+    private var entries = Set<UUID>()
+    private var size = 0
+    private let fd: Int32
+    private var journalTemp: URL { directory.appendingPathComponent(DurableFile.tempPrefix + token + "-journal") }
+    private var journalURL: URL { directory.appendingPathComponent(FileJournal.fileName) }
+
+    var count: Int { targets.count }
+
+    init(directory: URL) throws {
+        self.directory = directory
+        try DurableFile.makeDirectory(directory.appendingPathComponent(FileStore.entriesName))
+        let path = directory.appendingPathComponent(DurableFile.tempPrefix + token + "-journal").path
+        fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, DurableFile.fileMode)
+        guard fd >= 0 else { throw StoreError.io(path: path, detail: DurableFile.errnoText()) }
+        guard fchmod(fd, DurableFile.fileMode) == 0 else {
+            close(fd)
+            unlink(path)
+            throw StoreError.io(path: path, detail: DurableFile.errnoText())
+        }
+        try write(FileJournal.head(count: 0))
+    }
+
+    deinit { close(fd) }
+
+    /// The temporary file staging the blob of the `n`th operation.
+    private func staged(_ n: Int) -> URL { directory.appendingPathComponent(DurableFile.tempPrefix + token + "-\(n)") }
+
+    /// Stages each put's blob (not fsynced: the journal can write it again) and journals it.
+    func add(_ operations: [FileJournal.Operation]) throws {
+        for operation in operations {
+            var encoded: [UInt8] = []
+            FileJournal.encode(operation, into: &encoded)
+            switch operation {
+            case .put(let name, let bytes):
+                if name.hasPrefix(FileStore.indexPagesName + "/") {
+                    try DurableFile.makeDirectory(directory.appendingPathComponent(FileStore.indexPagesName))
+                }
+                try DurableFile.stage(bytes, at: staged(targets.count), hidingTimes: true, sync: false)
+                targets.append(try target(name))
+            case .delete(let name):
+                targets.append(.delete(name))
+            }
+            try write(encoded)
+        }
+    }
+
+    /// An entry's name is kept as its id; a journal must name each file once.
+    private func target(_ name: String) throws -> Target {
+        let prefix = FileStore.entriesName + "/"
+        guard name.hasPrefix(prefix), let id = FileStore.entryID(fromFileName: String(name.dropFirst(prefix.count)))
+        else { return .put(name) }
+        guard entries.insert(id).inserted else {
+            throw StoreError.io(path: directory.path, detail: "one change names \(name) twice")
+        }
+        return .entry(id)
+    }
+
+    private func write(_ bytes: [UInt8]) throws {
+        size += bytes.count
+        // Refused before it is named: a journal over the read limit could never be replayed.
+        guard size + FileJournal.checksumCount <= ReadLimits.journal else {
+            throw StoreError.io(
+                path: journalURL.path,
+                detail: "this change is more than the \(ReadLimits.journal) bytes one change may hold")
+        }
+        try Self.writeAll(fd, bytes, path: journalTemp.path)
+    }
+
+    /// Writes the count and the checksum (read back from the file, not held), fsyncs the
+    /// journal and gives it its name.
+    func seal() throws {
+        let head = FileJournal.head(count: UInt32(targets.count))
+        let written = head.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard written == head.count else {
+            throw StoreError.io(path: journalTemp.path, detail: DurableFile.errnoText())
+        }
+        let hasher = BLAKE2b.Hasher(outputCount: FileJournal.checksumCount)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var offset = 0
+        while offset < size {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw StoreError.io(path: journalTemp.path, detail: DurableFile.errnoText()) }
+            hasher.update(Array(chunk[0..<n]))
+            offset += n
+        }
+        try Self.writeAll(fd, hasher.finish(), path: journalTemp.path)
+        guard fsync(fd) == 0 else { throw StoreError.io(path: journalTemp.path, detail: DurableFile.errnoText()) }
+        try DurableFile.commit(journalTemp, to: journalURL)
+        try DurableFile.syncDirectory(directory)
+    }
+
+    /// Renames every staged blob into place and removes the deleted files, makes it all
+    /// durable, then removes the journal.
+    func commit() throws {
+        var pages = false
+        for (n, target) in targets.enumerated() {
+            switch target {
+            case .entry(let id):
+                let name = FileStore.entriesName + "/" + FileStore.fileName(for: id)
+                try DurableFile.commit(staged(n), to: directory.appendingPathComponent(name))
+            case .put(let name):
+                pages = pages || name.hasPrefix(FileStore.indexPagesName + "/")
+                try DurableFile.commit(staged(n), to: directory.appendingPathComponent(name))
+            case .delete(let name):
+                pages = pages || name.hasPrefix(FileStore.indexPagesName + "/")
+                try DurableFile.remove(directory.appendingPathComponent(name))
+            }
+        }
+        try DurableFile.syncDirectory(directory.appendingPathComponent(FileStore.entriesName))
+        if pages { try DurableFile.syncDirectory(directory.appendingPathComponent(FileStore.indexPagesName)) }
+        try DurableFile.syncDirectory(directory)
+        // As `syncFiles` does, without a list of every file of a large change.
+        #if os(Linux)
+        if targets.count >= DurableFile.syncFSThreshold {
+            try DurableFile.syncFileSystem(of: directory)
+        } else {
+            try DurableFile.syncFiles(urls(), in: directory)
+        }
+        #else
+        try DurableFile.syncFiles(urls(), in: directory)
+        #endif
+        try DurableFile.remove(journalURL)
+        try DurableFile.syncDirectory(directory)
+    }
+
+    private func urls() -> [URL] {
+        targets.compactMap { target in
+            switch target {
+            case .entry(let id):
+                return directory.appendingPathComponent(FileStore.entriesName + "/" + FileStore.fileName(for: id))
+            case .put(let name): return directory.appendingPathComponent(name)
+            case .delete: return nil
+            }
+        }
+    }
+
+    /// Removes the staged blobs and the unnamed journal (before `seal` named it).
+    func discard() {
+        for n in 0..<targets.count { _ = try? DurableFile.remove(staged(n)) }
+        _ = try? DurableFile.remove(journalTemp)
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw StoreError.io(path: path, detail: DurableFile.errnoText()) }
+            offset += n
+        }
+    }
+}
