@@ -6,6 +6,7 @@ extension StoreReader {
     /// reads each one. A store that can look many up faster than one by one says so.
     public func readEntries(_ ids: some Collection<UUID>) throws -> [[UInt8]?] {
         if let reader = self as? SQLiteReader { return try reader.readEntriesWithOneStatement(ids) }
+        if let reader = self as? FileReader { return try reader.readEntriesInDirectory(ids) }
         return try ids.map { try readEntry($0) }
     }
 }
