@@ -1,3 +1,4 @@
+import DiaryStore
 import DiaryVault
 import Foundation
 
@@ -52,7 +53,7 @@ struct DiaryJSONWriter {
         }
         out.append("\",\n")
         out.field("id")
-        out.append(entry.id.uuidString.lowercased())
+        out.append(entry.id.lowercaseString)
         out.append("\",\n")
         out.field("modified")
         ExchangeDates.appendUTCMilliseconds(entry.modified, to: &out.bytes)
