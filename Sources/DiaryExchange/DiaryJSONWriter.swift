@@ -1,3 +1,4 @@
+import DiaryStore
 import DiaryVault
 import Foundation
 
@@ -52,7 +53,7 @@ struct DiaryJSONWriter {
         }
         out.append("\",\n")
         out.field("id")
-        out.append(entry.id.uuidString.lowercased())
+        out.append(entry.id.lowercaseString)
         out.append("\",\n")
         out.field("modified")
         ExchangeDates.appendUTCMilliseconds(entry.modified, to: &out.bytes)
@@ -114,27 +115,61 @@ private struct EntryObject {
 
     private static let hex = Array("0123456789abcdef".utf8)
 
-    /// The string's UTF-8 with JSONEncoder's escapes; runs without any are copied whole.
+    /// The string's UTF-8 with JSONEncoder's escapes; runs without any are copied whole, and
+    /// found eight bytes at a time (an entry's text is nearly all of an export).
     mutating func escape(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return }
+            let n = utf8.count
             var runStart = 0
-            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-                runStart = i + 1
-                switch byte {
-                case 0x22: bytes += [0x5C, 0x22]
-                case 0x5C: bytes += [0x5C, 0x5C]
-                case 0x08: bytes += [0x5C, UInt8(ascii: "b")]
-                case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
-                case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
-                case 0x0C: bytes += [0x5C, UInt8(ascii: "f")]
-                case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
-                default:
-                    bytes += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 15)]]
+            var i = 0
+            while i < n {
+                if i + 8 <= n, !Self.mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
+                    continue
                 }
+                let byte = base[i]
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: i - runStart))
+                    appendEscape(byte)
+                    runStart = i + 1
+                }
+                i += 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: n - runStart))
+        }
+    }
+
+    /// False only when none of the eight bytes of `word` is a control character, `"` or `\\`
+    /// (true may be a false alarm, which the byte test then clears).
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        // Any byte below 0x20 (exact for a bound up to 0x80), or equal to 0x22 or 0x5C.
+        return (word &- ones &* 0x20) & ~word & highs != 0 || hasZeroByte(word ^ (ones &* 0x22))
+            || hasZeroByte(word ^ (ones &* 0x5C))
+    }
+
+    /// The escape of one byte that needs one, appended without an array per escape.
+    private mutating func appendEscape(_ byte: UInt8) {
+        bytes.append(0x5C)
+        switch byte {
+        case 0x22: bytes.append(0x22)
+        case 0x5C: bytes.append(0x5C)
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        default:
+            bytes.append(UInt8(ascii: "u"))
+            bytes.append(0x30)
+            bytes.append(0x30)
+            bytes.append(Self.hex[Int(byte >> 4)])
+            bytes.append(Self.hex[Int(byte & 15)])
         }
     }
 }

@@ -51,8 +51,12 @@ extension FileReader: EntryScanning {
     private func read(
         _ name: String, _ id: UUID, in dirFD: Int32, into buffer: ScanBuffer, _ body: (UnsafeRawBufferPointer) -> Void
     ) throws {
-        var fd = openat(dirFD, name, Self.flags | DurableFile.oNoAtime)
-        if fd < 0 && errno == EPERM { fd = openat(dirFD, name, Self.flags) }
+        // `withCString` lends the name's own bytes; passing the String to `openat` would copy it
+        // into a new array for every file.
+        let fd = name.withCString { path in
+            let fd = openat(dirFD, path, Self.flags | DurableFile.oNoAtime)
+            return fd < 0 && errno == EPERM ? openat(dirFD, path, Self.flags) : fd
+        }
         if fd >= 0 {
             var n: Int
             repeat { n = Glibc.read(fd, buffer.base, buffer.capacity) } while n < 0 && errno == EINTR

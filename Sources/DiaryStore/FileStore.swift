@@ -414,7 +414,7 @@ struct FileReader: StoreReader {
 
     /// One entry file, opened with `openat`: nil when it is gone, the same refusals as
     /// `DurableFile.read` (a symbolic link, not a regular file, larger than the read limit).
-    private static func readEntryFile(_ name: String, in dirFD: Int32, path: () -> String) throws -> [UInt8]? {
+    static func readEntryFile(_ name: String, in dirFD: Int32, path: () -> String) throws -> [UInt8]? {
         guard let fd = try DurableFile.openRegular(path: path(), { flags in openat(dirFD, name, flags) }) else {
             return nil
         }

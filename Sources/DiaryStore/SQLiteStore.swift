@@ -316,7 +316,10 @@ struct SQLiteReader: StoreReader {
         try IndexPageNumber.check(page, path: path)
         // The page number is read back for the same reason as an entry's id (see `readEntry`).
         let sql = "SELECT page, length(sealed), \(SQLiteSchema.bounded) FROM index_page WHERE page = ?"
-        guard let row = try Row.fetchOne(db, sql: sql, arguments: [ReadLimits.index, page]) else { return nil }
+        // Prepared once per connection: preparing it (and GRDB's authorizer pass) for each of
+        // the hundreds of pages a search opens cost more than reading them.
+        let statement = try db.cachedStatement(sql: sql)
+        guard let row = try Row.fetchOne(statement, arguments: [ReadLimits.index, page]) else { return nil }
         guard try SQLiteSchema.pageNumber(row[0] as DatabaseValue, path: path) == page else {
             throw StoreError.corrupt(path: path, detail: "index page \(page): the lookup returned another row")
         }

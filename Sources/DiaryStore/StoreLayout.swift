@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Finding, creating and opening the store inside a vault directory.
 ///
 /// A directory is a SQLite vault when it holds `vault.sqlite`, a files vault when it holds
@@ -83,6 +89,14 @@ public enum StoreLayout {
 
     /// What `directory` holds.
     static func inspect(_ directory: URL) throws -> Contents {
+        // A vault's marker is looked up by name first: a listing costs as much as the
+        // directory's size, and an import stages all its entries there (ext4 never shrinks a
+        // directory), so every command would pay for the largest import the vault ever had.
+        if let database = nameExists(SQLiteStore.databaseName, in: directory),
+            let header = nameExists(FileStore.headerName, in: directory), database != header
+        {
+            return .vault(database ? .sqlite : .files)
+        }
         guard let names = try DurableFile.names(in: directory) else { return .missing }
         let hasDatabase = names.contains(SQLiteStore.databaseName)
         let hasHeader = names.contains(FileStore.headerName)
@@ -112,6 +126,14 @@ public enum StoreLayout {
             guard pages.allSatisfy(ours) else { return .foreign }
         }
         return .leftovers
+    }
+
+    /// Whether `directory` lists `name` (any kind of file, not followed); nil when `lstat`
+    /// cannot tell, and the listing then decides as it always did.
+    private static func nameExists(_ name: String, in directory: URL) -> Bool? {
+        var info = stat()
+        if lstat(directory.appendingPathComponent(name).path, &info) == 0 { return true }
+        return errno == ENOENT ? false : nil
     }
 
     private static func removeLeftovers(in directory: URL) throws {

@@ -43,5 +43,26 @@ extension UUID {
         }
     }
 
+    /// `uuidString.lowercased()` (8-4-4-4-12), written from the 16 bytes: `uuidString` formats
+    /// through `snprintf` and `lowercased()` copies it again (an export writes one per entry,
+    /// the files store names one per read).
+    package var lowercaseString: String {
+        withUnsafeBytes(of: uuid) { raw in
+            String(unsafeUninitializedCapacity: 36) { out in
+                var at = 0
+                for (i, byte) in raw.enumerated() {
+                    if i == 4 || i == 6 || i == 8 || i == 10 {
+                        out[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    out[at] = Self.hexDigits[Int(byte >> 4)]
+                    out[at + 1] = Self.hexDigits[Int(byte & 0x0f)]
+                    at += 2
+                }
+                return at
+            }
+        }
+    }
+
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -5,7 +5,8 @@ import XCTest
 
 @testable import DiaryVault
 
-/// `UUID.compactHex`: the form of ids in file names and short-id prefixes.
+/// `UUID.compactHex` and `UUID.lowercaseString`: the forms of ids in file names, short-id
+/// prefixes and the JSON export.
 final class UUIDHexTests: XCTestCase {
     func testCompactHexIsTheLowercaseUUIDStringWithoutDashes() throws {
         let known = try XCTUnwrap(UUID(uuidString: "1B4E28BA-2FA1-11D2-883F-0016D3CCA427"))
@@ -13,6 +14,16 @@ final class UUIDHexTests: XCTestCase {
         for _ in 0..<1000 {
             let id = UUID()
             XCTAssertEqual(id.compactHex, id.uuidString.lowercased().replacingOccurrences(of: "-", with: ""))
+        }
+    }
+
+    func testLowercaseStringIsTheLowercaseUUIDString() throws {
+        let known = try XCTUnwrap(UUID(uuidString: "1B4E28BA-2FA1-11D2-883F-0016D3CCA427"))
+        XCTAssertEqual(known.lowercaseString, "1b4e28ba-2fa1-11d2-883f-0016d3cca427")
+        for _ in 0..<1000 {
+            let id = UUID()
+            XCTAssertEqual(id.lowercaseString, id.uuidString.lowercased())
+            XCTAssertEqual(id.lowercaseString, FileStore.fileName(for: id))
         }
     }
 }

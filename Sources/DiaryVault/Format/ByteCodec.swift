@@ -58,12 +58,26 @@ package struct ByteReader {
         return Array(bytes[offset..<offset + n])
     }
 
-    package mutating func u8() throws -> UInt8 { try take(1)[0] }
+    package mutating func u8() throws -> UInt8 {
+        guard remaining >= 1 else { throw FormatError.truncated }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
     package mutating func u16() throws -> UInt16 { try bigEndian() }
     package mutating func u32() throws -> UInt32 { try bigEndian() }
     package mutating func u64() throws -> UInt64 { try bigEndian() }
     package mutating func i64() throws -> Int64 { Int64(bitPattern: try bigEndian()) }
-    package mutating func uuid() throws -> UUID { UUID(bytes: try take(16)) }
+    package mutating func uuid() throws -> UUID {
+        guard remaining >= 16 else { throw FormatError.truncated }
+        defer { offset += 16 }
+        let b = bytes
+        let o = offset
+        return UUID(
+            uuid: (
+                b[o], b[o + 1], b[o + 2], b[o + 3], b[o + 4], b[o + 5], b[o + 6], b[o + 7],
+                b[o + 8], b[o + 9], b[o + 10], b[o + 11], b[o + 12], b[o + 13], b[o + 14], b[o + 15]
+            ))
+    }
 
     /// A time (i64 milliseconds), refused outside `Date.storableMilliseconds`: a Date holds
     /// it as a Double, so a larger value would not survive re-encoding (and near the i64
@@ -86,15 +100,23 @@ package struct ByteReader {
         guard isAtEnd else { throw FormatError.trailingBytes }
     }
 
+    /// Validated in place: an entry's text is copied once, into its String.
     private mutating func utf8(count: Int) throws -> String {
-        let raw = try take(count)
-        guard let s = String(validating: raw, as: UTF8.self) else { throw FormatError.invalidUTF8 }
+        guard count >= 0, count <= remaining else { throw FormatError.truncated }
+        defer { offset += count }
+        let s = bytes[offset..<offset + count].withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+        guard let s else { throw FormatError.invalidUTF8 }
         return s
     }
 
+    /// Read in place: no array per number (an index root has four per page).
     private mutating func bigEndian<T: FixedWidthInteger>() throws -> T {
-        let raw = try take(MemoryLayout<T>.size)
-        return raw.reduce(T(0)) { ($0 << 8) | T($1) }
+        let n = MemoryLayout<T>.size
+        guard n <= remaining else { throw FormatError.truncated }
+        defer { offset += n }
+        var value = T(0)
+        for i in offset..<offset + n { value = value << 8 | T(bytes[i]) }
+        return value
     }
 }
 

@@ -246,27 +246,10 @@ final class SealedIndex {
         return (PagedIndex(root: root), .ok, sealed)
     }
 
-    /// Opens the given sealed pages against what `root` records of each; nil if any is absent,
-    /// is not the copy the root names, or fails to open.
+    /// Opens the given sealed pages against what `root` records of each (`PageOpener`); nil if
+    /// any is absent, is not the copy the root names, or fails to open.
     private func open(_ sealedPages: [(Int, [UInt8]?)], against root: PagedIndex) -> [IndexPage]? {
-        var opened: [IndexPage] = []
-        for (number, sealed) in sealedPages {
-            guard let sealed, let record = root.records[number], SealTag(record.tag).matches(sealed),
-                let page = try? openPage(sealed, number: number, version: root.version, record: record)
-            else { return nil }
-            opened.append(page)
-        }
-        return opened
-    }
-
-    /// Opens a page and checks it against what the root says of it (rows and newest row).
-    private func openPage(_ sealed: [UInt8], number: Int, version: UInt8, record: PageRecord) throws -> IndexPage {
-        let page = try Envelope.open(
-            sealed, kind: .indexPage, objectID: IndexLayout.objectID(ofPage: number), vaultID: vaultID,
-            keyRing: keyRing, into: pageBuffer
-        ) { try IndexPage.decode($0, number: number, version: version, expectedCount: record.rows) }
-        guard page.newestKey() == record.newest else { throw FormatError.invalidField("newest row") }
-        return page
+        PageOpener(vaultID: vaultID, keyRing: keyRing, root: root).open(sealedPages, buffer: pageBuffer)
     }
 }
 
