@@ -32,6 +32,7 @@ final class PickCommandTests: XCTestCase {
             printf '%s\\n' "$@" > "$log.args"
             cat > "$log.in"
             [ -n "$STATUS" ] && exit "$STATUS"
+            if [ -n "$ASK_TTY" ]; then printf 'fzf-ask: ' > /dev/tty; read PICK < /dev/tty; fi
             line=$(sed -n "${PICK}p" "$log.in")
             id=$(printf '%s' "$line" | cut -f1)
             for a in "$@"; do case "$a" in --preview=*) p=${a#--preview=};; esac; done
@@ -106,6 +107,18 @@ final class PickCommandTests: XCTestCase {
         let failed = try box.run(["pick"], env: env)
         XCTAssertEqual(failed.status, 1)
         XCTAssertTrue(failed.stderr.contains("fzf failed (exit status 2)"), failed.stderr)
+    }
+
+    /// fzf reads the keys from the terminal: it must run in the terminal's foreground process
+    /// group (diary's own), or its first read stops it and `diary pick` never returns.
+    func testOnATerminalFzfReadsTheKeysAndTheChoiceIsPrinted() throws {
+        var env = try fakeFzf()
+        env["ASK_TTY"] = "1"
+        let ids = try box.listJSON().map { $0["id"] as! String }
+        let chosen = box.root.appendingPathComponent("chosen")
+        let run = try box.runOnTerminal(["pick"], answers: [("fzf-ask: ", "2")], env: env, stdoutTo: chosen)
+        XCTAssertEqual(run.status, 0, run.shown)
+        XCTAssertEqual(try String(contentsOf: chosen, encoding: .utf8), ids[1] + "\n")
     }
 
     func testWithoutFzfAnErrorNamesThePackage() throws {

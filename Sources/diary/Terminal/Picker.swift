@@ -53,33 +53,33 @@ enum Picker {
     static func quoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
 
     /// Runs fzf on `lines` and returns what was chosen.
+    ///
+    /// fzf is started with `posix_spawn` in diary's own process group, as the editor and the
+    /// pager are: Foundation's `Process` puts its child in a group of its own, which is not the
+    /// terminal's foreground group, so fzf's first read of the terminal stopped it (SIGTTIN)
+    /// and diary waited for ever.
     static func choose(_ lines: [String], fzf: URL, preview: String) throws -> Choice {
-        let process = Process()
-        process.executableURL = fzf
-        process.arguments = [
-            "--delimiter=\t", "--with-nth=2..", "--no-multi", "--tiebreak=index", "--layout=reverse",
+        let arguments = [
+            fzf.path, "--delimiter=\t", "--with-nth=2..", "--no-multi", "--tiebreak=index", "--layout=reverse",
             "--prompt=diary> ", "--preview=\(preview)", "--preview-window=right,55%,wrap",
         ]
         // fzf runs the preview with $SHELL; the command above is quoted for /bin/sh.
         var environment = ProcessInfo.processInfo.environment
         environment["SHELL"] = "/bin/sh"
-        process.environment = environment
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
+        let child = try FzfChild.start(arguments, environment: environment)
         // Written while fzf reads, so a long diary cannot fill the pipe and stall both.
         let writer = DispatchGroup()
         let text = Data((lines.joined(separator: "\n") + "\n").utf8)
         DispatchQueue.global().async(group: writer) {
-            try? input.fileHandleForWriting.write(contentsOf: text)
-            try? input.fileHandleForWriting.close()
+            let input = FileHandle(fileDescriptor: child.input, closeOnDealloc: true)
+            try? input.write(contentsOf: text)
+            try? input.close()
         }
-        let chosen = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let output = FileHandle(fileDescriptor: child.output, closeOnDealloc: true)
+        let chosen = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
         writer.wait()
-        return choice(status: process.terminationStatus, output: chosen)
+        let status = child.wait()
+        return choice(status: status, output: chosen)
     }
 
     /// What fzf's `status` and `output` (the chosen line) mean.
