@@ -56,7 +56,7 @@ enum ConfigWording {
     static func describe(_ problem: ConfigValueProblem) -> String {
         switch problem {
         case .empty: "it is empty"
-        case .controlCharacter: "it holds a control character"
+        case .controlCharacter: "it holds a control or invisible format character (a newline, a bidi override)"
         case .notOneOf(let words): "it must be one of: " + words.joined(separator: ", ")
         case .badDuration: "not a duration (90s, 15m, 8h, 1h30m; at most 30 days)"
         case .badName: "a name is letters, digits, - and _ (at most 64), starting with a letter or digit"
