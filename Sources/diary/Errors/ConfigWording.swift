@@ -21,6 +21,12 @@ enum ConfigWording {
             return fileReport(path, nil, "not UTF-8 text (or holds a NUL byte)")
         case .tooLarge(let path, let limit):
             return fileReport(path, nil, "larger than \(limit / 1024) KiB; a config file is a few lines")
+        case .notRegularFile(let path):
+            return fileReport(path, nil, "not a regular file (a FIFO, a socket, a device or a directory)")
+        case .danglingLink(let path, let target):
+            return fileReport(
+                path, nil, "a symbolic link to \(target), which does not exist",
+                hint: "make that file, or remove the link; diary writes through a link, never over it")
         case .io(let path, let code):
             return ErrorReport(message: "\(path): \(String(cString: strerror(code)))", hint: nil, code: .failure)
         case .unknownSettingName(let name):
