@@ -43,6 +43,17 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertTrue(try box.ok(["config", "unset", "color"]).stderr.contains("was not set"))
     }
 
+    func testUnsettingTheDefaultJournalsEntrySaysTheDefaultWentWithIt() throws {
+        try box.ok(["journal", "add", "work", "/srv/work-diary"])
+        try box.ok(["journal", "add", "home", "/srv/home-diary"])
+        try box.ok(["journal", "default", "work"])
+        let other = try box.ok(["config", "unset", "journals.home"])
+        XCTAssertFalse(other.stderr.contains("default"), other.stderr)
+        let unset = try box.ok(["config", "unset", "journals.work"])
+        XCTAssertTrue(unset.stderr.contains("it was the default journal: there is no default now"), unset.stderr)
+        XCTAssertEqual(try box.run(["config", "get", "journal"]).status, 1)
+    }
+
     func testASymbolicLinkedFileStaysALinkAndAFIFOIsRefusedAtOnce() throws {
         let dotfiles = box.root.appendingPathComponent("dotfiles.toml")
         try Data("store = \"files\"\n".utf8).write(to: dotfiles)

@@ -137,9 +137,15 @@ struct ConfigUnset: ParsableCommand {
             Output.note("'\(name.text)' was not set")
             return
         }
-        try ConfigFile(environment: Settings.environment).update { (config: inout DiaryConfig) throws(ConfigError) in
-            _ = config.unset(name)
+        guard case .journal(let journal) = name else {
+            try ConfigFile(environment: Settings.environment).update {
+                (config: inout DiaryConfig) throws(ConfigError) in
+                _ = config.unset(name)
+            }
+            return
         }
+        // As `diary journal remove`, which says when the default went with the journal.
+        try JournalRemove.forget(journal)
     }
 }
 
