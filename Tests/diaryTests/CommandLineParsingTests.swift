@@ -55,6 +55,13 @@ final class CommandLineParsingTests: XCTestCase {
         XCTAssertEqual(prepare(["-j"]), .missingValue(option: "-j"))
     }
 
+    func testTheJournalsNameMayBeJoinedToDashJ() throws {
+        for args in [["-jwork", "list"], ["list", "-jwork"], ["-jwork", "--vault=/v", "list"]] {
+            XCTAssertEqual((try parsed(args) as? List)?.global.journal, "work", "\(args)")
+        }
+        XCTAssertEqual((try parsed(["-jwork", "config", "list"]) as? ConfigList)?.global.journal, "work")
+    }
+
     func testAGlobalOptionGivenTwiceTakesTheLastWhereverItIs() throws {
         for (args, vault) in [
             (["--vault", "/missing", "list", "--vault", "/v"], "/v"),

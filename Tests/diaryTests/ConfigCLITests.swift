@@ -43,6 +43,42 @@ final class ConfigCLITests: XCTestCase {
         XCTAssertTrue(try box.ok(["config", "unset", "color"]).stderr.contains("was not set"))
     }
 
+    func testUnsettingTheDefaultJournalsEntrySaysTheDefaultWentWithIt() throws {
+        try box.ok(["journal", "add", "work", "/srv/work-diary"])
+        try box.ok(["journal", "add", "home", "/srv/home-diary"])
+        try box.ok(["journal", "default", "work"])
+        let other = try box.ok(["config", "unset", "journals.home"])
+        XCTAssertFalse(other.stderr.contains("default"), other.stderr)
+        let unset = try box.ok(["config", "unset", "journals.work"])
+        XCTAssertTrue(unset.stderr.contains("it was the default journal: there is no default now"), unset.stderr)
+        XCTAssertEqual(try box.run(["config", "get", "journal"]).status, 1)
+    }
+
+    func testASymbolicLinkedFileStaysALinkAndAFIFOIsRefusedAtOnce() throws {
+        let dotfiles = box.root.appendingPathComponent("dotfiles.toml")
+        try Data("store = \"files\"\n".utf8).write(to: dotfiles)
+        try FileManager.default.createDirectory(
+            at: configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: configFile.path, withDestinationPath: dotfiles.path)
+        try box.ok(["journal", "add", "work", "/srv/work-diary"])
+        try box.ok(["config", "set", "color", "never"])
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: configFile.path), dotfiles.path)
+        XCTAssertEqual(
+            try box.ok(["config", "list"]).stdout, "store = files\ncolor = never\njournals.work = /srv/work-diary\n")
+
+        try FileManager.default.removeItem(at: dotfiles)
+        let dangling = try box.run(["config", "set", "color", "auto"])
+        XCTAssertEqual(dangling.status, 1)
+        XCTAssertTrue(
+            dangling.stderr.contains("a symbolic link to \(dotfiles.path), which does not exist"), dangling.stderr)
+
+        try FileManager.default.removeItem(at: configFile)
+        XCTAssertEqual(mkfifo(configFile.path, 0o600), 0)
+        let fifo = try box.run(["config", "list"])
+        XCTAssertEqual(fifo.status, 1)
+        XCTAssertTrue(fifo.stderr.contains("\(configFile.path): not a regular file"), fifo.stderr)
+    }
+
     func testABrokenFileStopsACommandNamingItsLine() throws {
         try FileManager.default.createDirectory(
             at: configFile.deletingLastPathComponent(), withIntermediateDirectories: true)

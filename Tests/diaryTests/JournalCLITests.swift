@@ -28,8 +28,10 @@ final class JournalCLITests: XCTestCase {
         XCTAssertTrue(made.stderr.contains("registered it as the journal 'work'"), made.stderr)
         try box.ok(["-j", "work", "new", "A meeting"])
         try box.ok(["new", "--journal", "work", "Another meeting"])
+        try box.ok(["-jwork", "new", "A joined meeting"])
         let listed = try box.ok(["list", "-j", "work"]).stdout
         XCTAssertTrue(listed.contains("A meeting") && listed.contains("Another meeting"), listed)
+        XCTAssertEqual(try box.ok(["list", "-jwork"]).stdout, listed)
         XCTAssertFalse(listed.contains("A personal day"), "-j wins over $DIARY_VAULT: \(listed)")
         XCTAssertFalse(try titles([]).contains("meeting"), "$DIARY_VAULT without -j")
 

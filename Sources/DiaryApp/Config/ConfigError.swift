@@ -15,6 +15,11 @@ public enum ConfigError: Error, Equatable {
     case notText(path: String)
     /// The file is larger than `limit` bytes (`ConfigFile.maximumSize`).
     case tooLarge(path: String, limit: Int)
+    /// The file (`path`, or the file its links end at) is a FIFO, a socket, a device or a
+    /// directory, not a regular file.
+    case notRegularFile(path: String)
+    /// The file is a symbolic link whose chain ends at `target`, which does not exist.
+    case danglingLink(path: String, target: String)
     /// The file (or its directory) cannot be read or written; `errno`.
     case io(path: String, errno: Int32)
     /// A key given to `diary config` that diary does not know.

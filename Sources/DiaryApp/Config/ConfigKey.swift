@@ -40,6 +40,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .color:
             return ColorSetting(rawValue: value) == nil ? .notOneOf(ColorSetting.allCases.map(\.rawValue)) : nil
         case .dateFormat:
+            // `list` prints it: a bidi override would reorder the line around it.
+            if value.unicodeScalars.contains(where: TemplateName.isHidden) { return .controlCharacter }
             return DatePattern.isUsable(value) ? nil : .badDatePattern
         }
     }
@@ -49,7 +51,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
 public enum ConfigValueProblem: Equatable, Sendable {
     /// An empty string.
     case empty
-    /// A control character (a newline, an escape) inside.
+    /// A control character (a newline, an escape) inside, or for `date.format` a format one
+    /// (a bidi override: `TemplateName.isHidden`).
     case controlCharacter
     /// Not one of these words.
     case notOneOf([String])
@@ -97,16 +100,9 @@ public enum JournalName {
 /// for a template's name): not empty, no white space at either end, no control character, at
 /// most 200 UTF-8 bytes. Whether such a template exists is `new`'s to say, with the vault open.
 public enum TemplateNameRule {
-    public static let maximumBytes = 200
+    public static let maximumBytes = TemplateName.maximumBytes
 
-    public static func isValid(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, let last = name.unicodeScalars.last,
-            name.utf8.count <= maximumBytes
-        else { return false }
-        let spaces = CharacterSet.whitespacesAndNewlines
-        return !spaces.contains(first) && !spaces.contains(last)
-            && !name.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
-    }
+    public static func isValid(_ name: String) -> Bool { TemplateName.isValid(name) }
 }
 
 /// `date.format`: a pattern in the syntax of Foundation's `DateFormatter.dateFormat`.

@@ -93,8 +93,10 @@ struct KeyLines {
 
     init(_ text: String) {
         var table: [String] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+        // Split on the scalar: as Characters, "\r\n" is one, unequal to "\n", and a CRLF file
+        // would be one line. The `\r` left at a line's end is trimmed with the white space.
+        for (index, raw) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = String(Substring(raw)).trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[") {
                 guard let end = line.firstIndex(of: "]") else { continue }

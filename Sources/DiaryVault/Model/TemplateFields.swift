@@ -35,7 +35,14 @@ public enum TemplateName {
         {
             return false
         }
-        return !scalars.contains { CharacterSet.controlCharacters.contains($0) }
+        return !scalars.contains(where: isHidden)
+    }
+
+    /// True for a scalar a name must not hold: a control character (a newline, an escape) or a
+    /// format one (a bidi override, a zero-width space), which would change or hide what a
+    /// line printed around it shows. Also the rule for other one-line settings (`date.format`).
+    public static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        CharacterSet.controlCharacters.contains(scalar)
     }
 
     /// True when `prompt` can be remembered: one line (no control character but a tab), not

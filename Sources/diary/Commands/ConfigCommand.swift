@@ -24,8 +24,8 @@ struct ConfigCommand: ParsableCommand {
               date.format      list's and show's dates, a pattern: yyyy-MM-dd HH:mm
               journals.NAME    a named journal's vault directory (see `diary journal`)
 
-            `set` and `unset` rewrite the whole file (atomically, mode 0600); comments in it are \
-            not kept.
+            `set` and `unset` rewrite the whole file (atomically; a new file is mode 0600, and a \
+            symbolic link is kept: the file it points to is rewritten); comments in it are not kept.
 
             EXAMPLE
               diary config set unlock.timeout 30m
@@ -137,9 +137,15 @@ struct ConfigUnset: ParsableCommand {
             Output.note("'\(name.text)' was not set")
             return
         }
-        try ConfigFile(environment: Settings.environment).update { (config: inout DiaryConfig) throws(ConfigError) in
-            _ = config.unset(name)
+        guard case .journal(let journal) = name else {
+            try ConfigFile(environment: Settings.environment).update {
+                (config: inout DiaryConfig) throws(ConfigError) in
+                _ = config.unset(name)
+            }
+            return
         }
+        // As `diary journal remove`, which says when the default went with the journal.
+        try JournalRemove.forget(journal)
     }
 }
 

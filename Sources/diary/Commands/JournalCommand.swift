@@ -106,11 +106,19 @@ struct JournalRemove: ParsableCommand {
 
     func run() throws {
         let path = Settings.current.journals[name]
+        try Self.forget(name) {
+            Output.note("forgot the journal '\(name)'; its vault at \(Printable.escaped(path ?? "?")) is kept")
+        }
+    }
+
+    /// Removes `name` from the config file, then says `done` and, when it was the default
+    /// journal, that there is no default now (also for `diary config unset journals.NAME`).
+    static func forget(_ name: String, done: () -> Void = {}) throws {
         var wasDefault = false
         try ConfigFile(environment: Settings.environment).update { (config: inout DiaryConfig) throws(ConfigError) in
             wasDefault = try config.removeJournal(name)
         }
-        Output.note("forgot the journal '\(name)'; its vault at \(Printable.escaped(path ?? "?")) is kept")
+        done()
         if wasDefault { Output.note("it was the default journal: there is no default now") }
     }
 }

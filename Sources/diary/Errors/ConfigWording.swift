@@ -21,6 +21,12 @@ enum ConfigWording {
             return fileReport(path, nil, "not UTF-8 text (or holds a NUL byte)")
         case .tooLarge(let path, let limit):
             return fileReport(path, nil, "larger than \(limit / 1024) KiB; a config file is a few lines")
+        case .notRegularFile(let path):
+            return fileReport(path, nil, "not a regular file (a FIFO, a socket, a device or a directory)")
+        case .danglingLink(let path, let target):
+            return fileReport(
+                path, nil, "a symbolic link to \(target), which does not exist",
+                hint: "make that file, or remove the link; diary writes through a link, never over it")
         case .io(let path, let code):
             return ErrorReport(message: "\(path): \(String(cString: strerror(code)))", hint: nil, code: .failure)
         case .unknownSettingName(let name):
@@ -56,7 +62,7 @@ enum ConfigWording {
     static func describe(_ problem: ConfigValueProblem) -> String {
         switch problem {
         case .empty: "it is empty"
-        case .controlCharacter: "it holds a control character"
+        case .controlCharacter: "it holds a control or invisible format character (a newline, a bidi override)"
         case .notOneOf(let words): "it must be one of: " + words.joined(separator: ", ")
         case .badDuration: "not a duration (90s, 15m, 8h, 1h30m; at most 30 days)"
         case .badName: "a name is letters, digits, - and _ (at most 64), starting with a letter or digit"

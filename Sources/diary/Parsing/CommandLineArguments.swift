@@ -4,7 +4,7 @@ import DiaryApp
 /// ArgumentParser does not do:
 ///
 /// - options every command takes may come before the command (`diary --vault X list`, as
-///   `git -C dir log`): they are moved to just after the command's name, so ArgumentParser
+///   `git -C dir log`; `-jwork` as `-j work`): they are moved to just after the command's name, so ArgumentParser
 ///   sees `diary list --vault X`. Their order is kept, so an option given twice is decided
 ///   the same way wherever it was written: the last one wins, as for any option;
 /// - a mistyped command gets a suggestion (`unknown command 'lsit'. Did you mean 'list'?`).
@@ -37,7 +37,7 @@ enum CommandLineArguments {
                 guard i + 1 < arguments.count else { return .missingValue(option: word) }
                 leading += [word, arguments[i + 1]]
                 i += 2
-            } else if globalOptions.contains(where: { word.hasPrefix($0 + "=") }) {
+            } else if globalOptions.contains(where: { word.hasPrefix($0 + "=") }) || isJoinedJournal(word) {
                 leading.append(word)
                 i += 1
             } else {
@@ -60,6 +60,10 @@ enum CommandLineArguments {
         }
         return .parse([command] + leading + arguments[(i + 1)...])
     }
+
+    /// `-jwork`: `-j work` written as one word, as `-j` takes it after the command too
+    /// (`GlobalOptions.journal` allows a joined value).
+    private static func isJoinedJournal(_ word: String) -> Bool { word.hasPrefix("-j") && word.count > 2 }
 
     private static func unknown(_ word: String, _ suggested: [String]) -> Prepared {
         .unknownCommand(word, suggestions: EditDistance.nearest(word, among: suggested) ?? [])

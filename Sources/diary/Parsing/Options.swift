@@ -17,7 +17,7 @@ struct GlobalOptions: ParsableArguments {
     var vault: String?
 
     @Option(
-        name: [.customShort("j"), .long],
+        name: [.customShort("j", allowingJoined: true), .long],
         help: ArgumentHelp(
             "The vault of this named journal (`diary journal list`); not with --vault.",
             valueName: "name"),

@@ -110,6 +110,28 @@ final class ConfigParserTests: XCTestCase {
             .badValue(path: "/c.toml", key: "editor", line: 1, problem: .controlCharacter))
     }
 
+    func testADatePatternWithAFormatCharacterIsRefusedAsATemplateNameIs() {
+        for hidden in ["\u{202E}", "\u{200B}", "\u{2066}"] {
+            XCTAssertFalse(TemplateNameRule.isValid("a\(hidden)b"))
+            XCTAssertEqual(
+                error("# c\n[date]\nformat = \"yyyy\(hidden)-MM-dd\"\n"),
+                .badValue(path: "/c.toml", key: "date.format", line: 3, problem: .controlCharacter))
+            var config = DiaryConfig()
+            XCTAssertEqual(config.set(.dateFormat, to: "yyyy\(hidden)-MM-dd"), .controlCharacter)
+            XCTAssertNil(config.dateFormat)
+        }
+        var config = DiaryConfig()
+        XCTAssertNil(config.set(.dateFormat, to: "d. MMMM yyyy"))
+    }
+
+    func testLineNumbersAreRightWithCRLFLineEndings() {
+        XCTAssertEqual(
+            error("# c\r\n\r\n[unlock]\r\nmax = \"forever\"\r\n"),
+            .badValue(path: "/c.toml", key: "unlock.max", line: 4, problem: .badDuration))
+        XCTAssertEqual(
+            error("# c\r\ncolour = \"auto\"\r\n"), .unknownKey(path: "/c.toml", key: "colour", line: 2))
+    }
+
     func testAKeyInAnInlineTableIsPlacedOnItsTablesLine() {
         XCTAssertEqual(
             error("store = \"files\"\nunlock = { timeout = \"5m\", idle = \"5m\" }\n"),
