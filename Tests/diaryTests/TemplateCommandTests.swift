@@ -35,7 +35,7 @@ final class TemplateCommandTests: XCTestCase {
         XCTAssertEqual(try box.ok(["template", "show", "EVENING"]).stdout, Self.evening + "\n")
 
         let duplicate = try box.run(["template", "add", "Evening"], stdin: Data("x".utf8))
-        XCTAssertEqual(duplicate.status, 1)
+        XCTAssertEqual(duplicate.status, 64, "a duplicate name is bad input, as --help groups it")
         XCTAssertTrue(duplicate.stderr.contains("diary: error: a template called 'Evening' exists already"))
         XCTAssertEqual(try box.run(["template", "add", " padded"], stdin: Data("x".utf8)).status, 64)
         XCTAssertEqual(try box.run(["template", "add", "empty"], stdin: Data(" \n".utf8)).status, 1)
