@@ -32,7 +32,7 @@ final class TemplateCommandTests: XCTestCase {
         try add("evening", Self.evening)
         try add("Morning", "Good morning {date}\n")
         XCTAssertEqual(try box.ok(["template", "list"]).stdout, "evening\nMorning\n")
-        XCTAssertEqual(try box.ok(["template", "show", "EVENING"]).stdout, Self.evening + "\n")
+        XCTAssertEqual(try box.ok(["template", "show", "EVENING"]).stdout, Self.evening)
 
         let duplicate = try box.run(["template", "add", "Evening"], stdin: Data("x".utf8))
         XCTAssertEqual(duplicate.status, 64, "a duplicate name is bad input, as --help groups it")
@@ -45,6 +45,18 @@ final class TemplateCommandTests: XCTestCase {
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(unknown.stderr.contains("no template is called 'noon'"), unknown.stderr)
         XCTAssertEqual(try box.ok(["template", "list"]).stdout, "evening\nMorning\n", "nothing else was stored")
+    }
+
+    /// `template show` into a pipe gives back the stored bytes, so a round trip through
+    /// `template add` stores the same text, with or without a final newline.
+    func testShowIntoAPipeRoundTripsByteForByte() throws {
+        for (n, text) in [Self.evening, "no final newline {date}"].enumerated() {
+            try add("a\(n)", text)
+            let shown = try box.ok(["template", "show", "a\(n)"]).stdout
+            XCTAssertEqual(shown, text)
+            try add("b\(n)", shown)
+            XCTAssertEqual(try box.ok(["template", "show", "b\(n)"]).stdout, text)
+        }
     }
 
     /// `new --template` opens the editor even with stdin given, on the expanded template; the
@@ -89,7 +101,7 @@ final class TemplateCommandTests: XCTestCase {
         XCTAssertTrue(unchanged.stderr.contains("unchanged"), unchanged.stderr)
         XCTAssertEqual(try String(contentsOfFile: seen, encoding: .utf8), Self.evening)
         try box.ok(["template", "edit", "evening"], env: ["EDITOR": try editor(appending: "E")])
-        XCTAssertEqual(try box.ok(["template", "show", "evening"]).stdout, Self.evening + "E\n\n")
+        XCTAssertEqual(try box.ok(["template", "show", "evening"]).stdout, Self.evening + "E\n")
 
         let unconfirmed = try box.run(["template", "remove", "evening"])
         XCTAssertEqual(unconfirmed.status, 64, unconfirmed.stderr)

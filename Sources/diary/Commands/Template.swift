@@ -107,8 +107,11 @@ struct TemplateShow: ParsableCommand {
 
     func run() throws {
         let template = try global.session().openVault().template(named: name)
-        let terminal = isatty(STDOUT_FILENO) == 1
-        Output.data(terminal ? Printable.escaped(template.text, keeping: Printable.layout) : template.text)
+        // Byte for byte into a pipe, without the newline `Output.data` adds: `template show a |
+        // template add b` must store the same text, round after round.
+        guard isatty(STDOUT_FILENO) == 1 else { return Output.write(template.text, to: STDOUT_FILENO) }
+        let shown = Printable.escaped(template.text, keeping: Printable.layout)
+        Output.write(shown.hasSuffix("\n") ? shown : shown + "\n", to: STDOUT_FILENO)
     }
 }
 
