@@ -40,7 +40,10 @@ final class TemplateCommandTests: XCTestCase {
         XCTAssertEqual(try box.run(["template", "add", " padded"], stdin: Data("x".utf8)).status, 64)
         XCTAssertEqual(try box.run(["template", "add", "empty"], stdin: Data(" \n".utf8)).status, 1)
         let long = "x\n---prompts---\n" + String(repeating: "p", count: 1025)
-        XCTAssertEqual(try box.run(["template", "add", "long"], stdin: Data(long.utf8)).status, 67)
+        let refused = try box.run(["template", "add", "long"], stdin: Data(long.utf8))
+        XCTAssertEqual(refused.status, 67)
+        XCTAssertTrue(
+            refused.stderr.contains("diary: error: line 3: a prompt is longer than 1024 bytes"), refused.stderr)
         let unknown = try box.run(["template", "show", "noon"])
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(unknown.stderr.contains("no template is called 'noon'"), unknown.stderr)
@@ -57,6 +60,38 @@ final class TemplateCommandTests: XCTestCase {
             try add("b\(n)", shown)
             XCTAssertEqual(try box.ok(["template", "show", "b\(n)"]).stdout, text)
         }
+    }
+
+    /// A text refused from the editor (a prompt too long) is not lost: on the terminal diary
+    /// names the line and reopens the editor on the very text saved; declined, nothing is stored
+    /// and the status is 67.
+    func testARefusedEditIsOfferedAgainOnTheSameText() throws {
+        let long = String(repeating: "p", count: 1025)
+        let count = box.root.appendingPathComponent("opened").path
+        // First opening: writes a prompt too long. Later ones: record what they were given, then
+        // shorten the prompt.
+        let editor = try box.script(
+            """
+            echo x >> '\(count)'
+            if [ "$(wc -l < '\(count)')" -eq 1 ]; then printf 'Evening\n---prompts---\n\(long)\n' > "$1"; exit 0; fi
+            cat "$1" > '\(seen)'
+            printf 'Evening\n---prompts---\nshort\n' > "$1"
+            """, name: "ed-long.sh")
+        let again = try box.runOnTerminal(
+            ["template", "add", "evening"], answers: [("Edit the template again? [y/N] ", "y")],
+            env: ["EDITOR": editor])
+        XCTAssertEqual(again.status, 0, again.shown)
+        XCTAssertTrue(again.shown.contains("line 3: a prompt is longer than 1024 bytes"), again.shown)
+        XCTAssertEqual(try String(contentsOfFile: seen, encoding: .utf8), "Evening\n---prompts---\n\(long)\n")
+        XCTAssertEqual(try box.ok(["template", "show", "evening"]).stdout, "Evening\n---prompts---\nshort")
+
+        try FileManager.default.removeItem(atPath: count)
+        let declined = try box.runOnTerminal(
+            ["template", "add", "other"], answers: [("Edit the template again? [y/N] ", "n")],
+            env: ["EDITOR": editor])
+        XCTAssertEqual(declined.status, 67, declined.shown)
+        XCTAssertEqual(try box.ok(["template", "list"]).stdout, "evening\n")
+        XCTAssertEqual(try box.editorLeftovers(), [])
     }
 
     /// `new --template` opens the editor even with stdin given, on the expanded template; the

@@ -40,8 +40,9 @@ struct TemplateAdd: ParsableCommand {
             ($VISUAL, else $EDITOR, else vi). Text left empty in the editor stores nothing \
             (status 0); empty stdin stores nothing (status 1). A name another template has \
             (letter case ignored) is refused, as is a name with a control character, white \
-            space at either end, or over 200 bytes (status 64). A prompt line over 1024 bytes is \
-            refused (status 67).
+            space at either end, or over 200 bytes (status 64). A prompt line over 1024 bytes, or \
+            holding a control character, is refused (status 67), and the error names its line; \
+            from the editor, diary then offers to reopen it on the text you saved.
 
             EXAMPLE
               printf '{weekday}\\n\\n{prompt}\\n---prompts---\\nWhat went well?\\nWhat surprised you?\\n' \\
@@ -63,14 +64,16 @@ struct TemplateAdd: ParsableCommand {
         }
         let text: String
         if TTY.stdinIsTerminal {
-            // Stored after the editor's file is wiped: a text kept for `diary recover` would
-            // come back as an entry, not as a template.
-            text = try Editor.edit("", limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: nil))
-            if EntryText.isBlank(text) { return Output.note("the template was left empty; nothing was stored") }
+            switch try TemplateInput.edit("", owner: .init(vault: vault.id, entry: nil)) {
+            case .text(let saved): text = saved
+            case .empty, .unchanged: return Output.note("the template was left empty; nothing was stored")
+            }
         } else {
+            // Refused here, the text is still the user's: it came from stdin.
             text = try StdinText.read(limit: Vault.maximumTextBytes)
+            try TemplateInput.check(text)
         }
-        let stored = try TemplateNames.store(name: name, text: text, in: vault)
+        let stored = try vault.addTemplate(name: name, text: text)
         Output.note("added template \"\(stored.name)\"")
     }
 }
@@ -115,24 +118,11 @@ struct TemplateShow: ParsableCommand {
     }
 }
 
-/// What `template add` and `template edit` share: the checks before anything is written.
+/// The check on a template's name, before the vault is opened.
 enum TemplateNames {
     static func validate(_ name: String) throws {
         guard TemplateName.isValid(name) else {
             throw ValidationError(VaultError.invalidTemplateName(name, limit: TemplateName.maximumBytes).description)
-        }
-    }
-
-    /// Refuses a prompt line that could not be remembered, then stores the new template.
-    static func store(name: String, text: String, in vault: Vault) throws -> Template {
-        try checkPrompts(text)
-        try TextInput.check(text, limit: Vault.maximumTextBytes)
-        return try vault.addTemplate(name: name, text: text)
-    }
-
-    static func checkPrompts(_ text: String) throws {
-        if TemplateText(parsing: text).invalidPrompt != nil {
-            throw VaultError.invalidPrompt(limit: TemplateName.maximumPromptBytes)
         }
     }
 }
