@@ -118,6 +118,22 @@ final class TemplateCommandTests: XCTestCase {
         XCTAssertEqual(try box.listJSON().count, 6)
     }
 
+    /// `echo … | diary new --template` on a terminal: the editor reads the terminal, not the
+    /// pipe (vim would run the piped text as keystrokes).
+    func testTheEditorReadsTheTerminalWhenStdinIsAPipe() throws {
+        try add("evening", Self.evening)
+        let editor = try box.script(
+            "if [ -t 0 ]; then echo terminal; else echo pipe; fi > '\(seen)'\nprintf 'written\\n' >> \"$1\"",
+            name: "ed-stdin.sh")
+        let command = "printf 'piped\\n' | exec '\(DiarySandbox.binary.path)' new --template evening"
+        let run = try box.runPython(
+            DiarySandbox.terminalDriver, named: "terminal_driver.py", ["0", "0", "", "/bin/sh", "2", "-c", command],
+            env: ["EDITOR": editor])
+        XCTAssertEqual(run.status, 0, run.shown)
+        XCTAssertEqual(try String(contentsOfFile: seen, encoding: .utf8), "terminal\n")
+        XCTAssertEqual(try box.listJSON().count, 1)
+    }
+
     func testAnUnchangedTemplateStoresNothingAndExitsZero() throws {
         try add("evening", Self.evening)
         let result = try box.ok(["new", "--template", "evening"], env: ["EDITOR": try editor(appending: nil)])
