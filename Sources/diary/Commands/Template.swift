@@ -51,7 +51,7 @@ struct TemplateAdd: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The template's name.")
+    @Argument(help: "The new template's name.")
     var name: String
 
     func validate() throws { try TemplateNames.validate(name) }
@@ -105,7 +105,7 @@ struct TemplateShow: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The template's name.")
+    @Argument(help: "The template's name.", completion: EntryCompletion.templates)
     var name: String
 
     func run() throws {

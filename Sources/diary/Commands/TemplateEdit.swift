@@ -18,7 +18,7 @@ struct TemplateEdit: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The template's name.")
+    @Argument(help: "The template's name.", completion: EntryCompletion.templates)
     var name: String
 
     func run() throws {
@@ -48,7 +48,7 @@ struct TemplateRemove: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The template's name.")
+    @Argument(help: "The template's name.", completion: EntryCompletion.templates)
     var name: String
 
     @Flag(help: "Do not ask.")
