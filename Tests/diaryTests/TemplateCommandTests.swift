@@ -177,7 +177,12 @@ final class TemplateCommandTests: XCTestCase {
         XCTAssertTrue(exported.contains(entryID))
         XCTAssertFalse(exported.contains("lakes"))
         XCTAssertTrue(try box.ok(["stats", "--json"]).stdout.contains("\"entries\" : 1"))
-        try box.ok(["verify"])
+        XCTAssertTrue(try box.ok(["verify"]).stderr.contains("ok: 1 entry and 1 template, no damage"))
+        XCTAssertTrue(try box.ok(["reindex"]).stderr.contains("reindexed 1 entry and 1 template"))
+        let backup = box.root.appendingPathComponent("t.diarybak").path
+        try box.ok(["backup", backup])
+        let restored = try box.ok(["restore", backup, "--to", box.root.appendingPathComponent("back").path])
+        XCTAssertTrue(restored.stderr.contains("restored 1 entry and 1 template into"), restored.stderr)
         let templateID = try XCTUnwrap(templateID())
         for args in [["show", templateID], ["edit", String(templateID.prefix(8))], ["delete", templateID, "--yes"]] {
             let result = try box.run(args, env: ["EDITOR": try editor(appending: "x")])
