@@ -90,6 +90,7 @@ final class TemplateCommandTests: XCTestCase {
             ["template", "add", "other"], answers: [("Edit the template again? [y/N] ", "n")],
             env: ["EDITOR": editor])
         XCTAssertEqual(declined.status, 67, declined.shown)
+        XCTAssertEqual(declined.shown.components(separatedBy: "a prompt is longer").count, 2, "said once")
         XCTAssertEqual(try box.ok(["template", "list"]).stdout, "evening\n")
         XCTAssertEqual(try box.editorLeftovers(), [])
     }

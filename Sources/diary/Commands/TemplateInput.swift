@@ -49,12 +49,16 @@ enum TemplateInput {
                 if EntryText.isBlank(saved) { return .saved(.empty) }
                 if saved == original { return .saved(.unchanged) }
                 guard let problem = problem(saved) else { return .saved(.text(saved)) }
-                return askAgain(problem) ? .again(saved) : .refused(problem)
+                guard let tty = TTY.open() else { return .refused(problem) }
+                Output.error(ErrorReport(problem)?.message ?? "\(problem)")
+                return tty.confirm("Edit the template again?") ? .again(saved) : .declined(problem)
             }
             switch outcome {
             case .saved(let saved): return saved
             case .again(let text): start = text
             case .refused(let problem): throw problem
+            // Already said on the terminal: only the status is left to give.
+            case .declined(let problem): throw SilentExit(code: ErrorReport(problem)?.code ?? .inputRefused)
             }
         }
     }
@@ -63,12 +67,6 @@ enum TemplateInput {
         case saved(Saved)
         case again(String)
         case refused(Error)
-    }
-
-    /// Says `problem` and asks whether to reopen the editor; false without a terminal.
-    private static func askAgain(_ problem: Error) -> Bool {
-        guard let tty = TTY.open() else { return false }
-        Output.error(ErrorReport(problem)?.message ?? "\(problem)")
-        return tty.confirm("Edit the template again?")
+        case declined(Error)
     }
 }
