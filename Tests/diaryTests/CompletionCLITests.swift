@@ -26,7 +26,8 @@ final class CompletionCLITests: XCTestCase {
         _ command: String, _ argument: String, _ words: [String], shell: String = "bash"
     ) throws -> DiaryResult {
         let cursor = String(words.last!.count)
-        let args = ["---completion", command, "--", argument, String(words.count - 1), cursor] + words
+        let path = command.split(separator: " ").map(String.init)  // "template show": a subcommand's path
+        let args = ["---completion"] + path + ["--", argument, String(words.count - 1), cursor] + words
         return try box.run(args, env: ["SAP_SHELL": shell])
     }
 
@@ -90,6 +91,26 @@ final class CompletionCLITests: XCTestCase {
         XCTAssertEqual(try candidates("show", "positional@0", ["diary", "show", ""]), short, "the default vault")
         try box.ok(["lock"])
         XCTAssertEqual(try candidates("show", "positional@0", ["diary", "show", ""]), [], "locked again")
+    }
+
+    /// Template names complete after `new --template` and `template show|edit|remove`, from
+    /// the unlocked vault only; what was typed matches in any letter case.
+    func testTemplateNamesComeFromTheUnlockedVault() throws {
+        for name in ["evening", "Morning", "mood"] {
+            try box.ok(["template", "add", name], stdin: Data("{date}\n".utf8))
+        }
+        XCTAssertEqual(try candidates("new", "--template", ["diary", "new", "--template", ""]), [])
+        try box.ok(["unlock", "--passphrase-file", pass])
+        defer { _ = try? box.run(["lock"]) }
+        box.environment["DIARY_PASSPHRASE_FILE"] = ""
+        XCTAssertEqual(
+            try candidates("new", "--template", ["diary", "new", "--template", ""]), ["evening", "mood", "Morning"])
+        for command in ["show", "edit", "remove"] {
+            XCTAssertEqual(
+                try candidates("template \(command)", "positional@0", ["diary", "template", command, "m"]),
+                ["mood", "Morning"], command)
+        }
+        XCTAssertEqual(try candidates("show", "positional@0", ["diary", "show", ""]), short, "no template among ids")
     }
 
     /// The generated bash script itself, driven as bash's programmable completion does, with

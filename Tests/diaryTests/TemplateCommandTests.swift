@@ -32,19 +32,67 @@ final class TemplateCommandTests: XCTestCase {
         try add("evening", Self.evening)
         try add("Morning", "Good morning {date}\n")
         XCTAssertEqual(try box.ok(["template", "list"]).stdout, "evening\nMorning\n")
-        XCTAssertEqual(try box.ok(["template", "show", "EVENING"]).stdout, Self.evening + "\n")
+        XCTAssertEqual(try box.ok(["template", "show", "EVENING"]).stdout, Self.evening)
 
         let duplicate = try box.run(["template", "add", "Evening"], stdin: Data("x".utf8))
-        XCTAssertEqual(duplicate.status, 1)
+        XCTAssertEqual(duplicate.status, 64, "a duplicate name is bad input, as --help groups it")
         XCTAssertTrue(duplicate.stderr.contains("diary: error: a template called 'Evening' exists already"))
         XCTAssertEqual(try box.run(["template", "add", " padded"], stdin: Data("x".utf8)).status, 64)
         XCTAssertEqual(try box.run(["template", "add", "empty"], stdin: Data(" \n".utf8)).status, 1)
         let long = "x\n---prompts---\n" + String(repeating: "p", count: 1025)
-        XCTAssertEqual(try box.run(["template", "add", "long"], stdin: Data(long.utf8)).status, 67)
+        let refused = try box.run(["template", "add", "long"], stdin: Data(long.utf8))
+        XCTAssertEqual(refused.status, 67)
+        XCTAssertTrue(
+            refused.stderr.contains("diary: error: line 3: a prompt is longer than 1024 bytes"), refused.stderr)
         let unknown = try box.run(["template", "show", "noon"])
         XCTAssertEqual(unknown.status, 1)
         XCTAssertTrue(unknown.stderr.contains("no template is called 'noon'"), unknown.stderr)
         XCTAssertEqual(try box.ok(["template", "list"]).stdout, "evening\nMorning\n", "nothing else was stored")
+    }
+
+    /// `template show` into a pipe gives back the stored bytes, so a round trip through
+    /// `template add` stores the same text, with or without a final newline.
+    func testShowIntoAPipeRoundTripsByteForByte() throws {
+        for (n, text) in [Self.evening, "no final newline {date}"].enumerated() {
+            try add("a\(n)", text)
+            let shown = try box.ok(["template", "show", "a\(n)"]).stdout
+            XCTAssertEqual(shown, text)
+            try add("b\(n)", shown)
+            XCTAssertEqual(try box.ok(["template", "show", "b\(n)"]).stdout, text)
+        }
+    }
+
+    /// A text refused from the editor (a prompt too long) is not lost: on the terminal diary
+    /// names the line and reopens the editor on the very text saved; declined, nothing is stored
+    /// and the status is 67.
+    func testARefusedEditIsOfferedAgainOnTheSameText() throws {
+        let long = String(repeating: "p", count: 1025)
+        let count = box.root.appendingPathComponent("opened").path
+        // First opening: writes a prompt too long. Later ones: record what they were given, then
+        // shorten the prompt.
+        let editor = try box.script(
+            """
+            echo x >> '\(count)'
+            if [ "$(wc -l < '\(count)')" -eq 1 ]; then printf 'Evening\n---prompts---\n\(long)\n' > "$1"; exit 0; fi
+            cat "$1" > '\(seen)'
+            printf 'Evening\n---prompts---\nshort\n' > "$1"
+            """, name: "ed-long.sh")
+        let again = try box.runOnTerminal(
+            ["template", "add", "evening"], answers: [("Edit the template again? [y/N] ", "y")],
+            env: ["EDITOR": editor])
+        XCTAssertEqual(again.status, 0, again.shown)
+        XCTAssertTrue(again.shown.contains("line 3: a prompt is longer than 1024 bytes"), again.shown)
+        XCTAssertEqual(try String(contentsOfFile: seen, encoding: .utf8), "Evening\n---prompts---\n\(long)\n")
+        XCTAssertEqual(try box.ok(["template", "show", "evening"]).stdout, "Evening\n---prompts---\nshort")
+
+        try FileManager.default.removeItem(atPath: count)
+        let declined = try box.runOnTerminal(
+            ["template", "add", "other"], answers: [("Edit the template again? [y/N] ", "n")],
+            env: ["EDITOR": editor])
+        XCTAssertEqual(declined.status, 67, declined.shown)
+        XCTAssertEqual(declined.shown.components(separatedBy: "a prompt is longer").count, 2, "said once")
+        XCTAssertEqual(try box.ok(["template", "list"]).stdout, "evening\n")
+        XCTAssertEqual(try box.editorLeftovers(), [])
     }
 
     /// `new --template` opens the editor even with stdin given, on the expanded template; the
@@ -71,6 +119,22 @@ final class TemplateCommandTests: XCTestCase {
         XCTAssertEqual(try box.listJSON().count, 6)
     }
 
+    /// `echo … | diary new --template` on a terminal: the editor reads the terminal, not the
+    /// pipe (vim would run the piped text as keystrokes).
+    func testTheEditorReadsTheTerminalWhenStdinIsAPipe() throws {
+        try add("evening", Self.evening)
+        let editor = try box.script(
+            "if [ -t 0 ]; then echo terminal; else echo pipe; fi > '\(seen)'\nprintf 'written\\n' >> \"$1\"",
+            name: "ed-stdin.sh")
+        let command = "printf 'piped\\n' | exec '\(DiarySandbox.binary.path)' new --template evening"
+        let run = try box.runPython(
+            DiarySandbox.terminalDriver, named: "terminal_driver.py", ["0", "0", "", "/bin/sh", "2", "-c", command],
+            env: ["EDITOR": editor])
+        XCTAssertEqual(run.status, 0, run.shown)
+        XCTAssertEqual(try String(contentsOfFile: seen, encoding: .utf8), "terminal\n")
+        XCTAssertEqual(try box.listJSON().count, 1)
+    }
+
     func testAnUnchangedTemplateStoresNothingAndExitsZero() throws {
         try add("evening", Self.evening)
         let result = try box.ok(["new", "--template", "evening"], env: ["EDITOR": try editor(appending: nil)])
@@ -89,7 +153,7 @@ final class TemplateCommandTests: XCTestCase {
         XCTAssertTrue(unchanged.stderr.contains("unchanged"), unchanged.stderr)
         XCTAssertEqual(try String(contentsOfFile: seen, encoding: .utf8), Self.evening)
         try box.ok(["template", "edit", "evening"], env: ["EDITOR": try editor(appending: "E")])
-        XCTAssertEqual(try box.ok(["template", "show", "evening"]).stdout, Self.evening + "E\n\n")
+        XCTAssertEqual(try box.ok(["template", "show", "evening"]).stdout, Self.evening + "E\n")
 
         let unconfirmed = try box.run(["template", "remove", "evening"])
         XCTAssertEqual(unconfirmed.status, 64, unconfirmed.stderr)
@@ -114,7 +178,12 @@ final class TemplateCommandTests: XCTestCase {
         XCTAssertTrue(exported.contains(entryID))
         XCTAssertFalse(exported.contains("lakes"))
         XCTAssertTrue(try box.ok(["stats", "--json"]).stdout.contains("\"entries\" : 1"))
-        try box.ok(["verify"])
+        XCTAssertTrue(try box.ok(["verify"]).stderr.contains("ok: 1 entry and 1 template, no damage"))
+        XCTAssertTrue(try box.ok(["reindex"]).stderr.contains("reindexed 1 entry and 1 template"))
+        let backup = box.root.appendingPathComponent("t.diarybak").path
+        try box.ok(["backup", backup])
+        let restored = try box.ok(["restore", backup, "--to", box.root.appendingPathComponent("back").path])
+        XCTAssertTrue(restored.stderr.contains("restored 1 entry and 1 template into"), restored.stderr)
         let templateID = try XCTUnwrap(templateID())
         for args in [["show", templateID], ["edit", String(templateID.prefix(8))], ["delete", templateID, "--yes"]] {
             let result = try box.run(args, env: ["EDITOR": try editor(appending: "x")])

@@ -11,15 +11,23 @@ public struct TemplateText: Equatable, Sendable {
     public let body: String
     /// Trimmed, in order, duplicates kept once.
     public let prompts: [String]
+    /// The line, counted from 1 in the whole text, of the first prompt that cannot be
+    /// remembered (see `invalidPrompt`), so that a refusal can point at it.
+    public let invalidPromptLine: Int?
 
     public init(parsing text: String) {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard let marker = lines.firstIndex(where: { Self.trimmed($0) == Self.promptsMarker }) else {
             body = text
             prompts = []
+            invalidPromptLine = nil
             return
         }
         body = lines[..<marker].joined(separator: "\n")
+        invalidPromptLine = lines.indices.dropFirst(marker + 1).first { index in
+            let prompt = Self.trimmed(lines[index])
+            return !prompt.isEmpty && !TemplateName.isValidPrompt(prompt)
+        }.map { $0 + 1 }
         var seen = Set<String>()
         prompts = lines[(marker + 1)...].map(Self.trimmed).filter { !$0.isEmpty && seen.insert($0).inserted }
     }

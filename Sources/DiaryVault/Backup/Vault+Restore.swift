@@ -33,11 +33,13 @@ extension Vault {
         let verifier = Verifier(vaultID: opened.header.vaultID, keyRing: opened.ring)
         let expected = verifier.expectations(sealedIndex: reader.index, indexPages: reader.indexPages)
         damage += expected.damage
-        try forEachBackupEntry(reader, verifier: verifier, expected: expected) { record, _, verdict in
-            if let found = Verifier.damage(verdict, id: record.id) { damage.append(located(found, record)) }
+        var templates = 0
+        try forEachBackupEntry(reader, verifier: verifier, expected: expected) { record, _, judged in
+            if let found = Verifier.damage(judged.verdict, id: record.id) { damage.append(located(found, record)) }
+            if judged.isTemplate { templates += 1 }
         }
         damage += Verifier.missing(expected, present: Set(reader.entries.map(\.id)))
-        return VerifyReport(checkedEntries: reader.entries.count, damaged: damage)
+        return VerifyReport(checkedEntries: reader.entries.count, checkedTemplates: templates, damaged: damage)
     }
 
     /// Restores a backup into a new vault at `directory` (missing or empty), after checking
@@ -197,11 +199,11 @@ extension Vault {
     /// Reads each entry record back from the file and authenticates it on its own.
     private static func forEachBackupEntry(
         _ reader: BackupReader, verifier: Verifier, expected: Verifier.Expectations,
-        _ body: (BackupReader.EntryRecord, [UInt8], Verifier.Verdict) throws -> Void
+        _ body: (BackupReader.EntryRecord, [UInt8], (verdict: Verifier.Verdict, isTemplate: Bool)) throws -> Void
     ) throws {
         for record in reader.entries {
             let sealed = try reader.payload(of: record)
-            try body(record, sealed, verifier.verdict(id: record.id, sealed: sealed, expectations: expected))
+            try body(record, sealed, verifier.judge(id: record.id, sealed: sealed, expectations: expected))
         }
     }
 

@@ -41,12 +41,16 @@ public struct Damage: Sendable, Equatable, CustomStringConvertible {
 
 /// The result of `verify`: how many entries were checked and what is damaged.
 public struct VerifyReport: Sendable, Equatable {
+    /// Every sealed entry object checked, templates (stored as entry objects) included.
     public var checkedEntries: Int
+    /// How many of `checkedEntries` opened as templates.
+    public var checkedTemplates: Int
     public var damaged: [Damage]
     public var isClean: Bool { damaged.isEmpty }
 
-    public init(checkedEntries: Int, damaged: [Damage]) {
+    public init(checkedEntries: Int, checkedTemplates: Int = 0, damaged: [Damage]) {
         self.checkedEntries = checkedEntries
+        self.checkedTemplates = checkedTemplates
         self.damaged = damaged
     }
 }
@@ -109,16 +113,25 @@ package struct Verifier {
     }
 
     package func verdict(id: UUID, sealed: [UInt8], expectations: Expectations) -> Verdict {
+        judge(id: id, sealed: sealed, expectations: expectations).verdict
+    }
+
+    /// The verdict, and whether the object opened as a template (so a report can count
+    /// entries and templates apart).
+    package func judge(id: UUID, sealed: [UInt8], expectations: Expectations) -> (verdict: Verdict, isTemplate: Bool) {
+        let isTemplate: Bool
         do {
-            _ = try EntryCodec.decode(
-                Envelope.open(sealed, kind: .entry, objectID: id, vaultID: vaultID, keyRing: keyRing),
-                id: id, textLimit: Vault.maximumTextBytes)
+            isTemplate =
+                try EntryCodec.decode(
+                    Envelope.open(sealed, kind: .entry, objectID: id, vaultID: vaultID, keyRing: keyRing),
+                    id: id, textLimit: Vault.maximumTextBytes
+                ).template != nil
         } catch {
-            return .damaged("\(error)")
+            return (.damaged("\(error)"), false)
         }
-        guard expectations.covers(id), let rows = expectations.rows else { return .intact }
-        guard let recorded = rows[id] else { return .notInIndex }
-        return recorded.matches(sealed) ? .intact : .replayed
+        guard expectations.covers(id), let rows = expectations.rows else { return (.intact, isTemplate) }
+        guard let recorded = rows[id] else { return (.notInIndex, isTemplate) }
+        return (recorded.matches(sealed) ? .intact : .replayed, isTemplate)
     }
 
     /// The damage a verdict stands for, if any.
@@ -205,7 +218,7 @@ extension Vault {
                 try scan.flush()
                 let damage = expected.damage + scan.damage + Verifier.missing(expected, present: scan.present)
                 var report = VerifyReport(
-                    checkedEntries: scan.checked,
+                    checkedEntries: scan.checked, checkedTemplates: scan.templates,
                     damaged: damage.sorted { $0.description < $1.description } + scan.lookupDamage)
                 do {
                     _ = try VaultHeader.decode(reader.readHeader())

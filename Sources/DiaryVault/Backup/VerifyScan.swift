@@ -19,6 +19,8 @@ struct VerifyScan {
     private(set) var present = Set<UUID>()
     /// Entries seen (a damaged store may show one id twice).
     private(set) var checked = 0
+    /// Of those, the ones that opened as templates.
+    private(set) var templates = 0
     private var pending: [(UUID, [UInt8])] = []
 
     init(
@@ -38,11 +40,12 @@ struct VerifyScan {
     /// Judges what is pending.
     mutating func flush() throws {
         let (verifier, expected) = (verifier, expected)
-        let verdicts = ParallelBatch.map(pending) { verifier.verdict(id: $0.0, sealed: $0.1, expectations: expected) }
+        let judged = ParallelBatch.map(pending) { verifier.judge(id: $0.0, sealed: $0.1, expectations: expected) }
         var intact: [(UUID, [UInt8])] = []
-        for ((id, sealed), verdict) in zip(pending, verdicts) {
+        for ((id, sealed), (verdict, isTemplate)) in zip(pending, judged) {
             present.insert(id)
             checked += 1
+            if isTemplate { templates += 1 }
             if let found = Verifier.damage(verdict, id: id) {
                 damage.append(found)
             } else {

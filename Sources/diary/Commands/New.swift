@@ -95,7 +95,8 @@ struct New: ParsableCommand {
 
     @Option(
         name: .customLong("template"),
-        help: ArgumentHelp("Start in the editor from this template (`diary template list`).", valueName: "name"))
+        help: ArgumentHelp("Start in the editor from this template (`diary template list`).", valueName: "name"),
+        completion: EntryCompletion.templates)
     var templateOption: String?
 
     func validate() throws {

@@ -48,6 +48,7 @@ struct Reindex: ParsableCommand {
             try session.acceptOlderState(of: vault)
         }
         let count = try vault.reindex(minimumGeneration: report.seenGeneration ?? 0)
-        Output.note("reindexed \(count) entr\(count == 1 ? "y" : "ies")")
+        let templates = try vault.templates().count
+        Output.note("reindexed \(EntryCountWords.describe(entries: count - templates, templates: templates))")
     }
 }

@@ -67,8 +67,7 @@ struct Restore: ParsableCommand {
             }
             try session.restored(vault)
             Self.lockStaleAgent(of: vault, session: session)
-            let count = vault.entryCount
-            Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(Printable.escaped(target.path))")
+            Output.note("restored \(try Self.counted(vault)) into \(Printable.escaped(target.path))")
             VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
             return
         }
@@ -77,7 +76,7 @@ struct Restore: ParsableCommand {
         }
         try session.restored(report.vault)
         Self.lockStaleAgent(of: report.vault, session: session)
-        let count = report.vault.entryCount
+        let count = report.vault.entryCount - (try report.vault.templates().count)
         // What was lost goes to stderr (talk, not data): the restored vault is the result.
         for lost in report.lost { Output.note("lost: \(lost.description)") }
         if !report.lost.isEmpty {
@@ -88,8 +87,14 @@ struct Restore: ParsableCommand {
         if !report.damage.isEmpty {
             for found in report.damage { Output.warning("damaged, nothing lost: \(found.description)") }
         }
-        Output.note("restored \(count) entr\(count == 1 ? "y" : "ies") into \(Printable.escaped(target.path))")
+        Output.note("restored \(try Self.counted(report.vault)) into \(Printable.escaped(target.path))")
         VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
+    }
+
+    /// What a restored vault holds, entries and templates apart.
+    private static func counted(_ vault: Vault) throws -> String {
+        let templates = try vault.templates().count
+        return EntryCountWords.describe(entries: vault.entryCount - templates, templates: templates)
     }
 
     /// Ends the unlock agent still running for the path restored into when its key is not the

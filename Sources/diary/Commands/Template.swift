@@ -40,8 +40,9 @@ struct TemplateAdd: ParsableCommand {
             ($VISUAL, else $EDITOR, else vi). Text left empty in the editor stores nothing \
             (status 0); empty stdin stores nothing (status 1). A name another template has \
             (letter case ignored) is refused, as is a name with a control character, white \
-            space at either end, or over 200 bytes (status 64). A prompt line over 1024 bytes is \
-            refused (status 67).
+            space at either end, or over 200 bytes (status 64). A prompt line over 1024 bytes, or \
+            holding a control character, is refused (status 67), and the error names its line; \
+            from the editor, diary then offers to reopen it on the text you saved.
 
             EXAMPLE
               printf '{weekday}\\n\\n{prompt}\\n---prompts---\\nWhat went well?\\nWhat surprised you?\\n' \\
@@ -50,7 +51,7 @@ struct TemplateAdd: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The template's name.")
+    @Argument(help: "The new template's name.")
     var name: String
 
     func validate() throws { try TemplateNames.validate(name) }
@@ -63,14 +64,16 @@ struct TemplateAdd: ParsableCommand {
         }
         let text: String
         if TTY.stdinIsTerminal {
-            // Stored after the editor's file is wiped: a text kept for `diary recover` would
-            // come back as an entry, not as a template.
-            text = try Editor.edit("", limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: nil))
-            if EntryText.isBlank(text) { return Output.note("the template was left empty; nothing was stored") }
+            switch try TemplateInput.edit("", owner: .init(vault: vault.id, entry: nil)) {
+            case .text(let saved): text = saved
+            case .empty, .unchanged: return Output.note("the template was left empty; nothing was stored")
+            }
         } else {
+            // Refused here, the text is still the user's: it came from stdin.
             text = try StdinText.read(limit: Vault.maximumTextBytes)
+            try TemplateInput.check(text)
         }
-        let stored = try TemplateNames.store(name: name, text: text, in: vault)
+        let stored = try vault.addTemplate(name: name, text: text)
         Output.note("added template \"\(stored.name)\"")
     }
 }
@@ -102,34 +105,24 @@ struct TemplateShow: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The template's name.")
+    @Argument(help: "The template's name.", completion: EntryCompletion.templates)
     var name: String
 
     func run() throws {
         let template = try global.session().openVault().template(named: name)
-        let terminal = isatty(STDOUT_FILENO) == 1
-        Output.data(terminal ? Printable.escaped(template.text, keeping: Printable.layout) : template.text)
+        // Byte for byte into a pipe, without the newline `Output.data` adds: `template show a |
+        // template add b` must store the same text, round after round.
+        guard isatty(STDOUT_FILENO) == 1 else { return Output.write(template.text, to: STDOUT_FILENO) }
+        let shown = Printable.escaped(template.text, keeping: Printable.layout)
+        Output.write(shown.hasSuffix("\n") ? shown : shown + "\n", to: STDOUT_FILENO)
     }
 }
 
-/// What `template add` and `template edit` share: the checks before anything is written.
+/// The check on a template's name, before the vault is opened.
 enum TemplateNames {
     static func validate(_ name: String) throws {
         guard TemplateName.isValid(name) else {
             throw ValidationError(VaultError.invalidTemplateName(name, limit: TemplateName.maximumBytes).description)
-        }
-    }
-
-    /// Refuses a prompt line that could not be remembered, then stores the new template.
-    static func store(name: String, text: String, in vault: Vault) throws -> Template {
-        try checkPrompts(text)
-        try TextInput.check(text, limit: Vault.maximumTextBytes)
-        return try vault.addTemplate(name: name, text: text)
-    }
-
-    static func checkPrompts(_ text: String) throws {
-        if TemplateText(parsing: text).invalidPrompt != nil {
-            throw VaultError.invalidPrompt(limit: TemplateName.maximumPromptBytes)
         }
     }
 }

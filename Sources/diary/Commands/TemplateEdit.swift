@@ -11,24 +11,25 @@ struct TemplateEdit: ParsableCommand {
         discussion: """
             Opens the template's text as written (placeholders and prompt list included). Saving \
             it unchanged, or leaving it empty, changes nothing (status 0). The prompt memory \
-            stays: prompts used lately are still avoided.
+            stays: prompts used lately are still avoided. A text `template add` would refuse \
+            is refused here too; on a terminal, diary names the problem and offers to reopen \
+            the editor on the text you saved.
             """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The template's name.")
+    @Argument(help: "The template's name.", completion: EntryCompletion.templates)
     var name: String
 
     func run() throws {
         let vault = try global.session().openVault()
         let template = try vault.template(named: name)
-        // Stored after the editor's file is wiped, as `template add` does.
-        let text = try Editor.edit(
-            template.text, limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: nil))
-        if EntryText.isBlank(text) { return Output.note("the template was left empty; nothing was changed") }
-        if text == template.text { return Output.note("the template is unchanged") }
-        try TemplateNames.checkPrompts(text)
-        try TextInput.check(text, limit: Vault.maximumTextBytes)
+        let text: String
+        switch try TemplateInput.edit(template.text, owner: .init(vault: vault.id, entry: nil)) {
+        case .text(let saved): text = saved
+        case .empty: return Output.note("the template was left empty; nothing was changed")
+        case .unchanged: return Output.note("the template is unchanged")
+        }
         try vault.updateTemplate(template.id, text: text)
         Output.note("changed template \"\(template.name)\"")
     }
@@ -47,7 +48,7 @@ struct TemplateRemove: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: "The template's name.")
+    @Argument(help: "The template's name.", completion: EntryCompletion.templates)
     var name: String
 
     @Flag(help: "Do not ask.")

@@ -62,7 +62,9 @@ struct Verify: ParsableCommand {
             throw CLIError.damageFound(
                 count: report.damaged.count, reindexRepairs: report.damaged.contains(where: \.reindexRepairs))
         }
-        Output.note("ok: \(report.checkedEntries) entr\(report.checkedEntries == 1 ? "y" : "ies"), no damage")
+        let counted = EntryCountWords.describe(
+            entries: report.checkedEntries - report.checkedTemplates, templates: report.checkedTemplates)
+        Output.note("ok: \(counted), no damage")
     }
 
     /// Remembers (outside the vault) that a backup of this vault verified clean, for `diary

@@ -30,6 +30,9 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case tooLarge(bytes: Int, limit: Int)
     /// The text is empty after trimming: nothing is stored.
     case emptyText
+    /// A template's prompt line (`line`, counted from 1 in the whole text) could not be
+    /// remembered: over `limit` bytes, or holding a control character.
+    case invalidPrompt(line: Int, limit: Int)
     /// The editor exited with a failure status or was killed.
     case editorFailed(command: String, status: Int32)
     /// The editor's file was replaced by a link or a special file.
@@ -86,6 +89,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .tooLarge(let bytes, let limit):
             return "the text is \(bytes) bytes, more than the limit of \(limit) bytes; nothing was stored"
         case .emptyText: return "the text is empty; nothing was stored"
+        case .invalidPrompt(let line, let limit):
+            return "line \(line): a prompt is longer than \(limit) bytes or holds a control character"
         case .editorFailed(let command, let status):
             return "the editor '\(command)' failed (status \(status)); nothing was changed"
         case .notRegularFile(let path):
@@ -176,7 +181,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return .failure
         case .confirmationNeeded, .conflictMarkersLeft, .badInviteCode: return .usage
         case .noSuchFolder: return .failure
-        case .notUTF8, .tooLarge, .weakPassphrase: return .inputRefused
+        case .notUTF8, .tooLarge, .weakPassphrase, .invalidPrompt: return .inputRefused
         case .damageFound, .entriesLost, .backupDamageFound, .backedUpDamage, .salvagedWithLoss: return .damaged
         case .notEmpty, .initOccupied: return .alreadyExists
         case .wrongBackupPassphrase: return .wrongPassphrase

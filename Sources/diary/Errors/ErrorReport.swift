@@ -115,7 +115,7 @@ struct ErrorReport: Equatable {
         case .duplicateTemplate:
             self.init(
                 message: message, hint: "choose another name, or change it with `diary template edit`",
-                code: .failure)
+                code: .usage)
         case .invalidTemplateName:
             self.init(message: message, hint: nil, code: .usage)
         default:

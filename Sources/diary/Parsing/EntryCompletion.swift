@@ -4,7 +4,7 @@ import DiaryApp
 import DiaryVault
 import Foundation
 
-/// Shell completion of entry ids and tags, from the vault of the unlocked session.
+/// Shell completion of entry ids, tags and template names, from the vault of the unlocked session.
 ///
 /// The completion scripts call `diary ---completion ...` on each TAB; ArgumentParser then runs
 /// these closures with the words of the command line. They only ever ask the running agent for
@@ -12,7 +12,7 @@ import Foundation
 /// shell owns the terminal). A locked vault, a missing one, an agent that does not answer at
 /// once: no candidates and no message, as the shell expects.
 ///
-/// Only ids and tags are printed, both already visible to anyone who may list the vault.
+/// Only ids, tags and template names are printed, all already visible to anyone who may list the vault.
 enum EntryCompletion {
     /// Short ids (as `list` shows them, longer where two share 8 digits), newest first.
     static let ids = CompletionKind.custom { words, _, prefix in
@@ -29,6 +29,12 @@ enum EntryCompletion {
         let sign = prefix.hasPrefix("-") ? "-" : "+"
         let bare = prefix.first == "-" || prefix.first == "+" ? String(prefix.dropFirst()) : prefix
         return tagCandidates(summaries(words), prefix: bare).map { sign + $0 }
+    }
+
+    /// Template names, sorted as `template list` sorts them; letter case ignored in what was
+    /// typed (`new --template`, `template show|edit|remove`).
+    static let templates = CompletionKind.custom { words, _, prefix in
+        templateCandidates((try? openVault(words)?.templates().map(\.name)) ?? [], prefix: prefix)
     }
 
     /// How long the agent may take to answer a TAB.
@@ -62,16 +68,25 @@ enum EntryCompletion {
         return names.sorted().map { hash + $0 }
     }
 
+    static func templateCandidates(_ names: [String], prefix: String) -> [String] {
+        names.filter { TemplateName.key($0).hasPrefix(TemplateName.key(prefix)) }
+    }
+
     /// The entries of the vault the command line names, when its agent holds the key; else none.
     static func summaries(_ words: [String]) -> [EntrySummary] {
+        (try? openVault(words)?.list()) ?? []
+    }
+
+    /// The vault the command line names, when its agent holds the key; else nil.
+    private static func openVault(_ words: [String]) -> Vault? {
         guard let options = try? GlobalOptions.parse(vaultOption(in: words).map { ["--vault", $0] } ?? []),
             let sealed = try? SealedVault(at: options.vaultURL),
             let socket = try? UnlockAgent(environment: DiaryEnvironment()).socketURL(for: sealed.info.id),
             let held = try? AgentClient(socketURL: socket, timeout: agentTimeout).fetchKey(),
             held.vaultID == sealed.info.id,
             let vault = try? sealed.open(vaultKey: held.key, keyGeneration: held.generation)
-        else { return [] }
-        return (try? vault.list()) ?? []
+        else { return nil }
+        return vault
     }
 
     /// The last `--vault` value among the shell words, its quotes and backslashes undone (the

@@ -110,15 +110,22 @@ enum Editor {
         }
     }
 
-    /// Runs the editor attached to the terminal and waits; returns its exit status (128+signal
+    /// Runs the editor attached to the terminal (its stdin too, when ours is not one) and waits; returns its exit status (128+signal
     /// when it was killed, as shells report it).
     private static func run(_ editor: String, file: String) throws -> Int32 {
         // `exec` so the pid we wait for (and stop on SIGTERM) is the editor itself, not a shell.
         let args = ["/bin/sh", "-c", "exec \(editor)\(privacyFlags(for: editor)) \"$@\"", "sh", file]
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // Piped stdin (`echo x | diary new --template t`) would reach the editor as keystrokes
+        // (vim runs them): the editor reads the terminal instead, when there is one.
+        let terminal = TTY.stdinIsTerminal ? nil : TTY.open()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let terminal { posix_spawn_file_actions_adddup2(&actions, terminal.fd, STDIN_FILENO) }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ)
+        let rc = withExtendedLifetime(terminal) { posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ) }
         guard rc == 0 else { throw CLIError.system(what: "cannot start the editor '\(editor)'", errno: rc) }
         SignalCleanup.rememberChild(pid)
         defer { SignalCleanup.forgetChild() }

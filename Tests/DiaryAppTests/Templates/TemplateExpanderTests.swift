@@ -24,6 +24,16 @@ final class TemplateExpanderTests: XCTestCase {
         XCTAssertNotNil(TemplateText(parsing: "x\n---prompts---\n" + String(repeating: "p", count: 1025)).invalidPrompt)
     }
 
+    /// A refusal names the line of the first prompt that cannot be remembered, counted in the
+    /// whole text (blank lines and the body included); none without a list or a bad prompt.
+    func testTheFirstBadPromptIsFoundByItsLine() {
+        let long = String(repeating: "p", count: 1025)
+        XCTAssertEqual(TemplateText(parsing: "a\nb\n---prompts---\nok\n\n  \(long)\nbell\u{7}").invalidPromptLine, 6)
+        XCTAssertEqual(TemplateText(parsing: "---prompts---\nbell\u{7}\n\(long)").invalidPromptLine, 2)
+        XCTAssertNil(TemplateText(parsing: "a\n---prompts---\nok\n\nfine").invalidPromptLine)
+        XCTAssertNil(TemplateText(parsing: "\(long)\nno list").invalidPromptLine)
+    }
+
     func testPlaceholdersAreFilledInTheLocaleAndOthersStay() {
         var generator = SeededGenerator(seed: 1)
         let expanded = TemplateExpander.expand(
