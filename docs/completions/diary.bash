@@ -344,6 +344,7 @@ _diary_new() {
         return
         ;;
     '--template')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion new -- --template "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     esac
@@ -674,6 +675,14 @@ _diary_template_show() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion template show -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _diary_template_edit() {
@@ -698,6 +707,14 @@ _diary_template_edit() {
         return
         ;;
     esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion template edit -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
 }
 
 _diary_template_remove() {
@@ -719,6 +736,14 @@ _diary_template_remove() {
         ;;
     '--passphrase-file')
         __diary_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion template remove -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     esac

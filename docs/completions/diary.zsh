@@ -179,7 +179,7 @@ _diary_new() {
         '--date[The entry'\''s date\: 2024-02-22, 2024-02-22T15\:00, yesterday 9pm, 2 days ago, last monday, Feb 22; default now. A date without a time is that calendar day in every time zone.]:date:{__diary_complete "${___date[@]}"}'
         '*--tag[Tag the entry (repeatable).]:tag:{__diary_custom_complete ---completion new -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--star[Star the entry.]'
-        '--template[Start in the editor from this template (`diary template list`).]:name:'
+        '--template[Start in the editor from this template (`diary template list`).]:name:{__diary_custom_complete ---completion new -- --template "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -384,7 +384,7 @@ _diary_template_show() {
         '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
         '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion template show -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':name:'
+        ':name:{__diary_custom_complete ---completion template show -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -399,7 +399,7 @@ _diary_template_edit() {
         '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
         '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion template edit -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':name:'
+        ':name:{__diary_custom_complete ---completion template edit -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -414,7 +414,7 @@ _diary_template_remove() {
         '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
         '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion template remove -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
-        ':name:'
+        ':name:{__diary_custom_complete ---completion template remove -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--yes[Do not ask.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
