@@ -27,7 +27,7 @@ final class SyncTemplateTests: XCTestCase {
         try net.sync(0)
         let b = try net.join()
         XCTAssertEqual(try b.ok(["template", "list"]).stdout, "evening\n")
-        XCTAssertEqual(try b.ok(["template", "show", "evening"]).stdout, Self.evening + "\n")
+        XCTAssertEqual(try b.ok(["template", "show", "evening"]).stdout, Self.evening, "byte for byte")
         XCTAssertEqual(try b.listJSON().count, 1, "the template is no entry on the other machine either")
 
         // Both machines write from the template before syncing: each changes its memory.
