@@ -159,7 +159,7 @@ final class ImportExportLogicTests: VaultTestCase {
         let dir = path("md").path + "/"
         let destination = try ExportDestination(dir, format: .markdown)
         guard case .directory = destination else { return XCTFail("\(dir) is a directory: \(destination)") }
-        try destination.write(vault, try vault.list(EntryFilter()), format: .markdown)
+        try destination.write(vault, try vault.list(EntryFilter()).map(\.id), [], format: .markdown)
         let names = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         XCTAssertEqual(names.count, 2, "\(names)")
         XCTAssertTrue(names.allSatisfy { $0.hasSuffix(".md") }, "\(names)")
