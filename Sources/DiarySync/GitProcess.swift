@@ -49,6 +49,8 @@ enum GitProcess {
         }
         let watchdog = Watchdog()
         watchdog.arm(group: process.processIdentifier, after: timeout)
+        // ssh may ask for a passphrase on the terminal: it must be able to read it.
+        let handoff = TerminalHandoff.lend(to: process.processIdentifier)
         // stdout first, to its end, then stderr: with --quiet git writes little to stderr
         // (far below a pipe's 64 KiB), so it cannot block while stdout is read. A command
         // killed by the watchdog closes both.
@@ -62,6 +64,7 @@ enum GitProcess {
             try? handle.close()
         }
         exited.wait()
+        handoff?.takeBack()
         if watchdog.disarm() {
             throw SyncError.remoteUnusable(
                 .gitTimedOut(command: command(of: args), seconds: Int(timeout.rounded(.up))))
