@@ -17,6 +17,9 @@ import Darwin
 struct TerminalHandoff {
     private let terminal: Int32
     private let ownGroup: pid_t
+    /// The terminal's settings when it was lent: ssh turns echo off to ask, and one killed
+    /// while asking (the watchdog, Ctrl-C) cannot turn it back on.
+    private let settings: termios?
 
     /// Makes `group` the foreground group of diary's controlling terminal, or returns nil when
     /// diary has none or is not in the foreground. `group` is continued in case it read the
@@ -25,12 +28,14 @@ struct TerminalHandoff {
         let terminal = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard terminal >= 0 else { return nil }
         let ownGroup = getpgrp()
+        var settings = termios()
+        let saved = tcgetattr(terminal, &settings) == 0
         guard tcgetpgrp(terminal) == ownGroup, tcsetpgrp(terminal, group) == 0 else {
             close(terminal)
             return nil
         }
         kill(-group, SIGCONT)
-        return TerminalHandoff(terminal: terminal, ownGroup: ownGroup)
+        return TerminalHandoff(terminal: terminal, ownGroup: ownGroup, settings: saved ? settings : nil)
     }
 
     /// Takes the terminal back for diary's own group. diary is in the background until then,
@@ -42,6 +47,7 @@ struct TerminalHandoff {
         sigaddset(&block, SIGTTOU)
         pthread_sigmask(SIG_BLOCK, &block, &previous)
         _ = tcsetpgrp(terminal, ownGroup)
+        if var settings { _ = tcsetattr(terminal, TCSANOW, &settings) }
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         close(terminal)
     }

@@ -121,6 +121,17 @@ final class PickCommandTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: chosen, encoding: .utf8), ids[1] + "\n")
     }
 
+    /// Options from the user's FZF_DEFAULT_OPTS can print other lines before the chosen one
+    /// (`--print-query` the query, `--expect` the key): the id is the chosen line's, never a
+    /// query taken for an id.
+    func testTheIdComesFromTheChosenLineWhateverFzfPrintsBeforeIt() {
+        let id = "0F1E2D3C-4B5A-4968-8776-655443322110"
+        XCTAssertEqual(Picker.choice(status: 0, output: "entry 2\n\(id)\t2024  Walk\n"), .chosen(id: id))
+        XCTAssertEqual(Picker.choice(status: 0, output: "\nctrl-x\n\(id)\t2024  Walk\n"), .chosen(id: id))
+        XCTAssertEqual(Picker.choice(status: 0, output: "entry 2\n"), .nothingMatched)
+        XCTAssertEqual(Picker.choice(status: 0, output: "\(id)\t2024  Walk\n"), .chosen(id: id))
+    }
+
     func testWithoutFzfAnErrorNamesThePackage() throws {
         let result = try box.run(["pick"], env: ["PATH": bin.path + ":/nonexistent"])
         XCTAssertEqual(result.status, 1)

@@ -86,8 +86,12 @@ enum Picker {
     static func choice(status: Int32, output: String) -> Choice {
         switch status {
         case 0:
-            let id = output.prefix { $0 != "\t" && $0 != "\n" }
-            return id.isEmpty ? .nothingMatched : .chosen(id: String(id))
+            // The chosen line, not the first line: options in the user's FZF_DEFAULT_OPTS
+            // (`--print-query`, `--expect`) print other lines before it.
+            let id = output.split(separator: "\n").lazy
+                .map { $0.prefix { $0 != "\t" } }
+                .first { $0.count == 36 && UUID(uuidString: String($0)) != nil }
+            return id.map { .chosen(id: String($0)) } ?? .nothingMatched
         case 1: return .nothingMatched
         case 130: return .cancelled
         default: return .failed(status: status)
