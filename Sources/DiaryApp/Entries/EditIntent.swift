@@ -23,7 +23,7 @@ public struct EditIntent: Equatable, Sendable {
     /// text still holds them (`InlineTags.afterEdit`).
     public var writtenBefore: [String]
     /// For an edit: the fingerprint of the entry's text and date when the edit began
-    /// (`fingerprint(of:)`), so that `recover` never puts a text over a later change.
+    /// (`stateDigest(of:)`), so that `recover` never puts a text over a later change.
     public var entryBefore: String?
 
     /// A new entry's intent.
@@ -37,12 +37,12 @@ public struct EditIntent: Equatable, Sendable {
     public static func edit(of entry: Entry, date: Date?, dateIsDay: Bool) -> EditIntent {
         EditIntent(
             date: date, dateIsDay: date != nil && dateIsDay, tags: [], starred: false,
-            writtenBefore: InlineTags.find(in: entry.text), entryBefore: fingerprint(of: entry))
+            writtenBefore: InlineTags.find(in: entry.text), entryBefore: stateDigest(of: entry))
     }
 
     /// A hash (BLAKE2b, hex) of what an edit replaces: the entry's text and date. Its tags and
     /// star are not part of it: an edit keeps the tags and star the entry has when it is stored.
-    public static func fingerprint(of entry: Entry) -> String {
+    public static func stateDigest(of entry: Entry) -> String {
         // Room for all up front: a growing array would leave copies of the text in freed memory.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(entry.text.utf8.count + 64)
@@ -57,7 +57,7 @@ public struct EditIntent: Equatable, Sendable {
     /// storing the edit over it would lose that change. False when the edit recorded nothing
     /// (a directory left by a diary that recorded no fingerprint).
     public func entryChanged(_ entry: Entry) -> Bool {
-        entryBefore.map { $0 != Self.fingerprint(of: entry) } ?? false
+        entryBefore.map { $0 != Self.stateDigest(of: entry) } ?? false
     }
 
     /// The tags of `text` stored as a new entry: the options' first, then those written in it.

@@ -18,7 +18,7 @@ final class EditIntentTests: XCTestCase {
             created: Date(), modified: Date(), starred: false, tags: [])
         let edit = EditIntent.edit(of: entry, date: nil, dateIsDay: true)
         XCTAssertEqual(edit.writtenBefore, ["planning", "work"])
-        XCTAssertEqual(edit.entryBefore, EditIntent.fingerprint(of: entry))
+        XCTAssertEqual(edit.entryBefore, EditIntent.stateDigest(of: entry))
         XCTAssertFalse(edit.dateIsDay, "no date, no whole day")
         XCTAssertEqual(EditIntent(edit.bytes), edit)
     }
@@ -52,7 +52,7 @@ final class EditIntentTests: XCTestCase {
         later = entry
         later.isCalendarDay = true
         XCTAssertTrue(intent.entryChanged(later))
-        XCTAssertNotEqual(EditIntent.fingerprint(of: entry), "", "never empty")
+        XCTAssertNotEqual(EditIntent.stateDigest(of: entry), "", "never empty")
     }
 }
 
