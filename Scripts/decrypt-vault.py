@@ -118,8 +118,10 @@ def check_attachment(length: int, generation: int, name: str, seen: set) -> None
     assert 1 <= length <= 4 << 30, "attachment length"
     assert generation >= 1, "attachment generation"
     assert attachment_name_ok(name), f"attachment name {name!r}"
-    assert name.casefold() not in seen, f"two attachments named {name!r}"
-    seen.add(name.casefold())
+    # Unicode's canonical caseless match: `Été.jpg` and `e\u0301te\u0301.JPG` are one name.
+    key = unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).casefold())
+    assert key not in seen, f"two attachments named {name!r}"
+    seen.add(key)
 
 
 def parse_records(r) -> list:

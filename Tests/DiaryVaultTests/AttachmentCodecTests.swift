@@ -123,6 +123,10 @@ final class AttachmentCodecTests: XCTestCase {
         add(
             "names equal up to case", [try record(name: "Photo.JPG"), try record(name: "photo.jpg")],
             .invalidField("attachment names"))
+        add(
+            "names canonically equivalent up to case",
+            [try record(name: "\u{C9}t\u{E9}.jpg"), try record(name: "e\u{301}te\u{301}.JPG")],
+            .invalidField("attachment names"))
         let good = EntryCodec.encode(entry([try record()]))
         var zero = good
         zero[countAt] = 0
