@@ -9,7 +9,8 @@ import Foundation
 /// trapping, so no byte of the file can reach code that traps:
 ///
 /// - the end-of-central-directory record must be the last record, its comment ending the file;
-/// - one disk only, no zip64 (an import file is at most 256 MiB, so it never needs zip64);
+/// - one disk only; zip64 records where the archive has them (an export whose media pass 4 GiB
+///   or 65,535 files), checked as strictly as the 32-bit ones;
 /// - the central directory lies between the members and the end record and holds exactly the
 ///   number of headers the end record says, filling its size exactly;
 /// - each member's local header and data lie before the central directory, the local header
@@ -17,7 +18,9 @@ import Foundation
 ///   are how zip bombs multiply their output).
 ///
 /// Only members that are read need a supported method (stored or deflate) and no encryption;
-/// their size and CRC-32 are checked after inflating (`contents(of:limit:)`).
+/// their size and CRC-32 are checked after inflating (`contents(of:limit:)`), or at the end of
+/// a streamed read (`ZipMemberReader`). The archive may be in memory or read from its file a
+/// window at a time (`ZipSource`): the end record, the central directory, each local header.
 struct ZipArchive {
     struct Member {
         /// The path in the archive (UTF-8; other bytes are replaced, the name is only shown).
@@ -72,13 +75,16 @@ struct ZipArchive {
         guard bytes.u16(end + 4) == 0, bytes.u16(end + 6) == 0 else {
             throw Malformed(detail: "archives split over several disks are not supported")
         }
-        guard let count = bytes.u16(end + 10), let directorySize = bytes.u32(end + 12),
-            let directoryOffset = bytes.u32(end + 16), bytes.u16(end + 8) == count
+        guard var count = bytes.u16(end + 10), var directorySize = bytes.u32(end + 12),
+            var directoryOffset = bytes.u32(end + 16), bytes.u16(end + 8) == count
         else { throw Malformed(detail: "damaged end of central directory record") }
-        if count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF {
-            throw Malformed(detail: "zip64 archives are not supported")
+        var directoryLimit = end
+        if count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF,
+            let zip64 = try Self.zip64End(source, end: end)
+        {
+            (count, directorySize, directoryOffset, directoryLimit) = zip64
         }
-        guard directoryOffset + directorySize <= end, count * Self.centralLength <= directorySize else {
+        guard directoryOffset + directorySize <= directoryLimit, count <= directorySize / Self.centralLength else {
             throw Malformed(detail: "the central directory lies outside the archive")
         }
         guard directorySize <= Self.maximumDirectoryBytes else {
@@ -119,16 +125,19 @@ struct ZipArchive {
     ) throws(Malformed) -> (Member, Int) {
         guard at + centralLength <= directoryEnd, bytes.u32(at) == centralSignature,
             let flags = bytes.u16(at + 8), let method = bytes.u16(at + 10), let crc = bytes.u32(at + 16),
-            let compressed = bytes.u32(at + 20), let size = bytes.u32(at + 24),
+            var compressed = bytes.u32(at + 20), var size = bytes.u32(at + 24),
             let nameLength = bytes.u16(at + 28), let extraLength = bytes.u16(at + 30),
-            let commentLength = bytes.u16(at + 32), let disk = bytes.u16(at + 34), let local = bytes.u32(at + 42)
+            let commentLength = bytes.u16(at + 32), var disk = bytes.u16(at + 34), var local = bytes.u32(at + 42)
         else { throw Malformed(detail: "damaged central directory") }
         let next = at + centralLength + nameLength + extraLength + commentLength
         guard next <= directoryEnd, let name = bytes.slice(at + centralLength, count: nameLength) else {
             throw Malformed(detail: "damaged central directory")
         }
         if compressed == 0xFFFF_FFFF || size == 0xFFFF_FFFF || local == 0xFFFF_FFFF || disk == 0xFFFF {
-            throw Malformed(detail: "zip64 archives are not supported")
+            let extra = at + centralLength + nameLength
+            try applyZip64Extra(
+                bytes, extra: extra..<(extra + extraLength), size: &size, compressed: &compressed, local: &local,
+                disk: &disk)
         }
         let path = String(decoding: name, as: UTF8.self)
         guard disk == 0, local + localLength <= dataEnd else {

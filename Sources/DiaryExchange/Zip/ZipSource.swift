@@ -80,6 +80,13 @@ struct ZipBytes {
         return low | high << 16
     }
 
+    /// A little-endian u64, nil past 2^62 (no archive is that large: a bigger value is a lie,
+    /// and refusing it keeps every sum of offsets and sizes from overflowing).
+    func u64(_ at: Int) -> Int? {
+        guard let low = u32(at), let high = u32(at + 4), high < 1 << 30 else { return nil }
+        return low | high << 32
+    }
+
     func slice(_ at: Int, count: Int) -> ArraySlice<UInt8>? {
         let offset = at - base
         guard offset >= 0, count >= 0, offset <= bytes.count, count <= bytes.count - offset else { return nil }
