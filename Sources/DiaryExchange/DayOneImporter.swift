@@ -10,8 +10,9 @@ import Foundation
 /// required. Dates are ISO 8601 (Day One writes UTC, `2023-09-15T10:30:00Z`); the entry date
 /// and created date are `creationDate`, modified is `modifiedDate` when given. The text is
 /// unescaped (see `DayOneText`) and media references become placeholders, counted in the
-/// batch. Entries whose text is blank are skipped, not refused. The source is `dayone:` and
-/// the uuid.
+/// batch; when a zip is read with attachments, a reference to a file the zip holds names it
+/// instead (`[photo: photo-1.jpeg]`) and the file is listed for the entry (`DayOneMedia`).
+/// Entries whose text is blank are skipped, not refused. The source is `dayone:` and the uuid.
 package enum DayOneImporter {
     /// With `attachments`, a zip's media are found for each entry (`DayOneMedia`); a `.json`
     /// file alone has none to find. A zip is read from the file a window at a time (its JSON
@@ -21,6 +22,9 @@ package enum DayOneImporter {
             let bytes = try Importer.load(url, requireText: false)
             try Importer.requireUTF8(bytes, file: url.path)
             return try read(bytes, file: url.path)
+        }
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw ExchangeError.unreadable(file: url.path, detail: "no permission")
         }
         let archive: ZipArchive
         do {
