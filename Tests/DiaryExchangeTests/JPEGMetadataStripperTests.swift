@@ -77,7 +77,7 @@ final class JPEGMetadataStripperTests: XCTestCase {
 
     func testInputThatIsNotAJPEGPassesThroughUntouched() throws {
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0xFF, 0xE1, 0, 4, 1, 2]
-        for input in [png, [], [0xFF], Array("hello".utf8)] {
+        for input in [png, [], [0xFF], [0xFF, 0xD8], [0xFF, 0xD8, 0x00, 0xFF, 0xE1], Array("hello".utf8)] {
             for piece in [1, 5] {
                 let (out, report) = try Self.strip(input, piece: piece)
                 XCTAssertEqual(out, input)
@@ -97,9 +97,9 @@ final class JPEGMetadataStripperTests: XCTestCase {
 
     func testBrokenSegmentListsThrowTypedErrors() {
         let cases: [([UInt8], JPEGMetadataError)] = [
-            ([0xFF, 0xD8], .truncated(offset: 2)),
+            ([0xFF, 0xD8, 0xFF], .truncated(offset: 3)),
             ([0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x10, 1, 2], .truncated(offset: 8)),
-            ([0xFF, 0xD8, 0x12], .badMarker(offset: 2, byte: 0x12)),
+            ([0xFF, 0xD8, 0xFF, 0xE0, 0, 2, 0x12], .badMarker(offset: 6, byte: 0x12)),
             ([0xFF, 0xD8, 0xFF, 0x00], .badMarker(offset: 3, byte: 0x00)),
             ([0xFF, 0xD8, 0xFF, 0xD8], .badMarker(offset: 3, byte: 0xD8)),
             ([0xFF, 0xD8, 0xFF, 0xD3], .badMarker(offset: 3, byte: 0xD3)),

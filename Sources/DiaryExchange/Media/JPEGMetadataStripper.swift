@@ -11,8 +11,8 @@ import Foundation
 /// progressive JPEG, or in images appended after EOI such as MPF's secondary images) stays.
 ///
 /// Memory stays flat: it holds at most one marker segment (≤ 65,537 bytes) plus what a single
-/// `feed` emits. Input that does not start with SOI (`FF D8`) is passed through untouched and
-/// reported as not a JPEG. A JPEG whose segment list is broken (a bad marker, a length below 2,
+/// `feed` emits. Input that does not start with SOI and a marker (`FF D8 FF`) is passed
+/// through untouched and reported as not a JPEG. A JPEG whose segment list is broken (a bad marker, a length below 2,
 /// SOI again, the input ending before SOS) throws `JPEGMetadataError`; by then some output may
 /// have been emitted, so the caller must discard it.
 public struct JPEGMetadataStripper {
@@ -89,11 +89,13 @@ public struct JPEGMetadataStripper {
         pending.append(byte)
         switch state {
         case .signature:
-            guard pending.count == 2 else { return }
-            report.isJPEG = pending == [0xFF, 0xD8]
+            // SOI and the first marker's FF: the magic `MediaType` takes for a JPEG, so the two
+            // agree on what is one.
+            guard pending.count == 3 else { return }
+            report.isJPEG = pending == [0xFF, 0xD8, 0xFF]
             state = report.isJPEG ? .marker : .verbatim
-            try emit(pending[...])
-            pending = []
+            try emit(pending[0..<(report.isJPEG ? 2 : 3)])
+            pending = report.isJPEG ? [0xFF] : []
         case .marker:
             try markerByte(emit)
         case .length:
@@ -149,7 +151,8 @@ public struct JPEGMetadataStripper {
 
 /// What `JPEGMetadataStripper` found and removed.
 public struct JPEGMetadataReport: Equatable, Sendable {
-    /// False when the input did not start with SOI: it was passed through untouched.
+    /// False when the input did not start with SOI and a marker (`FF D8 FF`): it was passed
+    /// through untouched.
     public var isJPEG: Bool
     public var removed: Set<JPEGMetadataKind> = []
     /// Bytes removed, markers and lengths included.
