@@ -120,6 +120,29 @@ final class DayOneMediaTests: ExchangeTestCase {
         }
     }
 
+    /// Mutated exports (awkward sizes and offsets, flipped bytes, cuts) either import with
+    /// every listed member streamed to its end, or are refused with an error naming the file.
+    func testMutatedExportsStreamOrAreRefusedNeverTrap() throws {
+        let good = [UInt8](try Data(contentsOf: try mediaZip()))
+        var random = SeededGenerator(seed: SeededGenerator.announcedSeed("Day One media zip mutations"))
+        let url = path("mutated-media.zip")
+        var streamed = 0
+        for round in 0..<300 {
+            try Data(HostileInput.mutate(good, using: &random)).write(to: url)
+            do {
+                let batch = try Importer.read(.dayone, from: [url], attachments: true)
+                let archive = try ImportArchive(url: url)
+                for case .zipMember(_, let path) in batch.attachments.values.joined().map(\.location) {
+                    _ = try readAll(archive, path, buffer: 65536)
+                    streamed += 1
+                }
+            } catch let error as ExchangeError {
+                XCTAssertTrue(error.description.hasPrefix(url.path), "round \(round): \(error)")
+            }
+        }
+        print("Day One media zip mutations: \(streamed) members streamed whole")
+    }
+
     func testAStoredMemberWhoseBytesChangedFailsAtItsEnd() throws {
         var zip = StoredZip.archive([("videos/a.mov", Self.pattern(5000, 7))])
         zip[30 + 12 + 100] ^= 1
