@@ -55,7 +55,6 @@ public final class SecretStreamPusher {
     private let state: SecretStreamState
     /// The 24-byte stream header the reader needs first.
     public let header: [UInt8]
-    private var finished = false
 
     public init(key: SecretBytes) throws {
         try SecretStream.checkKey(key)
@@ -72,13 +71,12 @@ public final class SecretStreamPusher {
         self.header = header
     }
 
-    /// Seals one chunk, appending `message.count + chunkOverhead` bytes to `out`. Nothing may be
-    /// pushed after a `final` chunk.
+    /// Seals one chunk, appending `message.count + chunkOverhead` bytes to `out`. Like libsodium,
+    /// this does not stop a push after a `final` chunk: the format's writer never does it, and
+    /// tests craft such streams to check that readers refuse them.
     public func push(
         _ message: UnsafeRawBufferPointer, associatedData: [UInt8], tag: SecretStream.Tag, into out: inout [UInt8]
     ) {
-        precondition(!finished, "push after the final chunk")
-        finished = tag == .final
         let start = out.count
         out.append(contentsOf: repeatElement(0, count: message.count + SecretStream.chunkOverhead))
         var written: UInt64 = 0
