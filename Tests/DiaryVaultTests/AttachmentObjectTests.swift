@@ -27,15 +27,14 @@ final class AttachmentObjectTests: XCTestCase {
         _ plaintext: [UInt8], piece: Int = 10_000, dedupKey: SecretBytes? = nil
     ) throws -> (pieces: [[UInt8]], sealed: AttachmentSealer.Sealed) {
         var pieces: [[UInt8]] = []
-        let sealer = try AttachmentSealer(
-            vaultID: vaultID, objectID: objectID, key: key, dedupKey: dedupKey, emit: { pieces.append($0) })
+        let sealer = try AttachmentSealer(vaultID: vaultID, objectID: objectID, key: key, dedupKey: dedupKey)
         var at = 0
         while at < plaintext.count {
             let n = min(piece, plaintext.count - at)
-            try sealer.push(Array(plaintext[at..<(at + n)]))
+            try sealer.push(Array(plaintext[at..<(at + n)])) { pieces.append($0) }
             at += n
         }
-        let sealed = try sealer.finish()
+        let sealed = try sealer.finish { pieces.append($0) }
         return (pieces, sealed)
     }
 
@@ -47,11 +46,11 @@ final class AttachmentObjectTests: XCTestCase {
         var out: [UInt8] = []
         let opener = try AttachmentOpener(
             vaultID: vaultID ?? self.vaultID, objectID: objectID ?? self.objectID, key: key, length: length,
-            storedHash: hash, storedLength: storedLength, emit: { out.append(contentsOf: $0) })
+            storedHash: hash, storedLength: storedLength)
         var at = 0
         while at < stored.count {
             let n = min(piece, stored.count - at)
-            try opener.feed(Array(stored[at..<(at + n)]))
+            try opener.feed(Array(stored[at..<(at + n)])) { out.append(contentsOf: $0) }
             at += n
         }
         try opener.finish()
@@ -131,18 +130,17 @@ final class AttachmentObjectTests: XCTestCase {
         guard let region, region != MAP_FAILED else { throw XCTSkip("cannot reserve 4 GiB of address space") }
         defer { munmap(region, size) }
         var stored: [[UInt8]] = []
-        let whole = try AttachmentSealer(
-            vaultID: vaultID, objectID: objectID, key: key, dedupKey: nil, emit: { stored.append($0) })
-        XCTAssertThrowsError(try whole.push(UnsafeRawBufferPointer(start: region, count: size))) {
+        let whole = try AttachmentSealer(vaultID: vaultID, objectID: objectID, key: key, dedupKey: nil)
+        XCTAssertThrowsError(try whole.push(UnsafeRawBufferPointer(start: region, count: size)) { stored.append($0) }) {
             XCTAssertEqual($0 as? AttachmentError, .tooLarge(limit: 4 << 30))
         }
-        XCTAssertEqual(stored.map(\.count), [AttachmentObject.prefixLength], "nothing sealed past the prefix")
-        let split = try AttachmentSealer(vaultID: vaultID, objectID: objectID, key: key, dedupKey: nil, emit: { _ in })
-        try split.push([1])
-        XCTAssertThrowsError(try split.push(UnsafeRawBufferPointer(start: region, count: size - 1))) {
+        XCTAssertEqual(stored, [], "nothing sealed, not even the prefix")
+        let split = try AttachmentSealer(vaultID: vaultID, objectID: objectID, key: key, dedupKey: nil)
+        try split.push([1]) { _ in }
+        XCTAssertThrowsError(try split.push(UnsafeRawBufferPointer(start: region, count: size - 1)) { _ in }) {
             XCTAssertEqual($0 as? AttachmentError, .tooLarge(limit: 4 << 30))
         }
-        XCTAssertEqual(try split.finish().length, 1, "the refused push added nothing")
+        XCTAssertEqual(try split.finish { _ in }.length, 1, "the refused push added nothing")
     }
 
     func testEmptyFileIsRefused() throws {

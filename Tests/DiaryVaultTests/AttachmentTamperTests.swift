@@ -18,10 +18,9 @@ final class AttachmentTamperTests: XCTestCase {
     override func setUpWithError() throws {
         key = try SecretStream.keygen()
         var out: [UInt8] = []
-        let sealer = try AttachmentSealer(
-            vaultID: vaultID, objectID: objectID, key: key, dedupKey: nil, emit: { out += $0 })
-        try sealer.push(plaintext)
-        hash = try sealer.finish().storedHash
+        let sealer = try AttachmentSealer(vaultID: vaultID, objectID: objectID, key: key, dedupKey: nil)
+        try sealer.push(plaintext) { out += $0 }
+        hash = try sealer.finish { out += $0 }.storedHash
         stored = out
         XCTAssertEqual(try open(stored), plaintext, "the untouched object opens")
         XCTAssertEqual(AttachmentObject.chunkCount(for: UInt64(plaintext.count)), 3)
@@ -34,9 +33,8 @@ final class AttachmentTamperTests: XCTestCase {
         var out: [UInt8] = []
         let opener = try AttachmentOpener(
             vaultID: vaultID ?? self.vaultID, objectID: objectID ?? self.objectID, key: key,
-            length: UInt64(length ?? plaintext.count), storedHash: hash ?? self.hash, storedLength: storedLength,
-            emit: { out.append(contentsOf: $0) })
-        try opener.feed(bytes)
+            length: UInt64(length ?? plaintext.count), storedHash: hash ?? self.hash, storedLength: storedLength)
+        try opener.feed(bytes) { out.append(contentsOf: $0) }
         try opener.finish()
         return out
     }

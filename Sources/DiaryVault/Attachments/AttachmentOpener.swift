@@ -3,7 +3,7 @@ import Foundation
 
 /// Opens a stored attachment object as it is read, the inverse of `AttachmentSealer`: stored
 /// bytes go in through `feed` in pieces of any size, authenticated plaintext comes out of
-/// `emit` a chunk at a time, and `finish` throws unless the whole object was right.
+/// that call's `emit` a chunk at a time, and `finish` throws unless the whole object was right.
 ///
 /// The checks (docs/FORMAT.md §7.6): the exact stored length the record's plaintext length
 /// implies (checked up front when the caller knows it, and as bytes arrive), the prefix, every
@@ -19,7 +19,6 @@ public final class AttachmentOpener {
     private let storedHash: [UInt8]
     private let expected: UInt64
     private let chunkCount: UInt64
-    private let emit: (UnsafeRawBufferPointer) throws -> Void
     private let hasher = BLAKE2b.Hasher()
     private var puller: SecretStreamPuller?
     private var pending: [UInt8] = []
@@ -34,7 +33,7 @@ public final class AttachmentOpener {
     /// is read or decrypted.
     public init(
         vaultID: UUID, objectID: UUID, key: SecretBytes, length: UInt64, storedHash: [UInt8],
-        storedLength: UInt64? = nil, emit: @escaping (UnsafeRawBufferPointer) throws -> Void
+        storedLength: UInt64? = nil
     ) throws {
         guard let expected = AttachmentObject.storedLength(for: length),
             let chunkCount = AttachmentObject.chunkCount(for: length), storedHash.count == 32,
@@ -51,25 +50,21 @@ public final class AttachmentOpener {
         self.storedHash = storedHash
         self.expected = expected
         self.chunkCount = chunkCount
-        self.emit = emit
         pending.reserveCapacity(AttachmentObject.storedChunkLength)
         plaintext.reserveCapacity(AttachmentObject.chunkLength)
     }
 
     /// The opener of the object `record` describes.
-    public convenience init(
-        record: AttachmentRecord, vaultID: UUID, storedLength: UInt64? = nil,
-        emit: @escaping (UnsafeRawBufferPointer) throws -> Void
-    ) throws {
+    public convenience init(record: AttachmentRecord, vaultID: UUID, storedLength: UInt64? = nil) throws {
         try self.init(
             vaultID: vaultID, objectID: record.objectID, key: record.streamKey, length: record.length,
-            storedHash: record.storedHash, storedLength: storedLength, emit: emit)
+            storedHash: record.storedHash, storedLength: storedLength)
     }
 
     deinit { secureZero(&plaintext) }
 
     /// Takes the next stored bytes, opening each chunk as it completes.
-    public func feed(_ bytes: UnsafeRawBufferPointer) throws {
+    public func feed(_ bytes: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard UInt64(bytes.count) <= expected - received else {
             throw damage(.wrongLength(expected: expected, actual: received + UInt64(bytes.count)))
         }
@@ -81,13 +76,13 @@ public final class AttachmentOpener {
             let n = min(want, bytes.count - at)
             pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]))
             at += n
-            if n == want { try openUnit() }
+            if n == want { try openUnit(emit) }
         }
     }
 
     /// `feed` of an array.
-    public func feed(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try feed($0) }
+    public func feed(_ bytes: [UInt8], emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        try bytes.withUnsafeBytes { try feed($0, emit: emit) }
     }
 
     /// Throws unless the whole object arrived, ended with its FINAL chunk and hashes to the
@@ -107,7 +102,7 @@ public final class AttachmentOpener {
         return Int(chunkBytes) + AttachmentObject.chunkOverhead
     }
 
-    private func openUnit() throws {
+    private func openUnit(_ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         defer { pending.removeAll(keepingCapacity: true) }
         guard let puller else {
             guard pending[0] == AttachmentObject.version, pending[1] == AttachmentObject.kind else {
@@ -124,12 +119,12 @@ public final class AttachmentOpener {
             throw damage(.chunkRefused(chunk: chunk))
         }
         guard tag == (chunk == chunkCount - 1 ? .final : .message) else { throw damage(.wrongTag(chunk: chunk)) }
-        try release()
+        try release(emit)
         chunk += 1
     }
 
     /// Emits the chunk's part of the file and checks its part of the padding.
-    private func release() throws {
+    private func release(_ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         let start = position
         position += UInt64(plaintext.count)
         let fileBytes = Int(min(max(length, start), position) - start)

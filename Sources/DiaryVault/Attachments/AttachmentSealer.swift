@@ -3,7 +3,9 @@ import Foundation
 
 /// Seals a file into an attachment object as it is read (docs/FORMAT.md §7.6): the plaintext
 /// is taken in pieces of any size, and the stored object is handed out piece by piece (the
-/// 26-byte prefix, then each sealed chunk) to `emit`. Memory holds one chunk, never the file.
+/// 26-byte prefix, then each sealed chunk) to the `emit` closure of the call that completes it
+/// (a closure per call, so a store's non-escaping writer can be passed straight through).
+/// Memory holds one chunk, never the file.
 ///
 /// A full 64 KiB chunk of plaintext is never the last one (padding adds at least one byte),
 /// so it is sealed as soon as it fills; `finish` pads and seals the rest, the last with FINAL.
@@ -20,7 +22,6 @@ public final class AttachmentSealer {
 
     private let vaultID: UUID
     private let objectID: UUID
-    private let emit: (_ piece: [UInt8]) throws -> Void
     private let pusher: SecretStreamPusher
     private let storedHasher = BLAKE2b.Hasher()
     private let dedupHasher: BLAKE2b.Hasher?
@@ -29,21 +30,18 @@ public final class AttachmentSealer {
     private var chunk: UInt64 = 0
     private var length: UInt64 = 0
     private var finished = false
+    private var prefixSent = false
 
-    /// Starts an object under `key` (a fresh `SecretStream.keygen()` key) and emits its
-    /// prefix. With `dedupKey`, the plaintext's keyed hash is computed as it passes.
-    public init(
-        vaultID: UUID, objectID: UUID, key: SecretBytes, dedupKey: SecretBytes?,
-        emit: @escaping (_ piece: [UInt8]) throws -> Void
-    ) throws {
+    /// Starts an object under `key` (a fresh `SecretStream.keygen()` key). With `dedupKey`,
+    /// the plaintext's keyed hash is computed as it passes. The prefix is emitted by the first
+    /// `push` or `finish`.
+    public init(vaultID: UUID, objectID: UUID, key: SecretBytes, dedupKey: SecretBytes?) throws {
         self.vaultID = vaultID
         self.objectID = objectID
-        self.emit = emit
         pusher = try SecretStreamPusher(key: key)
         dedupHasher = try dedupKey.map { try BLAKE2b.Hasher(key: $0, outputCount: 32) }
         buffer.reserveCapacity(AttachmentObject.chunkLength)
         sealedChunk.reserveCapacity(AttachmentObject.storedChunkLength)
-        try output([AttachmentObject.version, AttachmentObject.kind] + pusher.header)
     }
 
     deinit {
@@ -53,11 +51,12 @@ public final class AttachmentSealer {
 
     /// Adds `bytes` of plaintext. Throws `AttachmentError.tooLarge` once the file passes
     /// 4 GiB (nothing past the limit is sealed; the caller discards the object).
-    public func push(_ bytes: UnsafeRawBufferPointer) throws {
+    public func push(_ bytes: UnsafeRawBufferPointer, emit: (_ piece: [UInt8]) throws -> Void) throws {
         precondition(!finished, "push after finish")
         guard UInt64(bytes.count) <= AttachmentLimits.maximumLength - length else {
             throw AttachmentError.tooLarge(limit: AttachmentLimits.maximumLength)
         }
+        try sendPrefix(emit)
         length += UInt64(bytes.count)
         dedupHasher?.update(bytes)
         var at = 0
@@ -65,23 +64,24 @@ public final class AttachmentSealer {
             let n = min(AttachmentObject.chunkLength - buffer.count, bytes.count - at)
             buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]))
             at += n
-            if buffer.count == AttachmentObject.chunkLength { try seal(final: false) }
+            if buffer.count == AttachmentObject.chunkLength { try seal(final: false, emit) }
         }
     }
 
     /// `push` of an array.
-    public func push(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try push($0) }
+    public func push(_ bytes: [UInt8], emit: (_ piece: [UInt8]) throws -> Void) throws {
+        try bytes.withUnsafeBytes { try push($0, emit: emit) }
     }
 
     /// Pads, seals the rest (the last chunk FINAL) and returns what the record needs.
     /// Throws `AttachmentError.empty` for a file of no bytes.
-    public func finish() throws -> Sealed {
+    public func finish(emit: (_ piece: [UInt8]) throws -> Void) throws -> Sealed {
         precondition(!finished, "finish twice")
         finished = true
         guard length > 0, let padded = AttachmentObject.paddedLength(for: length) else {
             throw length == 0 ? AttachmentError.empty : AttachmentError.tooLarge(limit: AttachmentLimits.maximumLength)
         }
+        try sendPrefix(emit)
         var padding = padded - length
         var marker = true
         while padding > 0 {
@@ -94,14 +94,20 @@ public final class AttachmentSealer {
                 buffer.append(contentsOf: repeatElement(0, count: Int(n)))
             }
             padding -= n
-            try seal(final: padding == 0)
+            try seal(final: padding == 0, emit)
         }
         return Sealed(
             length: length, storedHash: storedHasher.finish(),
             dedupHash: dedupHasher?.finish() ?? [UInt8](repeating: 0, count: 32))
     }
 
-    private func seal(final: Bool) throws {
+    private func sendPrefix(_ emit: (_ piece: [UInt8]) throws -> Void) throws {
+        guard !prefixSent else { return }
+        prefixSent = true
+        try output([AttachmentObject.version, AttachmentObject.kind] + pusher.header, emit)
+    }
+
+    private func seal(final: Bool, _ emit: (_ piece: [UInt8]) throws -> Void) throws {
         let ad = AttachmentObject.associatedData(vaultID: vaultID, objectID: objectID, chunk: chunk)
         sealedChunk.removeAll(keepingCapacity: true)
         buffer.withUnsafeBytes {
@@ -110,10 +116,10 @@ public final class AttachmentSealer {
         secureZero(&buffer)
         buffer.removeAll(keepingCapacity: true)
         chunk += 1
-        try output(sealedChunk)
+        try output(sealedChunk, emit)
     }
 
-    private func output(_ piece: [UInt8]) throws {
+    private func output(_ piece: [UInt8], _ emit: (_ piece: [UInt8]) throws -> Void) throws {
         storedHasher.update(piece)
         try emit(piece)
     }
