@@ -28,6 +28,7 @@ Never run it on a real diary where the printed keys could be seen: it prints key
 import datetime
 import getpass
 import hashlib
+import hmac
 import os
 import shutil
 import stat
@@ -289,6 +290,106 @@ def read_files_vault(path: str):
         entries[name] = open(os.path.join(path, "entries", name), "rb").read()
     return header, index, pages, entries
 
+
+# ---------------------------------------------------------------------------------------------
+# Attachment objects (FORMAT.md §7.6)
+
+ATTACHMENT_MAX, CHUNK = 4 << 30, 65536
+TAG_MESSAGE, TAG_FINAL = 0, 3
+
+
+def attachment_stored_len(length: int) -> int:
+    """StoredLen(L) = 26 + PadLen(L) + 17·n, PadLen being §6's rule without its 64 MiB limit."""
+    if not 1 <= length <= ATTACHMENT_MAX:
+        raise ValueError(f"an attachment of {length} bytes is outside 1 … 4 GiB")
+    padded = padded_size(length)
+    return 26 + padded + 17 * -(-padded // CHUNK)
+
+
+def attachment_source(vault: str, object_id: bytes):
+    """(stored length, the stored bytes in order a piece at a time) of an object: the file
+    attachments/<uuid> of a `files` vault, or the `attachment_chunk` rows (0, 1, … without a gap)
+    of a `sqlite` vault. The length is known before a byte is read."""
+    database = os.path.join(vault, "vault.sqlite")
+    if not os.path.exists(database):
+        path = os.path.join(vault, "attachments", str(uuid.UUID(bytes=object_id)))
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{path} is not a regular file")
+
+        def read_file():
+            with open(path, "rb") as f:
+                while piece := f.read(1 << 20):
+                    yield piece
+        return info.st_size, read_file()
+    import sqlite3
+    db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    total = db.execute("SELECT sum(length(sealed)) FROM attachment_chunk WHERE id = ?", (object_id,)).fetchone()[0]
+
+    def read_rows():
+        try:
+            rows = db.execute("SELECT chunk, sealed FROM attachment_chunk WHERE id = ? ORDER BY chunk", (object_id,))
+            for expected, (chunk, sealed) in enumerate(rows):
+                if chunk != expected or not isinstance(sealed, bytes):
+                    raise ValueError("the object's rows are not pieces 0, 1, … of one object")
+                yield sealed
+        finally:
+            db.close()
+    return total or 0, read_rows()
+
+
+def open_attachment(vault: str, vault_id: bytes, object_id: bytes, stream_key: bytes, length: int,
+                    stored_hash: bytes, sink) -> None:
+    """Checks an attachment object as §7.6 says a reader MUST and hands the file's bytes to
+    `sink` a chunk at a time; raises ValueError on the first failure.
+    What `sink` received is the file only if this returns. Memory holds one chunk."""
+    total, pieces = attachment_source(vault, object_id)
+    if total != attachment_stored_len(length):
+        raise ValueError(f"the object is {total} bytes, not {attachment_stored_len(length)}")
+    hasher = hashlib.blake2b(digest_size=32)  # H, fed every stored byte
+    buffer = bytearray()
+
+    def take(count: int) -> bytes:
+        while len(buffer) < count:
+            piece = next(pieces, None)
+            if piece is None:
+                raise ValueError("the object ended early")
+            hasher.update(piece)
+            buffer.extend(piece)
+        out = bytes(buffer[:count])
+        del buffer[:count]
+        return out
+
+    prefix = take(26)
+    if prefix[0] != 1 or prefix[1] != 4:
+        raise ValueError("not an attachment object of envelope version 1")
+    state = b.crypto_secretstream_xchacha20poly1305_state()
+    b.crypto_secretstream_xchacha20poly1305_init_pull(state, prefix[2:], stream_key)
+    padded = padded_size(length)
+    count = -(-padded // CHUNK)
+    position = 0
+    for i in range(count):
+        sealed = take(min(CHUNK, padded - position) + 17)
+        ad = b"diary.a1" + vault_id + object_id + struct.pack(">Q", i)
+        try:
+            message, tag = b.crypto_secretstream_xchacha20poly1305_pull(state, sealed, ad)
+        except Exception as error:  # PyNaCl reports a chunk that fails as a RuntimeError
+            raise ValueError(f"chunk {i} does not authenticate") from error
+        if tag != (TAG_FINAL if i == count - 1 else TAG_MESSAGE):
+            raise ValueError(f"chunk {i} has tag {tag}")
+        own = max(0, min(len(message), length - position))
+        # Canonical padding: the byte at position L of P is 0x80, every later one zero.
+        expected = bytearray(len(message) - own)
+        if expected and position + own == length:
+            expected[0] = 0x80
+        if message[own:] != bytes(expected):
+            raise ValueError("the padding is not canonical")
+        sink(message[:own])
+        position += len(message)
+    if buffer or next(pieces, None) is not None:
+        raise ValueError("bytes after the FINAL chunk")
+    if not hmac.compare_digest(hasher.digest(), stored_hash):
+        raise ValueError("the object does not hash to the record's stored hash")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -37,7 +37,38 @@ extension BLAKE2b {
             precondition(rc == 0, "crypto_generichash_init failed")
         }
 
-        deinit { state.deallocate() }
+        /// Keyed BLAKE2b, incremental (`BLAKE2b.keyedHash` of data too large to hold at once).
+        /// The state depends on the key, so it lives in guarded memory and is zeroed when freed.
+        public init(key: SecretBytes, outputCount: Int = 32) throws {
+            _ = Sodium.ready
+            precondition((16...64).contains(outputCount), "BLAKE2b output length out of range")
+            guard (16...64).contains(key.count) else {
+                throw CryptoError.invalidLength(what: "BLAKE2b key", expected: "16...64", actual: key.count)
+            }
+            self.outputCount = outputCount
+            let size = crypto_generichash_statebytes()
+            guard let raw = sodium_malloc(size) else { throw CryptoError.outOfSecureMemory(count: size) }
+            state = raw
+            guarded = true
+            let rc = key.withUnsafeBytes { k in
+                crypto_generichash_init(
+                    OpaquePointer(state), k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, outputCount)
+            }
+            precondition(rc == 0, "crypto_generichash_init failed")
+        }
+
+        private var guarded = false
+
+        deinit { if guarded { sodium_free(state) } else { state.deallocate() } }
+
+        /// Adds the bytes in `raw` without copying them into an array.
+        public func update(_ raw: UnsafeRawBufferPointer) {
+            precondition(!finished, "hasher already finished")
+            guard let base = raw.baseAddress, raw.count > 0 else { return }
+            let rc = crypto_generichash_update(
+                OpaquePointer(state), base.assumingMemoryBound(to: UInt8.self), UInt64(raw.count))
+            precondition(rc == 0, "crypto_generichash_update failed")
+        }
 
         public func update(_ bytes: [UInt8]) {
             precondition(!finished, "hasher already finished")

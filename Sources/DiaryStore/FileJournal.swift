@@ -15,8 +15,9 @@ import Foundation
 ///            2 u8 | name length u16 | name                             (delete)
 /// ```
 /// `name` is `vault.header`, `vault.index`, `index/<2 lowercase hex digits>` or
-/// `entries/<lowercase uuid>`; anything else is refused, so a crafted journal cannot write
-/// outside the vault.
+/// `entries/<lowercase uuid>`, and for a delete only also `attachments/<lowercase uuid>` (an
+/// attachment object is written before its change, never through the journal); anything else
+/// is refused, so a crafted journal cannot write outside the vault.
 struct FileJournal: Equatable {
     enum Operation: Equatable {
         case put(name: String, bytes: [UInt8])
@@ -87,11 +88,12 @@ struct FileJournal: Equatable {
             guard let kind = reader.take(1)?.first, let length = reader.uint16(),
                 let nameBytes = reader.take(Int(length)),
                 let name = String(validating: nameBytes, as: UTF8.self),
-                isValidTarget(name), seen.insert(name).inserted
+                isValidTarget(name) || FileStore.isAttachmentName(name), seen.insert(name).inserted
             else { return nil }
             switch kind {
             case 1:
-                guard let size = reader.uint32(), let blob = reader.take(Int(size)) else { return nil }
+                guard !FileStore.isAttachmentName(name), let size = reader.uint32(), let blob = reader.take(Int(size))
+                else { return nil }
                 operations.append(.put(name: name, bytes: blob))
             case 2:
                 operations.append(.delete(name: name))

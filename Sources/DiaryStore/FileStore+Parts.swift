@@ -143,6 +143,7 @@ final class PartsJournal {
     /// durable, then removes the journal.
     func commit() throws {
         var pages = false
+        var attachments = false
         for (n, target) in targets.enumerated() {
             switch target {
             case .entry(let id):
@@ -153,9 +154,11 @@ final class PartsJournal {
                 try DurableFile.commit(staged(n), to: directory.appendingPathComponent(name))
             case .delete(let name):
                 pages = pages || name.hasPrefix(FileStore.indexPagesName + "/")
+                attachments = attachments || FileStore.isAttachmentName(name)
                 try DurableFile.remove(directory.appendingPathComponent(name))
             }
         }
+        try FileStore.syncAttachments(in: directory, if: attachments)
         try DurableFile.syncDirectory(directory.appendingPathComponent(FileStore.entriesName))
         if pages { try DurableFile.syncDirectory(directory.appendingPathComponent(FileStore.indexPagesName)) }
         try DurableFile.syncDirectory(directory)

@@ -14,6 +14,7 @@ import Darwin
 /// <dir>/entries/<lowercase-uuid> one sealed entry per file
 /// <dir>/index/<8 hex digits>     one sealed index page per file, named by page number (2 hex
 ///                               digits for the pages 0…63 of an index of version 2)
+/// <dir>/attachments/<lowercase-uuid> one sealed attachment object per file (once there is one)
 /// <dir>/vault.lock              flock target serialising writers (and fencing snapshots)
 /// <dir>/vault.journal           only while a multi-file change is in flight
 /// ```
@@ -127,6 +128,9 @@ public final class FileStore: VaultStore {
         }
         files += try (DurableFile.names(in: entriesURL) ?? []).map { Self.entriesName + "/" + $0 }
         files += try (DurableFile.names(in: indexPagesURL) ?? []).map { Self.indexPagesName + "/" + $0 }
+        files += try (DurableFile.names(in: directory.appendingPathComponent(Self.attachmentsName)) ?? []).map {
+            Self.attachmentsName + "/" + $0
+        }
         return files.sorted()
     }
 
@@ -166,6 +170,8 @@ public final class FileStore: VaultStore {
         try DurableFile.hideTimes(of: directory.appendingPathComponent(entriesName))
         let pages = directory.appendingPathComponent(indexPagesName)
         if access(pages.path, F_OK) == 0 { try DurableFile.hideTimes(of: pages) }
+        let attachments = directory.appendingPathComponent(attachmentsName)
+        if access(attachments.path, F_OK) == 0 { try DurableFile.hideTimes(of: attachments) }
         try DurableFile.hideTimes(of: directory)
     }
 
@@ -229,6 +235,9 @@ public final class FileStore: VaultStore {
         for name in deletes.map({ entriesName + "/" + fileName(for: $0) }).sorted() {
             operations.append(.delete(name: name))
         }
+        for name in change.deleteAttachments.map(attachmentName(for:)).sorted() {
+            operations.append(.delete(name: name))
+        }
         return operations
     }
 
@@ -275,6 +284,7 @@ public final class FileStore: VaultStore {
         if touchesIndexPages(operations) {
             try DurableFile.syncDirectory(directory.appendingPathComponent(indexPagesName))
         }
+        try syncAttachments(in: directory, if: operations.contains { isAttachmentName($0.name) })
         try DurableFile.syncDirectory(directory)
     }
 
@@ -371,45 +381,6 @@ struct FileReader: StoreReader {
             if let bytes = try readIndexPage(page) { pages[page] = bytes }
         }
         return pages
-    }
-
-    /// The id an entry file name stands for, accepting exactly the names
-    /// `FileStore.entryID(fromFileName:)` accepts (a lowercase 8-4-4-4-12 hex UUID), decoded
-    /// byte by byte.
-    static func canonicalEntryID(_ name: String) -> UUID? {
-        var name = name
-        return name.withUTF8 { chars -> UUID? in
-            guard chars.count == 36 else { return nil }
-            var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            let valid = withUnsafeMutableBytes(of: &raw) { out -> Bool in
-                var at = 0
-                var byte = 0
-                while at < 36 {
-                    if at == 8 || at == 13 || at == 18 || at == 23 {
-                        guard chars[at] == UInt8(ascii: "-") else { return false }
-                        at += 1
-                        continue
-                    }
-                    guard let high = Self.hexValue(chars[at]), let low = Self.hexValue(chars[at + 1]) else {
-                        return false
-                    }
-                    out[byte] = high << 4 | low
-                    byte += 1
-                    at += 2
-                }
-                return true
-            }
-            return valid ? UUID(uuid: raw) : nil
-        }
-    }
-
-    /// A lowercase hex digit's value; uppercase is not canonical in a file name.
-    private static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        default: return nil
-        }
     }
 
     /// One entry file, opened with `openat`: nil when it is gone, the same refusals as

@@ -18,7 +18,7 @@ enum FileStoreAudit {
         let files: Set<String> = [
             FileStore.headerName, FileStore.indexName, StoreLayout.lockName, FileJournal.fileName,
         ]
-        let directories: Set<String> = [FileStore.entriesName, FileStore.indexPagesName]
+        let directories: Set<String> = [FileStore.entriesName, FileStore.indexPagesName, FileStore.attachmentsName]
         for name in top.sorted() where !name.hasPrefix(DurableFile.tempPrefix) {
             let kind = try Self.kind(directory.appendingPathComponent(name))
             if files.contains(name) {
@@ -35,6 +35,9 @@ enum FileStoreAudit {
         }
         findings += try audit(directory, FileStore.indexPagesName, what: "index page") {
             IndexPageNumber.page(fromFileName: $0) != nil
+        }
+        findings += try audit(directory, FileStore.attachmentsName, what: "attachment object") {
+            FileStore.entryID(fromFileName: $0) != nil
         }
         return findings
     }

@@ -17,4 +17,12 @@ package enum ReadLimits {
     /// keeps that under the 1 GiB that SECURITY.md promises. A larger change is refused when
     /// written (`FileStore`), so this limit never refuses a journal `diary` wrote.
     package static let journal = 512 << 20
+    /// The largest attachment object (docs/FORMAT.md §7.6): that of a 4 GiB file, padded to
+    /// 4.5 GiB, plus the 26-byte prefix and 17 bytes per 64 KiB chunk. Exactly the largest a
+    /// valid record allows (`AttachmentObject.maximumStoredLength`; a test keeps them equal),
+    /// since an attachment is streamed, never held.
+    package static let attachment = 26 + (4 << 30) + (1 << 29) + 17 * (((4 << 30) + (1 << 29)) / 65536)
+    /// The largest piece of an attachment the SQLite store keeps in one row (a stored chunk
+    /// is at most 65553 bytes), so no row is copied into memory whole unless it is small.
+    package static let attachmentRow = 1 << 20
 }

@@ -9,8 +9,22 @@ enum SQLiteSchema {
     /// `index_page`'s CHECK (page numbers 0...255); it is still read, and is upgraded in the
     /// transaction of the first change that touches index pages (the index's migration to
     /// version 3, docs/FORMAT.md §2). Others are refused.
+    /// Version 3 is version 2 with `attachment_chunk` (`attachmentTableSQL`), which the first
+    /// attachment write creates; a vault without attachments stays at version 2.
     static let version: Int32 = 2
-    static let readableVersions: ClosedRange<Int32> = 1...2
+    static let attachmentVersion: Int32 = 3
+    static let readableVersions: ClosedRange<Int32> = 1...3
+
+    /// Attachment objects, one row per stored piece (`chunk` 0 = the object's prefix, `chunk`
+    /// i+1 = its sealed chunk i). Rows are inserted with random rowids, so the table's order
+    /// reveals nothing about when objects were written.
+    static let attachmentTableSQL = """
+        CREATE TABLE attachment_chunk (
+            id BLOB NOT NULL CHECK (typeof(id) = 'blob' AND length(id) = 16),
+            chunk INTEGER NOT NULL CHECK (typeof(chunk) = 'integer' AND chunk >= 0),
+            sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob'));
+        CREATE UNIQUE INDEX attachment_chunk_key ON attachment_chunk (id, chunk);
+        """
 
     /// `index_page` of schema version 2: a page number is any u32 (docs/FORMAT.md §7), and the
     /// table is an ordinary rowid table whose rowid is the page number. Version 1's was WITHOUT
@@ -36,7 +50,7 @@ enum SQLiteSchema {
     /// crafted).
     static let createSQL = schemaSQL(version: version)
 
-    /// The schema a database of `version` (1 or 2) was created with.
+    /// The schema a database of `version` (1, 2 or 3) has.
     static func schemaSQL(version: Int32) -> String {
         """
         CREATE TABLE header (
@@ -50,6 +64,7 @@ enum SQLiteSchema {
             sealed BLOB NOT NULL CHECK (typeof(sealed) = 'blob')
         ) WITHOUT ROWID;
         \(version == 1 ? legacyIndexPageTableSQL : indexPageTableSQL)
+        \(version >= attachmentVersion ? attachmentTableSQL : "")
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(version);
         """
@@ -69,6 +84,21 @@ enum SQLiteSchema {
                 arguments: [row[0] as DatabaseValue, row[1] as DatabaseValue])
         }
         try db.execute(sql: "PRAGMA user_version = \(version)")
+    }
+
+    /// Inside a write transaction: brings the database to version 3 (the attachment table),
+    /// upgrading a version-1 database on the way.
+    static func addAttachmentTable(_ db: Database) throws {
+        guard try !hasAttachmentTable(db) else { return }
+        try upgrade(db)
+        try db.execute(sql: attachmentTableSQL)
+        try db.execute(sql: "PRAGMA user_version = \(attachmentVersion)")
+    }
+
+    /// Whether the schema version has the attachment table (a database that claims it without
+    /// the table fails its queries as damage).
+    static func hasAttachmentTable(_ db: Database) throws -> Bool {
+        try (Int32.fetchOne(db, sql: "PRAGMA user_version") ?? 0) >= attachmentVersion
     }
 
     /// Connection settings applied to every connection, including backups' sources.

@@ -101,7 +101,7 @@ public final class SQLiteStore: VaultStore {
                     return .commit
                 }
             }
-            if !change.deleteEntries.isEmpty {
+            if !change.deleteEntries.isEmpty || !change.deleteAttachments.isEmpty {
                 // Old WAL frames still hold the deleted rows' pages; truncating the log after a
                 // checkpoint drops them. Best effort: another process's read may keep it busy.
                 try? write { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
@@ -120,7 +120,7 @@ public final class SQLiteStore: VaultStore {
                     let change = try produce { part in try Self.write(StoreChange(putEntries: part), in: db) }
                     try change.validate(path: path)
                     try Self.write(change, in: db)
-                    deletes = !change.deleteEntries.isEmpty
+                    deletes = !change.deleteEntries.isEmpty || !change.deleteAttachments.isEmpty
                     return .commit
                 }
             }
@@ -193,7 +193,7 @@ public final class SQLiteStore: VaultStore {
 
     /// Runs `body` on the connection outside any transaction; refuses inside a snapshot,
     /// whose state must not change under it.
-    private func write(_ body: (Database) throws -> Void) throws {
+    func write(_ body: (Database) throws -> Void) throws {
         try SQLiteSchema.mapping(path: path) {
             try dbQueue.unsafeReentrantWrite { db in
                 guard !db.isInsideTransaction else {
@@ -214,6 +214,10 @@ public final class SQLiteStore: VaultStore {
         }
         let delete = try db.cachedStatement(sql: "DELETE FROM entry WHERE id = ?")
         for id in change.deleteEntries { try delete.execute(arguments: [SQLiteSchema.key(id)]) }
+        if !change.deleteAttachments.isEmpty, try SQLiteSchema.hasAttachmentTable(db) {
+            let sql = "DELETE FROM attachment_chunk WHERE id = ?"
+            for id in change.deleteAttachments { try db.execute(sql: sql, arguments: [SQLiteSchema.key(id)]) }
+        }
         let put = try db.cachedStatement(sql: "INSERT OR REPLACE INTO entry (id, sealed) VALUES (?, ?)")
         // In key order: a large change (an import, a rekey's batch) then fills the table's
         // B-tree pages one after another instead of splitting pages all over it.

@@ -25,6 +25,9 @@ public struct StoreChange: Sendable {
     /// Index pages to remove (a page split in two, or a migration's old pages). Removing a
     /// page that does not exist is not an error; a page both put and deleted ends up put.
     public var deleteIndexPages: Set<Int>
+    /// Attachment objects to remove (written before by `VaultStore.putAttachment`), with the
+    /// rest of the change. Removing an object that does not exist is not an error.
+    public var deleteAttachments: Set<UUID>
 
     /// The page numbers a store accepts (a u32, docs/FORMAT.md §7); `apply` refuses a change
     /// naming any other.
@@ -33,7 +36,8 @@ public struct StoreChange: Sendable {
     public init(
         header: [UInt8]? = nil, index: [UInt8]? = nil,
         putEntries: [UUID: [UInt8]] = [:], deleteEntries: Set<UUID> = [],
-        putIndexPages: [Int: [UInt8]] = [:], deleteIndexPages: Set<Int> = []
+        putIndexPages: [Int: [UInt8]] = [:], deleteIndexPages: Set<Int> = [],
+        deleteAttachments: Set<UUID> = []
     ) {
         self.header = header
         self.index = index
@@ -41,11 +45,12 @@ public struct StoreChange: Sendable {
         self.deleteEntries = deleteEntries
         self.putIndexPages = putIndexPages
         self.deleteIndexPages = deleteIndexPages
+        self.deleteAttachments = deleteAttachments
     }
 
     public var isEmpty: Bool {
         header == nil && index == nil && putEntries.isEmpty && deleteEntries.isEmpty && putIndexPages.isEmpty
-            && deleteIndexPages.isEmpty
+            && deleteIndexPages.isEmpty && deleteAttachments.isEmpty
     }
 
     /// Refuses a change naming an index page outside `indexPageRange`, before anything is
@@ -72,6 +77,16 @@ public protocol StoreReader {
     func readIndexPage(_ page: Int) throws -> [UInt8]?
     /// Every stored index page, keyed by page number.
     func readIndexPages() throws -> [Int: [UInt8]]
+    /// Streams the stored bytes of the attachment object `id` to `body` in order, in pieces of
+    /// at most about 1 MiB (never the whole object); false when there is no such object. An
+    /// object larger than `ReadLimits.attachment`, or not stored as the store writes it, is
+    /// damage, refused before a byte is handed out.
+    func readAttachment(_ id: UUID, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool
+    /// The stored length of the attachment object `id`, or nil when there is none (checked as
+    /// `readAttachment` checks it, without reading the bytes).
+    func attachmentLength(_ id: UUID) throws -> Int?
+    /// Every attachment object id present, in no particular order.
+    func attachmentIDs() throws -> [UUID]
 }
 
 /// Where sealed blobs live. Both stores pass one shared test suite.
@@ -106,6 +121,14 @@ public protocol VaultStore: AnyObject, StoreReader {
 
     /// Applies `change` atomically and durably.
     func apply(_ change: StoreChange) throws
+
+    /// Stores the attachment object `id`: `write` hands its stored bytes to the store piece
+    /// by piece (the caller's `chunk` closure), and the store writes them out of sight and
+    /// makes the object visible, durably, only once `write` returns. If `write` throws (or the
+    /// disk fills), nothing of the object remains. Takes the write lock. Objects are written
+    /// before the entry change that references them; a crash in between leaves an
+    /// unreferenced object, which the vault reports and removes.
+    func putAttachment(_ id: UUID, _ write: (_ chunk: ([UInt8]) throws -> Void) throws -> Void) throws
 
     /// Applies, as one atomic and durable change, the entries `produce` hands to `put` a part
     /// at a time, and then the change it returns. Each entry is named at most once in all of
@@ -156,6 +179,11 @@ extension VaultStore {
     }
     public func readIndexPage(_ page: Int) throws -> [UInt8]? { try withSnapshot { try $0.readIndexPage(page) } }
     public func readIndexPages() throws -> [Int: [UInt8]] { try withSnapshot { try $0.readIndexPages() } }
+    public func readAttachment(_ id: UUID, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        try withSnapshot { try $0.readAttachment(id, body) }
+    }
+    public func attachmentLength(_ id: UUID) throws -> Int? { try withSnapshot { try $0.attachmentLength(id) } }
+    public func attachmentIDs() throws -> [UUID] { try withSnapshot { try $0.attachmentIDs() } }
 }
 
 /// Errors of the storage layer. Messages name paths or ids, never contents.

@@ -27,10 +27,14 @@ final class StoreLayoutAuditTests: XCTestCase {
 
     func testTheSchemaTheStoreCreatesIsExactlyTheExpectedOne() throws {
         let schemas = try SQLiteSchemaAudit.expected.get()
-        XCTAssertEqual(Set(schemas.keys), [1, 2])
+        XCTAssertEqual(Set(schemas.keys), [1, 2, 3])
         let expected = try XCTUnwrap(schemas[SQLiteSchema.version])
         XCTAssertEqual(
             Set(expected.map(\.name)).isSuperset(of: ["header", "sealed_index", "entry", "index_page"]), true)
+        let withAttachments = try XCTUnwrap(schemas[SQLiteSchema.attachmentVersion])
+        XCTAssertEqual(
+            Set(withAttachments.map(\.name)).subtracting(expected.map(\.name)),
+            ["attachment_chunk", "attachment_chunk_key"])
         XCTAssertFalse(expected.contains { $0.type == "trigger" || $0.type == "view" })
     }
 
