@@ -28,6 +28,13 @@ struct ErrorReport: Equatable {
             let words = CLIError(e)
             self.init(message: words.description, hint: words.hint, code: words.exitCode)
         case let e as VaultError: self.init(vault: e)
+        case let e as AttachmentFileError: self = AttachmentWording.report(e)
+        case let e as AttachmentChoiceError: self = AttachmentWording.report(e)
+        case let e as AttachmentError: self = AttachmentWording.report(e)
+        case let e as ViewerFailed: self = e.report
+        case let e as AttachmentReadFailure:
+            guard let report = AttachmentWording.report(e) else { return nil }
+            self = report
         case let e as ExchangeError: self.init(exchange: e)
         case let e as SyncError: self.init(sync: e)
         case let e as CryptoError:
