@@ -103,6 +103,9 @@ final class AttachmentCLITests: XCTestCase {
         XCTAssertEqual(first?.keys.sorted(), ["added", "name", "size", "type"])
         XCTAssertEqual(first?["type"] as? String, "text/plain")
 
+        XCTAssertEqual(try box.ok(["extract", id, "note.txt", "-o", "-", "--yes"]).stdout, "hello\n")
+        let asked = try box.runOnTerminal(["delete", id], answers: [("[y/N]", "n")])
+        XCTAssertTrue(asked.shown.contains("and its 2 attachments?"), asked.shown)
         XCTAssertEqual(try box.run(["detach", id, "note.txt"]).status, 64, "no terminal, no --yes: nothing removed")
         try box.ok(["detach", id, "NOTE.TXT", "--yes"])
         let all = try JSONSerialization.jsonObject(with: Data(try box.ok(["attachments", "--json"]).stdout.utf8))
