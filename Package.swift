@@ -140,7 +140,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DiaryExchangeTests",
-            dependencies: ["DiaryExchange", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"]
+            dependencies: ["DiaryExchange", "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryTestSupport"],
+            resources: [.copy("Resources")]
         ),
         .testTarget(name: "DiaryMarkdownTests", dependencies: ["DiaryMarkdown", "DiaryTestSupport", "DiaryFuzzing"]),
         .testTarget(name: "DiaryAgentTests", dependencies: ["DiaryAgent", "DiaryCrypto", "DiaryTestSupport"]),

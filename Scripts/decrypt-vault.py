@@ -94,26 +94,70 @@ def parse_template(p: bytes) -> dict:
     return dict(template=True, name=name, prompts=prompts, created=created, modified=modified, text=text)
 
 
+TIME_RANGE = (-62135596800000, 253402300799999)  # §1: 0001-01-01 … 9999-12-31, in Unix milliseconds
+MEDIA_TYPE_CHARACTERS = set("abcdefghijklmnopqrstuvwxyz0123456789!#$&^_.+-")
+
+
+def is_end_space(c: str) -> bool:
+    return unicodedata.category(c) in ("Zs", "Zl", "Zp") or c in "\t\n\v\f\r\x85"
+
+
+def attachment_name_ok(name: str) -> bool:
+    """§7.6: 1…255 bytes of UTF-8, a base name, no character of category Cc or Cf, no white space at either end."""
+    return (0 < len(name.encode()) <= 255 and name not in (".", "..") and "/" not in name
+            and not any(unicodedata.category(c) in ("Cc", "Cf") for c in name)
+            and not is_end_space(name[0]) and not is_end_space(name[-1]))
+
+
+def media_type_ok(media_type: str) -> bool:
+    parts = media_type.split("/")
+    return len(media_type) <= 127 and len(parts) == 2 and all(p and set(p) <= MEDIA_TYPE_CHARACTERS for p in parts)
+
+
+def check_attachment(length: int, generation: int, name: str, seen: set) -> None:
+    """The rules an entry's attachment record and an index row's attachment share (§7.6)."""
+    assert 1 <= length <= 4 << 30, "attachment length"
+    assert generation >= 1, "attachment generation"
+    assert attachment_name_ok(name), f"attachment name {name!r}"
+    # Unicode's canonical caseless match: `Été.jpg` and `e\u0301te\u0301.JPG` are one name.
+    key = unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).casefold())
+    assert key not in seen, f"two attachments named {name!r}"
+    seen.add(key)
+
+
+def parse_records(r) -> list:
+    """The attachment records of an entry plaintext of version 3 (§7.6), with every check a reader MUST make."""
+    count, records, seen = r.u8(), [], set()
+    assert count >= 1, "attachment count 0"
+    for _ in range(count):
+        object_id, key, length, stored_hash = r.take(16), r.take(32), r.u64(), r.take(32)
+        generation, dedup_hash, added = r.u32(), r.take(32), struct.unpack(">q", r.take(8))[0]
+        name, media_type = r.str16(), r.str16()
+        check_attachment(length, generation, name, seen)
+        assert TIME_RANGE[0] <= added <= TIME_RANGE[1], "attachment time"
+        assert media_type_ok(media_type), f"media type {media_type!r}"
+        records.append(dict(object=object_id, key=key, length=length, stored_hash=stored_hash,
+                            generation=generation, dedup=dedup_hash, added=added, name=name, type=media_type))
+    return records
+
+
 def parse_entry(p: bytes) -> dict:
+    """An entry plaintext: version 1, version 3 (with attachment records, §7.6), or a template (version 2)."""
     if p[0] == 2:
         return parse_template(p)
-    assert p[0] == 1
-    date, created, modified = struct.unpack(">qqq", p[1:25])
-    flags, ntags = p[25], p[26]
-    off, tags = 27, []
-    for _ in range(ntags):
-        n = struct.unpack(">H", p[off:off + 2])[0]
-        tags.append(p[off + 2:off + 2 + n].decode())
-        off += 2 + n
-    n = struct.unpack(">H", p[off:off + 2])[0]
-    source = p[off + 2:off + 2 + n].decode()
-    off += 2 + n
-    n = struct.unpack(">I", p[off:off + 4])[0]
-    text = p[off + 4:off + 4 + n].decode()
-    assert off + 4 + n == len(p), "trailing bytes"
+    assert p[0] in (1, 3), f"entry plaintext version {p[0]}"
+    r = Reader(p)
+    version = r.u8()
+    date, created, modified = struct.unpack(">qqq", r.take(24))
+    flags, ntags = r.u8(), r.u8()
+    tags = [r.str16() for _ in range(ntags)]
+    source = r.str16()
+    attachments = parse_records(r) if version == 3 else []
+    text = r.take(r.u32()).decode()
+    r.end()
     return dict(
         template=False, date=date, created=created, modified=modified, starred=bool(flags & 1), tags=tags,
-        source=source, text=text)
+        source=source, text=text, attachments=attachments)
 
 
 def page_heads(number: int, version: int) -> range:
@@ -127,8 +171,23 @@ def page_heads(number: int, version: int) -> range:
     return range(prefix << (16 - depth), (prefix + 1) << (16 - depth))
 
 
-def parse_page(p: bytes, number: int, version: int) -> dict:
-    """An index page (FORMAT.md §7): {entry id: seal tag}."""
+def parse_row_attachments(p: bytes, off: int) -> tuple:
+    """The attachment list of an index row with flags bit 2 (§7.6): (list, offset after it)."""
+    r = Reader(p)
+    r.off = off
+    count, listed, seen = r.u8(), [], set()
+    assert count >= 1, "attachment count 0 in a row"
+    for _ in range(count):
+        object_id, length, dedup_hash, generation = r.take(16), r.u64(), r.take(32), r.u32()
+        name = r.str16()
+        check_attachment(length, generation, name, seen)
+        listed.append(dict(object=object_id, length=length, dedup=dedup_hash, generation=generation, name=name))
+    return listed, r.off
+
+
+def parse_page(p: bytes, number: int, version: int, listed: dict) -> dict:
+    """An index page (FORMAT.md §7): {entry id: seal tag}; the attachments of rows with flags bit 2 go
+    into `listed` (§7.6)."""
     if version == 2:
         assert p[0] == 2 and p[1] == number
         off = 2
@@ -141,7 +200,7 @@ def parse_page(p: bytes, number: int, version: int) -> dict:
         rid = p[off:off + 16]
         assert (rid[0] << 8 | rid[1]) in heads, "row on the wrong page"
         tag, flags = p[off + 45:off + 61], p[off + 40]
-        assert flags & ~3 == 0, "row flags"
+        assert flags & ~7 == 0, "row flags"
         off += 61
         off += 2 + struct.unpack(">H", p[off:off + 2])[0]  # title (a template's name)
         ntags = p[off]
@@ -150,15 +209,17 @@ def parse_page(p: bytes, number: int, version: int) -> dict:
             off += 2 + struct.unpack(">H", p[off:off + 2])[0]
         source_length = struct.unpack(">H", p[off:off + 2])[0]
         off += 2 + source_length
-        # A template's row (§7.5): flags exactly 2, no tags, no source.
+        # A template's row (§7.5): flags exactly 2 (so never bit 2), no tags, no source.
         assert not flags & 2 or (flags == 2 and ntags == 0 and source_length == 0), "template row"
         rows[str(uuid.UUID(bytes=rid))] = tag
+        if flags & 4:
+            listed[str(uuid.UUID(bytes=rid))], off = parse_row_attachments(p, off)
     assert off == len(p), "trailing bytes"
     return rows
 
 
 def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
-    """(generation, {entry id: seal tag}, page of each entry) from the root and its pages:
+    """(generation, {entry id: seal tag}, page of each entry, {entry id: its row's attachments}) from the root and its pages:
     version 3 (a page directory that must partition the ids exactly) or version 2 (64 pages)."""
     r = open_sealed(root, 2, bytes(16), vault_id, keys)
     version, generation = r[0], struct.unpack(">Q", r[1:9])[0]
@@ -173,7 +234,7 @@ def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
         # page u32 | rows u32 | newest date i64 | newest created i64 | tag 16, in head order
         directory = [(struct.unpack(">I", r[13 + 40 * i:17 + 40 * i])[0], r[17 + 40 * i:53 + 40 * i])
                      for i in range(count)]
-    rows, where, next_head = {}, {}, 0
+    rows, where, listed, next_head = {}, {}, {}, 0
     for n, rec in directory:
         heads = page_heads(n, version)
         assert heads.start == next_head, f"page {n}: the pages do not partition the ids"
@@ -182,13 +243,14 @@ def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
         sealed = pages[n]
         assert sealed[-16:] == tag, f"page {n} is not the copy the root names"
         # The page's object id: 12 zero bytes and its number as a big-endian u32.
-        page = parse_page(open_sealed(sealed, 3, bytes(12) + struct.pack(">I", n), vault_id, keys), n, version)
+        page = parse_page(open_sealed(sealed, 3, bytes(12) + struct.pack(">I", n), vault_id, keys), n, version,
+                          listed)
         assert len(page) == count
         rows.update(page)
         where.update({rid: n for rid in page})
     assert next_head == 1 << 16, "the pages do not cover every id"
     assert set(pages) == {n for n, _ in directory}, "a stored page the root does not name"
-    return generation, rows, where
+    return generation, rows, where, listed
 
 
 def read_backup(path: str):
@@ -399,7 +461,9 @@ RECORD_MAGIC, STATEMENT_MAGIC = b"DSYNCREC", b"DSYNCSTM"
 PREFIX_LEN, NONCE_LEN, TAG_LEN, SIG_LEN = 81, 24, 16, 64
 OVERHEAD = PREFIX_LEN + NONCE_LEN + TAG_LEN + SIG_LEN  # 185: a file's length minus this is a bucket size
 MAX_RECORD, MAX_STATEMENT, MAX_HEADER, MAX_MARKER = 64 << 20, 1 << 20, 64 << 10, 4096
-MAX_PUT, MAX_LAMPORT, MAX_DERIVATIONS = (8 << 20) + 70_000, 1 << 62, 4
+# A put's plaintext (§12.2): the text, 70 000 bytes for version 1's other fields, and 255 attachment
+# records of the longest name and media type (§7.6): 1 + 255 × (132 + 2 + 255 + 2 + 127) = 132 091 bytes.
+MAX_PUT, MAX_LAMPORT, MAX_DERIVATIONS = (8 << 20) + 70_000 + 132_091, 1 << 62, 4
 RECORD_CONTEXT, STATEMENT_CONTEXT = b"diary.sync.record.v2\0", b"diary.sync.statement.v2\0"
 KIND_NAMES = {1: "genesis", 2: "rekey", 3: "passphrase", 4: "admit", 5: "remove", 6: "settle"}
 NEW_KEY_KINDS = (2, 5, 6)
@@ -641,7 +705,7 @@ def strict_entry(raw: bytes) -> dict:
     e = parse_entry(raw)
     if e["template"]:
         return e  # parse_template made every check of §7.5
-    lo, hi = -62135596800000, 253402300799999
+    lo, hi = TIME_RANGE
     if raw[25] & ~1 or not all(lo <= e[k] <= hi for k in ("date", "created", "modified")):
         raise ValueError("entry fields")
     if len(e["text"].encode()) > 8 << 20:
@@ -1250,6 +1314,7 @@ class Remote:
                       f"modified {ms_to_iso(e['modified'])}")
                 print(f"- starred: {'yes' if e['starred'] else 'no'}; tags: {tags}"
                       + (f"; source: {e['source']}" if e["source"] else ""))
+                print_attachments(e["attachments"])
                 print("- text:\n\n```\n" + e["text"] + "\n```\n")
 
 
@@ -1314,6 +1379,14 @@ def read_remote(source: str, passphrase: str) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def print_attachments(attachments: list) -> None:
+    """One line per attachment record (§7.6); the objects themselves are not read here."""
+    for a in attachments:
+        dedup = "off" if a["dedup"] == bytes(32) else f"`{a['dedup'].hex()}`"
+        print(f"- attachment {a['name']!r}: {a['type']}, {a['length']} bytes, added {ms_to_iso(a['added'])}, "
+              f"object {uuid.UUID(bytes=a['object'])}, generation {a['generation']}, dedup hash {dedup}")
+
+
 def ms_to_iso(ms: int) -> str:
     t = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(milliseconds=ms)
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
@@ -1355,7 +1428,8 @@ def main() -> None:
         out.append(f"| VK_{gen} | `{vk.hex()}` |")
         out.append(f"| EK_{gen} = KDF(VK, 1, \"diaryent\") | `{keys[gen][0].hex()}` |")
         out.append(f"| IK_{gen} = KDF(VK, 1, \"diaryidx\") | `{keys[gen][1].hex()}` |")
-    generation, rows, where = read_index(index, pages, vault_id, keys)
+        out.append(f"| DK_{gen} = KDF(VK, 1, \"diarydup\") | `{kdf(vk, 1, b'diarydup').hex()}` |")
+    generation, rows, where, listed = read_index(index, pages, vault_id, keys)
     out.append(f"| index generation, rows | {generation}, {len(rows)} |")
     print("| value | hex / text |\n|---|---|\n" + "\n".join(out) + "\n")
     for name, sealed in entries.items():
@@ -1377,6 +1451,11 @@ def main() -> None:
         if e["date"] % 86400000 == 0:  # a calendar day, stored at midnight UTC (FORMAT.md §7)
             day = " (the calendar day " + str(datetime.date(1970, 1, 1) + datetime.timedelta(days=e["date"] // 86400000)) + ")"
         print(f"- date {e['date']}{day}, created {e['created']}, modified {e['modified']}, starred {e['starred']}, tags {e['tags']}")
+        print_attachments(e["attachments"])
+        # The row was written from this very copy (same tag), so it lists the same attachments (§7.6).
+        row_view = ["object", "length", "dedup", "generation", "name"]
+        assert listed.get(name, []) == [{k: a[k] for k in row_view} for a in e["attachments"]], \
+            "the index row's attachments differ from the entry's"
         print("- text:\n\n```\n" + e["text"] + "\n```\n")
 
 

@@ -4,16 +4,20 @@ import Foundation
 /// Turns Day One's stored Markdown into text a person reads in a terminal.
 enum DayOneText {
     /// `![alt](dayone-moment://ID)` and the `dayone-moment:/video/ID` forms for other media.
-    nonisolated(unsafe) static let media = try! Regex(#"!\[[^\]\n]*\]\(dayone-moment:/{1,2}(?:([A-Za-z]+)/)?[^)\s]*\)"#)
+    nonisolated(unsafe) static let media = try! Regex(
+        #"!\[[^\]\n]*\]\(dayone-moment:/{1,2}(?:([A-Za-z]+)/)?([^)\s]*)\)"#)
 
     /// The text with media references replaced by placeholders such as `[photo not imported]`
-    /// and Day One's backslash escapes removed, and the number of references replaced.
+    /// and Day One's backslash escapes removed, and the number of references replaced that way.
+    /// A reference whose identifier (uppercased) is in `imported` becomes that text instead
+    /// (`[photo: photo-1.jpeg]`) and is not counted.
     ///
     /// Media go first: unescaping first would turn text the person wrote as literal
     /// `\!\[\]\(dayone-moment…\)` into something that looks like a reference.
-    static func readable(_ raw: String) -> (text: String, media: Int) {
+    static func readable(_ raw: String, imported: [String: String] = [:]) -> (text: String, media: Int) {
         var count = 0
         let replaced = raw.replacing(media) { match -> String in
+            if let text = imported[String(match.output[2].substring ?? "").uppercased()] { return text }
             count += 1
             let kind = match.output[1].substring.map { String($0).lowercased() }
             return "[\(placeholderNoun(kind)) not imported]"

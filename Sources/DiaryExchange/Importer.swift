@@ -31,17 +31,30 @@ public struct ImportBatch: Equatable, Sendable {
     public var skipped: [ImportSkip]
     /// Media references (Day One photos, videos, audio) replaced by a placeholder in the text.
     public var mediaReferencesDropped: Int
+    /// The files each entry brings, by entry id (only when read with `attachments: true`;
+    /// entries without any are absent).
+    public var attachments: [UUID: [ImportAttachment]]
+    /// Media an entry lists that the import does not hold (a Day One object whose file is not
+    /// in the zip, or is malformed): not imported.
+    public var attachmentsMissing: Int
 
-    public init(entries: [Entry] = [], skipped: [ImportSkip] = [], mediaReferencesDropped: Int = 0) {
+    public init(
+        entries: [Entry] = [], skipped: [ImportSkip] = [], mediaReferencesDropped: Int = 0,
+        attachments: [UUID: [ImportAttachment]] = [:], attachmentsMissing: Int = 0
+    ) {
         self.entries = entries
         self.skipped = skipped
         self.mediaReferencesDropped = mediaReferencesDropped
+        self.attachments = attachments
+        self.attachmentsMissing = attachmentsMissing
     }
 
     mutating func append(_ other: ImportBatch) {
         entries += other.entries
         skipped += other.skipped
         mediaReferencesDropped += other.mediaReferencesDropped
+        attachments.merge(other.attachments) { $0 + $1 }
+        attachmentsMissing += other.attachmentsMissing
     }
 }
 
@@ -57,19 +70,22 @@ public enum Importer {
 
     /// Reads every file in `urls` (for Markdown, a directory means its `*.md` files, not
     /// recursively). Dates without a zone (jrnl's date and time, Markdown dates) are read in
-    /// `timeZone`.
-    public static func read(_ format: ImportFormat, from urls: [URL], timeZone: TimeZone = .current) throws
-        -> ImportBatch
-    {
+    /// `timeZone`. With `attachments`, the files entries bring are found too (Day One's media
+    /// in its zip, Markdown's local images; `ImportBatch.attachments`), and Day One's text names
+    /// them instead of saying they were not imported; without, the batch is as it always was.
+    public static func read(
+        _ format: ImportFormat, from urls: [URL], timeZone: TimeZone = .current, attachments: Bool = false
+    ) throws -> ImportBatch {
         guard !urls.isEmpty else { throw ExchangeError.noInput(path: ".", detail: "no files to import") }
         var batch = ImportBatch()
         switch format {
         case .markdown:
-            batch = try MarkdownImporter.read(MarkdownImporter.files(in: urls), timeZone: timeZone)
+            batch = try MarkdownImporter.read(
+                MarkdownImporter.files(in: urls), timeZone: timeZone, attachments: attachments)
         case .jrnl:
             for url in urls { batch.append(try JrnlImporter.read(load(url), file: url.path, timeZone: timeZone)) }
         case .dayone:
-            for url in urls { batch.append(try DayOneImporter.read(url: url)) }
+            for url in urls { batch.append(try DayOneImporter.read(url: url, attachments: attachments)) }
         case .diary:
             try forEachDiaryEntry(in: urls) { batch.entries.append($0) }
         }
@@ -99,6 +115,20 @@ public enum Importer {
     /// The bytes of a file, refused when over the size limit or (for text) not valid UTF-8.
     static func load(_ url: URL, requireText: Bool = true) throws -> [UInt8] {
         let path = url.path
+        let size = try regularFileSize(url)
+        // Checked before reading, so a huge file costs nothing.
+        if size > maximumFileBytes { throw ExchangeError.tooLarge(file: path, bytes: size, limit: maximumFileBytes) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ExchangeError.unreadable(file: path, detail: "no permission")
+        }
+        let bytes = [UInt8](data)
+        if requireText { try requireUTF8(bytes, file: path) }
+        return bytes
+    }
+
+    /// The size of the file at `url`; refused when it is missing, unreadable or a directory.
+    static func regularFileSize(_ url: URL) throws -> Int {
+        let path = url.path
         let size: Int
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -111,14 +141,7 @@ public enum Importer {
         } catch {
             throw ExchangeError.unreadable(file: path, detail: "no such file or no permission")
         }
-        // Checked before reading, so a huge file costs nothing.
-        if size > maximumFileBytes { throw ExchangeError.tooLarge(file: path, bytes: size, limit: maximumFileBytes) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ExchangeError.unreadable(file: path, detail: "no permission")
-        }
-        let bytes = [UInt8](data)
-        if requireText { try requireUTF8(bytes, file: path) }
-        return bytes
+        return size
     }
 
     /// Throws `invalidUTF8` naming the line of the first bad byte.

@@ -44,7 +44,9 @@ enum MarkdownImporter {
         return files
     }
 
-    static func read(_ files: [URL], timeZone: TimeZone) throws -> ImportBatch {
+    /// With `attachments`, each entry's local images are found (`MarkdownImages`); the text is
+    /// left as written.
+    static func read(_ files: [URL], timeZone: TimeZone, attachments: Bool = false) throws -> ImportBatch {
         var batch = ImportBatch()
         for url in files {
             let bytes = try Importer.load(url)
@@ -52,6 +54,10 @@ enum MarkdownImporter {
                 String(decoding: bytes, as: UTF8.self), name: url.lastPathComponent, file: url.path, timeZone: timeZone)
             {
                 batch.entries.append(entry)
+                guard attachments else { continue }
+                let found = MarkdownImages.find(in: entry.text, file: url)
+                batch.attachmentsMissing += found.missing
+                if !found.attachments.isEmpty { batch.attachments[entry.id] = found.attachments }
             } else {
                 batch.skipped.append(ImportSkip(file: url.path, entry: nil, reason: "the file holds no text"))
             }

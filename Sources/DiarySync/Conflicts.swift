@@ -112,7 +112,7 @@ extension SyncEngine {
             extras = texts.dropFirst().map { other in
                 Entry(
                     id: SecureRandom.uuid(), text: other.text, date: other.date, created: now, modified: now,
-                    starred: other.starred, tags: other.tags, source: nil)
+                    starred: other.starred, tags: other.tags, source: nil, attachments: other.attachments)
             }
         case .text(let text):
             guard var base = ordered.first(where: { !$0.deleted })?.content else {

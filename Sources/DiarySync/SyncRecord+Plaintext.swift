@@ -116,7 +116,7 @@ extension RecordCodec {
         var content: Entry?
         if isPut {
             let length = Int(try r.u32())
-            guard length <= Vault.maximumTextBytes + 70_000 else { throw FormatError.fieldTooLarge }
+            guard length <= SyncedEntryCodec.maximumLength else { throw FormatError.fieldTooLarge }
             var raw = try r.take(length)
             defer { secureZero(&raw) }
             content = try SyncedEntryCodec.decode(raw, id: entry)

@@ -1,5 +1,6 @@
 import DiaryCrypto
 import DiaryStore
+import DiaryVault
 import Foundation
 import XCTest
 
@@ -89,6 +90,39 @@ final class RecordPlaintextTests: XCTestCase {
         XCTAssertTrue(RecordCodec.looksIncomplete([]))
         XCTAssertTrue(RecordCodec.looksIncomplete(Array("DSY".utf8)))
         XCTAssertFalse(RecordCodec.looksIncomplete(Array("hello".utf8)))
+    }
+
+    /// A put carries an entry with attachments as its version-3 plaintext (FORMAT.md §7.6,
+    /// §12.2), up to the largest: the longest text with 255 records of the longest name and
+    /// media type, which the limit before attachments (8 MiB + 70 000) refused.
+    func testAPutOfTheLargestEntryWithAttachmentsDecodes() throws {
+        let time = Date(timeIntervalSince1970: 1_700_000_000)
+        let records = try (0..<255).map { n in
+            AttachmentRecord(
+                objectID: UUID(), streamKey: try SecretBytes(randomCount: 32), length: 4 << 30,
+                storedHash: [UInt8](repeating: 1, count: 32), generation: 1,
+                dedupHash: [UInt8](repeating: 2, count: 32), added: time,
+                name: String(format: "%03d", n) + String(repeating: "é", count: 126),
+                mediaType: "a/" + String(repeating: "b", count: 125))
+        }
+        let entry = Entry(
+            id: UUID(), text: String(repeating: "x", count: Vault.maximumTextBytes), date: time, created: time,
+            modified: time, starred: false, tags: [], attachments: records)
+        var put = record()
+        put.revisions = [Revision(entry: entry.id, id: UUID(), parents: [], content: entry)]
+        let bytes = RecordCodec.encode(put)
+        XCTAssertGreaterThan(SyncedEntryCodec.encode(entry).count, Vault.maximumTextBytes + 70_000)
+        let decoded = try RecordCodec.decode(bytes, machine: machine, seq: 2)
+        XCTAssertEqual(decoded.revisions.first?.content, entry)
+        // One byte more than the limit is refused before it is read.
+        let lengthAt = bytes.count - SyncedEntryCodec.encode(entry).count - 4
+        var over = bytes
+        over.replaceSubrange(
+            lengthAt..<lengthAt + 4,
+            with: withUnsafeBytes(of: UInt32(SyncedEntryCodec.maximumLength + 1).bigEndian, Array.init))
+        XCTAssertThrowsError(try RecordCodec.decode(over, machine: machine, seq: 2)) {
+            XCTAssertEqual($0 as? RecordError, .undecodable("field too large"))
+        }
     }
 }
 

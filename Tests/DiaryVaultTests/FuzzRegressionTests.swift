@@ -19,6 +19,18 @@ final class FuzzRegressionTests: VaultTestCase {
         let vault = try makeVault(.files)
         let first = try vault.add(text: "Monday\nRain all day.", starred: true, tags: ["weather", "home"])
         _ = try vault.add(text: "Tuesday\n" + String(repeating: "sun ", count: 200))
+        // An entry with attachment records (plaintext version 3, a row with flags bit 2).
+        let time = Date(millisecondsSince1970: 1_700_000_000_000)
+        let withFiles = Entry(
+            id: SecureRandom.uuid(), text: "Wednesday\nphotos", date: time, created: time, modified: time,
+            starred: false, tags: [],
+            attachments: try ["a.jpg", "Scan.pdf"].map { name in
+                AttachmentRecord(
+                    objectID: SecureRandom.uuid(), streamKey: try SecretBytes(randomCount: 32), length: 70_000,
+                    storedHash: [UInt8](repeating: 7, count: 32), generation: 1,
+                    dedupHash: [UInt8](repeating: 9, count: 32), added: time, name: name, mediaType: "image/jpeg")
+            })
+        _ = try vault.applySynced(puts: [withFiles], deletes: [], expected: [:])
         let directory = vault.directory
         let header = try Array(Data(contentsOf: directory.appendingPathComponent("vault.header")))
         let sealedIndex = try Array(Data(contentsOf: directory.appendingPathComponent("vault.index")))
@@ -30,6 +42,7 @@ final class FuzzRegressionTests: VaultTestCase {
         try vault.sealedIndex.ensureAllPages()
         let root = vault.sealedIndex.index.root.encoded()
         let page = vault.sealedIndex.index.page(of: first.id).encoded()
+        let pageWithFiles = vault.sealedIndex.index.page(of: withFiles.id).encoded()
         let backupURL = path("seed.diarybackup")
         try vault.backup(to: backupURL)
         let sqlite = try makeVault(.sqlite)
@@ -40,7 +53,7 @@ final class FuzzRegressionTests: VaultTestCase {
         return [
             "FuzzHeader": [header, sqliteHeader],
             "FuzzEntry": entries,
-            "FuzzIndex": [root, page],
+            "FuzzIndex": [root, page, pageWithFiles],
             "FuzzPadding": try (entries + [root, page]).map(LengthPadding.pad),
             "FuzzEnvelope": [
                 [0] + sealedEntry, [1] + sealedIndex,

@@ -86,4 +86,44 @@ final class IndexFormatReaderTests: VaultTestCase {
         XCTAssertTrue(output.contains("- name 'Evening'"))
         XCTAssertTrue(output.contains("prompts used last (most recent first): ['What went well?']"))
     }
+
+    /// Entries with attachment records (FORMAT.md §7.6: plaintext version 3, rows with flags
+    /// bit 2) are read by the script alone, from the vault and from a backup, each record
+    /// printed and checked against its row; an entry without attachments is read as before.
+    func testTheReaderPrintsAttachmentRecords() throws {
+        try requirePython()
+        let vault = try makeVault(.files)
+        let time = Date(millisecondsSince1970: 1_700_000_000_000)
+        func record(_ name: String, _ type: String, _ length: UInt64, dedup: Bool) throws -> AttachmentRecord {
+            AttachmentRecord(
+                objectID: SecureRandom.uuid(), streamKey: try SecretBytes(randomCount: 32), length: length,
+                storedHash: (0..<32).map { _ in UInt8.random(in: 0...255) }, generation: 1,
+                dedupHash: dedup ? (0..<32).map { _ in UInt8.random(in: 0...255) } : [UInt8](repeating: 0, count: 32),
+                added: time, name: name, mediaType: type)
+        }
+        let records = [
+            try record("Harbour.jpg", "image/jpeg", 4096, dedup: true),
+            try record("편지 scan.pdf", "application/pdf", 4 << 30, dedup: false),
+        ]
+        let entry = Entry(
+            id: SecureRandom.uuid(), text: "With files", date: time, created: time, modified: time, starred: false,
+            tags: [], attachments: records)
+        let plain = try vault.add(text: "Without files")
+        _ = try vault.applySynced(puts: [entry], deletes: [], expected: [:])
+        let backup = path("attachments.diarybak")
+        _ = try vault.backup(to: backup)
+        for target in [vault.directory, backup] {
+            let (status, output) = try read(target)
+            XCTAssertEqual(status, 0, "\(target.lastPathComponent): \(output.suffix(2000))")
+            XCTAssertTrue(output.contains("### entry \(plain.id.uuidString.lowercased())"))
+            XCTAssertTrue(
+                output.contains(
+                    "- attachment 'Harbour.jpg': image/jpeg, 4096 bytes, added 2023-11-14T22:13:20.000Z, "
+                        + "object \(records[0].objectID.uuidString.lowercased()), generation 1, dedup hash `"),
+                String(output.suffix(2000)))
+            XCTAssertTrue(
+                output.contains("- attachment '편지 scan.pdf': application/pdf, 4294967296 bytes")
+                    && output.contains("generation 1, dedup hash off"), String(output.suffix(2000)))
+        }
+    }
 }

@@ -34,13 +34,19 @@ enum Inflate {
 
     /// The CRC-32 zip records for each member.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        crc32(0, bytes[...])
+    }
+
+    /// `crc` (of the bytes before) updated with `bytes`; `crc32(0, [])` starts a new one.
+    static func crc32(_ start: UInt32, _ bytes: ArraySlice<UInt8>) -> UInt32 {
         bytes.withUnsafeBufferPointer { buffer in
             // zlib takes a uInt length: feed it in pieces no longer than that.
-            var crc = CZlibInflate.crc32(0, nil, 0)
+            var crc = UInt(start)
+            guard let base = buffer.baseAddress else { return UInt32(crc) }
             var at = 0
             while at < buffer.count {
                 let n = min(buffer.count - at, 1 << 30)
-                crc = CZlibInflate.crc32(crc, buffer.baseAddress! + at, UInt32(n))
+                crc = CZlibInflate.crc32(crc, base + at, UInt32(n))
                 at += n
             }
             return UInt32(crc)

@@ -9,7 +9,8 @@ import Foundation
 /// trapping, so no byte of the file can reach code that traps:
 ///
 /// - the end-of-central-directory record must be the last record, its comment ending the file;
-/// - one disk only, no zip64 (an import file is at most 256 MiB, so it never needs zip64);
+/// - one disk only; zip64 records where the archive has them (an export whose media pass 4 GiB
+///   or 65,535 files), checked as strictly as the 32-bit ones;
 /// - the central directory lies between the members and the end record and holds exactly the
 ///   number of headers the end record says, filling its size exactly;
 /// - each member's local header and data lie before the central directory, the local header
@@ -17,7 +18,9 @@ import Foundation
 ///   are how zip bombs multiply their output).
 ///
 /// Only members that are read need a supported method (stored or deflate) and no encryption;
-/// their size and CRC-32 are checked after inflating (`contents(of:limit:)`).
+/// their size and CRC-32 are checked after inflating (`contents(of:limit:)`), or at the end of
+/// a streamed read (`ZipMemberReader`). The archive may be in memory or read from its file a
+/// window at a time (`ZipSource`): the end record, the central directory, each local header.
 struct ZipArchive {
     struct Member {
         /// The path in the archive (UTF-8; other bytes are replaced, the name is only shown).
@@ -41,7 +44,7 @@ struct ZipArchive {
     }
 
     let members: [Member]
-    private let bytes: ZipBytes
+    let source: ZipSource
 
     private static let endSignature = 0x0605_4B50
     private static let centralSignature = 0x0201_4B50
@@ -49,28 +52,51 @@ struct ZipArchive {
     private static let endLength = 22
     private static let centralLength = 46
     private static let localLength = 30
+    /// A central directory larger than this is refused (a million members take about 100 MiB;
+    /// Day One's exports hold one member per photo, far fewer).
+    static let maximumDirectoryBytes = 64 << 20
 
+    /// An archive held in memory.
     init(_ raw: [UInt8]) throws(Malformed) {
-        bytes = ZipBytes(raw)
+        try self.init(source: .memory(raw))
+    }
+
+    /// An archive read from `url` piece by piece: only its end record, its central directory
+    /// and its local headers are read here, and a member's data only when it is read.
+    init(file url: URL) throws(Malformed) {
+        try self.init(source: ZipSource.open(url))
+    }
+
+    init(source: ZipSource) throws(Malformed) {
+        self.source = source
+        let tailStart = max(0, source.count - Self.endLength - 0xFFFF)
+        let bytes = try source.window(tailStart, count: source.count - tailStart)
         let end = try Self.endRecord(bytes)
         guard bytes.u16(end + 4) == 0, bytes.u16(end + 6) == 0 else {
             throw Malformed(detail: "archives split over several disks are not supported")
         }
-        guard let count = bytes.u16(end + 10), let directorySize = bytes.u32(end + 12),
-            let directoryOffset = bytes.u32(end + 16), bytes.u16(end + 8) == count
+        guard var count = bytes.u16(end + 10), var directorySize = bytes.u32(end + 12),
+            var directoryOffset = bytes.u32(end + 16), bytes.u16(end + 8) == count
         else { throw Malformed(detail: "damaged end of central directory record") }
-        if count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF {
-            throw Malformed(detail: "zip64 archives are not supported")
+        var directoryLimit = end
+        if count == 0xFFFF || directorySize == 0xFFFF_FFFF || directoryOffset == 0xFFFF_FFFF,
+            let zip64 = try Self.zip64End(source, end: end)
+        {
+            (count, directorySize, directoryOffset, directoryLimit) = zip64
         }
-        guard directoryOffset + directorySize <= end, count * Self.centralLength <= directorySize else {
+        guard directoryOffset + directorySize <= directoryLimit, count <= directorySize / Self.centralLength else {
             throw Malformed(detail: "the central directory lies outside the archive")
         }
+        guard directorySize <= Self.maximumDirectoryBytes else {
+            throw Malformed(detail: "the central directory is too large")
+        }
+        let directory = try source.window(directoryOffset, count: directorySize)
         var members: [Member] = []
         var at = directoryOffset
         let directoryEnd = directoryOffset + directorySize
         for _ in 0..<count {
             let (member, next) = try Self.centralHeader(
-                bytes, at: at, directoryEnd: directoryEnd, dataEnd: directoryOffset)
+                directory, at: at, directoryEnd: directoryEnd, dataEnd: directoryOffset, source: source)
             members.append(member)
             at = next
         }
@@ -94,27 +120,34 @@ struct ZipArchive {
     }
 
     /// The central header at `at` and the offset just past it, with its local header checked.
-    private static func centralHeader(_ bytes: ZipBytes, at: Int, directoryEnd: Int, dataEnd: Int) throws(Malformed)
-        -> (Member, Int)
-    {
+    private static func centralHeader(
+        _ bytes: ZipBytes, at: Int, directoryEnd: Int, dataEnd: Int, source: ZipSource
+    ) throws(Malformed) -> (Member, Int) {
         guard at + centralLength <= directoryEnd, bytes.u32(at) == centralSignature,
             let flags = bytes.u16(at + 8), let method = bytes.u16(at + 10), let crc = bytes.u32(at + 16),
-            let compressed = bytes.u32(at + 20), let size = bytes.u32(at + 24),
+            var compressed = bytes.u32(at + 20), var size = bytes.u32(at + 24),
             let nameLength = bytes.u16(at + 28), let extraLength = bytes.u16(at + 30),
-            let commentLength = bytes.u16(at + 32), let disk = bytes.u16(at + 34), let local = bytes.u32(at + 42)
+            let commentLength = bytes.u16(at + 32), var disk = bytes.u16(at + 34), var local = bytes.u32(at + 42)
         else { throw Malformed(detail: "damaged central directory") }
         let next = at + centralLength + nameLength + extraLength + commentLength
         guard next <= directoryEnd, let name = bytes.slice(at + centralLength, count: nameLength) else {
             throw Malformed(detail: "damaged central directory")
         }
         if compressed == 0xFFFF_FFFF || size == 0xFFFF_FFFF || local == 0xFFFF_FFFF || disk == 0xFFFF {
-            throw Malformed(detail: "zip64 archives are not supported")
+            let extra = at + centralLength + nameLength
+            try applyZip64Extra(
+                bytes, extra: extra..<(extra + extraLength), size: &size, compressed: &compressed, local: &local,
+                disk: &disk)
         }
         let path = String(decoding: name, as: UTF8.self)
-        guard disk == 0, local + localLength <= dataEnd, bytes.u32(local) == localSignature,
-            bytes.u16(local + 8) == method, let localNameLength = bytes.u16(local + 26),
-            let localExtraLength = bytes.u16(local + 28),
-            bytes.slice(local + localLength, count: localNameLength) == name
+        guard disk == 0, local + localLength <= dataEnd else {
+            throw Malformed(detail: "member \(path) has a damaged local header")
+        }
+        let header = try source.window(local, count: min(localLength + nameLength, dataEnd - local))
+        guard header.u32(local) == localSignature,
+            header.u16(local + 8) == method, let localNameLength = header.u16(local + 26),
+            let localExtraLength = header.u16(local + 28),
+            header.slice(local + localLength, count: localNameLength) == name
         else { throw Malformed(detail: "member \(path) has a damaged local header") }
         let start = local + localLength + localNameLength + localExtraLength
         guard start + compressed <= dataEnd else {
@@ -141,8 +174,13 @@ struct ZipArchive {
     /// encrypted, or compressed with a method other than stored (0) or deflate (8).
     func contents(of member: Member, limit: Int) throws(Malformed) -> [UInt8] {
         guard member.flags & 0x41 == 0 else { throw Malformed(detail: "member \(member.path) is encrypted") }
-        guard member.size <= limit else { throw Malformed(detail: "too large") }
-        guard let data = bytes.slice(member.data.lowerBound, count: member.compressedSize) else {
+        // Deflate's own overhead is 5 bytes per 64 KiB block: compressed data much larger than
+        // the limit cannot inflate to within it, and is not read.
+        guard member.size <= limit, member.compressedSize <= limit + limit / 1024 + 64 else {
+            throw Malformed(detail: "too large")
+        }
+        let window = try source.window(member.data.lowerBound, count: member.compressedSize)
+        guard let data = window.slice(member.data.lowerBound, count: member.compressedSize) else {
             throw Malformed(detail: "member \(member.path) is damaged")
         }
         let out: [UInt8]
@@ -171,28 +209,5 @@ struct ZipArchive {
             throw Malformed(detail: "member \(member.path) is damaged")
         }
         return out
-    }
-}
-
-/// The archive's bytes, read only through bounds-checked accessors that answer nil past the end.
-struct ZipBytes {
-    private let bytes: [UInt8]
-    var count: Int { bytes.count }
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    func u16(_ at: Int) -> Int? {
-        guard at >= 0, at <= bytes.count - 2 else { return nil }
-        return Int(bytes[at]) | Int(bytes[at + 1]) << 8
-    }
-
-    func u32(_ at: Int) -> Int? {
-        guard let low = u16(at), let high = u16(at + 2) else { return nil }
-        return low | high << 16
-    }
-
-    func slice(_ at: Int, count: Int) -> ArraySlice<UInt8>? {
-        guard at >= 0, count >= 0, at <= bytes.count, count <= bytes.count - at else { return nil }
-        return bytes[at..<(at + count)]
     }
 }

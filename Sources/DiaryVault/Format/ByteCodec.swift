@@ -1,3 +1,4 @@
+import DiaryCrypto
 import DiaryStore
 import Foundation
 
@@ -15,6 +16,8 @@ package struct ByteWriter {
     package mutating func u64(_ v: UInt64) { appendBigEndian(v) }
     package mutating func i64(_ v: Int64) { appendBigEndian(UInt64(bitPattern: v)) }
     package mutating func uuid(_ id: UUID) { append(id.bytes) }
+    /// A key, copied from its guarded memory straight into the buffer (which the caller wipes).
+    package mutating func append(_ secret: SecretBytes) { secret.withUnsafeBytes { bytes.append(contentsOf: $0) } }
 
     /// A UTF-8 string behind a 16-bit length.
     package mutating func string16(_ s: String) {
@@ -56,6 +59,12 @@ package struct ByteReader {
         guard n >= 0, n <= remaining else { throw FormatError.truncated }
         defer { offset += n }
         return Array(bytes[offset..<offset + n])
+    }
+
+    /// Moves past `n` bytes that were read another way (`RawReader` over the same bytes).
+    package mutating func skip(_ n: Int) throws {
+        guard n >= 0, n <= remaining else { throw FormatError.truncated }
+        offset += n
     }
 
     package mutating func u8() throws -> UInt8 {

@@ -10,17 +10,22 @@ import Foundation
 package struct GenerationKeys {
     static let entryContext = try! SubkeyContext("diaryent")
     static let indexContext = try! SubkeyContext("diaryidx")
+    static let dedupContext = try! SubkeyContext("diarydup")
 
     package let generation: UInt32
     let vaultKey: SecretBytes
     let entryKey: SecretBytes
     let indexKey: SecretBytes
+    /// `DK_g` (docs/FORMAT.md §4, §7.6): keys the hash by which an identical file already stored
+    /// is found, so the hash tells nothing to whoever lacks the vault key.
+    package let dedupKey: SecretBytes
 
     package init(generation: UInt32, vaultKey: SecretBytes) throws {
         self.generation = generation
         self.vaultKey = vaultKey
         entryKey = try vaultKey.deriveSubkey(id: 1, context: Self.entryContext)
         indexKey = try vaultKey.deriveSubkey(id: 1, context: Self.indexContext)
+        dedupKey = try vaultKey.deriveSubkey(id: 1, context: Self.dedupContext)
     }
 
     package func key(for kind: ObjectKind) -> SecretBytes {
@@ -42,7 +47,7 @@ package struct KeyRing {
     /// The newest generation: every new seal uses it.
     package var current: GenerationKeys { byGeneration[byGeneration.keys.max()!]! }
 
-    subscript(generation: UInt32) -> GenerationKeys? { byGeneration[generation] }
+    package subscript(generation: UInt32) -> GenerationKeys? { byGeneration[generation] }
 }
 
 extension VaultHeader {

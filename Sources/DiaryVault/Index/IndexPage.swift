@@ -11,7 +11,8 @@ import Foundation
 /// Plaintext (version 3): `version u8 = 3 | page u32 | row count u32 | rows…`; version 2
 /// (read only, to migrate): `version u8 = 2 | page u8 | row count u32 | rows…`. Each row is
 /// `id 16 | date i64 | created i64 | modified i64 | flags u8 | size u32 | seal tag 16 |
-/// title str16 | tag count u8 | tags str16… | source str16` (docs/FORMAT.md §7).
+/// title str16 | tag count u8 | tags str16… | source str16`, then, when flags bit 2 is set, the
+/// attachments (`IndexPage+Attachments.swift`, docs/FORMAT.md §7, §7.6).
 package struct IndexPage: Equatable {
     /// The fixed part of a row, before the title.
     static let fixedRowLength = 61
@@ -116,11 +117,11 @@ package struct IndexPage: Equatable {
             }
         }
         let flags = rows[start + 40]
-        guard flags & ~(EntryCodec.starredFlag | EntryCodec.templateFlag) == 0 else {
+        guard flags & ~(EntryCodec.starredFlag | EntryCodec.templateFlag | EntryCodec.attachmentsFlag) == 0 else {
             throw FormatError.invalidField("flags")
         }
         let template = flags & EntryCodec.templateFlag != 0
-        // A template's row is never starred and has no tags and no source (FORMAT.md §7).
+        // A template's row is never starred, has no tags, no source and no attachments (FORMAT.md §7).
         guard !template || flags == EntryCodec.templateFlag else { throw FormatError.invalidField("flags") }
         var at = start + Self.fixedRowLength
         at = try checkString(at: at)
@@ -131,10 +132,10 @@ package struct IndexPage: Equatable {
         for _ in 0..<tags { at = try checkString(at: at) }
         let end = try checkString(at: at)
         guard !template || end == at + 2 else { throw FormatError.invalidField("template row") }
-        return end
+        return flags & EntryCodec.attachmentsFlag != 0 ? try checkAttachments(at: end) : end
     }
 
-    private func checkString(at start: Int) throws -> Int {
+    func checkString(at start: Int) throws -> Int {
         guard rows.count - start >= 2 else { throw FormatError.truncated }
         let end = start + 2 + Int(uint16(at: start))
         guard end <= rows.count else { throw FormatError.truncated }
@@ -198,6 +199,7 @@ package struct IndexPage: Equatable {
         at += 1
         for _ in 0..<tagCount { tags.append(string(at: &at)) }
         let source = string(at: &at)
+        let attachments = rows[start + 40] & EntryCodec.attachmentsFlag != 0 ? attachments(at: &at) : []
         let storedDate = int64(at: start + 16)
         return EntrySummary(
             id: uuid(at: start), title: title,
@@ -207,7 +209,7 @@ package struct IndexPage: Equatable {
             modified: Date(millisecondsSince1970: int64(at: start + 32)),
             starred: rows[start + 40] & EntryCodec.starredFlag != 0, tags: tags,
             size: Int(uint32(at: start + 41)), source: source.isEmpty ? nil : source,
-            isTemplate: rows[start + 40] & EntryCodec.templateFlag != 0)
+            isTemplate: rows[start + 40] & EntryCodec.templateFlag != 0, attachments: attachments)
     }
 
     // MARK: Changing rows
@@ -265,7 +267,9 @@ package struct IndexPage: Equatable {
         w.i64(CalendarDay.storedMilliseconds(of: s.date, isDay: s.isCalendarDay))
         w.i64(s.created.millisecondsSince1970)
         w.i64(s.modified.millisecondsSince1970)
-        w.u8(s.isTemplate ? EntryCodec.templateFlag : s.starred ? EntryCodec.starredFlag : 0)
+        precondition(!s.isTemplate || s.attachments.isEmpty, "a template's row has no attachments")
+        let attachments = s.attachments.isEmpty ? 0 : EntryCodec.attachmentsFlag
+        w.u8(s.isTemplate ? EntryCodec.templateFlag : (s.starred ? EntryCodec.starredFlag : 0) | attachments)
         w.u32(UInt32(clamping: s.size))
         precondition(row.sealTag.count == IndexRoot.tagLength)
         w.append(row.sealTag)
@@ -273,21 +277,22 @@ package struct IndexPage: Equatable {
         w.u8(UInt8(s.tags.count))
         for tag in s.tags { w.string16(tag) }
         w.string16(s.source ?? "")
+        if !s.attachments.isEmpty { writeAttachments(s.attachments, to: &w) }
         return w.bytes
     }
 
     // MARK: Raw fields (bounds were checked by `decode` or written by `encode`)
 
-    private func uint64(at i: Int) -> UInt64 {
+    func uint64(at i: Int) -> UInt64 {
         rows.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: i, as: UInt64.self)) }
     }
     private func int64(at i: Int) -> Int64 { Int64(bitPattern: uint64(at: i)) }
-    private func uint32(at i: Int) -> UInt32 {
+    func uint32(at i: Int) -> UInt32 {
         rows.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: i, as: UInt32.self)) }
     }
-    private func uint16(at i: Int) -> UInt16 { UInt16(rows[i]) << 8 | UInt16(rows[i + 1]) }
-    private func uuid(at i: Int) -> UUID { UUID(bytes: Array(rows[i..<i + 16])) }
-    private func string(at i: inout Int) -> String {
+    func uint16(at i: Int) -> UInt16 { UInt16(rows[i]) << 8 | UInt16(rows[i + 1]) }
+    func uuid(at i: Int) -> UUID { UUID(bytes: Array(rows[i..<i + 16])) }
+    func string(at i: inout Int) -> String {
         let n = Int(uint16(at: i))
         defer { i += 2 + n }
         return String(decoding: rows[(i + 2)..<(i + 2 + n)], as: UTF8.self)

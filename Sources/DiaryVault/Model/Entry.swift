@@ -22,10 +22,14 @@ public struct Entry: Equatable, Sendable {
     /// Set when this object is a template rather than an entry (`diary template`): the text
     /// is the template's, and the date, star, tags and source are unused (FORMAT.md §7).
     public var template: TemplateFields?
+    /// The files attached to the entry, in the order they were added (at most 255, names unique
+    /// up to letter case; docs/FORMAT.md §7.6). A template has none.
+    public var attachments: [AttachmentRecord] = []
 
     public init(
         id: UUID, text: String, date: Date, created: Date, modified: Date, starred: Bool, tags: [String],
-        source: String? = nil, isCalendarDay: Bool = false, template: TemplateFields? = nil
+        source: String? = nil, isCalendarDay: Bool = false, template: TemplateFields? = nil,
+        attachments: [AttachmentRecord] = []
     ) {
         self.id = id
         self.text = text
@@ -37,6 +41,7 @@ public struct Entry: Equatable, Sendable {
         self.tags = tags
         self.source = source
         self.template = template
+        self.attachments = attachments
     }
 
     /// The first line that is not blank, trimmed (`EntryText.title(of:)`).
@@ -67,6 +72,8 @@ public struct EntrySummary: Equatable, Sendable {
     public var source: String?
     /// True for a template's row (its title is the template's name): every listing skips it.
     public var isTemplate: Bool = false
+    /// What the index keeps of the entry's attachments (`Entry.attachments`), in their order.
+    public var attachments: [AttachmentSummary] = []
 }
 
 /// Which entries `list` and `search` return. Dates are inclusive and apply to the entry date.
@@ -200,6 +207,7 @@ extension Entry {
         }
         return EntrySummary(
             id: id, title: title, date: date, isCalendarDay: isCalendarDay, created: created,
-            modified: modified, starred: starred, tags: tags, size: text.utf8.count, source: source)
+            modified: modified, starred: starred, tags: tags, size: text.utf8.count, source: source,
+            attachments: attachments.map(AttachmentSummary.init))
     }
 }

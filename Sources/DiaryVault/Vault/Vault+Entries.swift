@@ -150,15 +150,24 @@ extension Vault {
         return try put(entry)
     }
 
-    /// Deletes an entry.
+    /// Deletes an entry, and the attachment objects no other entry references.
     public func delete(_ id: UUID) throws {
-        try write(ids: [id]) { index in
+        // Which objects other entries still reference is known only with every page read;
+        // read them all when the entry has attachments as last seen.
+        try? sealedIndex.ensurePages(holding: [id])
+        let hadAttachments = !(sealedIndex.index[id]?.summary.attachments.isEmpty ?? true)
+        try write(ids: [id], allPages: hadAttachments) { index in
             let stored = try backend.readEntry(id)
-            guard index[id] != nil || stored != nil else {
+            let row = index[id]
+            guard row != nil || stored != nil else {
                 throw VaultError.unknownID(id.uuidString.lowercased())
             }
             index[id] = nil
-            return (StoreChange(deleteEntries: [id]), ())
+            // Without every page (attachments added since we looked), the objects stay:
+            // unreferenced, removed by a later write that sees the whole index.
+            let objects = row?.summary.attachments.map(\.objectID) ?? []
+            let orphaned = index.allPagesLoaded ? Self.unreferenced(objects, in: index) : []
+            return (StoreChange(deleteEntries: [id], deleteAttachments: orphaned), ())
         }
     }
 

@@ -73,7 +73,7 @@ extension Vault {
     package var indexVersion: Int { Int(sealedIndex.index.version) }
 
     /// Inside the lock: pick up a header written by another process.
-    private func refreshHeaderUnderLock() throws {
+    func refreshHeaderUnderLock() throws {
         let current = try Self.readHeader(backend)
         guard current != header else { return }
         // A passphrase change keeps the keys; a rotation elsewhere adds a generation we do

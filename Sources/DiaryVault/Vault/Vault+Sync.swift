@@ -149,6 +149,10 @@ extension Vault {
 
 /// Entries as sync records carry them: the plaintext of a sealed entry (docs/FORMAT.md §7).
 package enum SyncedEntryCodec {
+    /// The longest plaintext a sync record's put may carry (docs/FORMAT.md §12.2): the text, 70 000
+    /// bytes for the other fields of version 1, and the largest attachment records (§7.6).
+    package static let maximumLength = Vault.maximumTextBytes + 70_000 + AttachmentCodec.maximumLength
+
     package static func encode(_ entry: Entry) -> [UInt8] { EntryCodec.encode(entry) }
 
     package static func decode(_ bytes: [UInt8], id: UUID) throws -> Entry {

@@ -34,6 +34,16 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateTemplate(String)
     case invalidTemplateName(String, limit: Int)
     case invalidPrompt(limit: Int)
+    /// The entry has no attachment of this name.
+    case unknownAttachment(String)
+    /// The entry has an attachment of this name already (names are compared up to letter case).
+    case duplicateAttachment(String)
+    /// A name (or media type) an attachment cannot have.
+    case invalidAttachmentName(String)
+    /// More attachments than one entry holds.
+    case tooManyAttachments(limit: Int)
+    /// An entry references an attachment object the store does not hold (not yet synced, or lost).
+    case attachmentMissing(UUID)
 
     public var description: String {
         switch self {
@@ -76,6 +86,12 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             return "'\(name)' cannot name a template (1 to \(limit) bytes, one line, no space at either end)"
         case .invalidPrompt(let limit):
             return "a prompt is longer than \(limit) bytes or holds a control character"
+        case .unknownAttachment(let name): return "the entry has no attachment called '\(name)'"
+        case .duplicateAttachment(let name): return "the entry has an attachment called '\(name)' already"
+        case .invalidAttachmentName(let name):
+            return "'\(name)' cannot name an attachment (1 to 255 bytes, no '/', no control character)"
+        case .tooManyAttachments(let limit): return "an entry holds at most \(limit) attachments"
+        case .attachmentMissing(let id): return "attachment object \(id.uuidString.lowercased()) is not in the vault"
         }
     }
 }
