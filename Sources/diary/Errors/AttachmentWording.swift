@@ -69,25 +69,6 @@ enum AttachmentWording {
         }
     }
 
-    /// The vault's attachment errors.
-    static func report(vault error: VaultError) -> ErrorReport {
-        let message = error.description
-        switch error {
-        case .unknownAttachment:
-            return ErrorReport(message: message, hint: "`diary attachments ID` lists them", code: .failure)
-        case .duplicateAttachment:
-            return ErrorReport(
-                message: message + "; nothing was stored", hint: "give the new one another name with --name",
-                code: .inputRefused)
-        case .attachmentMissing:
-            return ErrorReport(
-                message: message, hint: "if the vault syncs, `diary sync` fetches it; else `diary verify`",
-                code: .damaged)
-        default:
-            return ErrorReport(message: message, hint: nil, code: .inputRefused)
-        }
-    }
-
     static func report(_ error: AttachmentChoiceError) -> ErrorReport {
         switch error {
         case .none(let entry):

@@ -112,7 +112,24 @@ struct ErrorReport: Equatable {
             self.init(template: error)
         case .unknownAttachment, .duplicateAttachment, .invalidAttachmentName, .tooManyAttachments,
             .attachmentMissing:
-            self = AttachmentWording.report(vault: error)
+            self.init(attachment: error)
+        }
+    }
+
+    /// Attachment errors (`diary attach`, `detach`, `open`, `extract`).
+    private init(attachment error: VaultError) {
+        let message = error.description
+        switch error {
+        case .unknownAttachment:
+            self.init(message: message, hint: "`diary attachments ID` lists them", code: .failure)
+        case .duplicateAttachment:
+            self.init(message: message, hint: "give the new one another name with --name", code: .inputRefused)
+        case .attachmentMissing:
+            self.init(
+                message: message, hint: "if the vault syncs, `diary sync` fetches it; else `diary verify`",
+                code: .damaged)
+        default:
+            self.init(message: message, hint: nil, code: .inputRefused)
         }
     }
 
