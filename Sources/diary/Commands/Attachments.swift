@@ -45,6 +45,7 @@ struct Attachments: ParsableCommand {
         var lines: [String] = []
         if id != nil {
             lines = AttachmentLines.table(entries[0].attachments)
+            if lines.isEmpty { Output.note("entry \(EntryFormat.shortID(entries[0].id)) has no attachments") }
         } else {
             for entry in entries {
                 let title = Printable.escaped(EntryFormat.displayTitle(entry.title))
