@@ -142,6 +142,32 @@ final class SyncAttachmentTests: VaultTestCase {
         XCTAssertEqual(try plaintext(desktop, record), bytes(100_000, seed: 5))
     }
 
+    /// A record that arrives before its object (a synced folder delivering files in any order)
+    /// is applied; the object is pending, and a copy still arriving (shorter) is not refused.
+    func testAnEntryArrivingBeforeItsObjectIsAppliedAndTheObjectFetchedOnceItArrives() throws {
+        machines = SyncTestMachines(self)
+        try machines.start("laptop", store: .files)
+        try machines.join("desktop", invitedBy: "laptop", store: .sqlite)
+        let content = bytes(80_000, seed: 12)
+        let entry = try laptop.add(text: "early", attachments: [input(content, name: "e.bin")])
+        try machines.sync("laptop")
+        let file = try remotePath(of: entry.attachments[0], by: "laptop")
+        let whole = try Data(contentsOf: file)
+        try FileManager.default.removeItem(at: file)
+
+        let early = try machines.sync("desktop")
+        XCTAssertEqual(early.added, 1)
+        XCTAssertEqual(early.attachmentsPending, 1)
+        XCTAssertEqual(early.attachmentsRefused, [])
+        try whole.prefix(whole.count / 2).write(to: file)
+        let arriving = try machines.sync("desktop")
+        XCTAssertEqual(arriving.attachmentsPending, 1)
+        XCTAssertEqual(arriving.attachmentsRefused, [], "a shorter copy in a folder is still arriving")
+        try whole.write(to: file)
+        XCTAssertEqual(try machines.sync("desktop").attachmentsFetched, 1)
+        XCTAssertEqual(try plaintext(desktop, entry.attachments[0]), content)
+    }
+
     /// `--no-attachments` applies the entries and leaves their objects pending; a later sync,
     /// or `fetchAttachments` for an attachment about to be opened, fetches them.
     func testNoAttachmentsDefersTheObjectsUntilALaterSyncOrAFetchOnDemand() throws {
@@ -156,6 +182,8 @@ final class SyncAttachmentTests: VaultTestCase {
         XCTAssertEqual(deferred.added, 2)
         XCTAssertEqual(deferred.attachmentsFetched, 0)
         XCTAssertEqual(deferred.attachmentsPending, 2)
+        let status = try SyncMembership.status(vault: desktop, stateDirectory: machines.state("desktop"))
+        XCTAssertEqual(status.attachmentsPending, 2)
         XCTAssertThrowsError(try plaintext(desktop, one.attachments[0])) {
             XCTAssertEqual($0 as? VaultError, .attachmentMissing(one.attachments[0].objectID))
         }

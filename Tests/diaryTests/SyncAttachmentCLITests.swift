@@ -20,6 +20,8 @@ final class SyncAttachmentCLITests: XCTestCase {
         let deferred = try desktop.ok(["sync", "--no-attachments"])
         XCTAssertTrue(deferred.stderr.contains("added 1"), deferred.stderr)
         XCTAssertTrue(deferred.stderr.contains("1 attachment(s) pending"), deferred.stderr)
+        let status = try desktop.ok(["sync", "status"])
+        XCTAssertTrue(status.stdout.contains("attachments pending: 1"), status.stdout)
 
         let out = net.scratch.appendingPathComponent("extracted.bin")
         try desktop.ok(["extract", String(id.prefix(8)), "scan.bin", "-o", out.path, "--yes"])
