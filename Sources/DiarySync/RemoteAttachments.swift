@@ -55,36 +55,50 @@ struct RemoteAttachments {
         var damagedHere: [UUID] = []
         var onRemote: [UUID: [String]]?
         for record in records where done.insert(record.objectID).inserted {
-            guard let expected = AttachmentObject.storedLength(for: record.length),
-                try vault.storedAttachmentLength(record.objectID) != nil
-            else { continue }
+            guard let expected = AttachmentObject.storedLength(for: record.length) else { continue }
+            do {
+                guard try vault.storedAttachmentLength(record.objectID) != nil else { continue }
+            } catch VaultError.storeDamaged {
+                damagedHere.append(record.objectID)
+                continue
+            }
             if onRemote == nil { onRemote = copies() }
             let path = RemoteLayout.attachmentPath(machine: me, object: record.objectID)
             let there = onRemote?[record.objectID] ?? []
             // A file of the remote is never rewritten: one already in this machine's folder stays.
             if there.contains(path) || there.contains(where: { tree.stamp($0)?.size == expected }) { continue }
             try tree.makeFolder(RemoteLayout.attachmentFolder(machine: me))
-            do {
-                try tree.write(to: path) { put in
-                    let hasher = BLAKE2b.Hasher()
-                    var length: UInt64 = 0
-                    let found = try vault.readStoredAttachment(record.objectID) {
-                        hasher.update($0)
-                        length += UInt64($0.count)
-                        try put($0)
-                    }
-                    guard found, length == expected, constantTimeEquals(hasher.finish(), record.storedHash) else {
-                        throw NotTheRecordsObject()
-                    }
-                }
+            if try uploadOne(record, expected: expected, to: path) {
                 uploaded += 1
-            } catch is NotTheRecordsObject {
-                damagedHere.append(record.objectID)
-            } catch VaultError.storeDamaged {
+            } else {
                 damagedHere.append(record.objectID)
             }
         }
         return (uploaded, damagedHere)
+    }
+
+    /// Streams the stored object of `record` to `path`; false, leaving nothing there, when the
+    /// local copy is not `expected` bytes hashing to the record's stored hash.
+    private func uploadOne(_ record: AttachmentRecord, expected: UInt64, to path: String) throws -> Bool {
+        do {
+            try tree.write(to: path) { put in
+                let hasher = BLAKE2b.Hasher()
+                var length: UInt64 = 0
+                let found = try vault.readStoredAttachment(record.objectID) {
+                    hasher.update($0)
+                    length += UInt64($0.count)
+                    try put($0)
+                }
+                guard found, length == expected, constantTimeEquals(hasher.finish(), record.storedHash) else {
+                    throw NotTheRecordsObject()
+                }
+            }
+            return true
+        } catch is NotTheRecordsObject {
+            return false
+        } catch VaultError.storeDamaged {
+            return false
+        }
     }
 
     private struct NotTheRecordsObject: Error {}

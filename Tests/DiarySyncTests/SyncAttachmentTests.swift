@@ -234,6 +234,33 @@ final class SyncAttachmentTests: VaultTestCase {
         XCTAssertEqual(try desktop.unreferencedAttachments(), [])
     }
 
+    /// An object damaged in the uploader's own store is not uploaded (nor its record held back):
+    /// the sync says so, and the other machine keeps it pending rather than take bad bytes.
+    func testAnObjectDamagedHereIsNotUploaded() throws {
+        machines = SyncTestMachines(self)
+        try machines.start("laptop", store: .files)
+        try machines.join("desktop", invitedBy: "laptop", store: .sqlite)
+        let entry = try laptop.add(text: "damaged", attachments: [input(bytes(9000, seed: 2), name: "d.bin")])
+        let object = entry.attachments[0].objectID
+        let local = laptop.directory.appendingPathComponent("attachments/\(object.uuidString.lowercased())")
+        var stored = try Data(contentsOf: local)
+        stored[100] ^= 1
+        try stored.write(to: local)
+
+        let report = try machines.sync("laptop")
+        XCTAssertEqual(report.sent, 1)
+        XCTAssertEqual(report.attachmentsUploaded, 0)
+        XCTAssertEqual(report.attachmentsDamagedHere, [object])
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: try remotePath(of: entry.attachments[0], by: "laptop").path))
+        let remoteFolder = try remotePath(of: entry.attachments[0], by: "laptop").deletingLastPathComponent()
+        XCTAssertEqual(
+            (try? FileManager.default.contentsOfDirectory(atPath: remoteFolder.path))?.filter { $0.hasPrefix(".tmp-") }
+                ?? [],
+            [], "no temporary file left")
+        XCTAssertEqual(try machines.sync("desktop").attachmentsPending, 1)
+    }
+
     /// A link in place of an object's file (to a file holding the right bytes) is never
     /// followed: the sync refuses it, as any link in the remote, and nothing is stored.
     func testALinkInPlaceOfARemoteObjectIsRefusedAndNeverFollowed() throws {
