@@ -62,6 +62,8 @@ struct Extract: ParsableCommand {
         Output.warning("the attachment is NOT encrypted once extracted: \(what) as plaintext to \(destination)")
         try confirmDestructive(
             "extracting plaintext", question: "Write \(what) as plaintext to \(destination)?", yes: yes)
+        // Not fetched by a sync yet (pending): fetched now; if it cannot be, reading says it is missing.
+        _ = try? PendingAttachment.fetchIfNeeded(record, of: vault, stateDirectory: session.stateDirectory)
         do {
             if toStdout {
                 try vault.readAttachment(record) { _ in }

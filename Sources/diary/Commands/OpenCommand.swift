@@ -55,6 +55,8 @@ struct OpenCommand: ParsableCommand {
             if leave { close(directory.fd) } else { directory.wipe() }
         }
         let file: String
+        // Not fetched by a sync yet (pending): fetched now; if it cannot be, reading says it is missing.
+        _ = try? PendingAttachment.fetchIfNeeded(record, of: vault, stateDirectory: session.stateDirectory)
         do {
             file = try OpenedCopies.write(record, of: vault, into: directory)
         } catch let error as CLIError {
