@@ -141,4 +141,36 @@ final class AttachmentCLITests: XCTestCase {
         try box.ok(["list"])
         XCTAssertEqual(try openCopies(), [])
     }
+
+    /// A phone's extra picture and a motion photo's video go with the metadata, and stderr
+    /// says how much followed the image.
+    func testWhatFollowsTheImageIsRemovedAndSaid() throws {
+        try box.initVault()
+        let id = try box.ok(["new", "Two pictures"]).out
+        let mpf = photos.appendingPathComponent("mpf.jpg").path
+        let motion = photos.appendingPathComponent("motion-photo.jpg").path
+        let attached = try box.ok(["attach", id, mpf, motion])
+        for (name, kinds) in [
+            ("mpf.jpg", "EXIF with a GPS position, a multi-picture index"),
+            ("motion-photo.jpg", "EXIF with a GPS position, XMP"),
+        ] {
+            let stripped = try bytes(
+                at: photos.appendingPathComponent(name).path.replacingOccurrences(
+                    of: ".jpg", with: ".stripped.jpg"))
+            let after = try bytes(at: photos.appendingPathComponent(name).path).count - stripped.count
+            XCTAssertLessThan(after, 1024, "the wording below counts bytes")
+            XCTAssertTrue(
+                attached.stderr.contains("diary: removed photo metadata from \(name) (\(kinds)) and "), attached.stderr)
+            XCTAssertTrue(attached.stderr.contains(" after the image (embedded images or video)\n"), attached.stderr)
+            let out = box.root.appendingPathComponent("out-" + name).path
+            try box.ok(["extract", id, name, "-o", out, "--yes"])
+            XCTAssertEqual(try bytes(at: out), stripped, name)
+        }
+        // A JPEG cut short is refused, and stored as it is when asked.
+        let cut = try file("cut.jpg", Array(try bytes(at: mpf).prefix(500)))
+        let refused = try box.run(["attach", id, cut])
+        XCTAssertEqual(refused.status, 67, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("is broken or cut short"), refused.stderr)
+        try box.ok(["attach", id, cut, "--keep-metadata"])
+    }
 }

@@ -16,7 +16,7 @@ public enum AttachmentFileError: Error, Equatable, Sendable {
     case empty(path: String)
     /// A file larger than `AttachmentLimits.maximumLength`.
     case tooLarge(path: String, limit: UInt64)
-    /// A file that starts as a JPEG but whose segments are broken: its metadata cannot be
+    /// A file that starts as a JPEG but is broken or cut short: its metadata cannot be
     /// removed (`--keep-metadata` attaches it as it is).
     case malformedJPEG(path: String)
     /// The name (the file's base name, or `--name`) cannot name an attachment.

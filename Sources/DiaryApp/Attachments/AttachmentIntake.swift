@@ -17,7 +17,7 @@ public struct FileToAttach: Equatable, Sendable {
 }
 
 /// How files are attached: `keepMetadata` stores a JPEG byte for byte (else its EXIF, XMP,
-/// IPTC and comments are removed); `dedup` lets an identical file already stored be shared.
+/// IPTC, comments and whatever follows the image are removed); `dedup` lets an identical file already stored be shared.
 public struct AttachOptions: Equatable, Sendable {
     public var keepMetadata: Bool
     public var dedup: Bool
@@ -98,7 +98,7 @@ final class AttachmentReader {
         }
     }
 
-    /// The next bytes as they are stored; a JPEG whose segments are broken is refused.
+    /// The next bytes as they are stored; a broken or cut JPEG is refused.
     func read(_ buffer: inout [UInt8]) throws -> Int {
         guard stripper != nil else { return try readRaw(&buffer) }
         do {

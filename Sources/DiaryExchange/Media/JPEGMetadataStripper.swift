@@ -1,20 +1,23 @@
 import Foundation
 
-/// Removes a JPEG's metadata segments as the bytes stream through, without touching the image.
+/// Removes a JPEG's metadata as the bytes stream through, without touching the image.
 ///
-/// Before the first start-of-scan (SOS) marker a JPEG is a list of marker segments, each at
-/// most 65,537 bytes; from SOS on it is entropy-coded image data. The stripper drops APP1
-/// (Exif, XMP, extended XMP and any other APP1), APP13 (Photoshop/IPTC) and COM segments from
-/// that list, keeps every other segment (APP0/JFIF, APP2/ICC, APP14/Adobe, the tables, the
-/// frame header) byte for byte, and copies everything from SOS to the end verbatim: the image
-/// is not decoded or re-encoded. Metadata after the first SOS (rare: between the scans of a
-/// progressive JPEG, or in images appended after EOI such as MPF's secondary images) stays.
+/// A JPEG is a list of marker segments, each at most 65,537 bytes, with entropy-coded image
+/// data after each start-of-scan (SOS) segment; a progressive JPEG has several scans with
+/// segments between them, and EOI ends the image. The stripper follows that structure up to
+/// EOI. Wherever segments appear it drops APP1 (Exif, XMP, extended XMP and any other APP1),
+/// APP2 holding an MPF index, APP13 (Photoshop/IPTC) and COM, and keeps every other segment
+/// (APP0/JFIF, APP2/ICC, APP14/Adobe, the tables, the frame and scan headers) byte for byte.
+/// The entropy-coded data is copied verbatim: the image is not decoded or re-encoded. Within
+/// it `FF 00` is data, `FF D0`–`FF D7` are restart markers and `FF FF` a fill byte; any other
+/// marker ends the scan. Everything after EOI (the trailer) is dropped: phones append MPF's
+/// secondary images there, each with its own Exif and GPS position, or a Motion Photo's video.
 ///
 /// Memory stays flat: it holds at most one marker segment (≤ 65,537 bytes) plus what a single
 /// `feed` emits. Input that does not start with SOI and a marker (`FF D8 FF`) is passed
-/// through untouched and reported as not a JPEG. A JPEG whose segment list is broken (a bad marker, a length below 2,
-/// SOI again, the input ending before SOS) throws `JPEGMetadataError`; by then some output may
-/// have been emitted, so the caller must discard it.
+/// through untouched and reported as not a JPEG. A broken JPEG (a bad marker, a length below
+/// 2, SOI again, the input ending before EOI) throws `JPEGMetadataError`; by then some output
+/// may have been emitted, so the caller must discard it.
 public struct JPEGMetadataStripper {
     private enum State {
         /// Reading the first two bytes.
@@ -25,12 +28,17 @@ public struct JPEGMetadataStripper {
         case length
         /// Reading `remaining` more bytes of the segment body.
         case body(remaining: Int)
-        /// Copying everything as it comes: the image data, or input that is not a JPEG.
+        /// Copying entropy-coded data; `pending` holds an `FF` whose next byte decides what it is.
+        case scan
+        /// Dropping everything after EOI.
+        case trailer
+        /// Copying input that is not a JPEG as it comes.
         case verbatim
     }
 
     private var state = State.signature
-    /// The bytes of the unit being read: the signature, or one whole marker segment.
+    /// The bytes of the unit being read: the signature, one whole marker segment, or an `FF`
+    /// met in the entropy-coded data.
     private var pending: [UInt8] = []
     /// Bytes consumed so far, for the offsets in errors.
     private var offset = 0
@@ -48,12 +56,23 @@ public struct JPEGMetadataStripper {
                 offset += input.endIndex - at
                 try emit(input[at...])
                 return
+            case .trailer:
+                let n = input.endIndex - at
+                offset += n
+                report.removed.insert(.trailer)
+                report.trailerBytes += n
+                report.removedBytes += n
+                return
             case .body(let remaining):
                 let n = min(remaining, input.endIndex - at)
                 pending += input[at..<(at + n)]
                 at += n
                 offset += n
                 if n == remaining { try finishSegment(emit) } else { state = .body(remaining: remaining - n) }
+            case .scan where pending.isEmpty:
+                let next = try copyScan(input[at...], emit)
+                offset += next - at
+                at = next
             default:
                 try step(input[at], emit)
                 at += 1
@@ -68,7 +87,7 @@ public struct JPEGMetadataStripper {
     }
 
     /// Ends the input: emits what is still held and returns what was removed. Throws when the
-    /// input was a JPEG that ended before its first SOS (or EOI).
+    /// input was a JPEG that ended before its EOI.
     public mutating func finish(emit: (ArraySlice<UInt8>) throws -> Void) throws -> JPEGMetadataReport {
         switch state {
         case .signature:
@@ -76,7 +95,7 @@ public struct JPEGMetadataStripper {
             try emit(pending[...])
             pending = []
             state = .verbatim
-        case .verbatim:
+        case .verbatim, .trailer:
             break
         default:
             throw JPEGMetadataError.truncated(offset: offset)
@@ -84,7 +103,31 @@ public struct JPEGMetadataStripper {
         return report
     }
 
-    /// One byte while reading the signature, a marker or a length.
+    /// Emits the entropy-coded data at the start of `data` up to an `FF` that is not followed,
+    /// within `data`, by a stuffed zero or a restart marker; that `FF` is kept in `pending`.
+    /// Returns the index of the first byte not consumed.
+    private mutating func copyScan(_ data: ArraySlice<UInt8>, _ emit: (ArraySlice<UInt8>) throws -> Void) throws
+        -> Int
+    {
+        var at = data.startIndex
+        while let ff = data[at...].firstIndex(of: 0xFF) {
+            if ff + 1 < data.endIndex, Self.continuesScan(data[ff + 1]) {
+                at = ff + 2
+                continue
+            }
+            if ff > data.startIndex { try emit(data[..<ff]) }
+            pending = [0xFF]
+            return ff + 1
+        }
+        try emit(data)
+        return data.endIndex
+    }
+
+    /// True for the byte after `FF` that keeps the entropy-coded data going: a stuffed zero or
+    /// a restart marker.
+    private static func continuesScan(_ code: UInt8) -> Bool { code == 0x00 || (0xD0...0xD7).contains(code) }
+
+    /// One byte while reading the signature, a marker, a length, or after an `FF` in a scan.
     private mutating func step(_ byte: UInt8, _ emit: (ArraySlice<UInt8>) throws -> Void) throws {
         pending.append(byte)
         switch state {
@@ -103,8 +146,22 @@ public struct JPEGMetadataStripper {
             let length = Int(pending[2]) << 8 | Int(pending[3])
             guard length >= 2 else { throw JPEGMetadataError.badSegmentLength(offset: offset - 1) }
             if length == 2 { try finishSegment(emit) } else { state = .body(remaining: length - 2) }
+        case .scan:
+            if Self.continuesScan(byte) {
+                try emit(pending[...])
+                pending = []
+            } else if byte == 0xFF {
+                // A fill byte: kept, and the second FF decides in its turn.
+                try emit(pending[0..<1])
+                pending.removeFirst()
+            } else {
+                // A marker ends the scan: a segment (kept or dropped by the same rules as before
+                // the first scan), another SOS, or EOI.
+                state = .marker
+                try markerByte(emit)
+            }
         default:
-            preconditionFailure("step is only called while reading a signature, marker or length")
+            preconditionFailure("step is only called while reading a signature, marker, length or scan marker")
         }
     }
 
@@ -118,26 +175,28 @@ public struct JPEGMetadataStripper {
             // A fill byte before the marker: kept, and the second FF may start the marker.
             try emit(pending[0..<1])
             pending.removeFirst()
-        case 0xDA, 0xD9:
-            // SOS: the image data follows; EOI: nothing more to parse. Either way, copy the rest.
+        case 0xD9:
+            // EOI: the image ends; whatever follows is dropped.
             try emit(pending[...])
             pending = []
-            state = .verbatim
+            state = .trailer
         case 0x01:
             // TEM stands alone (no length).
             try emit(pending[...])
             pending = []
         case 0x00, 0xD0...0xD8:
-            // A stuffed zero, a restart marker or a second SOI cannot appear before the scan.
+            // A stuffed zero, a restart marker or a second SOI cannot appear outside a scan.
             throw JPEGMetadataError.badMarker(offset: offset, byte: code)
         default:
+            // A segment with a length, SOS included (its header is a segment; the scan follows).
             state = .length
         }
     }
 
-    /// `pending` holds one whole segment: keep it or drop it.
+    /// `pending` holds one whole segment: keep it or drop it. After SOS the scan follows.
     private mutating func finishSegment(_ emit: (ArraySlice<UInt8>) throws -> Void) throws {
-        if let kind = JPEGSegment.removedKind(marker: pending[1], segment: pending) {
+        let marker = pending[1]
+        if let kind = JPEGSegment.removedKind(marker: marker, segment: pending) {
             report.removed.insert(kind)
             report.removedBytes += pending.count
             if kind == .exif, JPEGSegment.exifHasGPSPosition(pending) { report.exifHasGPSPosition = true }
@@ -145,55 +204,6 @@ public struct JPEGMetadataStripper {
             try emit(pending[...])
         }
         pending = []
-        state = .marker
+        state = marker == 0xDA ? .scan : .marker
     }
-}
-
-/// What `JPEGMetadataStripper` found and removed.
-public struct JPEGMetadataReport: Equatable, Sendable {
-    /// False when the input did not start with SOI and a marker (`FF D8 FF`): it was passed
-    /// through untouched.
-    public var isJPEG: Bool
-    public var removed: Set<JPEGMetadataKind> = []
-    /// Bytes removed, markers and lengths included.
-    public var removedBytes = 0
-    /// True when a removed Exif segment held a GPS position (a GPS IFD with a latitude or a
-    /// longitude).
-    public var exifHasGPSPosition = false
-
-    public init(
-        isJPEG: Bool, removed: Set<JPEGMetadataKind> = [], removedBytes: Int = 0, exifHasGPSPosition: Bool = false
-    ) {
-        self.isJPEG = isJPEG
-        self.removed = removed
-        self.removedBytes = removedBytes
-        self.exifHasGPSPosition = exifHasGPSPosition
-    }
-
-    /// The kinds removed, in a fixed order (Exif, XMP, IPTC, comment, other).
-    public var removedKinds: [JPEGMetadataKind] { JPEGMetadataKind.allCases.filter(removed.contains) }
-}
-
-/// A kind of metadata segment the stripper removes.
-public enum JPEGMetadataKind: String, CaseIterable, Sendable {
-    /// APP1 starting `Exif\0`: camera, time, GPS position, a thumbnail.
-    case exif
-    /// APP1 with Adobe's XMP packet, or its extension (extended XMP).
-    case xmp
-    /// APP13: Photoshop image resources, where IPTC lives.
-    case iptc
-    /// COM: a free-text comment.
-    case comment
-    /// Any other APP1: removed too, since APP1 carries only metadata.
-    case otherAPP1
-}
-
-/// Why a JPEG's segments could not be read; offsets count from the first byte of the input.
-public enum JPEGMetadataError: Error, Equatable, Sendable {
-    /// The input ended inside the segment list, before the first SOS.
-    case truncated(offset: Int)
-    /// A byte where a marker was expected, or a marker that cannot appear before the scan.
-    case badMarker(offset: Int, byte: UInt8)
-    /// A segment length below 2 (it counts its own two bytes).
-    case badSegmentLength(offset: Int)
 }

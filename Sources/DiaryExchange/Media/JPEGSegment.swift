@@ -4,6 +4,7 @@ enum JPEGSegment {
     static let exifIdentifier = Array("Exif\0".utf8)
     static let xmpIdentifier = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
     static let extendedXMPIdentifier = Array("http://ns.adobe.com/xmp/extension/\0".utf8)
+    static let mpfIdentifier = Array("MPF\0".utf8)
 
     /// The kind of metadata `segment` (marker, length and body) holds when it is one the
     /// stripper removes; nil when it is kept.
@@ -11,13 +12,22 @@ enum JPEGSegment {
         switch marker {
         case 0xE1:
             let body = segment.dropFirst(4)
-            if body.starts(with: exifIdentifier) { return .exif }
+            if isExif(body) { return .exif }
             if body.starts(with: xmpIdentifier) || body.starts(with: extendedXMPIdentifier) { return .xmp }
             return .otherAPP1
+        case 0xE2: return segment.dropFirst(4).starts(with: mpfIdentifier) ? .mpf : nil
         case 0xED: return .iptc
         case 0xFE: return .comment
         default: return nil
         }
+    }
+
+    /// True when `body` starts with `Exif\0` in any letter case: writers disagree, and an
+    /// `EXIF\0` segment carries the same TIFF data, GPS position included.
+    static func isExif(_ body: ArraySlice<UInt8>) -> Bool {
+        guard body.count >= exifIdentifier.count else { return false }
+        // `| 0x20` lower-cases an ASCII letter; only `E` and `e` become `e`, and so on.
+        return zip(body, exifIdentifier).allSatisfy { $0 == $1 || ($1 != 0 && $0 | 0x20 == $1 | 0x20) }
     }
 
     /// True when the Exif segment's IFD0 has a GPSInfo tag (0x8825) pointing at a GPS IFD that

@@ -21,10 +21,11 @@ struct Attach: ParsableCommand {
             file that changes while it is read. An entry holds at most 255 attachments.
 
             PHOTO METADATA: a JPEG's EXIF (camera, time, GPS position, thumbnail), XMP, IPTC \
-            and comments are removed before sealing, without re-encoding the image; stderr \
-            says what was removed. --keep-metadata stores the file byte for byte. A JPEG whose \
-            segments are broken is refused unless --keep-metadata is given. Other files are \
-            stored as they are.
+            and comments are removed before sealing, without re-encoding the image, and so is \
+            whatever follows the image (the extra pictures phones append, each with its own \
+            EXIF, or a motion photo's video); stderr says what was removed. --keep-metadata \
+            stores the file byte for byte. A JPEG that is broken or cut short is refused \
+            unless --keep-metadata is given. Other files are stored as they are.
 
             DEDUP: a file identical to one already stored is stored once and shared. Someone \
             who can make you attach a file can then learn whether you had it (SECURITY.md); \

@@ -51,7 +51,7 @@ enum AttachmentWording {
         case .malformedJPEG(let path):
             return ErrorReport(
                 message:
-                    "\(path) starts as a JPEG but its segments are broken, so its metadata cannot be removed; nothing was stored",
+                    "\(path) starts as a JPEG but is broken or cut short, so its metadata cannot be removed; nothing was stored",
                 hint: "to attach it exactly as it is, metadata included, add --keep-metadata", code: .inputRefused)
         case .invalidName(let name, _):
             return ErrorReport(

@@ -74,17 +74,26 @@ enum AttachmentLines {
         }
     }
 
-    /// `diary: removed photo metadata from NAME (EXIF with a GPS position, XMP)`.
+    /// `diary: removed photo metadata from NAME (EXIF with a GPS position, XMP)`, and when the
+    /// file went on after the image `… and 2.1 MiB after the image (embedded images or video)`.
     static func removed(_ stripped: StrippedMetadata) -> String {
-        let kinds = stripped.report.removedKinds.map { kind -> String in
+        let report = stripped.report
+        let kinds = report.removedKinds.compactMap { kind -> String? in
             switch kind {
-            case .exif: return stripped.report.exifHasGPSPosition ? "EXIF with a GPS position" : "EXIF"
+            case .exif: return report.exifHasGPSPosition ? "EXIF with a GPS position" : "EXIF"
             case .xmp: return "XMP"
             case .iptc: return "IPTC"
             case .comment: return "a comment"
             case .otherAPP1: return "other APP1 data"
+            case .mpf: return "a multi-picture index"
+            case .trailer: return nil
             }
         }
-        return "removed photo metadata from \(Printable.escaped(stripped.name)) (\(kinds.joined(separator: ", ")))"
+        let name = Printable.escaped(stripped.name)
+        let after = "\(size(UInt64(report.trailerBytes))) after the image"
+        let embedded = " (embedded images or video)"
+        guard !kinds.isEmpty else { return "removed \(after) from \(name)" + embedded }
+        let metadata = "removed photo metadata from \(name) (\(kinds.joined(separator: ", ")))"
+        return report.trailerBytes > 0 ? metadata + " and " + after + embedded : metadata
     }
 }

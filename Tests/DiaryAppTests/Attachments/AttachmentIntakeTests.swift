@@ -151,4 +151,30 @@ final class AttachmentIntakeTests: VaultTestCase {
         let kept = try PreparedAttachments([FileToAttach(path: path)], options: AttachOptions(keepMetadata: true))
         XCTAssertEqual(try vault.attach(kept.inputs, to: entry.id).attachments.count, 1)
     }
+
+    /// A phone's multi-picture file: the second image (its own Exif and GPS) goes with the
+    /// primary's metadata; the same file cut short is refused.
+    func testWhatFollowsThePrimaryImageIsRemovedAndACutImageRefused() throws {
+        let vault = try makeVault(.sqlite)
+        let entry = try vault.add(text: "two pictures")
+        let original = try Array(Data(contentsOf: fixtures.appendingPathComponent("mpf.jpg")))
+        let stripped = try Array(Data(contentsOf: fixtures.appendingPathComponent("mpf.stripped.jpg")))
+        let prepared = try PreparedAttachments(
+            [FileToAttach(path: fixtures.appendingPathComponent("mpf.jpg").path)], options: .init())
+        let attached = try vault.attach(prepared.inputs, to: entry.id)
+        XCTAssertEqual(try read(vault, attached.attachments[0]), stripped)
+        let report = try XCTUnwrap(prepared.stripped.first?.report)
+        XCTAssertEqual(report.removedKinds, [.exif, .mpf, .trailer])
+        XCTAssertTrue(report.exifHasGPSPosition)
+        // The trailer is the second image: it starts right after the primary's EOI.
+        XCTAssertEqual(Array(original[(original.count - report.trailerBytes)...].prefix(4)), [0xFF, 0xD8, 0xFF, 0xE1])
+        XCTAssertEqual(Array(original[..<(original.count - report.trailerBytes)].suffix(2)), [0xFF, 0xD9])
+
+        let cut = try file("cut.jpg", Array(original.prefix(stripped.count)))
+        let refused = try PreparedAttachments([FileToAttach(path: cut)], options: .init())
+        XCTAssertThrowsError(try vault.attach(refused.inputs, to: entry.id)) {
+            XCTAssertEqual($0 as? AttachmentFileError, .malformedJPEG(path: cut))
+        }
+        XCTAssertEqual(try vault.unreferencedAttachments(), [])
+    }
 }
