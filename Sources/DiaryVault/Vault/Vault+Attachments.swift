@@ -41,7 +41,8 @@ extension Vault {
                 entry.modified = Self.now()
                 let sealed = try sealEntry(entry)
                 index[id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed))
-                return (StoreChange(putEntries: [id: sealed], deleteAttachments: duplicates), entry)
+                let leftovers = try unreferencedObjects(in: index, besides: records)
+                return (StoreChange(putEntries: [id: sealed], deleteAttachments: duplicates.union(leftovers)), entry)
             }
         }
     }
@@ -64,7 +65,10 @@ extension Vault {
                 entry.attachments = try Self.merged([], kept)
                 let sealed = try sealEntry(entry)
                 index[entry.id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed))
-                return (StoreChange(putEntries: [entry.id: sealed], deleteAttachments: duplicates), entry)
+                let leftovers = try unreferencedObjects(in: index, besides: records)
+                return (
+                    StoreChange(putEntries: [entry.id: sealed], deleteAttachments: duplicates.union(leftovers)), entry
+                )
             }
         }
     }
@@ -84,7 +88,7 @@ extension Vault {
             entry.modified = Self.now()
             let sealed = try sealEntry(entry)
             index[id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed))
-            let orphaned = Self.unreferenced([removed.objectID], in: index)
+            let orphaned = try unreferencedObjects(in: index, besides: [])
             return (StoreChange(putEntries: [id: sealed], deleteAttachments: orphaned), entry)
         }
     }
@@ -203,7 +207,11 @@ extension Vault {
             if !record.isDedupable {
                 original = nil
             } else if let match = stored[record.dedupHash] {
-                original = try storedRecord(of: match.object, in: match.entry)
+                // A damaged or missing copy is not reused: the file just sealed replaces it
+                // for this entry (attaching it again is how a user repairs one).
+                original = try storedRecord(of: match.object, in: match.entry).flatMap {
+                    try storedIntact($0) ? $0 : nil
+                }
             } else {
                 original = fresh[record.dedupHash]
             }
@@ -228,6 +236,28 @@ extension Vault {
             return nil
         }
         return opened.attachments.first { $0.objectID == object }
+    }
+
+    /// True when `record`'s object is stored whole, as sealed: its stored bytes hash to the
+    /// record's stored hash (read once; no decryption needed for that).
+    private func storedIntact(_ record: AttachmentRecord) throws -> Bool {
+        guard let length = try backend.attachmentLength(record.objectID),
+            UInt64(length) == AttachmentObject.storedLength(for: record.length)
+        else { return false }
+        let hasher = BLAKE2b.Hasher()
+        guard (try? backend.readAttachment(record.objectID) { hasher.update($0) }) == true else { return false }
+        return constantTimeEquals(hasher.finish(), record.storedHash)
+    }
+
+    /// The objects in the store that no row of `index` references, but for those of
+    /// `records` (being written): objects a killed attach left. Empty unless every page is
+    /// read (only then are all references known). Called under the write lock, which every
+    /// attach holds from its first sealed byte, so no object still being written is taken.
+    func unreferencedObjects(in index: PagedIndex, besides records: [AttachmentRecord]) throws -> Set<UUID> {
+        guard index.allPagesLoaded else { return [] }
+        var referenced = Self.referencedObjects(in: index)
+        referenced.formUnion(records.map(\.objectID))
+        return Set(try backend.attachmentIDs().filter { !referenced.contains($0) })
     }
 
     /// `existing` followed by `added`, refusing a name twice (up to letter case) or more
