@@ -330,7 +330,8 @@ def stored_len_is_valid(total: int) -> bool:
     """Whether `total` stored bytes are StoredLen(L) for some L in 1 … 4 GiB (§10, type 6)."""
     chunks = -(-(total - 26) // (CHUNK + 17)) if total > 26 else 0
     padded = total - 26 - 17 * chunks
-    return chunks > 0 and padded > 0 and padded_size(padded - 1) == padded and attachment_stored_len(padded - 1) == total
+    longest = min(padded - 1, ATTACHMENT_MAX)  # the last bucket holds more than 4 GiB
+    return chunks > 0 and padded > 0 and padded_size(longest) == padded and attachment_stored_len(longest) == total
 
 
 class ObjectMissing(ValueError):

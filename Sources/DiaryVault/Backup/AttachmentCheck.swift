@@ -127,6 +127,9 @@ extension AttachmentObject {
         let chunks = (stored - prefix + UInt64(storedChunkLength) - 1) / UInt64(storedChunkLength)
         guard stored - prefix > UInt64(chunkOverhead) * chunks else { return false }
         let padded = stored - prefix - UInt64(chunkOverhead) * chunks
-        return storedLength(for: padded - 1) == stored && paddedLength(for: padded - 1) == padded
+        // The longest file of that padded length, or the longest file there is (the last bucket
+        // holds more than 4 GiB).
+        let longest = min(padded - 1, AttachmentLimits.maximumLength)
+        return storedLength(for: longest) == stored && paddedLength(for: longest) == padded
     }
 }
