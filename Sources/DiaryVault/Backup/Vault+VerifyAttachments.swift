@@ -33,7 +33,7 @@ extension Vault {
             found.checked += 1
             guard stored.contains(object) else {
                 found.damage += AttachmentCheck(objectID: object, vaultID: vaultID, references: refs, storedLength: nil)
-                    .fail("its object is missing from the vault")
+                    .fail("its object is missing from the vault (not fetched by sync yet, or lost)")
                 continue
             }
             found.damage += checkStoredObject(object, refs: refs, in: reader, vaultID: vaultID)
@@ -52,7 +52,9 @@ extension Vault {
                 objectID: object, vaultID: vaultID, references: refs, storedLength: length.map(UInt64.init))
             guard check.isAlive else { return check.finish() }
             let present = try reader.readAttachment(object) { check.feed($0) }
-            guard present else { return check.fail("its object is missing from the vault") }
+            guard present else {
+                return check.fail("its object is missing from the vault (not fetched by sync yet, or lost)")
+            }
             return check.finish()
         } catch {
             let check = AttachmentCheck(objectID: object, vaultID: vaultID, references: refs, storedLength: nil)
