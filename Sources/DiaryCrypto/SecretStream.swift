@@ -71,21 +71,24 @@ public final class SecretStreamPusher {
         self.header = header
     }
 
-    /// Seals one chunk, appending `message.count + chunkOverhead` bytes to `out`. Like libsodium,
+    /// Seals one chunk into `out` (replacing its contents: `message.count + chunkOverhead`
+    /// bytes; its storage is reused when it has that size already). Like libsodium,
     /// this does not stop a push after a `final` chunk: the format's writer never does it, and
     /// tests craft such streams to check that readers refuse them.
     public func push(
         _ message: UnsafeRawBufferPointer, associatedData: [UInt8], tag: SecretStream.Tag, into out: inout [UInt8]
     ) {
-        let start = out.count
-        out.append(contentsOf: repeatElement(0, count: message.count + SecretStream.chunkOverhead))
+        // Sized with one memset, not appended element by element: a 64 KiB chunk at a time.
+        if out.count != message.count + SecretStream.chunkOverhead {
+            out = [UInt8](repeating: 0, count: message.count + SecretStream.chunkOverhead)
+        }
         var written: UInt64 = 0
         var dummy: UInt8 = 0
         let rc = out.withUnsafeMutableBufferPointer { o in
             associatedData.withNonNullPointer { ad, adCount in
                 withUnsafePointer(to: &dummy) { empty in
                     crypto_secretstream_xchacha20poly1305_push(
-                        state.pointer, o.baseAddress! + start, &written,
+                        state.pointer, o.baseAddress!, &written,
                         message.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? empty, UInt64(message.count),
                         ad, UInt64(adCount), tag.rawValue)
                 }
@@ -133,8 +136,9 @@ public final class SecretStreamPuller {
             throw CryptoError.invalidLength(
                 what: "stream chunk", expected: ">= \(SecretStream.chunkOverhead)", actual: sealed.count)
         }
-        out.removeAll(keepingCapacity: true)
-        out.append(contentsOf: repeatElement(0, count: sealed.count - SecretStream.chunkOverhead))
+        if out.count != sealed.count - SecretStream.chunkOverhead {
+            out = [UInt8](repeating: 0, count: sealed.count - SecretStream.chunkOverhead)
+        }
         var written: UInt64 = 0
         var tag: UInt8 = 0xFF
         let rc = out.withNonNullMutablePointer { o, _ in

@@ -125,9 +125,11 @@ public protocol VaultStore: AnyObject, StoreReader {
     /// Stores the attachment object `id`: `write` hands its stored bytes to the store piece
     /// by piece (the caller's `chunk` closure), and the store writes them out of sight and
     /// makes the object visible, durably, only once `write` returns. If `write` throws (or the
-    /// disk fills), nothing of the object remains. Takes the write lock. Objects are written
-    /// before the entry change that references them; a crash in between leaves an
-    /// unreferenced object, which the vault reports and removes.
+    /// disk fills), nothing of the object remains. Takes the write lock (in the files store,
+    /// readers wait for it while a large object is written). Not to be called inside
+    /// `apply(inParts:)`'s producer (the SQLite store refuses: its transaction is open).
+    /// Objects are written before the entry change that references them; a crash in between
+    /// leaves an unreferenced object, which the vault reports and removes.
     func putAttachment(_ id: UUID, _ write: (_ chunk: ([UInt8]) throws -> Void) throws -> Void) throws
 
     /// Applies, as one atomic and durable change, the entries `produce` hands to `put` a part
@@ -150,8 +152,8 @@ public protocol VaultStore: AnyObject, StoreReader {
     /// Differences between the store's structure and exactly what the store itself writes,
     /// one sentence each (no command-line phrasing); empty when there are none. The SQLite
     /// store compares its schema (tables, indexes, triggers, views) and pragmas with its own;
-    /// the files store compares every name in the vault directory, `entries/` and `index/`
-    /// with the names it writes (temporary files are tolerated). Sealed objects are not
+    /// the files store compares every name in the vault directory, `entries/`, `index/` and
+    /// `attachments/` with the names it writes (temporary files are tolerated). Sealed objects are not
     /// opened: that is the vault's part of `verify`.
     func auditLayout() throws -> [String]
 

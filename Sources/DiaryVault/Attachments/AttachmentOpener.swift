@@ -21,7 +21,9 @@ public final class AttachmentOpener {
     private let chunkCount: UInt64
     private let hasher = BLAKE2b.Hasher()
     private var puller: SecretStreamPuller?
-    private var pending: [UInt8] = []
+    /// The prefix or stored chunk being gathered: bytes `0..<pendingCount` are set.
+    private var pending = [UInt8](repeating: 0, count: AttachmentObject.storedChunkLength)
+    private var pendingCount = 0
     private var plaintext: [UInt8] = []
     private var received: UInt64 = 0
     private var chunk: UInt64 = 0
@@ -50,7 +52,6 @@ public final class AttachmentOpener {
         self.storedHash = storedHash
         self.expected = expected
         self.chunkCount = chunkCount
-        pending.reserveCapacity(AttachmentObject.storedChunkLength)
         plaintext.reserveCapacity(AttachmentObject.chunkLength)
     }
 
@@ -71,10 +72,13 @@ public final class AttachmentOpener {
         received += UInt64(bytes.count)
         hasher.update(bytes)
         var at = 0
-        while at < bytes.count {
-            let want = nextUnitLength - pending.count
+        while at < bytes.count, let source = bytes.baseAddress {
+            let want = nextUnitLength - pendingCount
             let n = min(want, bytes.count - at)
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]))
+            pending.withUnsafeMutableBytes {
+                ($0.baseAddress! + pendingCount).copyMemory(from: source + at, byteCount: n)
+            }
+            pendingCount += n
             at += n
             if n == want { try openUnit(emit) }
         }
@@ -103,18 +107,21 @@ public final class AttachmentOpener {
     }
 
     private func openUnit(_ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
-        defer { pending.removeAll(keepingCapacity: true) }
+        defer { pendingCount = 0 }
         guard let puller else {
             guard pending[0] == AttachmentObject.version, pending[1] == AttachmentObject.kind else {
                 throw damage(.wrongPrefix)
             }
-            puller = try SecretStreamPuller(key: key, header: Array(pending[2...]))
+            puller = try SecretStreamPuller(key: key, header: Array(pending[2..<AttachmentObject.prefixLength]))
             return
         }
         let ad = AttachmentObject.associatedData(vaultID: vaultID, objectID: objectID, chunk: chunk)
         let tag: SecretStream.Tag
         do {
-            tag = try pending.withUnsafeBytes { try puller.pull($0, associatedData: ad, into: &plaintext) }
+            tag = try pending.withUnsafeBytes {
+                try puller.pull(
+                    UnsafeRawBufferPointer(rebasing: $0[..<pendingCount]), associatedData: ad, into: &plaintext)
+            }
         } catch {
             throw damage(.chunkRefused(chunk: chunk))
         }
@@ -131,11 +138,32 @@ public final class AttachmentOpener {
         if fileBytes > 0 {
             try plaintext.withUnsafeBytes { try emit(UnsafeRawBufferPointer(rebasing: $0[..<fileBytes])) }
         }
-        for i in fileBytes..<plaintext.count {
-            let wanted: UInt8 = start + UInt64(i) == length ? 0x80 : 0
-            guard plaintext[i] == wanted else { throw damage(.badPadding) }
+        if fileBytes < plaintext.count {
+            // The chunk's padding: 0x80 where the file ends (if it ends here), zeros after it.
+            let marker = start + UInt64(fileBytes) == length
+            let canonical = plaintext.withUnsafeBytes { raw in
+                let rest = UnsafeRawBufferPointer(rebasing: raw[(fileBytes + (marker ? 1 : 0))...])
+                return (!marker || raw[fileBytes] == 0x80) && Self.isZero(rest)
+            }
+            guard canonical else { throw damage(.badPadding) }
         }
         secureZero(&plaintext)
+    }
+
+    /// Whether every byte is zero, a word at a time (padding may be 512 MiB of a 4 GiB file).
+    private static func isZero(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var any: UInt64 = 0
+        var at = 0
+        while at + 8 <= bytes.count {
+            any |= base.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            at += 8
+        }
+        while at < bytes.count {
+            any |= UInt64(bytes[at])
+            at += 1
+        }
+        return any == 0
     }
 
     private func damage(_ reason: AttachmentDamage) -> AttachmentError {

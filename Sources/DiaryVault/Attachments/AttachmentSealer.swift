@@ -25,7 +25,10 @@ public final class AttachmentSealer {
     private let pusher: SecretStreamPusher
     private let storedHasher = BLAKE2b.Hasher()
     private let dedupHasher: BLAKE2b.Hasher?
-    private var buffer: [UInt8] = []
+    /// One chunk of P being filled: bytes `0..<filled` are set. Copied into with `memcpy`-like
+    /// calls, never a byte at a time.
+    private var buffer = [UInt8](repeating: 0, count: AttachmentObject.chunkLength)
+    private var filled = 0
     private var sealedChunk: [UInt8] = []
     private var chunk: UInt64 = 0
     private var length: UInt64 = 0
@@ -40,8 +43,6 @@ public final class AttachmentSealer {
         self.objectID = objectID
         pusher = try SecretStreamPusher(key: key)
         dedupHasher = try dedupKey.map { try BLAKE2b.Hasher(key: $0, outputCount: 32) }
-        buffer.reserveCapacity(AttachmentObject.chunkLength)
-        sealedChunk.reserveCapacity(AttachmentObject.storedChunkLength)
     }
 
     deinit {
@@ -60,11 +61,12 @@ public final class AttachmentSealer {
         length += UInt64(bytes.count)
         dedupHasher?.update(bytes)
         var at = 0
-        while at < bytes.count {
-            let n = min(AttachmentObject.chunkLength - buffer.count, bytes.count - at)
-            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]))
+        while at < bytes.count, let source = bytes.baseAddress {
+            let n = min(AttachmentObject.chunkLength - filled, bytes.count - at)
+            buffer.withUnsafeMutableBytes { ($0.baseAddress! + filled).copyMemory(from: source + at, byteCount: n) }
+            filled += n
             at += n
-            if buffer.count == AttachmentObject.chunkLength { try seal(final: false, emit) }
+            if filled == AttachmentObject.chunkLength { try seal(final: false, emit) }
         }
     }
 
@@ -85,15 +87,14 @@ public final class AttachmentSealer {
         var padding = padded - length
         var marker = true
         while padding > 0 {
-            let n = min(UInt64(AttachmentObject.chunkLength - buffer.count), padding)
-            if marker {
-                buffer.append(0x80)
-                buffer.append(contentsOf: repeatElement(0, count: Int(n) - 1))
-                marker = false
-            } else {
-                buffer.append(contentsOf: repeatElement(0, count: Int(n)))
+            let n = Int(min(UInt64(AttachmentObject.chunkLength - filled), padding))
+            buffer.withUnsafeMutableBytes {
+                ($0.baseAddress! + filled).initializeMemory(as: UInt8.self, repeating: 0, count: n)
             }
-            padding -= n
+            if marker { buffer[filled] = 0x80 }
+            marker = false
+            filled += n
+            padding -= UInt64(n)
             try seal(final: padding == 0, emit)
         }
         return Sealed(
@@ -109,12 +110,13 @@ public final class AttachmentSealer {
 
     private func seal(final: Bool, _ emit: (_ piece: [UInt8]) throws -> Void) throws {
         let ad = AttachmentObject.associatedData(vaultID: vaultID, objectID: objectID, chunk: chunk)
-        sealedChunk.removeAll(keepingCapacity: true)
         buffer.withUnsafeBytes {
-            pusher.push($0, associatedData: ad, tag: final ? .final : .message, into: &sealedChunk)
+            pusher.push(
+                UnsafeRawBufferPointer(rebasing: $0[..<filled]), associatedData: ad, tag: final ? .final : .message,
+                into: &sealedChunk)
         }
         secureZero(&buffer)
-        buffer.removeAll(keepingCapacity: true)
+        filled = 0
         chunk += 1
         try output(sealedChunk, emit)
     }

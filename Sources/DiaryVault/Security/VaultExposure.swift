@@ -66,7 +66,9 @@ public struct VaultExposure: Sendable {
         try storeCall { try store.forEachEntry { _, sealed in sizes.append(sealed.count) } }
         let names = try storeCall { try store.storeFiles() }
         var paths = ["."] + names
-        if info.store == .files { paths += [FileStore.entriesName, FileStore.indexPagesName] }
+        if info.store == .files {
+            paths += [FileStore.entriesName, FileStore.indexPagesName, FileStore.attachmentsName]
+        }
         var files: [FileFacts] = []
         for path in Set(paths).sorted() {
             // A file can vanish between the listing and the stat (a concurrent writer's
