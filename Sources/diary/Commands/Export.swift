@@ -90,20 +90,34 @@ struct Export: ParsableCommand {
         // The index alone says which entries go out, and how many, before the question; the
         // entries are then decrypted as they are written, one batch at a time. A damaged entry
         // stops the export (status 65) and removes the file it was writing.
-        let (ids, summaries) = try session.read { vault in
+        let (ids, summaries, attachments) = try session.read { vault in
             let newestFirst = try vault.list(filters.filter)
             // HTML is a book: oldest first unless --reverse.
             let entries = reverse != (format == .html) ? Array(newestFirst.reversed()) : newestFirst
             // Only HTML's table of contents needs the summaries: held through a JSON export of
             // 100,000 entries they were a quarter of its peak memory (26 of 105 MB).
-            return (entries.map(\.id), format == .html ? entries : [])
+            let attachments = entries.reduce(0) { $0 + $1.attachments.count }
+            return (entries.map(\.id), format == .html ? entries : [], attachments)
         }
+        // No folder at all when no entry has an attachment: such an export is as it always was.
+        let folder = attachments > 0 ? destination.attachmentFolder(format: format) : nil
+        try folder?.refuseExisting()
         try session.read { vault in try destination.refuseClashes(vault, ids) }
         let count = "\(ids.count) entr\(ids.count == 1 ? "y" : "ies")"
-        Output.warning("the export is NOT encrypted: \(count) as plaintext to \(destination)")
+        let files = folder.map {
+            " and \(attachments) attachment\(attachments == 1 ? "" : "s") to \(Printable.escaped($0.url.path))/"
+        }
+        Output.warning("the export is NOT encrypted: \(count) as plaintext to \(destination)\(files ?? "")")
         try confirmDestructive(
-            "exporting plaintext", question: "Write \(count) as plaintext to \(destination)?", yes: yes)
-        try session.read { vault in try destination.write(vault, ids, summaries, format: format) }
+            "exporting plaintext", question: "Write \(count) as plaintext to \(destination)\(files ?? "")?", yes: yes)
+        let exported = try session.read { vault in
+            try destination.write(vault, ids, summaries, format: format, attachments: folder)
+        }
+        if exported.notWritten > 0 {
+            let n = exported.notWritten
+            Output.note(
+                "\(n) attachment\(n == 1 ? " was" : "s were") not written, only listed (give -o FILE to write them)")
+        }
         if destination.url != nil { Output.note("exported \(count) to \(destination)") }
     }
 }
@@ -168,18 +182,32 @@ enum ExportDestination: CustomStringConvertible {
         }
     }
 
+    /// Where attachments are written: a folder beside a JSON or Markdown file, `attachments/`
+    /// in a Markdown directory; none for stdout (listed only) and HTML (images inline).
+    func attachmentFolder(format: ExportFormat) -> ExportAttachmentFolder? {
+        switch (self, format) {
+        case (.stdout, _), (_, .html): return nil
+        case (.file(let url), _): return ExportAttachmentFolder(besideFile: url)
+        case (.directory(let url), _): return ExportAttachmentFolder(inDirectory: url)
+        }
+    }
+
     /// Writes the entries `ids`, in this order, as they are decrypted; `summaries` are the
     /// same entries' (in the same order) for HTML's table of contents, empty for the others.
-    func write(_ vault: Vault, _ ids: [UUID], _ summaries: [EntrySummary], format: ExportFormat) throws {
+    @discardableResult
+    func write(
+        _ vault: Vault, _ ids: [UUID], _ summaries: [EntrySummary], format: ExportFormat,
+        attachments folder: ExportAttachmentFolder? = nil
+    ) throws -> ExportedAttachments {
         switch (self, format) {
         case (.stdout, .json):
-            try Exporter.json(vault, ids: ids, to: ExportOutput(descriptor: STDOUT_FILENO))
+            return try Exporter.json(vault, ids: ids, to: ExportOutput(descriptor: STDOUT_FILENO))
         case (.stdout, .markdown):
-            try markdownDocument(vault, ids, to: ExportOutput(descriptor: STDOUT_FILENO))
+            return try markdownDocument(vault, ids, to: ExportOutput(descriptor: STDOUT_FILENO), nil)
         case (.file(let url), .json):
-            try Exporter.json(vault, ids: ids, to: ExportOutput(newFile: url))
+            return try Exporter.json(vault, ids: ids, to: ExportOutput(newFile: url), attachments: folder)
         case (.file(let url), .markdown):
-            try markdownDocument(vault, ids, to: ExportOutput(newFile: url))
+            return try markdownDocument(vault, ids, to: ExportOutput(newFile: url), folder)
         case (.stdout, .html):
             try html(vault, summaries, to: ExportOutput(descriptor: STDOUT_FILENO))
         case (.file(let url), .html):
@@ -187,14 +215,18 @@ enum ExportDestination: CustomStringConvertible {
         case (.directory(let url), _):
             try Exporter.markdownFiles(vault, ids: ids, into: url, timeZone: .current)
         }
+        return ExportedAttachments()
     }
 
     private func html(_ vault: Vault, _ entries: [EntrySummary], to output: ExportOutput) throws {
         try Exporter.html(vault, entries: entries, to: output, timeZone: .current, locale: DateOutput.locale)
     }
 
-    private func markdownDocument(_ vault: Vault, _ ids: [UUID], to output: ExportOutput) throws {
-        try Exporter.markdownDocument(vault, ids: ids, to: output, timeZone: .current, locale: DateOutput.locale)
+    private func markdownDocument(
+        _ vault: Vault, _ ids: [UUID], to output: ExportOutput, _ folder: ExportAttachmentFolder?
+    ) throws -> ExportedAttachments {
+        try Exporter.markdownDocument(
+            vault, ids: ids, to: output, timeZone: .current, locale: DateOutput.locale, attachments: folder)
     }
 }
 
