@@ -127,3 +127,14 @@ final class ImportFileReader {
         .unreadable(file: path, detail: "it changed while it was read")
     }
 }
+
+extension ImportBatch {
+    /// The batch's entries with the files each brings, for `Vault.importEntries(items:)`.
+    public func items(_ opener: ImportAttachmentOpener) -> ImportItemSource {
+        { body in
+            for entry in entries {
+                try body(ImportItem(entry: entry, attachments: (attachments[entry.id] ?? []).map(opener.pending)))
+            }
+        }
+    }
+}

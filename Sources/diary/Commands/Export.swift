@@ -4,7 +4,8 @@ import DiaryExchange
 import DiaryVault
 import Foundation
 
-/// `diary export`: the entries as plaintext JSON or Markdown, only with explicit consent.
+/// `diary export`: the entries (and their attachments) as plaintext JSON, Markdown or HTML,
+/// only with explicit consent.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -31,6 +32,14 @@ struct Export: ParsableCommand {
             (<script> included), event attributes and javascript: links appear as text, only \
             http, https and mailto links are links, images are shown as their description \
             and address, and the page forbids scripts (Content-Security-Policy).
+
+            Attachments: with -o FILE (json, markdown) each entry's attachments are written, \
+            decrypted, into a folder beside it, FILE without its extension + .attachments/<entry \
+            id>/<name> (for a markdown directory: attachments/ inside it); json lists them with \
+            their paths (import --from diary reads them back), markdown links them after the \
+            text, html shows images inline as data: URIs and names other files. To stdout they \
+            are listed but not written. An existing attachments folder is refused (status 73). \
+            Entries without attachments are written exactly as before.
 
             Without -o/--output, or with -o -, the export goes to stdout (JSON or one Markdown \
             document; a file named '-' is -o ./-). An existing file is never overwritten \

@@ -25,15 +25,22 @@ struct Import: ParsableCommand {
               jrnl      `jrnl --export json`: title and body become the text;
                         date and time are local; @tags and stars carry over
               dayone    Day One's JSON export (the .json, or the .zip with it);
-                        media become placeholders, counted in the summary
+                        the zip's photos, videos, audios and PDFs become
+                        attachments; media it lacks become placeholders
               markdown  one entry per .md file (a directory: its .md files);
                         the date comes from the front matter (date:, tags:,
-                        starred:, title:) or a file name YYYY-MM-DD...
-              diary     `diary export --format json`: every field, same ids
+                        starred:, title:) or a file name YYYY-MM-DD...;
+                        local images it links (inside the folder) are attached
+              diary     `diary export --format json`: every field, same ids,
+                        attachments from the .attachments folder beside it
+
+            Imported photos lose their metadata (EXIF with GPS, XMP, IPTC) as with `diary \
+            attach`, unless --keep-metadata.
 
             Prints nothing on stdout. The summary goes to stderr: entries imported, entries \
             skipped (with the file and position of each, e.g. an empty jrnl entry), duplicates, \
-            and media references not imported. Progress is shown when stderr is a terminal.
+            media references not imported, and attachments imported and listed but not found. \
+            Progress is shown when stderr is a terminal.
 
             EXAMPLE
               jrnl --export json > j.json && diary import --from jrnl j.json
