@@ -153,6 +153,24 @@ final class ExchangeAttachmentTests: ExchangeTestCase {
         XCTAssertEqual(outcome.imported.count, 2)
         XCTAssertEqual(missing, 2)
         XCTAssertEqual(try fresh.entry(with.id).attachments, [])
+
+        // Markdown: named only without a folder; linked, the files beside, with one.
+        let listed = path("listed.md")
+        let none = try Exporter.markdownDocument(vault, ids: [with.id], to: ExportOutput(newFile: listed))
+        XCTAssertEqual(none, ExportedAttachments(written: 0, notWritten: 2))
+        XCTAssertTrue(try String(contentsOf: listed, encoding: .utf8).contains("\n*Attachment: view \\(1\\)\\.png*\n"))
+        let linked = path("linked.md")
+        let folder = ExportAttachmentFolder(besideFile: linked)
+        let written = try Exporter.markdownDocument(
+            vault, ids: [with.id], to: ExportOutput(newFile: linked), attachments: folder)
+        XCTAssertEqual(written, ExportedAttachments(written: 2, notWritten: 0))
+        let id = with.id.uuidString.lowercased()
+        let text = try String(contentsOf: linked, encoding: .utf8)
+        XCTAssertTrue(
+            text.hasSuffix(
+                "\n![view \\(1\\)\\.png](linked.attachments/\(id)/view%20%281%29.png)\n\n"
+                    + "[notes \\#2\\.bin](linked.attachments/\(id)/notes%20%232.bin)\n"), text)
+        XCTAssertEqual(try Data(contentsOf: folder.url.appendingPathComponent("\(id)/notes #2.bin")), Data(large))
     }
 
     func testAnExistingFolderIsRefusedAndAFailedExportLeavesNothing() throws {
