@@ -16,7 +16,13 @@ final class ExchangeAttachmentCLITests: XCTestCase {
         let imported = try box.ok(["import", "--from", "dayone", Self.mediaZip.path])
         XCTAssertTrue(
             imported.stderr.contains("attachments imported 5, 3 listed but not found (not imported)"), imported.stderr)
-        XCTAssertTrue(try box.ok(["import", "--from", "dayone", Self.mediaZip.path]).stderr.contains("duplicates 3"))
+        XCTAssertTrue(
+            imported.stderr.contains(
+                "removed the metadata of 1 photo (1 with a GPS position); --keep-metadata keeps it"),
+            imported.stderr)
+        let second = try box.ok(["import", "--from", "dayone", Self.mediaZip.path]).stderr
+        XCTAssertTrue(second.contains("duplicates 3"), second)
+        XCTAssertFalse(second.contains("removed the metadata"), "nothing read the second time: \(second)")
 
         let json = box.root.appendingPathComponent("out.json")
         let folder = box.root.appendingPathComponent("out.attachments")

@@ -11,6 +11,10 @@ import Glibc
 public final class ImportAttachmentOpener {
     private let keepMetadata: Bool
     private var archives: [URL: ImportArchive] = [:]
+    /// Photos whose metadata was removed as they were sealed, and how many of them had a GPS
+    /// position in their Exif.
+    public private(set) var photosStripped = 0
+    public private(set) var photosWithGPSPosition = 0
 
     public init(keepMetadata: Bool = false) {
         self.keepMetadata = keepMetadata
@@ -35,7 +39,16 @@ public final class ImportAttachmentOpener {
         var read = try open()
         if type == "image/jpeg" && !keepMetadata {
             var stripper = JPEGStrippingReader(source: read)
-            read = { try stripper.read(&$0) }
+            var counted = false
+            read = { [self] buffer in
+                let n = try stripper.read(&buffer)
+                if n == 0, !counted, let report = stripper.report, !report.removed.isEmpty {
+                    counted = true
+                    photosStripped += 1
+                    if report.exifHasGPSPosition { photosWithGPSPosition += 1 }
+                }
+                return n
+            }
         }
         return AttachmentInput(name: attachment.name, mediaType: type, added: attachment.added, read: read)
     }

@@ -39,7 +39,8 @@ struct Import: ParsableCommand {
 
             Prints nothing on stdout. The summary goes to stderr: entries imported, entries \
             skipped (with the file and position of each, e.g. an empty jrnl entry), duplicates, \
-            media references not imported, and attachments imported and listed but not found. \
+            media references not imported, attachments imported and listed but not found, and \
+            photos whose metadata was removed. \
             Progress is shown when stderr is a terminal.
 
             EXAMPLE
@@ -87,7 +88,9 @@ struct Import: ParsableCommand {
             let outcome = try vault.importEntries(items: items, progress: progress.update)
             (summary.imported, summary.duplicates) = (outcome.imported.count, outcome.duplicates)
             summary.attachments = outcome.attachments
+            summary.stripped = (opener.photosStripped, opener.photosWithGPSPosition)
         }
+        summary.stripped = (opener.photosStripped, opener.photosWithGPSPosition)
         summary.print()
     }
 
@@ -103,6 +106,7 @@ struct Import: ParsableCommand {
         var summary = ImportSummary(batch: ImportBatch(attachmentsMissing: missing), imported: 0, duplicates: 0)
         (summary.imported, summary.duplicates) = (outcome.imported.count, outcome.duplicates)
         summary.attachments = outcome.attachments
+        summary.stripped = (opener.photosStripped, opener.photosWithGPSPosition)
         progress.finish()
         summary.print()
     }
@@ -115,6 +119,8 @@ struct ImportSummary {
     var duplicates: Int
     /// Attachments stored with the imported entries.
     var attachments = 0
+    /// Photos whose metadata was removed, and how many of them held a GPS position.
+    var stripped = (photos: 0, withGPS: 0)
 
     var lines: [String] {
         var lines = batch.skipped.map { "skipped \($0)" }
@@ -130,6 +136,11 @@ struct ImportSummary {
             var line = "attachments imported \(attachments)"
             if missing > 0 { line += ", \(missing) listed but not found (not imported)" }
             lines.append(line)
+        }
+        if stripped.photos > 0 {
+            let gps = stripped.withGPS > 0 ? " (\(stripped.withGPS) with a GPS position)" : ""
+            let photos = "\(stripped.photos) photo\(stripped.photos == 1 ? "" : "s")"
+            lines.append("removed the metadata of \(photos)\(gps); --keep-metadata keeps it")
         }
         return lines
     }
