@@ -208,10 +208,23 @@ final class ExchangeAttachmentTests: ExchangeTestCase {
                 XCTAssertTrue("\(error)".contains("leaves its attachments folder"), "\(error)")
             }
         }
-        // A symbolic link inside the folder that leads out of it.
-        let link = path("escape/diary.attachments/\(id)/view (1).png")
-        try FileManager.default.removeItem(at: link)
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: secret)
+        // A file of another length than the export says, a FIFO, and a symbolic link inside
+        // the folder that leads out of it: refused, nothing stored.
+        let file = path("escape/diary.attachments/\(id)/view (1).png")
+        try Data(Self.png + [0]).write(to: file)
+        let changed = try makeVault(.files, name: "changed")
+        XCTAssertThrowsError(try importDiary(url, into: changed)) {
+            XCTAssertTrue("\($0)".contains("the export says \(Self.png.count)"), "\($0)")
+        }
+        XCTAssertEqual(try changed.list(), [])
+        XCTAssertEqual(try changed.backend.attachmentIDs(), [])
+        try FileManager.default.removeItem(at: file)
+        XCTAssertEqual(mkfifo(file.path, 0o600), 0)
+        XCTAssertThrowsError(try importDiary(url, into: try makeVault(.files, name: "fifo"))) {
+            XCTAssertTrue("\($0)".contains("not a regular file"), "\($0)")
+        }
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createSymbolicLink(at: file, withDestinationURL: secret)
         XCTAssertThrowsError(try importDiary(url, into: try makeVault(.files, name: "link")))
     }
 
