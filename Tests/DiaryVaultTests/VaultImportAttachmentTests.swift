@@ -14,9 +14,9 @@ final class VaultImportAttachmentTests: VaultTestCase {
 
     /// A file of `bytes`; `opens` counts how many times the import opened it.
     private func file(_ name: String, _ bytes: [UInt8], opens: UnsafeMutablePointer<Int>? = nil, fail: Bool = false)
-        -> PendingAttachment
+        -> ImportFile
     {
-        PendingAttachment(name: name) {
+        ImportFile(name: name) {
             opens?.pointee += 1
             if fail { throw Opened() }
             var offset = 0

@@ -21,8 +21,8 @@ public final class ImportAttachmentOpener {
     }
 
     /// `attachment`, to be opened when its entry is imported.
-    public func pending(_ attachment: ImportAttachment) -> PendingAttachment {
-        PendingAttachment(name: attachment.name) { [self] in try input(attachment) }
+    public func pending(_ attachment: ImportAttachment) -> ImportFile {
+        ImportFile(name: attachment.name) { [self] in try input(attachment) }
     }
 
     /// The vault's input for `attachment`, its file opened now.

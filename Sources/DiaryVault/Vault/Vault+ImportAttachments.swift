@@ -4,7 +4,7 @@ import Foundation
 
 /// A file an imported entry brings: its name (checked before anything is stored) and how to
 /// open it, called only when the entry is imported (not a duplicate), once.
-public struct PendingAttachment {
+public struct ImportFile {
     public var name: String
     public var open: () throws -> AttachmentInput
 
@@ -17,9 +17,9 @@ public struct PendingAttachment {
 /// One entry to import and the files it brings.
 public struct ImportItem {
     public var entry: Entry
-    public var attachments: [PendingAttachment]
+    public var attachments: [ImportFile]
 
-    public init(entry: Entry, attachments: [PendingAttachment] = []) {
+    public init(entry: Entry, attachments: [ImportFile] = []) {
         self.entry = entry
         self.attachments = attachments
     }
@@ -69,7 +69,7 @@ struct ImportDuplicates {
 extension Vault {
     /// Refuses files an entry cannot hold (a bad or repeated name, too many), naming the
     /// entry's position, before anything is stored.
-    static func validateImportedFiles(_ files: [PendingAttachment], position: Int) throws {
+    static func validateImportedFiles(_ files: [ImportFile], position: Int) throws {
         guard files.count <= AttachmentLimits.maximumPerEntry else {
             let error = VaultError.tooManyAttachments(limit: AttachmentLimits.maximumPerEntry)
             throw VaultError.importRefused(position: position, detail: error.description)
