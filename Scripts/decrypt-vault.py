@@ -339,11 +339,12 @@ def attachment_source(vault: str, object_id: bytes):
 
 
 def open_attachment(vault: str, vault_id: bytes, object_id: bytes, stream_key: bytes, length: int,
-                    stored_hash: bytes, sink) -> None:
+                    stored_hash: bytes, sink, source=None) -> None:
     """Checks an attachment object as §7.6 says a reader MUST and hands the file's bytes to
     `sink` a chunk at a time; raises ValueError on the first failure.
-    What `sink` received is the file only if this returns. Memory holds one chunk."""
-    total, pieces = attachment_source(vault, object_id)
+    What `sink` received is the file only if this returns. Memory holds one chunk.
+    `source`: (stored length, pieces) read elsewhere (a sync remote's copy) instead of the vault's."""
+    total, pieces = source if source is not None else attachment_source(vault, object_id)
     if total != attachment_stored_len(length):
         raise ValueError(f"the object is {total} bytes, not {attachment_stored_len(length)}")
     hasher = hashlib.blake2b(digest_size=32)  # H, fed every stored byte
@@ -619,6 +620,62 @@ class Tree:
                 os.close(f)
         finally:
             os.close(fd)
+
+
+    def lstat(self, parts):
+        """The stat data of parts[-1] itself (a link is not followed), or None when absent."""
+        fd = self._dir(parts[:-1])
+        if fd is None:
+            return None
+        try:
+            return os.stat(parts[-1], dir_fd=fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+        finally:
+            os.close(fd)
+
+    def stream(self, parts, size: int):
+        """(size, pieces of at most 1 MiB) of a regular file that is exactly `size` bytes, checked before a byte
+        is read; None when absent. Refuses a link; raises ValueError for another size or a non-regular file."""
+        fd = self._dir(parts[:-1])
+        if fd is None:
+            return None
+        try:
+            f = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
+        except FileNotFoundError:
+            return None
+        except OSError:
+            raise Refused(f"{'/'.join(parts)} is a link or cannot be opened: never followed")
+        finally:
+            os.close(fd)
+        st = os.fstat(f)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != size:
+            os.close(f)
+            raise ValueError(f"the copy is {st.st_size} bytes, not {size}" if stat.S_ISREG(st.st_mode)
+                             else "the copy is not a regular file")
+
+        def pieces():
+            try:
+                left = size
+                while left > 0:
+                    piece = os.read(f, min(left, 1 << 20))
+                    if not piece:
+                        return
+                    left -= len(piece)
+                    yield piece
+                if os.read(f, 1):
+                    raise ValueError("the copy grew while it was read")
+            finally:
+                os.close(f)
+        return size, pieces()
+
+
+def is_object_name(name: str) -> bool:
+    """attachments/<machine>/<object>: a lowercase UUID with dashes (§12.1)."""
+    try:
+        return len(name) == 36 and str(uuid.UUID(name)) == name
+    except ValueError:
+        return False
 
 
 def check_prefix(data: bytes, magic: bytes, vault_id: bytes, place: tuple, path: str, git: bool):
@@ -1211,6 +1268,42 @@ class Remote:
                     log["records"], log["pending"] = log["records"][:i], why
                     break
 
+    def attachment_copies(self) -> dict:
+        """{object id: [path parts]} of every attachments/<machine>/<object> (§12.1). A link or a special file in
+        attachments/ or a machine folder there is refused (§12.7); other names are not objects."""
+        copies = {}
+        for folder in self.tree.listdir("attachments"):
+            st = self.tree.lstat(["attachments", folder])
+            if st is None or not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+                raise Refused(f"attachments/{folder} is a link or a special file: never followed")
+            if not stat.S_ISDIR(st.st_mode) or machine_of(folder) is None:
+                continue
+            for name in self.tree.listdir("attachments", folder):
+                st = self.tree.lstat(["attachments", folder, name])
+                if st is None or not (stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode)):
+                    raise Refused(f"attachments/{folder}/{name} is a link or a special file: never followed")
+                if stat.S_ISREG(st.st_mode) and is_object_name(name):
+                    copies.setdefault(uuid.UUID(name).bytes, []).append(["attachments", folder, name])
+        return copies
+
+    def check_object(self, a: dict) -> str:
+        """What the remote holds of an attachment record's object (§12.7): the first copy of the right length
+        whose every check of §7.6 passes, else why each copy was refused, else pending."""
+        said = []
+        for parts in self.copies.get(a["object"], []):
+            where = "/".join(parts)
+            try:
+                source = self.tree.stream(parts, attachment_stored_len(a["length"]))
+                if source is None:
+                    continue
+                got = [0]
+                open_attachment(None, self.vault_id, a["object"], a["key"], a["length"], a["stored_hash"],
+                                lambda m: got.__setitem__(0, got[0] + len(m)), source=source)
+                return f"`{where}`: checked (§7.6), {got[0]} bytes"
+            except ValueError as why:
+                said.append(f"`{where}` refused: {why}")
+        return "; ".join(said + ["pending: no copy taken"]) if said else "pending: not on the remote"
+
     def read(self) -> None:
         self.read_marker()
         self.headers = self.published_headers()
@@ -1221,6 +1314,7 @@ class Remote:
         for machine in sorted(self.logs):
             self.read_log(machine, self.logs[machine])
         self.check_marks()
+        self.copies = self.attachment_copies()
 
     # --- what it found ---------------------------------------------------------------------------
 
@@ -1315,6 +1409,8 @@ class Remote:
                 print(f"- starred: {'yes' if e['starred'] else 'no'}; tags: {tags}"
                       + (f"; source: {e['source']}" if e["source"] else ""))
                 print_attachments(e["attachments"])
+                for a in e["attachments"]:
+                    print(f"  - its object: {self.check_object(a)}")
                 print("- text:\n\n```\n" + e["text"] + "\n```\n")
 
 

@@ -86,6 +86,7 @@ struct LogScanner {
         for name in tree.list() where !name.hasPrefix(".") {
             if [
                 RemoteLayout.marker, RemoteLayout.logDirectory, RemoteLayout.keysDirectory, RemoteLayout.chainDirectory,
+                RemoteLayout.attachmentsDirectory,
             ]
             .contains(name) {
                 continue

@@ -157,10 +157,44 @@ final class RemoteFolder {
         guard fsync(fd) == 0 else { throw .io(path: shown, errno: errno) }
     }
 
+    /// `write` of bytes handed over piece by piece (an attachment object, never whole in
+    /// memory): `produce` passes each piece to the closure it is given. When it throws, the
+    /// temporary file is removed and nothing is at `name`. `name` must not exist: a file of the
+    /// remote is written once.
+    func writeStreaming(
+        to name: String, shown: String, _ produce: (_ put: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
+        guard kind(of: name) == nil else { throw Failure.io(path: shown, errno: EEXIST) }
+        let temp = DurableFile.tempPrefix + SecureRandom.bytes(count: 16).map { String(format: "%02x", $0) }.joined()
+        let file = openat(fd, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard file >= 0 else { throw Failure.io(path: shown, errno: errno) }
+        do {
+            defer { close(file) }
+            guard fchmod(file, 0o600) == 0 else { throw Failure.io(path: shown, errno: errno) }
+            try produce { piece in
+                guard Self.writeAll(file, piece) else { throw Failure.io(path: shown, errno: errno) }
+            }
+            guard fsync(file) == 0 else { throw Failure.io(path: shown, errno: errno) }
+        } catch {
+            unlinkat(fd, temp, 0)
+            throw error
+        }
+        guard renameat(fd, temp, fd, name) == 0 else {
+            let code = errno
+            unlinkat(fd, temp, 0)
+            throw Failure.io(path: shown, errno: code)
+        }
+        guard fsync(fd) == 0 else { throw Failure.io(path: shown, errno: errno) }
+    }
+
     private static func writeAll(_ file: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { writeAll(file, $0) }
+    }
+
+    private static func writeAll(_ file: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in writeBytes(file, raw.baseAddress! + offset, raw.count - offset) }
+        while offset < raw.count {
+            let n = writeBytes(file, raw.baseAddress! + offset, raw.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 return false
@@ -186,6 +220,30 @@ func readUpTo(_ count: Int, from file: Int32, shown: String) throws -> [UInt8] {
         bytes.append(contentsOf: chunk[0..<n])
     }
     return bytes
+}
+
+/// Exactly `count` bytes of an open file, from where it stands, handed to `body` in pieces of
+/// at most 1 MiB (memory holds one piece); throws when the file ends early or holds more
+/// (it changed while read).
+func readExactly(
+    _ count: UInt64, from file: Int32, shown: String, _ body: (UnsafeRawBufferPointer) throws -> Void
+) throws {
+    var buffer = [UInt8](repeating: 0, count: Int(min(max(count, 1), 1 << 20)))
+    var left = count
+    while left > 0 {
+        let n = buffer.withUnsafeMutableBytes { readBytes(file, $0.baseAddress, Int(min(UInt64($0.count), left))) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw StoreError.io(path: shown, detail: DurableFile.errnoText())
+        }
+        guard n > 0 else { throw StoreError.corrupt(path: shown, detail: "ended while it was read") }
+        try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+        left -= UInt64(n)
+    }
+    var extra: UInt8 = 0
+    guard readBytes(file, &extra, 1) == 0 else {
+        throw StoreError.corrupt(path: shown, detail: "grew while it was read")
+    }
 }
 
 // `RemoteFolder` has its own `open` and `write`, Foundation's `FileHandle` its own `read`:

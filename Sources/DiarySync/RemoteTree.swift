@@ -106,6 +106,39 @@ struct RemoteTree {
         if written == nil { throw StoreError.io(path: url(folder).path, detail: DurableFile.errnoText(ENOENT)) }
     }
 
+    /// Atomically and durably writes a file whose bytes `produce` hands over piece by piece
+    /// (`RemoteFolder.writeStreaming`) into a folder that exists; the file must not exist.
+    func write(
+        to path: String, streaming produce: (_ put: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
+        let (folder, name) = Self.split(path)
+        let written: Void? = try within(folder) { try $0.writeStreaming(to: name, shown: path, produce) }
+        if written == nil { throw StoreError.io(path: url(folder).path, detail: DurableFile.errnoText(ENOENT)) }
+    }
+
+    /// What `stream` found at a path.
+    enum Streamed: Equatable {
+        case missing
+        /// A regular file of another size than asked for: nothing was read.
+        case otherSize(UInt64)
+        case read
+    }
+
+    /// Streams the regular file at `path` to `body`, in pieces of at most 1 MiB, when it is
+    /// exactly `size` bytes (known from its stat data before a byte is read). A link or
+    /// anything but a regular file is refused as `read` refuses it; a file that ends early or
+    /// grows while read throws.
+    func stream(_ path: String, size: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Streamed {
+        let (folder, name) = Self.split(path)
+        return try within(folder) { opened -> Streamed? in
+            guard let (file, info) = try opened.openFile(name, shown: path) else { return .missing }
+            defer { close(file) }
+            guard UInt64(info.st_size) == size else { return .otherSize(UInt64(info.st_size)) }
+            try readExactly(size, from: file, shown: url(path).path, body)
+            return .read
+        } ?? .missing
+    }
+
     /// Makes a folder and the folders above it; throws `remoteUnusable(.wrongEntryKind)` when
     /// one of them is a link or a file.
     func makeFolder(_ path: String) throws { _ = try within(path, create: true) { _ in () } }

@@ -18,6 +18,7 @@ extension SyncEngine {
         try tree.makeFolder(RemoteLayout.logDirectory + "/" + RemoteLayout.hex(main.machine))
         var touched = Set<UUID>()
         for batch in Self.batches(of: all) {
+            try uploadAttachments(of: batch, into: &report)
             let record = try publish(batch, epoch: head)
             touched.formUnion(try ingest(record))
             for revision in batch where diff.wasChangedHere(revision.entry) || main.pendingRevisions.contains(revision)

@@ -14,7 +14,8 @@ import Foundation
 /// 4. admit machines that answer this machine's invites, state its own key change, and write
 ///    its changes as its next record, under the key in force;
 /// 5. make the local vault show every entry's preferred head (`LocalDiff`);
-/// 6. save the state, then push (git); if another machine pushed first, fetch and repeat 2–5.
+/// 6. save the state, then push (git); if another machine pushed first, fetch and repeat 2–5;
+/// 7. fetch the attachment objects entries here reference and the local store lacks.
 public final class SyncEngine {
     /// How many times a push may lose to another machine's before the sync gives up.
     static let pushAttempts = 5
@@ -32,6 +33,10 @@ public final class SyncEngine {
     var ring: SyncKeyRing
     /// Joining: the invite this machine answers with its first record.
     var invite: InviteCode?
+    /// When false (sync told not to fetch attachments), attachment objects are not fetched: they
+    /// stay pending until a later sync, or `fetchAttachments`. Uploads happen regardless: a
+    /// record is never published before the objects it references.
+    public var fetchesAttachments = true
 
     /// `passphrase` is asked when the passphrase is needed (see `PassphraseNeed`); it gives nil
     /// when none can be had.
@@ -64,6 +69,7 @@ public final class SyncEngine {
     /// Runs one sync under this machine's sync lock.
     public func sync() throws -> SyncReport {
         try setup.lock.withLock(exclusive: true) {
+            remoteAttachments.removeOwnTemporaries()
             try git?.cloneIfNeeded()
             var report = SyncReport()
             if let note = try chain.noteUnannouncedPassphraseChange(main: &main) { report.notes.append(note) }
@@ -100,6 +106,7 @@ public final class SyncEngine {
                     throw SyncError.remoteUnusable(.otherMachinesPushedFirst(attempts: Self.pushAttempts))
                 }
             }
+            try fetchPendingAttachments(into: &report)
             report.conflicts = main.conflicts.sorted { $0.uuidString < $1.uuidString }
             report.machines = main.logs.count
             if !main.isMember, main.chain.removal(of: main.machine) == nil { report.notes.append(.awaitingAdmission) }

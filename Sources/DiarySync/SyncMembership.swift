@@ -34,6 +34,8 @@ public struct SyncStatusReport: Equatable, Sendable {
     public var keyChangeWaiting: Bool
     /// Statements on the chain this machine accepted.
     public var chainLength: Int
+    /// Attachment objects entries here reference that the local store does not hold yet.
+    public var attachmentsPending = 0
 }
 
 /// Membership from the outside: invites, the members' list, a removal to state.
@@ -74,7 +76,8 @@ public enum SyncMembership {
                 awaitingAdmission: !main.isMember && main.chain.removal(of: main.machine) == nil,
                 removed: main.chain.removal(of: main.machine) != nil,
                 invitesOutstanding: main.invites.count, keyChangeWaiting: main.pendingChange != nil,
-                chainLength: main.chain.statements.count)
+                chainLength: main.chain.statements.count,
+                attachmentsPending: try vault.attachmentsMissingFromStore().count)
         }
     }
 

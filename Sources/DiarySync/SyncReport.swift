@@ -1,3 +1,4 @@
+import DiaryVault
 import Foundation
 
 /// What one sync did, for the CLI to word.
@@ -22,11 +23,44 @@ public struct SyncReport: Equatable, Sendable {
     public var keyChanged = false
     /// The machines that have written to the remote, this one included.
     public var machines = 0
+    /// Attachment objects this machine uploaded to the remote, and fetched from it into the
+    /// local store.
+    public var attachmentsUploaded = 0
+    public var attachmentsFetched = 0
+    /// Objects that entries here reference and the local store does not hold yet: not on the
+    /// remote yet (a synced folder still delivering), deferred (`fetchesAttachments` off), or
+    /// only in copies that were refused. Every sync that fetches tries them again.
+    public var attachmentsPending = 0
+    /// Copies on the remote that were not taken: not the object their record names.
+    public var attachmentsRefused: [RefusedAttachment] = []
+    /// Objects not uploaded because the copy in the local store is not the object its record
+    /// names (damage here, which a verify of the vault names).
+    public var attachmentsDamagedHere: [UUID] = []
+}
+
+/// A copy of an attachment object on the remote that was not taken into the local store.
+public struct RefusedAttachment: Equatable, Sendable {
+    public var object: UUID
+    /// The copy's path, relative to the remote tree.
+    public var path: String
+    /// How it differs from what its record names (its length, or its hash).
+    public var reason: AttachmentDamage
+}
+
+/// What fetching attachment objects from the remote did.
+public struct AttachmentFetch: Equatable, Sendable {
+    /// Objects now in the local store.
+    public var fetched: Set<UUID> = []
+    /// Objects still missing: not on the remote (yet), or only in copies refused.
+    public var pending: Set<UUID> = []
+    public var refused: [RefusedAttachment] = []
 }
 
 /// Where a long sync is, for a progress line on a terminal.
 public enum SyncProgress: Sendable {
     case reading(records: Int)
     case applying(done: Int, total: Int)
+    /// Fetching the attachment objects entries here reference and the local store lacks.
+    case fetchingAttachments(count: Int)
     case publishing
 }

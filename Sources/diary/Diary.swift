@@ -21,6 +21,7 @@ struct Diary: ParsableCommand {
             ENVIRONMENT
               DIARY_VAULT                the vault directory (like --vault)
               DIARY_EDITOR               the editor, before the config's `editor`
+              DIARY_OPENER               the viewer of `diary open` (default xdg-open)
               DIARY_PASSPHRASE_FILE      a file whose first line is the passphrase
               DIARY_NEW_PASSPHRASE_FILE  the same for a new passphrase (init, passwd)
               VISUAL, EDITOR             the editor (may carry arguments); default vi
@@ -46,6 +47,7 @@ struct Diary: ParsableCommand {
             Init.self, Unlock.self, Lock.self, Status.self,
             New.self, List.self, Show.self, Read.self, Pick.self, Edit.self, Delete.self, TemplateCommand.self,
             Star.self, Unstar.self, Tag.self, Search.self,
+            Attach.self, Detach.self, Attachments.self, OpenCommand.self, Extract.self,
             CalendarCommand.self, Stats.self,
             Passwd.self, Rekey.self, Backup.self, Verify.self, Restore.self, Reindex.self,
             Import.self, Export.self, Audit.self, Recover.self,

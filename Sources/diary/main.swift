@@ -8,6 +8,10 @@ import Foundation
 // on disk). Best effort: a refusal here must not stop the diary from working.
 try? ProcessHardening.apply()
 
+// Copies `diary open` left for a viewer that may still have been reading them (xdg-open
+// returns at once): wiped by the next command, whatever it is, once their diary has ended.
+OpenedCopies.wipeAbandoned()
+
 // `diary` alone: a short usage on stderr instead of ArgumentParser's full help on stdout.
 if CommandLine.arguments.count == 1 {
     Output.talk(Diary.shortUsage)

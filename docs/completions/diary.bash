@@ -189,13 +189,13 @@ _diary() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|unlock|lock|status|new|list|show|read|pick|edit|delete|template|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|config|journal|help)
+    init|unlock|lock|status|new|list|show|read|pick|edit|delete|template|star|unstar|tag|search|attach|detach|attachments|open|extract|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|config|journal|help)
         # Offer subcommand argument completions
         "_diary_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init unlock lock status new list show read pick edit delete template star unstar tag search calendar stats passwd rekey backup verify restore reindex import export audit recover sync conflicts resolve config journal help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init unlock lock status new list show read pick edit delete template star unstar tag search attach detach attachments open extract calendar stats passwd rekey backup verify restore reindex import export audit recover sync conflicts resolve config journal help' -- "${cur}"))
         ;;
     esac
 }
@@ -316,8 +316,8 @@ _diary_status() {
 
 _diary_new() {
     repeating_flags=()
-    non_repeating_flags=(--edit --star --version -h --help)
-    repeating_options=(--tag)
+    non_repeating_flags=(--edit --star --keep-metadata --no-dedup --version -h --help)
+    repeating_options=(--tag --attach)
     non_repeating_options=(--vault -j --journal --passphrase-file --date --template)
     __diary_offer_flags_options -1
 
@@ -345,6 +345,10 @@ _diary_new() {
         ;;
     '--template')
         __diary_add_completions -W "$(__diary_custom_complete ---completion new -- --template "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--attach')
+        __diary_add_completions -f
         return
         ;;
     esac
@@ -887,6 +891,177 @@ _diary_search() {
         return
         ;;
     '-n'|'--limit')
+        return
+        ;;
+    esac
+}
+
+_diary_attach() {
+    repeating_flags=()
+    non_repeating_flags=(--keep-metadata --no-dedup --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file --name)
+    __diary_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion attach -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--name')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion attach -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    *)
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_detach() {
+    repeating_flags=()
+    non_repeating_flags=(-y --yes --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion detach -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion detach -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_diary_attachments() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion attachments -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion attachments -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_diary_open() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion open -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion open -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_diary_extract() {
+    repeating_flags=()
+    non_repeating_flags=(--yes --force --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file -o --output)
+    __diary_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion extract -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '-o'|'--output')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __diary_add_completions -W "$(__diary_custom_complete ---completion extract -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
         return
         ;;
     esac

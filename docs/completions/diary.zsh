@@ -69,6 +69,11 @@ _diary() {
             'unstar:Remove an entry'\''s star.'
             'tag:Add or remove an entry'\''s tags.'
             'search:Find entries containing every word or phrase given.'
+            'attach:Attach files to an entry.'
+            'detach:Remove an attachment from an entry.'
+            'attachments:List an entry'\''s attachments (without an id: every entry'\''s).'
+            'open:Open an attachment in a viewer.'
+            'extract:Write an attachment to a file, as plaintext.'
             'calendar:Show a year'\''s calendar, the days you wrote marked by how much.'
             'stats:Show totals, streaks, the busiest weekday and the tags.'
             'passwd:Change the passphrase.'
@@ -92,7 +97,7 @@ _diary() {
         ;;
     arg)
         case "${words[1]}" in
-        init|unlock|lock|status|new|list|show|read|pick|edit|delete|template|star|unstar|tag|search|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|config|journal|help)
+        init|unlock|lock|status|new|list|show|read|pick|edit|delete|template|star|unstar|tag|search|attach|detach|attachments|open|extract|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|config|journal|help)
             "_diary_${words[1]}" && ret=0
             ;;
         esac
@@ -180,6 +185,9 @@ _diary_new() {
         '*--tag[Tag the entry (repeatable).]:tag:{__diary_custom_complete ---completion new -- --tag "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--star[Star the entry.]'
         '--template[Start in the editor from this template (`diary template list`).]:name:{__diary_custom_complete ---completion new -- --template "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '*--attach[Attach a file (repeatable).]:file:_files'
+        '--keep-metadata[Store a JPEG exactly as it is, its EXIF (GPS position included), XMP, IPTC and comments kept.]'
+        '--no-dedup[Store the file even when an identical one is stored already (see SECURITY.md on what sharing reveals).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -487,6 +495,93 @@ _diary_search() {
         '--on[Only entries dated on this day (in your time zone).]:date:{__diary_complete "${___on[@]}"}'
         '(-n --limit)'{-n,--limit}'[At most this many entries.]:n:'
         '--json[Print JSON (an array of objects with sorted keys) instead of lines.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_attach() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion attach -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:{__diary_custom_complete ---completion attach -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '*:files:_files'
+        '--name[The attachment'\''s name (only with one file).]:name:'
+        '--keep-metadata[Store a JPEG exactly as it is, its EXIF (GPS position included), XMP, IPTC and comments kept.]'
+        '--no-dedup[Store the file even when an identical one is stored already (see SECURITY.md on what sharing reveals).]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_detach() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion detach -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:{__diary_custom_complete ---completion detach -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        ':name:'
+        '(-y --yes)'{-y,--yes}'[Do not ask.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_attachments() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion attachments -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:{__diary_custom_complete ---completion attachments -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--json[Print JSON.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_open() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion open -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:{__diary_custom_complete ---completion open -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        ':name:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_extract() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion extract -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':id:{__diary_custom_complete ---completion extract -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        ':name:'
+        '(-o --output)'{-o,--output}'[The file to write ('\''-'\''\: stdout).]:path:_files'
+        '--yes[Do not ask\: consent to writing plaintext.]'
+        '--force[Replace PATH if it exists.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -54,16 +54,24 @@ extension Vault {
         puts: [Entry], deletes: [UUID], expected: [UUID: [UInt8]?]
     ) throws -> (tags: [UUID: [UInt8]], skipped: Set<UUID>) {
         for entry in puts { try Self.validate(text: entry.text, tags: entry.tags, source: entry.source) }
-        return try write(ids: puts.map(\.id) + deletes) { index in
+        let ids = puts.map(\.id) + deletes
+        // Which objects other entries still reference is known only with every page read:
+        // read them all when a row replaced or deleted had attachments as last seen.
+        try? sealedIndex.ensurePages(holding: ids)
+        let hadAttachments = ids.contains { !(sealedIndex.index[$0]?.summary.attachments.isEmpty ?? true) }
+        return try write(ids: ids, allPages: hadAttachments) { index in
             var change = StoreChange()
             var tags: [UUID: [UInt8]] = [:]
             var skipped = Set<UUID>()
+            // The objects of the rows replaced or deleted: those no row references afterwards go.
+            var dropped = Set<UUID>()
             func unchanged(_ id: UUID) -> Bool {
                 guard let wanted = expected[id] else { return true }
                 return index[id]?.sealTag == wanted
             }
             for entry in puts {
                 guard unchanged(entry.id) else { skipped.insert(entry.id); continue }
+                dropped.formUnion(index[entry.id]?.summary.attachments.map(\.objectID) ?? [])
                 let sealed = try sealEntry(entry)
                 change.putEntries[entry.id] = sealed
                 let tag = IndexRow.tag(of: sealed)
@@ -72,9 +80,13 @@ extension Vault {
             }
             for id in deletes where index[id] != nil {
                 guard unchanged(id) else { skipped.insert(id); continue }
+                dropped.formUnion(index[id]?.summary.attachments.map(\.objectID) ?? [])
                 index[id] = nil
                 change.deleteEntries.insert(id)
             }
+            // Without every page (attachments added since we looked), the objects stay:
+            // unreferenced, removed by a later write that sees the whole index.
+            if index.allPagesLoaded { change.deleteAttachments = Self.unreferenced(dropped, in: index) }
             return (change, (tags, skipped))
         }
     }

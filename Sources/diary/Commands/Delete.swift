@@ -14,7 +14,8 @@ struct Delete: ParsableCommand {
             several may be given, as to `show`. Every id is looked up first: if one names no \
             entry (or more than one), nothing is deleted and the error names it.
 
-            Asks once for confirmation on the terminal, listing the entries. Without a terminal \
+            Asks once for confirmation on the terminal, listing the entries (and how many \
+            attachments go with each). Without a terminal \
             (scripts, pipes) --yes is required; otherwise nothing is deleted and the exit \
             status is 64.
 
@@ -43,7 +44,9 @@ struct Delete: ParsableCommand {
         let entryIDs = try ids.map { try vault.resolve($0.lowercased()) }.filter { seen.insert($0).inserted }
         if !yes {
             let listed = try entryIDs.map { id in
-                "\(EntryFormat.shortID(id)) “\(Printable.escaped(EntryFormat.displayTitle(try vault.entry(id).title)))”"
+                let entry = try vault.entry(id)
+                let title = "\(EntryFormat.shortID(id)) “\(Printable.escaped(EntryFormat.displayTitle(entry.title)))”"
+                return title + Self.withAttachments(entry.attachments.count)
             }
             let what = entryIDs.count == 1 ? "entry \(EntryFormat.shortID(entryIDs[0]))" : "\(entryIDs.count) entries"
             let question =
@@ -54,5 +57,10 @@ struct Delete: ParsableCommand {
         }
         try session.delete(entryIDs, from: vault)
         for id in entryIDs { Output.note("deleted \(EntryFormat.shortID(id))") }
+    }
+
+    /// What goes with an entry: ` and its 3 attachments`, or nothing.
+    static func withAttachments(_ count: Int) -> String {
+        count == 0 ? "" : count == 1 ? " and its attachment" : " and its \(count) attachments"
     }
 }

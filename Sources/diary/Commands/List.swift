@@ -18,8 +18,13 @@ struct List: ParsableCommand {
             --reverse lists oldest first; with -n it still picks the newest n. Ids are shown with 8 hex digits, more \
             when another entry shares those; on a terminal, long titles are cut to its \
             width. --json prints an array of objects with id, title, date, created, modified \
-            (ISO 8601), starred, tags and size; its title is the first line as written (a \
+            (ISO 8601), starred, tags, size and attachments; its title is the first line as written (a \
             heading keeps its #s, for programs to see the text as stored).
+
+            An entry with attachments is marked with a + after the star's column (the column \
+            is there only when a listed entry has attachments). In --json, attachments is an \
+            array of {name, size} (bytes): the listing reads only the index, which holds no \
+            more; `show --json` and `diary attachments --json` add type and added.
 
             --on DATE lists one day (in your time zone); --on-this-day lists the entries dated \
             on today's month and day in earlier years.

@@ -53,6 +53,12 @@ struct New: ParsableCommand {
             config's `template` (`diary config set template NAME`) is used the same way when \
             no text is given and the editor would open anyway (a terminal, or --edit).
 
+            ATTACHMENTS: --attach FILE (repeatable) adds files to the new entry, sealed with it \
+            in one change: if a file is refused (missing, a directory or FIFO, changed while \
+            read, a broken JPEG), nothing is stored, the entry neither. A JPEG's photo metadata \
+            (EXIF with its GPS position, XMP, IPTC, comments) is removed unless \
+            --keep-metadata; --no-dedup stores each file on its own (see `diary attach --help`).
+
             Text that starts with '-' goes after `--` (`diary new -- it was -5 degrees`). A \
             date of several words is quoted: `--date 'yesterday 9pm'` (diary warns when the \
             text's first words would have made --date another date). An empty --tag is refused.
@@ -62,6 +68,7 @@ struct New: ParsableCommand {
               diary new --date yesterday < notes.txt
               diary new --template evening
               fortune | diary new
+              diary new --attach heron.jpg "Saw a heron"
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -99,6 +106,13 @@ struct New: ParsableCommand {
         completion: EntryCompletion.templates)
     var templateOption: String?
 
+    @Option(
+        name: .customLong("attach"), help: ArgumentHelp("Attach a file (repeatable).", valueName: "file"),
+        completion: .file())
+    var attachments: [String] = []
+
+    @OptionGroup var attachFlags: AttachFlags
+
     func validate() throws {
         for tag in tags { try Tags.validate(tag) }
         try Self.refuseEmptyTags(tags)
@@ -111,12 +125,17 @@ struct New: ParsableCommand {
         warnOfDateInText()
         // Open first: a locked vault must fail before the user has written anything.
         let vault = try global.session().openVault()
+        // Every file opened and checked before the editor: a missing one fails before the
+        // user writes anything.
+        let files =
+            attachments.isEmpty
+            ? nil : try PreparedAttachments(attachments.map { FileToAttach(path: $0) }, options: attachFlags.options)
         let entry: Entry
         // The config's template only where the editor would open on an empty text anyway: text
         // given or piped in is stored as it is.
         let configured = text == nil && (edit || TTY.stdinIsTerminal) ? Settings.current.defaultTemplate : nil
         if let name = Self.chosenTemplate(option: templateOption, configured: configured) {
-            guard let stored = try newFromTemplate(named: name, in: vault) else { return }
+            guard let stored = try newFromTemplate(named: name, in: vault, attaching: files) else { return }
             entry = stored
         } else if edit || (text == nil && TTY.stdinIsTerminal) {
             let intent = EditIntent.newEntry(
@@ -125,7 +144,7 @@ struct New: ParsableCommand {
                 text ?? "", limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: nil), intent: intent
             ) { body in
                 // Left empty (vim's `:q!`): the user's choice, not a failure.
-                EntryText.isBlank(body) ? nil : try store(body, in: vault)
+                EntryText.isBlank(body) ? nil : try store(body, in: vault, attaching: files)
             }
             guard let stored else {
                 Output.note("the entry was left empty; nothing was stored")
@@ -135,8 +154,9 @@ struct New: ParsableCommand {
         } else {
             let body = try text ?? StdinText.read(limit: Vault.maximumTextBytes)
             try TextInput.check(body, limit: Vault.maximumTextBytes)
-            entry = try storeOrKeep(body, in: vault)
+            entry = try storeOrKeep(body, in: vault, attaching: files)
         }
+        if let files { AttachFlags.report(files) }
         Output.data(EntryFormat.fullID(entry.id))
         // A person at a terminal is told what was stored; a script reads the id on stdout and
         // gets a quiet stderr.
@@ -148,19 +168,25 @@ struct New: ParsableCommand {
 
     /// Stores `body` as the new entry, with the options' date, star and tags and the tags
     /// written in it.
-    func store(_ body: String, in vault: Vault) throws -> Entry {
+    /// With `files`, the entry and the files are stored in one change, or none of them.
+    func store(_ body: String, in vault: Vault, attaching files: PreparedAttachments? = nil) throws -> Entry {
         try TextInput.check(body, limit: Vault.maximumTextBytes)
+        let tags = InlineTags.forNewEntry(given: tags, text: body)
+        guard let files else {
+            return try vault.add(
+                text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star, tags: tags)
+        }
         return try vault.add(
-            text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star,
-            tags: InlineTags.forNewEntry(given: tags, text: body))
+            text: body, date: date?.start, dateIsDay: date?.isDay ?? false, starred: star, tags: tags,
+            attachments: files.inputs)
     }
 
     /// Stores text given on stdin or as arguments; when that fails (a full disk, any reason),
     /// keeps it in memory for `diary recover` as an editor's text is kept (`TextKept`). Piped
     /// text exists nowhere else.
-    private func storeOrKeep(_ body: String, in vault: Vault) throws -> Entry {
+    private func storeOrKeep(_ body: String, in vault: Vault, attaching files: PreparedAttachments?) throws -> Entry {
         do {
-            return try store(body, in: vault)
+            return try store(body, in: vault, attaching: files)
         } catch {
             let intent = EditIntent.newEntry(
                 date: date?.start ?? Date(), dateIsDay: date?.isDay ?? false, tags: tags, starred: star)

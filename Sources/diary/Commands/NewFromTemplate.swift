@@ -12,7 +12,7 @@ extension New {
     /// `diary new --template NAME`: the editor on the expanded template, whatever stdin is.
     /// Returns nil when nothing was stored (saved unchanged or left empty: the user's choice).
     /// Once an entry is stored, the prompt it used joins the template's prompt memory.
-    func newFromTemplate(named name: String, in vault: Vault) throws -> Entry? {
+    func newFromTemplate(named name: String, in vault: Vault, attaching files: PreparedAttachments?) throws -> Entry? {
         let template = try vault.template(named: name)
         let entryDate = date?.start ?? Date()
         var generator = SystemRandomNumberGenerator()
@@ -23,7 +23,7 @@ extension New {
         let stored = try Editor.edit(
             expansion.text, limit: Vault.maximumTextBytes, owner: .init(vault: vault.id, entry: nil), intent: intent
         ) { body in
-            body == expansion.text || EntryText.isBlank(body) ? nil : try store(body, in: vault)
+            body == expansion.text || EntryText.isBlank(body) ? nil : try store(body, in: vault, attaching: files)
         }
         guard let stored else {
             Output.note("the template was left unchanged or empty; nothing was stored")

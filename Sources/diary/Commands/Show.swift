@@ -14,7 +14,12 @@ struct Show: ParsableCommand {
             Without an id, shows the newest entry; with several, each in turn; -n N shows the \
             newest N, newest first, or oldest first with --reverse. Prints the title, a short header (id, dates in your locale, star, tags) \
             and the rest of the text; --json prints one object with the fields of \
-            `list --json` plus `text`, or an array of them for several ids or -n.
+            `list --json` plus `text`, or an array of them for several ids or -n; its \
+            attachments array has name, type, size (bytes) and added (ISO 8601).
+
+            An entry's attachments follow its text: a line `Attachments:`, then one line \
+            each, `  NAME  (type, size)` (--raw prints the text alone). `diary open` and \
+            `diary extract` give their content.
 
             On a terminal the text is rendered as Markdown: headings and **bold** in bold, \
             *emphasis* in italics, lists with bullets or numbers, quotes behind a bar, code \

@@ -15,9 +15,18 @@ struct SyncNow: ParsableCommand {
             terminal, again if the one typed does not open it). Exits 65 when the \
             remote contradicts what this machine saw before (rewound, a record removed, replaced \
             or forged); nothing is changed then.
+
+            Attachments travel as files of their own: this machine uploads the ones its \
+            changes reference, and fetches the ones the other machines' entries reference. An \
+            entry arrives even before its attachments do; those are pending, and every sync \
+            tries them again. With --no-attachments they are not fetched (uploads still \
+            happen) until a later sync.
             """)
 
     @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Do not fetch attachments now: they stay pending until a later sync.")
+    var noAttachments = false
 
     func run() throws {
         let session = global.session()
@@ -29,6 +38,7 @@ struct SyncNow: ParsableCommand {
             vault: vault, stateDirectory: session.stateDirectory,
             passphrase: { try session.passphrase(for: $0) },
             progress: progress.update)
+        engine.fetchesAttachments = !noAttachments
         let report = try engine.sync()
         progress.finish()
         SyncMessages.print(report)

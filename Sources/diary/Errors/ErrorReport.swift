@@ -28,6 +28,13 @@ struct ErrorReport: Equatable {
             let words = CLIError(e)
             self.init(message: words.description, hint: words.hint, code: words.exitCode)
         case let e as VaultError: self.init(vault: e)
+        case let e as AttachmentFileError: self = AttachmentWording.report(e)
+        case let e as AttachmentChoiceError: self = AttachmentWording.report(e)
+        case let e as AttachmentError: self = AttachmentWording.report(e)
+        case let e as ViewerFailed: self = e.report
+        case let e as AttachmentReadFailure:
+            guard let report = AttachmentWording.report(e) else { return nil }
+            self = report
         case let e as ExchangeError: self.init(exchange: e)
         case let e as SyncError: self.init(sync: e)
         case let e as CryptoError:
@@ -103,16 +110,26 @@ struct ErrorReport: Equatable {
             self.init(message: message, hint: nil, code: .failure)
         case .unknownTemplate, .duplicateTemplate, .invalidTemplateName, .invalidPrompt:
             self.init(template: error)
+        case .unknownAttachment, .duplicateAttachment, .invalidAttachmentName, .tooManyAttachments,
+            .attachmentMissing:
+            self.init(attachment: error)
+        }
+    }
+
+    /// Attachment errors (`diary attach`, `detach`, `open`, `extract`).
+    private init(attachment error: VaultError) {
+        let message = error.description
+        switch error {
         case .unknownAttachment:
             self.init(message: message, hint: "`diary attachments ID` lists them", code: .failure)
         case .duplicateAttachment:
             self.init(message: message, hint: "give the new one another name with --name", code: .inputRefused)
-        case .invalidAttachmentName, .tooManyAttachments:
-            self.init(message: message, hint: nil, code: .inputRefused)
         case .attachmentMissing:
             self.init(
                 message: message, hint: "if the vault syncs, `diary sync` fetches it; else `diary verify`",
                 code: .damaged)
+        default:
+            self.init(message: message, hint: nil, code: .inputRefused)
         }
     }
 

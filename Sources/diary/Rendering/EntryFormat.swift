@@ -53,10 +53,14 @@ enum EntryFormat {
         if !e.tags.isEmpty { header.append("\(style.dim("tags:    ")) \(tagList(e.tags, raw: controls == .raw))") }
         // The blank lines that usually follow a title would only push the text further down.
         let rest = String(body.drop { $0 == "\n" || $0 == "\r\n" })
-        guard !rest.isEmpty else { return header.joined(separator: "\n") }
+        var shown = header.joined(separator: "\n")
         // On a terminal the Markdown is rendered, every text in it escaped (`MarkdownTerminal`).
-        let text = controls == .escaped ? MarkdownTerminal.render(rest, style: style) : rest
-        return header.joined(separator: "\n") + "\n\n" + text
+        if !rest.isEmpty {
+            shown += "\n\n" + (controls == .escaped ? MarkdownTerminal.render(rest, style: style) : rest)
+        }
+        // After the text, which `--raw` prints alone.
+        guard controls != .raw, !e.attachments.isEmpty else { return shown }
+        return shown + (shown.hasSuffix("\n") ? "\n" : "\n\n") + AttachmentLines.shown(e.attachments, style: style)
     }
 
     /// The JSON shape of `list`, `search` and `show --json`.
@@ -70,17 +74,21 @@ enum EntryFormat {
         let tags: [String]
         let size: Int?
         let text: String?
+        /// `list` and `search` know only each attachment's name and size (from the index).
+        let attachments: [AttachmentLines.JSON]
 
         init(_ s: EntrySummary) {
             id = fullID(s.id); title = s.title; date = DateOutput.iso(s.date)
             created = DateOutput.iso(s.created); modified = DateOutput.iso(s.modified)
             starred = s.starred; tags = s.tags; size = s.size; text = nil
+            attachments = s.attachments.map(AttachmentLines.JSON.init)
         }
 
         init(_ e: Entry) {
             id = fullID(e.id); title = e.title; date = DateOutput.iso(e.date)
             created = DateOutput.iso(e.created); modified = DateOutput.iso(e.modified)
             starred = e.starred; tags = e.tags; size = e.text.utf8.count; text = e.text
+            attachments = e.attachments.map(AttachmentLines.JSON.init)
         }
     }
 

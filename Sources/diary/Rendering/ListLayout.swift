@@ -2,7 +2,8 @@ import DiaryApp
 import DiaryVault
 import Foundation
 
-/// The lines of `list` and `search`: `1b4e28ba  Sep 15, 2023   9:30 PM  ★ Title  #tag #tag`.
+/// The lines of `list` and `search`: `1b4e28ba  Sep 15, 2023   9:30 PM  ★ Title  #tag #tag`,
+/// with `★ + Title` for an entry with attachments when a listed one has some.
 ///
 /// The columns line up whatever the dates' widths (`Sep 5` and `Sep 15`, `2023년 9월 5일`):
 /// each date is padded to the widest listed, counted in terminal columns; so is the time of
@@ -19,6 +20,9 @@ enum ListLayout {
     static let minimumIDLength = 8
     /// A title is not cut shorter than this to keep the tags on the line.
     static let minimumTitleColumns = 16
+    /// Marks an entry with attachments, after the star's column: plain ASCII, so that it reads
+    /// the same in a pipe, a log or a terminal without the glyphs of a paperclip.
+    static let attachmentMark = "+"
 
     /// The lines for `summaries`, in their order. `columns`: the terminal's width, or nil for
     /// none (a pipe: nothing is cut).
@@ -30,7 +34,10 @@ enum ListLayout {
         // Formatted once: a date costs more to format than the rest of its line.
         let dates = Column(summaries.map { DateOutput.day($0.date) })
         let times = Column(summaries.map { $0.isCalendarDay || DateOutput.hasPattern ? "" : DateOutput.time($0.date) })
-        let between = 2 + dates.width + 2 + (times.width > 0 ? times.width + 2 : 0) + 2
+        // The attachment marker's column only when a listed entry has some: listings of
+        // entries without attachments stay as they were.
+        let marks = summaries.contains { !$0.attachments.isEmpty }
+        let between = 2 + dates.width + 2 + (times.width > 0 ? times.width + 2 : 0) + 2 + (marks ? 2 : 0)
         return summaries.indices.map { i in
             let s = summaries[i]
             let id = shortID(s.id, hexDigits: idLength)
@@ -38,7 +45,9 @@ enum ListLayout {
             let (title, tags) = titleAndTags(s, room: columns.map { $0 - id.count - between })
             var line = "\(style.dim(id))  \(dates.padded(i))  "
             if times.width > 0 { line += times.padded(i, right: true) + "  " }
-            line += "\(star) \(title)"
+            line += "\(star) "
+            if marks { line += s.attachments.isEmpty ? "  " : "\(attachmentMark) " }
+            line += title
             if !tags.isEmpty { line += "  " + style.cyan(tags) }
             return line
         }

@@ -14,6 +14,7 @@ enum SyncMessages {
         }
         for note in report.notes { Output.note(Printable.escaped(SyncFindingText.note(note))) }
         for record in report.pending { Output.note("pending: \(Printable.escaped(SyncFindingText.pending(record)))") }
+        attachmentLines(report)
         for id in report.newConflicts {
             Output.warning("entry \(EntryFormat.shortID(id)) was changed on two machines: a conflict")
         }
@@ -33,7 +34,30 @@ enum SyncMessages {
         if report.changed > 0 { moved.append("changed \(report.changed)") }
         if report.deleted > 0 { moved.append("deleted \(report.deleted)") }
         if report.keyChanged { moved.append("took in the new vault key") }
+        if report.attachmentsUploaded > 0 { moved.append("uploaded \(report.attachmentsUploaded) attachment(s)") }
+        if report.attachmentsFetched > 0 { moved.append("fetched \(report.attachmentsFetched) attachment(s)") }
         return moved
+    }
+
+    /// Attachments not here yet, and copies refused (on the remote) or not uploaded (here).
+    private static func attachmentLines(_ report: SyncReport) {
+        for refused in report.attachmentsRefused {
+            let why: String
+            switch refused.reason {
+            case .wrongLength(let expected, let actual): why = "it is \(actual) bytes, not \(expected)"
+            default: why = "its bytes are not the ones its entry names"
+            }
+            Output.warning("attachment copy \(Printable.escaped(refused.path)) on the remote refused: \(why)")
+        }
+        for object in report.attachmentsDamagedHere {
+            Output.warning(
+                "attachment object \(object.uuidString.lowercased()) is damaged here and was not uploaded: run `diary verify`"
+            )
+        }
+        if report.attachmentsPending > 0 {
+            Output.note(
+                "\(report.attachmentsPending) attachment(s) pending: not fetched yet (the next sync tries again)")
+        }
     }
 }
 

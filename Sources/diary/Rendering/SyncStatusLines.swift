@@ -22,6 +22,9 @@ enum SyncStatusLines {
         if status.removed { lines.append("this machine was removed from the members: it writes nothing more") }
         if status.keyChangeWaiting { lines.append("a key change made here goes out with the next sync") }
         if status.invitesOutstanding > 0 { lines.append("invites not used yet: \(status.invitesOutstanding)") }
+        if status.attachmentsPending > 0 {
+            lines.append("attachments pending: \(status.attachmentsPending) (the next sync fetches them)")
+        }
         for m in status.members {
             var fields = [Printable.escaped(m.name), m.fingerprint]
             if m.isThisMachine {

@@ -55,7 +55,7 @@ enum Editor {
         }
         let file = try prepare(directory, text: text, owner: owner, intent: intent)
         let editor = command()
-        let status = try run(editor, file: file)
+        let status = try run(editor, file: file, flags: privacyFlags(for: editor), what: "the editor")
         // A failing editor is an abort (vim's `:cq`, which git takes so too), not a failed save:
         // the file is wiped like any other, and the command fails.
         guard status == 0 else { throw CLIError.editorFailed(command: editor, status: status) }
@@ -110,11 +110,12 @@ enum Editor {
         }
     }
 
-    /// Runs the editor attached to the terminal (its stdin too, when ours is not one) and waits; returns its exit status (128+signal
-    /// when it was killed, as shells report it).
-    private static func run(_ editor: String, file: String) throws -> Int32 {
+    /// Runs `editor` (a command line the shell splits, as $EDITOR is) on `file`, attached to
+    /// the terminal (its stdin too, when ours is not one), and waits; returns its exit status
+    /// (128+signal when it was killed, as shells report it). `open` runs its viewer so too.
+    static func run(_ editor: String, file: String, flags: String = "", what: String) throws -> Int32 {
         // `exec` so the pid we wait for (and stop on SIGTERM) is the editor itself, not a shell.
-        let args = ["/bin/sh", "-c", "exec \(editor)\(privacyFlags(for: editor)) \"$@\"", "sh", file]
+        let args = ["/bin/sh", "-c", "exec \(editor)\(flags) \"$@\"", "sh", file]
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         // Piped stdin (`echo x | diary new --template t`) would reach the editor as keystrokes
@@ -126,12 +127,12 @@ enum Editor {
         if let terminal { posix_spawn_file_actions_adddup2(&actions, terminal.fd, STDIN_FILENO) }
         var pid: pid_t = 0
         let rc = withExtendedLifetime(terminal) { posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ) }
-        guard rc == 0 else { throw CLIError.system(what: "cannot start the editor '\(editor)'", errno: rc) }
+        guard rc == 0 else { throw CLIError.system(what: "cannot start \(what) '\(editor)'", errno: rc) }
         SignalCleanup.rememberChild(pid)
         defer { SignalCleanup.forgetChild() }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw CLIError.system(what: "waiting for the editor", errno: errno) }
+            guard errno == EINTR else { throw CLIError.system(what: "waiting for \(what)", errno: errno) }
         }
         let signalled = status & 0x7f
         return signalled == 0 ? (status >> 8) & 0xff : 128 + signalled

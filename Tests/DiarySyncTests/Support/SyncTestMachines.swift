@@ -17,10 +17,18 @@ final class SyncTestMachines {
     private(set) var passphrases: [String: String] = [:]
     let passphrase: String
 
-    init(_ test: VaultTestCase, passphrase: String = "correct horse") {
+    /// `remote`: a folder remote by default.
+    init(_ test: VaultTestCase, passphrase: String = "correct horse", remote: RemoteLocation? = nil) {
         self.test = test
         self.passphrase = passphrase
-        remote = .folder(test.path("remote").path)
+        self.remote = remote ?? .folder(test.path("remote").path)
+    }
+
+    /// Machines syncing through a bare git repository made for them.
+    static func throughGit(_ test: VaultTestCase) throws -> SyncTestMachines {
+        let bare = test.path("remote.git").path
+        try GitRemote.run(["init", "--quiet", "--bare", bare], in: nil)
+        return SyncTestMachines(test, remote: .git(bare))
     }
 
     var remoteRoot: URL { test.path("remote") }
@@ -59,11 +67,12 @@ final class SyncTestMachines {
     }
 
     @discardableResult
-    func sync(_ name: String, passphrase given: String? = nil) throws -> SyncReport {
+    func sync(_ name: String, passphrase given: String? = nil, fetchingAttachments: Bool = true) throws -> SyncReport {
         let answer = given.map { test.secret($0) }
-        return try SyncEngine(
-            vault: self[name], stateDirectory: state(name), passphrase: { $0.attempt == 1 ? answer : nil }
-        ).sync()
+        let engine = try SyncEngine(
+            vault: self[name], stateDirectory: state(name), passphrase: { $0.attempt == 1 ? answer : nil })
+        engine.fetchesAttachments = fetchingAttachments
+        return try engine.sync()
     }
 
     /// This machine's sync state as it is on disk.

@@ -1,0 +1,91 @@
+import ArgumentParser
+import DiaryApp
+import DiaryVault
+import Foundation
+
+/// `diary extract`: an attachment's plaintext to a file, only with explicit consent.
+struct Extract: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Write an attachment to a file, as plaintext.",
+        usage: "diary extract [<options>] <id> <name> --output <path>",
+        discussion: """
+            The file written is NOT encrypted. A warning always goes to stderr; on a terminal \
+            diary then asks before writing anything. Without a terminal (scripts, pipes, cron) \
+            --yes is required, also when writing to stdout; otherwise nothing is written and \
+            the exit status is 64.
+
+            Nothing is at PATH unless the whole attachment authenticated: it is written to a \
+            temporary file beside PATH (mode 0600) and renamed into place only at the end. An \
+            attachment that fails a check is reported as damaged (status 65) and nothing is \
+            written. An existing PATH is refused (status 73) unless --force replaces it.
+
+            -o - writes to stdout: the attachment is read and checked once before any byte is \
+            written, then read again as it is written.
+
+            To look at an attachment without leaving it on disk, use `diary open`.
+
+            EXAMPLE
+              diary extract 1b4e heron.jpg -o ~/Desktop/heron.jpg
+              diary extract 1b4e notes.txt -o - --yes | wc -l
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The entry's id or id prefix.", completion: EntryCompletion.ids)
+    var id: String
+
+    @Argument(help: "The attachment's name.")
+    var name: String
+
+    @Option(
+        name: [.customShort("o"), .customLong("output")],
+        help: ArgumentHelp("The file to write ('-': stdout).", valueName: "path"), completion: .file())
+    var output: String
+
+    @Flag(help: "Do not ask: consent to writing plaintext.")
+    var yes = false
+
+    @Flag(help: "Replace PATH if it exists.")
+    var force = false
+
+    func run() throws {
+        let toStdout = output == "-"
+        // Refused before the passphrase and the question: the answer would not matter.
+        if !toStdout { try AttachmentExtraction.refuseExisting(output, force: force) }
+        let session = global.session()
+        let vault = try session.openVault()
+        let entryID = try vault.resolve(id.lowercased())
+        let record = try AttachmentChoice.record(named: name, in: try session.read { try $0.entry(entryID) })
+        let destination = toStdout ? "stdout" : output
+        let what = "\(record.name) (\(AttachmentLines.size(record.length)))"
+        Output.warning("the attachment is NOT encrypted once extracted: \(what) as plaintext to \(destination)")
+        try confirmDestructive(
+            "extracting plaintext", question: "Write \(what) as plaintext to \(destination)?", yes: yes)
+        // Not fetched by a sync yet (pending): fetched now; if it cannot be, reading says it is missing.
+        _ = try? PendingAttachment.fetchIfNeeded(record, of: vault, stateDirectory: session.stateDirectory)
+        do {
+            if toStdout {
+                try vault.readAttachment(record) { _ in }
+                try vault.readAttachment(record) { try Self.writeAll($0, to: STDOUT_FILENO) }
+            } else {
+                try AttachmentExtraction.extract(record, of: vault, to: output, force: force)
+            }
+        } catch let error as AttachmentFileError {
+            throw error
+        } catch {
+            throw AttachmentReadFailure(name: record.name, entry: entryID, underlying: error)
+        }
+        if !toStdout { Output.note("extracted \(record.name) to \(output)") }
+    }
+
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw CLIError.system(what: "cannot write to stdout", errno: errno) }
+            offset += n
+        }
+    }
+}
