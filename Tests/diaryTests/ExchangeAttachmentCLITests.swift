@@ -60,4 +60,34 @@ final class ExchangeAttachmentCLITests: XCTestCase {
                 try Data(contentsOf: folder.appendingPathComponent(file)), file)
         }
     }
+
+    /// Files attached with `diary attach` in the files store: the Markdown directory export puts
+    /// them in attachments/ and links them; the JSON export imports into the sqlite store, where
+    /// `diary extract` gives back the same bytes.
+    func testAttachedFilesExportAsMarkdownAndJSONAndExtractAfterImport() throws {
+        let box = try DiarySandbox(name: "attach-out")
+        _ = try box.initVault(store: "files")
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<5000).map { UInt8($0 % 253) })
+        let photo = box.root.appendingPathComponent("view.png")
+        try png.write(to: photo)
+        let id = try box.ok(["new", "With a view"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try box.ok(["attach", id, photo.path])
+
+        let dir = box.root.appendingPathComponent("md").path + "/"
+        try box.ok(["export", "--format", "markdown", "-o", dir, "--yes"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "attachments/\(id)/view.png")), png)
+        let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".md") })
+        XCTAssertTrue(
+            try String(contentsOfFile: dir + file, encoding: .utf8).contains(
+                "![view\\.png](attachments/\(id)/view.png)"))
+
+        let json = box.root.appendingPathComponent("all.json")
+        try box.ok(["export", "-o", json.path, "--yes"])
+        let fresh = try DiarySandbox(name: "attach-in")
+        _ = try fresh.initVault(store: "sqlite")
+        XCTAssertTrue(try fresh.ok(["import", "--from", "diary", json.path]).stderr.contains("attachments imported 1"))
+        let out = fresh.root.appendingPathComponent("back.png")
+        try fresh.ok(["extract", id, "view.png", "-o", out.path, "--yes"])
+        XCTAssertEqual(try Data(contentsOf: out), png)
+    }
 }
