@@ -15,12 +15,18 @@ public struct AttachmentInput {
     /// When true, a file identical to one already stored (same dedup hash under the current
     /// key generation) is stored once and referenced twice.
     public var dedup: Bool
+    /// When the file was attached; nil: now. An import gives the exported time, so that a
+    /// lossless export comes back identical.
+    public var added: Date?
     public var read: AttachmentSource
 
-    public init(name: String, mediaType: String, dedup: Bool = true, read: @escaping AttachmentSource) {
+    public init(
+        name: String, mediaType: String, dedup: Bool = true, added: Date? = nil, read: @escaping AttachmentSource
+    ) {
         self.name = name
         self.mediaType = mediaType
         self.dedup = dedup
+        self.added = added
         self.read = read
     }
 }
@@ -155,7 +161,7 @@ extension Vault {
     }
 
     /// Seals one file into a new object in the store and returns its record.
-    private func sealAttachment(_ input: AttachmentInput) throws -> AttachmentRecord {
+    func sealAttachment(_ input: AttachmentInput) throws -> AttachmentRecord {
         guard AttachmentName.isValid(input.name) else { throw VaultError.invalidAttachmentName(input.name) }
         guard AttachmentName.isValidMediaType(input.mediaType) else {
             throw VaultError.invalidAttachmentName(input.mediaType)
@@ -181,7 +187,9 @@ extension Vault {
         guard let sealed else { throw AttachmentError.empty }
         return AttachmentRecord(
             objectID: objectID, streamKey: key, length: sealed.length, storedHash: sealed.storedHash,
-            generation: keys.generation, dedupHash: sealed.dedupHash, added: Self.now(), name: input.name,
+            generation: keys.generation, dedupHash: sealed.dedupHash,
+            added: input.added.map(Self.truncated) ?? Self.now(),
+            name: input.name,
             mediaType: input.mediaType)
     }
 
