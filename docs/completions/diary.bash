@@ -1301,7 +1301,7 @@ _diary_reindex() {
 
 _diary_import() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--keep-metadata --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault -j --journal --passphrase-file --from)
     __diary_offer_flags_options -1

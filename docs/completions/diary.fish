@@ -93,7 +93,7 @@ function __diary_parse_tokens -S
         case 'reindex'
             __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'accept-older' 'version' 'h/help'
         case 'import'
-            __diary_parse_subcommand -r 1 'vault=' 'j/journal=' 'passphrase-file=' 'from=' 'version' 'h/help'
+            __diary_parse_subcommand -r 1 'vault=' 'j/journal=' 'passphrase-file=' 'from=' 'keep-metadata' 'version' 'h/help'
         case 'export'
             __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'format=' 'o/output=' 'starred' 'tag=' 'from=' 'to=' 'on=' 'reverse' 'yes' 'version' 'h/help'
         case 'audit'
@@ -520,6 +520,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" from' -l 'from' -d 'What the files are: jrnl, dayone, markdown or diary.' -rfka 'jrnl dayone markdown diary'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary import" -ge 1' -F
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" keep-metadata' -l 'keep-metadata' -d 'Keep photos\' metadata (EXIF with GPS, XMP, IPTC): store imported files exactly as they are.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).' -rfa '(__diary_complete_directories)'

@@ -729,6 +729,7 @@ _diary_import() {
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--from[What the files are\: jrnl, dayone, markdown or diary.]:format:{__diary_complete "${___from[@]}"}'
         '*:file:_files'
+        '--keep-metadata[Keep photos'\'' metadata (EXIF with GPS, XMP, IPTC)\: store imported files exactly as they are.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
