@@ -254,19 +254,37 @@ def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
 
 
 def read_backup(path: str):
+    """(header, index, pages, entries, attachment objects) of a backup (§10); objects maps an
+    object id to its pieces, checked as §10 says for records of type 6."""
     data = open(path, "rb").read()
     assert data[:8] == b"DIARYBAK" and struct.unpack(">H", data[8:10])[0] == 1
     off, header, index, pages, entries, count = 10, None, None, {}, {}, 0
+    objects, last = {}, None  # last: (object id, piece number) of the record before, if type 6
     while True:
         start = off
         t = data[off]
         n = struct.unpack(">I", data[off + 1:off + 5])[0]
         payload = data[off + 5:off + 5 + n]
         off += 5 + n
+        if last is not None and t != 6:  # the object before ended: its pieces must make a whole object
+            assert stored_len_is_valid(sum(map(len, objects[last[0]]))), "an object of a length no file gives"
+            last = None
         if t == 255:
             assert struct.unpack(">Q", payload[:8])[0] == count and payload[8:] == h(data[:start]) and off == len(data)
-            return header, index, pages, entries
+            return header, index, pages, entries, objects
         count += 1
+        if t == 6:  # a piece of an attachment object: object id ‖ u32 piece ‖ bytes
+            oid, piece, part = payload[:16], struct.unpack(">I", payload[16:20])[0], payload[20:]
+            if piece == 0:
+                assert oid not in objects and len(part) == 26 and part[:2] == b"\x01\x04", "an object's piece 0"
+                objects[oid] = [part]
+            else:
+                assert last == (oid, piece - 1), f"piece {piece} does not follow piece {piece - 1} of its object"
+                assert piece == 1 or len(objects[oid][-1]) == 65536 + 17, "a short piece before the last"
+                assert 18 <= len(part) <= 65536 + 17, "a piece of a size no chunk has"
+                objects[oid].append(part)
+            last = (oid, piece)
+            continue
         if t == 1:
             header = payload
         elif t == 2:
@@ -277,6 +295,8 @@ def read_backup(path: str):
             pages[payload[0]] = payload[1:]
         elif t == 5:  # a page of an index of version 3: page u32
             pages[struct.unpack(">I", payload[:4])[0]] = payload[4:]
+        else:
+            raise AssertionError(f"unknown record type {t}")
 
 
 def read_files_vault(path: str):
@@ -288,7 +308,7 @@ def read_files_vault(path: str):
     entries = {}
     for name in sorted(os.listdir(os.path.join(path, "entries"))):
         entries[name] = open(os.path.join(path, "entries", name), "rb").read()
-    return header, index, pages, entries
+    return header, index, pages, entries, None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,14 +326,34 @@ def attachment_stored_len(length: int) -> int:
     return 26 + padded + 17 * -(-padded // CHUNK)
 
 
-def attachment_source(vault: str, object_id: bytes):
+def stored_len_is_valid(total: int) -> bool:
+    """Whether `total` stored bytes are StoredLen(L) for some L in 1 … 4 GiB (§10, type 6)."""
+    chunks = -(-(total - 26) // (CHUNK + 17)) if total > 26 else 0
+    padded = total - 26 - 17 * chunks
+    longest = min(padded - 1, ATTACHMENT_MAX)  # the last bucket holds more than 4 GiB
+    return chunks > 0 and padded > 0 and padded_size(longest) == padded and attachment_stored_len(longest) == total
+
+
+class ObjectMissing(ValueError):
+    """The store or backup holds no object of that id (one that sync has not fetched yet, say)."""
+
+
+def attachment_source(vault, object_id: bytes):
     """(stored length, the stored bytes in order a piece at a time) of an object: the file
-    attachments/<uuid> of a `files` vault, or the `attachment_chunk` rows (0, 1, … without a gap)
-    of a `sqlite` vault. The length is known before a byte is read."""
+    attachments/<uuid> of a `files` vault, the `attachment_chunk` rows (0, 1, … without a gap)
+    of a `sqlite` vault, or the type-6 records of a backup (`vault` is then `read_backup`'s
+    objects). The length is known before a byte is read."""
+    if isinstance(vault, dict):
+        if object_id not in vault:
+            raise ObjectMissing("the backup holds no such object")
+        return sum(map(len, vault[object_id])), iter(vault[object_id])
     database = os.path.join(vault, "vault.sqlite")
     if not os.path.exists(database):
         path = os.path.join(vault, "attachments", str(uuid.UUID(bytes=object_id)))
-        info = os.lstat(path)
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            raise ObjectMissing(f"no file {path}") from None
         if not stat.S_ISREG(info.st_mode):
             raise ValueError(f"{path} is not a regular file")
 
@@ -324,7 +364,12 @@ def attachment_source(vault: str, object_id: bytes):
         return info.st_size, read_file()
     import sqlite3
     db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
-    total = db.execute("SELECT sum(length(sealed)) FROM attachment_chunk WHERE id = ?", (object_id,)).fetchone()[0]
+    has_table = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'attachment_chunk'").fetchone()
+    total = has_table and db.execute(
+        "SELECT sum(length(sealed)) FROM attachment_chunk WHERE id = ?", (object_id,)).fetchone()[0]
+    if not total:
+        db.close()
+        raise ObjectMissing("no rows of the object")
 
     def read_rows():
         try:
@@ -1505,7 +1550,7 @@ def main() -> None:
     if os.path.isdir(source) and (os.path.exists(os.path.join(source, "diary-sync")) or is_bare_git):
         read_remote(source, passphrase)
         return
-    header, index, pages, entries = read_backup(source) if os.path.isfile(source) else read_files_vault(source)
+    header, index, pages, entries, objects = read_backup(source) if os.path.isfile(source) else read_files_vault(source)
     assert header[:8] == b"DIARYVLT" and header[-32:] == h(header[:-32])
     vault_id, salt = header[12:28], header[44:60]
     ops, mem = struct.unpack(">QQ", header[28:44])
@@ -1548,6 +1593,15 @@ def main() -> None:
             day = " (the calendar day " + str(datetime.date(1970, 1, 1) + datetime.timedelta(days=e["date"] // 86400000)) + ")"
         print(f"- date {e['date']}{day}, created {e['created']}, modified {e['modified']}, starred {e['starred']}, tags {e['tags']}")
         print_attachments(e["attachments"])
+        for a in e["attachments"]:  # each object opened and checked whole (§7.6), from the vault or the backup
+            hasher = hashlib.blake2b(digest_size=32)
+            try:
+                open_attachment(source if objects is None else objects, vault_id, a["object"], a["key"],
+                                a["length"], a["stored_hash"], hasher.update)
+            except ObjectMissing:
+                print(f"  - {a['name']!r}: its object is not stored here")
+                continue
+            print(f"  - {a['name']!r} opens: H(file) `{hasher.hexdigest()}`")
         # The row was written from this very copy (same tag), so it lists the same attachments (§7.6).
         row_view = ["object", "length", "dedup", "generation", "name"]
         assert listed.get(name, []) == [{k: a[k] for k in row_view} for a in e["attachments"]], \

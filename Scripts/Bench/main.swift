@@ -12,6 +12,12 @@
 //       Vault.search in process, the vault already open.
 //   diary-bench floor --vault DIR [--runs N]
 //       the search floor: libsodium opens the vault's sealed bytes (same sizes) on every core.
+//   diary-bench attach --vault DIR --store sqlite|files --passphrase-file F --file PATH [--kdf test]
+//   diary-bench extract --vault DIR --passphrase-file F --out PATH
+//   diary-bench verify --vault DIR --passphrase-file F
+//   diary-bench secretstream [--size BYTES]
+//       attachments (Scripts/bench-attachments): one file attached, extracted, every chunk
+//       checked; and the libsodium secretstream floor.
 import DiaryCrypto
 import DiaryVault
 import Foundation
@@ -31,8 +37,14 @@ case "load": try benchLoad(Options(args))
 case "aead": try benchAEAD(Options(args))
 case "search": try benchSearch(Options(args))
 case "floor": try benchFloor(Options(args))
+case "attach": try benchAttach(Options(args))
+case "extract": try benchExtract(Options(args), keep: true)
+case "verify": try benchExtract(Options(args), keep: false)
+case "secretstream": try benchSecretStream(Options(args))
 default:
     FileHandle.standardError.write(
-        Data("usage: diary-bench passwd|load|aead|search|floor … (see Scripts/Bench/main.swift)\n".utf8))
+        Data(
+            "usage: diary-bench passwd|load|aead|search|floor|attach|extract|verify|secretstream … (see Scripts/Bench/main.swift)\n"
+                .utf8))
     exit(64)
 }

@@ -11,7 +11,9 @@ import Foundation
 /// Keys are sorted; dates are UTC with milliseconds, the precision the vault stores, except an
 /// entry date that is a calendar day (`Entry.isCalendarDay`), which is the day alone
 /// (`"2024-03-01"`) and is imported as that day; ids are lowercase UUIDs; `source` is present
-/// only for imported entries.
+/// only for imported entries. An entry with attachments lists them first
+/// (`"attachments": [{"added", "name", "path", "size", "type"}]`, `DiaryJSONAttachments`); an
+/// entry without any has no such member, exactly as before attachments existed.
 enum DiaryJSON {
     static let format = "diary-export"
     static let version = 1

@@ -12,7 +12,16 @@ import Foundation
 /// file is known to be good: the caller must be able to undo them when this throws (an import
 /// runs it once to check, with nothing written, and once to store, in one atomic change).
 struct DiaryJSONStream {
+    /// One entry and the files its `attachments` lists (`DiaryJSONAttachments`), with how many
+    /// of those it lists without a file to import.
+    struct Item {
+        var entry: Entry
+        var attachments: [ImportAttachment]
+        var missing: Int
+    }
+
     private let file: String
+    private let url: URL
     private var reader: JSONReader
     /// The top-level members other than a streamed `entries` array.
     private var members: [String: JSONNode] = [:]
@@ -31,8 +40,16 @@ struct DiaryJSONStream {
     static func forEachEntry(
         in url: URL, chunkBytes: Int = JSONChunks.defaultChunkBytes, _ body: (Entry) throws -> Void
     ) throws -> Int {
+        try forEachItem(in: url, chunkBytes: chunkBytes) { try body($0.entry) }
+    }
+
+    /// `forEachEntry`, each entry with its attachments.
+    @discardableResult
+    static func forEachItem(
+        in url: URL, chunkBytes: Int = JSONChunks.defaultChunkBytes, _ body: (Item) throws -> Void
+    ) throws -> Int {
         let chunks = try JSONChunks(url, chunkBytes: chunkBytes)
-        var stream = DiaryJSONStream(file: url.path, reader: JSONReader(chunks: chunks))
+        var stream = DiaryJSONStream(file: url.path, url: url, reader: JSONReader(chunks: chunks))
         var syntax: JSONReader.Failure?
         do { try stream.document(body) } catch { syntax = error }
         chunks.drain()
@@ -44,14 +61,15 @@ struct DiaryJSONStream {
         return stream.count
     }
 
-    private init(file: String, reader: JSONReader) {
+    private init(file: String, url: URL, reader: JSONReader) {
         self.file = file
+        self.url = url
         self.reader = reader
     }
 
     /// The document, as `JSONReader.parse` reads it, with the top-level `entries` array
     /// read element by element.
-    private mutating func document(_ body: (Entry) throws -> Void) throws(JSONReader.Failure) {
+    private mutating func document(_ body: (Item) throws -> Void) throws(JSONReader.Failure) {
         reader.skipWhitespace()
         if reader.current == UInt8(ascii: "{") {
             try object(body)
@@ -63,7 +81,7 @@ struct DiaryJSONStream {
         try reader.requireEnd()
     }
 
-    private mutating func object(_ body: (Entry) throws -> Void) throws(JSONReader.Failure) {
+    private mutating func object(_ body: (Item) throws -> Void) throws(JSONReader.Failure) {
         reader.advance()
         reader.skipWhitespace()
         if reader.current == UInt8(ascii: "}") { return reader.advance() }
@@ -90,7 +108,7 @@ struct DiaryJSONStream {
     }
 
     /// The `entries` array (at depth 1), each element checked and handed on as it is read.
-    private mutating func entries(_ body: (Entry) throws -> Void) throws(JSONReader.Failure) {
+    private mutating func entries(_ body: (Item) throws -> Void) throws(JSONReader.Failure) {
         streamedEntries = true
         reader.advance()
         reader.skipWhitespace()
@@ -107,7 +125,7 @@ struct DiaryJSONStream {
         }
     }
 
-    private mutating func element(_ node: JSONNode, _ body: (Entry) throws -> Void) {
+    private mutating func element(_ node: JSONNode, _ body: (Item) throws -> Void) {
         count += 1
         guard case .object(let fields) = node.value else {
             if notAnObject == nil {
@@ -119,14 +137,18 @@ struct DiaryJSONStream {
         // After the first error nothing more is read into entries; only the syntax, and
         // elements that are not objects (which come first), are still checked.
         guard notAnObject == nil, badEntry == nil, bodyError == nil else { return }
-        let entry: Entry
+        let item: Item
         do {
-            entry = try DiaryJSON.entry(JSONFields(members: fields, file: file, position: count, line: node.line))
+            var json = JSONFields(members: fields, file: file, position: count, line: node.line)
+            let entry = try DiaryJSON.entry(json)
+            json.id = entry.id.uuidString.lowercased()
+            let (files, missing) = try DiaryJSONAttachments.read(json, entry: entry.id, jsonFile: url)
+            item = Item(entry: entry, attachments: files, missing: missing)
         } catch {
             badEntry = error
             return
         }
-        do { try body(entry) } catch { bodyError = error }
+        do { try body(item) } catch { bodyError = error }
     }
 
     /// The checks of the top level, in the order `DiaryJSON` makes them.

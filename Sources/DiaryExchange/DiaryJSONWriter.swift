@@ -37,11 +37,14 @@ struct DiaryJSONWriter {
         return calendar
     }
 
-    /// One entry's object, indented for its place in the array, without a separator.
-    static func object(_ entry: Entry, calendar: Calendar) -> [UInt8] {
+    /// One entry's object, indented for its place in the array, without a separator. An entry
+    /// with attachments lists them first (`DiaryJSONAttachments`), each with its path under
+    /// `folder` when the files are written there.
+    static func object(_ entry: Entry, calendar: Calendar, folder: String? = nil) -> [UInt8] {
         var out = EntryObject(bytes: [])
         out.bytes.reserveCapacity(entry.text.utf8.count + 320)
         out.append("    {\n")
+        if !entry.attachments.isEmpty { out.attachments(entry, folder: folder) }
         out.field("created")
         ExchangeDates.appendUTCMilliseconds(entry.created, to: &out.bytes)
         out.append("\",\n")
@@ -101,6 +104,26 @@ struct DiaryJSONWriter {
 /// The bytes of one entry's object as they are built.
 private struct EntryObject {
     var bytes: [UInt8]
+
+    /// The `attachments` member, with its separator, sorted keys as everywhere.
+    mutating func attachments(_ entry: Entry, folder: String?) {
+        append("      \"attachments\" : [\n")
+        for (i, record) in entry.attachments.enumerated() {
+            append(i == 0 ? "        {\n" : "        },\n        {\n")
+            append("          \"added\" : \"")
+            ExchangeDates.appendUTCMilliseconds(record.added, to: &bytes)
+            append("\",\n          \"name\" : \"")
+            escape(record.name)
+            if let folder {
+                append("\",\n          \"path\" : \"")
+                escape(ExportAttachmentFolder.path(folder, entry: entry.id, name: record.name))
+            }
+            append("\",\n          \"size\" : \(record.length),\n          \"type\" : \"")
+            escape(record.mediaType)
+            append("\"\n")
+        }
+        append("        }\n      ],\n")
+    }
 
     mutating func field(_ name: StaticString) {
         append("      \"")

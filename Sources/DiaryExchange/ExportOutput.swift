@@ -42,10 +42,15 @@ public final class ExportOutput {
     /// Writes all of `bytes`, then zeroes them: they hold entry text.
     func write(_ bytes: inout [UInt8]) throws {
         defer { secureZero(&bytes) }
-        guard !closed else { return }
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// Writes all of `buffer` (the caller's to clear).
+    func write(_ buffer: UnsafeRawBufferPointer) throws {
+        guard !closed, let base = buffer.baseAddress else { return }
         var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < buffer.count {
+            let n = Glibc.write(fd, base + offset, buffer.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 guard let path else {

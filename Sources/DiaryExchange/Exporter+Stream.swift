@@ -9,38 +9,60 @@ extension Exporter {
     /// Output is handed to the file or pipe once this much has gathered.
     static let flushBytes = 1 << 20
 
-    /// The JSON export (`json(_:)`) of the entries `ids`, in this order, to `output`.
-    /// On failure, a file output is removed; what reached a pipe stays there.
-    public static func json(_ vault: Vault, ids: [UUID], to output: ExportOutput) throws {
-        try streaming(to: output) {
+    /// The JSON export (`json(_:)`) of the entries `ids`, in this order, to `output`. With
+    /// `attachments`, each entry's attachments are written into that folder and listed with
+    /// their paths; without, they are listed without paths and counted as not written.
+    /// On failure, a file output is removed, and the folder; what reached a pipe stays there.
+    @discardableResult
+    public static func json(
+        _ vault: Vault, ids: [UUID], to output: ExportOutput, attachments folder: ExportAttachmentFolder? = nil
+    ) throws -> ExportedAttachments {
+        let files = folder.map(ExportAttachmentWriter.init)
+        var count = ExportedAttachments()
+        try streaming(to: output, files) {
             var writer = DiaryJSONWriter()
             // Each entry's object is made by the workers that decrypt it; this thread only
             // reads, checks and writes.
             let calendar = DiaryJSONWriter.calendar(in: .current)
-            try vault.forEachEntry(ids, preparing: { DiaryJSONWriter.object($0, calendar: calendar) }) { object in
+            let relative = folder?.relative
+            let prepare: @Sendable (Entry) -> ([UInt8], Entry?) = { entry in
+                (
+                    DiaryJSONWriter.object(entry, calendar: calendar, folder: relative),
+                    entry.attachments.isEmpty ? nil : entry
+                )
+            }
+            try vault.forEachEntry(ids, preparing: prepare) { object, entry in
                 writer.add(object: object)
                 if writer.bytes.count >= flushBytes { try flush(&writer, to: output) }
+                if let entry { try count.add(entry, files, vault) }
             }
             writer.finish()
             try flush(&writer, to: output)
         }
+        return count
     }
 
     /// The Markdown document (`markdownDocument(_:…)`) of the entries `ids`, in this order
-    /// (give them newest first for the document's usual order), to `output`.
+    /// (give them newest first for the document's usual order), to `output`; attachments as
+    /// `json(_:ids:to:attachments:)` writes them, linked after each entry's text.
+    @discardableResult
     public static func markdownDocument(
         _ vault: Vault, ids: [UUID], to output: ExportOutput, timeZone: TimeZone = .current,
-        locale: Locale = .current
-    ) throws {
-        try streaming(to: output) {
+        locale: Locale = .current, attachments folder: ExportAttachmentFolder? = nil
+    ) throws -> ExportedAttachments {
+        let files = folder.map(ExportAttachmentWriter.init)
+        var count = ExportedAttachments()
+        try streaming(to: output, files) {
             let writer = MarkdownDocumentWriter(timeZone: timeZone, locale: locale)
             var text = MarkdownDocumentWriter.heading
             try vault.forEachEntry(ids) { entry in
-                text += writer.section(entry)
+                text += writer.section(entry) + MarkdownAttachmentLinks.block(entry, folder: folder?.relative)
                 if text.utf8.count >= flushBytes { try flush(&text, to: output) }
+                try count.add(entry, files, vault)
             }
             try flush(&text, to: output)
         }
+        return count
     }
 
     /// The names `markdownFiles` would give the entries `ids`, read and decrypted in one pass
@@ -55,37 +77,51 @@ extension Exporter {
     }
 
     /// `markdownFiles(_:into:timeZone:)` for the entries `ids`, one file written as each entry
-    /// is decrypted. Returns the files, in the order of `ids`.
+    /// is decrypted, its attachments in `attachments/<entry id>/` inside `directory`, linked
+    /// after the text. Returns the files, in the order of `ids`.
     @discardableResult
     public static func markdownFiles(_ vault: Vault, ids: [UUID], into directory: URL, timeZone: TimeZone = .current)
         throws -> [URL]
     {
         try createExportDirectory(directory)
-        var files: [URL] = []
-        try vault.forEachEntry(ids) { entry in
-            let url = directory.appendingPathComponent(markdownFileName(entry, timeZone: timeZone))
-            try writeNew(Data(markdownFile(entry).utf8), to: url)
-            files.append(url)
+        let folder = ExportAttachmentFolder(inDirectory: directory)
+        let files = ExportAttachmentWriter(folder)
+        var count = ExportedAttachments()
+        var written: [URL] = []
+        do {
+            try vault.forEachEntry(ids) { entry in
+                let url = directory.appendingPathComponent(markdownFileName(entry, timeZone: timeZone))
+                let links = MarkdownAttachmentLinks.block(entry, folder: folder.relative)
+                try writeNew(Data((markdownFile(entry) + links).utf8), to: url)
+                written.append(url)
+                try count.add(entry, files, vault)
+            }
+        } catch {
+            files.abandon()
+            throw error
         }
-        return files
+        return written
     }
 
-    private static func streaming(to output: ExportOutput, _ body: () throws -> Void) throws {
+    static func streaming(
+        to output: ExportOutput, _ files: ExportAttachmentWriter? = nil, _ body: () throws -> Void
+    ) throws {
         do {
             try body()
             try output.finish()
         } catch {
             output.abandon()
+            files?.abandon()
             throw error
         }
     }
 
-    private static func flush(_ writer: inout DiaryJSONWriter, to output: ExportOutput) throws {
+    static func flush(_ writer: inout DiaryJSONWriter, to output: ExportOutput) throws {
         var bytes = writer.take()
         try output.write(&bytes)
     }
 
-    private static func flush(_ text: inout String, to output: ExportOutput) throws {
+    static func flush(_ text: inout String, to output: ExportOutput) throws {
         var bytes = Array(text.utf8)
         text = ""
         try output.write(&bytes)
@@ -143,8 +179,13 @@ extension Exporter {
             var text = writer.opening(entries)
             var previous: Date?
             try vault.forEachEntry(entries.map(\.id)) { entry in
-                text += writer.article(entry, previous: previous)
+                text += writer.articleOpening(entry, previous: previous)
                 previous = entry.date
+                if !entry.attachments.isEmpty {
+                    try flush(&text, to: output)
+                    try HTMLAttachments.write(entry, from: vault, to: output)
+                }
+                text += HTMLDocumentWriter.articleClosing
                 if text.utf8.count >= flushBytes { try flush(&text, to: output) }
             }
             text += HTMLDocumentWriter.closing

@@ -7,8 +7,9 @@ import Foundation
 ///
 /// Nothing an entry holds can run: every title, tag and text is escaped, the Markdown goes
 /// through `MarkdownHTML` (raw HTML shown as text, only http, https and mailto links), and the
-/// page's Content-Security-Policy allows no script, no frame and no load at all, in case
-/// anything got through.
+/// page's Content-Security-Policy allows no script, no frame and no load at all (but images
+/// from `data:` URIs, the attachments inline, when entries have attachments), in case anything
+/// got through.
 struct HTMLDocumentWriter {
     private let calendar: Calendar
     private let dayFormatter: DateFormatter
@@ -43,13 +44,16 @@ struct HTMLDocumentWriter {
     }
 
     /// The page's head, its title and the table of contents of `entries` (in the export's order).
+    /// When an entry has attachments, the policy also allows images from `data:` URIs (the
+    /// images inline, `HTMLAttachments`), and nothing else more.
     func opening(_ entries: [EntrySummary]) -> String {
+        let images = entries.contains { !$0.attachments.isEmpty } ? " img-src data:;" : ""
         var out = """
             <!DOCTYPE html>
             <html lang="\(language)">
             <head>
             <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; \
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none';\(images) style-src 'unsafe-inline'; \
             form-action 'none'; base-uri 'none'">
             <meta name="referrer" content="no-referrer">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -100,6 +104,14 @@ struct HTMLDocumentWriter {
 
     /// One entry, after a month heading when its month differs from `previous`'s.
     func article(_ entry: Entry, previous: Date?) -> String {
+        articleOpening(entry, previous: previous) + Self.articleClosing
+    }
+
+    /// The end of an article, after its attachments.
+    static let articleClosing = "</article>\n\n"
+
+    /// An article up to its text's end (its attachments and `articleClosing` follow).
+    func articleOpening(_ entry: Entry, previous: Date?) -> String {
         var out = ""
         let m = monthID(entry.date)
         if previous.map(monthID) != m {
@@ -120,7 +132,6 @@ struct HTMLDocumentWriter {
             <p class="meta">\(meta.joined(separator: " · "))</p>
             <div class="text">
             \(MarkdownHTML.render(Markdown.parse(body), headingOffset: 3))</div>
-            </article>
 
             """
         return out

@@ -112,6 +112,31 @@ public enum Importer {
         return count
     }
 
+    /// `forEachDiaryEntry`, each entry with the files its export wrote beside it (in the
+    /// `.attachments` folder), ready for `Vault.importEntries(items:)` through `opener`; the
+    /// attachments it lists without a file are counted in `missing`.
+    @discardableResult
+    public static func forEachDiaryItem(
+        in urls: [URL], opener: ImportAttachmentOpener, missing: inout Int, _ body: (ImportItem) throws -> Void
+    ) throws -> Int {
+        guard !urls.isEmpty else { throw ExchangeError.noInput(path: ".", detail: "no files to import") }
+        var bodyError: (any Error)?
+        var count = 0
+        var lacking = 0
+        for url in urls {
+            count += try DiaryJSONStream.forEachItem(in: url) { item in
+                lacking += item.missing
+                guard bodyError == nil else { return }
+                do {
+                    try body(ImportItem(entry: item.entry, attachments: item.attachments.map(opener.pending)))
+                } catch { bodyError = error }
+            }
+        }
+        missing = lacking
+        if let bodyError { throw bodyError }
+        return count
+    }
+
     /// The bytes of a file, refused when over the size limit or (for text) not valid UTF-8.
     static func load(_ url: URL, requireText: Bool = true) throws -> [UInt8] {
         let path = url.path

@@ -111,4 +111,38 @@ final class VaultAttachmentTests: VaultTestCase {
         XCTAssertEqual(try vault.removeUnreferencedAttachments(), 1)
         XCTAssertEqual(try vault.backend.attachmentIDs(), [entry.attachments[0].objectID])
     }
+
+    func testADamagedOrMissingCopyIsNotReusedByDedup() throws {
+        for kind in StoreKind.allCases {
+            let vault = try makeVault(kind, name: "r-\(kind)")
+            let photo = bytes(90_000, seed: 4)
+            let first = try vault.add(text: "one", attachments: [input(photo, name: "p.jpg")])
+            let object = first.attachments[0].objectID
+            // Damage the stored copy: the same file attached again must get a copy of its own.
+            if kind == .files {
+                let file = vault.directory.appendingPathComponent("attachments/\(object.uuidString.lowercased())")
+                var stored = try Data(contentsOf: file)
+                stored[500] ^= 1
+                try stored.write(to: file)
+            } else {
+                try vault.backend.apply(StoreChange(deleteAttachments: [object]))
+            }
+            let second = try vault.add(text: "two", attachments: [input(photo, name: "p.jpg")])
+            XCTAssertNotEqual(second.attachments[0].objectID, object, "\(kind)")
+            XCTAssertEqual(try read(vault, second.attachments[0]), photo)
+        }
+    }
+
+    func testTheNextAttachRemovesObjectsAKilledAttachLeft() throws {
+        for kind in StoreKind.allCases {
+            let vault = try makeVault(kind, name: "k-\(kind)")
+            let entry = try vault.add(text: "x", attachments: [input([1, 2], name: "kept")])
+            let leftover = SecureRandom.uuid()
+            try vault.backend.putAttachment(leftover) { chunk in try chunk([1, 4] + [UInt8](repeating: 0, count: 24)) }
+            try vault.attach([input([3], name: "more")], to: entry.id)
+            let ids = Set(try vault.backend.attachmentIDs())
+            XCTAssertFalse(ids.contains(leftover), "\(kind)")
+            XCTAssertEqual(ids, Set(try vault.entry(entry.id).attachments.map(\.objectID)))
+        }
+    }
 }

@@ -126,4 +126,19 @@ final class HTMLExportCLITests: XCTestCase {
         XCTAssertFalse(dom.contains("<img"), "no image was made")
         XCTAssertFalse(dom.contains("<details"))
     }
+
+    /// An entry's photo (imported from Day One) is shown inline, the one thing the policy then
+    /// allows more (`img-src data:`), and the planted scripts still do not run.
+    func testAnAttachedImageShowsInlineAndNoScriptRuns() throws {
+        try box.ok(["import", "--from", "dayone", ExchangeAttachmentCLITests.mediaZip.path])
+        let (file, _) = try export()
+        let html = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(html.contains("content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline';"), html)
+        let dom = try browse(file, ["--dump-dom"])
+        XCTAssertTrue(dom.contains("Planted"), "the entry is there: \(dom.prefix(400))")
+        XCTAssertFalse(dom.contains("class=\"pwned"), dom)
+        XCTAssertTrue(dom.contains("<title>Diary</title>"), dom)
+        XCTAssertEqual(dom.components(separatedBy: "<img ").count, 2, "the photo alone is an image")
+        XCTAssertTrue(dom.contains("alt=\"photo-1.jpeg\" src=\"data:image/jpeg;base64,/9j/"), dom)
+    }
 }

@@ -1149,7 +1149,7 @@ _diary_passwd() {
 
 _diary_rekey() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--attachments --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0
@@ -1301,7 +1301,7 @@ _diary_reindex() {
 
 _diary_import() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--keep-metadata --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault -j --journal --passphrase-file --from)
     __diary_offer_flags_options -1
@@ -1456,7 +1456,7 @@ _diary_sync() {
 
 _diary_sync_now() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--no-attachments --version -h --help)
     repeating_options=()
     non_repeating_options=(--vault -j --journal --passphrase-file)
     __diary_offer_flags_options 0

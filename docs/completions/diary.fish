@@ -83,7 +83,7 @@ function __diary_parse_tokens -S
         case 'passwd'
             __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'new-passphrase-file=' 'allow-weak-passphrase' 'kdf=' 'no-rekey' 'version' 'h/help'
         case 'rekey'
-            __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'version' 'h/help'
+            __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'attachments' 'version' 'h/help'
         case 'backup'
             __diary_parse_subcommand 1 'vault=' 'j/journal=' 'passphrase-file=' 'version' 'h/help'
         case 'verify'
@@ -93,7 +93,7 @@ function __diary_parse_tokens -S
         case 'reindex'
             __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'accept-older' 'version' 'h/help'
         case 'import'
-            __diary_parse_subcommand -r 1 'vault=' 'j/journal=' 'passphrase-file=' 'from=' 'version' 'h/help'
+            __diary_parse_subcommand -r 1 'vault=' 'j/journal=' 'passphrase-file=' 'from=' 'keep-metadata' 'version' 'h/help'
         case 'export'
             __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'format=' 'o/output=' 'starred' 'tag=' 'from=' 'to=' 'on=' 'reverse' 'yes' 'version' 'h/help'
         case 'audit'
@@ -104,7 +104,7 @@ function __diary_parse_tokens -S
             __diary_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
             case 'now'
-                __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'version' 'h/help'
+                __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'no-attachments' 'version' 'h/help'
             case 'init'
                 __diary_parse_subcommand 1 'vault=' 'j/journal=' 'passphrase-file=' 'folder=' 'name=' 'invite=' 'version' 'h/help'
             case 'join'
@@ -485,6 +485,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary rekey" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary rekey" j journal' -s 'j' -l 'journal' -d 'The vault of this named journal (`diary journal list`); not with --vault.' -rfka '(__diary_custom_completion ---completion rekey -- --journal (count (__diary_tokens -pc)) (__diary_tokens -tC))'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary rekey" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary rekey" attachments' -l 'attachments' -d 'Also re-encrypt every attachment under a new key.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary rekey" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary rekey" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary backup" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).' -rfa '(__diary_complete_directories)'
@@ -519,6 +520,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" from' -l 'from' -d 'What the files are: jrnl, dayone, markdown or diary.' -rfka 'jrnl dayone markdown diary'
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary import" -ge 1' -F
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" keep-metadata' -l 'keep-metadata' -d 'Keep photos\' metadata (EXIF with GPS, XMP, IPTC): store imported files exactly as they are.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary import" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary export" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).' -rfa '(__diary_complete_directories)'
@@ -562,6 +564,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary s
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync now" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).' -rfa '(__diary_complete_directories)'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync now" j journal' -s 'j' -l 'journal' -d 'The vault of this named journal (`diary journal list`); not with --vault.' -rfka '(__diary_custom_completion ---completion sync now -- --journal (count (__diary_tokens -pc)) (__diary_tokens -tC))'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync now" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).' -rF
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync now" no-attachments' -l 'no-attachments' -d 'Do not fetch attachments now: they stay pending until a later sync.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync now" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync now" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary sync init" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).' -rfa '(__diary_complete_directories)'

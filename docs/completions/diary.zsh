@@ -647,6 +647,7 @@ _diary_rekey() {
         '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
         '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion rekey -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--attachments[Also re-encrypt every attachment under a new key.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -728,6 +729,7 @@ _diary_import() {
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
         '--from[What the files are\: jrnl, dayone, markdown or diary.]:format:{__diary_complete "${___from[@]}"}'
         '*:file:_files'
+        '--keep-metadata[Keep photos'\'' metadata (EXIF with GPS, XMP, IPTC)\: store imported files exactly as they are.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -836,6 +838,7 @@ _diary_sync_now() {
         '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
         '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion sync now -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--no-attachments[Do not fetch attachments now\: they stay pending until a later sync.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

@@ -73,6 +73,27 @@ public struct KeyChanges {
         return try rotate(vault, passphrase: passphrase, progress: progress)
     }
 
+    /// `rotateKey`, then every attachment object sealed under an older generation is sealed
+    /// again under a fresh key (`Vault.resealAttachments`). A run cut short during the second
+    /// part is continued by the next one, which then does not rotate again.
+    public func rotateKeyAndAttachments(
+        progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+        attachmentProgress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> (KeyRotationOutcome?, AttachmentResealOutcome) {
+        let (vault, passphrase) = try session.openWithPassphrase()
+        let marker = AttachmentResealMarker(stateDirectory: session.stateDirectory)
+        var rotation: KeyRotationOutcome?
+        if vault.rotationInterrupted || marker.pending(vault.id) != vault.keyGeneration {
+            rotation = try rotate(vault, passphrase: passphrase, progress: progress)
+            try marker.record(vault.id, generation: vault.keyGeneration)
+        } else {
+            session.events(.continuingAttachmentReseal)
+        }
+        let outcome = try vault.resealAttachments(progress: attachmentProgress)
+        marker.clear(vault.id)
+        return (rotation, outcome)
+    }
+
     private func rotate(_ vault: Vault, passphrase: SecretBytes, progress: ((_ done: Int, _ total: Int) -> Void)?)
         throws -> KeyRotationOutcome
     {

@@ -14,6 +14,9 @@ public enum AppEvent: Equatable, Sendable {
     case rotationInterrupted
     /// `rekey` found a rotation interrupted and finishes it.
     case finishingInterruptedRotation
+    /// `rekey --attachments` goes on sealing attachments again where a run before it stopped
+    /// (the key was rotated then, and is not rotated again).
+    case continuingAttachmentReseal
     /// The vault's key derivation cost is below the default.
     case weakKeyDerivation(KDFParameters)
     /// A file or directory of the vault is open to group or others.

@@ -18,11 +18,24 @@ public struct ImportAttachment: Equatable, Sendable {
     /// From the name's extension (`MediaType.sniff` with no content): the caller may sniff the
     /// first bytes again when it reads them.
     public var mediaType: String
+    /// When it was attached, for a file of diary's own export (else nil: when imported).
+    public var added: Date?
+    /// The length the export gives (checked when the file is read); nil when none does.
+    public var length: UInt64?
+    /// A file of diary's own export: its media type is kept and its bytes stored exactly as
+    /// they are (no sniffing, no metadata removed), so the export comes back identical.
+    public var isVerbatim: Bool
 
-    public init(location: Location, name: String, mediaType: String) {
+    public init(
+        location: Location, name: String, mediaType: String, added: Date? = nil, length: UInt64? = nil,
+        isVerbatim: Bool = false
+    ) {
         self.location = location
         self.name = name
         self.mediaType = mediaType
+        self.added = added
+        self.length = length
+        self.isVerbatim = isVerbatim
     }
 }
 

@@ -11,6 +11,9 @@ import Foundation
 ///   the index is paged), 3 entry (payload: entry id 16 ‖ sealed entry), 4 index page
 ///   (payload: page u8 ‖ sealed page; a page of an index of version 2, numbered 0...63),
 ///   5 wide index page (payload: page u32 ‖ sealed page; numbered 64 and up, index version 3),
+///   6 attachment piece (payload: object id 16 ‖ piece u32 ‖ bytes; piece 0 the object's
+///   26-byte prefix, piece i+1 its stored chunk i, every piece of an object in order, one
+///   record after the other),
 ///   0xFF end (payload: record count u64 ‖ BLAKE2b-256 of every byte before the end record)
 /// ```
 /// Index page records came after version 1 was first written and did not need a new version:
@@ -28,6 +31,7 @@ package enum BackupFile {
     static let entryType: UInt8 = 3
     static let indexPageType: UInt8 = 4
     static let wideIndexPageType: UInt8 = 5
+    static let attachmentType: UInt8 = 6
     package static let endType: UInt8 = 0xFF
     /// No record may claim more than this; larger claims are refused before allocating.
     static let maximumRecordLength = LengthPadding.maximumLength + 1024

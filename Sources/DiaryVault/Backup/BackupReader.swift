@@ -48,6 +48,8 @@ package final class BackupReader {
     package private(set) var indexPages: [Int: [UInt8]] = [:]
     package private(set) var entries: [EntryRecord] = []
     package private(set) var findings: [Finding] = []
+    /// The attachment objects (type 6 records), by where their pieces lie.
+    package private(set) var attachments = BackupObjects()
 
     private let hasher = BLAKE2b.Hasher()
     private var hashed = 0
@@ -102,6 +104,7 @@ package final class BackupReader {
                 continue
             }
             // The framing broke here: look for the next record we can frame.
+            attachments.close()
             let resume = try resynchronise(after: offset == 10 ? offset : max(lastStart, 10))
             if offset + 45 == size && resume == size {
                 findings.append(Finding(offset: nil, entry: nil, detail: "the end record is damaged"))
@@ -116,6 +119,7 @@ package final class BackupReader {
             lastStart = resume
             offset = resume == offset ? offset + 1 : resume
         }
+        attachments.close()
         if !sawEnd { findings.append(Finding(offset: nil, entry: nil, detail: "no end record (truncated?)")) }
         if header == nil {
             findings.append(Finding(offset: nil, entry: nil, detail: "no header record first in the file"))
@@ -132,6 +136,11 @@ package final class BackupReader {
     /// The sealed entry of `record`, read again from the file.
     package func payload(of record: EntryRecord) throws -> [UInt8] {
         try Self.pread(fd, record.payloadOffset, record.length, path: url.path)
+    }
+
+    /// The bytes of one piece of an attachment object, read again from the file.
+    package func bytes(of piece: BackupObjects.Piece) throws -> [UInt8] {
+        try Self.pread(fd, piece.offset, piece.length, path: url.path)
     }
 
     // MARK: - Framing
@@ -157,6 +166,7 @@ package final class BackupReader {
         }
         let framed = [
             BackupFile.indexType, BackupFile.indexPageType, BackupFile.wideIndexPageType, BackupFile.entryType,
+            BackupFile.attachmentType,
         ]
         .contains(type)
         if framed { guard try framesWell(at: payloadOffset, length: length, type: type) else { return nil } }
@@ -185,6 +195,8 @@ package final class BackupReader {
     /// backup has.
     private func take(_ type: UInt8, at offset: Int, length: Int) throws -> Bool {
         let payloadOffset = offset + 5
+        // An object's pieces follow one another: any other record ends it.
+        if type != BackupFile.attachmentType { attachments.close() }
         switch type {
         case BackupFile.headerType:
             header = try read(payloadOffset, length, recordAt: offset)
@@ -217,6 +229,11 @@ package final class BackupReader {
             } else {
                 findings.append(Finding(offset: offset, entry: id, detail: "a second record for this entry"))
             }
+        case BackupFile.attachmentType:
+            let payload = try read(payloadOffset, length, recordAt: offset)
+            attachments.take(
+                id: UUID(bytes: Array(payload[0..<16])), number: payload[16..<20].reduce(0) { $0 << 8 | UInt32($1) },
+                offset: payloadOffset + 20, length: length - 20, prefix: Array(payload[20..<22]))
         default:
             return false
         }
@@ -231,7 +248,8 @@ package final class BackupReader {
     /// never holds.
     private func framesWell(at payloadOffset: Int, length: Int, type: UInt8) throws -> Bool {
         if try Self.plausible(at: payloadOffset, length: length, type: type, fd: fd, path: url.path) { return true }
-        let needed = type == BackupFile.entryType ? 16 : Self.pageNumberWidth(type)
+        let needed =
+            type == BackupFile.entryType ? 16 : type == BackupFile.attachmentType ? 22 : Self.pageNumberWidth(type)
         guard length >= needed else { return false }
         return try nextFrames(at: payloadOffset + length)
     }
@@ -295,7 +313,8 @@ package final class BackupReader {
                 switch byte {
                 case BackupFile.endType:
                     if at + 45 == size, try recordHead(at: at)?.1 == 40 { return at }
-                case BackupFile.indexType, BackupFile.entryType, BackupFile.indexPageType, BackupFile.wideIndexPageType:
+                case BackupFile.indexType, BackupFile.entryType, BackupFile.indexPageType, BackupFile.wideIndexPageType,
+                    BackupFile.attachmentType:
                     guard let (type, length) = try recordHead(at: at),
                         try Self.plausible(at: at + 5, length: length, type: type, fd: fd, path: url.path)
                     else { continue }
@@ -311,6 +330,9 @@ package final class BackupReader {
     /// Whether a payload of `length` at `payloadOffset` has the shape of a record of `type`:
     /// its sealed object passes `Envelope.peek` for its kind, and a page number is in range.
     static func plausible(at payloadOffset: Int, length: Int, type: UInt8, fd: Int32, path: String) throws -> Bool {
+        if type == BackupFile.attachmentType {
+            return try plausiblePiece(at: payloadOffset, length: length, fd: fd, path: path)
+        }
         let prefix: Int
         let kind: ObjectKind
         switch type {
@@ -330,6 +352,18 @@ package final class BackupReader {
             return false
         }
         return plausibleEnvelope(head[prefix...], sealedLength: length - prefix, kind: kind)
+    }
+
+    /// Whether a type 6 payload has the shape of a piece: the 26-byte prefix (version 1, kind
+    /// 4) as piece 0, else one stored chunk (18 bytes up to a whole chunk).
+    private static func plausiblePiece(at payloadOffset: Int, length: Int, fd: Int32, path: String) throws -> Bool {
+        guard length >= 20 + AttachmentObject.chunkOverhead + 1,
+            length <= 20 + AttachmentObject.storedChunkLength
+        else { return false }
+        let head = try pread(fd, payloadOffset, 22, path: path)
+        guard head[16..<20].allSatisfy({ $0 == 0 }) else { return true }
+        return length == 20 + AttachmentObject.prefixLength && head[20] == AttachmentObject.version
+            && head[21] == AttachmentObject.kind
     }
 
     /// The bytes of the page number that starts an index page record's payload (0 for others).

@@ -44,6 +44,12 @@ final class RestoreStaging {
         try storeCall { try backend.withWriteLock { try backend.apply(StoreChange(putEntries: entries)) } }
     }
 
+    /// Stores an attachment object (see `VaultStore.putAttachment`).
+    func putAttachment(_ id: UUID, _ write: (_ chunk: ([UInt8]) throws -> Void) throws -> Void) throws {
+        guard let backend else { return }
+        try storeCall { try backend.putAttachment(id, write) }
+    }
+
     /// Rebuilds the index if asked, closes the store, renames the directory into place and
     /// opens the vault there.
     func finish(rebuildIndex: Bool) throws -> Vault {

@@ -19,7 +19,7 @@ extension Vault {
     }
 
     /// Writes a consistent snapshot of the store (header, index, index pages, every sealed
-    /// entry) to a new single file. Ciphertext only: nothing is opened on the way, so no key
+    /// entry, every attachment object) to a new single file. Ciphertext only: nothing is opened on the way, so no key
     /// is needed. Refuses to overwrite.
     ///
     /// What is copied is checked for structure (the header decodes and its KDF cost is in
@@ -66,6 +66,7 @@ extension Vault {
                         done += 1
                         if done % 256 == 0 || done == total { progress?(done, total) }
                     }
+                    try writeAttachments(from: reader, to: &writer, findings: &findings)
                 }
             }
             try writer.finish()

@@ -34,12 +34,18 @@ extension Vault {
         let expected = verifier.expectations(sealedIndex: reader.index, indexPages: reader.indexPages)
         damage += expected.damage
         var templates = 0
+        var references: [UUID: [UUID]] = [:]
         try forEachBackupEntry(reader, verifier: verifier, expected: expected) { record, _, judged in
             if let found = Verifier.damage(judged.verdict, id: record.id) { damage.append(located(found, record)) }
             if judged.isTemplate { templates += 1 }
+            for object in judged.objects { references[object, default: []].append(record.id) }
         }
         damage += Verifier.missing(expected, present: Set(reader.entries.map(\.id)))
-        return VerifyReport(checkedEntries: reader.entries.count, checkedTemplates: templates, damaged: damage)
+        let objects = try checkBackupAttachments(
+            reader, references: references, vaultID: opened.header.vaultID, keyRing: opened.ring)
+        return VerifyReport(
+            checkedEntries: reader.entries.count, checkedTemplates: templates, damaged: damage + objects.damage,
+            checkedAttachments: objects.checked, unreferencedAttachments: objects.unreferenced)
     }
 
     /// Restores a backup into a new vault at `directory` (missing or empty), after checking
@@ -124,9 +130,19 @@ extension Vault {
                 default: return false
                 }
             }
-            try copyEntries(
+            let references = try copyEntries(
                 reader, of: file, into: staging, verifier: verifier, expected: expected, salvage: salvage,
                 damage: &damage, lost: &lost)
+            // Into the staging directory, which becomes the vault only once complete: no vault
+            // anyone opens has an entry before its objects.
+            let objects = try checkBackupAttachments(
+                reader, references: references, vaultID: opened.header.vaultID, keyRing: opened.ring, into: staging)
+            if !salvage, let first = objects.damage.first {
+                throw VaultError.backupDamaged(path: file.path, detail: first.description)
+            }
+            // The entry is restored as sealed; its record names an object it no longer has.
+            lost += objects.damage
+            damage += objects.damage
             for missing in Verifier.missing(expected, present: Set(reader.entries.map(\.id))) {
                 if !salvage { throw VaultError.backupDamaged(path: file.path, detail: missing.description) }
                 lost.append(missing)
@@ -199,7 +215,7 @@ extension Vault {
     /// Reads each entry record back from the file and authenticates it on its own.
     private static func forEachBackupEntry(
         _ reader: BackupReader, verifier: Verifier, expected: Verifier.Expectations,
-        _ body: (BackupReader.EntryRecord, [UInt8], (verdict: Verifier.Verdict, isTemplate: Bool)) throws -> Void
+        _ body: (BackupReader.EntryRecord, [UInt8], Verifier.Judgement) throws -> Void
     ) throws {
         for record in reader.entries {
             let sealed = try reader.payload(of: record)
@@ -210,16 +226,19 @@ extension Vault {
     /// A finding of the backup reader, in the vocabulary of `verify`.
     /// Copies the backup's entry records into `staging` in batches of `restoreBatchBytes`,
     /// adding what is damaged or replayed to `damage` and `lost`; without `salvage` the first
-    /// damaged record stops the restore.
+    /// damaged record stops the restore. Returns the attachment objects the restored entries
+    /// reference, by object.
     private static func copyEntries(
         _ reader: BackupReader, of file: URL, into staging: RestoreStaging, verifier: Verifier,
         expected: Verifier.Expectations, salvage: Bool, damage: inout [Damage], lost: inout [Damage]
-    ) throws {
+    ) throws -> [UUID: [UUID]] {
         var batch: [UUID: [UInt8]] = [:]
         var batchBytes = 0
+        var references: [UUID: [UUID]] = [:]
         for record in reader.entries {
             let sealed = try reader.payload(of: record)
-            let verdict = verifier.verdict(id: record.id, sealed: sealed, expectations: expected)
+            let judged = verifier.judge(id: record.id, sealed: sealed, expectations: expected)
+            let verdict = judged.verdict
             if let found = Verifier.damage(verdict, id: record.id) {
                 damage.append(located(found, record))
                 if !salvage {
@@ -231,6 +250,7 @@ extension Vault {
             case .intact, .notInIndex:
                 batch[record.id] = sealed
                 batchBytes += sealed.count
+                for object in judged.objects { references[object, default: []].append(record.id) }
             case .replayed, .damaged:
                 lost.append(located(Verifier.damage(verdict, id: record.id)!, record))
             }
@@ -241,6 +261,7 @@ extension Vault {
             }
         }
         try staging.write(batch)
+        return references
     }
 
     private static func damage(of finding: BackupReader.Finding) -> Damage {

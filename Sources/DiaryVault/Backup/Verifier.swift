@@ -4,7 +4,7 @@ import Foundation
 
 /// One damaged object, named so the user knows what was lost.
 public struct Damage: Sendable, Equatable, CustomStringConvertible {
-    public enum Object: Sendable, Equatable {
+    public enum Object: Sendable, Hashable {
         case header
         case index
         case entry(UUID)
@@ -13,6 +13,10 @@ public struct Damage: Sendable, Equatable, CustomStringConvertible {
         case backupRecord(offset: Int)
         /// The store's own structure: a finding of `VaultStore.auditLayout`.
         case store
+        /// The attachment `name` of entry `entry` (its object is missing or fails a check).
+        case attachment(entry: UUID, name: String)
+        /// A stored attachment object no entry at hand names (a backup is written without a key).
+        case attachmentObject(UUID)
     }
 
     public let object: Object
@@ -35,6 +39,9 @@ public struct Damage: Sendable, Equatable, CustomStringConvertible {
         case .backupFile: return "backup file: \(reason)"
         case .backupRecord(let offset): return "backup record at byte \(offset): \(reason)"
         case .store: return "store: \(reason)"
+        case .attachment(let entry, let name):
+            return "entry \(entry.uuidString.lowercased()): attachment \"\(name)\": \(reason)"
+        case .attachmentObject(let id): return "attachment object \(id.uuidString.lowercased()): \(reason)"
         }
     }
 }
@@ -46,12 +53,22 @@ public struct VerifyReport: Sendable, Equatable {
     /// How many of `checkedEntries` opened as templates.
     public var checkedTemplates: Int
     public var damaged: [Damage]
+    /// Attachment objects checked chunk by chunk (each once, however many entries share it).
+    public var checkedAttachments: Int
+    /// Stored attachment objects no entry references: not damage (nothing can open them; an
+    /// attach cut short leaves one), removed by `Vault.removeUnreferencedAttachments`.
+    public var unreferencedAttachments: [UUID]
     public var isClean: Bool { damaged.isEmpty }
 
-    public init(checkedEntries: Int, checkedTemplates: Int = 0, damaged: [Damage]) {
+    public init(
+        checkedEntries: Int, checkedTemplates: Int = 0, damaged: [Damage], checkedAttachments: Int = 0,
+        unreferencedAttachments: [UUID] = []
+    ) {
         self.checkedEntries = checkedEntries
         self.checkedTemplates = checkedTemplates
         self.damaged = damaged
+        self.checkedAttachments = checkedAttachments
+        self.unreferencedAttachments = unreferencedAttachments
     }
 }
 
@@ -118,20 +135,33 @@ package struct Verifier {
 
     /// The verdict, and whether the object opened as a template (so a report can count
     /// entries and templates apart).
-    package func judge(id: UUID, sealed: [UInt8], expectations: Expectations) -> (verdict: Verdict, isTemplate: Bool) {
-        let isTemplate: Bool
+    package func judge(id: UUID, sealed: [UInt8], expectations: Expectations) -> Judgement {
+        let entry: Entry
         do {
-            isTemplate =
-                try EntryCodec.decode(
-                    Envelope.open(sealed, kind: .entry, objectID: id, vaultID: vaultID, keyRing: keyRing),
-                    id: id, textLimit: Vault.maximumTextBytes
-                ).template != nil
+            entry = try EntryCodec.decode(
+                Envelope.open(sealed, kind: .entry, objectID: id, vaultID: vaultID, keyRing: keyRing),
+                id: id, textLimit: Vault.maximumTextBytes)
         } catch {
-            return (.damaged("\(error)"), false)
+            return Judgement(verdict: .damaged("\(error)"), isTemplate: false, objects: [])
         }
-        guard expectations.covers(id), let rows = expectations.rows else { return (.intact, isTemplate) }
-        guard let recorded = rows[id] else { return (.notInIndex, isTemplate) }
-        return (recorded.matches(sealed) ? .intact : .replayed, isTemplate)
+        let (isTemplate, objects) = (entry.template != nil, Set(entry.attachments.map(\.objectID)))
+        guard expectations.covers(id), let rows = expectations.rows else {
+            return Judgement(verdict: .intact, isTemplate: isTemplate, objects: objects)
+        }
+        guard let recorded = rows[id] else {
+            return Judgement(verdict: .notInIndex, isTemplate: isTemplate, objects: objects)
+        }
+        return Judgement(
+            verdict: recorded.matches(sealed) ? .intact : .replayed, isTemplate: isTemplate, objects: objects)
+    }
+
+    /// What `judge` found: the verdict, whether the entry opened as a template (so a report
+    /// can count entries and templates apart), and the attachment objects it references (ids
+    /// only: the keys are read again, one entry at a time, when the objects are checked).
+    package struct Judgement {
+        package let verdict: Verdict
+        package let isTemplate: Bool
+        package let objects: Set<UUID>
     }
 
     /// The damage a verdict stands for, if any.
@@ -217,9 +247,12 @@ extension Vault {
                 try reader.forEachEntry { try scan.take($0, $1) }
                 try scan.flush()
                 let damage = expected.damage + scan.damage + Verifier.missing(expected, present: scan.present)
+                let objects = try Self.verifyAttachments(
+                    in: reader, references: scan.references, vaultID: header.vaultID, keyRing: keyRing)
                 var report = VerifyReport(
                     checkedEntries: scan.checked, checkedTemplates: scan.templates,
-                    damaged: damage.sorted { $0.description < $1.description } + scan.lookupDamage)
+                    damaged: damage.sorted { $0.description < $1.description } + scan.lookupDamage + objects.damage,
+                    checkedAttachments: objects.checked, unreferencedAttachments: objects.unreferenced)
                 do {
                     _ = try VaultHeader.decode(reader.readHeader())
                 } catch {

@@ -21,6 +21,8 @@ struct VerifyScan {
     private(set) var checked = 0
     /// Of those, the ones that opened as templates.
     private(set) var templates = 0
+    /// The attachment objects each entry that opened references, by object.
+    private(set) var references: [UUID: [UUID]] = [:]
     private var pending: [(UUID, [UInt8])] = []
 
     init(
@@ -42,11 +44,12 @@ struct VerifyScan {
         let (verifier, expected) = (verifier, expected)
         let judged = ParallelBatch.map(pending) { verifier.judge(id: $0.0, sealed: $0.1, expectations: expected) }
         var intact: [(UUID, [UInt8])] = []
-        for ((id, sealed), (verdict, isTemplate)) in zip(pending, judged) {
+        for ((id, sealed), judgement) in zip(pending, judged) {
             present.insert(id)
             checked += 1
-            if isTemplate { templates += 1 }
-            if let found = Verifier.damage(verdict, id: id) {
+            if judgement.isTemplate { templates += 1 }
+            for object in judgement.objects { references[object, default: []].append(id) }
+            if let found = Verifier.damage(judgement.verdict, id: id) {
                 damage.append(found)
             } else {
                 intact.append((id, sealed))

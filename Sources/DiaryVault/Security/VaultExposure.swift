@@ -45,14 +45,24 @@ public struct VaultExposure: Sendable {
     public let info: VaultInfo
     /// The sealed length of each entry, in bytes (bucketed by the padding).
     public let sealedEntrySizes: [Int]
+    /// The stored length of each attachment object, in bytes (bucketed by the padding: 8
+    /// sizes per doubling). In a SQLite vault each object is also `1 + chunks` rows under
+    /// random rowids; in a files vault one file each, its times hidden like an entry's.
+    public let attachmentSizes: [Int]
     public let files: [FileFacts]
     public let entryTimes: EntryTimes
 
     public var entryCount: Int { sealedEntrySizes.count }
+    public var attachmentCount: Int { attachmentSizes.count }
 
     /// How many entries have each sealed size, smallest size first.
-    public var sizeHistogram: [(size: Int, count: Int)] {
-        Dictionary(grouping: sealedEntrySizes, by: { $0 }).map { ($0.key, $0.value.count) }.sorted { $0.size < $1.size }
+    public var sizeHistogram: [(size: Int, count: Int)] { Self.histogram(sealedEntrySizes) }
+
+    /// How many attachment objects have each stored size, smallest size first.
+    public var attachmentHistogram: [(size: Int, count: Int)] { Self.histogram(attachmentSizes) }
+
+    private static func histogram(_ sizes: [Int]) -> [(size: Int, count: Int)] {
+        Dictionary(grouping: sizes, by: { $0 }).map { ($0.key, $0.value.count) }.sorted { $0.size < $1.size }
     }
 
     /// Files and directories whose modes are wider than 0700 / 0600.
@@ -64,6 +74,7 @@ public struct VaultExposure: Sendable {
         let store = try storeCall { try StoreLayout.open(at: directory) }
         var sizes: [Int] = []
         try storeCall { try store.forEachEntry { _, sealed in sizes.append(sealed.count) } }
+        let objects = try storeCall { try store.attachmentIDs().compactMap { try store.attachmentLength($0) } }
         let names = try storeCall { try store.storeFiles() }
         var paths = ["."] + names
         if info.store == .files {
@@ -76,14 +87,18 @@ public struct VaultExposure: Sendable {
             if let facts = try stat(directory, path) { files.append(facts) }
         }
         return VaultExposure(
-            directory: directory, info: info, sealedEntrySizes: sizes.sorted(), files: files,
+            directory: directory, info: info, sealedEntrySizes: sizes.sorted(), attachmentSizes: objects.sorted(),
+            files: files,
             entryTimes: entryTimes(info.store, files))
     }
 
     private static func entryTimes(_ store: StoreKind, _ files: [FileFacts]) -> EntryTimes {
         guard store == .files else { return .oneFile }
         let window = DurableFile.hiddenTimeWindow
-        let entryFiles = files.filter { $0.path.hasPrefix(FileStore.entriesName + "/") }
+        // Attachment files are written with the same hidden times, and would date a photo.
+        let entryFiles = files.filter {
+            $0.path.hasPrefix(FileStore.entriesName + "/") || $0.path.hasPrefix(FileStore.attachmentsName + "/")
+        }
         let informative = entryFiles.contains { !window.contains(Int($0.modified.timeIntervalSince1970)) }
         return informative ? .informative : .hidden
     }

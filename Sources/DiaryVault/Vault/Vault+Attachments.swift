@@ -15,12 +15,18 @@ public struct AttachmentInput {
     /// When true, a file identical to one already stored (same dedup hash under the current
     /// key generation) is stored once and referenced twice.
     public var dedup: Bool
+    /// When the file was attached; nil: now. An import gives the exported time, so that a
+    /// lossless export comes back identical.
+    public var added: Date?
     public var read: AttachmentSource
 
-    public init(name: String, mediaType: String, dedup: Bool = true, read: @escaping AttachmentSource) {
+    public init(
+        name: String, mediaType: String, dedup: Bool = true, added: Date? = nil, read: @escaping AttachmentSource
+    ) {
         self.name = name
         self.mediaType = mediaType
         self.dedup = dedup
+        self.added = added
         self.read = read
     }
 }
@@ -41,7 +47,8 @@ extension Vault {
                 entry.modified = Self.now()
                 let sealed = try sealEntry(entry)
                 index[id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed))
-                return (StoreChange(putEntries: [id: sealed], deleteAttachments: duplicates), entry)
+                let leftovers = try unreferencedObjects(in: index, besides: records)
+                return (StoreChange(putEntries: [id: sealed], deleteAttachments: duplicates.union(leftovers)), entry)
             }
         }
     }
@@ -64,7 +71,10 @@ extension Vault {
                 entry.attachments = try Self.merged([], kept)
                 let sealed = try sealEntry(entry)
                 index[entry.id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed))
-                return (StoreChange(putEntries: [entry.id: sealed], deleteAttachments: duplicates), entry)
+                let leftovers = try unreferencedObjects(in: index, besides: records)
+                return (
+                    StoreChange(putEntries: [entry.id: sealed], deleteAttachments: duplicates.union(leftovers)), entry
+                )
             }
         }
     }
@@ -84,7 +94,7 @@ extension Vault {
             entry.modified = Self.now()
             let sealed = try sealEntry(entry)
             index[id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed))
-            let orphaned = Self.unreferenced([removed.objectID], in: index)
+            let orphaned = try unreferencedObjects(in: index, besides: [])
             return (StoreChange(putEntries: [id: sealed], deleteAttachments: orphaned), entry)
         }
     }
@@ -151,7 +161,7 @@ extension Vault {
     }
 
     /// Seals one file into a new object in the store and returns its record.
-    private func sealAttachment(_ input: AttachmentInput) throws -> AttachmentRecord {
+    func sealAttachment(_ input: AttachmentInput) throws -> AttachmentRecord {
         guard AttachmentName.isValid(input.name) else { throw VaultError.invalidAttachmentName(input.name) }
         guard AttachmentName.isValidMediaType(input.mediaType) else {
             throw VaultError.invalidAttachmentName(input.mediaType)
@@ -177,7 +187,9 @@ extension Vault {
         guard let sealed else { throw AttachmentError.empty }
         return AttachmentRecord(
             objectID: objectID, streamKey: key, length: sealed.length, storedHash: sealed.storedHash,
-            generation: keys.generation, dedupHash: sealed.dedupHash, added: Self.now(), name: input.name,
+            generation: keys.generation, dedupHash: sealed.dedupHash,
+            added: input.added.map(Self.truncated) ?? Self.now(),
+            name: input.name,
             mediaType: input.mediaType)
     }
 
@@ -203,7 +215,11 @@ extension Vault {
             if !record.isDedupable {
                 original = nil
             } else if let match = stored[record.dedupHash] {
-                original = try storedRecord(of: match.object, in: match.entry)
+                // A damaged or missing copy is not reused: the file just sealed replaces it
+                // for this entry (attaching it again is how a user repairs one).
+                original = try storedRecord(of: match.object, in: match.entry).flatMap {
+                    try storedIntact($0) ? $0 : nil
+                }
             } else {
                 original = fresh[record.dedupHash]
             }
@@ -228,6 +244,28 @@ extension Vault {
             return nil
         }
         return opened.attachments.first { $0.objectID == object }
+    }
+
+    /// True when `record`'s object is stored whole, as sealed: its stored bytes hash to the
+    /// record's stored hash (read once; no decryption needed for that).
+    private func storedIntact(_ record: AttachmentRecord) throws -> Bool {
+        guard let length = try backend.attachmentLength(record.objectID),
+            UInt64(length) == AttachmentObject.storedLength(for: record.length)
+        else { return false }
+        let hasher = BLAKE2b.Hasher()
+        guard (try? backend.readAttachment(record.objectID) { hasher.update($0) }) == true else { return false }
+        return constantTimeEquals(hasher.finish(), record.storedHash)
+    }
+
+    /// The objects in the store that no row of `index` references, but for those of
+    /// `records` (being written): objects a killed attach left. Empty unless every page is
+    /// read (only then are all references known). Called under the write lock, which every
+    /// attach holds from its first sealed byte, so no object still being written is taken.
+    func unreferencedObjects(in index: PagedIndex, besides records: [AttachmentRecord]) throws -> Set<UUID> {
+        guard index.allPagesLoaded else { return [] }
+        var referenced = Self.referencedObjects(in: index)
+        referenced.formUnion(records.map(\.objectID))
+        return Set(try backend.attachmentIDs().filter { !referenced.contains($0) })
     }
 
     /// `existing` followed by `added`, refusing a name twice (up to letter case) or more

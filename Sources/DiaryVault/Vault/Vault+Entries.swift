@@ -165,8 +165,7 @@ extension Vault {
             index[id] = nil
             // Without every page (attachments added since we looked), the objects stay:
             // unreferenced, removed by a later write that sees the whole index.
-            let objects = row?.summary.attachments.map(\.objectID) ?? []
-            let orphaned = index.allPagesLoaded ? Self.unreferenced(objects, in: index) : []
+            let orphaned = hadAttachments ? try unreferencedObjects(in: index, besides: []) : []
             return (StoreChange(deleteEntries: [id], deleteAttachments: orphaned), ())
         }
     }

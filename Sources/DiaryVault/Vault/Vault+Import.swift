@@ -8,6 +8,8 @@ public struct ImportOutcome: Sendable, Equatable {
     public var imported: [UUID]
     /// Entries skipped because one with the same id or the same `source` is already there.
     public var duplicates: Int
+    /// Attachments stored with the imported entries.
+    public var attachments = 0
 }
 
 /// Entries to import, given one at a time: `forEach` calls its body with each in order, and
@@ -37,21 +39,59 @@ extension Vault {
     public func importEntries(
         from source: ImportSource, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
     ) throws -> ImportOutcome {
+        try withoutActuallyEscaping(source) { source in
+            try importEntries(items: { body in try source { try body(ImportItem(entry: $0)) } }, progress: progress)
+        }
+    }
+
+    /// `importEntries(from:)` for entries that may bring files (`ImportItem`), read from
+    /// `source` three times when any does: checked (names too), then, under the write lock,
+    /// the files of the entries that are not duplicates are sealed into objects (before the
+    /// entries' change, as `attach` does), then the entries are stored with them in one
+    /// atomic change. If anything fails, the objects sealed are removed again.
+    public func importEntries(
+        items source: ImportItemSource, progress: ((_ done: Int, _ total: Int) -> Void)? = nil
+    ) throws -> ImportOutcome {
         var count = 0
-        try source { entry in
+        var withFiles = false
+        try source { item in
             count += 1
-            try Self.validateImported(entry, position: count)
+            try Self.validateImported(item.entry, position: count)
+            try Self.validateImportedFiles(item.attachments, position: count)
+            withFiles = withFiles || !item.attachments.isEmpty
         }
         if count == 0 { return ImportOutcome(imported: [], duplicates: 0) }
+        guard withFiles else { return try storeImported(source, sealed: ImportSealedFiles(), total: count, progress) }
+        return try storeCall {
+            try backend.withWriteLock {
+                try refreshHeaderUnderLock()
+                var sealed = ImportSealedFiles()
+                do {
+                    try sealImportedFiles(source, into: &sealed)
+                    return try storeImported(source, sealed: sealed, total: count, progress)
+                } catch {
+                    if !sealed.objects.isEmpty { try? backend.apply(StoreChange(deleteAttachments: sealed.objects)) }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// The second (or third) reading: every entry stored, with the records `sealed` holds for
+    /// it; the objects none of them ends up referencing are removed in the same change.
+    private func storeImported(
+        _ source: ImportItemSource, sealed: ImportSealedFiles, total: Int, _ progress: ((Int, Int) -> Void)?
+    ) throws -> ImportOutcome {
         // Sources are compared against every entry, so every page takes part.
-        return try writeInParts { index, store in
-            var batch = ImportBatchWriter(index: index, total: count, progress: progress)
+        try writeInParts { index, store in
+            var batch = ImportBatchWriter(index: index, total: total, records: sealed.records, progress: progress)
             try withoutActuallyEscaping(store) { put in
-                try source { entry in try batch.add(entry, vault: self, index: &index, put: put) }
+                try source { item in try batch.add(item.entry, vault: self, index: &index, put: put) }
                 try batch.flush(vault: self, index: &index, put: put)
             }
             progress?(batch.outcome.imported.count, batch.outcome.imported.count)
-            return (StoreChange(), batch.outcome)
+            let unused = sealed.objects.subtracting(Self.referencedObjects(in: index))
+            return (StoreChange(deleteAttachments: unused), batch.outcome)
         }
     }
 
@@ -80,16 +120,17 @@ extension Vault {
 /// sealed on every core a batch at a time and handed to the store.
 private struct ImportBatchWriter {
     var outcome = ImportOutcome(imported: [], duplicates: 0)
-    private var knownSources: Set<String>
-    private var seen = Set<UUID>()
+    private var duplicates: ImportDuplicates
     private var pending: [Entry] = []
     private var position = 0
     private let total: Int
+    private let records: [UUID: [AttachmentRecord]]
     private let progress: ((Int, Int) -> Void)?
 
-    init(index: PagedIndex, total: Int, progress: ((Int, Int) -> Void)?) {
-        knownSources = Set(index.allRows().compactMap(\.summary.source))
+    init(index: PagedIndex, total: Int, records: [UUID: [AttachmentRecord]], progress: ((Int, Int) -> Void)?) {
+        duplicates = ImportDuplicates(index: index)
         self.total = total
+        self.records = records
         self.progress = progress
     }
 
@@ -99,18 +140,13 @@ private struct ImportBatchWriter {
         // Checked again: the source is read anew, and a file may have changed since.
         position += 1
         try Vault.validateImported(original, position: position)
-        var entry = original
-        if entry.source?.isEmpty == true { entry.source = nil }  // empty means none
-        entry.tags = EntryText.normalizedTags(entry.tags)
-        entry.date = CalendarDay.normalized(entry.date, isDay: entry.isCalendarDay)
-        entry.created = Vault.truncated(entry.created)
-        entry.modified = Vault.truncated(entry.modified)
-        let sourceSeen = entry.source.map { !knownSources.insert($0).inserted } ?? false
-        if index[entry.id] != nil || seen.contains(entry.id) || sourceSeen {
+        var entry = ImportDuplicates.normalized(original)
+        if duplicates.isDuplicate(entry, in: index) {
             outcome.duplicates += 1
             return
         }
-        seen.insert(entry.id)
+        entry.attachments = records[entry.id] ?? []
+        outcome.attachments += entry.attachments.count
         pending.append(entry)
         if pending.count == ParallelBatch.size * 4 { try flush(vault: vault, index: &index, put: put) }
     }

@@ -13,8 +13,9 @@ struct Audit: ParsableCommand {
         discussion: """
             Needs no passphrase: it looks at the vault's files the way someone who copied them \
             would, and prints what they show (the store, the vault id and key derivation cost \
-            from the header, the number of entries and their padded sizes, whether file times \
-            date the entries), followed by one `warning:` line per weak setting: a key \
+            from the header, the number of entries and their padded sizes, the number of \
+            attachments and their padded sizes, whether file times date the entries or \
+            attachments), followed by one `warning:` line per weak setting: a key \
             derivation cost below the default, files or directories open wider than 0600/0700, \
             leftover editor directories, an interrupted key rotation, or no backup verified \
             (`diary verify BACKUP`) in the last \(AuditFindings.backupMaxAgeDays) days.

@@ -14,7 +14,9 @@ struct Backup: ParsableCommand {
             time), so it can go anywhere, trusted or not. No key is needed: a locked vault is \
             backed up without a passphrase, an agent or a terminal. Default name: \
             diary-backup-YYYYMMDD-HHMMSS.diarybak in the current directory. An existing file is \
-            never overwritten. Prints the file's path on stdout.
+            never overwritten. Prints the file's path on stdout. Attachments are copied as \
+            stored, every object the vault holds (without the key, a backup cannot tell which \
+            ones no entry references; a restore leaves those out).
 
             Every object copied is checked for structure. A damaged header is refused (no \
             backup without it could ever be opened); any other damaged object is copied as it \

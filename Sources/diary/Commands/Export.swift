@@ -4,7 +4,8 @@ import DiaryExchange
 import DiaryVault
 import Foundation
 
-/// `diary export`: the entries as plaintext JSON or Markdown, only with explicit consent.
+/// `diary export`: the entries (and their attachments) as plaintext JSON, Markdown or HTML,
+/// only with explicit consent.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -31,6 +32,14 @@ struct Export: ParsableCommand {
             (<script> included), event attributes and javascript: links appear as text, only \
             http, https and mailto links are links, images are shown as their description \
             and address, and the page forbids scripts (Content-Security-Policy).
+
+            Attachments: with -o FILE (json, markdown) each entry's attachments are written, \
+            decrypted, into a folder beside it, FILE without its extension + .attachments/<entry \
+            id>/<name> (for a markdown directory: attachments/ inside it); json lists them with \
+            their paths (import --from diary reads them back), markdown links them after the \
+            text, html shows images inline as data: URIs and names other files. To stdout they \
+            are listed but not written. An existing attachments folder is refused (status 73). \
+            Entries without attachments are written exactly as before.
 
             Without -o/--output, or with -o -, the export goes to stdout (JSON or one Markdown \
             document; a file named '-' is -o ./-). An existing file is never overwritten \
@@ -90,20 +99,34 @@ struct Export: ParsableCommand {
         // The index alone says which entries go out, and how many, before the question; the
         // entries are then decrypted as they are written, one batch at a time. A damaged entry
         // stops the export (status 65) and removes the file it was writing.
-        let (ids, summaries) = try session.read { vault in
+        let (ids, summaries, attachments) = try session.read { vault in
             let newestFirst = try vault.list(filters.filter)
             // HTML is a book: oldest first unless --reverse.
             let entries = reverse != (format == .html) ? Array(newestFirst.reversed()) : newestFirst
             // Only HTML's table of contents needs the summaries: held through a JSON export of
             // 100,000 entries they were a quarter of its peak memory (26 of 105 MB).
-            return (entries.map(\.id), format == .html ? entries : [])
+            let attachments = entries.reduce(0) { $0 + $1.attachments.count }
+            return (entries.map(\.id), format == .html ? entries : [], attachments)
         }
+        // No folder at all when no entry has an attachment: such an export is as it always was.
+        let folder = attachments > 0 ? destination.attachmentFolder(format: format) : nil
+        try folder?.refuseExisting()
         try session.read { vault in try destination.refuseClashes(vault, ids) }
         let count = "\(ids.count) entr\(ids.count == 1 ? "y" : "ies")"
-        Output.warning("the export is NOT encrypted: \(count) as plaintext to \(destination)")
+        let files = folder.map {
+            " and \(attachments) attachment\(attachments == 1 ? "" : "s") to \(Printable.escaped($0.url.path))/"
+        }
+        Output.warning("the export is NOT encrypted: \(count) as plaintext to \(destination)\(files ?? "")")
         try confirmDestructive(
-            "exporting plaintext", question: "Write \(count) as plaintext to \(destination)?", yes: yes)
-        try session.read { vault in try destination.write(vault, ids, summaries, format: format) }
+            "exporting plaintext", question: "Write \(count) as plaintext to \(destination)\(files ?? "")?", yes: yes)
+        let exported = try session.read { vault in
+            try destination.write(vault, ids, summaries, format: format, attachments: folder)
+        }
+        if exported.notWritten > 0 {
+            let n = exported.notWritten
+            Output.note(
+                "\(n) attachment\(n == 1 ? " was" : "s were") not written, only listed (give -o FILE to write them)")
+        }
         if destination.url != nil { Output.note("exported \(count) to \(destination)") }
     }
 }
@@ -168,18 +191,32 @@ enum ExportDestination: CustomStringConvertible {
         }
     }
 
+    /// Where attachments are written: a folder beside a JSON or Markdown file, `attachments/`
+    /// in a Markdown directory; none for stdout (listed only) and HTML (images inline).
+    func attachmentFolder(format: ExportFormat) -> ExportAttachmentFolder? {
+        switch (self, format) {
+        case (.stdout, _), (_, .html): return nil
+        case (.file(let url), _): return ExportAttachmentFolder(besideFile: url)
+        case (.directory(let url), _): return ExportAttachmentFolder(inDirectory: url)
+        }
+    }
+
     /// Writes the entries `ids`, in this order, as they are decrypted; `summaries` are the
     /// same entries' (in the same order) for HTML's table of contents, empty for the others.
-    func write(_ vault: Vault, _ ids: [UUID], _ summaries: [EntrySummary], format: ExportFormat) throws {
+    @discardableResult
+    func write(
+        _ vault: Vault, _ ids: [UUID], _ summaries: [EntrySummary], format: ExportFormat,
+        attachments folder: ExportAttachmentFolder? = nil
+    ) throws -> ExportedAttachments {
         switch (self, format) {
         case (.stdout, .json):
-            try Exporter.json(vault, ids: ids, to: ExportOutput(descriptor: STDOUT_FILENO))
+            return try Exporter.json(vault, ids: ids, to: ExportOutput(descriptor: STDOUT_FILENO))
         case (.stdout, .markdown):
-            try markdownDocument(vault, ids, to: ExportOutput(descriptor: STDOUT_FILENO))
+            return try markdownDocument(vault, ids, to: ExportOutput(descriptor: STDOUT_FILENO), nil)
         case (.file(let url), .json):
-            try Exporter.json(vault, ids: ids, to: ExportOutput(newFile: url))
+            return try Exporter.json(vault, ids: ids, to: ExportOutput(newFile: url), attachments: folder)
         case (.file(let url), .markdown):
-            try markdownDocument(vault, ids, to: ExportOutput(newFile: url))
+            return try markdownDocument(vault, ids, to: ExportOutput(newFile: url), folder)
         case (.stdout, .html):
             try html(vault, summaries, to: ExportOutput(descriptor: STDOUT_FILENO))
         case (.file(let url), .html):
@@ -187,14 +224,18 @@ enum ExportDestination: CustomStringConvertible {
         case (.directory(let url), _):
             try Exporter.markdownFiles(vault, ids: ids, into: url, timeZone: .current)
         }
+        return ExportedAttachments()
     }
 
     private func html(_ vault: Vault, _ entries: [EntrySummary], to output: ExportOutput) throws {
         try Exporter.html(vault, entries: entries, to: output, timeZone: .current, locale: DateOutput.locale)
     }
 
-    private func markdownDocument(_ vault: Vault, _ ids: [UUID], to output: ExportOutput) throws {
-        try Exporter.markdownDocument(vault, ids: ids, to: output, timeZone: .current, locale: DateOutput.locale)
+    private func markdownDocument(
+        _ vault: Vault, _ ids: [UUID], to output: ExportOutput, _ folder: ExportAttachmentFolder?
+    ) throws -> ExportedAttachments {
+        try Exporter.markdownDocument(
+            vault, ids: ids, to: output, timeZone: .current, locale: DateOutput.locale, attachments: folder)
     }
 }
 

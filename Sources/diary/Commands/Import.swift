@@ -25,15 +25,23 @@ struct Import: ParsableCommand {
               jrnl      `jrnl --export json`: title and body become the text;
                         date and time are local; @tags and stars carry over
               dayone    Day One's JSON export (the .json, or the .zip with it);
-                        media become placeholders, counted in the summary
+                        the zip's photos, videos, audios and PDFs become
+                        attachments; media it lacks become placeholders
               markdown  one entry per .md file (a directory: its .md files);
                         the date comes from the front matter (date:, tags:,
-                        starred:, title:) or a file name YYYY-MM-DD...
-              diary     `diary export --format json`: every field, same ids
+                        starred:, title:) or a file name YYYY-MM-DD...;
+                        local images it links (inside the folder) are attached
+              diary     `diary export --format json`: every field, same ids,
+                        attachments from the .attachments folder beside it
+
+            Imported photos lose their metadata (EXIF with GPS, XMP, IPTC) as with `diary \
+            attach`, unless --keep-metadata.
 
             Prints nothing on stdout. The summary goes to stderr: entries imported, entries \
             skipped (with the file and position of each, e.g. an empty jrnl entry), duplicates, \
-            and media references not imported. Progress is shown when stderr is a terminal.
+            media references not imported, attachments imported and listed but not found, and \
+            photos whose metadata was removed. \
+            Progress is shown when stderr is a terminal.
 
             EXAMPLE
               jrnl --export json > j.json && diary import --from jrnl j.json
@@ -52,6 +60,9 @@ struct Import: ParsableCommand {
         completion: .file())
     var files: [String]
 
+    @Flag(help: "Keep photos' metadata (EXIF with GPS, XMP, IPTC): store imported files exactly as they are.")
+    var keepMetadata = false
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one file to import") }
     }
@@ -60,28 +71,42 @@ struct Import: ParsableCommand {
         let urls = files.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath).standardizedFileURL }
         // Open first: a locked or missing vault must fail before minutes of parsing.
         let vault = try global.session().openVault()
-        if from == .diary { return try importDiaryExports(urls, into: vault) }
-        let batch = try Importer.read(from, from: urls, timeZone: .current)
+        let opener = ImportAttachmentOpener(keepMetadata: keepMetadata)
+        if from == .diary { return try importDiaryExports(urls, into: vault, opener: opener) }
+        let batch = try Importer.read(from, from: urls, timeZone: .current, attachments: from != .jrnl)
         var summary = ImportSummary(batch: batch, imported: 0, duplicates: 0)
         // Nothing to store (every entry skipped): no write at all.
         if !batch.entries.isEmpty {
             let progress = Progress("importing")
             defer { progress.finish() }
-            let outcome = try vault.importEntries(batch.entries, progress: progress.update)
+            let items: ImportItemSource = { body in
+                for entry in batch.entries {
+                    try body(
+                        ImportItem(entry: entry, attachments: (batch.attachments[entry.id] ?? []).map(opener.pending)))
+                }
+            }
+            let outcome = try vault.importEntries(items: items, progress: progress.update)
             (summary.imported, summary.duplicates) = (outcome.imported.count, outcome.duplicates)
+            summary.attachments = outcome.attachments
+            summary.stripped = (opener.photosStripped, opener.photosWithGPSPosition)
         }
+        summary.stripped = (opener.photosStripped, opener.photosWithGPSPosition)
         summary.print()
     }
 
     /// The lossless export is read a file chunk and an entry at a time, twice (checked, then
     /// stored), so that an import of any size holds a batch of entries, not the whole file.
-    private func importDiaryExports(_ urls: [URL], into vault: Vault) throws {
-        var summary = ImportSummary(batch: ImportBatch(), imported: 0, duplicates: 0)
+    private func importDiaryExports(_ urls: [URL], into vault: Vault, opener: ImportAttachmentOpener) throws {
+        var missing = 0
         let progress = Progress("importing")
         defer { progress.finish() }
         let outcome = try vault.importEntries(
-            from: { body in try Importer.forEachDiaryEntry(in: urls, body) }, progress: progress.update)
+            items: { body in try Importer.forEachDiaryItem(in: urls, opener: opener, missing: &missing, body) },
+            progress: progress.update)
+        var summary = ImportSummary(batch: ImportBatch(attachmentsMissing: missing), imported: 0, duplicates: 0)
         (summary.imported, summary.duplicates) = (outcome.imported.count, outcome.duplicates)
+        summary.attachments = outcome.attachments
+        summary.stripped = (opener.photosStripped, opener.photosWithGPSPosition)
         progress.finish()
         summary.print()
     }
@@ -92,6 +117,10 @@ struct ImportSummary {
     let batch: ImportBatch
     var imported: Int
     var duplicates: Int
+    /// Attachments stored with the imported entries.
+    var attachments = 0
+    /// Photos whose metadata was removed, and how many of them held a GPS position.
+    var stripped = (photos: 0, withGPS: 0)
 
     var lines: [String] {
         var lines = batch.skipped.map { "skipped \($0)" }
@@ -101,6 +130,17 @@ struct ImportSummary {
         if media > 0 {
             lines.append(
                 "\(media) media reference\(media == 1 ? "" : "s") not imported (the text keeps a placeholder for each)")
+        }
+        let missing = batch.attachmentsMissing
+        if attachments > 0 || missing > 0 {
+            var line = "attachments imported \(attachments)"
+            if missing > 0 { line += ", \(missing) listed but not found (not imported)" }
+            lines.append(line)
+        }
+        if stripped.photos > 0 {
+            let gps = stripped.withGPS > 0 ? " (\(stripped.withGPS) with a GPS position)" : ""
+            let photos = "\(stripped.photos) photo\(stripped.photos == 1 ? "" : "s")"
+            lines.append("removed the metadata of \(photos)\(gps); --keep-metadata keeps it")
         }
         return lines
     }

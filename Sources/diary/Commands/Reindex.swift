@@ -23,6 +23,9 @@ struct Reindex: ParsableCommand {
             fetches back the entries the older state lacks and publishes its older copies beside \
             the newer versions (see `diary conflicts`), never over them.
 
+            It also removes attachment objects that no entry references (an attach cut short \
+            leaves one; `diary verify` notes them) and says how many.
+
             EXAMPLES
               diary reindex
               diary reindex --accept-older
@@ -50,5 +53,9 @@ struct Reindex: ParsableCommand {
         let count = try vault.reindex(minimumGeneration: report.seenGeneration ?? 0)
         let templates = try vault.templates().count
         Output.note("reindexed \(EntryCountWords.describe(entries: count - templates, templates: templates))")
+        let removed = try vault.removeUnreferencedAttachments()
+        if removed > 0 {
+            Output.note("removed \(removed) attachment object\(removed == 1 ? "" : "s") no entry references")
+        }
     }
 }

@@ -28,8 +28,9 @@ struct Restore: ParsableCommand {
             everything lost is listed on stderr (entry ids, index pages, unreadable records by \
             byte offset); the exit status is 65 when anything was lost. An entry the backup's \
             own index shows to be another copy than the one it records (an older copy put \
-            back) is left out and listed. The header must be intact: without it nothing can \
-            be salvaged.
+            back) is left out and listed. A damaged or missing attachment costs only itself: its \
+            entry is restored and the attachment is listed as lost by entry id and name. The \
+            header must be intact: without it nothing can be salvaged.
 
             EXAMPLES
               diary restore diary-backup-20240222-150000.diarybak --to ~/diary-restored

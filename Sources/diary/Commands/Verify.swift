@@ -16,7 +16,10 @@ struct Verify: ParsableCommand {
             `diary passwd`, the one before); while the vault is unlocked, a backup made under \
             the key the agent holds (since the last rekey) needs no passphrase. Prints one line per \
             damaged object on stdout, naming the entry id, and exits with status 65 when any \
-            damage was found. Undamaged entries stay readable.
+            damage was found. Undamaged entries stay readable. Every attachment is read and \
+            authenticated chunk by chunk; a damaged or missing one is named by its entry id and \
+            attachment name. Attachment objects no entry references are noted on stderr, not \
+            counted as damage (`diary reindex` removes them).
 
             A vault's store is checked too: a SQLite vault must hold exactly diary's tables and \
             indexes (no trigger, view or extra table), a files vault only the files diary \
@@ -54,6 +57,12 @@ struct Verify: ParsableCommand {
         }
         progress.finish()
         for damage in report.damaged { Output.data(Printable.escaped(damage.description)) }
+        if !report.unreferencedAttachments.isEmpty {
+            let count = report.unreferencedAttachments.count
+            Output.note(
+                "\(count) attachment object\(count == 1 ? "" : "s") no entry references (not damage: an attach cut short leaves one)"
+                    + (isBackup ? "; a restore leaves them out" : "; `diary reindex` removes them"))
+        }
         if isBackup, !report.isClean {
             let headerOpened = report.checkedEntries > 0 && !report.damaged.contains { $0.object == .header }
             throw CLIError.backupDamageFound(count: report.damaged.count, salvageable: headerOpened)
@@ -64,7 +73,9 @@ struct Verify: ParsableCommand {
         }
         let counted = EntryCountWords.describe(
             entries: report.checkedEntries - report.checkedTemplates, templates: report.checkedTemplates)
-        Output.note("ok: \(counted), no damage")
+        let attachments = report.checkedAttachments
+        let objects = attachments == 0 ? "" : ", \(attachments) attachment\(attachments == 1 ? "" : "s")"
+        Output.note("ok: \(counted)\(objects), no damage")
     }
 
     /// Remembers (outside the vault) that a backup of this vault verified clean, for `diary

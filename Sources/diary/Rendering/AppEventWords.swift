@@ -16,6 +16,8 @@ enum AppEventWords {
             Output.warning("a key rotation was interrupted; run `diary rekey` to finish it")
         case .finishingInterruptedRotation:
             Output.note("finishing an interrupted key rotation")
+        case .continuingAttachmentReseal:
+            Output.note("the key was rotated by an earlier run; re-encrypting the attachments it left")
         case .weakKeyDerivation(let kdf):
             Output.warning(AuditFindings.kdfWarning(kdf))
         case .vaultFileTooOpen(let file, let vault):

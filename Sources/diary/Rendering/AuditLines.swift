@@ -57,7 +57,9 @@ extension AuditFindings {
             "  key derivation: \(info.kdf)",
             "  key generation: \(info.keyGenerations.map(String.init).joined(separator: ", "))",
             "  entries: \(exposure.entryCount)",
-            "  entry sizes (sealed, padded): \(sizesText)",
+            "  entry sizes (sealed, padded): \(Self.sizesText(exposure.sizeHistogram))",
+            "  attachments: \(exposure.attachmentCount)",
+            "  attachment sizes (sealed, padded): \(Self.sizesText(exposure.attachmentHistogram))",
             "  entry times: \(timesText)",
             "  files: \(exposure.files.count) (\(exposure.tooOpen.isEmpty ? "modes ok" : "\(exposure.tooOpen.count) too open"))",
             "last verified backup: \(lastVerifiedBackup.map(DateOutput.iso) ?? "never")",
@@ -68,8 +70,7 @@ extension AuditFindings {
         return lines
     }
 
-    private var sizesText: String {
-        let histogram = exposure.sizeHistogram
+    private static func sizesText(_ histogram: [(size: Int, count: Int)]) -> String {
         if histogram.isEmpty { return "none" }
         return histogram.map { "\($0.size) B × \($0.count)" }.joined(separator: ", ")
     }
@@ -96,6 +97,8 @@ extension AuditFindings {
             kdf: .init(opsLimit: info.kdf.opsLimit, memLimit: info.kdf.memLimit, belowDefault: info.kdf.isBelowDefault),
             keyGenerations: info.keyGenerations, entryCount: exposure.entryCount,
             entrySizes: exposure.sizeHistogram.map { .init(size: $0.size, count: $0.count) },
+            attachmentCount: exposure.attachmentCount,
+            attachmentSizes: exposure.attachmentHistogram.map { .init(size: $0.size, count: $0.count) },
             entryTimes: exposure.entryTimes.rawValue,
             files: exposure.files.map {
                 .init(path: $0.path, mode: Self.octal($0.mode), size: $0.size, tooOpen: $0.isTooOpen)
@@ -129,6 +132,8 @@ struct AuditReport: Encodable {
     let keyGenerations: [UInt32]
     let entryCount: Int
     let entrySizes: [SizeCount]
+    let attachmentCount: Int
+    let attachmentSizes: [SizeCount]
     let entryTimes: String
     let files: [File]
     let lastVerifiedBackup: String?
