@@ -23,6 +23,9 @@ public enum ExchangeError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidFrontMatter(file: String, line: Int, detail: String)
     /// A Markdown file has neither a `date:` in its front matter nor a date in its name.
     case noDate(file: String)
+    /// An imported photo starts as a JPEG but is broken or cut short: its metadata cannot be
+    /// removed (`--keep-metadata` imports it as it is). `file` names it (in its zip, if any).
+    case malformedJPEG(file: String)
     /// Nothing to read: a directory without `*.md` files, or a .zip without a .json file.
     case noInput(path: String, detail: String)
     /// An export never overwrites a file.
@@ -47,6 +50,8 @@ public enum ExchangeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidFrontMatter(let file, let line, let detail): return "\(file): line \(line): \(detail)"
         case .noDate(let file):
             return "\(file): no date (give 'date:' in the front matter or start the file name with YYYY-MM-DD)"
+        case .malformedJPEG(let file):
+            return "\(file): starts as a JPEG but is broken or cut short, so its metadata cannot be removed"
         case .noInput(let path, let detail): return "\(path): \(detail)"
         case .outputExists(let path): return "\(path) already exists; an export never overwrites a file"
         case .writeFailed(let path, let detail): return "\(path): cannot be written (\(detail))"

@@ -297,6 +297,33 @@ final class ExchangeAttachmentTests: ExchangeTestCase {
         XCTAssertEqual(imported.attachments, 1, "the image is linked as one; the other file is a link")
     }
 
+    /// An imported phone photo loses what follows its image too; one cut short is refused by
+    /// name, with nothing imported, unless its metadata is kept.
+    func testImportedJPEGsLoseTheirTrailerAndACutOneIsRefusedByName() throws {
+        let mpf = try JPEGMetadataStripperTests.resource("mpf.jpg")
+        try fixture("phone-notes/img/two.jpg", bytes: mpf)
+        try fixture("phone-notes/2024-05-01.md", "Two\n\n![](img/two.jpg)\n")
+        let vault = try makeVault(.files, name: "phone")
+        let outcome = try vault.importEntries(
+            items: try Importer.read(.markdown, from: [path("phone-notes")], attachments: true).items(
+                ImportAttachmentOpener()))
+        let entry = try vault.entry(try XCTUnwrap(outcome.imported.first))
+        XCTAssertEqual(
+            try read(vault, entry.attachments[0]), try JPEGMetadataStripperTests.resource("mpf.stripped.jpg"))
+
+        let cut = try fixture("cut-notes/img/cut.jpg", bytes: Array(mpf.prefix(500)))
+        try fixture("cut-notes/2024-05-02.md", "Cut\n\n![](img/cut.jpg)\n")
+        let refusing = try makeVault(.sqlite, name: "cut")
+        let batch = try Importer.read(.markdown, from: [path("cut-notes")], attachments: true)
+        XCTAssertThrowsError(try refusing.importEntries(items: batch.items(ImportAttachmentOpener()))) {
+            XCTAssertEqual($0 as? ExchangeError, .malformedJPEG(file: cut.path))
+        }
+        XCTAssertEqual(try refusing.list(), [])
+        XCTAssertEqual(try refusing.unreferencedAttachments(), [])
+        let kept = try refusing.importEntries(items: batch.items(ImportAttachmentOpener(keepMetadata: true)))
+        XCTAssertEqual(kept.attachments, 1)
+    }
+
     func testHTMLShowsImagesInlineAndAllowsNothingElse() throws {
         let (vault, _, _) = try vaultWithAttachments(.sqlite, name: "html")
         let url = path("page.html")

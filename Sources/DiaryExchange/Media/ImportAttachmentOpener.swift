@@ -40,8 +40,14 @@ public final class ImportAttachmentOpener {
         if type == "image/jpeg" && !keepMetadata {
             var stripper = JPEGStrippingReader(source: read)
             var counted = false
+            let place = Self.place(attachment.location)
             read = { [self] buffer in
-                let n = try stripper.read(&buffer)
+                let n: Int
+                do {
+                    n = try stripper.read(&buffer)
+                } catch is JPEGMetadataError {
+                    throw ExchangeError.malformedJPEG(file: place)
+                }
                 if n == 0, !counted, let report = stripper.report, !report.removed.isEmpty {
                     counted = true
                     photosStripped += 1
@@ -51,6 +57,14 @@ public final class ImportAttachmentOpener {
             }
         }
         return AttachmentInput(name: attachment.name, mediaType: type, added: attachment.added, read: read)
+    }
+
+    /// Where an attachment is, as an error names it: its path, or its zip and the member.
+    private static func place(_ location: ImportAttachment.Location) -> String {
+        switch location {
+        case .file(let url): return url.path
+        case .zipMember(let archive, let path): return "\(archive.path) (\(path))"
+        }
     }
 
     /// What opens the file from its start (each call a fresh reader).

@@ -166,6 +166,12 @@ struct ErrorReport: Equatable {
             self.init(
                 message: message, hint: "this export was written by a newer diary; upgrade diary",
                 code: .inputRefused)
+        case .malformedJPEG:
+            self.init(
+                message: message,
+                hint:
+                    "nothing was imported; to import the photo exactly as it is, metadata included, add --keep-metadata",
+                code: .inputRefused)
         case .tooLarge, .invalidUTF8, .malformedArchive, .malformedJSON, .invalidEntry, .invalidFrontMatter, .noDate,
             .noInput:
             self.init(message: message, hint: nothing, code: .inputRefused)
