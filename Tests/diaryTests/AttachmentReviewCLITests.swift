@@ -100,6 +100,13 @@ final class AttachmentReviewCLITests: XCTestCase {
         XCTAssertEqual(try box.ok(["extract", id, "ok.bin", "-o", "-", "--yes"]).stdout, "odd content")
         let badName = try shell(attach + " --name \"$(printf '\\377.bin')\"", [id, box.root.path])
         XCTAssertEqual(badName.status, 64, badName.stderr)
+        // An output path that is not UTF-8 is refused rather than written under another name.
+        let before = try FileManager.default.contentsOfDirectory(atPath: box.root.path).sorted()
+        let badOutput = try shell(
+            "\"$0\" extract \"$1\" ok.bin -o \"$2/$(printf 'y\\377.bin')\" --yes", [id, box.root.path])
+        XCTAssertEqual(badOutput.status, 64, badOutput.stderr)
+        XCTAssertTrue(badOutput.stderr.contains("the output path is not UTF-8"), badOutput.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: box.root.path).sorted(), before)
     }
 
     func testADamagedEntryDoesNotHideTheOthersFromTheListing() throws {

@@ -54,8 +54,15 @@ struct Extract: ParsableCommand {
     @Flag(help: "Do not ask: consent to writing plaintext.")
     var yes = false
 
-    @Flag(help: "Replace PATH if it exists.")
+    @Flag(help: "Replace PATH if it exists (only a regular file).")
     var force = false
+
+    func validate() throws {
+        // Swift decodes the argument replacing what is not UTF-8: that would be another file.
+        if String(validating: RawArguments.bytes(of: output), as: UTF8.self) == nil {
+            throw ValidationError("the output path is not UTF-8; give one that is (rename the file afterwards)")
+        }
+    }
 
     func run() throws {
         let toStdout = output == "-"
