@@ -77,7 +77,7 @@ final class VaultAttachmentTests: VaultTestCase {
         let entry = try vault.attach([input([1, 2, 3], name: "note.txt")], to: try vault.add(text: "x").id)
         XCTAssertThrowsError(try vault.attach([input([4], name: "other"), input([5], name: "NOTE.TXT")], to: entry.id))
         {
-            XCTAssertEqual($0 as? VaultError, .duplicateAttachment("NOTE.TXT"))
+            XCTAssertEqual($0 as? VaultError, .duplicateAttachment("note.txt"), "the name the entry has")
         }
         XCTAssertThrowsError(try vault.attach([input([], name: "empty")], to: entry.id))
         XCTAssertThrowsError(try vault.attach([input([1], name: "a/b")], to: entry.id)) {

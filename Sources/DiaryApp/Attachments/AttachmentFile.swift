@@ -12,7 +12,7 @@ public enum AttachmentFileError: Error, Equatable, Sendable {
     case notRegularFile(path: String, kind: FileKind)
     /// The file grew, shrank or was rewritten while it was read: what was read is not one file.
     case changedWhileRead(path: String)
-    /// A file of no bytes.
+    /// A file whose size is 0 (empty, or a `/proc` or other special file that reports 0).
     case empty(path: String)
     /// A file larger than `AttachmentLimits.maximumLength`.
     case tooLarge(path: String, limit: UInt64)
@@ -21,19 +21,25 @@ public enum AttachmentFileError: Error, Equatable, Sendable {
     case malformedJPEG(path: String)
     /// The name (the file's base name, or `--name`) cannot name an attachment.
     case invalidName(name: String, path: String)
+    /// The file's base name is not UTF-8, and no name was given for it.
+    case nameNotUTF8(path: String)
     /// `extract` to a path that exists, without `--force`.
     case exists(path: String)
+    /// `extract --force` onto something other than a regular file (a device, a FIFO, a link):
+    /// replacing it would change what the path is, or write where it leads.
+    case notReplaceable(path: String, kind: FileKind)
     /// `extract`: the file could not be written (`errno`).
     case unwritable(path: String, errno: Int32)
 }
 
 /// What a path that is not a regular file holds.
 public enum FileKind: String, Sendable {
-    case directory, fifo, socket, device, other
+    case directory, fifo, socket, device, symbolicLink, other
 
     init(mode: mode_t) {
         switch mode & S_IFMT {
         case S_IFDIR: self = .directory
+        case S_IFLNK: self = .symbolicLink
         case S_IFIFO: self = .fifo
         case S_IFSOCK: self = .socket
         case S_IFCHR, S_IFBLK: self = .device
@@ -65,11 +71,20 @@ public final class AttachmentFile {
 
     /// Opens `path` for reading; throws `AttachmentFileError` for a missing or unreadable
     /// path, anything but a regular file, an empty file and one past the size limit.
-    public init(path: String) throws {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    public convenience init(path: String) throws {
+        try self.init(pathBytes: Array(path.utf8), path: path)
+    }
+
+    /// Opens the file whose path is `bytes` exactly as given (a name that is not UTF-8 too);
+    /// `path` names it in errors.
+    public init(pathBytes bytes: [UInt8], path: String) throws {
+        let fd = (bytes + [0]).withUnsafeBufferPointer { raw in
+            raw.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        }
         guard fd >= 0 else {
             let code = errno
-            if code == ENOENT || code == ENOTDIR { throw AttachmentFileError.missing(path: path) }
+            // ENOTDIR is not "missing": `file.jpg/` names a file as if it were a directory.
+            if code == ENOENT { throw AttachmentFileError.missing(path: path) }
             throw AttachmentFileError.unreadable(path: path, errno: code)
         }
         var st = stat()

@@ -3,17 +3,36 @@ import DiaryVault
 import Foundation
 
 /// A file the user named to attach, and the name it gets (its base name unless given).
+///
+/// The path is kept as the bytes the user gave (`pathBytes`): a file name need not be UTF-8,
+/// and a `String` would have replaced what is not by U+FFFD, naming another file.
 public struct FileToAttach: Equatable, Sendable {
+    /// The path as shown in messages.
     public var path: String
+    /// The path as opened.
+    public var pathBytes: [UInt8]
     public var name: String?
 
     public init(path: String, name: String? = nil) {
-        self.path = path
+        self.init(pathBytes: Array(path.utf8), name: name)
+    }
+
+    public init(pathBytes: [UInt8], name: String? = nil) {
+        self.pathBytes = pathBytes
+        path = String(decoding: pathBytes, as: UTF8.self)
         self.name = name
     }
 
-    /// The attachment's name: the one given, else the path's last component.
-    public var attachmentName: String { name ?? URL(fileURLWithPath: path).lastPathComponent }
+    /// The attachment's name: the one given, else the path's last component; throws
+    /// `AttachmentFileError.nameNotUTF8` when that is not UTF-8.
+    public func attachmentName() throws -> String {
+        if let name { return name }
+        let last = pathBytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? []
+        guard let decoded = String(validating: last, as: UTF8.self) else {
+            throw AttachmentFileError.nameNotUTF8(path: path)
+        }
+        return decoded
+    }
 }
 
 /// How files are attached: `keepMetadata` stores a JPEG byte for byte (else its EXIF, XMP,
@@ -56,14 +75,16 @@ public final class PreparedAttachments {
     /// files of one name.
     public init(_ files: [FileToAttach], options: AttachOptions) throws {
         var names = Set<String>()
+        var named: [String: String] = [:]
         for file in files {
-            let name = file.attachmentName
+            let name = try file.attachmentName()
             guard AttachmentName.isValid(name) else {
                 throw AttachmentFileError.invalidName(name: name, path: file.path)
             }
-            guard names.insert(AttachmentName.key(name)).inserted else {
-                throw VaultError.duplicateAttachment(name)
-            }
+            // The name given first: the one the entry would have had.
+            let key = AttachmentName.key(name)
+            if let first = named[key] { throw VaultError.duplicateAttachment(first) }
+            named[key] = name
         }
         let readers = try files.map { try AttachmentReader(file: $0, keepMetadata: options.keepMetadata) }
         self.readers = readers
@@ -89,8 +110,8 @@ final class AttachmentReader {
     var strippedReport: JPEGMetadataReport? { stripper?.report }
 
     init(file source: FileToAttach, keepMetadata: Bool) throws {
-        file = try AttachmentFile(path: source.path)
-        name = source.attachmentName
+        file = try AttachmentFile(pathBytes: source.pathBytes, path: source.path)
+        name = try source.attachmentName()
         prefix = try Self.readPrefix(of: file)
         mediaType = MediaType.sniff(prefix: prefix, fileName: name)
         if !keepMetadata && mediaType == "image/jpeg" {

@@ -271,9 +271,13 @@ extension Vault {
     /// `existing` followed by `added`, refusing a name twice (up to letter case) or more
     /// attachments than an entry holds.
     static func merged(_ existing: [AttachmentRecord], _ added: [AttachmentRecord]) throws -> [AttachmentRecord] {
-        var names = Set(existing.map { AttachmentName.key($0.name) })
-        for record in added where !names.insert(AttachmentName.key(record.name)).inserted {
-            throw VaultError.duplicateAttachment(record.name)
+        // By key, the name as the entry has it: the error names the attachment already there.
+        var names: [String: String] = [:]
+        for record in existing { names[AttachmentName.key(record.name)] = record.name }
+        for record in added {
+            let key = AttachmentName.key(record.name)
+            if let there = names[key] { throw VaultError.duplicateAttachment(there) }
+            names[key] = record.name
         }
         let all = existing + added
         guard all.count <= AttachmentLimits.maximumPerEntry else {

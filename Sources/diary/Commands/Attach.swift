@@ -18,7 +18,8 @@ struct Attach: ParsableCommand {
 
             Only regular files are attached: a directory, a FIFO, a socket or a device is \
             refused, so is a missing, unreadable or empty file, one larger than 4 GiB, and a \
-            file that changes while it is read. An entry holds at most 255 attachments.
+            file that changes while it is read (status 67). An entry holds at most 255 \
+            attachments. A file whose name is not UTF-8 needs --name.
 
             PHOTO METADATA: a JPEG's EXIF (camera, time, GPS position, thumbnail), XMP, IPTC \
             and comments are removed before sealing, without re-encoding the image, and so is \
@@ -52,12 +53,17 @@ struct Attach: ParsableCommand {
     func validate() throws {
         if files.isEmpty { throw ValidationError("give the files to attach") }
         if name != nil && files.count != 1 { throw ValidationError("--name names one file; give one file with it") }
+        if let name, String(validating: RawArguments.bytes(of: name), as: UTF8.self) == nil {
+            throw ValidationError("the --name given is not UTF-8; an attachment's name must be")
+        }
     }
 
     func run() throws {
         let vault = try global.session().openVault()
         let entryID = try vault.resolve(id.lowercased())
-        let prepared = try PreparedAttachments(files.map { FileToAttach(path: $0, name: name) }, options: flags.options)
+        let paths = RawArguments.bytes(of: files)
+        let prepared = try PreparedAttachments(
+            paths.map { FileToAttach(pathBytes: $0, name: name) }, options: flags.options)
         let entry = try vault.attach(prepared.inputs, to: entryID)
         AttachFlags.report(prepared)
         let count = files.count == 1 ? "1 file" : "\(files.count) files"

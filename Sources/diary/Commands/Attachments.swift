@@ -17,6 +17,9 @@ struct Attachments: ParsableCommand {
             --json prints an array of objects with the keys entry (the full id), name, type, \
             size (bytes) and added (ISO 8601).
 
+            Without an id, an entry that is damaged is named on stderr and the others are \
+            listed; the status is then 65 (`diary verify` lists all damage).
+
             EXAMPLE
               diary attachments 1b4e
               diary attachments --json | jq -r '.[].name'
@@ -33,10 +36,18 @@ struct Attachments: ParsableCommand {
     func run() throws {
         let session = global.session()
         try session.openVault()
-        let entries: [Entry] = try session.read { vault in
-            if let id { return [try vault.entry(try vault.resolve(id.lowercased()))] }
-            return try vault.list(EntryFilter()).filter { !$0.attachments.isEmpty }.map { try vault.entry($0.id) }
+        let (entries, damaged): ([Entry], [UUID]) = try session.read { vault in
+            if let id { return ([try vault.entry(try vault.resolve(id.lowercased()))], []) }
+            return try AttachmentListing.entries(of: vault)
         }
+        try printListing(entries)
+        for id in damaged {
+            Output.warning("entry \(EntryFormat.fullID(id)) is damaged and was not listed; run `diary verify`")
+        }
+        if !damaged.isEmpty { throw SilentExit(code: .damaged) }
+    }
+
+    private func printListing(_ entries: [Entry]) throws {
         if json {
             let listed = entries.flatMap { entry in entry.attachments.map { AttachmentLines.Listed($0, of: entry.id) } }
             Output.data(try EntryFormat.json(listed))

@@ -18,10 +18,18 @@ struct Extract: ParsableCommand {
             Nothing is at PATH unless the whole attachment authenticated: it is written to a \
             temporary file beside PATH (mode 0600) and renamed into place only at the end. An \
             attachment that fails a check is reported as damaged (status 65) and nothing is \
-            written. An existing PATH is refused (status 73) unless --force replaces it.
+            written. An existing PATH is refused (status 73) unless --force replaces it; \
+            --force replaces only a regular file (a device, a FIFO, a socket, a directory or a \
+            symbolic link is refused, status 73).
+
+            If diary is interrupted (Ctrl-C, SIGTERM, SIGHUP, a file size limit), the \
+            temporary file is removed. A diary killed with SIGKILL cannot remove it: the next \
+            `diary extract` into that directory does.
 
             -o - writes to stdout: the attachment is read and checked once before any byte is \
-            written, then read again as it is written.
+            written, then read again as it is written. Should that second reading fail a \
+            check (the vault changed in between), what was written is incomplete and must not \
+            be trusted: stderr says so and the status is 65.
 
             To look at an attachment without leaving it on disk, use `diary open`.
 
@@ -46,8 +54,15 @@ struct Extract: ParsableCommand {
     @Flag(help: "Do not ask: consent to writing plaintext.")
     var yes = false
 
-    @Flag(help: "Replace PATH if it exists.")
+    @Flag(help: "Replace PATH if it exists (only a regular file).")
     var force = false
+
+    func validate() throws {
+        // Swift decodes the argument replacing what is not UTF-8: that would be another file.
+        if String(validating: RawArguments.bytes(of: output), as: UTF8.self) == nil {
+            throw ValidationError("the output path is not UTF-8; give one that is (rename the file afterwards)")
+        }
+    }
 
     func run() throws {
         let toStdout = output == "-"
@@ -66,17 +81,47 @@ struct Extract: ParsableCommand {
         _ = try? PendingAttachment.fetchIfNeeded(record, of: vault, stateDirectory: session.stateDirectory)
         do {
             if toStdout {
-                try vault.readAttachment(record) { _ in }
-                try vault.readAttachment(record) { try Self.writeAll($0, to: STDOUT_FILENO) }
+                try Self.stream(record, of: vault, entry: entryID) { try Self.writeAll($0, to: STDOUT_FILENO) }
             } else {
-                try AttachmentExtraction.extract(record, of: vault, to: output, force: force)
+                for left in AttachmentExtraction.removeAbandoned(beside: output, isRunning: InterruptedEdits.isRunning)
+                {
+                    Output.note("removed \(left), left by an extract that was killed")
+                }
+                SignalCleanup.install()
+                try AttachmentExtraction.extract(
+                    record, of: vault, to: output, force: force, owner: Self.owner(),
+                    tracking: SignalCleanup.rememberPartialFile)
             }
         } catch let error as AttachmentFileError {
+            throw error
+        } catch let error as AttachmentReadFailure {
             throw error
         } catch {
             throw AttachmentReadFailure(name: record.name, entry: entryID, underlying: error)
         }
         if !toStdout { Output.note("extracted \(record.name) to \(output)") }
+    }
+
+    /// This process, as the temporary file's name records it: pid and start time.
+    static func owner() -> String {
+        let pid = getpid()
+        return "\(pid)-\(InterruptedEdits.processStart(pid) ?? 0)"
+    }
+
+    /// Checks the whole attachment, then reads it again handing it to `write`. A failure in
+    /// the second reading comes after bytes were written: it is reported as output that must
+    /// not be trusted (`AttachmentReadFailure.outputIncomplete`).
+    static func stream(
+        _ record: AttachmentRecord, of vault: Vault, entry: UUID, write: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        try vault.readAttachment(record) { _ in }
+        do {
+            try vault.readAttachment(record, to: write)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw AttachmentReadFailure(name: record.name, entry: entry, underlying: error, outputIncomplete: true)
+        }
     }
 
     static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws {

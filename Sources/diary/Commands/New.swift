@@ -44,7 +44,8 @@ struct New: ParsableCommand {
             If the text cannot be stored (a full disk, or any other reason), diary exits with \
             an error status, keeps the text in memory with its date, tags and star, and says \
             where: `diary recover` stores it once the cause is fixed. So is text from the \
-            editor, from stdin and from the arguments.
+            editor, from stdin and from the arguments (except when an attached file is \
+            refused: see ATTACHMENTS).
 
             TEMPLATES: --template NAME always opens the editor on the template's text with its \
             placeholders filled in ({date}, {time} and {weekday} are the entry's date; {prompt} \
@@ -55,7 +56,9 @@ struct New: ParsableCommand {
 
             ATTACHMENTS: --attach FILE (repeatable) adds files to the new entry, sealed with it \
             in one change: if a file is refused (missing, a directory or FIFO, changed while \
-            read, a broken JPEG), nothing is stored, the entry neither. A JPEG's photo metadata \
+            read, a broken JPEG), nothing is stored, the entry neither, and text given as \
+            arguments or on stdin is not kept for `diary recover` (run the command again); \
+            text written in the editor is kept. A JPEG's photo metadata \
             (EXIF with its GPS position, XMP, IPTC, comments) is removed unless \
             --keep-metadata; --no-dedup stores each file on its own (see `diary attach --help`).
 
@@ -119,6 +122,10 @@ struct New: ParsableCommand {
         if templateOption != nil, !words.isEmpty {
             throw ValidationError("--template opens the editor; give no text with it")
         }
+        if attachments.isEmpty && (attachFlags.keepMetadata || attachFlags.noDedup) {
+            let flag = attachFlags.keepMetadata ? "--keep-metadata" : "--no-dedup"
+            throw ValidationError("\(flag) applies to the files of --attach; give --attach FILE with it")
+        }
     }
 
     func run() throws {
@@ -129,7 +136,9 @@ struct New: ParsableCommand {
         // user writes anything.
         let files =
             attachments.isEmpty
-            ? nil : try PreparedAttachments(attachments.map { FileToAttach(path: $0) }, options: attachFlags.options)
+            ? nil
+            : try PreparedAttachments(
+                RawArguments.bytes(of: attachments).map { FileToAttach(pathBytes: $0) }, options: attachFlags.options)
         let entry: Entry
         // The config's template only where the editor would open on an empty text anyway: text
         // given or piped in is stored as it is.
@@ -184,9 +193,15 @@ struct New: ParsableCommand {
     /// Stores text given on stdin or as arguments; when that fails (a full disk, any reason),
     /// keeps it in memory for `diary recover` as an editor's text is kept (`TextKept`). Piped
     /// text exists nowhere else.
+    ///
+    /// Not when an attached file was refused: the command is run again once the file is
+    /// fixed, with the same arguments or input, and a kept text would only warn on every
+    /// command until discarded.
     private func storeOrKeep(_ body: String, in vault: Vault, attaching files: PreparedAttachments?) throws -> Entry {
         do {
             return try store(body, in: vault, attaching: files)
+        } catch let refused where Self.isFileRefusal(refused) {
+            throw refused
         } catch {
             let intent = EditIntent.newEntry(
                 date: date?.start ?? Date(), dateIsDay: date?.isDay ?? false, tags: tags, starred: star)
@@ -201,6 +216,14 @@ struct New: ParsableCommand {
                         + (ErrorReport(notKept)?.message ?? "\(notKept)"))
                 throw error
             }
+        }
+    }
+
+    /// An attached file refused while it was read (changed, broken JPEG, empty, too large).
+    static func isFileRefusal(_ error: Error) -> Bool {
+        switch error {
+        case is AttachmentFileError, AttachmentError.empty, AttachmentError.tooLarge: return true
+        default: return false
         }
     }
 

@@ -9,6 +9,8 @@ struct AttachmentReadFailure: Error {
     let name: String
     let entry: UUID
     let underlying: Error
+    /// Failed after part of it was written (`extract -o -`'s second reading).
+    var outputIncomplete = false
 }
 
 /// `open`'s viewer exited with a failure status or was killed (the copy was wiped).
@@ -41,9 +43,11 @@ enum AttachmentWording {
         case .changedWhileRead(let path):
             return ErrorReport(
                 message: "\(path) changed while it was read; nothing was stored",
-                hint: "attach it again once nothing writes to it", code: .failure)
+                hint: "attach it again once nothing writes to it", code: .inputRefused)
         case .empty(let path):
-            return ErrorReport(message: "\(path) is empty; nothing was stored", hint: nil, code: .inputRefused)
+            return ErrorReport(
+                message: "\(path) reports a size of 0 (an empty file, or a /proc or special file); nothing was stored",
+                hint: nil, code: .inputRefused)
         case .tooLarge(let path, let limit):
             return ErrorReport(
                 message: "\(path) is larger than \(limit >> 30) GiB, the limit of an attachment; nothing was stored",
@@ -58,6 +62,15 @@ enum AttachmentWording {
                 message:
                     "'\(name)' cannot name an attachment (1 to 255 bytes, no '/', no control character, no space at either end)",
                 hint: "give another name with --name", code: .inputRefused)
+        case .nameNotUTF8(let path):
+            return ErrorReport(
+                message: "the name of \(path) is not UTF-8, so it cannot name an attachment; nothing was stored",
+                hint: "give it a name with --name (diary attach), or rename the file", code: .inputRefused)
+        case .notReplaceable(let path, let kind):
+            return ErrorReport(
+                message:
+                    "\(path) is \(words(kind)), not a regular file; --force replaces only a regular file; nothing was written",
+                hint: "choose another path", code: .alreadyExists)
         case .exists(let path):
             return ErrorReport(
                 message: "\(path) exists; nothing was written", hint: "choose a new path, or add --force to replace it",
@@ -84,15 +97,23 @@ enum AttachmentWording {
 
     static func report(_ failure: AttachmentReadFailure) -> ErrorReport? {
         let subject = "attachment \(failure.name) of entry \(EntryFormat.shortID(failure.entry))"
+        let outcome =
+            failure.outputIncomplete
+            ? "what was written to stdout is incomplete and must not be trusted" : "nothing was written"
         switch failure.underlying {
         case AttachmentError.damaged(_, let reason):
             return ErrorReport(
-                message: "\(subject) is damaged (\(words(reason))); nothing was written",
+                message: "\(subject) is damaged (\(words(reason))); \(outcome)",
                 hint: "run `diary verify` to list all damage", code: .damaged)
         case VaultError.attachmentMissing:
             return ErrorReport(
-                message: "\(subject) is not in the vault; nothing was written",
+                message: "\(subject) is not in the vault; \(outcome)",
                 hint: "if the vault syncs, `diary sync` fetches it; else `diary verify`", code: .damaged)
+        case _ where failure.outputIncomplete:
+            let cause = ErrorReport(failure.underlying)?.message ?? "\(failure.underlying)"
+            return ErrorReport(
+                message: "\(subject) could not be read to its end (\(cause)); \(outcome)",
+                hint: nil, code: .damaged)
         default:
             return ErrorReport(failure.underlying)
         }
@@ -119,6 +140,7 @@ enum AttachmentWording {
         case .fifo: return "a FIFO (named pipe)"
         case .socket: return "a socket"
         case .device: return "a device"
+        case .symbolicLink: return "a symbolic link"
         case .other: return "a special file"
         }
     }

@@ -8,6 +8,7 @@ import Foundation
 /// nothing. The handler only calls async-signal-safe functions (`tcsetattr`, `kill`, `fstatat`,
 /// `openat`, `fstat`, `write`, `fsync`, `unlinkat`, `rmdir`, `signal`, `raise`), then re-raises
 /// the signal with the default action so the exit status still says "killed by SIGINT".
+/// (`unlink` too, for a partial file outside the memory directory.)
 ///
 /// SIGKILL cannot be caught: what a killed `diary` leaves is found by `InterruptedEdits`.
 ///
@@ -16,7 +17,8 @@ import Foundation
 /// terminal-generated one (`si_code == SI_KERNEL`) is left to the editor. If the editor dies of
 /// it, `Editor` cleans up and fails normally. A SIGINT sent with `kill` still cleans up.
 enum SignalCleanup {
-    /// Installs the handler for SIGINT, SIGTERM, SIGHUP and SIGQUIT. Idempotent.
+    /// Installs the handler for SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGXFSZ (a file size
+    /// limit reached while writing). Idempotent.
     static func install() {
         guard !installed else { return }
         installed = true
@@ -65,11 +67,20 @@ enum SignalCleanup {
         free(directoryPath); directoryPath = nil
     }
 
+    /// Remembers a file being written outside the memory directory (`extract`'s temporary
+    /// file, plaintext on disk) to unlink if interrupted; nil forgets it. Only unlinked: on a
+    /// disk, zeros written over it would not reach the blocks already written.
+    static func rememberPartialFile(_ path: String?) {
+        let old = partialFile
+        partialFile = path.map { strdup($0) }
+        free(old)
+    }
+
     /// Remembers the editor's pid so an interrupted `diary` stops it too.
     static func rememberChild(_ pid: pid_t) { childPID = pid }
     static func forgetChild() { childPID = 0 }
 
-    static let handledSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+    static let handledSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ]
 }
 
 // Written by the main thread before the handler can need them, read only by the handler.
@@ -82,6 +93,7 @@ nonisolated(unsafe) private var otherName: UnsafeMutablePointer<CChar>? = nil
 nonisolated(unsafe) private var directoryFD: Int32 = -1
 nonisolated(unsafe) private var directoryPath: UnsafeMutablePointer<CChar>? = nil
 nonisolated(unsafe) private var childPID: pid_t = 0
+nonisolated(unsafe) private var partialFile: UnsafeMutablePointer<CChar>? = nil
 
 /// Overwrites the regular file `name` in the directory open as `dirfd` with zeros, flushes it,
 /// and unlinks it. Async-signal-safe: no allocation, a fixed stack buffer.
@@ -134,6 +146,7 @@ private func diaryCleanupHandler(_ sig: Int32, _ info: UnsafeMutablePointer<sigi
     }
     if directoryFD >= 0, let name = otherName { unlinkat(directoryFD, name, 0) }
     if let dir = directoryPath { rmdir(dir) }
+    if let path = partialFile { unlink(path) }
     signal(sig, SIG_DFL)
     raise(sig)
 }

@@ -62,7 +62,7 @@ final class AttachmentIntakeTests: VaultTestCase {
         XCTAssertThrowsError(
             try PreparedAttachments([FileToAttach(path: good), FileToAttach(path: other)], options: .init())
         ) {
-            XCTAssertEqual($0 as? VaultError, .duplicateAttachment("GOOD.TXT"))
+            XCTAssertEqual($0 as? VaultError, .duplicateAttachment("good.txt"), "the name given first")
         }
         let named = try PreparedAttachments([FileToAttach(path: "\(good)", name: "note.md")], options: .init())
         XCTAssertEqual(named.inputs.map(\.name), ["note.md"])
