@@ -123,4 +123,24 @@ final class SyncAttachmentRepairTests: VaultTestCase {
         }
         XCTAssertNil(try desktop.storedAttachmentLength(record.objectID))
     }
+
+    /// A copy removed from the remote is uploaded again by a machine that holds the object at
+    /// its next sync (else the others would wait for it forever), and the others fetch it.
+    func testACopyRemovedFromTheRemoteIsUploadedAgainByAMachineThatHoldsIt() throws {
+        machines = SyncTestMachines(self)
+        try machines.start("laptop", store: .files)
+        try machines.join("desktop", invitedBy: "laptop", store: .sqlite)
+        let content = bytes(50_000, seed: 3)
+        let record = try laptop.add(text: "r", attachments: [input(content, name: "r.bin")]).attachments[0]
+        XCTAssertEqual(try machines.sync("laptop").attachmentsUploaded, 1)
+        XCTAssertEqual(try machines.sync("laptop").attachmentsUploaded, 0, "a copy is there")
+        let shown = RemoteLayout.attachmentPath(machine: try machines.main("laptop").machine, object: record.objectID)
+        try FileManager.default.removeItem(at: machines.remoteRoot.appendingPathComponent(shown))
+        XCTAssertEqual(try machines.sync("desktop").attachmentsPending, 1)
+
+        XCTAssertEqual(try machines.sync("laptop").attachmentsUploaded, 1)
+        XCTAssertEqual(try machines.sync("desktop").attachmentsFetched, 1)
+        XCTAssertEqual(try plaintext(desktop, record), content)
+        XCTAssertEqual(try machines.sync("desktop").attachmentsUploaded, 0, "the laptop's copy is there")
+    }
 }

@@ -12,26 +12,47 @@ extension Vault {
     /// and holds it, in object id order. Reads every index page.
     package func attachmentsMissingFromStore() throws -> [AttachmentRecord] {
         try storeCall {
-            try sealedIndex.ensureAllPages()
-            var wanted: [UUID: (entry: UUID, length: UInt64)] = [:]
-            for row in sealedIndex.index.allRows() {
-                for summary in row.summary.attachments where wanted[summary.objectID] == nil {
-                    wanted[summary.objectID] = (row.summary.id, summary.length)
-                }
-            }
+            var wanted = try referencedAttachments()
             guard !wanted.isEmpty else { return [] }
             for stored in try backend.attachmentIDs() {
                 if let length = wanted[stored]?.length, try holdsWhole(stored, length: length) { wanted[stored] = nil }
             }
-            var records: [AttachmentRecord] = []
-            for (object, (entry, _)) in wanted.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
-                guard let sealed = try backend.readEntry(entry), let opened = try? openEntry(sealed, id: entry),
-                    let record = opened.attachments.first(where: { $0.objectID == object })
-                else { continue }
-                records.append(record)
-            }
-            return records
+            return try records(of: wanted)
         }
+    }
+
+    /// The records of the objects that index rows reference, the store holds whole, and
+    /// `keep` (given an object id and its plaintext length) keeps; as above. An entry is opened
+    /// only for an object kept.
+    package func heldAttachments(where keep: (UUID, UInt64) -> Bool) throws -> [AttachmentRecord] {
+        try storeCall {
+            var wanted = try referencedAttachments().filter { keep($0.key, $0.value.length) }
+            for (object, (_, length)) in wanted where try !holdsWhole(object, length: length) { wanted[object] = nil }
+            return try records(of: wanted)
+        }
+    }
+
+    /// Each object index rows reference, with the first entry that references it and its length.
+    private func referencedAttachments() throws -> [UUID: (entry: UUID, length: UInt64)] {
+        try sealedIndex.ensureAllPages()
+        var wanted: [UUID: (entry: UUID, length: UInt64)] = [:]
+        for row in sealedIndex.index.allRows() {
+            for summary in row.summary.attachments where wanted[summary.objectID] == nil {
+                wanted[summary.objectID] = (row.summary.id, summary.length)
+            }
+        }
+        return wanted
+    }
+
+    private func records(of wanted: [UUID: (entry: UUID, length: UInt64)]) throws -> [AttachmentRecord] {
+        var records: [AttachmentRecord] = []
+        for (object, (entry, _)) in wanted.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
+            guard let sealed = try backend.readEntry(entry), let opened = try? openEntry(sealed, id: entry),
+                let record = opened.attachments.first(where: { $0.objectID == object })
+            else { continue }
+            records.append(record)
+        }
+        return records
     }
 
     /// Whether the store holds object `id` at the stored length a plaintext of `length` bytes
