@@ -27,6 +27,11 @@ extension FileStore {
         try DurableFile.syncDirectory(url)
     }
 
+    public func removeLeftovers() throws {
+        // Only the vault directory: every blob, attachments too, is staged there.
+        try withWriteLock { try DurableFile.removeTempFiles(in: directory) }
+    }
+
     public func putAttachment(_ id: UUID, _ write: (_ chunk: ([UInt8]) throws -> Void) throws -> Void) throws {
         try withWriteLock {
             // Staged in the vault directory like every blob: a killed writer's leftover is found

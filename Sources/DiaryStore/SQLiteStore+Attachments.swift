@@ -13,6 +13,12 @@ extension SQLiteStore {
     /// change that follows. If `write` throws, the batch in flight is rolled back and the rows
     /// of earlier batches are deleted; a crash leaves them as an unreferenced object, which
     /// the vault reports and removes.
+    /// Temporary files a killed `create` or `backup` left, as `apply` removes them. (Rows a
+    /// killed `putAttachment` committed are an object cut short: the vault fetches it again.)
+    public func removeLeftovers() throws {
+        try withWriteLock { try DurableFile.removeTempFiles(in: directory) }
+    }
+
     public func putAttachment(_ id: UUID, _ write: (_ chunk: ([UInt8]) throws -> Void) throws -> Void) throws {
         let key = SQLiteSchema.key(id)
         let path = directory.appendingPathComponent(Self.databaseName).path

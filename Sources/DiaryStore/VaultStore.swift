@@ -132,6 +132,11 @@ public protocol VaultStore: AnyObject, StoreReader {
     /// leaves an unreferenced object, which the vault reports and removes.
     func putAttachment(_ id: UUID, _ write: (_ chunk: ([UInt8]) throws -> Void) throws -> Void) throws
 
+    /// Removes what a killed writer left (the files store's `.tmp-*` files: an attachment a
+    /// killed sync was fetching), as the next `apply` would. For a writer that puts objects
+    /// without a change after them; inside `withWriteLock`, never inside `apply(inParts:)`.
+    func removeLeftovers() throws
+
     /// Applies, as one atomic and durable change, the entries `produce` hands to `put` a part
     /// at a time, and then the change it returns. Each entry is named at most once in all of
     /// it (the files store refuses a change naming one twice). If `produce` throws, nothing is

@@ -23,6 +23,27 @@ extension SyncEngine {
         report.attachmentsDamagedHere += damaged
     }
 
+    /// Uploads again the objects entries here reference, the local store holds whole, and no
+    /// machine folder holds at their stored length (a copy removed from the remote): else the
+    /// other machines would wait for them forever, as an object is otherwise uploaded only
+    /// before the record that names it. Costs a listing of `attachments/` and a pass over the
+    /// index rows; an entry is opened only for such an object. A copy there of the right
+    /// length but damaged is not found so (docs/FORMAT.md §12.7).
+    func uploadMissingCopies(into report: inout SyncReport) throws {
+        let onRemote = remoteAttachments.copies()
+        let known = Set(report.attachmentsDamagedHere)
+        let missing = try vault.heldAttachments { object, length in
+            guard !known.contains(object), let expected = AttachmentObject.storedLength(for: length) else {
+                return false
+            }
+            return !(onRemote[object] ?? []).contains { tree.stamp($0)?.size == expected }
+        }
+        guard !missing.isEmpty else { return }
+        let (uploaded, damaged) = try remoteAttachments.upload(missing)
+        report.attachmentsUploaded += uploaded
+        report.attachmentsDamagedHere += damaged
+    }
+
     /// Fetches the pending objects (unless `fetchesAttachments` is off), and counts those
     /// still pending.
     func fetchPendingAttachments(into report: inout SyncReport) throws {

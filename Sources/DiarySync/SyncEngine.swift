@@ -12,7 +12,8 @@ import Foundation
 ///    a member, and checked against what this machine saw: any contradiction stops the sync
 ///    before anything is written;
 /// 4. admit machines that answer this machine's invites, state its own key change, and write
-///    its changes as its next record, under the key in force;
+///    its changes as its next record, under the key in force (the attachment objects they
+///    name uploaded first, and any object held here whose copy the remote lost);
 /// 5. make the local vault show every entry's preferred head (`LocalDiff`);
 /// 6. save the state, then push (git); if another machine pushed first, fetch and repeat 2–5;
 /// 7. fetch the attachment objects entries here reference and the local store lacks.
@@ -97,6 +98,7 @@ public final class SyncEngine {
                 var touched = read.touched
                 if main.isMember { try chain.admit(read.joins, main: &main, ring: &ring, report: &report) }
                 if attempt == 1 { touched.formUnion(try publishOwn(local, into: &report)) }
+                if attempt == 1, main.isMember { try uploadMissingCopies(into: &report) }
                 try SyncFaults.point("sync.published")
                 try diff.apply(touched, main: &main, report: &report, progress: progress)
                 try diff.saveState(main: &main)

@@ -28,7 +28,8 @@ public enum RemoteFinding: Equatable, Sendable {
     case recordRemoved(machine: String, seq: UInt64, readUpTo: UInt64)
     /// A record this machine read has other bytes now.
     case recordReplaced(machine: String, seq: UInt64)
-    /// A link or a special file (`kind`) in the remote, where only plain files and folders are.
+    /// A link or a special file (`kind`) in the remote, where only plain files and folders are,
+    /// or a folder inside a machine's attachment folder, where only object files are.
     case notAPlainFile(path: String, kind: RemoteEntryKind)
     /// A new record is not a regular file, or is too large.
     case recordUnreadable(path: String)

@@ -6,15 +6,15 @@ import Foundation
 /// `sync --no-attachments` or while a synced folder still delivers it) is fetched from the
 /// remote before `open` or `extract` reads it.
 public enum PendingAttachment {
-    /// Fetches `record`'s object into the local store when the store lacks it and `vault`
-    /// syncs on this machine, from the remote as the last sync left it (`SyncEngine
-    /// .fetchAttachments`). Returns what the fetch did, or nil when there was nothing to do
-    /// (the object is stored, or the vault does not sync here).
+    /// Fetches `record`'s object into the local store when the store lacks it (or holds it cut
+    /// short: a fetch was killed) and `vault` syncs on this machine, from the remote as the
+    /// last sync left it (`SyncEngine.fetchAttachments`). Returns what the fetch did, or nil when there was nothing to do
+    /// (the object is stored whole, or the vault does not sync here).
     @discardableResult
     public static func fetchIfNeeded(_ record: AttachmentRecord, of vault: Vault, stateDirectory: URL) throws
         -> AttachmentFetch?
     {
-        guard try vault.storedAttachmentLength(record.objectID) == nil,
+        guard try !vault.holdsWholeAttachment(record),
             try SyncLifecycle.remote(vaultID: vault.id, vaultDirectory: vault.directory, stateDirectory: stateDirectory)
                 != nil
         else { return nil }

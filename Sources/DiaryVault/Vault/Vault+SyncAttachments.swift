@@ -6,29 +6,70 @@ import Foundation
 /// entries reference that the store lacks, the stored bytes of one to publish, and a way to
 /// store one fetched from a remote that keeps it only when it is the object its record names.
 extension Vault {
-    /// The records of the objects that index rows reference and the store does not hold (not
-    /// fetched yet by sync, or lost): one per object, from the first entry that opens and
-    /// holds it, in object id order. Reads every index page.
+    /// The records of the objects that index rows reference and the store does not hold whole
+    /// (not fetched yet by sync, lost, or cut short: a fetch killed between the SQLite store's
+    /// batches leaves the rows it committed): one per object, from the first entry that opens
+    /// and holds it, in object id order. Reads every index page.
     package func attachmentsMissingFromStore() throws -> [AttachmentRecord] {
         try storeCall {
-            try sealedIndex.ensureAllPages()
-            var wanted: [UUID: UUID] = [:]
-            for row in sealedIndex.index.allRows() {
-                for summary in row.summary.attachments where wanted[summary.objectID] == nil {
-                    wanted[summary.objectID] = row.summary.id
-                }
-            }
+            var wanted = try referencedAttachments()
             guard !wanted.isEmpty else { return [] }
-            for stored in try backend.attachmentIDs() { wanted[stored] = nil }
-            var records: [AttachmentRecord] = []
-            for (object, entry) in wanted.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
-                guard let sealed = try backend.readEntry(entry), let opened = try? openEntry(sealed, id: entry),
-                    let record = opened.attachments.first(where: { $0.objectID == object })
-                else { continue }
-                records.append(record)
+            for stored in try backend.attachmentIDs() {
+                if let length = wanted[stored]?.length, try holdsWhole(stored, length: length) { wanted[stored] = nil }
             }
-            return records
+            return try records(of: wanted)
         }
+    }
+
+    /// The records of the objects that index rows reference, the store holds whole, and
+    /// `keep` (given an object id and its plaintext length) keeps; as above. An entry is opened
+    /// only for an object kept.
+    package func heldAttachments(where keep: (UUID, UInt64) -> Bool) throws -> [AttachmentRecord] {
+        try storeCall {
+            var wanted = try referencedAttachments().filter { keep($0.key, $0.value.length) }
+            for (object, (_, length)) in wanted where try !holdsWhole(object, length: length) { wanted[object] = nil }
+            return try records(of: wanted)
+        }
+    }
+
+    /// Each object index rows reference, with the first entry that references it and its length.
+    private func referencedAttachments() throws -> [UUID: (entry: UUID, length: UInt64)] {
+        try sealedIndex.ensureAllPages()
+        var wanted: [UUID: (entry: UUID, length: UInt64)] = [:]
+        for row in sealedIndex.index.allRows() {
+            for summary in row.summary.attachments where wanted[summary.objectID] == nil {
+                wanted[summary.objectID] = (row.summary.id, summary.length)
+            }
+        }
+        return wanted
+    }
+
+    private func records(of wanted: [UUID: (entry: UUID, length: UInt64)]) throws -> [AttachmentRecord] {
+        var records: [AttachmentRecord] = []
+        for (object, (entry, _)) in wanted.sorted(by: { $0.key.sortKey < $1.key.sortKey }) {
+            guard let sealed = try backend.readEntry(entry), let opened = try? openEntry(sealed, id: entry),
+                let record = opened.attachments.first(where: { $0.objectID == object })
+            else { continue }
+            records.append(record)
+        }
+        return records
+    }
+
+    /// Whether the store holds object `id` at the stored length a plaintext of `length` bytes
+    /// implies. Rows that do not make up one object count as not held: a fetch replaces them.
+    private func holdsWhole(_ id: UUID, length: UInt64) throws -> Bool {
+        guard let expected = AttachmentObject.storedLength(for: length) else { return false }
+        do {
+            return try backend.attachmentLength(id).map { UInt64($0) == expected } ?? false
+        } catch StoreError.corrupt {
+            return false
+        }
+    }
+
+    /// Whether the store holds the object of `record` whole (at the stored length its length
+    /// implies): false for an object a killed fetch left cut short, which a fetch replaces.
+    package func holdsWholeAttachment(_ record: AttachmentRecord) throws -> Bool {
+        try storeCall { try holdsWhole(record.objectID, length: record.length) }
     }
 
     /// The stored length of object `id`, or nil when the store does not hold it.
@@ -47,7 +88,9 @@ extension Vault {
     /// are kept, as the store keeps an object (the prefix, then each stored chunk), only when
     /// they are exactly `StoredLen(L)` bytes hashing to the record's stored hash; otherwise
     /// nothing stays and `AttachmentError.damaged` is thrown. Returns false, reading nothing,
-    /// when the store already holds the object. Under the write lock.
+    /// when the store already holds the object whole; one held cut short is replaced (the
+    /// store's `putAttachment` drops its old rows, or renames over its file). Under the write
+    /// lock, which first removes what a killed writer left (`removeLeftovers`).
     package func storeFetchedAttachment(
         _ record: AttachmentRecord, _ feed: (_ take: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws -> Bool {
@@ -56,7 +99,8 @@ extension Vault {
         }
         return try storeCall {
             try backend.withWriteLock {
-                guard try backend.attachmentLength(record.objectID) == nil else { return false }
+                guard try !holdsWhole(record.objectID, length: record.length) else { return false }
+                try backend.removeLeftovers()
                 try backend.putAttachment(record.objectID) { chunk in
                     let pieces = StoredPieces(length: record.length, expected: expected, objectID: record.objectID)
                     try withoutActuallyEscaping(chunk) { emit in try feed { try pieces.take($0, emit: emit) } }

@@ -77,8 +77,10 @@ struct Extract: ParsableCommand {
         Output.warning("the attachment is NOT encrypted once extracted: \(what) as plaintext to \(destination)")
         try confirmDestructive(
             "extracting plaintext", question: "Write \(what) as plaintext to \(destination)?", yes: yes)
-        // Not fetched by a sync yet (pending): fetched now; if it cannot be, reading says it is missing.
-        _ = try? PendingAttachment.fetchIfNeeded(record, of: vault, stateDirectory: session.stateDirectory)
+        // Not fetched by a sync yet (pending): fetched now; if it cannot be, reading says it is
+        // missing, and names the copies on the remote the fetch refused.
+        let fetch = (try? PendingAttachment.fetchIfNeeded(record, of: vault, stateDirectory: session.stateDirectory))
+        let refused = (fetch ?? nil)?.refused.filter { $0.object == record.objectID } ?? []
         do {
             if toStdout {
                 try Self.stream(record, of: vault, entry: entryID) { try Self.writeAll($0, to: STDOUT_FILENO) }
@@ -97,7 +99,7 @@ struct Extract: ParsableCommand {
         } catch let error as AttachmentReadFailure {
             throw error
         } catch {
-            throw AttachmentReadFailure(name: record.name, entry: entryID, underlying: error)
+            throw AttachmentReadFailure(name: record.name, entry: entryID, underlying: error, refusedCopies: refused)
         }
         if !toStdout { Output.note("extracted \(record.name) to \(output)") }
     }

@@ -55,14 +55,16 @@ struct OpenCommand: ParsableCommand {
             if leave { close(directory.fd) } else { directory.wipe() }
         }
         let file: String
-        // Not fetched by a sync yet (pending): fetched now; if it cannot be, reading says it is missing.
-        _ = try? PendingAttachment.fetchIfNeeded(record, of: vault, stateDirectory: session.stateDirectory)
+        // Not fetched by a sync yet (pending): fetched now; if it cannot be, reading says it is
+        // missing, and names the copies on the remote the fetch refused.
+        let fetch = (try? PendingAttachment.fetchIfNeeded(record, of: vault, stateDirectory: session.stateDirectory))
+        let refused = (fetch ?? nil)?.refused.filter { $0.object == record.objectID } ?? []
         do {
             file = try OpenedCopies.write(record, of: vault, into: directory)
         } catch let error as CLIError {
             throw error
         } catch {
-            throw AttachmentReadFailure(name: record.name, entry: entryID, underlying: error)
+            throw AttachmentReadFailure(name: record.name, entry: entryID, underlying: error, refusedCopies: refused)
         }
         let status = try Editor.run(opener, file: file, what: "the viewer")
         guard status == 0 else { throw ViewerFailed(command: opener, status: status) }

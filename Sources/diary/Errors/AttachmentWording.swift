@@ -1,5 +1,6 @@
 import DiaryApp
 import DiaryExchange
+import DiarySync
 import DiaryVault
 import Foundation
 
@@ -11,6 +12,8 @@ struct AttachmentReadFailure: Error {
     let underlying: Error
     /// Failed after part of it was written (`extract -o -`'s second reading).
     var outputIncomplete = false
+    /// The copies on the sync remote a fetch just refused (why the object is not here).
+    var refusedCopies: [RefusedAttachment] = []
 }
 
 /// `open`'s viewer exited with a failure status or was killed (the copy was wiped).
@@ -105,6 +108,16 @@ enum AttachmentWording {
             return ErrorReport(
                 message: "\(subject) is damaged (\(words(reason))); \(outcome)",
                 hint: "run `diary verify` to list all damage", code: .damaged)
+        case VaultError.attachmentMissing where !failure.refusedCopies.isEmpty:
+            let copies = failure.refusedCopies.map {
+                "the copy on the remote (\(Printable.escaped($0.path))) is damaged: \(SyncMessages.words($0.reason))"
+            }
+            return ErrorReport(
+                message:
+                    "\(subject) is not in the vault: \(copies.joined(separator: "; ")); it was not used; \(outcome)",
+                hint:
+                    "on a machine where it opens: extract it, `diary detach` it, attach the file again with --no-dedup --keep-metadata, and sync",
+                code: .damaged)
         case VaultError.attachmentMissing:
             return ErrorReport(
                 message: "\(subject) is not in the vault; \(outcome)",

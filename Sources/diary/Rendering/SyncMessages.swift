@@ -1,5 +1,6 @@
 import DiaryApp
 import DiarySync
+import DiaryVault
 import Foundation
 
 /// What a sync prints: on stderr, one line per kind of change, then anything worth a note,
@@ -39,15 +40,19 @@ enum SyncMessages {
         return moved
     }
 
+    /// Why a copy of an attachment on the remote was refused.
+    static func words(_ reason: AttachmentDamage) -> String {
+        switch reason {
+        case .wrongLength(let expected, let actual): return "it is \(actual) bytes, not \(expected)"
+        default: return "its bytes are not the ones its entry names"
+        }
+    }
+
     /// Attachments not here yet, and copies refused (on the remote) or not uploaded (here).
     private static func attachmentLines(_ report: SyncReport) {
         for refused in report.attachmentsRefused {
-            let why: String
-            switch refused.reason {
-            case .wrongLength(let expected, let actual): why = "it is \(actual) bytes, not \(expected)"
-            default: why = "its bytes are not the ones its entry names"
-            }
-            Output.warning("attachment copy \(Printable.escaped(refused.path)) on the remote refused: \(why)")
+            Output.warning(
+                "attachment copy \(Printable.escaped(refused.path)) on the remote refused: \(words(refused.reason))")
         }
         for object in report.attachmentsDamagedHere {
             Output.warning(

@@ -7,7 +7,8 @@ import Foundation
 import XCTest
 
 /// `open` and `extract` of an attachment a sync deferred fetch it first, from the remote as the
-/// last sync left it; a vault that does not sync, or holds the object, needs nothing.
+/// last sync left it (or again, when it is held cut short); a vault that does not sync, or
+/// holds the object, needs nothing.
 final class PendingAttachmentTests: VaultTestCase {
     func testADeferredAttachmentIsFetchedOnDemandOnlyWhenMissingAndSynced() throws {
         let remote = RemoteLocation.folder(path("remote").path)
@@ -46,6 +47,17 @@ final class PendingAttachmentTests: VaultTestCase {
         try desktop.readAttachment(record) { read.append(contentsOf: $0) }
         XCTAssertEqual(read, content)
         XCTAssertNil(try PendingAttachment.fetchIfNeeded(record, of: desktop, stateDirectory: path("state-desktop")))
+
+        // Held cut short (a fetch killed part way): fetched again, replacing it.
+        var whole: [UInt8] = []
+        XCTAssertTrue(try desktop.readStoredAttachment(record.objectID) { whole.append(contentsOf: $0) })
+        try StoreLayout.open(at: desktop.directory).putAttachment(record.objectID) { try $0(Array(whole.prefix(26))) }
+        XCTAssertThrowsError(try desktop.readAttachment(record) { _ in })
+        let again = try PendingAttachment.fetchIfNeeded(record, of: desktop, stateDirectory: path("state-desktop"))
+        XCTAssertEqual(again?.fetched, [record.objectID])
+        read = []
+        try desktop.readAttachment(record) { read.append(contentsOf: $0) }
+        XCTAssertEqual(read, content)
 
         let alone = try makeVault(.files, name: "alone")
         XCTAssertNil(try PendingAttachment.fetchIfNeeded(record, of: alone, stateDirectory: path("state-alone")))
