@@ -60,12 +60,7 @@ extension Vault {
     ) throws -> Entry {
         try Self.validate(text: text, tags: tags)
         return try withSealedAttachments(inputs) { records in
-            let now = Self.now()
-            let isDay = date != nil && dateIsDay
-            var entry = Entry(
-                id: SecureRandom.uuid(), text: text, date: CalendarDay.normalized(date ?? now, isDay: isDay),
-                created: now, modified: now, starred: starred, tags: EntryText.normalizedTags(tags),
-                isCalendarDay: isDay)
+            var entry = Self.newEntry(text: text, date: date, dateIsDay: dateIsDay, starred: starred, tags: tags)
             return try write(ids: [entry.id], allPages: !records.isEmpty) { index in
                 let (kept, duplicates) = try deduplicated(records, in: index)
                 entry.attachments = try Self.merged([], kept)

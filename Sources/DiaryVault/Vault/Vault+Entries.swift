@@ -119,13 +119,17 @@ extension Vault {
         text: String, date: Date? = nil, dateIsDay: Bool = false, starred: Bool = false, tags: [String] = []
     ) throws -> Entry {
         try Self.validate(text: text, tags: tags)
-        let now = Self.now()
+        return try put(Self.newEntry(text: text, date: date, dateIsDay: dateIsDay, starred: starred, tags: tags))
+    }
+
+    /// A new entry under a fresh id, created and modified now (`add`'s rules for the date).
+    static func newEntry(text: String, date: Date?, dateIsDay: Bool, starred: Bool, tags: [String]) -> Entry {
+        let now = now()
         let isDay = date != nil && dateIsDay
-        let entry = Entry(
+        return Entry(
             id: SecureRandom.uuid(), text: text, date: CalendarDay.normalized(date ?? now, isDay: isDay),
             created: now, modified: now, starred: starred, tags: EntryText.normalizedTags(tags),
             isCalendarDay: isDay)
-        return try put(entry)
     }
 
     /// Changes what is given; the rest stays. Returns the entry as stored. Changing nothing
