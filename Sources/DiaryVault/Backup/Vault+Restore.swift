@@ -10,6 +10,9 @@ public struct SalvageReport {
     public let lost: [Damage]
     /// The damage the backup holds, as `verifyBackup` reports it.
     public let damage: [Damage]
+    /// Attachments (by entry and name) whose object an intact backup does not hold: the vault
+    /// did not when it was backed up. Their entries are restored without them.
+    public var absent: [Damage] = []
 }
 
 extension Vault {
@@ -43,9 +46,16 @@ extension Vault {
         damage += Verifier.missing(expected, present: Set(reader.entries.map(\.id)))
         let objects = try checkBackupAttachments(
             reader, references: references, vaultID: opened.header.vaultID, keyRing: opened.ring)
-        return VerifyReport(
-            checkedEntries: reader.entries.count, checkedTemplates: templates, damaged: damage + objects.damage,
+        // In a backup whose framing, record count and checksum are intact, an absent object is
+        // one the vault did not hold; otherwise the damage may be what lost it.
+        let intact = reader.findings.isEmpty
+        var report = VerifyReport(
+            checkedEntries: reader.entries.count, checkedTemplates: templates,
+            damaged: damage + objects.damage + (intact ? [] : objects.absent),
             checkedAttachments: objects.checked, unreferencedAttachments: objects.unreferenced)
+        if intact { report.absentAttachments = objects.absent }
+        report.checkedAttachmentRecords = objects.attachments
+        return report
     }
 
     /// Restores a backup into a new vault at `directory` (missing or empty), after checking
@@ -63,6 +73,13 @@ extension Vault {
         backup file: URL, to directory: URL, key: BackupKey, store: StoreKind? = nil
     ) throws -> Vault {
         try restoreRecords(backup: file, to: directory, key: key, store: store, salvage: false).vault
+    }
+
+    /// `restore`, with what it found: `absent` names the attachments the backup does not hold.
+    public static func restoreReporting(
+        backup file: URL, to directory: URL, key: BackupKey, store: StoreKind? = nil
+    ) throws -> SalvageReport {
+        try restoreRecords(backup: file, to: directory, key: key, store: store, salvage: false)
     }
 
     /// Restores every authentic entry of a damaged backup into a new vault at `directory`.
@@ -141,15 +158,20 @@ extension Vault {
                 throw VaultError.backupDamaged(path: file.path, detail: first.description)
             }
             // The entry is restored as sealed; its record names an object it no longer has.
-            lost += objects.damage
-            damage += objects.damage
+            // Absent from a backup with intact framing: the vault did not hold it (reported).
+            let absentLost = reader.findings.isEmpty ? [] : objects.absent
+            lost += objects.damage + absentLost
+            damage += objects.damage + absentLost
             for missing in Verifier.missing(expected, present: Set(reader.entries.map(\.id))) {
                 if !salvage { throw VaultError.backupDamaged(path: file.path, detail: missing.description) }
                 lost.append(missing)
                 damage.append(missing)
             }
             let vault = try staging.finish(rebuildIndex: !damage.isEmpty)
-            return SalvageReport(vault: vault, lost: lost.sorted { $0.description < $1.description }, damage: damage)
+            var report = SalvageReport(
+                vault: vault, lost: lost.sorted { $0.description < $1.description }, damage: damage)
+            if reader.findings.isEmpty { report.absent = objects.absent }
+            return report
         } catch {
             staging.discard()
             throw error
