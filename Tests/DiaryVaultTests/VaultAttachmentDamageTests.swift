@@ -53,3 +53,49 @@ final class VaultAttachmentDamageTests: VaultTestCase {
         XCTAssertTrue(try vault.backend.attachmentIDs().contains(entry.attachments[0].objectID))
     }
 }
+
+/// A backup of a vault that lacks an object it references (pending sync): intact, so the
+/// object is absent (the vault did not hold it), not damage; restore restores the entry.
+final class VaultAbsentAttachmentBackupTests: VaultTestCase {
+    private typealias F = AttachmentFixtures
+
+    func testAnObjectTheVaultLackedIsAbsentFromAnIntactBackupAndRestoreProceeds() throws {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind, name: "a-\(kind)")
+            let photo = F.bytes(5000, seed: 8)
+            let kept = try vault.add(text: "kept", attachments: [F.input(photo, name: "kept.jpg")])
+            let lacking = try vault.add(text: "lacking", attachments: [F.input(F.bytes(900, seed: 1), name: "x.bin")])
+            try vault.backend.withWriteLock {
+                try vault.backend.apply(StoreChange(deleteAttachments: [lacking.attachments[0].objectID]))
+            }
+            let file = path("b-\(kind).diarybak")
+            _ = try vault.backup(to: file)
+            let report = try Vault.verifyBackup(file, passphrase: secret("correct horse"))
+            XCTAssertTrue(report.isClean, "\(report.damaged)")
+            XCTAssertEqual(report.absentAttachments.map(\.object), [.attachment(entry: lacking.id, name: "x.bin")])
+            XCTAssertEqual(report.checkedAttachments, 1)
+            XCTAssertEqual(report.checkedAttachmentRecords, 1)
+            let restored = try Vault.restoreReporting(
+                backup: file, to: path("r-\(kind)"), key: .passphrase(secret("correct horse")))
+            XCTAssertEqual(restored.absent.map(\.object), [.attachment(entry: lacking.id, name: "x.bin")])
+            XCTAssertEqual(try restored.vault.entry(lacking.id).text, "lacking")
+            XCTAssertEqual(try F.read(restored.vault, try restored.vault.entry(kept.id).attachments[0]), photo)
+        }
+    }
+
+    func testAnObjectAbsentFromADamagedBackupIsDamage() throws {
+        let vault = try makeVault(.files)
+        let lacking = try vault.add(text: "lacking", attachments: [F.input(F.bytes(900, seed: 1), name: "x.bin")])
+        try vault.backend.withWriteLock {
+            try vault.backend.apply(StoreChange(deleteAttachments: [lacking.attachments[0].objectID]))
+        }
+        let file = path("b.diarybak")
+        _ = try vault.backup(to: file)
+        var bytes = try Data(contentsOf: file)
+        bytes[bytes.count - 3] ^= 1  // the end record's checksum
+        try bytes.write(to: file)
+        let report = try Vault.verifyBackup(file, passphrase: secret("correct horse"))
+        XCTAssertEqual(report.absentAttachments, [])
+        XCTAssertTrue(report.damaged.contains { $0.object == .attachment(entry: lacking.id, name: "x.bin") })
+    }
+}

@@ -154,14 +154,8 @@ extension Vault {
             // anyone opens has an entry before its objects.
             let objects = try checkBackupAttachments(
                 reader, references: references, vaultID: opened.header.vaultID, keyRing: opened.ring, into: staging)
-            if !salvage, let first = objects.damage.first {
-                throw VaultError.backupDamaged(path: file.path, detail: first.description)
-            }
-            // The entry is restored as sealed; its record names an object it no longer has.
-            // Absent from a backup with intact framing: the vault did not hold it (reported).
-            let absentLost = reader.findings.isEmpty ? [] : objects.absent
-            lost += objects.damage + absentLost
-            damage += objects.damage + absentLost
+            let absent = try account(
+                objects, intact: reader.findings.isEmpty, salvage: salvage, file: file, damage: &damage, lost: &lost)
             for missing in Verifier.missing(expected, present: Set(reader.entries.map(\.id))) {
                 if !salvage { throw VaultError.backupDamaged(path: file.path, detail: missing.description) }
                 lost.append(missing)
@@ -170,12 +164,29 @@ extension Vault {
             let vault = try staging.finish(rebuildIndex: !damage.isEmpty)
             var report = SalvageReport(
                 vault: vault, lost: lost.sorted { $0.description < $1.description }, damage: damage)
-            if reader.findings.isEmpty { report.absent = objects.absent }
+            report.absent = absent
             return report
         } catch {
             staging.discard()
             throw error
         }
+    }
+
+    /// Adds the attachments `objects` lost to `damage` and `lost` (or, without `salvage`,
+    /// refuses); returns those absent from an `intact` backup: the vault did not hold them,
+    /// which is no damage. The entry is restored as sealed; its record names an object it
+    /// no longer has.
+    private static func account(
+        _ objects: AttachmentFindings, intact: Bool, salvage: Bool, file: URL, damage: inout [Damage],
+        lost: inout [Damage]
+    ) throws -> [Damage] {
+        let failed = objects.damage + (intact ? [] : objects.absent)
+        if !salvage, let first = failed.first {
+            throw VaultError.backupDamaged(path: file.path, detail: first.description)
+        }
+        lost += failed
+        damage += failed
+        return intact ? objects.absent : []
     }
 
     /// Refuses a target that holds a vault or anything else, before any work: the vault is
