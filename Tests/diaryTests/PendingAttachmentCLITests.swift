@@ -64,4 +64,19 @@ final class PendingAttachmentCLITests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("attachment \"three\": its object is not in the vault"), result.stdout)
         XCTAssertTrue(result.stdout.contains("attachment \"one\": its object is not in the vault"), result.stdout)
     }
+
+    func testADamagedChecksumIsNotCountedAsADamagedObject() throws {
+        let box = try DiarySandbox(name: "checksum-count")
+        _ = try box.initVault(store: "files")
+        try box.ok(["new", "one"])
+        let backup = box.root.appendingPathComponent("b.diarybak")
+        try box.ok(["backup", backup.path])
+        var bytes = try Data(contentsOf: backup)
+        bytes[bytes.count - 1] ^= 1
+        try bytes.write(to: backup)
+        let result = try box.run(["verify", backup.path])
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains("the backup file is damaged"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("1 object"), result.stderr)
+    }
 }
