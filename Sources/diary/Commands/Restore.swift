@@ -81,6 +81,7 @@ struct Restore: ParsableCommand {
         }
         try session.restored(report.vault)
         Self.lockStaleAgent(of: report.vault, session: session)
+        Self.noteAbsent(report.absent)
         let count = report.vault.entryCount - (try report.vault.templates().count)
         // What was lost goes to stderr (talk, not data): the restored vault is the result.
         for lost in report.lost { Output.note("lost: \(lost.description)") }
