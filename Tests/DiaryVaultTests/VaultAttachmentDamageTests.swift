@@ -68,6 +68,7 @@ final class VaultAbsentAttachmentBackupTests: VaultTestCase {
             try vault.backend.withWriteLock {
                 try vault.backend.apply(StoreChange(deleteAttachments: [lacking.attachments[0].objectID]))
             }
+            XCTAssertEqual(try vault.absentAttachmentCount(), 1)
             let file = path("b-\(kind).diarybak")
             _ = try vault.backup(to: file)
             let report = try Vault.verifyBackup(file, passphrase: secret("correct horse"))

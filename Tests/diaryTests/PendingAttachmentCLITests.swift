@@ -40,7 +40,7 @@ final class PendingAttachmentCLITests: XCTestCase {
 
     func testAMissingObjectInAVaultThatDoesNotSyncIsDamageAndCountsSayAttachmentsAndObjects() throws {
         let box = try DiarySandbox(name: "absent-object")
-        _ = try box.initVault(store: "files")
+        let pass = try box.initVault(store: "files")
         var passphrase = Array("correct horse".utf8)
         let vault = try Vault.open(at: box.vault, passphrase: try SecretBytes(consuming: &passphrase))
         func input(_ name: String) -> AttachmentInput {
@@ -63,6 +63,16 @@ final class PendingAttachmentCLITests: XCTestCase {
         XCTAssertEqual(result.status, 65, result.stderr)
         XCTAssertTrue(result.stdout.contains("attachment \"three\": its object is not in the vault"), result.stdout)
         XCTAssertTrue(result.stdout.contains("attachment \"one\": its object is not in the vault"), result.stdout)
+
+        // A backup needs no key: locked, it cannot tell; with the agent's key it warns.
+        let locked = try box.ok(["backup", box.root.appendingPathComponent("a.diarybak").path])
+        XCTAssertFalse(locked.stderr.contains("not in the vault"), locked.stderr)
+        try box.ok(["unlock", "--passphrase-file", pass])
+        defer { _ = try? box.run(["lock", "--all"]) }
+        let unlocked = try box.ok(["backup", box.root.appendingPathComponent("b.diarybak").path])
+        XCTAssertTrue(
+            unlocked.stderr.contains("3 attachments are not in the vault (pending sync or lost), so not in the backup"),
+            unlocked.stderr)
     }
 
     func testADamagedChecksumIsNotCountedAsADamagedObject() throws {

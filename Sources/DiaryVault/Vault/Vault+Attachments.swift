@@ -150,6 +150,18 @@ extension Vault {
         }
     }
 
+    /// How many attachments (by entry and name) the index rows reference whose object the store
+    /// does not hold: pending on a vault that syncs, lost on one that does not. No object is read.
+    public func absentAttachmentCount() throws -> Int {
+        try storeCall {
+            try sealedIndex.ensureAllPages()
+            let stored = Set(try backend.attachmentIDs())
+            return sealedIndex.index.allRows().reduce(0) { count, row in
+                count + row.summary.attachments.filter { !stored.contains($0.objectID) }.count
+            }
+        }
+    }
+
     /// The entries the store holds that no row of `index` (every page read) names.
     func unindexedEntries(of index: PagedIndex) throws -> [UUID] {
         let indexed = Set(index.allRows().map(\.summary.id))

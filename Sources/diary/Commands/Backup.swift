@@ -17,7 +17,9 @@ struct Backup: ParsableCommand {
             never overwritten: the backup is written to a temporary file beside it \
             (.diary-backup-PID-…, removed if interrupted) and takes its name only when complete. Prints the file's path on stdout. Attachments are copied as \
             stored, every object the vault holds (without the key, a backup cannot tell which \
-            ones no entry references; a restore leaves those out).
+            ones no entry references; a restore leaves those out). While the vault is unlocked, \
+            attachments it references but does not hold (pending sync, or lost) are counted in \
+            a warning: they cannot be in the backup.
 
             Every object copied is checked for structure. A damaged header is refused (no \
             backup without it could ever be opened); any other damaged object is copied as it \
@@ -48,6 +50,12 @@ struct Backup: ParsableCommand {
         let damage = try sealed.backup(to: file, progress: progress.update, tracking: SignalCleanup.rememberPartialFile)
         progress.finish()
         Output.data(file.path)
+        // Without the key a backup cannot tell; with the agent's, it says what the vault lacks.
+        if let absent = session.absentAttachmentsIfUnlocked(sealed), absent > 0 {
+            Output.warning(
+                "\(absent) attachment\(absent == 1 ? " is" : "s are") not in the vault (pending sync or lost), "
+                    + "so not in the backup; `diary sync` fetches pending ones")
+        }
         for found in damage { Output.warning("damaged, copied as found: \(found.description)") }
         if !damage.isEmpty { throw CLIError.backedUpDamage(count: damage.count) }
     }
