@@ -30,4 +30,13 @@ extension DiarySession {
             throw AppError.wrongBackupPassphrase(backup: file.path)
         }
     }
+
+    /// How many attachments `sealed` references but does not hold, when the agent holds its
+    /// key; nil when it does not (nothing is asked: a backup needs no key).
+    public func absentAttachmentsIfUnlocked(_ sealed: SealedVault) -> Int? {
+        guard case .key(let key, let generation, let vaultID) = agent.fetchKey(vaultID: sealed.info.id),
+            vaultID == sealed.info.id, let vault = try? sealed.open(vaultKey: key, keyGeneration: generation)
+        else { return nil }
+        return try? vault.absentAttachmentCount()
+    }
 }

@@ -42,22 +42,32 @@ package enum BackupFile {
         return (wideIndexPageType, (0..<4).map { UInt8(truncatingIfNeeded: page >> (24 - 8 * $0)) })
     }
 
-    /// Streams a backup to a new file that must not exist yet.
+    /// Streams a backup to a new file that must not exist yet. The bytes go to a temporary
+    /// file beside it (`.diary-backup-PID-…`), made durable and then linked under the final
+    /// name only by `finish`, so an interrupted backup never leaves a cut-short file under
+    /// that name, and link(2) never replaces a file that appeared meanwhile.
     struct Writer {
-        private let handle: FileHandle
+        private let fd: Int32
         private let hasher = BLAKE2b.Hasher()
         private var records: UInt64 = 0
         private var buffer: [UInt8] = []
         let url: URL
+        /// The temporary file being written.
+        let temporary: String
+        private let tracking: (String?) -> Void
 
-        init(creating url: URL) throws {
-            let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0 else {
-                if errno == EEXIST { throw VaultError.backupExists(path: url.path) }
-                throw VaultError.io(path: url.path, detail: String(cString: strerror(errno)))
-            }
-            handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-            self.url = url
+        /// The prefix of a temporary backup file: then the writer's pid.
+        static let temporaryPrefix = ".diary-backup-"
+
+        init(creating url: URL, tracking: @escaping (String?) -> Void = { _ in }) throws {
+            var st = stat()
+            if lstat(url.path, &st) == 0 { throw VaultError.backupExists(path: url.path) }
+            let name = "\(Self.temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            temporary = url.deletingLastPathComponent().appendingPathComponent(name).path
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw VaultError.io(path: url.path, detail: String(cString: strerror(errno))) }
+            tracking(temporary)
+            (self.url, self.tracking) = (url, tracking)
             var w = ByteWriter()
             w.append(BackupFile.magic)
             w.u16(BackupFile.version)
@@ -73,7 +83,8 @@ package enum BackupFile {
             records += 1
         }
 
-        /// Writes the end record and makes the file durable.
+        /// Writes the end record, makes the file durable and links it under the final name
+        /// (refused if a file took that name meanwhile), durable too, before the backup is reported.
         mutating func finish() throws {
             var w = ByteWriter()
             w.u8(BackupFile.endType)
@@ -82,11 +93,23 @@ package enum BackupFile {
             w.append(hasher.finish())
             buffer.append(contentsOf: w.bytes)
             try flush()
-            do { try handle.synchronize() } catch { throw VaultError.io(path: url.path, detail: "\(error)") }
-            // The file's directory entry must be durable too before the backup is reported.
+            guard fsync(fd) == 0 else { throw failure(errno) }
+            guard link(temporary, url.path) == 0 else {
+                let code = errno
+                discard()
+                throw code == EEXIST ? VaultError.backupExists(path: url.path) : failure(code)
+            }
+            discard()
             do { try DurableFile.syncDirectory(url.deletingLastPathComponent()) } catch {
                 throw VaultError.io(path: url.path, detail: "\(error)")
             }
+        }
+
+        /// Closes and removes the temporary file (after `finish`, only its second name).
+        func discard() {
+            close(fd)
+            unlink(temporary)
+            tracking(nil)
         }
 
         private mutating func emit(_ bytes: [UInt8]) throws {
@@ -96,10 +119,19 @@ package enum BackupFile {
         }
 
         private mutating func flush() throws {
-            do { try handle.write(contentsOf: buffer) } catch {
-                throw VaultError.io(path: url.path, detail: "\(error)")
+            var offset = 0
+            while offset < buffer.count {
+                let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw failure(n < 0 ? errno : ENOSPC) }
+                offset += n
             }
             buffer.removeAll(keepingCapacity: true)
+        }
+
+        /// "cannot write PATH: No space left on device", in the system's words for `code`.
+        private func failure(_ code: Int32) -> VaultError {
+            VaultError.io(path: url.path, detail: "cannot write the backup: \(String(cString: strerror(code)))")
         }
     }
 }

@@ -5,9 +5,14 @@ import Foundation
 extension SealedVault {
     /// Writes a backup without any key (see `Vault.writeBackup`): a locked vault can be
     /// backed up, and the command never asks for a passphrase.
+    /// `tracking` is told the temporary file being written (nil once it is gone), for a
+    /// caller that removes it if the process is interrupted.
     @discardableResult
-    public func backup(to file: URL, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> [Damage] {
-        try Vault.writeBackup(of: backend, to: file, progress: progress)
+    public func backup(
+        to file: URL, progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+        tracking: @escaping (String?) -> Void = { _ in }
+    ) throws -> [Damage] {
+        try Vault.writeBackup(of: backend, to: file, progress: progress, tracking: tracking)
     }
 }
 
@@ -28,10 +33,11 @@ extension Vault {
     /// because the rest of the backup is still worth having, and returned, so the caller can
     /// say what the backup holds damaged (a later `restore --salvage` leaves it out).
     static func writeBackup(
-        of backend: any VaultStore, to file: URL, progress: ((_ done: Int, _ total: Int) -> Void)?
+        of backend: any VaultStore, to file: URL, progress: ((_ done: Int, _ total: Int) -> Void)?,
+        tracking: @escaping (String?) -> Void = { _ in }
     ) throws -> [Damage] {
         var findings: [Damage] = []
-        var writer = try BackupFile.Writer(creating: file)
+        var writer = try BackupFile.Writer(creating: file, tracking: tracking)
         do {
             try storeCall {
                 try backend.withSnapshot { reader in
@@ -71,8 +77,8 @@ extension Vault {
             }
             try writer.finish()
         } catch {
-            // A half-written backup must not look like a backup.
-            try? FileManager.default.removeItem(at: file)
+            // A half-written backup must not look like a backup (and `file` is not ours).
+            writer.discard()
             throw error
         }
         return findings

@@ -10,6 +10,9 @@ public struct SalvageReport {
     public let lost: [Damage]
     /// The damage the backup holds, as `verifyBackup` reports it.
     public let damage: [Damage]
+    /// Attachments (by entry and name) whose object an intact backup does not hold: the vault
+    /// did not when it was backed up. Their entries are restored without them.
+    public var absent: [Damage] = []
 }
 
 extension Vault {
@@ -43,9 +46,16 @@ extension Vault {
         damage += Verifier.missing(expected, present: Set(reader.entries.map(\.id)))
         let objects = try checkBackupAttachments(
             reader, references: references, vaultID: opened.header.vaultID, keyRing: opened.ring)
-        return VerifyReport(
-            checkedEntries: reader.entries.count, checkedTemplates: templates, damaged: damage + objects.damage,
+        // In a backup whose framing, record count and checksum are intact, an absent object is
+        // one the vault did not hold; otherwise the damage may be what lost it.
+        let intact = reader.findings.isEmpty
+        var report = VerifyReport(
+            checkedEntries: reader.entries.count, checkedTemplates: templates,
+            damaged: damage + objects.damage + (intact ? [] : objects.absent),
             checkedAttachments: objects.checked, unreferencedAttachments: objects.unreferenced)
+        if intact { report.absentAttachments = objects.absent }
+        report.checkedAttachmentRecords = objects.attachments
+        return report
     }
 
     /// Restores a backup into a new vault at `directory` (missing or empty), after checking
@@ -63,6 +73,13 @@ extension Vault {
         backup file: URL, to directory: URL, key: BackupKey, store: StoreKind? = nil
     ) throws -> Vault {
         try restoreRecords(backup: file, to: directory, key: key, store: store, salvage: false).vault
+    }
+
+    /// `restore`, with what it found: `absent` names the attachments the backup does not hold.
+    public static func restoreReporting(
+        backup file: URL, to directory: URL, key: BackupKey, store: StoreKind? = nil
+    ) throws -> SalvageReport {
+        try restoreRecords(backup: file, to: directory, key: key, store: store, salvage: false)
     }
 
     /// Restores every authentic entry of a damaged backup into a new vault at `directory`.
@@ -137,23 +154,39 @@ extension Vault {
             // anyone opens has an entry before its objects.
             let objects = try checkBackupAttachments(
                 reader, references: references, vaultID: opened.header.vaultID, keyRing: opened.ring, into: staging)
-            if !salvage, let first = objects.damage.first {
-                throw VaultError.backupDamaged(path: file.path, detail: first.description)
-            }
-            // The entry is restored as sealed; its record names an object it no longer has.
-            lost += objects.damage
-            damage += objects.damage
+            let absent = try account(
+                objects, intact: reader.findings.isEmpty, salvage: salvage, file: file, damage: &damage, lost: &lost)
             for missing in Verifier.missing(expected, present: Set(reader.entries.map(\.id))) {
                 if !salvage { throw VaultError.backupDamaged(path: file.path, detail: missing.description) }
                 lost.append(missing)
                 damage.append(missing)
             }
             let vault = try staging.finish(rebuildIndex: !damage.isEmpty)
-            return SalvageReport(vault: vault, lost: lost.sorted { $0.description < $1.description }, damage: damage)
+            var report = SalvageReport(
+                vault: vault, lost: lost.sorted { $0.description < $1.description }, damage: damage)
+            report.absent = absent
+            return report
         } catch {
             staging.discard()
             throw error
         }
+    }
+
+    /// Adds the attachments `objects` lost to `damage` and `lost` (or, without `salvage`,
+    /// refuses); returns those absent from an `intact` backup: the vault did not hold them,
+    /// which is no damage. The entry is restored as sealed; its record names an object it
+    /// no longer has.
+    private static func account(
+        _ objects: AttachmentFindings, intact: Bool, salvage: Bool, file: URL, damage: inout [Damage],
+        lost: inout [Damage]
+    ) throws -> [Damage] {
+        let failed = objects.damage + (intact ? [] : objects.absent)
+        if !salvage, let first = failed.first {
+            throw VaultError.backupDamaged(path: file.path, detail: first.description)
+        }
+        lost += failed
+        damage += failed
+        return intact ? objects.absent : []
     }
 
     /// Refuses a target that holds a vault or anything else, before any work: the vault is

@@ -29,15 +29,18 @@ extension Vault {
                 refs += entry.references(to: object, id: id)
             }
             guard !refs.isEmpty else { continue }
-            found.checked += 1
             let check = AttachmentCheck(
                 objectID: object, vaultID: vaultID, references: refs, storedLength: backupObjects.length(of: object))
+            guard present.contains(object) else {
+                found.absent += check.fail("its object is not in the backup")
+                continue
+            }
+            found.checked += 1
+            found.attachments += refs.count
             if let reason = backupObjects.damaged[object] {
                 found.damage += check.fail("its object is damaged in the backup: \(reason)")
             } else if let pieces = backupObjects.objects[object] {
                 found.damage += try copy(object, pieces, reader: reader, check: check, into: staging)
-            } else {
-                found.damage += check.fail("its object is missing from the backup")
             }
         }
         return found

@@ -5,14 +5,18 @@ import Foundation
 /// What checking the attachment objects of a vault or a backup found.
 struct AttachmentFindings {
     var checked = 0
+    /// The attachments (entry and name) of the `checked` objects: several may share one.
+    var attachments = 0
     var damage: [Damage] = []
     var unreferenced: [UUID] = []
+    /// Attachments whose object is not there at all (not damaged: absent), one per reference.
+    var absent: [Damage] = []
 }
 
 extension Vault {
     /// Checks every object the entries reference, streamed (each once, however many entries
     /// share it): a failure names entry and attachment; a referenced object the store lacks is
-    /// damage. `references` maps each object to the entries that reference it; each entry is
+    /// `absent` (pending on a vault that syncs, lost otherwise: the caller knows which). `references` maps each object to the entries that reference it; each entry is
     /// read and opened again for its records (the keys), one at a time.
     static func verifyAttachments(
         in reader: any StoreReader, references: [UUID: [UUID]], vaultID: UUID, keyRing: KeyRing
@@ -30,12 +34,13 @@ extension Vault {
                 refs += entry.references(to: object, id: id)
             }
             guard !refs.isEmpty else { continue }
-            found.checked += 1
             guard stored.contains(object) else {
-                found.damage += AttachmentCheck(objectID: object, vaultID: vaultID, references: refs, storedLength: nil)
-                    .fail("its object is missing from the vault (not fetched by sync yet, or lost)")
+                found.absent += AttachmentCheck(objectID: object, vaultID: vaultID, references: refs, storedLength: nil)
+                    .fail("its object is not in the vault (not fetched by sync yet, or lost)")
                 continue
             }
+            found.checked += 1
+            found.attachments += refs.count
             found.damage += checkStoredObject(object, refs: refs, in: reader, vaultID: vaultID)
         }
         return found

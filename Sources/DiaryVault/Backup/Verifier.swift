@@ -58,6 +58,14 @@ public struct VerifyReport: Sendable, Equatable {
     /// Stored attachment objects no entry references: not damage (nothing can open them; an
     /// attach cut short leaves one), removed by `Vault.removeUnreferencedAttachments`.
     public var unreferencedAttachments: [UUID]
+    /// Attachments whose object is not there at all, one per entry and name. In a vault that
+    /// syncs they are pending (`diary sync` fetches them), in one that does not they are lost;
+    /// in an intact backup the vault did not hold them when it was backed up. Not in `damaged`:
+    /// the caller, which knows whether the vault syncs, says which.
+    public var absentAttachments: [Damage] = []
+    /// The attachments (by entry and name) whose objects were checked: `checkedAttachments`
+    /// counts stored objects, of which several attachments may share one.
+    public var checkedAttachmentRecords = 0
     public var isClean: Bool { damaged.isEmpty }
 
     public init(
@@ -93,6 +101,9 @@ package struct Verifier {
         /// compared either.
         var damagedPages: [Range<Int>] = []
         var damage: [Damage] = []
+        /// The attachment objects the readable rows reference: an entry that does not open
+        /// keeps its objects from being called leftovers.
+        var indexedObjects: Set<UUID> = []
 
         /// Whether the index can vouch for (or against) the entry `id`.
         func covers(_ id: UUID) -> Bool {
@@ -120,9 +131,7 @@ package struct Verifier {
             return result
         }
         do {
-            result.rows = try indexRows(
-                sealedIndex, pages: indexPages, damage: &result.damage, damagedPages: &result.damagedPages
-            )
+            result.rows = try indexRows(sealedIndex, pages: indexPages, into: &result)
         } catch {
             result.damage.append(Damage(object: .index, reason: "\(error)"))
         }
@@ -185,7 +194,7 @@ package struct Verifier {
     /// Throws when the root is unreadable; a damaged page is added to `damage` and
     /// `damagedPages`, and its rows are left out.
     private func indexRows(
-        _ sealedRoot: [UInt8], pages: [Int: [UInt8]], damage: inout [Damage], damagedPages: inout [Range<Int>]
+        _ sealedRoot: [UInt8], pages: [Int: [UInt8]], into result: inout Expectations
     ) throws -> [UUID: SealTag] {
         let plaintext = try Envelope.open(
             sealedRoot, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing)
@@ -205,15 +214,19 @@ package struct Verifier {
                         keyRing: keyRing),
                     number: number, version: root.version, expectedCount: record.rows)
                 guard page.newestKey() == record.newest else { throw FormatError.invalidField("newest row") }
-                for i in 0..<page.count { rows[page.id(ofRowAt: i)] = page.sealTag(ofRowAt: i) }
+                for i in 0..<page.count {
+                    rows[page.id(ofRowAt: i)] = page.sealTag(ofRowAt: i)
+                    guard page.hasAttachments(rowAt: i) else { continue }
+                    result.indexedObjects.formUnion(page.summary(at: i).attachments.map(\.objectID))
+                }
             } catch {
-                damagedPages.append(IndexLayout.heads(ofPage: number, version: root.version))
-                damage.append(Damage(object: .index, reason: "page \(number): \(error)"))
+                result.damagedPages.append(IndexLayout.heads(ofPage: number, version: root.version))
+                result.damage.append(Damage(object: .index, reason: "page \(number): \(error)"))
             }
         }
         let named = Set(root.pages.map(\.number))
         if let stray = pages.keys.sorted().first(where: { !named.contains($0) }) {
-            damage.append(Damage(object: .index, reason: "page \(stray): not part of the index"))
+            result.damage.append(Damage(object: .index, reason: "page \(stray): not part of the index"))
         }
         return rows
     }
@@ -247,12 +260,21 @@ extension Vault {
                 try reader.forEachEntry { try scan.take($0, $1) }
                 try scan.flush()
                 let damage = expected.damage + scan.damage + Verifier.missing(expected, present: scan.present)
-                let objects = try Self.verifyAttachments(
+                var objects = try Self.verifyAttachments(
                     in: reader, references: scan.references, vaultID: header.vaultID, keyRing: keyRing)
+                // An entry that does not open may reference any object: its row (when the
+                // index has one) says which; without one, no object is called a leftover.
+                let rowless = scan.damage.contains {
+                    guard case .entry(let id) = $0.object else { return false }
+                    return expected.rows?[id] == nil
+                }
+                objects.unreferenced.removeAll { rowless || expected.indexedObjects.contains($0) }
                 var report = VerifyReport(
                     checkedEntries: scan.checked, checkedTemplates: scan.templates,
                     damaged: damage.sorted { $0.description < $1.description } + scan.lookupDamage + objects.damage,
                     checkedAttachments: objects.checked, unreferencedAttachments: objects.unreferenced)
+                report.absentAttachments = objects.absent
+                report.checkedAttachmentRecords = objects.attachments
                 do {
                     _ = try VaultHeader.decode(reader.readHeader())
                 } catch {

@@ -114,23 +114,54 @@ extension Vault {
     }
 
     /// Objects in the store that no index row references: left by an attach a crash cut short
-    /// (harmless: nothing can open them without a record).
+    /// (harmless: nothing can open them without a record). None while the store holds an entry
+    /// the index lacks (one that does not open may reference any object).
     public func unreferencedAttachments() throws -> [UUID] {
         try storeCall {
             try sealedIndex.ensureAllPages()
+            guard try unindexedEntries(of: sealedIndex.index).isEmpty else { return [] }
             let referenced = Self.referencedObjects(in: sealedIndex.index)
             return try backend.attachmentIDs().filter { !referenced.contains($0) }.sorted { $0.sortKey < $1.sortKey }
         }
     }
 
-    /// Removes the objects `unreferencedAttachments` finds, under the write lock; returns how many.
+    /// Removes the objects `unreferencedAttachments` finds, under the write lock; returns how
+    /// many (none while an entry does not open: see `sweepUnreferencedAttachments`).
     @discardableResult
     public func removeUnreferencedAttachments() throws -> Int {
+        try sweepUnreferencedAttachments().removed
+    }
+
+    /// Removes the objects no index row references, under the write lock, unless the store
+    /// holds an entry the index lacks (one that does not open: `reindex` leaves it out). Such
+    /// an entry may reference any object, so nothing is removed and the entries are named.
+    public func sweepUnreferencedAttachments() throws -> AttachmentSweep {
         try write(allPages: true) { index in
+            let unindexed = try unindexedEntries(of: index)
+            guard unindexed.isEmpty else { return (StoreChange(), AttachmentSweep(removed: 0, unopened: unindexed)) }
             let referenced = Self.referencedObjects(in: index)
             let orphans = Set(try backend.attachmentIDs().filter { !referenced.contains($0) })
-            return (StoreChange(deleteAttachments: orphans), orphans.count)
+            return (StoreChange(deleteAttachments: orphans), AttachmentSweep(removed: orphans.count, unopened: []))
         }
+    }
+
+    /// How many attachments (by entry and name) the index rows reference whose object the store
+    /// does not hold: pending on a vault that syncs, lost on one that does not. No object is read.
+    public func absentAttachmentCount() throws -> Int {
+        try storeCall {
+            try sealedIndex.ensureAllPages()
+            let stored = Set(try backend.attachmentIDs())
+            return sealedIndex.index.allRows().reduce(0) { count, row in
+                count + row.summary.attachments.filter { !stored.contains($0.objectID) }.count
+            }
+        }
+    }
+
+    /// The entries the store holds that no row of `index` (every page read) names.
+    func unindexedEntries(of index: PagedIndex) throws -> [UUID] {
+        let indexed = Set(index.allRows().map(\.summary.id))
+        return try backend.entryIDs().filter { !indexed.contains($0) }
+            .sorted { $0.sortKey < $1.sortKey }
     }
 }
 
@@ -254,10 +285,11 @@ extension Vault {
 
     /// The objects in the store that no row of `index` references, but for those of
     /// `records` (being written): objects a killed attach left. Empty unless every page is
-    /// read (only then are all references known). Called under the write lock, which every
+    /// read (only then are all references known) and every stored entry is in the index (one
+    /// that does not open may reference any object). Called under the write lock, which every
     /// attach holds from its first sealed byte, so no object still being written is taken.
     func unreferencedObjects(in index: PagedIndex, besides records: [AttachmentRecord]) throws -> Set<UUID> {
-        guard index.allPagesLoaded else { return [] }
+        guard index.allPagesLoaded, try unindexedEntries(of: index).isEmpty else { return [] }
         var referenced = Self.referencedObjects(in: index)
         referenced.formUnion(records.map(\.objectID))
         return Set(try backend.attachmentIDs().filter { !referenced.contains($0) })

@@ -24,7 +24,8 @@ struct Reindex: ParsableCommand {
             the newer versions (see `diary conflicts`), never over them.
 
             It also removes attachment objects that no entry references (an attach cut short \
-            leaves one; `diary verify` notes them) and says how many.
+            leaves one; `diary verify` notes them) and says how many, unless an entry does not \
+            open: it may reference any object, so then none is removed.
 
             EXAMPLES
               diary reindex
@@ -53,9 +54,16 @@ struct Reindex: ParsableCommand {
         let count = try vault.reindex(minimumGeneration: report.seenGeneration ?? 0)
         let templates = try vault.templates().count
         Output.note("reindexed \(EntryCountWords.describe(entries: count - templates, templates: templates))")
-        let removed = try vault.removeUnreferencedAttachments()
-        if removed > 0 {
-            Output.note("removed \(removed) attachment object\(removed == 1 ? "" : "s") no entry references")
+        let sweep = try vault.sweepUnreferencedAttachments()
+        if sweep.removed > 0 {
+            Output.note(
+                "removed \(sweep.removed) attachment object\(sweep.removed == 1 ? "" : "s") no entry references")
+        }
+        if let first = sweep.unopened.first {
+            let more = sweep.unopened.count > 1 ? " and \(sweep.unopened.count - 1) more" : ""
+            Output.note(
+                "removed no attachment objects: entry \(first.uuidString.lowercased())\(more) does not open "
+                    + "and may reference any of them (`diary verify` names the damage)")
         }
     }
 }

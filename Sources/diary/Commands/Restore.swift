@@ -30,7 +30,9 @@ struct Restore: ParsableCommand {
             own index shows to be another copy than the one it records (an older copy put \
             back) is left out and listed. A damaged or missing attachment costs only itself: its \
             entry is restored and the attachment is listed as lost by entry id and name. The \
-            header must be intact: without it nothing can be salvaged.
+            header must be intact: without it nothing can be salvaged. An attachment the vault \
+            did not hold when it was backed up (not fetched by sync yet) is not damage: its entry \
+            is restored without it, and it is named on stderr.
 
             EXAMPLES
               diary restore diary-backup-20240222-150000.diarybak --to ~/diary-restored
@@ -63,10 +65,12 @@ struct Restore: ParsableCommand {
         }
         let session = global.session(directory: target)
         guard salvage else {
-            let vault = try session.withBackupKey(source) {
-                try Vault.restore(backup: source, to: target, key: $0, store: store)
+            let report = try session.withBackupKey(source) {
+                try Vault.restoreReporting(backup: source, to: target, key: $0, store: store)
             }
+            let vault = report.vault
             try session.restored(vault)
+            Self.noteAbsent(report.absent)
             Self.lockStaleAgent(of: vault, session: session)
             Output.note("restored \(try Self.counted(vault)) into \(Printable.escaped(target.path))")
             VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
@@ -77,6 +81,7 @@ struct Restore: ParsableCommand {
         }
         try session.restored(report.vault)
         Self.lockStaleAgent(of: report.vault, session: session)
+        Self.noteAbsent(report.absent)
         let count = report.vault.entryCount - (try report.vault.templates().count)
         // What was lost goes to stderr (talk, not data): the restored vault is the result.
         for lost in report.lost { Output.note("lost: \(lost.description)") }
@@ -90,6 +95,17 @@ struct Restore: ParsableCommand {
         }
         Output.note("restored \(try Self.counted(report.vault)) into \(Printable.escaped(target.path))")
         VaultPlace.sayHowToUse(target, defaultVault: global.vaultURL)
+    }
+
+    /// Names the attachments the backup did not hold (the vault lacked them: pending sync, or
+    /// lost): their entries are restored without them.
+    private static func noteAbsent(_ absent: [Damage]) {
+        guard !absent.isEmpty else { return }
+        let count = absent.count
+        Output.warning(
+            "\(count) attachment\(count == 1 ? " was" : "s were") not in the vault when it was backed up "
+                + "(pending sync or lost); restored without \(count == 1 ? "it" : "them"):")
+        for item in absent { Output.talk("  \(Printable.escaped(item.description))") }
     }
 
     /// What a restored vault holds, entries and templates apart.

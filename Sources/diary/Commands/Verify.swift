@@ -19,7 +19,10 @@ struct Verify: ParsableCommand {
             damage was found. Undamaged entries stay readable. Every attachment is read and \
             authenticated chunk by chunk; a damaged or missing one is named by its entry id and \
             attachment name. Attachment objects no entry references are noted on stderr, not \
-            counted as damage (`diary reindex` removes them).
+            counted as damage (`diary reindex` removes them). On a vault that syncs, an \
+            attachment whose object is not fetched yet is noted as pending (`diary sync` fetches \
+            it), not damage; in a backup, one the vault did not hold when it was backed up is \
+            noted the same way, and `diary restore` restores its entry without it.
 
             A vault's store is checked too: a SQLite vault must hold exactly diary's tables and \
             indexes (no trigger, view or extra table), a files vault only the files diary \
@@ -40,8 +43,9 @@ struct Verify: ParsableCommand {
     func run() throws {
         let progress = Progress("verifying")
         defer { progress.finish() }
-        let report: VerifyReport
+        var report: VerifyReport
         var isBackup = false
+        var syncs = false
         var isDirectory: ObjCBool = false
         if let path, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
             let file = URL(fileURLWithPath: path).standardizedFileURL
@@ -54,9 +58,14 @@ struct Verify: ParsableCommand {
             let session = global.session(directory: override)
             let vault = try session.openVault(entrySet: .report)
             report = try vault.verify(entrySet: session.entrySet.report(for: vault), progress: progress.update)
+            syncs = session.syncs(vault)
         }
         progress.finish()
+        // An object a vault that does not sync lacks is lost: damage. Otherwise it is pending
+        // (sync fetches it), or, in a backup, one the vault did not hold when backed up.
+        if !isBackup, !syncs { report.damaged += report.absentAttachments }
         for damage in report.damaged { Output.data(Printable.escaped(damage.description)) }
+        if isBackup || syncs { Self.noteAbsent(report.absentAttachments, isBackup: isBackup) }
         if !report.unreferencedAttachments.isEmpty {
             let count = report.unreferencedAttachments.count
             Output.note(
@@ -65,7 +74,9 @@ struct Verify: ParsableCommand {
         }
         if isBackup, !report.isClean {
             let headerOpened = report.checkedEntries > 0 && !report.damaged.contains { $0.object == .header }
-            throw CLIError.backupDamageFound(count: report.damaged.count, salvageable: headerOpened)
+            let objects = report.damaged.filter { $0.object != .backupFile }.count
+            throw CLIError.backupDamageFound(
+                count: objects, fileDamaged: objects < report.damaged.count, salvageable: headerOpened)
         }
         guard report.isClean else {
             throw CLIError.damageFound(
@@ -73,9 +84,29 @@ struct Verify: ParsableCommand {
         }
         let counted = EntryCountWords.describe(
             entries: report.checkedEntries - report.checkedTemplates, templates: report.checkedTemplates)
-        let attachments = report.checkedAttachments
-        let objects = attachments == 0 ? "" : ", \(attachments) attachment\(attachments == 1 ? "" : "s")"
-        Output.note("ok: \(counted)\(objects), no damage")
+        Output.note("ok: \(counted)\(Self.attachmentCount(report)), no damage")
+    }
+
+    /// ", 5 attachments (4 stored objects)": attachments by entry and name, and the objects
+    /// they share when that differs.
+    private static func attachmentCount(_ report: VerifyReport) -> String {
+        let (records, objects) = (report.checkedAttachmentRecords, report.checkedAttachments)
+        guard records > 0 else { return "" }
+        let shared = objects == records ? "" : " (\(objects) stored object\(objects == 1 ? "" : "s"))"
+        return ", \(records) attachment\(records == 1 ? "" : "s")\(shared)"
+    }
+
+    /// Attachments whose object is not there, which are not damage here: pending on a vault
+    /// that syncs, not held by the vault when a backup was made.
+    private static func noteAbsent(_ absent: [Damage], isBackup: Bool) {
+        guard !absent.isEmpty else { return }
+        let count = absent.count
+        let attachments = "\(count) attachment\(count == 1 ? "" : "s")"
+        Output.note(
+            isBackup
+                ? "\(attachments) \(count == 1 ? "was" : "were") not in the vault when it was backed up (pending sync or lost)"
+                : "\(attachments) pending: `diary sync` fetches \(count == 1 ? "it" : "them")")
+        for item in absent { Output.talk("  \(Printable.escaped(item.description))") }
     }
 
     /// Remembers (outside the vault) that a backup of this vault verified clean, for `diary

@@ -51,7 +51,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     /// Entries this machine saw are gone, or older copies were put back (already listed).
     case entriesLost(vault: String)
     /// `verify BACKUP` found damage; `restore --salvage` can recover what is intact.
-    case backupDamageFound(count: Int, salvageable: Bool)
+    /// `count` damaged objects; `fileDamaged`: the file's own framing or checksum too.
+    case backupDamageFound(count: Int, fileDamaged: Bool, salvageable: Bool)
     /// `backup` wrote the file, but the vault had damaged objects, copied as they are.
     case backedUpDamage(count: Int)
     /// `restore --salvage` wrote the vault without the objects it listed.
@@ -109,8 +110,10 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             return "not everything is locked: " + [vaults, sockets].compactMap { $0 }.joined(separator: "; ")
         case .entriesLost(let vault): return "refusing to use \(vault) until the loss is accepted or repaired"
         case .damageFound(let count, _): return "damage found in \(count) object\(count == 1 ? "" : "s")"
-        case .backupDamageFound(let count, _):
-            return "damage found in \(count) object\(count == 1 ? "" : "s") of the backup"
+        case .backupDamageFound(let count, let fileDamaged, _):
+            guard count > 0 else { return "the backup file is damaged (see above)" }
+            let objects = "damage found in \(count) object\(count == 1 ? "" : "s") of the backup"
+            return fileDamaged ? objects + ", and in the file itself" : objects
         case .backedUpDamage(let count):
             return
                 "the backup was written, but \(count) damaged object\(count == 1 ? " was" : "s were") copied as found"
@@ -165,7 +168,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .noSuchFolder(_, joining: false):
             return "check the path, or create the folder first (mkdir -p) inside the folder your sync tool shares"
         case .damageFound(_, reindexRepairs: true): return "`diary reindex` rebuilds the index from the entries"
-        case .backupDamageFound(_, salvageable: true):
+        case .backupDamageFound(_, _, salvageable: true):
             return "`diary restore BACKUP --to DIR --salvage` restores every entry that is intact"
         case .backedUpDamage:
             return "`diary verify` names the damage; `diary restore --salvage` leaves it out of a restore"
