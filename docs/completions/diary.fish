@@ -457,7 +457,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_positional "diary extract" -eq 1' -fka '(__diary_custom_completion ---completion extract -- positional@0 (count (__diary_tokens -pc)) (__diary_tokens -tC))'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary extract" o output' -s 'o' -l 'output' -d 'The file to write (\'-\': stdout).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary extract" yes' -l 'yes' -d 'Do not ask: consent to writing plaintext.'
-complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary extract" force' -l 'force' -d 'Replace PATH if it exists.'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary extract" force' -l 'force' -d 'Replace PATH if it exists (only a regular file).'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary extract" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary extract" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary calendar" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).' -rfa '(__diary_complete_directories)'

@@ -581,7 +581,7 @@ _diary_extract() {
         ':name:'
         '(-o --output)'{-o,--output}'[The file to write ('\''-'\''\: stdout).]:path:_files'
         '--yes[Do not ask\: consent to writing plaintext.]'
-        '--force[Replace PATH if it exists.]'
+        '--force[Replace PATH if it exists (only a regular file).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
