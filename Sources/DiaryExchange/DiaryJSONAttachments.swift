@@ -76,7 +76,9 @@ enum DiaryJSONAttachments {
         let base = jsonFile.deletingLastPathComponent().path
         guard let folder = realPath(base + "/" + parts[0]) else { return nil }
         guard let file = realPath(base + "/" + path) else { return nil }
-        guard file.hasPrefix(folder + "/") else {
+        // The folder itself must be the one beside the JSON file, not a link to elsewhere (a
+        // link to ~/.ssh would otherwise bring any readable file in under a harmless name).
+        guard let here = realPath(base), folder == here + "/" + parts[0], file.hasPrefix(folder + "/") else {
             throw fields.failure("an attachment's 'path' leaves its attachments folder", at: node)
         }
         return URL(fileURLWithPath: file)

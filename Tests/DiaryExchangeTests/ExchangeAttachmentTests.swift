@@ -226,6 +226,19 @@ final class ExchangeAttachmentTests: ExchangeTestCase {
         try FileManager.default.removeItem(at: file)
         try FileManager.default.createSymbolicLink(at: file, withDestinationURL: secret)
         XCTAssertThrowsError(try importDiary(url, into: try makeVault(.files, name: "link")))
+        // The attachments folder itself a link to a folder elsewhere (a tarball can carry one
+        // pointing at ~/.ssh): refused like a link inside it.
+        let elsewhere = path("elsewhere/\(id)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try Data(Self.png).write(to: elsewhere.appendingPathComponent("view (1).png"))
+        let folder = path("escape/diary.attachments")
+        try FileManager.default.removeItem(at: folder)
+        try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: path("elsewhere"))
+        let linked = try makeVault(.files, name: "linked-folder")
+        XCTAssertThrowsError(try importDiary(url, into: linked)) {
+            XCTAssertTrue("\($0)".contains("leaves its attachments folder"), "\($0)")
+        }
+        XCTAssertEqual(try linked.backend.attachmentIDs(), [])
     }
 
     func testDayOneZipImportsItsMediaLinkedToTheirEntries() throws {
@@ -263,6 +276,21 @@ final class ExchangeAttachmentTests: ExchangeTestCase {
             XCTAssertEqual(again.duplicates, 3)
             XCTAssertEqual(try vault.backend.attachmentIDs().count, objects)
         }
+    }
+
+    func testAnImageOverTheLimitIsRefusedBeforeItIsReadAndNamed() throws {
+        try fixture("huge/2024-02-02-h.md", "Huge\n\n![](img/huge.png)\n")
+        let image = path("huge/img/huge.png")
+        try FileManager.default.createDirectory(
+            at: image.deletingLastPathComponent(), withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: image.path, contents: Data([0x89])))
+        XCTAssertEqual(truncate(image.path, off_t(AttachmentLimits.maximumLength) + 1), 0)  // sparse
+        let vault = try makeVault(.files, name: "huge-vault")
+        let batch = try Importer.read(.markdown, from: [path("huge")], attachments: true)
+        XCTAssertThrowsError(try vault.importEntries(items: batch.items(ImportAttachmentOpener()))) {
+            XCTAssertTrue("\($0)".contains("huge.png") && "\($0)".contains("larger than 4 GiB"), "\($0)")
+        }
+        XCTAssertEqual(try vault.list(), [])
     }
 
     func testMarkdownImagesAreAttachedAndMarkdownExportLinksItsFiles() throws {

@@ -120,6 +120,11 @@ final class ImportFileReader {
             throw ExchangeError.unreadable(file: path, detail: "not a regular file")
         }
         expected = UInt64(info.st_size)
+        // Refused before a byte is read, naming the file (sealing would stop only at 4 GiB).
+        guard expected <= AttachmentLimits.maximumLength else {
+            close(fd)
+            throw ExchangeError.unreadable(file: path, detail: "larger than 4 GiB, the largest file an entry can hold")
+        }
         if let length, length != expected {
             close(fd)
             throw ExchangeError.unreadable(file: path, detail: "\(expected) bytes, the export says \(length)")
