@@ -23,46 +23,56 @@ final class ExportCleanupCLITests: XCTestCase {
         return found
     }
 
-    func testAJSONExportKilledBySignalLeavesNothing() throws {
+    func testAnExportKilledBySignalLeavesNothing() throws {
         try box.initVault(store: "files")
         // 64 MiB (a sparse file: cheap to read), so the export is caught while writing it.
         let large = box.root.appendingPathComponent("large.bin").path
         XCTAssertTrue(FileManager.default.createFile(atPath: large, contents: Data([1])))
         XCTAssertEqual(truncate(large, 64 << 20), 0)
         try box.ok(["new", "--attach", large, "Big"])
-        let out = box.root.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
-        for sig in [SIGTERM, SIGHUP, SIGINT] {
-            let process = Process()
-            process.executableURL = DiarySandbox.binary
-            process.arguments = ["export", "-o", out.path + "/e.json", "--yes"]
-            process.environment = box.fullEnvironment([:])
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-            try process.run()
-            let deadline = Date().addingTimeInterval(60)
-            // Decrypted attachment bytes on disk: the moment the reviewer's export was killed.
-            func writing() -> Bool {
-                files(under: out).contains { $0.key.contains("/.tmp-") && $0.value > 0 }
+        // JSON, a Markdown document, a Markdown directory (which the export creates).
+        for (format, target, folder) in [
+            ("json", "e.json", "e.attachments/"), ("markdown", "doc.md", "doc.attachments/"),
+            ("markdown", "md/", "md/attachments/"),
+        ] {
+            let out = box.root.appendingPathComponent("out-" + format + "-" + target.prefix(2))
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: false)
+            let args = ["export", "--format", format, "-o", out.path + "/" + target, "--yes"]
+            for sig in [SIGTERM, SIGHUP, SIGINT] {
+                try interrupt(args, with: sig, whenWritingUnder: out)
+                XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [], "\(target) \(sig)")
             }
-            while !writing() && process.isRunning && Date() < deadline { usleep(1000) }
-            // Stopped at once, so the export cannot end before the signal arrives.
-            kill(process.processIdentifier, SIGSTOP)
-            XCTAssertTrue(writing(), "the export ended before it could be stopped (\(sig))")
-            kill(process.processIdentifier, sig)
-            kill(process.processIdentifier, SIGCONT)
-            process.waitUntilExit()
-            XCTAssertEqual(process.terminationReason, .uncaughtSignal)
-            XCTAssertEqual(process.terminationStatus, sig)
-            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [], "signal \(sig)")
+            // Nothing left to refuse the next export.
+            try box.ok(args)
+            let written = files(under: out)
+            XCTAssertEqual(written.filter { $0.key.hasPrefix(folder) && $0.value == 64 << 20 }.count, 1, "\(written)")
         }
-        // Nothing left to refuse the next export.
-        try box.ok(["export", "-o", out.path + "/e.json", "--yes"])
-        let written = files(under: out)
-        XCTAssertNotNil(written["e.json"])
-        XCTAssertEqual(
-            written.filter { $0.key.hasPrefix("e.attachments/") && $0.value == 64 << 20 }.count, 1, "\(written)")
+    }
+
+    /// Runs `diary args`, and sends it `sig` once decrypted attachment bytes are on disk under
+    /// `out` (the moment the reviewer's export was killed); waits for it to die of it.
+    private func interrupt(_ args: [String], with sig: Int32, whenWritingUnder out: URL) throws {
+        let process = Process()
+        process.executableURL = DiarySandbox.binary
+        process.arguments = args
+        process.environment = box.fullEnvironment([:])
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        func writing() -> Bool {
+            files(under: out).contains { $0.key.contains("/.tmp-") && $0.value > 0 }
+        }
+        while !writing() && process.isRunning && Date() < deadline { usleep(1000) }
+        // Stopped at once, so the export cannot end before the signal arrives.
+        kill(process.processIdentifier, SIGSTOP)
+        XCTAssertTrue(writing(), "the export ended before it could be stopped (\(args) \(sig))")
+        kill(process.processIdentifier, sig)
+        kill(process.processIdentifier, SIGCONT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(process.terminationStatus, sig)
     }
 
     func testAMarkdownDirectoryExportStoppedByADamagedAttachmentLeavesNothing() throws {
