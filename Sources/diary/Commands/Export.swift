@@ -44,7 +44,9 @@ struct Export: ParsableCommand {
             Without -o/--output, or with -o -, the export goes to stdout (JSON or one Markdown \
             document; a file named '-' is -o ./-). An existing file is never overwritten \
             (status 73, nothing written); files are created with mode 0600, a new directory \
-            with mode 0700.
+            with mode 0700. An export that fails (status 65 for a damaged entry or attachment) \
+            or is interrupted (SIGINT, SIGTERM, SIGHUP) removes every file and folder it \
+            created; what a SIGKILL interrupts stays.
 
             The filters are list's: --from, --to and --on (dates, as `diary list` takes them), \
             --tag and --starred export only the matching entries; --reverse puts the oldest \
