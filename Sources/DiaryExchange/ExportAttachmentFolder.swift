@@ -17,6 +17,8 @@ public struct ExportAttachmentFolder: Sendable {
     public let url: URL
     /// The folder's path relative to the export's files: what every path in it starts with.
     public let relative: String
+    /// Told every file and folder written into the folder, and the folder (see `CreatedPathTracking`).
+    public var tracking: CreatedPathTracking?
 
     /// The folder beside the export file `file`.
     public init(besideFile file: URL) {
@@ -62,7 +64,7 @@ final class ExportAttachmentWriter {
         try createFolder(directory)
         for record in entry.attachments {
             let temp = directory.appendingPathComponent(DurableFile.tempPrefix + SecureRandom.uuid().uuidString)
-            let output = try ExportOutput(newFile: temp)
+            let output = try ExportOutput(newFile: temp, tracking: folder.tracking)
             do {
                 try vault.readAttachment(record) { try output.write($0) }
                 try output.finish()
@@ -71,6 +73,8 @@ final class ExportAttachmentWriter {
                 throw error
             }
             let target = directory.appendingPathComponent(record.name)
+            // Before the rename: after it, a signal must find the name remembered.
+            folder.tracking?(target.path)
             guard rename(temp.path, target.path) == 0 else {
                 let detail = String(cString: strerror(errno))
                 unlink(temp.path)
@@ -96,6 +100,7 @@ final class ExportAttachmentWriter {
             throw ExchangeError.writeFailed(path: url.path, detail: String(cString: strerror(errno)))
         }
         if url == folder.url { created = true }
+        folder.tracking?(url.path)
         chmod(url.path, 0o700)
     }
 }

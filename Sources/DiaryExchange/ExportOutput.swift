@@ -8,6 +8,10 @@ import Glibc
 import Darwin
 #endif
 
+/// Told the path of each file and folder an export creates, as soon as it exists, so that an
+/// interrupted export (a signal) can remove it all: it is plaintext.
+public typealias CreatedPathTracking = @Sendable (String) -> Void
+
 /// Where a streamed export's bytes go: a new file, or a descriptor the caller owns (stdout).
 ///
 /// A file is created 0600 and never replaces anything (`O_EXCL`, so not even a file that
@@ -21,8 +25,9 @@ public final class ExportOutput {
     /// `diary`'s other output to stdout is.
     private var closed = false
 
-    /// Creates the file at `url`; throws `outputExists` when there is one.
-    public init(newFile url: URL) throws {
+    /// Creates the file at `url`; throws `outputExists` when there is one. `tracking` is told
+    /// its path as soon as it exists (to remove it if the process is interrupted).
+    public init(newFile url: URL, tracking: CreatedPathTracking? = nil) throws {
         let path = url.path
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if fd < 0 {
@@ -30,6 +35,7 @@ public final class ExportOutput {
             throw ExchangeError.writeFailed(path: path, detail: String(cString: strerror(errno)))
         }
         (self.fd, self.path) = (fd, path)
+        tracking?(path)
     }
 
     /// Writes to `descriptor`, which stays open; a write error ends the output silently.

@@ -78,13 +78,19 @@ extension Exporter {
 
     /// `markdownFiles(_:into:timeZone:)` for the entries `ids`, one file written as each entry
     /// is decrypted, its attachments in `attachments/<entry id>/` inside `directory`, linked
-    /// after the text. Returns the files, in the order of `ids`.
+    /// after the text. Returns the files, in the order of `ids`. On failure nothing written is
+    /// left: the files, the attachments, and the directory when this export created it.
+    /// `tracking` is told each file and folder created (see `CreatedPathTracking`).
     @discardableResult
-    public static func markdownFiles(_ vault: Vault, ids: [UUID], into directory: URL, timeZone: TimeZone = .current)
-        throws -> [URL]
-    {
+    public static func markdownFiles(
+        _ vault: Vault, ids: [UUID], into directory: URL, timeZone: TimeZone = .current,
+        tracking: CreatedPathTracking? = nil
+    ) throws -> [URL] {
+        let createdDirectory = !FileManager.default.fileExists(atPath: directory.path)
         try createExportDirectory(directory)
-        let folder = ExportAttachmentFolder(inDirectory: directory)
+        if createdDirectory { tracking?(directory.path) }
+        var folder = ExportAttachmentFolder(inDirectory: directory)
+        folder.tracking = tracking
         let files = ExportAttachmentWriter(folder)
         var count = ExportedAttachments()
         var written: [URL] = []
@@ -92,12 +98,16 @@ extension Exporter {
             try vault.forEachEntry(ids) { entry in
                 let url = directory.appendingPathComponent(markdownFileName(entry, timeZone: timeZone))
                 let links = MarkdownAttachmentLinks.block(entry, folder: folder.relative)
-                try writeNew(Data((markdownFile(entry) + links).utf8), to: url)
+                try writeNew(Data((markdownFile(entry) + links).utf8), to: url, tracking: tracking)
                 written.append(url)
                 try count.add(entry, files, vault)
             }
         } catch {
+            // As the other forms: a failed export leaves no plaintext (and nothing that would
+            // refuse the next attempt with 73).
             files.abandon()
+            for url in written { unlink(url.path) }
+            if createdDirectory { rmdir(directory.path) }
             throw error
         }
         return written

@@ -71,8 +71,8 @@ public enum Exporter {
     }
 
     /// Writes `data` to a new file, mode 0600, refusing to replace anything already there.
-    public static func writeNew(_ data: Data, to url: URL) throws {
-        let output = try ExportOutput(newFile: url)
+    public static func writeNew(_ data: Data, to url: URL, tracking: CreatedPathTracking? = nil) throws {
+        let output = try ExportOutput(newFile: url, tracking: tracking)
         do {
             var bytes = [UInt8](data)
             try output.write(&bytes)

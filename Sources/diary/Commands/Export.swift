@@ -44,7 +44,9 @@ struct Export: ParsableCommand {
             Without -o/--output, or with -o -, the export goes to stdout (JSON or one Markdown \
             document; a file named '-' is -o ./-). An existing file is never overwritten \
             (status 73, nothing written); files are created with mode 0600, a new directory \
-            with mode 0700.
+            with mode 0700. An export that fails (status 65 for a damaged entry or attachment) \
+            or is interrupted (SIGINT, SIGTERM, SIGHUP) removes every file and folder it \
+            created; what a SIGKILL interrupts stays.
 
             The filters are list's: --from, --to and --on (dates, as `diary list` takes them), \
             --tag and --starred export only the matching entries; --reverse puts the oldest \
@@ -119,9 +121,14 @@ struct Export: ParsableCommand {
         Output.warning("the export is NOT encrypted: \(count) as plaintext to \(destination)\(files ?? "")")
         try confirmDestructive(
             "exporting plaintext", question: "Write \(count) as plaintext to \(destination)\(files ?? "")?", yes: yes)
+        // Plaintext from here: a SIGINT, SIGTERM or SIGHUP removes every file and folder the
+        // export created, as a failure does.
+        SignalCleanup.install()
         let exported = try session.read { vault in
-            try destination.write(vault, ids, summaries, format: format, attachments: folder)
+            try destination.write(
+                vault, ids, summaries, format: format, attachments: folder, tracking: SignalCleanup.rememberCreated)
         }
+        SignalCleanup.forgetCreated()
         if exported.notWritten > 0 {
             let n = exported.notWritten
             Output.note(
@@ -203,26 +210,30 @@ enum ExportDestination: CustomStringConvertible {
 
     /// Writes the entries `ids`, in this order, as they are decrypted; `summaries` are the
     /// same entries' (in the same order) for HTML's table of contents, empty for the others.
+    /// `tracking` is told every file and folder created (to remove them if interrupted).
     @discardableResult
     func write(
         _ vault: Vault, _ ids: [UUID], _ summaries: [EntrySummary], format: ExportFormat,
-        attachments folder: ExportAttachmentFolder? = nil
+        attachments: ExportAttachmentFolder? = nil, tracking: CreatedPathTracking? = nil
     ) throws -> ExportedAttachments {
+        var folder = attachments
+        folder?.tracking = tracking
         switch (self, format) {
         case (.stdout, .json):
             return try Exporter.json(vault, ids: ids, to: ExportOutput(descriptor: STDOUT_FILENO))
         case (.stdout, .markdown):
             return try markdownDocument(vault, ids, to: ExportOutput(descriptor: STDOUT_FILENO), nil)
         case (.file(let url), .json):
-            return try Exporter.json(vault, ids: ids, to: ExportOutput(newFile: url), attachments: folder)
+            return try Exporter.json(
+                vault, ids: ids, to: ExportOutput(newFile: url, tracking: tracking), attachments: folder)
         case (.file(let url), .markdown):
-            return try markdownDocument(vault, ids, to: ExportOutput(newFile: url), folder)
+            return try markdownDocument(vault, ids, to: ExportOutput(newFile: url, tracking: tracking), folder)
         case (.stdout, .html):
             try html(vault, summaries, to: ExportOutput(descriptor: STDOUT_FILENO))
         case (.file(let url), .html):
-            try html(vault, summaries, to: ExportOutput(newFile: url))
+            try html(vault, summaries, to: ExportOutput(newFile: url, tracking: tracking))
         case (.directory(let url), _):
-            try Exporter.markdownFiles(vault, ids: ids, into: url, timeZone: .current)
+            try Exporter.markdownFiles(vault, ids: ids, into: url, timeZone: .current, tracking: tracking)
         }
         return ExportedAttachments()
     }

@@ -147,6 +147,7 @@ private func diaryCleanupHandler(_ sig: Int32, _ info: UnsafeMutablePointer<sigi
     if directoryFD >= 0, let name = otherName { unlinkat(directoryFD, name, 0) }
     if let dir = directoryPath { rmdir(dir) }
     if let path = partialFile { unlink(path) }
+    removeCreatedSignalSafe()
     signal(sig, SIG_DFL)
     raise(sig)
 }
