@@ -11,32 +11,12 @@ import XCTest
 /// an entry's attachment object in `attachments/<machine>/` of a remote this code wrote, checks
 /// it as §7.6 says, refuses a changed copy, and calls a missing one pending.
 final class SyncAttachmentReaderTests: VaultTestCase {
-    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts/decrypt-vault.py")
-    private static let python = "/usr/bin/python3"
 
     private func run(_ remote: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = [Self.script.path, remote.path, "correct horse"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try PythonReader.run([PythonReader.script.path, remote.path, "correct horse"])
     }
 
-    private func requirePython() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.python) else { throw XCTSkip("no /usr/bin/python3") }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: Self.python)
-        check.arguments = ["-c", "from nacl.bindings import crypto_secretstream_xchacha20poly1305_pull"]
-        try check.run()
-        check.waitUntilExit()
-        if check.terminationStatus != 0 { throw XCTSkip("PyNaCl with secretstream is not installed") }
-    }
+    private func requirePython() throws { try PythonReader.requireSecretstream() }
 
     func testThePythonReaderChecksARemotesObjectsAndRefusesAChangedOne() throws {
         try requirePython()

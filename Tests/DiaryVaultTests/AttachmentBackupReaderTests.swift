@@ -10,34 +10,14 @@ import XCTest
 /// backup (records of type 6) and opens each, in a backup of either store; a flipped bit in a
 /// piece is refused.
 final class AttachmentBackupReaderTests: VaultTestCase {
-    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts/decrypt-vault.py")
-    private static let python = "/usr/bin/python3"
 
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = [Self.script.path] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try PythonReader.run([PythonReader.script.path] + arguments)
     }
 
-    private func requirePython() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.python) else { throw XCTSkip("no /usr/bin/python3") }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: Self.python)
-        check.arguments = ["-c", "from nacl.bindings import crypto_secretstream_xchacha20poly1305_pull"]
-        try check.run()
-        check.waitUntilExit()
-        if check.terminationStatus != 0 { throw XCTSkip("PyNaCl with secretstream is not installed") }
-    }
+    private func requirePython() throws { try PythonReader.requireSecretstream() }
 
-    private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    private func hex(_ bytes: [UInt8]) -> String { PythonReader.hex(bytes) }
 
     func testThePythonReaderOpensEveryAttachmentOfABackupAndRefusesAFlippedBit() throws {
         try requirePython()

@@ -10,9 +10,6 @@ import XCTest
 /// alone, opens an attachment object this code sealed into either store, and refuses a
 /// changed one.
 final class AttachmentFormatReaderTests: XCTestCase {
-    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scripts/decrypt-vault.py")
-    private static let python = "/usr/bin/python3"
     /// Loads the script as a module and prints H(file) of what `open_attachment` handed out.
     private static let driver = """
         import importlib.util, sys
@@ -26,31 +23,14 @@ final class AttachmentFormatReaderTests: XCTestCase {
         print(reader.h(bytes(out)).hex())
         """
 
-    private func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    private func hex(_ bytes: [UInt8]) -> String { PythonReader.hex(bytes) }
     private func hex(_ id: UUID) -> String { withUnsafeBytes(of: id.uuid) { hex(Array($0)) } }
 
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = ["-c", Self.driver, Self.script.path] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try PythonReader.run(["-c", Self.driver, PythonReader.script.path] + arguments)
     }
 
-    private func requirePython() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.python) else { throw XCTSkip("no /usr/bin/python3") }
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: Self.python)
-        check.arguments = ["-c", "from nacl.bindings import crypto_secretstream_xchacha20poly1305_pull"]
-        try check.run()
-        check.waitUntilExit()
-        if check.terminationStatus != 0 { throw XCTSkip("PyNaCl with secretstream is not installed") }
-    }
+    private func requirePython() throws { try PythonReader.requireSecretstream() }
 
     func testThePythonReaderOpensAnObjectFromEitherStoreAndRefusesAChangedOne() throws {
         try requirePython()
