@@ -13,19 +13,11 @@ final class ExchangeAttachmentTests: ExchangeTestCase {
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0x42, count: 300)
 
     private func input(_ bytes: [UInt8], name: String, type: String) -> AttachmentInput {
-        var offset = 0
-        return AttachmentInput(name: name, mediaType: type) { buffer in
-            let count = min(buffer.count, bytes.count - offset)
-            buffer.replaceSubrange(0..<count, with: bytes[offset..<offset + count])
-            offset += count
-            return count
-        }
+        return AttachmentInput.reading(bytes, name: name, type: type)
     }
 
     private func read(_ vault: Vault, _ record: AttachmentRecord) throws -> [UInt8] {
-        var out: [UInt8] = []
-        try vault.readAttachment(record) { out.append(contentsOf: $0) }
-        return out
+        try vault.plaintext(of: record)
     }
 
     /// 200 KiB of varied bytes: several stream chunks.

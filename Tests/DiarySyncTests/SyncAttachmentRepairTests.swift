@@ -14,13 +14,7 @@ final class SyncAttachmentRepairTests: VaultTestCase {
     private var desktop: Vault { machines["desktop"] }
 
     private func input(_ bytes: [UInt8], name: String) -> AttachmentInput {
-        var offset = 0
-        return AttachmentInput(name: name, mediaType: "application/octet-stream") { buffer in
-            let count = min(buffer.count, bytes.count - offset)
-            buffer.replaceSubrange(0..<count, with: bytes[offset..<offset + count])
-            offset += count
-            return count
-        }
+        return AttachmentInput.reading(bytes, name: name)
     }
 
     private func bytes(_ count: Int, seed: UInt8) -> [UInt8] {
@@ -28,9 +22,7 @@ final class SyncAttachmentRepairTests: VaultTestCase {
     }
 
     private func plaintext(_ vault: Vault, _ record: AttachmentRecord) throws -> [UInt8] {
-        var out: [UInt8] = []
-        try vault.readAttachment(record) { out.append(contentsOf: $0) }
-        return out
+        try vault.plaintext(of: record)
     }
 
     /// Puts into `vault`'s store, under the object's id, the first stored pieces of the object

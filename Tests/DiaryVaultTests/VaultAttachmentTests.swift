@@ -12,19 +12,11 @@ final class VaultAttachmentTests: VaultTestCase {
     private func input(_ bytes: [UInt8], name: String, type: String = "application/octet-stream", dedup: Bool = true)
         -> AttachmentInput
     {
-        var offset = 0
-        return AttachmentInput(name: name, mediaType: type, dedup: dedup) { buffer in
-            let count = min(buffer.count, bytes.count - offset)
-            buffer.replaceSubrange(0..<count, with: bytes[offset..<offset + count])
-            offset += count
-            return count
-        }
+        return AttachmentInput.reading(bytes, name: name, type: type, dedup: dedup)
     }
 
     private func read(_ vault: Vault, _ record: AttachmentRecord) throws -> [UInt8] {
-        var out: [UInt8] = []
-        try vault.readAttachment(record) { out.append(contentsOf: $0) }
-        return out
+        try vault.plaintext(of: record)
     }
 
     private func bytes(_ count: Int, seed: UInt8) -> [UInt8] {

@@ -19,13 +19,7 @@ final class VaultImportAttachmentTests: VaultTestCase {
         ImportFile(name: name) {
             opens?.pointee += 1
             if fail { throw Opened() }
-            var offset = 0
-            return AttachmentInput(name: name, mediaType: "application/octet-stream") { buffer in
-                let count = min(buffer.count, bytes.count - offset)
-                buffer.replaceSubrange(0..<count, with: bytes[offset..<offset + count])
-                offset += count
-                return count
-            }
+            return AttachmentInput.reading(bytes, name: name)
         }
     }
 
@@ -37,9 +31,7 @@ final class VaultImportAttachmentTests: VaultTestCase {
     }
 
     private func read(_ vault: Vault, _ record: AttachmentRecord) throws -> [UInt8] {
-        var out: [UInt8] = []
-        try vault.readAttachment(record) { out.append(contentsOf: $0) }
-        return out
+        try vault.plaintext(of: record)
     }
 
     func testEntriesComeWithTheirFilesIdenticalOnesStoredOnceAndASecondImportOpensNothing() throws {

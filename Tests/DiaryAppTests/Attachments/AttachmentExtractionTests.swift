@@ -9,13 +9,7 @@ import XCTest
 /// `force`; and which attachment a command means when the name is left out.
 final class AttachmentExtractionTests: VaultTestCase {
     private func input(_ bytes: [UInt8], name: String) -> AttachmentInput {
-        var offset = 0
-        return AttachmentInput(name: name, mediaType: "application/octet-stream") { buffer in
-            let count = min(buffer.count, bytes.count - offset)
-            buffer.replaceSubrange(0..<count, with: bytes[offset..<offset + count])
-            offset += count
-            return count
-        }
+        return AttachmentInput.reading(bytes, name: name)
     }
 
     private func leftovers(in directory: URL) throws -> [String] {

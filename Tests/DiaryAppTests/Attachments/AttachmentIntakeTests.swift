@@ -21,9 +21,7 @@ final class AttachmentIntakeTests: VaultTestCase {
     }
 
     private func read(_ vault: Vault, _ record: AttachmentRecord) throws -> [UInt8] {
-        var out: [UInt8] = []
-        try vault.readAttachment(record) { out.append(contentsOf: $0) }
-        return out
+        try vault.plaintext(of: record)
     }
 
     private func assertRefused(

@@ -1,5 +1,6 @@
 import DiaryCrypto
 import DiaryStore
+import DiaryTestSupport
 import Foundation
 
 @testable import DiaryVault
@@ -13,20 +14,12 @@ enum AttachmentFixtures {
 
     /// An input that hands out `bytes` in the sizes the vault asks for.
     static func input(_ bytes: [UInt8], name: String, dedup: Bool = true) -> AttachmentInput {
-        var offset = 0
-        return AttachmentInput(name: name, mediaType: "application/octet-stream", dedup: dedup) { buffer in
-            let count = min(buffer.count, bytes.count - offset)
-            buffer.replaceSubrange(0..<count, with: bytes[offset..<offset + count])
-            offset += count
-            return count
-        }
+        return AttachmentInput.reading(bytes, name: name, dedup: dedup)
     }
 
     /// The plaintext of `record`, read through the vault.
     static func read(_ vault: Vault, _ record: AttachmentRecord) throws -> [UInt8] {
-        var out: [UInt8] = []
-        try vault.readAttachment(record) { out.append(contentsOf: $0) }
-        return out
+        try vault.plaintext(of: record)
     }
 
     /// The stored bytes of object `id`.
