@@ -120,9 +120,17 @@ let package = Package(
             dependencies: ["DiaryVault", "DiaryStore", "DiaryCrypto"],
             path: "Scripts/Bench"
         ),
+        // Debian's libgfshare (libgfshare-dev), which the tests check diary's Shamir shares
+        // against both ways; only DiaryCryptoTests links it, never the product.
+        .systemLibrary(
+            name: "CGFShare",
+            path: "Tests/CGFShare",
+            pkgConfig: "libgfshare",
+            providers: [.apt(["libgfshare-dev"])]
+        ),
         .testTarget(
             name: "DiaryCryptoTests",
-            dependencies: ["DiaryCrypto", "DiaryTestSupport"],
+            dependencies: ["DiaryCrypto", "DiaryTestSupport", "CGFShare"],
             resources: [.copy("Vectors")]
         ),
         .testTarget(
