@@ -31,6 +31,8 @@ public enum CheckedBase32 {
 
     /// The digits, value order: Crockford's, without I, L, O and U.
     static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
+    /// What decoding skips: spaces, tabs, dashes and line breaks.
+    static let separators: Set<Unicode.Scalar> = [" ", "\t", "-", "\n", "\r"]
     /// The number of check characters after the data.
     public static let checkCount = 2
 
@@ -90,27 +92,33 @@ public enum CheckedBase32 {
         return bytes
     }
 
+    /// The bytes `text` encodes, however many: for telling what a text of an unexpected
+    /// length is (its checks hold whatever the length).
+    static func decodeAnyLength(_ text: String) throws(Error) -> [UInt8] {
+        var values = try significantValues(text)
+        let byteCount = max(values.count - checkCount, 0) * 5 / 8
+        secureZero(&values)
+        return try decode(text, expectedByteCount: byteCount)
+    }
+
     /// The values of the digits in `text`, separators skipped.
     private static func significantValues(_ text: String) throws(Error) -> [UInt8] {
         var values: [UInt8] = []
         values.reserveCapacity(text.utf8.count)
         for (offset, character) in text.unicodeScalars.enumerated() {
-            switch character {
-            case " ", "\t", "-", "\n", "\r": continue
-            default:
-                guard let value = value(of: character) else {
-                    secureZero(&values)
-                    throw .badCharacter(position: offset + 1)
-                }
-                values.append(value)
+            if separators.contains(character) { continue }
+            guard let value = value(of: character) else {
+                secureZero(&values)
+                throw .badCharacter(position: offset + 1)
             }
+            values.append(value)
         }
         return values
     }
 
     /// A digit's value, with Crockford's readings of I, L and O and of lower case; nil for
     /// anything else. Every entry of the alphabet is compared, whatever the character.
-    private static func value(of character: Unicode.Scalar) -> UInt8? {
+    static func value(of character: Unicode.Scalar) -> UInt8? {
         guard character.isASCII else { return nil }
         let byte = UInt8(character.value)
         // Lower case to upper case without a branch: clear bit 5 only for a…z.
