@@ -19,6 +19,25 @@ public struct RecoveryKey: Sendable {
         self.bytes = bytes
     }
 
+    /// The key a person typed or a file holds: `CheckedBase32` of the 32 bytes (groups,
+    /// letter case and the look-alikes I, L, O forgiven; a mistyped character is caught).
+    public init(text: String) throws(RecoveryKeyError) {
+        var decoded: [UInt8]
+        do {
+            decoded = try CheckedBase32.decode(text, expectedByteCount: Self.byteCount)
+        } catch {
+            throw .text(error)
+        }
+        do { bytes = try SecretBytes(consuming: &decoded) } catch { throw .outOfSecureMemory }
+    }
+
+    /// The key as shown once and written down: 54 characters in 9 groups of 6.
+    public var text: String {
+        var raw = bytes.withUnsafeBytes { Array($0) }
+        defer { secureZero(&raw) }
+        return CheckedBase32.encode(raw, groupSize: 6)
+    }
+
     /// A new random key.
     public static func generate() throws -> RecoveryKey {
         try RecoveryKey(bytes: SecretBytes(randomCount: byteCount))
@@ -41,4 +60,7 @@ public struct RecoveryKey: Sendable {
 /// Why text or bytes are not a recovery key.
 public enum RecoveryKeyError: Error, Equatable, Sendable {
     case wrongLength(Int)
+    /// The text is not a recovery key: why (a mistyped character, a wrong length…).
+    case text(CheckedBase32.Error)
+    case outOfSecureMemory
 }
