@@ -84,10 +84,19 @@ extension VaultHeader {
         return KeyRing(keys)
     }
 
-    /// Replaces the slots with `keys`, each sealed under `kek` with a fresh nonce.
-    mutating func setSlots(_ keys: [GenerationKeys], kek: SecretBytes) throws {
+    /// Replaces the slots with `keys`, each sealed under `kek` with a fresh nonce. A recovery
+    /// block is made to fit the same generations first (`RecoveryBlock.fit`): the passphrase
+    /// slots' associated data holds its tag.
+    /// `taggedUnder`: the generation whose key made the block's tag (the header's newest unless
+    /// the block was just taken from another header).
+    mutating func setSlots(_ keys: [GenerationKeys], kek: SecretBytes, taggedUnder: UInt32? = nil) throws {
+        let sorted = keys.sorted { $0.generation < $1.generation }
+        if var block = recovery {
+            try block.fit(sorted, vaultID: vaultID, taggedUnder: taggedUnder ?? currentGeneration)
+            recovery = block
+        }
         let prefix = authenticatedPrefix
-        slots = try keys.sorted { $0.generation < $1.generation }.map { k in
+        slots = try sorted.map { k in
             let box = try XChaCha20Poly1305.seal(
                 secret: k.vaultKey, key: kek,
                 associatedData: Self.slotAssociatedData(prefix: prefix, generation: k.generation))

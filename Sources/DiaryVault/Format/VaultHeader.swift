@@ -7,12 +7,18 @@ import Foundation
 /// Layout (big-endian; see docs/FORMAT.md §3):
 /// ```
 /// magic "DIARYVLT" | version u16 | store u8 | kdf alg u8 | vault id 16 | opslimit u64 |
-/// memlimit u64 | salt 16 | slot count u8 | slots (generation u32, nonce 24, sealed key 48)… |
+/// memlimit u64 | salt 16 | [version 2: recovery epoch u32 | recovery public key 32 | recovery tag 32] |
+/// slot count u8 | slots (generation u32, nonce 24, sealed key 48)… |
+/// [version 2 with a key: recovery slots (generation u32, box 100)…] |
 /// checksum 32 = BLAKE2b-256(all preceding bytes)
 /// ```
+/// Version 2 is written only once a recovery key exists or existed (`RecoveryBlock`); a vault
+/// that never had one keeps the bytes of version 1.
 package struct VaultHeader: Equatable {
     static let magic: [UInt8] = Array("DIARYVLT".utf8)
-    static let currentVersion: UInt16 = 1
+    /// The newest version this code reads and writes.
+    static let currentVersion: UInt16 = 2
+    static let recoveryVersion: UInt16 = 2
     static let fixedLength = 61
     static let slotLength = 4 + XChaCha20Poly1305.nonceByteCount + 32 + XChaCha20Poly1305.tagByteCount
     package static let checksumLength = 32
@@ -32,22 +38,32 @@ package struct VaultHeader: Equatable {
     var salt: [UInt8]
     /// One slot normally; two (generations g and g+1) while a key rotation is unfinished.
     var slots: [KeySlot]
+    /// The recovery block (version 2); nil in a header of version 1.
+    var recovery: RecoveryBlock? = nil
+
+    var version: UInt16 { recovery == nil ? 1 : Self.recoveryVersion }
 
     var currentGeneration: UInt32 { slots.map(\.generation).max() ?? 0 }
 
     /// The authenticated prefix: every field except the slots and the checksum. Each slot's
     /// associated data is this prefix plus its generation, so changing the KDF parameters,
-    /// the salt, the store or the vault id makes every slot fail to open (no downgrade).
+    /// the salt, the store or the vault id makes every slot fail to open (no downgrade). In
+    /// version 2 the recovery epoch, public key and tag are part of it too.
     var authenticatedPrefix: [UInt8] {
-        var w = ByteWriter(capacity: Self.fixedLength)
+        var w = ByteWriter(capacity: Self.fixedLength + RecoveryBlock.fixedLength)
         w.append(Self.magic)
-        w.u16(Self.currentVersion)
+        w.u16(version)
         w.u8(store.headerCode)
         w.u8(Self.kdfArgon2id13)
         w.uuid(vaultID)
         w.u64(kdf.opsLimit)
         w.u64(kdf.memLimit)
         w.append(salt)
+        if let recovery {
+            w.u32(recovery.epoch)
+            w.append(recovery.publicKey)
+            w.append(recovery.tag)
+        }
         return w.bytes
     }
 
@@ -67,6 +83,10 @@ package struct VaultHeader: Equatable {
             w.append(slot.nonce)
             w.append(slot.sealedKey)
         }
+        for slot in recovery?.slots ?? [] {
+            w.u32(slot.generation)
+            w.append(slot.box)
+        }
         w.append(BLAKE2b.hash(w.bytes))
         return w.bytes
     }
@@ -81,7 +101,7 @@ package struct VaultHeader: Equatable {
             && constantTimeEquals(
                 BLAKE2b.hash(Array(bytes[..<(bytes.count - checksumLength)])),
                 Array(bytes[(bytes.count - checksumLength)...]))
-        guard version == Int(currentVersion) else {
+        guard version == 1 || version == Int(recoveryVersion) else {
             // A newer vault carries a valid checksum; a flipped version byte does not.
             throw checksumOK ? .unsupportedVersion(version) : .damaged("checksum mismatch")
         }
@@ -102,6 +122,8 @@ package struct VaultHeader: Equatable {
         let vaultID = try r.uuid()
         let kdf = KDFParameters(opsLimit: try r.u64(), memLimit: try r.u64())
         let salt = try r.take(PassphraseKDF.saltByteCount)
+        let version = UInt16(body[8]) << 8 | UInt16(body[9])
+        var recovery = version == recoveryVersion ? try parseRecoveryFields(&r) : nil
         let count = Int(try r.u8())
         guard count == 1 || count == 2 else { throw FormatError.invalidField("key slot count") }
         var slots: [KeySlot] = []
@@ -112,13 +134,29 @@ package struct VaultHeader: Equatable {
                     nonce: try r.take(XChaCha20Poly1305.nonceByteCount),
                     sealedKey: try r.take(32 + XChaCha20Poly1305.tagByteCount)))
         }
+        if recovery?.hasKey == true {
+            for slot in slots {
+                guard try r.u32() == slot.generation else { throw FormatError.invalidField("recovery slot generation") }
+                recovery?.slots.append(
+                    RecoveryBlock.Slot(generation: slot.generation, box: try r.take(RecoveryBlock.boxLength)))
+            }
+        }
         try r.expectEnd()
         // Two slots: a rotation under way, to the next generation, or (following another
         // machine's key change after missing some) to a later one.
         if count == 2, slots[1].generation <= slots[0].generation {
             throw FormatError.invalidField("key slot generations")
         }
-        return VaultHeader(vaultID: vaultID, store: store, kdf: kdf, salt: salt, slots: slots)
+        return VaultHeader(vaultID: vaultID, store: store, kdf: kdf, salt: salt, slots: slots, recovery: recovery)
+    }
+
+    /// Epoch (at least 1: version 2 is written only once a key was set), public key, tag.
+    private static func parseRecoveryFields(_ r: inout ByteReader) throws -> RecoveryBlock {
+        let epoch = try r.u32()
+        guard epoch >= 1 else { throw FormatError.invalidField("recovery epoch") }
+        return RecoveryBlock(
+            epoch: epoch, publicKey: try r.take(SealedBox.publicKeyByteCount), tag: try r.take(RecoveryBlock.tagLength),
+            slots: [])
     }
 }
 

@@ -12,23 +12,37 @@ package struct IndexRoot: Equatable {
     static let legacyRecordLength = 4 + 8 + 8 + tagLength
     static let recordLength = 4 + legacyRecordLength
 
+    /// The byte that marks a version-3 root carrying the recovery key's epoch and public key.
+    static let recoveryVersion: UInt8 = 4
+
+    /// The page layout's version (`IndexLayout`); a root read as version 4 has layout 3.
     var version: UInt8
     var generation: UInt64
     var pages: [(number: Int, record: PageRecord)]
+    /// The recovery key's epoch and public key (docs/FORMAT.md §7): written (as version 4) only
+    /// once the epoch is above 0, so a vault that never had a recovery key keeps version 3.
+    var recovery: RecoveryBinding = .none
 
     package static func == (a: IndexRoot, b: IndexRoot) -> Bool {
         a.version == b.version && a.generation == b.generation && a.pages.elementsEqual(b.pages, by: ==)
+            && a.recovery == b.recovery
     }
 
     /// Version 3: `version u8 = 3 | generation u64 | page count u32 |
     /// page count × (page u32 | rows u32 | newest date i64 | newest created i64 | tag 16)`,
     /// in head order. Version 2 (tests build old vaults with it): `version u8 = 2 |
     /// generation u64 | page count u16 = 64 | 64 × (rows u32 | newest date i64 |
-    /// newest created i64 | tag 16)`.
+    /// newest created i64 | tag 16)`. Version 4: version 3 with `recovery epoch u32 |
+    /// recovery public key 32` after the generation.
     package func encoded() -> [UInt8] {
-        var w = ByteWriter(capacity: 13 + pages.count * Self.recordLength)
-        w.u8(version)
+        var w = ByteWriter(capacity: 49 + pages.count * Self.recordLength)
+        let carriesRecovery = recovery.epoch > 0 && version == IndexLayout.version
+        w.u8(carriesRecovery ? Self.recoveryVersion : version)
         w.u64(generation)
+        if carriesRecovery {
+            w.u32(recovery.epoch)
+            w.append(recovery.publicKey)
+        }
         if version == IndexLayout.legacyVersion { w.u16(UInt16(pages.count)) } else { w.u32(UInt32(pages.count)) }
         for (number, record) in pages {
             if version != IndexLayout.legacyVersion { w.u32(UInt32(number)) }
@@ -46,11 +60,16 @@ package struct IndexRoot: Equatable {
     /// depth within bounds, every count possible.
     package static func decode(_ bytes: [UInt8]) throws -> IndexRoot {
         var r = ByteReader(bytes)
-        let version = try r.u8()
-        guard version == IndexLayout.version || version == IndexLayout.legacyVersion else {
-            throw FormatError.unsupportedVersion(Int(version))
+        let stored = try r.u8()
+        guard stored == IndexLayout.version || stored == IndexLayout.legacyVersion || stored == recoveryVersion else {
+            throw FormatError.unsupportedVersion(Int(stored))
         }
+        let version = stored == recoveryVersion ? IndexLayout.version : stored
         var root = IndexRoot(version: version, generation: try r.u64(), pages: [])
+        if stored == recoveryVersion {
+            root.recovery = RecoveryBinding(epoch: try r.u32(), publicKey: try r.take(SealedBox.publicKeyByteCount))
+            guard root.recovery.epoch > 0 else { throw FormatError.invalidField("recovery epoch") }
+        }
         let legacy = version == IndexLayout.legacyVersion
         let count = legacy ? Int(try r.u16()) : Int(try r.u32())
         let allowed = legacy ? IndexLayout.legacyPageCount...IndexLayout.legacyPageCount : 64...IndexLayout.headCount

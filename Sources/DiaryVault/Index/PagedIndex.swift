@@ -17,12 +17,15 @@ struct PagedIndex: Equatable {
     var dirty: Set<Int> = []
     /// Pages the store holds that the next write removes (split, or of the old layout).
     var removed: Set<Int> = []
+    /// The recovery key's epoch and public key the root records (`IndexRoot.recovery`).
+    var recovery: RecoveryBinding = .none
     /// Bounds the depths of the pages, so finding an id's page tries only these.
     private var depths = IndexLayout.minimumDepth...IndexLayout.minimumDepth
 
     init(root: IndexRoot) {
         version = root.version
         generation = root.generation
+        recovery = root.recovery
         records = Dictionary(uniqueKeysWithValues: root.pages.map { ($0.number, $0.record) })
         if version == IndexLayout.version {
             let found = root.pages.map { IndexLayout.depth(ofPage: $0.number) }
@@ -44,7 +47,8 @@ struct PagedIndex: Equatable {
     }
 
     var root: IndexRoot {
-        IndexRoot(version: version, generation: generation, pages: numbers.map { ($0, records[$0]!) })
+        IndexRoot(
+            version: version, generation: generation, pages: numbers.map { ($0, records[$0]!) }, recovery: recovery)
     }
 
     /// Every page number, in head order.
@@ -136,6 +140,7 @@ struct PagedIndex: Equatable {
     func migrated() -> PagedIndex {
         guard version != IndexLayout.version else { return self }
         var next = PagedIndex(generation: generation, rows: allRows())
+        next.recovery = recovery
         next.removed = Set(records.keys)
         return next
     }

@@ -16,6 +16,9 @@ final class SealedIndex {
     /// The keys pages, the root and (for a rebuild) entries are opened with. The vault sets
     /// it when its keys change (a rotation).
     var keyRing: KeyRing
+    /// The recovery key as the (checked) header names it: an index rebuilt from the entries
+    /// takes it, having no root of its own to keep it. The vault sets it when its header changes.
+    var headerRecovery: RecoveryBinding
 
     /// The root and the pages read so far.
     private(set) var index: PagedIndex
@@ -37,10 +40,11 @@ final class SealedIndex {
     var witnessUpdated: (Error?) -> Void = { _ in }
 
     /// Reads the root; see `load`.
-    init(backend: any VaultStore, vaultID: UUID, keyRing: KeyRing) throws {
+    init(backend: any VaultStore, vaultID: UUID, keyRing: KeyRing, headerRecovery: RecoveryBinding = .none) throws {
         self.backend = backend
         self.vaultID = vaultID
         self.keyRing = keyRing
+        self.headerRecovery = headerRecovery
         index = PagedIndex(generation: 0)
         state = .ok
         try load()
@@ -139,7 +143,9 @@ final class SealedIndex {
                 }
             }
         }
-        return PagedIndex(generation: generation, rows: rows)
+        var index = PagedIndex(generation: generation, rows: rows)
+        index.recovery = headerRecovery
+        return index
     }
 
     // MARK: Writing
@@ -239,7 +245,9 @@ final class SealedIndex {
             let plaintext = try? Envelope.open(
                 sealed, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing)
         else { return (try rebuilt(generation: 0), .damaged, nil) }
-        if let version = plaintext.first, version != IndexLayout.version, version != IndexLayout.legacyVersion {
+        if let version = plaintext.first, version != IndexLayout.version, version != IndexLayout.legacyVersion,
+            version != IndexRoot.recoveryVersion
+        {
             throw VaultError.unsupportedIndexVersion(found: Int(version), supported: Int(IndexLayout.version))
         }
         guard let root = try? IndexRoot.decode(plaintext) else { return (try rebuilt(generation: 0), .damaged, nil) }

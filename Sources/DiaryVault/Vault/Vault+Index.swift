@@ -21,6 +21,7 @@ extension Vault {
             try backend.withWriteLock {
                 try refreshHeaderUnderLock()
                 try sealedIndex.refreshUnderLock()
+                try checkRecovery()
                 guard repairing || sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
                 let migrating = sealedIndex.index.version != IndexLayout.version
                 if allPages || migrating {
@@ -46,6 +47,7 @@ extension Vault {
             try backend.withWriteLock {
                 try refreshHeaderUnderLock()
                 try sealedIndex.refreshUnderLock()
+                try checkRecovery()
                 guard sealedIndex.state == .ok else { throw VaultError.indexNeedsRepair }
                 try sealedIndex.ensureAllPages()
                 var next = sealedIndex.index.migrated()

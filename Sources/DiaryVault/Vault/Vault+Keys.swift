@@ -205,6 +205,13 @@ extension Vault {
         if let adopting, adopting.keys.generation <= onDisk.slots.map(\.generation).min()! {
             throw VaultError.headerDamaged("a published key older than this vault's")
         }
+        // Before anything is sealed to the recovery key: the block must be this vault's.
+        if let adopting {
+            try checkAdopted(adopting.header, keys: adopting.keys)
+            onDisk.recovery = adopting.header.recovery
+        } else {
+            try checkRecovery(onDisk, ring: ring)
+        }
         if onDisk.slots.count == 1 {
             let next =
                 try adopting?.keys
@@ -212,8 +219,13 @@ extension Vault {
                     generation: max(onDisk.currentGeneration + 1, minimumGeneration),
                     vaultKey: SecretBytes(randomCount: 32))
             ring = KeyRing(ring.all.filter { $0.generation != next.generation } + [next])
-            try onDisk.setSlots(ring.all, kek: kek)
-            try backend.apply(StoreChange(header: onDisk.encoded()))
+            try onDisk.setSlots(ring.all, kek: kek, taggedUnder: adopting?.keys.generation)
+            // A recovery block taken from another machine goes with the root recording it.
+            if onDisk.recoveryBinding != sealedIndex.index.recovery {
+                try commitHeaderAndRoot(onDisk)
+            } else {
+                try backend.apply(StoreChange(header: onDisk.encoded()))
+            }
         }
         header = onDisk
         keyRing = ring
@@ -240,6 +252,7 @@ extension Vault {
         if let adopting { final = adopting.header }
         var next = sealedIndex.index.migrated()
         next.markAllDirty()
+        next.recovery = final.recoveryBinding
         try sealedIndex.commit(next, with: StoreChange(header: final.encoded()), keys: rotation.ring.current)
         header = final
         keyRing = KeyRing([rotation.ring.current])

@@ -121,7 +121,9 @@ extension Vault {
 
     /// Replaces this vault's header with one another machine published (a passphrase change):
     /// it must name this vault and this store and wrap the key this vault is open with, which
-    /// the caller proved by the sealed record that carried it.
+    /// the caller proved by the sealed record that carried it. Its recovery block must pass
+    /// `checkAdopted` (an older epoch is a header put back); header and index root are written
+    /// together when the block is new.
     package func adoptHeader(_ encoded: [UInt8]) throws {
         let adopted = try Self.decodeForeignHeader(encoded)
         guard adopted.vaultID == header.vaultID, adopted.store == header.store,
@@ -130,7 +132,15 @@ extension Vault {
             throw VaultError.headerDamaged("a published header that does not fit this vault")
         }
         try storeCall {
-            try backend.withWriteLock { try backend.apply(StoreChange(header: adopted.encoded())) }
+            try backend.withWriteLock {
+                try sealedIndex.refreshUnderLock()
+                try checkAdopted(adopted, keys: keyRing.current)
+                if sealedIndex.state == .ok, adopted.recoveryBinding != sealedIndex.index.recovery {
+                    try commitHeaderAndRoot(adopted)
+                } else {
+                    try backend.apply(StoreChange(header: adopted.encoded()))
+                }
+            }
         }
         header = adopted
     }
@@ -140,8 +150,12 @@ extension Vault {
     package static func create(at directory: URL, adopting encoded: [UInt8], passphrase: SecretBytes) throws -> Vault {
         let header = try decodeForeignHeader(encoded)
         let ring = try unwrap(header, passphrase: passphrase)
+        if let block = header.recovery, !block.tagVerifies(vaultID: header.vaultID, keys: ring.current) {
+            throw VaultError.recoveryKeyMismatch
+        }
         var initial = StoreChange(header: header.encoded())
         var empty = PagedIndex(generation: 1)
+        empty.recovery = header.recoveryBinding
         try SealedIndex.seal(&empty, into: &initial, vaultID: header.vaultID, keys: ring.current)
         let backend = try storeCall { try StoreLayout.create(header.store, at: directory, initial: initial) }
         return try Vault(backend: backend, header: header, keyRing: ring)

@@ -34,7 +34,9 @@ public final class Vault {
     public static let maximumTags = 255
 
     let backend: any VaultStore
-    var header: VaultHeader
+    var header: VaultHeader {
+        didSet { sealedIndex.headerRecovery = header.recoveryBinding }
+    }
     var keyRing: KeyRing {
         didSet { sealedIndex.keyRing = keyRing }
     }
@@ -45,7 +47,9 @@ public final class Vault {
         self.backend = backend
         self.header = header
         self.keyRing = keyRing
-        sealedIndex = try SealedIndex(backend: backend, vaultID: header.vaultID, keyRing: keyRing)
+        sealedIndex = try SealedIndex(
+            backend: backend, vaultID: header.vaultID, keyRing: keyRing, headerRecovery: header.recoveryBinding)
+        try checkRecovery()
     }
 
     public var id: UUID { header.vaultID }
@@ -131,7 +135,7 @@ extension VaultHeader {
     /// What this header says without any key.
     var info: VaultInfo {
         VaultInfo(
-            id: vaultID, formatVersion: Int(Self.currentVersion), store: store, kdf: kdf,
+            id: vaultID, formatVersion: Int(version), store: store, kdf: kdf,
             keyGenerations: slots.map(\.generation))
     }
 }

@@ -44,6 +44,17 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyAttachments(limit: Int)
     /// An entry references an attachment object the store does not hold (not yet synced, or lost).
     case attachmentMissing(UUID)
+    /// The header's recovery key is not the one the index records, or its tag is not made
+    /// with the vault key: the header may have been replaced (docs/FORMAT.md §3).
+    case recoveryKeyMismatch
+    /// The recovery key given is not the vault's.
+    case wrongRecoveryKey
+    /// The vault has no recovery key.
+    case noRecoveryKey
+    /// The vault has a recovery key already (replacing it is asked for explicitly).
+    case recoveryKeyExists
+    /// A header of an older recovery epoch than the one the index records: put back, not new.
+    case recoveryEpochRolledBack(found: UInt32, known: UInt32)
 
     public var description: String {
         switch self {
@@ -92,6 +103,14 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
             return "'\(name)' cannot name an attachment (1 to 255 bytes, no '/', no control character)"
         case .tooManyAttachments(let limit): return "an entry holds at most \(limit) attachments"
         case .attachmentMissing(let id): return "attachment object \(id.uuidString.lowercased()) is not in the vault"
+        case .recoveryKeyMismatch:
+            return "the header's recovery key does not match the index: the header may have been replaced;"
+                + " restore from a backup"
+        case .wrongRecoveryKey: return "the recovery key does not open this vault"
+        case .noRecoveryKey: return "the vault has no recovery key"
+        case .recoveryKeyExists: return "the vault has a recovery key already"
+        case .recoveryEpochRolledBack(let found, let known):
+            return "a header of recovery epoch \(found) is older than the vault's (\(known))"
         }
     }
 }

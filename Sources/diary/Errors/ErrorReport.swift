@@ -113,6 +113,27 @@ struct ErrorReport: Equatable {
         case .unknownAttachment, .duplicateAttachment, .invalidAttachmentName, .tooManyAttachments,
             .attachmentMissing:
             self.init(attachment: error)
+        case .recoveryKeyMismatch, .wrongRecoveryKey, .noRecoveryKey, .recoveryKeyExists, .recoveryEpochRolledBack:
+            self.init(recovery: error)
+        }
+    }
+
+    /// Recovery-key errors (`diary recovery-key`, `reset-passphrase`, and any open).
+    private init(recovery error: VaultError) {
+        let message = error.description
+        switch error {
+        case .recoveryKeyMismatch, .recoveryEpochRolledBack:
+            self.init(message: message, hint: "`diary verify` lists any other damage", code: .damaged)
+        case .wrongRecoveryKey:
+            self.init(
+                message: message, hint: "check the key against `diary recovery-key status`", code: .wrongPassphrase)
+        case .noRecoveryKey:
+            self.init(message: message, hint: "create one with `diary recovery-key create`", code: .failure)
+        case .recoveryKeyExists:
+            self.init(
+                message: message, hint: "to make a new one (the old one stops working), add --replace", code: .failure)
+        default:
+            self.init(message: message, hint: nil, code: .failure)
         }
     }
 

@@ -1,0 +1,101 @@
+import DiaryCrypto
+import DiarySync
+import DiaryVault
+import Foundation
+
+/// The recovery key's policy, wherever it starts (`recovery-key`, `reset-passphrase`, `init`):
+/// the vault changes, sync is told (as a passphrase change: the header changed), and what
+/// happened comes back as a value for the CLI to word. Showing or writing the key is the
+/// caller's: this layer never touches the terminal.
+public struct RecoveryKeys {
+    let session: DiarySession
+
+    public init(_ session: DiarySession) { self.session = session }
+
+    /// Makes a new recovery key and sets it (the passphrase is asked for: the header's slots
+    /// are sealed again). A vault with a key refuses unless `replace`; the old key then stops
+    /// working. The caller shows or writes `key` once; nothing keeps it.
+    public func create(replace: Bool) throws -> RecoveryKeyCreated {
+        let (vault, passphrase) = try session.openWithPassphrase()
+        return try create(in: vault, passphrase: passphrase, replace: replace)
+    }
+
+    /// The same, on a vault already open with `passphrase` (`init`, right after creating it).
+    public func create(in vault: Vault, passphrase: SecretBytes, replace: Bool) throws -> RecoveryKeyCreated {
+        let key = try RecoveryKey.generate()
+        let change = try vault.setRecoveryKey(publicKeyOf: key, replace: replace, passphrase: passphrase)
+        return RecoveryKeyCreated(
+            key: key, vault: vault.directory, status: vault.recoveryStatus, syncNotTold: tellSync(change))
+    }
+
+    /// Whether the vault has a recovery key, as its header says once checked against the index
+    /// (the agent's key will do).
+    public func status() throws -> RecoveryStatus {
+        try session.read { $0.recoveryStatus }
+    }
+
+    /// Removes the recovery key: it stops working, here and, after their next sync, on the
+    /// other machines.
+    public func remove() throws -> RecoveryKeyRemoved {
+        let (vault, passphrase) = try session.openWithPassphrase()
+        let change = try vault.removeRecoveryKey(passphrase: passphrase)
+        return RecoveryKeyRemoved(vault: vault.directory, status: vault.recoveryStatus, syncNotTold: tellSync(change))
+    }
+
+    /// True when `key` is the vault's recovery key (checked against the header's public half;
+    /// nothing is opened). Throws `VaultError.noRecoveryKey` when the vault has none.
+    public func matches(_ key: RecoveryKey) throws -> Bool {
+        try Vault.recoveryKeyMatches(at: session.directory, key)
+    }
+
+    /// Sets a new passphrase with the recovery key, the old one forgotten: the key is checked
+    /// against the vault first (before a new passphrase is asked for), then the vault is opened
+    /// with it and the index proves it, then the header gets the new passphrase. The vault key
+    /// stays the same, so an unlocked session keeps going. A synced vault publishes the new
+    /// header at its next sync, as after `passwd`. Works with the vault locked.
+    public func reset(
+        with key: RecoveryKey, newPassphrase: NewPassphraseSource, kdf: KDFParameters? = nil
+    ) throws -> PassphraseResetOutcome {
+        let directory = session.directory
+        session.checkSettings(try session.inspect(), kdfChanging: kdf != nil)
+        guard try matches(key) else { throw VaultError.wrongRecoveryKey }
+        let passphrase = try session.newPassphrase(
+            fileOption: newPassphrase.fileOption, allowWeak: newPassphrase.allowWeak,
+            triesOnMismatch: DiarySession.passphraseTries)
+        let change = try Vault.resetPassphrase(at: directory, recoveryKey: key, new: passphrase, kdf: kdf)
+        return PassphraseResetOutcome(vault: directory, syncNotTold: tellSync(change))
+    }
+
+    /// Tells sync of a header change; the change stands whether or not sync heard of it.
+    private func tellSync(_ change: PassphraseChange) -> Error? {
+        do {
+            try SyncLifecycle.notePassphraseChange(
+                change, vaultDirectory: session.directory, stateDirectory: session.stateDirectory)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
+
+/// What `RecoveryKeys.create` did: `key` is the new recovery key, to show or write once.
+public struct RecoveryKeyCreated {
+    public let key: RecoveryKey
+    public let vault: URL
+    public let status: RecoveryStatus
+    /// Why sync could not be told, when it could not (the key stands).
+    public let syncNotTold: Error?
+}
+
+/// What `RecoveryKeys.remove` did.
+public struct RecoveryKeyRemoved {
+    public let vault: URL
+    public let status: RecoveryStatus
+    public let syncNotTold: Error?
+}
+
+/// What `RecoveryKeys.reset` did: the passphrase of `vault` is the new one.
+public struct PassphraseResetOutcome {
+    public let vault: URL
+    public let syncNotTold: Error?
+}

@@ -1,0 +1,67 @@
+import DiaryApp
+import DiaryStore
+import DiaryTestSupport
+import DiaryVault
+import Foundation
+import XCTest
+
+/// The recovery key as DiaryApp runs it: create, status, replace, remove, and a reset that
+/// checks the key before asking for a new passphrase.
+final class RecoveryKeysTests: SessionTestCase {
+    private let passphrase = "correct horse"
+
+    func testCreatedKeyResetsAForgottenPassphraseAfterPasswdTwiceAndRekey() throws {
+        let vault = try makeVault(.sqlite)
+        let ids = try (0..<3).map { try vault.add(text: "day \($0)").id }
+        let created = try RecoveryKeys(session(vault.directory, asker: ScriptedAsker([passphrase]))).create(
+            replace: false)
+        XCTAssertNil(created.syncNotTold)
+        guard case .active(epoch: 1, _) = created.status else { return XCTFail("\(created.status)") }
+        let text = created.key.text
+        XCTAssertEqual(text.split(separator: "-").map(\.count), Array(repeating: 6, count: 9))
+
+        try vault.changePassphrase(current: secret(passphrase), new: secret("second one"))
+        try vault.changePassphrase(current: secret("second one"), new: secret("third one"))
+        try vault.rotateKey(passphrase: secret("third one"))
+
+        // Nobody to ask for the current passphrase: the reset needs none.
+        let asker = ScriptedAsker([], newAnswer: "a brand new passphrase")
+        let outcome = try RecoveryKeys(session(vault.directory, asker: asker))
+            .reset(
+                with: try RecoveryKey(text: text),
+                newPassphrase: NewPassphraseSource(fileOption: nil, allowWeak: true))
+        XCTAssertNil(outcome.syncNotTold)
+        let reopened = try Vault.open(at: vault.directory, passphrase: secret("a brand new passphrase"))
+        XCTAssertEqual(try ids.map { try reopened.entry($0).text }, ["day 0", "day 1", "day 2"])
+        XCTAssertThrowsVaultError(
+            .wrongPassphrase, try Vault.open(at: vault.directory, passphrase: secret("third one")))
+    }
+
+    func testWrongKeyIsRefusedBeforeANewPassphraseIsAskedFor() throws {
+        let vault = try makeVault(.files)
+        _ = try RecoveryKeys(session(vault.directory, asker: ScriptedAsker([passphrase]))).create(replace: false)
+        let asker = ScriptedAsker([], newAnswer: "never used here")
+        XCTAssertThrowsVaultError(
+            .wrongRecoveryKey,
+            try RecoveryKeys(session(vault.directory, asker: asker))
+                .reset(
+                    with: RecoveryKey.generate(), newPassphrase: NewPassphraseSource(fileOption: nil, allowWeak: true)))
+        XCTAssertNoThrow(try Vault.open(at: vault.directory, passphrase: secret(passphrase)))
+    }
+
+    func testReplaceAndRemoveAndStatus() throws {
+        let vault = try makeVault(.files)
+        let keys = { RecoveryKeys(self.session(vault.directory, asker: ScriptedAsker([self.passphrase]))) }
+        XCTAssertEqual(try keys().status(), .none)
+        let first = try keys().create(replace: false)
+        XCTAssertThrowsVaultError(.recoveryKeyExists, try keys().create(replace: false))
+        let second = try keys().create(replace: true)
+        XCTAssertFalse(try keys().matches(first.key))
+        XCTAssertTrue(try keys().matches(second.key))
+        XCTAssertEqual(try keys().status(), second.status)
+        let removed = try keys().remove()
+        XCTAssertEqual(removed.status, .removed(epoch: 3))
+        XCTAssertEqual(try keys().status(), .removed(epoch: 3))
+        XCTAssertThrowsVaultError(.noRecoveryKey, try keys().matches(second.key))
+    }
+}
