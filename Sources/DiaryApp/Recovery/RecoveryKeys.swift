@@ -67,7 +67,7 @@ public struct RecoveryKeys {
     }
 
     /// Tells sync of a header change; the change stands whether or not sync heard of it.
-    private func tellSync(_ change: PassphraseChange) -> Error? {
+    func tellSync(_ change: PassphraseChange) -> Error? {
         do {
             try SyncLifecycle.notePassphraseChange(
                 change, vaultDirectory: session.directory, stateDirectory: session.stateDirectory)
