@@ -28,6 +28,8 @@ struct ErrorReport: Equatable {
             let words = CLIError(e)
             self.init(message: words.description, hint: words.hint, code: words.exitCode)
         case let e as VaultError: self.init(vault: e)
+        case let e as ShareRecoveryError: self = ShareWording.report(e)
+        case let e as ShareOutputError: self = e.report
         case let e as AttachmentFileError: self = AttachmentWording.report(e)
         case let e as AttachmentChoiceError: self = AttachmentWording.report(e)
         case let e as AttachmentError: self = AttachmentWording.report(e)
