@@ -60,6 +60,9 @@ let package = Package(
         // Markdown as a tree of Swift values (the only importer of CCmarkGFM: no C type leaves
         // it) and its HTML, where nothing in an entry can run. The CLI renders it for the terminal.
         .target(name: "DiaryMarkdown", dependencies: ["CCmarkGFM"]),
+        // libqrencode (Debian's libqrencode-dev): the QR code of the recovery key, drawn on the
+        // terminal by the CLI, its only importer.
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "DiaryAgent", dependencies: ["DiaryCrypto"]),
         // One diary on several machines through a git remote or a synced folder: sealed,
         // write-once records per machine, merged into the local vault (docs/FORMAT.md §12).
@@ -79,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "diary",
             dependencies: [
-                "DiaryApp", "DiaryVault", "DiaryExchange", "DiaryAgent", "DiarySync", "DiaryMarkdown",
+                "DiaryApp", "DiaryVault", "DiaryExchange", "DiaryAgent", "DiarySync", "DiaryMarkdown", "CQREncode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds link the Swift runtime and Foundation (with ICU's data) statically:

@@ -62,6 +62,7 @@ final class FirstHourCLITests: XCTestCase {
             ["init"],
             answers: [
                 ("New passphrase: ", new), ("(again): ", new + " typo"), ("New passphrase: ", new), ("(again): ", new),
+                ("recovery key now?", "n"),
             ],
             env: ["DIARY_PASSPHRASE_FILE": ""])
         XCTAssertEqual(run.status, 0, run.shown)

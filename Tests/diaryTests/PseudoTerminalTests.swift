@@ -43,7 +43,7 @@ final class PseudoTerminalTests: XCTestCase {
 
         let secret = "typed-secret-7q"
         let (output, status) = try runOnTerminal(
-            ["init"], dialogue: [("New passphrase: ", secret), ("(again): ", secret)])
+            ["init"], dialogue: [("New passphrase: ", secret), ("(again): ", secret), ("recovery key now?", "n")])
         XCTAssertEqual(status, 0, output)
         XCTAssertTrue(output.contains("New passphrase: "), output)
         XCTAssertFalse(output.contains(secret), "the passphrase was echoed: \(output)")

@@ -110,7 +110,8 @@ final class TerminalRetryTests: XCTestCase {
     func testInitAsksAgainAfterAWeakPassphraseAndGivesUpAfterThree() throws {
         let new = "Heron frost 9 ladder river"
         let (shown, status) = try onTerminal(
-            ["init"], [("New passphrase: ", "a"), ("New passphrase: ", new), ("(again): ", new)])
+            ["init"],
+            [("New passphrase: ", "a"), ("New passphrase: ", new), ("(again): ", new), ("recovery key now?", "n")])
         XCTAssertEqual(status, 0, shown)
         XCTAssertEqual(occurrences(of: "That passphrase is weak", in: shown), 1, shown)
         try box.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile(new)])
@@ -129,7 +130,8 @@ final class TerminalRetryTests: XCTestCase {
 
     func testAllowWeakPassphraseAtTheTerminalUsesItWithAWarning() throws {
         let (shown, status) = try onTerminal(
-            ["init", "--allow-weak-passphrase"], [("New passphrase: ", "abc"), ("(again): ", "abc")])
+            ["init", "--allow-weak-passphrase"],
+            [("New passphrase: ", "abc"), ("(again): ", "abc"), ("recovery key now?", "n")])
         XCTAssertEqual(status, 0, shown)
         XCTAssertFalse(shown.contains("That passphrase is weak"), shown)
         XCTAssertTrue(shown.contains("diary: warning: the new passphrase is weak"), shown)

@@ -27,6 +27,9 @@ struct Init: ParsableCommand {
             entry); without it, the config's `store`, else sqlite. --kdf chooses the Argon2id \
             cost; `moderate` (256 MiB, 3 passes) is the default.
 
+            On a terminal, init then offers to make a recovery key (`diary recovery-key \
+            create`), shown once, which resets a forgotten passphrase.
+
             --journal NAME (-j) registers the new vault as the named journal NAME: at --vault \
             PATH when given, else at $XDG_DATA_HOME/diary-NAME. A NAME already registered makes \
             the vault at its registered path.
@@ -73,6 +76,20 @@ struct Init: ParsableCommand {
         let through = named.path == directory.path ? "" : " (through \(Printable.escaped(named.path)))"
         Output.note("created a \(vault.store.rawValue) vault at \(Printable.escaped(directory.path))\(through)")
         if let journal { try Settings.register(journal, at: named) }
+        if let tty = TTY.open() { try Self.offerRecoveryKey(vault, passphrase: passphrase, session: session, tty: tty) }
+    }
+
+    /// On a terminal: a recovery key now, while the passphrase is at hand (a forgotten one
+    /// otherwise loses the diary). No means none; `diary recovery-key create` makes one later.
+    static func offerRecoveryKey(_ vault: Vault, passphrase: SecretBytes, session: DiarySession, tty: TTY) throws {
+        tty.write("Without the passphrase the diary cannot be opened; a recovery key can reset it.\n")
+        guard tty.confirm("Create a recovery key now?") else {
+            Output.note("no recovery key made; `diary recovery-key create` makes one")
+            return
+        }
+        let created = try RecoveryKeys(session).create(in: vault, passphrase: passphrase, replace: false)
+        RecoveryKeyDisplay.show(created.key, on: tty)
+        Output.note(RecoveryWording.created(created.status, replaced: false))
     }
 
     /// Where the vault is made when its path is a symbolic link: where the link leads (made if

@@ -28,6 +28,9 @@ struct ErrorReport: Equatable {
             let words = CLIError(e)
             self.init(message: words.description, hint: words.hint, code: words.exitCode)
         case let e as VaultError: self.init(vault: e)
+        case let e as RecoveryKeyFileError: self = RecoveryWording.report(e)
+        case let e as RecoveryKeyError: self = RecoveryWording.report(e)
+        case let e as RecoveryPromptError: self = RecoveryWording.report(e)
         case let e as ShareRecoveryError: self = ShareWording.report(e)
         case let e as ShareOutputError: self = e.report
         case let e as AttachmentFileError: self = AttachmentWording.report(e)

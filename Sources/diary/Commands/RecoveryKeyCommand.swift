@@ -1,0 +1,129 @@
+import ArgumentParser
+import DiaryApp
+import DiaryVault
+import Foundation
+
+/// `diary recovery-key`: a key that opens the vault when the passphrase is forgotten.
+struct RecoveryKeyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recovery-key",
+        abstract: "Make, check or remove the key that resets a forgotten passphrase.",
+        discussion: """
+            Without its passphrase a vault cannot be opened: a forgotten passphrase loses the \
+            diary. A recovery key is 32 random bytes shown once, as 9 groups of 6 characters and \
+            a QR code, to print or write down and keep somewhere safe; `diary reset-passphrase` \
+            then sets a new passphrase with it. It stays valid through `diary passwd` and `diary \
+            rekey` without being asked for (the vault seals every new key to its public half). \
+            Whoever holds it can read the diary, as with the passphrase.
+
+            EXAMPLE
+              diary recovery-key create
+              diary recovery-key create --output /media/usb/diary-recovery-key.txt
+              diary recovery-key status
+            """,
+        subcommands: [RecoveryKeyCreate.self, RecoveryKeyStatus.self, RecoveryKeyRemove.self])
+}
+
+/// `diary recovery-key create`.
+struct RecoveryKeyCreate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Make a recovery key and show it once.",
+        discussion: """
+            Asks for the passphrase (or reads --passphrase-file), makes a new random key and \
+            shows it once on the terminal, never on stdout: 9 groups of 6 characters (a checksum \
+            catches any one wrong character and any two swapped neighbours; I, L and O may be \
+            typed for 1, 1 and 0) and a QR code of the same text. Nothing keeps it: write it \
+            down or print it before you go on. --output FILE writes it instead to a new file \
+            readable only by you (never over an existing one), for printing or scripts.
+
+            A vault that has a key refuses a second one; --replace makes a new one, and the old \
+            one stops working. On a vault that syncs, the other machines take the change at \
+            their next `diary sync`.
+
+            EXAMPLE
+              diary recovery-key create
+              diary recovery-key create --replace --output key.txt
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Replace the vault's recovery key: the old one stops working.")
+    var replace = false
+
+    @Option(
+        help: ArgumentHelp("Write the key to this new file (0600) instead of showing it.", valueName: "file"),
+        completion: .file())
+    var output: String?
+
+    func run() throws {
+        let session = global.session()
+        let file = try output.map { try RecoveryKeyFile.create(at: $0) }
+        // The terminal is needed before the key exists: a key made and shown nowhere is lost.
+        let tty = file == nil ? try RecoveryKeyDisplay.terminal() : nil
+        let created: RecoveryKeyCreated
+        do {
+            created = try RecoveryKeys(session).create(replace: replace)
+        } catch {
+            file?.discard()
+            throw error
+        }
+        if let file {
+            try file.write(created.key, vaultID: try session.inspect().id, created: Date())
+            Output.note("wrote the recovery key to \(Printable.escaped(file.path))")
+        } else if let tty {
+            RecoveryKeyDisplay.show(created.key, on: tty)
+        }
+        Output.note(RecoveryWording.created(created.status, replaced: replace))
+        if let error = created.syncNotTold { throw error }
+    }
+}
+
+/// `diary recovery-key status`.
+struct RecoveryKeyStatus: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Say whether the vault has a recovery key.",
+        discussion: """
+            Prints one line on stdout: `active` with the key's epoch and the fingerprint of its \
+            public half (a key file's fingerprint is shown by `diary reset-passphrase` before it \
+            asks anything), `removed`, or `none`. The header is checked against the index first.
+
+            EXAMPLE
+              diary recovery-key status
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        Output.data(RecoveryWording.status(try RecoveryKeys(global.session()).status()))
+    }
+}
+
+/// `diary recovery-key remove`.
+struct RecoveryKeyRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove the recovery key: it stops working.",
+        discussion: """
+            Asks for confirmation (or --yes), then for the passphrase. Afterwards a forgotten \
+            passphrase loses the diary again. A copy of the old header put back is refused.
+
+            EXAMPLE
+              diary recovery-key remove --yes
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Do not ask for confirmation.")
+    var yes = false
+
+    func run() throws {
+        try confirmDestructive(
+            "removing the recovery key",
+            question: "Remove the recovery key? A forgotten passphrase then loses the diary.", yes: yes)
+        let removed = try RecoveryKeys(global.session()).remove()
+        Output.note("removed the recovery key of \(Printable.escaped(removed.vault.path))")
+        if let error = removed.syncNotTold { throw error }
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import DiaryApp
+import DiaryVault
+import Foundation
+
+/// `diary reset-passphrase`: a new passphrase, set with the recovery key.
+struct ResetPassphrase: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset-passphrase",
+        abstract: "Set a new passphrase with the recovery key (the old one forgotten).",
+        discussion: """
+            Reads the recovery key from --recovery-key-file, else asks for it on the terminal \
+            without echo (spaces, dashes and letter case do not matter). The key is checked \
+            against the vault before anything else; then the new passphrase is asked for twice \
+            (or read from --new-passphrase-file), the vault is opened with the key, and the \
+            header gets the new passphrase. The old passphrase no longer opens the vault. The \
+            vault key stays the same, so entries are not re-encrypted and an unlocked session \
+            keeps going. Works with the vault locked.
+
+            On a vault that syncs, the next `diary sync` publishes the new passphrase; the other \
+            machines then need it.
+
+            EXAMPLE
+              diary reset-passphrase
+              diary reset-passphrase --recovery-key-file key.txt --new-passphrase-file new.txt
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var newPassphrase: NewPassphraseOptions
+
+    @Option(
+        help: ArgumentHelp("Read the recovery key from this file.", valueName: "file"), completion: .file())
+    var recoveryKeyFile: String?
+
+    @Option(help: "Also change the Argon2id cost: interactive, moderate or sensitive.")
+    var kdf: KDFPreset?
+
+    func run() throws {
+        let session = global.session()
+        _ = try session.inspect()  // a missing vault fails before any question
+        let key = try recoveryKeyFile.map { try RecoveryKeyFile.read(at: $0) } ?? RecoveryKeyDisplay.askForKey()
+        let outcome = try RecoveryKeys(session)
+            .reset(with: key, newPassphrase: newPassphrase.source, kdf: kdf?.parameters)
+        Output.note("passphrase reset for \(Printable.escaped(outcome.vault.path)); the old one no longer opens it")
+        if let error = outcome.syncNotTold { throw error }
+    }
+}

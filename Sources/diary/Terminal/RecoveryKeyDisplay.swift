@@ -1,0 +1,40 @@
+import DiaryApp
+import DiaryVault
+import Foundation
+
+/// The recovery key on the terminal: shown once (text and QR code) and typed back without echo.
+/// Only ever `/dev/tty`: the key must not land in a file stdout was sent to, or in a log.
+enum RecoveryKeyDisplay {
+    /// The terminal, or the refusal that says to use `--output`.
+    static func terminal() throws -> TTY {
+        guard let tty = TTY.open() else { throw RecoveryPromptError.noTerminalToShowKey }
+        return tty
+    }
+
+    /// Writes the key's text and its QR code to the terminal.
+    static func show(_ key: RecoveryKey, on tty: TTY) {
+        let text = key.text
+        var lines = ["", "Your recovery key (shown once; write it down or print it now):", "", "    " + text, ""]
+        if let code = QRCode(text) {
+            lines += code.halfBlockLines(colours: true).map { "    " + $0 }
+            lines.append("")
+        }
+        lines.append("Keep it offline and safe: whoever holds it can read the diary.")
+        // Written as is: the QR code's colour codes must reach the terminal unescaped.
+        Output.write(lines.joined(separator: "\n") + "\n", to: tty.fd)
+    }
+
+    /// Asks for the key without echo; a mistyped one is named (its checksum catches it).
+    static func askForKey() throws -> RecoveryKey {
+        guard let tty = TTY.open() else { throw RecoveryPromptError.noTerminalToAskKey }
+        let typed = try PassphrasePrompt.read("Recovery key: ", on: tty)
+        let text = typed.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        return try RecoveryKey(text: text)
+    }
+}
+
+/// Why the recovery key could not be shown or asked for.
+enum RecoveryPromptError: Error, Equatable {
+    case noTerminalToShowKey
+    case noTerminalToAskKey
+}

@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+
+/// `diary recovery-key` and `diary reset-passphrase` as a person runs them: the key written to
+/// a new file or shown on the terminal only, and a reset after `passwd` twice and a `rekey`.
+final class RecoveryKeyCLITests: XCTestCase {
+    private var box: DiarySandbox!
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "recovery-key")
+    }
+
+    override func tearDown() { box = nil }
+
+    private func keyLine(_ text: String) -> String? {
+        text.components(separatedBy: .newlines).map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.count == 62 && $0.split(separator: "-").map(\.count) == Array(repeating: 6, count: 9) }
+    }
+
+    func testKeyFileMadeBeforeTwoPasswdsAndARekeyResetsTheForgottenPassphrase() throws {
+        try box.initVault(store: "files", passphrase: "first passphrase 1")
+        try box.ok(["new", "Written before the key"])
+        let keyFile = box.root.appendingPathComponent("recovery-key.txt").path
+        let created = try box.ok(["recovery-key", "create", "--output", keyFile])
+        XCTAssertEqual(created.stdout, "", "the key never goes to stdout")
+        XCTAssertTrue(created.stderr.contains("fingerprint"), created.stderr)
+        let attributes = try FileManager.default.attributesOfItem(atPath: keyFile)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let contents = try String(contentsOfFile: keyFile, encoding: .utf8)
+        XCTAssertNotNil(keyLine(contents), contents)
+        XCTAssertTrue(try box.ok(["recovery-key", "status"]).stdout.hasPrefix("active (epoch 1, fingerprint "))
+        // The file is never written over.
+        let again = try box.run(["recovery-key", "create", "--replace", "--output", keyFile])
+        XCTAssertEqual(again.status, 73, again.stderr)
+        XCTAssertEqual(try String(contentsOfFile: keyFile, encoding: .utf8), contents)
+
+        for (old, new) in [
+            ("first passphrase 1", "second passphrase 2"), ("second passphrase 2", "third passphrase 3"),
+        ] {
+            try box.ok(
+                ["passwd", "--new-passphrase-file", try box.passphraseFile(new)],
+                env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile(old)])
+        }
+        try box.ok(
+            ["new", "Written after"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("third passphrase 3")])
+        try box.ok(["rekey"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("third passphrase 3")])
+
+        // Forgotten: no passphrase file at all, the vault locked.
+        let reset = try box.ok(
+            [
+                "reset-passphrase", "--recovery-key-file", keyFile,
+                "--new-passphrase-file", try box.passphraseFile("reset passphrase 4"),
+            ],
+            env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(reset.stdout, "")
+        let listed = try box.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("reset passphrase 4")])
+        XCTAssertTrue(listed.stdout.contains("Written before the key"), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("Written after"), listed.stdout)
+        let old = try box.run(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("third passphrase 3")])
+        XCTAssertNotEqual(old.status, 0)
+    }
+
+    func testWithoutATerminalTheKeyIsNeverMadeUnlessWrittenToAFile() throws {
+        try box.initVault()
+        let result = try box.run(["recovery-key", "create"])
+        XCTAssertEqual(result.status, 64, result.stderr)
+        XCTAssertTrue(result.stderr.contains("--output"), result.stderr)
+        XCTAssertEqual(try box.ok(["recovery-key", "status"]).out, "none")
+    }
+
+    func testAMistypedKeyFileAndAnotherKeyAreNamedAndChangeNothing() throws {
+        try box.initVault()
+        let keyFile = box.root.appendingPathComponent("key.txt").path
+        try box.ok(["recovery-key", "create", "--output", keyFile])
+        let text = try XCTUnwrap(keyLine(try String(contentsOfFile: keyFile, encoding: .utf8)))
+        // Two neighbours swapped, the mistake the checksum must catch.
+        var swapped = Array(text)
+        let j = try XCTUnwrap(
+            swapped.indices.dropLast().first {
+                swapped[$0] != swapped[$0 + 1] && swapped[$0] != "-" && swapped[$0 + 1] != "-"
+            })
+        swapped.swapAt(j, j + 1)
+        let mistyped = box.root.appendingPathComponent("mistyped.txt")
+        try (String(swapped) + "\n").write(to: mistyped, atomically: true, encoding: .utf8)
+        let newFile = try box.passphraseFile("never set 123")
+        let bad = try box.run(
+            ["reset-passphrase", "--recovery-key-file", mistyped.path, "--new-passphrase-file", newFile],
+            env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(bad.status, 67, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("checksum"), bad.stderr)
+        let other = box.root.appendingPathComponent("other.txt").path
+        try box.ok(["recovery-key", "create", "--replace", "--output", other])
+        let stale = try box.run(
+            ["reset-passphrase", "--recovery-key-file", keyFile, "--new-passphrase-file", newFile],
+            env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(stale.status, 77, stale.stderr)
+        XCTAssertTrue(stale.stderr.contains("does not open this vault"), stale.stderr)
+        try box.ok(["list"])  // the passphrase still opens it
+        try box.ok(["recovery-key", "remove", "--yes"])
+        XCTAssertEqual(try box.ok(["recovery-key", "status"]).out, "removed (epoch 3)")
+    }
+
+    /// `init` on a terminal offers a key; it is shown there (never on stdout) with its QR code,
+    /// and typed back at the prompt it resets the passphrase.
+    func testInitOffersAKeyShownOnTheTerminalAndTypedBackToReset() throws {
+        let stdout = box.root.appendingPathComponent("stdout.txt")
+        let made = try box.runOnTerminal(
+            ["init"],
+            answers: [
+                ("New passphrase: ", "Heron frost 9 ladder river"), ("(again): ", "Heron frost 9 ladder river"),
+                ("recovery key now?", "y"),
+            ],
+            env: ["DIARY_PASSPHRASE_FILE": ""], stdoutTo: stdout)
+        XCTAssertEqual(made.status, 0, made.shown)
+        XCTAssertEqual(try String(contentsOf: stdout, encoding: .utf8), "")
+        let key = try XCTUnwrap(keyLine(made.shown.replacingOccurrences(of: "\r", with: "")), made.shown)
+        XCTAssertTrue(made.shown.contains("▀") || made.shown.contains("▄"), "a QR code: \(made.shown)")
+
+        let reset = try box.runOnTerminal(
+            ["reset-passphrase"],
+            answers: [
+                ("Recovery key: ", key.lowercased().replacingOccurrences(of: "-", with: " ")),
+                ("New passphrase: ", "Otter lamp 4 quiet meadow"), ("(again): ", "Otter lamp 4 quiet meadow"),
+            ],
+            env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(reset.status, 0, reset.shown)
+        XCTAssertFalse(reset.shown.contains(key.lowercased()), "the key was echoed")
+        try box.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("Otter lamp 4 quiet meadow")])
+    }
+}
