@@ -41,9 +41,18 @@ struct RecoveryKeyCreate: ParsableCommand {
             one stops working. On a vault that syncs, the other machines take the change at \
             their next `diary sync`.
 
+            --shares N --threshold K splits the new key instead, for people you trust: any K of \
+            the N shares rebuild it, and fewer tell nothing about it. The whole key is shown \
+            nowhere. --output DIR writes share-1-of-N.txt … into DIR (made readable only by \
+            you; a new or empty directory); without it the shares are shown one at a time on \
+            the terminal, Enter clearing the screen before the next. The key is set only once \
+            every share is written or shown. `diary reset-passphrase --share-file` takes them \
+            back.
+
             EXAMPLE
               diary recovery-key create
               diary recovery-key create --replace --output key.txt
+              diary recovery-key create --shares 5 --threshold 3 --output shares
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -52,11 +61,20 @@ struct RecoveryKeyCreate: ParsableCommand {
     var replace = false
 
     @Option(
-        help: ArgumentHelp("Write the key to this new file (0600) instead of showing it.", valueName: "file"),
+        help: ArgumentHelp(
+            "Write the key to this new file (0600) instead of showing it; with --shares, the shares into this "
+                + "new or empty directory.", valueName: "path"),
         completion: .file())
     var output: String?
 
+    @Option(help: ArgumentHelp("Split the key into this many shares (2 to 16) instead.", valueName: "n"))
+    var shares: Int?
+
+    @Option(help: ArgumentHelp("With --shares: how many of them rebuild the key.", valueName: "k"))
+    var threshold: Int?
+
     func run() throws {
+        if let shares, let threshold { return try runShares(count: shares, threshold: threshold) }
         let session = global.session()
         let file = try output.map { try RecoveryKeyFile.create(at: $0) }
         // The terminal is needed before the key exists: a key made and shown nowhere is lost.

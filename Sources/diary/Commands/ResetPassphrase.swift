@@ -17,12 +17,17 @@ struct ResetPassphrase: ParsableCommand {
             vault key stays the same, so entries are not re-encrypted and an unlocked session \
             keeps going. Works with the vault locked.
 
+            With recovery shares (`diary recovery-key create --shares`), give each share file \
+            with --share-file: each is checked alone first (a mistyped share or one of another \
+            vault is named), then any K of them rebuild the key, which must be the vault's.
+
             On a vault that syncs, the next `diary sync` publishes the new passphrase; the other \
             machines then need it.
 
             EXAMPLE
               diary reset-passphrase
               diary reset-passphrase --recovery-key-file key.txt --new-passphrase-file new.txt
+              diary reset-passphrase --share-file ann.txt --share-file bob.txt --share-file cy.txt
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -32,12 +37,33 @@ struct ResetPassphrase: ParsableCommand {
         help: ArgumentHelp("Read the recovery key from this file.", valueName: "file"), completion: .file())
     var recoveryKeyFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Rebuild the recovery key from this share file (repeat it for each share).", valueName: "file"),
+        completion: .file())
+    var shareFile: [String] = []
+
     @Option(help: "Also change the Argon2id cost: interactive, moderate or sensitive.")
     var kdf: KDFPreset?
+
+    func validate() throws {
+        if recoveryKeyFile != nil && !shareFile.isEmpty {
+            throw ValidationError("give either --recovery-key-file or --share-file, not both")
+        }
+    }
 
     func run() throws {
         let session = global.session()
         _ = try session.inspect()  // a missing vault fails before any question
+        if !shareFile.isEmpty {
+            let outcome = try RecoveryKeys(session)
+                .reset(
+                    withShareFiles: shareFile.map { URL(fileURLWithPath: $0) }, newPassphrase: newPassphrase.source,
+                    kdf: kdf?.parameters)
+            Output.note("passphrase reset for \(Printable.escaped(outcome.vault.path)); the old one no longer opens it")
+            if let error = outcome.syncNotTold { throw error }
+            return
+        }
         let key = try recoveryKeyFile.map { try RecoveryKeyFile.read(at: $0) } ?? RecoveryKeyDisplay.askForKey()
         let outcome = try RecoveryKeys(session)
             .reset(with: key, newPassphrase: newPassphrase.source, kdf: kdf?.parameters)

@@ -29,7 +29,7 @@ struct ShareOutputError: Error {
         case .noTerminal:
             return ErrorReport(
                 message: "there is no terminal to show the shares on; nothing was changed",
-                hint: "write them into a new directory with --output DIR", code: .locked)
+                hint: "write them into a new directory with --output DIR", code: .usage)
         }
     }
 }
@@ -135,7 +135,9 @@ struct ShareScreen {
 
                 """)
             let last = share.x == share.count
-            tty.write(last ? "Press Enter to clear the screen. " : "Press Enter to clear the screen and show the next share. ")
+            tty.write(
+                last ? "Press Enter to clear the screen. " : "Press Enter to clear the screen and show the next share. "
+            )
             _ = tty.readLine()
         }
         clear()
