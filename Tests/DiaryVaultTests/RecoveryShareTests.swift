@@ -182,12 +182,18 @@ final class RecoveryShareTests: XCTestCase {
         let (_, shares) = try split()
         let notShares: [[UInt8]] = [
             [], Array("# only a comment\n\n".utf8), [0xFF, 0xFE, 0x41], Array("Dear diary, today I…\n".utf8),
+            Array("hello\n".utf8),
             Array(repeating: UInt8(ascii: "0"), count: RecoveryShareFile.maximumByteCount + 1),
         ]
         for bytes in notShares {
             XCTAssertThrowsError(try RecoveryShareFile.read(bytes)) {
                 XCTAssertEqual($0 as? RecoveryShareError, .notAShareFile)
             }
+        }
+        // Without the first line, a text a character short is still a typo.
+        let short = String(shares[0].text.dropLast())
+        XCTAssertThrowsError(try RecoveryShareFile.read(Array(short.utf8))) {
+            XCTAssertEqual($0 as? RecoveryShareError, .mistyped(.wrongLength(expected: 98, got: 97)))
         }
         // With its first line, a share file with a stray character is a typo, named where it is.
         var contents = Array(RecoveryShareFile.contents(of: shares[0], created: Date()))

@@ -28,7 +28,8 @@ public enum RecoveryShareFile {
     }
 
     /// The share a file holds: lines starting with `#` and blank lines are skipped, the others
-    /// are the text (it may be broken over several lines). Checks the share alone.
+    /// are the text (it may be broken over several lines). Checks the share alone. A file
+    /// without diary's first line whose text is far from a share's is not a share file.
     public static func read(_ bytes: [UInt8]) throws -> RecoveryShare {
         guard bytes.count <= maximumByteCount, let text = String(validating: bytes, as: UTF8.self) else {
             throw RecoveryShareError.notAShareFile
@@ -40,10 +41,15 @@ public enum RecoveryShareFile {
         guard !body.isEmpty else { throw RecoveryShareError.notAShareFile }
         do {
             return try RecoveryShare(text: body.joined(separator: "\n"))
-        } catch RecoveryShareError.mistyped(.badCharacter) where !lines.contains(where: { $0.hasPrefix(firstLine) }) {
-            // No share says what it is without its first line, and no share text holds that
-            // character: some other file, rather than a typo.
-            throw RecoveryShareError.notAShareFile
+        } catch RecoveryShareError.mistyped(let problem) where !lines.contains(where: { $0.hasPrefix(firstLine) }) {
+            // Without the first line diary writes, a text no share holds (a character outside
+            // the alphabet, or far from a share's length) is some other file rather than a typo.
+            switch problem {
+            case .badCharacter: throw RecoveryShareError.notAShareFile
+            case .wrongLength(let expected, let got) where abs(expected - got) > 2:
+                throw RecoveryShareError.notAShareFile
+            default: throw RecoveryShareError.mistyped(problem)
+            }
         }
     }
 }

@@ -19,6 +19,9 @@ enum ShareWording {
             return ErrorReport(
                 message: "\(file.relativePath) and \(first.relativePath) disagree on how many shares are needed",
                 hint: "one of them was altered; leave it out", code: .inputRefused)
+        case .sameShare(let file, let earlier) where file == earlier:
+            return ErrorReport(
+                message: "\(file.relativePath) is given twice", hint: "give each share once", code: .inputRefused)
         case .sameShare(let file, let earlier):
             return ErrorReport(
                 message: "\(file.relativePath) is the same share as \(earlier.relativePath)",
