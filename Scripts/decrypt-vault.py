@@ -17,7 +17,10 @@ it builds each entry's heads and prints every entry (shown, deleted or in confli
     Scripts/decrypt-vault.py my.diarybak  # passphrase asked on the terminal
     Scripts/decrypt-vault.py ~/Sync/diary # a folder remote; or a bare git repository
 
-Usage: Scripts/decrypt-vault.py VAULT-DIR | BACKUP-FILE | SYNC-REMOTE [PASSPHRASE]
+Usage: Scripts/decrypt-vault.py [--recovery-key-file FILE] VAULT-DIR | BACKUP-FILE | SYNC-REMOTE [PASSPHRASE]
+
+With --recovery-key-file (a file `diary recovery-key create --output` wrote), a vault or a backup is
+opened with the recovery key instead of the passphrase (FORMAT.md §4).
 
 Exit status: 0 when everything read was authentic (pending records are listed, not errors),
 2 when a sync remote breaks a rule FORMAT.md §12.7 says a reader MUST refuse, or is a format-1
@@ -223,6 +226,11 @@ def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
     version 3 (a page directory that must partition the ids exactly) or version 2 (64 pages)."""
     r = open_sealed(root, 2, bytes(16), vault_id, keys)
     version, generation = r[0], struct.unpack(">Q", r[1:9])[0]
+    recovery = (0, ZERO32)
+    if version == 4:  # version 3 with the recovery epoch u32 and public key 32 after the generation (§7)
+        recovery = (struct.unpack(">I", r[9:13])[0], r[13:45])
+        assert recovery[0] >= 1, "a root of version 4 with recovery epoch 0"
+        r, version = r[:9] + r[45:], 3
     if version == 2:
         assert struct.unpack(">H", r[9:11])[0] == 64 and len(r) == 11 + 64 * 36
         # rows u32 | newest date i64 | newest created i64 | tag 16
@@ -250,7 +258,7 @@ def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
         where.update({rid: n for rid in page})
     assert next_head == 1 << 16, "the pages do not cover every id"
     assert set(pages) == {n for n, _ in directory}, "a stored page the root does not name"
-    return generation, rows, where, listed
+    return generation, rows, where, listed, recovery
 
 
 def read_backup(path: str):
@@ -517,24 +525,116 @@ ZERO32 = bytes(32)
 
 
 def parse_header(header: bytes) -> dict:
-    """The checks of §3 that need no key; raises ValueError on any."""
+    """The checks of §3 that need no key; raises ValueError on any. Version 2 adds the recovery
+    block (epoch, public key, tag) to the slots' associated data and a recovery slot per key slot."""
     if header[:8] != b"DIARYVLT":
         raise ValueError("not a vault header")
     if len(header) < 61 + 32 or header[-32:] != h(header[:-32]):
         raise ValueError("header checksum")
     version, store, alg = struct.unpack(">H", header[8:10])[0], header[10], header[11]
     ops, mem = struct.unpack(">QQ", header[28:44])
-    n = header[60]
-    if version != 1 or store not in STORE_KINDS or alg != 1 or n not in (1, 2) or len(header) != 61 + 76 * n + 32:
+    prefix_len = 60 if version == 1 else 128
+    if version not in (1, 2) or len(header) < prefix_len + 1 + 32:
+        raise ValueError("header fields")
+    recovery = None
+    if version == 2:
+        epoch, pk, tag = struct.unpack(">I", header[60:64])[0], header[64:96], header[96:128]
+        if epoch < 1:
+            raise ValueError("recovery epoch")
+        recovery = dict(epoch=epoch, pk=pk, tag=tag, slots=[])
+    n = header[prefix_len]
+    recovery_slots = n if recovery and recovery["pk"] != ZERO32 else 0
+    if store not in STORE_KINDS or alg != 1 or n not in (1, 2) or \
+            len(header) != prefix_len + 1 + 76 * n + 104 * recovery_slots + 32:
         raise ValueError("header fields")
     if not (1 <= ops <= 4 and 8192 <= mem <= 1 << 30):
         raise ValueError("KDF parameters out of bounds")
-    slots = [header[61 + 76 * i:61 + 76 * (i + 1)] for i in range(n)]
+    first = prefix_len + 1
+    slots = [header[first + 76 * i:first + 76 * (i + 1)] for i in range(n)]
     gens = [struct.unpack(">I", s[:4])[0] for s in slots]
     if n == 2 and gens[1] <= gens[0]:
         raise ValueError("slot generations")
+    for i in range(recovery_slots):
+        slot = header[first + 76 * n + 104 * i:first + 76 * n + 104 * (i + 1)]
+        if struct.unpack(">I", slot[:4])[0] != gens[i]:
+            raise ValueError("recovery slot generation")
+        recovery["slots"].append((gens[i], slot[4:]))
     return dict(vault_id=header[12:28], store=STORE_KINDS[store], ops=ops, mem=mem, salt=header[44:60], slots=slots,
-                gens=gens)
+                gens=gens, prefix=header[:prefix_len], recovery=recovery)
+
+
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def gf32_mul(a: int, b: int) -> int:
+    """a·b in GF(32) = GF(2)[x]/(x^5 + x^2 + 1)."""
+    p = 0
+    for i in range(5):
+        if (b >> i) & 1:
+            p ^= a
+        a = ((a << 1) & 31) ^ (0b00101 if a & 16 else 0)
+    return p
+
+
+def checked_base32_decode(text: str, nbytes: int) -> bytes:
+    """Checked base32 (FORMAT.md §3.1): Crockford digits (spaces, tabs, dashes and line breaks
+    ignored, lower case read as upper, I and L as 1, O as 0), then two check digits such that
+    Σ v_i = 0 and Σ α^i·v_i = 0 over GF(32), α = x."""
+    values = []
+    for c in text.upper():
+        if c in " \t\r\n-":
+            continue
+        c = {"I": "1", "L": "1", "O": "0"}.get(c, c)
+        if c not in CROCKFORD:
+            raise ValueError(f"{c!r} is not a base32 digit")
+        values.append(CROCKFORD.index(c))
+    if len(values) != (nbytes * 8 + 4) // 5 + 2:
+        raise ValueError("wrong length")
+    s0, s1, a = 0, 0, 1
+    for v in values:
+        s0, s1, a = s0 ^ v, s1 ^ gf32_mul(a, v), gf32_mul(a, 2)
+    if s0 or s1:
+        raise ValueError("checksum mismatch")
+    bits = "".join(f"{v:05b}" for v in values[:-2])
+    if "1" in bits[nbytes * 8:]:
+        raise ValueError("non-zero padding")
+    return int(bits[:nbytes * 8], 2).to_bytes(nbytes, "big")
+
+
+def read_recovery_key_file(path: str) -> bytes:
+    """R from a recovery key file: `#` comment lines and blank lines, and one line of text."""
+    lines = [line.strip() for line in open(path, encoding="utf-8").read().splitlines()]
+    lines = [line for line in lines if line and not line.startswith("#")]
+    if len(lines) != 1:
+        raise ValueError(f"{path} is not a recovery key file")
+    return checked_base32_decode(lines[0], 32)
+
+
+def recovery_tag(vk: bytes, vault_id: bytes, epoch: int, pk: bytes) -> bytes:
+    """§3: KH(key = RAK_g = KDF(VK_g, 1, "diaryrec"), "diary.recovery.tag.v1" ‖ vault id ‖ u32 epoch ‖ pk)."""
+    rak = kdf(vk, 1, b"diaryrec")
+    return hashlib.blake2b(b"diary.recovery.tag.v1" + vault_id + struct.pack(">I", epoch) + pk, digest_size=32,
+                           key=rak).digest()
+
+
+def open_with_recovery_key(hd: dict, r: bytes) -> dict:
+    """{generation: VK} from the recovery slots (§4), every check a reader MUST make: the key's public
+    half is the header's, each box's inside names this vault and its generation, the tag verifies."""
+    rec = hd["recovery"]
+    if rec is None or rec["pk"] == ZERO32:
+        raise ValueError("the vault has no recovery key")
+    pk, sk = b.crypto_box_seed_keypair(r)
+    if pk != rec["pk"]:
+        raise ValueError("the recovery key is not this vault's")
+    vks = {}
+    for gen, box in rec["slots"]:
+        inside = b.crypto_box_seal_open(box, pk, sk)
+        if len(inside) != 52 or inside[:20] != hd["vault_id"] + struct.pack(">I", gen):
+            raise ValueError(f"the recovery slot of generation {gen} names another vault or generation")
+        vks[gen] = inside[20:]
+    if recovery_tag(vks[max(vks)], hd["vault_id"], rec["epoch"], pk) != rec["tag"]:
+        raise ValueError("the recovery tag does not verify")
+    return vks
 
 
 def key_id(rk: bytes, vault_id: bytes) -> bytes:
@@ -916,7 +1016,7 @@ class Remote:
             for slot, gen in zip(hd["slots"], hd["gens"]):
                 try:
                     vk = b.crypto_aead_xchacha20poly1305_ietf_decrypt(
-                        slot[28:], data[:60] + slot[:4], slot[4:28], keks[cost])
+                        slot[28:], hd["prefix"] + slot[:4], slot[4:28], keks[cost])
                 except Exception:
                     continue
                 key = sync_key(vk, kdf(vk, 1, b"diarysyn"), gen, self.vault_id, f"keys/{name}")
@@ -1541,36 +1641,64 @@ def title_of(text: str) -> str:
     return "Untitled"
 
 
-def main() -> None:
-    if len(sys.argv) not in (2, 3):
-        sys.exit("usage: Scripts/decrypt-vault.py VAULT-DIR | BACKUP-FILE | SYNC-REMOTE [PASSPHRASE]")
-    source = sys.argv[1]
-    passphrase = sys.argv[2] if len(sys.argv) > 2 else getpass.getpass("passphrase: ")
-    is_bare_git = os.path.isfile(os.path.join(source, "HEAD")) and os.path.isdir(os.path.join(source, "objects"))
-    if os.path.isdir(source) and (os.path.exists(os.path.join(source, "diary-sync")) or is_bare_git):
-        read_remote(source, passphrase)
-        return
-    header, index, pages, entries, objects = read_backup(source) if os.path.isfile(source) else read_files_vault(source)
-    assert header[:8] == b"DIARYVLT" and header[-32:] == h(header[:-32])
-    vault_id, salt = header[12:28], header[44:60]
-    ops, mem = struct.unpack(">QQ", header[28:44])
-    kek = pwhash.argon2id.kdf(32, unicodedata.normalize("NFC", passphrase).encode(), salt, opslimit=ops, memlimit=mem)
-    keys, out = {}, []
-    out.append(f"| header | `{header.hex()}` |")
-    out.append(f"| vault id | `{uuid.UUID(bytes=vault_id)}` |")
-    out.append(f"| KDF | opslimit {ops}, memlimit {mem} |")
-    out.append(f"| salt | `{salt.hex()}` |")
-    out.append(f"| KEK = Argon2id(passphrase, salt) | `{kek.hex()}` |")
-    for i in range(header[60]):
-        s = header[61 + 76 * i: 61 + 76 * (i + 1)]
-        gen = struct.unpack(">I", s[:4])[0]
-        vk = b.crypto_aead_xchacha20poly1305_ietf_decrypt(s[28:], header[:60] + s[:4], s[4:28], kek)
+def derive_keys(header: bytes, hd: dict, passphrase: str, recovery_file: str, out: list) -> dict:
+    """{generation: (EK, IK)} from the passphrase slots, or with a recovery key from the recovery slots."""
+    keys, vks = {}, {}
+    if recovery_file:
+        r = read_recovery_key_file(recovery_file)
+        vks = open_with_recovery_key(hd, r)
+        out.append(f"| recovery public key = crypto_box_seed_keypair(R) | `{hd['recovery']['pk'].hex()}` |")
+    else:
+        kek = pwhash.argon2id.kdf(32, unicodedata.normalize("NFC", passphrase).encode(), hd["salt"],
+                                  opslimit=hd["ops"], memlimit=hd["mem"])
+        out.append(f"| KEK = Argon2id(passphrase, salt) | `{kek.hex()}` |")
+        for s, gen in zip(hd["slots"], hd["gens"]):
+            vks[gen] = b.crypto_aead_xchacha20poly1305_ietf_decrypt(s[28:], hd["prefix"] + s[:4], s[4:28], kek)
+        if hd["recovery"] is not None:
+            rec = hd["recovery"]
+            assert recovery_tag(vks[max(vks)], hd["vault_id"], rec["epoch"], rec["pk"]) == rec["tag"], \
+                "the recovery tag does not verify"
+    for gen, vk in sorted(vks.items()):
         keys[gen] = (kdf(vk, 1, b"diaryent"), kdf(vk, 1, b"diaryidx"))
         out.append(f"| VK_{gen} | `{vk.hex()}` |")
         out.append(f"| EK_{gen} = KDF(VK, 1, \"diaryent\") | `{keys[gen][0].hex()}` |")
         out.append(f"| IK_{gen} = KDF(VK, 1, \"diaryidx\") | `{keys[gen][1].hex()}` |")
         out.append(f"| DK_{gen} = KDF(VK, 1, \"diarydup\") | `{kdf(vk, 1, b'diarydup').hex()}` |")
-    generation, rows, where, listed = read_index(index, pages, vault_id, keys)
+    return keys
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    recovery_file = None
+    if args[:1] == ["--recovery-key-file"] and len(args) >= 2:
+        recovery_file, args = args[1], args[2:]
+    if len(args) not in (1, 2) or (recovery_file and len(args) != 1):
+        sys.exit("usage: Scripts/decrypt-vault.py [--recovery-key-file FILE] VAULT-DIR | BACKUP-FILE | SYNC-REMOTE "
+                 "[PASSPHRASE]")
+    source = args[0]
+    passphrase = None if recovery_file else args[1] if len(args) > 1 else getpass.getpass("passphrase: ")
+    is_bare_git = os.path.isfile(os.path.join(source, "HEAD")) and os.path.isdir(os.path.join(source, "objects"))
+    if os.path.isdir(source) and (os.path.exists(os.path.join(source, "diary-sync")) or is_bare_git):
+        if recovery_file:
+            sys.exit("decrypt-vault: --recovery-key-file opens a vault or a backup, not a sync remote")
+        read_remote(source, passphrase)
+        return
+    header, index, pages, entries, objects = read_backup(source) if os.path.isfile(source) else read_files_vault(source)
+    hd = parse_header(header)
+    vault_id, salt, ops, mem = hd["vault_id"], hd["salt"], hd["ops"], hd["mem"]
+    out = []
+    out.append(f"| header | `{header.hex()}` |")
+    out.append(f"| vault id | `{uuid.UUID(bytes=vault_id)}` |")
+    out.append(f"| KDF | opslimit {ops}, memlimit {mem} |")
+    out.append(f"| salt | `{salt.hex()}` |")
+    if hd["recovery"] is not None:
+        rec = hd["recovery"]
+        out.append(f"| recovery epoch, public key | {rec['epoch']}, `{rec['pk'].hex()}` |")
+    keys = derive_keys(header, hd, passphrase, recovery_file, out)
+    generation, rows, where, listed, root_recovery = read_index(index, pages, vault_id, keys)
+    # §3: the header's recovery epoch and key are the ones the root records (a version-1 header: none).
+    header_recovery = (hd["recovery"]["epoch"], hd["recovery"]["pk"]) if hd["recovery"] else (0, ZERO32)
+    assert root_recovery == header_recovery, "the header's recovery key does not match the index"
     out.append(f"| index generation, rows | {generation}, {len(rows)} |")
     print("| value | hex / text |\n|---|---|\n" + "\n".join(out) + "\n")
     for name, sealed in entries.items():

@@ -73,14 +73,16 @@ extension ChainFollower {
             let unwrapped = try Vault.unwrapHeader(header, passphrase: given)
             let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation, vaultID: vault.id)
             guard key.id == keyID else { throw SyncError.untrustedRemote([.headerNotAuthentic(path: "keys/")]) }
-            _ = try vault.rotateKey(
-                adopting: header, passphrase: given,
-                beforeRetiring: { [vault, store] _ in
-                    try store.resealOnDisk(
-                        under: try SyncKey(vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id)
-                    )
-                    try SyncFaults.point("follow.resealed")
-                })
+            try refusingRolledBackRecovery {
+                _ = try vault.rotateKey(
+                    adopting: header, passphrase: given,
+                    beforeRetiring: { [vault, store] _ in
+                        try store.resealOnDisk(
+                            under: try SyncKey(
+                                vaultKey: vault.vaultKey, generation: vault.keyGeneration, vaultID: vault.id))
+                        try SyncFaults.point("follow.resealed")
+                    })
+            }
             return key
         }
         try ring.makeCurrent(key)
@@ -94,8 +96,19 @@ extension ChainFollower {
             unwrapped.generation == vault.keyGeneration,
             unwrapped.key.withUnsafeBytes({ a in vault.vaultKey.withUnsafeBytes { b in a.elementsEqual(b) } })
         else { return false }
-        try vault.adoptHeader(header)
+        try refusingRolledBackRecovery { try vault.adoptHeader(header) }
         return true
+    }
+
+    /// Runs an adoption of a published header; one whose recovery block is older than the one
+    /// this vault records, or not made with the vault key, is a header put back or forged
+    /// (docs/FORMAT.md §12): the remote is not trusted.
+    private func refusingRolledBackRecovery(_ adopt: () throws -> Void) throws {
+        do {
+            try adopt()
+        } catch VaultError.recoveryEpochRolledBack, VaultError.recoveryKeyMismatch {
+            throw SyncError.untrustedRemote([.headerNotAuthentic(path: RemoteLayout.keysDirectory)])
+        }
     }
 
     /// Removes the published headers of statements before the one in force, once this machine

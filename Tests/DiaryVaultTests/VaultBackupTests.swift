@@ -154,12 +154,12 @@ final class VaultBackupTests: VaultTestCase {
         forEachStoreKind { kind in
             let vault = try makeVault(kind)
             var header = try vault.backend.readHeader()
-            header[9] = 2  // version 2
+            header[9] = 3  // version 3
             let body = Array(header[..<(header.count - 32)])
             header = body + BLAKE2b.hash(body)
             try vault.backend.withWriteLock { try vault.backend.apply(StoreChange(header: header)) }
             XCTAssertThrowsVaultError(
-                .unsupportedVersion(found: 2, supported: 1),
+                .unsupportedVersion(found: 3, supported: 2),
                 try Vault.open(at: vault.directory, passphrase: secret("correct horse")))
         }
         let foreign = path("foreign")

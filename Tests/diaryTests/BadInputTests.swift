@@ -97,13 +97,13 @@ final class BadInputTests: XCTestCase {
         var header = [UInt8](try Data(contentsOf: headerURL))
         // docs/FORMAT.md §3: u16 big-endian version at offset 8; checksum = BLAKE2b-256 of all
         // preceding bytes in the last 32. A valid checksum makes it "newer", not "damaged".
-        header[8] = 0; header[9] = 2
+        header[8] = 0; header[9] = 3
         let body = Array(header[..<(header.count - 32)])
         header = body + BLAKE2b.hash(body)
         try Data(header).write(to: headerURL)
         let newerResult = try box.run(["list", "--vault", newer.path, "--passphrase-file", pass])
         XCTAssertEqual(newerResult.status, 66, newerResult.stderr)
-        XCTAssertTrue(newerResult.stderr.contains("format version 2"), newerResult.stderr)
+        XCTAssertTrue(newerResult.stderr.contains("format version 3"), newerResult.stderr)
         XCTAssertTrue(newerResult.stderr.contains("upgrade diary"), newerResult.stderr)
         XCTAssertEqual([UInt8](try Data(contentsOf: headerURL)), header, "the header is not rewritten")
     }

@@ -1,0 +1,85 @@
+import DiaryCrypto
+import DiaryStore
+import DiaryTestSupport
+import DiaryVault
+import Foundation
+import XCTest
+
+@testable import DiarySync
+
+/// The recovery key across synced machines (FORMAT.md §12): made on one, it reaches the others
+/// as a passphrase change; a rotation elsewhere seals the new key to it; a header of an older
+/// recovery epoch is refused.
+final class SyncRecoveryKeyTests: VaultTestCase {
+    private var machines: SyncTestMachines!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        machines = SyncTestMachines(self)
+    }
+
+    /// `recovery-key create` as DiaryApp runs it on a synced vault.
+    private func createKey(on name: String, replace: Bool = false) throws -> RecoveryKey {
+        let key = try RecoveryKey.generate()
+        let vault = machines[name]
+        let change = try vault.setRecoveryKey(
+            publicKeyOf: key, replace: replace, passphrase: secret(machines.passphrases[name]!))
+        try SyncLifecycle.notePassphraseChange(
+            change, vaultDirectory: vault.directory, stateDirectory: machines.state(name))
+        return key
+    }
+
+    func testAKeyMadeOnOneMachineOutlivesARotationOnAnotherAndResetsThePassphrase() throws {
+        try machines.start("laptop", entries: ["one", "two"])
+        try machines.join("desktop", invitedBy: "laptop")
+        let key = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        let followed = try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertTrue(followed.notes.contains(.passphraseChangeFollowed(machine: "laptop")), "\(followed.notes)")
+        XCTAssertEqual(machines["desktop"].recoveryStatus, machines["laptop"].recoveryStatus)
+        // The desktop's header and index root were written together: it opens as it is.
+        let reopened = try Vault.open(at: machines["desktop"].directory, passphrase: secret("correct horse"))
+        XCTAssertEqual(reopened.recoveryStatus, machines["laptop"].recoveryStatus)
+
+        // A rotation on the desktop seals the new key to the recovery key it took in.
+        try machines.rekey("desktop")
+        try machines["desktop"].add(text: "three")
+        try machines.sync("desktop")
+        let rotated = try machines.sync("laptop", passphrase: "correct horse")
+        XCTAssertTrue(rotated.keyChanged)
+        XCTAssertEqual(machines["laptop"].keyGeneration, machines["desktop"].keyGeneration)
+
+        _ = try Vault.resetPassphrase(at: machines["laptop"].directory, recoveryKey: key, new: secret("reset horse"))
+        let reset = try Vault.open(at: machines["laptop"].directory, passphrase: secret("reset horse"))
+        XCTAssertEqual(try reset.list().map { try reset.entry($0.id).text }.sorted(), ["one", "three", "two"])
+    }
+
+    func testAHeaderOfAnOlderRecoveryEpochIsRefused() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        _ = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+        let older = machines["desktop"].encodedHeader
+        _ = try createKey(on: "laptop", replace: true)
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+        guard case .active(epoch: 2, _) = machines["desktop"].recoveryStatus else {
+            return XCTFail("\(machines["desktop"].recoveryStatus)")
+        }
+        XCTAssertThrowsVaultError(
+            .recoveryEpochRolledBack(found: 1, known: 2), try machines["desktop"].adoptHeader(older))
+        XCTAssertNotEqual(machines["desktop"].encodedHeader, older)
+    }
+
+    func testAJoiningMachineTakesTheKeyWithTheHeader() throws {
+        try machines.start("laptop", entries: ["one"])
+        let key = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        try machines.join("phone", invitedBy: "laptop", store: .files)
+        XCTAssertEqual(machines["phone"].recoveryStatus, machines["laptop"].recoveryStatus)
+        _ = try Vault.resetPassphrase(at: machines["phone"].directory, recoveryKey: key, new: secret("phone horse"))
+        XCTAssertEqual(
+            try Vault.open(at: machines["phone"].directory, passphrase: secret("phone horse")).list().count, 1)
+    }
+}
