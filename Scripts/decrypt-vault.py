@@ -17,10 +17,13 @@ it builds each entry's heads and prints every entry (shown, deleted or in confli
     Scripts/decrypt-vault.py my.diarybak  # passphrase asked on the terminal
     Scripts/decrypt-vault.py ~/Sync/diary # a folder remote; or a bare git repository
 
-Usage: Scripts/decrypt-vault.py [--recovery-key-file FILE] VAULT-DIR | BACKUP-FILE | SYNC-REMOTE [PASSPHRASE]
+Usage: Scripts/decrypt-vault.py [--recovery-key-file FILE | --share-file FILE...] VAULT-DIR | BACKUP-FILE |
+       SYNC-REMOTE [PASSPHRASE]
 
 With --recovery-key-file (a file `diary recovery-key create --output` wrote), a vault or a backup is
-opened with the recovery key instead of the passphrase (FORMAT.md §4).
+opened with the recovery key instead of the passphrase (FORMAT.md §4). With --share-file, repeated
+(files `diary recovery-key create --shares N --threshold K --output DIR` wrote), the recovery key is
+first rebuilt from K or more shares (FORMAT.md §14).
 
 Exit status: 0 when everything read was authentic (pending records are listed, not errors),
 2 when a sync remote breaks a rule FORMAT.md §12.7 says a reader MUST refuse, or is a format-1
@@ -608,6 +611,72 @@ def read_recovery_key_file(path: str) -> bytes:
     if len(lines) != 1:
         raise ValueError(f"{path} is not a recovery key file")
     return checked_base32_decode(lines[0], 32)
+
+
+def gf256_mul(a: int, b: int) -> int:
+    """a·b in GF(2^8) = GF(2)[x]/(x^8 + x^4 + x^3 + x^2 + 1) (0x11D, libgfshare's field; §14.2)."""
+    p = 0
+    for i in range(8):
+        if (b >> i) & 1:
+            p ^= a
+        a = ((a << 1) & 0xFF) ^ (0x1D if a & 0x80 else 0)
+    return p
+
+
+def read_share_file(path: str, vault_id: bytes) -> dict:
+    """One share (§14.2, §14.3), checked alone: `#` lines and blank lines skipped, the other lines
+    its text; version 1, 2 ≤ K ≤ N ≤ 16, 1 ≤ x ≤ N, and the vault's id."""
+    with open(path, "rb") as f:
+        raw = f.read(16 * 1024 + 1)
+    try:
+        lines = raw.decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a share file")
+    body = [line for line in lines if not line.startswith("#") and line.strip(" \t")]
+    if len(raw) > 16 * 1024 or not body:
+        raise ValueError(f"{path} is not a share file")
+    try:
+        data = checked_base32_decode("\n".join(body), 60)
+    except ValueError as error:
+        raise ValueError(f"{path} is mistyped: {error}")
+    if data[0] != 1:
+        raise ValueError(f"{path} is a share of unknown version {data[0]}")
+    k, n, x = data[25], data[26], data[27]
+    if not (2 <= k <= n <= 16 and 1 <= x <= n):
+        raise ValueError(f"{path} is not a share diary makes")
+    if data[9:25] != vault_id:
+        raise ValueError(f"{path} is a share of another vault")
+    return dict(path=path, set=data[1:9], k=k, n=n, x=x, y=data[28:60])
+
+
+def rebuild_from_shares(paths: list, vault_id: bytes) -> bytes:
+    """R from share files (§14.2): each checked alone, then one share set, one K and N, no x twice,
+    at least K; then R_p = Σ y_ip · L_i with L_i = Π_{j≠i} x_j / (x_j + x_i) over GF(2^8)."""
+    shares = [read_share_file(path, vault_id) for path in paths]
+    first, seen = shares[0], {}
+    for share in shares:
+        if share["set"] != first["set"]:
+            raise ValueError(f"{share['path']} is of another share set than {first['path']}")
+        if (share["k"], share["n"]) != (first["k"], first["n"]):
+            raise ValueError(f"{share['path']} and {first['path']} disagree on how many shares are needed")
+        if share["x"] in seen:
+            raise ValueError(f"{share['path']} is the same share as {seen[share['x']]}")
+        seen[share["x"]] = share["path"]
+    if len(shares) < first["k"]:
+        raise ValueError(f"{first['k']} shares are needed, {len(shares)} given")
+    r = bytearray(32)
+    for i, share in enumerate(shares):
+        num, den = 1, 1
+        for other in shares:
+            if other is not share:
+                num, den = gf256_mul(num, other["x"]), gf256_mul(den, other["x"] ^ share["x"])
+        inverse = 1
+        for _ in range(254):  # den^254 = den^-1
+            inverse = gf256_mul(inverse, den)
+        weight = gf256_mul(num, inverse)
+        for p in range(32):
+            r[p] ^= gf256_mul(share["y"][p], weight)
+    return bytes(r)
 
 
 def recovery_tag(vk: bytes, vault_id: bytes, epoch: int, pk: bytes) -> bytes:
@@ -1641,11 +1710,13 @@ def title_of(text: str) -> str:
     return "Untitled"
 
 
-def derive_keys(header: bytes, hd: dict, passphrase: str, recovery_file: str, out: list) -> dict:
-    """{generation: (EK, IK)} from the passphrase slots, or with a recovery key from the recovery slots."""
+def derive_keys(header: bytes, hd: dict, passphrase: str, recovery_file: str, out: list,
+                share_files: list = ()) -> dict:
+    """{generation: (EK, IK)} from the passphrase slots, or with a recovery key (from its file or
+    rebuilt from shares) from the recovery slots."""
     keys, vks = {}, {}
-    if recovery_file:
-        r = read_recovery_key_file(recovery_file)
+    if recovery_file or share_files:
+        r = read_recovery_key_file(recovery_file) if recovery_file else rebuild_from_shares(share_files, hd["vault_id"])
         vks = open_with_recovery_key(hd, r)
         out.append(f"| recovery public key = crypto_box_seed_keypair(R) | `{hd['recovery']['pk'].hex()}` |")
     else:
@@ -1672,15 +1743,19 @@ def main() -> None:
     recovery_file = None
     if args[:1] == ["--recovery-key-file"] and len(args) >= 2:
         recovery_file, args = args[1], args[2:]
-    if len(args) not in (1, 2) or (recovery_file and len(args) != 1):
-        sys.exit("usage: Scripts/decrypt-vault.py [--recovery-key-file FILE] VAULT-DIR | BACKUP-FILE | SYNC-REMOTE "
-                 "[PASSPHRASE]")
+    share_files = []
+    while args[:1] == ["--share-file"] and len(args) >= 2 and not recovery_file:
+        share_files.append(args[1])
+        args = args[2:]
+    if len(args) not in (1, 2) or ((recovery_file or share_files) and len(args) != 1):
+        sys.exit("usage: Scripts/decrypt-vault.py [--recovery-key-file FILE | --share-file FILE...] "
+                 "VAULT-DIR | BACKUP-FILE | SYNC-REMOTE [PASSPHRASE]")
     source = args[0]
-    passphrase = None if recovery_file else args[1] if len(args) > 1 else getpass.getpass("passphrase: ")
+    passphrase = None if recovery_file or share_files else args[1] if len(args) > 1 else getpass.getpass("passphrase: ")
     is_bare_git = os.path.isfile(os.path.join(source, "HEAD")) and os.path.isdir(os.path.join(source, "objects"))
     if os.path.isdir(source) and (os.path.exists(os.path.join(source, "diary-sync")) or is_bare_git):
-        if recovery_file:
-            sys.exit("decrypt-vault: --recovery-key-file opens a vault or a backup, not a sync remote")
+        if recovery_file or share_files:
+            sys.exit("decrypt-vault: --recovery-key-file and --share-file open a vault or a backup, not a sync remote")
         read_remote(source, passphrase)
         return
     header, index, pages, entries, objects = read_backup(source) if os.path.isfile(source) else read_files_vault(source)
@@ -1694,7 +1769,7 @@ def main() -> None:
     if hd["recovery"] is not None:
         rec = hd["recovery"]
         out.append(f"| recovery epoch, public key | {rec['epoch']}, `{rec['pk'].hex()}` |")
-    keys = derive_keys(header, hd, passphrase, recovery_file, out)
+    keys = derive_keys(header, hd, passphrase, recovery_file, out, share_files)
     generation, rows, where, listed, root_recovery = read_index(index, pages, vault_id, keys)
     # §3: the header's recovery epoch and key are the ones the root records (a version-1 header: none).
     header_recovery = (hd["recovery"]["epoch"], hd["recovery"]["pk"]) if hd["recovery"] else (0, ZERO32)
