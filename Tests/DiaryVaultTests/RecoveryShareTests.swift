@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiaryTestSupport
 import Foundation
 import XCTest
 
@@ -201,6 +202,40 @@ final class RecoveryShareTests: XCTestCase {
         contents[start + 2] = "U"
         XCTAssertThrowsError(try RecoveryShareFile.read(Array(String(contents).utf8))) {
             XCTAssertEqual($0 as? RecoveryShareError, .mistyped(.badCharacter(position: 3)))
+        }
+    }
+
+    /// Hostile files: random bytes and a real share file with random bytes changed, inserted
+    /// or cut are either read (when the checks still hold) or refused with a typed error.
+    func testRandomAndDamagedFilesGiveTypedErrorsOnly() throws {
+        let (_, shares) = try split()
+        let valid = Array(RecoveryShareFile.contents(of: shares[0], created: Date()).utf8)
+        var generator = SeededGenerator(seed: 2026)
+        for round in 0..<3000 {
+            var bytes: [UInt8]
+            if round % 3 == 0 {
+                bytes = (0..<Int.random(in: 0...200, using: &generator)).map { _ in
+                    UInt8.random(in: 0...255, using: &generator)
+                }
+            } else {
+                bytes = valid
+                for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                    let at = Int.random(in: 0..<bytes.count, using: &generator)
+                    switch Int.random(in: 0..<3, using: &generator) {
+                    case 0: bytes[at] = UInt8.random(in: 0...255, using: &generator)
+                    case 1: bytes.insert(UInt8.random(in: 0x20...0x7E, using: &generator), at: at)
+                    default: bytes.remove(at: at)
+                    }
+                }
+            }
+            do {
+                // Several changes can, rarely, keep the checks: then it is some share, in range.
+                let share = try RecoveryShareFile.read(bytes)
+                XCTAssertTrue(2 <= share.threshold && share.threshold <= share.count && share.count <= 16)
+                XCTAssertTrue((1...share.count).contains(share.x))
+            } catch {
+                XCTAssertTrue(error is RecoveryShareError, "round \(round): \(error)")
+            }
         }
     }
 
