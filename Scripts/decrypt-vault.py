@@ -580,7 +580,7 @@ def gf32_mul(a: int, b: int) -> int:
 
 
 def checked_base32_decode(text: str, nbytes: int) -> bytes:
-    """Checked base32 (FORMAT.md §3.1): Crockford digits (spaces, tabs, dashes and line breaks
+    """Checked base32 (FORMAT.md §14.1): Crockford digits (spaces, tabs, dashes and line breaks
     ignored, lower case read as upper, I and L as 1, O as 0), then two check digits such that
     Σ v_i = 0 and Σ α^i·v_i = 0 over GF(32), α = x."""
     values = []

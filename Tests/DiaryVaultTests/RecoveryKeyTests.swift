@@ -211,3 +211,29 @@ final class RecoveryKeyTests: VaultTestCase {
             try VaultHeader.decode(Array(bytes.dropLast(33)) + BLAKE2b.hash(Array(bytes.dropLast(33)))))
     }
 }
+
+/// Backups keep the recovery block: a restored vault (same store, the other store, salvaged)
+/// opens and its recovery key resets the passphrase.
+final class RecoveryBackupTests: VaultTestCase {
+    func testARestoredVaultKeepsItsRecoveryKey() throws {
+        let vault = try makeVault(.files)
+        _ = try vault.add(text: "backed up")
+        let key = try RecoveryKey.generate()
+        _ = try vault.setRecoveryKey(publicKeyOf: key, replace: false, passphrase: secret("correct horse"))
+        let file = path("vault.diarybak")
+        XCTAssertEqual(try vault.backup(to: file), [])
+        XCTAssertTrue(try Vault.verifyBackup(file, passphrase: secret("correct horse")).isClean)
+        let restored = [
+            try Vault.restore(backup: file, to: path("same"), passphrase: secret("correct horse")),
+            try Vault.restore(backup: file, to: path("other"), passphrase: secret("correct horse"), store: .sqlite),
+            try Vault.salvage(backup: file, to: path("salvaged"), passphrase: secret("correct horse")).vault,
+        ]
+        for copy in restored {
+            XCTAssertEqual(copy.recoveryStatus, vault.recoveryStatus, copy.directory.path)
+            _ = try Vault.resetPassphrase(at: copy.directory, recoveryKey: key, new: secret("restored"))
+            let reopened = try Vault.open(at: copy.directory, passphrase: secret("restored"))
+            XCTAssertEqual(try reopened.list().map(\.title), ["backed up"], copy.directory.path)
+            XCTAssertTrue(try reopened.verify().isClean, copy.directory.path)
+        }
+    }
+}

@@ -5,6 +5,8 @@
 //   diary-vault-stress crash-loop <vaultdir> <passfileA> <passfileB> <seed> [<max ops>]
 //   diary-vault-stress add-many <vaultdir> <passfile> <count> <label> [<go file>]
 //   diary-vault-stress migrate <vaultdir> <passfile>      (READY, then MIGRATED: index version 3)
+//   diary-vault-stress recovery-loop <vaultdir> <passfile> (READY, then KEY <text> before and SET <epoch>
+//                                                          after each replacement of the recovery key)
 //
 // Passphrases come from files, never from arguments (they would show in `ps`). Every line is
 // written with one write(2) as soon as the operation it names has returned, so a line on
@@ -186,12 +188,26 @@ func migrate(_ args: [String]) throws {
     emit("MIGRATED")
 }
 
+func recoveryLoop(_ args: [String]) throws {
+    guard args.count == 2 else { fail("usage: recovery-loop <dir> <pass>") }
+    let vault = try Vault.open(at: URL(fileURLWithPath: args[0]), passphrase: try readSecret(args[1]))
+    emit("READY")
+    while true {
+        let key = try RecoveryKey.generate()
+        emit("KEY \(key.text)")
+        _ = try vault.setRecoveryKey(publicKeyOf: key, replace: true, passphrase: try readSecret(args[1]))
+        guard case .active(let epoch, _) = vault.recoveryStatus else { fail("no key after setting one") }
+        emit("SET \(epoch)")
+    }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     switch arguments.first {
     case "crash-loop": try crashLoop(Array(arguments.dropFirst()))
     case "add-many": try addMany(Array(arguments.dropFirst()))
     case "migrate": try migrate(Array(arguments.dropFirst()))
+    case "recovery-loop": try recoveryLoop(Array(arguments.dropFirst()))
     default: fail("usage: diary-vault-stress crash-loop|add-many|migrate …")
     }
 } catch {
