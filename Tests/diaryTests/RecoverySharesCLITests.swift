@@ -142,6 +142,18 @@ final class RecoverySharesCLITests: XCTestCase {
         try box.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("reset passphrase 4")])
     }
 
+    /// Interrupted while a share is on screen, nothing is set: the shares shown so far
+    /// rebuild nothing, and the vault keeps no key.
+    func testInterruptedOnTheTerminalNothingIsSet() throws {
+        try box.initVault()
+        let shown = try box.runOnTerminal(
+            ["recovery-key", "create", "--shares", "3", "--threshold", "2"],
+            answers: [("show the next share", "\u{03}")])
+        XCTAssertNotEqual(shown.status, 0, shown.shown)
+        XCTAssertTrue(shown.shown.contains("Recovery share 1 of 3"), shown.shown)
+        XCTAssertEqual(try box.ok(["recovery-key", "status"]).out, "none")
+    }
+
     private func mode(_ path: String) throws -> Int {
         try XCTUnwrap((FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue)
     }

@@ -46,6 +46,7 @@ extension RecoveryKeyCreate {
             throw error
         }
         if let folder {
+            folder.keep()
             Output.note(
                 "wrote \(written.count) shares to \(Printable.escaped(folder.path)): \(written.joined(separator: ", "))"
             )

@@ -35,7 +35,8 @@ struct ShareOutputError: Error {
 }
 
 /// `--output DIR`: one file per share, `share-<x>-of-<N>.txt` (0600, never over an existing
-/// file), in a directory only its owner can enter.
+/// file), in a directory only its owner can enter. Until the key is set (`keep()`), an
+/// interrupted run removes what it wrote.
 struct ShareFolder {
     let path: String
     let url: URL
@@ -46,7 +47,12 @@ struct ShareFolder {
     /// (then made 0700). Anything else is refused.
     static func prepare(_ path: String) throws -> ShareFolder {
         let url = URL(fileURLWithPath: path)
-        if mkdir(path, 0o700) == 0 { return ShareFolder(path: path, url: url, made: true) }
+        // Interrupted before the key is set, the shares would rebuild nothing: they go.
+        SignalCleanup.install()
+        if mkdir(path, 0o700) == 0 {
+            SignalCleanup.rememberCreated(path)
+            return ShareFolder(path: path, url: url, made: true)
+        }
         guard errno == EEXIST else { throw ShareOutputError(path: path, reason: .system(what: "create", errno: errno)) }
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
@@ -87,6 +93,9 @@ struct ShareFolder {
         }
     }
 
+    /// The key is set: what was written stays.
+    func keep() { SignalCleanup.forgetCreated() }
+
     /// Removes what `write` wrote (the shares of a key that was not set).
     func removeWritten(_ names: [String]) {
         for name in names { unlink(url.appendingPathComponent(name).path) }
@@ -97,6 +106,7 @@ struct ShareFolder {
         let file = url.appendingPathComponent(name).path
         let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw ShareOutputError(path: file, reason: .system(what: "create", errno: errno)) }
+        SignalCleanup.rememberCreated(file)
         defer { close(fd) }
         var bytes = Array(contents.utf8)
         defer { secureZero(&bytes) }
