@@ -10,7 +10,7 @@ import PackageDescription
 /// One executable per parser; each file defines only `LLVMFuzzerTestOneInput`.
 let targets = [
     "FuzzHeader", "FuzzEnvelope", "FuzzPadding", "FuzzEntry", "FuzzIndex", "FuzzBackup", "FuzzDayOneZip",
-    "FuzzMarkdown",
+    "FuzzMarkdown", "FuzzShare",
 ]
 
 let package = Package(

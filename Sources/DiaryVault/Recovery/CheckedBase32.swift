@@ -32,7 +32,7 @@ public enum CheckedBase32 {
     /// The digits, value order: Crockford's, without I, L, O and U.
     static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
     /// What decoding skips: spaces, tabs, dashes and line breaks.
-    static let separators: Set<Unicode.Scalar> = [" ", "\t", "-", "\n", "\r"]
+    package static let separators: Set<Unicode.Scalar> = [" ", "\t", "-", "\n", "\r"]
     /// The number of check characters after the data.
     public static let checkCount = 2
 
@@ -118,7 +118,7 @@ public enum CheckedBase32 {
 
     /// A digit's value, with Crockford's readings of I, L and O and of lower case; nil for
     /// anything else. Every entry of the alphabet is compared, whatever the character.
-    static func value(of character: Unicode.Scalar) -> UInt8? {
+    package static func value(of character: Unicode.Scalar) -> UInt8? {
         guard character.isASCII else { return nil }
         let byte = UInt8(character.value)
         // Lower case to upper case without a branch: clear bit 5 only for a…z.
@@ -138,7 +138,7 @@ public enum CheckedBase32 {
 
     /// The digit of a value 0…31: '0' + v, moved past the gaps (':'…'@', I, L, O, U) it lies
     /// beyond.
-    static func digit(of value: UInt8) -> UInt8 {
+    package static func digit(of value: UInt8) -> UInt8 {
         let beyond =
             7 &* isAtLeast(value, 10) &+ isAtLeast(value, 18) &+ isAtLeast(value, 20)
             &+ isAtLeast(value, 22) &+ isAtLeast(value, 27)
@@ -182,7 +182,7 @@ public enum CheckedBase32 {
     /// With m data values, S0 = Σ v_i and S1 = Σ α^i·v_i over the data, the checks solve
     /// c0 + c1 = S0 and α^m·c0 + α^(m+1)·c1 = S1, so c1 = (S1 + α^m·S0) / (α^m·(1 + α)) and
     /// c0 = S0 + c1 (addition is XOR).
-    static func checks(_ data: [UInt8]) -> [UInt8] {
+    package static func checks(_ data: [UInt8]) -> [UInt8] {
         let (s0, s1) = syndromes(data)
         let alphaM = GF32.power(GF32.alpha, data.count)
         let c1 = GF32.multiply(s1 ^ GF32.multiply(alphaM, s0), GF32.inverse(GF32.multiply(alphaM, GF32.alpha ^ 1)))

@@ -27,7 +27,7 @@ struct ResetPassphrase: ParsableCommand {
             EXAMPLE
               diary reset-passphrase
               diary reset-passphrase --recovery-key-file key.txt --new-passphrase-file new.txt
-              diary reset-passphrase --share-file ann.txt --share-file bob.txt --share-file cy.txt
+              diary reset-passphrase --share-file ann.txt --share-file bob.txt
             """)
 
     @OptionGroup var global: GlobalOptions
