@@ -72,6 +72,18 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         XCTAssertNotEqual(machines["desktop"].encodedHeader, older)
     }
 
+    /// The independent reader opens a remote whose published headers carry a recovery block.
+    func testThePythonReaderReadsARemoteWithARecoveryBlock() throws {
+        try PythonReader.requireSecretstream()
+        try machines.start("laptop", entries: ["one"])
+        _ = try createKey(on: "laptop")
+        try machines["laptop"].add(text: "two")
+        try machines.sync("laptop")
+        let result = try PythonReader.run([PythonReader.script.path, machines.remoteRoot.path, "correct horse"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("two"), result.output)
+    }
+
     func testAJoiningMachineTakesTheKeyWithTheHeader() throws {
         try machines.start("laptop", entries: ["one"])
         let key = try createKey(on: "laptop")

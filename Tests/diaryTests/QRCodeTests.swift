@@ -28,12 +28,14 @@ final class QRCodeTests: XCTestCase {
     func testHalfBlocksShowTheModulesTheQrencodeProgramDraws() throws {
         for text in ["ABCDEF-GHJKMN-PQRSTV-WXYZ01-234567-89ABCD-EFGHJK-MNPQRS-TVWXYZ", "K3Q9"] {
             let code = try XCTUnwrap(QRCode(text))
-            let lines = code.halfBlockLines(colours: false)
-            var drawn = try XCTUnwrap(QRCode.modules(ofHalfBlockLines: lines))
             let expected = try qrencodeProgram(text)
-            // An odd number of rows is drawn with a light row added below.
-            if drawn.count == expected.count + 1 { XCTAssertFalse(drawn.removeLast().contains(true)) }
-            XCTAssertEqual(drawn, expected, text)
+            for colours in [true, false] {
+                let lines = code.halfBlockLines(colours: colours)
+                var drawn = try XCTUnwrap(QRCode.modules(ofHalfBlockLines: lines, colours: colours))
+                // An odd number of rows is drawn with a light row added below.
+                if drawn.count == expected.count + 1 { XCTAssertFalse(drawn.removeLast().contains(true)) }
+                XCTAssertEqual(drawn, expected, "\(text), colours \(colours)")
+            }
         }
     }
 

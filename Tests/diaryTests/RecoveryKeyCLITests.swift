@@ -100,6 +100,26 @@ final class RecoveryKeyCLITests: XCTestCase {
         XCTAssertEqual(try box.ok(["recovery-key", "status"]).out, "removed (epoch 3)")
     }
 
+    /// A header put back after `create --replace` (someone with file access) is refused by every
+    /// command that opens the vault, and nothing is written.
+    func testAnOldHeaderPutBackIsRefused() throws {
+        try box.initVault(store: "files")
+        try box.ok(["new", "kept"])
+        try box.ok(["recovery-key", "create", "--output", box.root.appendingPathComponent("first.txt").path])
+        let headerURL = box.vault.appendingPathComponent("vault.header")
+        let old = try Data(contentsOf: headerURL)
+        try box.ok([
+            "recovery-key", "create", "--replace", "--output", box.root.appendingPathComponent("second.txt").path,
+        ])
+        try old.write(to: headerURL)
+        for command in [["list"], ["new", "more"], ["rekey"]] {
+            let result = try box.run(command)
+            XCTAssertEqual(result.status, 65, "\(command): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("does not match the index"), result.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: headerURL), old)
+    }
+
     /// `init` on a terminal offers a key; it is shown there (never on stdout) with its QR code,
     /// and typed back at the prompt it resets the passphrase.
     func testInitOffersAKeyShownOnTheTerminalAndTypedBackToReset() throws {

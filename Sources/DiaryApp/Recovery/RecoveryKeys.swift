@@ -16,6 +16,8 @@ public struct RecoveryKeys {
     /// are sealed again). A vault with a key refuses unless `replace`; the old key then stops
     /// working. The caller shows or writes `key` once; nothing keeps it.
     public func create(replace: Bool) throws -> RecoveryKeyCreated {
+        // Refused before the passphrase is asked for (checked again once the vault is open).
+        if !replace, case .active = try session.inspect().recovery { throw VaultError.recoveryKeyExists }
         let (vault, passphrase) = try session.openWithPassphrase()
         return try create(in: vault, passphrase: passphrase, replace: replace)
     }

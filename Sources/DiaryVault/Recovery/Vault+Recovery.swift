@@ -12,13 +12,18 @@ public enum RecoveryStatus: Equatable, Sendable {
     case removed(epoch: UInt32)
 }
 
-extension Vault {
-    /// Whether the vault has a recovery key, as its (checked) header says.
-    public var recoveryStatus: RecoveryStatus {
-        guard let block = header.recovery else { return .none }
+extension VaultHeader {
+    /// What the header says of the recovery key (checked or not: the caller knows).
+    var recoveryStatus: RecoveryStatus {
+        guard let block = recovery else { return .none }
         guard block.hasKey else { return .removed(epoch: block.epoch) }
         return .active(epoch: block.epoch, fingerprint: RecoveryKey.fingerprint(ofPublicKey: block.publicKey))
     }
+}
+
+extension Vault {
+    /// Whether the vault has a recovery key, as its (checked) header says.
+    public var recoveryStatus: RecoveryStatus { header.recoveryStatus }
 
     /// Sets `key` as the recovery key: the next epoch, its public half, every generation's
     /// vault key sealed to it. Refuses a vault that has one unless `replace` (the old key then

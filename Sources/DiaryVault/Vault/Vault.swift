@@ -20,6 +20,9 @@ public struct VaultInfo: Sendable, Equatable {
     public let kdf: KDFParameters
     /// Two generations while a key rotation is unfinished.
     public let keyGenerations: [UInt32]
+    /// Whether the header names a recovery key, unchecked (no key has verified its tag yet):
+    /// enough to refuse a second key before asking for the passphrase.
+    public let recovery: RecoveryStatus
 }
 
 /// An open, unlocked vault: sealed entries, the sealed index, and the keys to both.
@@ -136,6 +139,6 @@ extension VaultHeader {
     var info: VaultInfo {
         VaultInfo(
             id: vaultID, formatVersion: Int(version), store: store, kdf: kdf,
-            keyGenerations: slots.map(\.generation))
+            keyGenerations: slots.map(\.generation), recovery: recoveryStatus)
     }
 }

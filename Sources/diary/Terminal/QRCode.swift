@@ -33,12 +33,14 @@ struct QRCode: Equatable {
     }
 
     /// The code as lines of terminal half blocks, two rows of modules to a line, with a quiet
-    /// zone of 2 modules: `▀` a dark module above a light one, `▄` the reverse, `█` both dark.
-    /// With `colours`, each line sets black on white, so the code is dark on light whatever the
-    /// terminal's own colours (scanners expect it so).
+    /// zone of 2 modules: `▀` the upper module drawn, `▄` the lower, `█` both. With `colours`,
+    /// dark modules are drawn black on white, so the code is dark on light whatever the
+    /// terminal's own colours (scanners expect it so). Without, light modules are drawn
+    /// instead, in the terminal's usual light text on a dark background (as `qrencode -t UTF8`).
     func halfBlockLines(colours: Bool) -> [String] {
         var rows = withQuietZone(2)
         if rows.count % 2 == 1 { rows.append([Bool](repeating: false, count: rows[0].count)) }
+        if !colours { rows = rows.map { $0.map { !$0 } } }
         return stride(from: 0, to: rows.count, by: 2).map { index in
             let glyphs = zip(rows[index], rows[index + 1]).map { top, bottom -> Character in
                 switch (top, bottom) {
@@ -53,9 +55,17 @@ struct QRCode: Equatable {
         }
     }
 
-    /// The modules (quiet zone included) that half-block lines show: the inverse of
-    /// `halfBlockLines(colours: false)`, for tests and for anyone checking a drawing.
-    static func modules(ofHalfBlockLines lines: [String]) -> [[Bool]]? {
+    /// The modules (quiet zone included, true when dark) that half-block lines show: the
+    /// inverse of `halfBlockLines`, its colour codes removed, for tests and for anyone checking
+    /// a drawing.
+    static func modules(ofHalfBlockLines lines: [String], colours: Bool) -> [[Bool]]? {
+        let drawn = lines.map {
+            $0.replacingOccurrences(of: "\u{1B}[30;107m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "")
+        }
+        return drawnModules(drawn).map { rows in colours ? rows : rows.map { $0.map { !$0 } } }
+    }
+
+    private static func drawnModules(_ lines: [String]) -> [[Bool]]? {
         var rows: [[Bool]] = []
         for line in lines {
             var top: [Bool] = []

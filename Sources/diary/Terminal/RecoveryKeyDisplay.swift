@@ -16,7 +16,10 @@ enum RecoveryKeyDisplay {
         let text = key.text
         var lines = ["", "Your recovery key (shown once; write it down or print it now):", "", "    " + text, ""]
         if let code = QRCode(text) {
-            lines += code.halfBlockLines(colours: true).map { "    " + $0 }
+            // The terminal, not stdout, decides: the code is drawn there whatever stdout is.
+            let colours = ColorChoice.enabled(
+                Settings.forOutput.color, isTerminal: true, environment: ProcessInfo.processInfo.environment)
+            lines += code.halfBlockLines(colours: colours).map { "    " + $0 }
             lines.append("")
         }
         lines.append("Keep it offline and safe: whoever holds it can read the diary.")

@@ -54,7 +54,10 @@ final class RecoveryKeysTests: SessionTestCase {
         let keys = { RecoveryKeys(self.session(vault.directory, asker: ScriptedAsker([self.passphrase]))) }
         XCTAssertEqual(try keys().status(), .none)
         let first = try keys().create(replace: false)
-        XCTAssertThrowsVaultError(.recoveryKeyExists, try keys().create(replace: false))
+        // Refused before any passphrase is asked for: nobody here could give one.
+        XCTAssertThrowsVaultError(
+            .recoveryKeyExists,
+            try RecoveryKeys(session(vault.directory, asker: ScriptedAsker())).create(replace: false))
         let second = try keys().create(replace: true)
         XCTAssertFalse(try keys().matches(first.key))
         XCTAssertTrue(try keys().matches(second.key))
