@@ -96,6 +96,14 @@ final class RecoverySharesCLITests: XCTestCase {
         try box.ok(["recovery-key", "create", "--shares", "2", "--threshold", "2", "--output", "empty"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: empty.path).count, 2)
         XCTAssertEqual(try mode(empty.path), 0o700)
+        // A second split without --replace is refused before the passphrase, and its directory
+        // is not left behind.
+        let again = try box.run(
+            ["recovery-key", "create", "--shares", "2", "--threshold", "2", "--output", "again"],
+            env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(again.status, 1, again.stderr)
+        XCTAssertTrue(again.stderr.contains("--replace"), again.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: box.root.appendingPathComponent("again").path))
     }
 
     func testBadCountsAreUsageErrorsAndWithoutATerminalNothingIsMade() throws {

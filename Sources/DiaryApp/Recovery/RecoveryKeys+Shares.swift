@@ -12,6 +12,8 @@ extension RecoveryKeys {
     public func createShares(
         threshold: Int, count: Int, replace: Bool, deliver: ([RecoveryShare]) throws -> Void
     ) throws -> RecoverySharesCreated {
+        // Refused before the passphrase is asked for, and again once the vault is open.
+        if !replace, case .active = try session.inspect().recovery { throw VaultError.recoveryKeyExists }
         let (vault, passphrase) = try session.openWithPassphrase()
         if case .active = vault.recoveryStatus, !replace { throw VaultError.recoveryKeyExists }
         let key = try RecoveryKey.generate()
