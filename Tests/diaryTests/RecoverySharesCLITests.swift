@@ -78,7 +78,23 @@ final class RecoverySharesCLITests: XCTestCase {
         text.replaceSubrange(at...at, with: text[at] == "7" ? "8" : "7")
         try Data(text.utf8).write(to: mistyped)
         let typo = try reset([share(2, of: 3, in: "mine")])
+        XCTAssertEqual(typo.status, 67, typo.stderr)
         XCTAssertTrue(typo.stderr.contains("mine/share-2-of-3.txt is mistyped"), typo.stderr)
+    }
+
+    /// Shares of a key since replaced pass every check alone and together, and rebuild a key
+    /// that is not the vault's: refused, nothing changed.
+    func testSharesOfAReplacedKeyAreRefused() throws {
+        try box.initVault()
+        try box.ok(["recovery-key", "create", "--shares", "3", "--threshold", "2", "--output", "old"])
+        try box.ok(["recovery-key", "create", "--replace", "--shares", "3", "--threshold", "2", "--output", "new"])
+        let stale = try reset([share(1, of: 3, in: "old"), share(3, of: 3, in: "old")])
+        XCTAssertEqual(stale.status, 77, stale.stderr)
+        XCTAssertTrue(stale.stderr.contains("not this vault's recovery key; nothing was changed"), stale.stderr)
+        let mixed = try reset([share(1, of: 3, in: "old"), share(3, of: 3, in: "new")])
+        XCTAssertTrue(mixed.stderr.contains("new/share-3-of-3.txt is of another share set"), mixed.stderr)
+        try box.ok(["list"])
+        XCTAssertEqual(try reset([share(2, of: 3, in: "new"), share(3, of: 3, in: "new")]).status, 0)
     }
 
     func testAnExistingDirectoryIsNeverWrittenIntoAndNothingIsSet() throws {
