@@ -35,7 +35,7 @@ extension FuzzEntryPoints {
         let comments = lines.filter { $0.hasPrefix("#") }.map(String.init)
         var values: [UInt8] = []
         for line in lines where !line.hasPrefix("#") {
-            for scalar in line.unicodeScalars where !CheckedBase32.separators.contains(scalar) {
+            for scalar in line.unicodeScalars where !CheckedBase32.isSeparator(scalar) {
                 guard let value = CheckedBase32.value(of: scalar) else { return nil }
                 values.append(value)
             }

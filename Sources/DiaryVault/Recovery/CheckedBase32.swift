@@ -31,8 +31,15 @@ public enum CheckedBase32 {
 
     /// The digits, value order: Crockford's, without I, L, O and U.
     static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
-    /// What decoding skips: spaces, tabs, dashes and line breaks.
-    package static let separators: Set<Unicode.Scalar> = [" ", "\t", "-", "\n", "\r"]
+    /// True for what decoding skips: spaces, tabs, dashes and line breaks. Compared with each
+    /// in turn rather than looked up, like the digits.
+    package static func isSeparator(_ character: Unicode.Scalar) -> Bool {
+        let byte = character.isASCII ? UInt8(character.value) : 0xFF
+        let found =
+            isEqual(byte, UInt8(ascii: " ")) | isEqual(byte, UInt8(ascii: "\t")) | isEqual(byte, UInt8(ascii: "-"))
+            | isEqual(byte, UInt8(ascii: "\n")) | isEqual(byte, UInt8(ascii: "\r"))
+        return found == 1
+    }
     /// The number of check characters after the data.
     public static let checkCount = 2
 
@@ -106,7 +113,7 @@ public enum CheckedBase32 {
         var values: [UInt8] = []
         values.reserveCapacity(text.utf8.count)
         for (offset, character) in text.unicodeScalars.enumerated() {
-            if separators.contains(character) { continue }
+            if isSeparator(character) { continue }
             guard let value = value(of: character) else {
                 secureZero(&values)
                 throw .badCharacter(position: offset + 1)
