@@ -51,7 +51,9 @@ extension RecoveryKeys {
         var shares: [(file: URL, share: RecoveryShare)] = []
         for file in files {
             do {
-                let share = try RecoveryShareFile.read(try Self.readShareFile(file))
+                var raw = try Self.readShareFile(file)
+                defer { secureZero(&raw) }
+                let share = try RecoveryShareFile.read(raw)
                 try RecoveryShares.check(share, vaultID: vaultID)
                 shares.append((file, share))
             } catch let error as RecoveryShareError {
