@@ -68,8 +68,7 @@ public struct CaptureItem: Sendable, Equatable {
     public static let maximumBytes =
         prefixLength + 32 + XChaCha20Poly1305.nonceByteCount + LengthPadding.paddedSize(for: (8 << 20) + 70_000)
         + XChaCha20Poly1305.tagByteCount
-    /// The suffix of an item's file name; a file being written starts with `temporaryPrefix`.
-    public static let fileExtension = "dcap"
+    /// A file being written starts with this (the store's own temporary prefix).
     public static let temporaryPrefix = ".tmp-"
 
     public let vaultID: UUID
@@ -122,12 +121,10 @@ public struct CaptureItem: Sendable, Equatable {
         return try CapturedEntry.decode(plaintext)
     }
 
-    /// `<device id, 32 hex>-<counter, 20 digits>.dcap`: one name per item, so a device never
-    /// overwrites its own items, and a listing sorts them by device, then counter.
+    /// `<device id, 32 hex>-<counter, 20 digits>.dcap` (`InboxLayout`): one name per item, so a
+    /// device never overwrites its own items.
     public static func fileName(deviceID: UUID, counter: UInt64) -> String {
-        let digits = String(counter)
-        return deviceID.compactHex + "-" + String(repeating: "0", count: 20 - digits.count) + digits + "."
-            + fileExtension
+        InboxLayout.itemName(deviceHex: deviceID.compactHex, counter: counter)
     }
 }
 
