@@ -70,6 +70,12 @@ public struct CaptureItem: Sendable, Equatable {
         + XChaCha20Poly1305.tagByteCount
     /// A file being written starts with this (the store's own temporary prefix).
     public static let temporaryPrefix = ".tmp-"
+    /// The inbox beside a vault's store or in a folder remote, and where refused items go in it.
+    public static let inboxDirectoryName = InboxLayout.directoryName
+    public static let rejectedDirectoryName = InboxLayout.rejectedName
+
+    /// True for the name `fileName` gives an item (nothing else in an inbox is an item).
+    public static func isFileName(_ name: String) -> Bool { InboxLayout.isItemName(name) }
 
     public let vaultID: UUID
     public let deviceID: UUID
