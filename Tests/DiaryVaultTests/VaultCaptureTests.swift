@@ -41,6 +41,26 @@ final class VaultCaptureTests: VaultTestCase {
         }
     }
 
+    /// `IndexListing.passes` and `resolve` keep a device record out of everything about entries.
+    func testNoEnumerationOfEntriesSeesADeviceRecord() throws {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            let entry = try vault.add(text: "phone call with mum", tags: ["phone"])
+            let device = try vault.enrolCaptureDevice(name: "phone").deviceID
+            XCTAssertEqual(try vault.list().map(\.id), [entry.id])
+            XCTAssertEqual(try vault.list(EntryFilter(limit: 5)).map(\.id), [entry.id])
+            XCTAssertEqual(try vault.search("phone").matches.map(\.id), [entry.id])
+            XCTAssertEqual(Array(try vault.wordCounts().words.keys), [entry.id])
+            let full = device.uuidString.lowercased()
+            XCTAssertThrowsVaultError(.unknownID(full), try vault.resolve(full))
+            XCTAssertThrowsVaultError(.unknownID(String(full.prefix(8))), try vault.resolve(String(full.prefix(8))))
+            XCTAssertThrowsVaultError(.unknownID(full), try vault.entry(device))
+            XCTAssertThrowsVaultError(.unknownID(full), try vault.update(device, starred: true))
+            XCTAssertEqual(try vault.templates().count, 0)
+            XCTAssertNotNil(try vault.storedEntry(device)?.captureDevice, "sync still sees it")
+        }
+    }
+
     func testRefusedItemsChangeNothing() throws {
         let vault = try makeVault(.files)
         var phone = try vault.enrolCaptureDevice(name: "phone")
