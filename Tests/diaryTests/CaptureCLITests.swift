@@ -146,4 +146,25 @@ final class CaptureCLITests: XCTestCase {
         XCTAssertEqual(fromStdin.status, 0, fromStdin.stderr)
         XCTAssertEqual(try box.listJSON().map { $0["title"] as? String }, ["piped in"])
     }
+
+    func testTheEditorWritesInMemoryAndCapturesRunAtOnceGetTheirOwnNumbers() throws {
+        let editor = try box.script("printf 'from the editor #pen\\n' > \"$1\"")
+        let edited = try box.run(
+            ["capture", "--key", key, "--to", box.vault.path, "--edit"], env: ["EDITOR": editor])
+        XCTAssertEqual(edited.status, 0, edited.stderr)
+        XCTAssertEqual(try box.editorLeftovers(), [], "the editor's file is wiped")
+        let group = DispatchGroup()
+        // Each run only reads the sandbox's settings; the processes race on the key file.
+        nonisolated(unsafe) let sandbox = box!
+        let arguments = ["capture", "--key", key, "--to", box.vault.path]
+        for i in 0..<4 {
+            DispatchQueue.global().async(group: group) { _ = try? sandbox.run(arguments + ["at once \(i)"]) }
+        }
+        group.wait()
+        XCTAssertEqual(items().count, 5, "five numbers, none shared: \(items())")
+        XCTAssertTrue(try String(contentsOfFile: key, encoding: .utf8).contains("counter 5\n"))
+        let titles = try box.listJSON().compactMap { $0["title"] as? String }
+        XCTAssertEqual(titles.count, 5)
+        XCTAssertTrue(titles.contains("from the editor #pen"), "\(titles)")
+    }
 }
