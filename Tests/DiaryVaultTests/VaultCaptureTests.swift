@@ -185,6 +185,8 @@ final class CaptureReaderTests: VaultTestCase {
         XCTAssertTrue(taken.output.contains("(a replay)"), taken.output)
         XCTAssertTrue(taken.output.contains("taken in: 1…1 and []"), taken.output)
         XCTAssertEqual(CaptureItem.maximumBytes, 9_437_305, "the bound FORMAT.md §13.1 states")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: inbox.path)
+        XCTAssertEqual(try VaultExposure.measure(at: vault.directory).tooOpen.map(\.path), ["inbox"])
     }
 }
 
