@@ -52,7 +52,7 @@ struct Diary: ParsableCommand {
             Passwd.self, Rekey.self, RecoveryKeyCommand.self, ResetPassphrase.self, Backup.self, Verify.self,
             Restore.self, Reindex.self,
             Import.self, Export.self, Audit.self, Recover.self,
-            Sync.self, Conflicts.self, Resolve.self,
+            Sync.self, Conflicts.self, Resolve.self, Capture.self, CaptureKeyCommand.self,
             ConfigCommand.self, JournalCommand.self,
             AgentCommand.self,
         ])
