@@ -36,11 +36,12 @@ extension Vault {
         let verifier = Verifier(vaultID: opened.header.vaultID, keyRing: opened.ring)
         let expected = verifier.expectations(sealedIndex: reader.index, indexPages: reader.indexPages)
         damage += expected.damage
-        var templates = 0
+        var (templates, devices) = (0, 0)
         var references: [UUID: [UUID]] = [:]
         try forEachBackupEntry(reader, verifier: verifier, expected: expected) { record, _, judged in
             if let found = Verifier.damage(judged.verdict, id: record.id) { damage.append(located(found, record)) }
             if judged.isTemplate { templates += 1 }
+            if judged.isCaptureDevice { devices += 1 }
             for object in judged.objects { references[object, default: []].append(record.id) }
         }
         damage += Verifier.missing(expected, present: Set(reader.entries.map(\.id)))
@@ -55,6 +56,7 @@ extension Vault {
             checkedAttachments: objects.checked, unreferencedAttachments: objects.unreferenced)
         if intact { report.absentAttachments = objects.absent }
         report.checkedAttachmentRecords = objects.attachments
+        report.checkedCaptureDevices = devices
         return report
     }
 

@@ -52,6 +52,8 @@ public struct VerifyReport: Sendable, Equatable {
     public var checkedEntries: Int
     /// How many of `checkedEntries` opened as templates.
     public var checkedTemplates: Int
+    /// How many of `checkedEntries` opened as capture devices' records.
+    public var checkedCaptureDevices = 0
     public var damaged: [Damage]
     /// Attachment objects checked chunk by chunk (each once, however many entries share it).
     public var checkedAttachments: Int
@@ -154,14 +156,16 @@ package struct Verifier {
             return Judgement(verdict: .damaged("\(error)"), isTemplate: false, objects: [])
         }
         let (isTemplate, objects) = (entry.template != nil, Set(entry.attachments.map(\.objectID)))
+        let isDevice = entry.captureDevice != nil
         guard expectations.covers(id), let rows = expectations.rows else {
-            return Judgement(verdict: .intact, isTemplate: isTemplate, objects: objects)
+            return Judgement(verdict: .intact, isTemplate: isTemplate, isCaptureDevice: isDevice, objects: objects)
         }
         guard let recorded = rows[id] else {
-            return Judgement(verdict: .notInIndex, isTemplate: isTemplate, objects: objects)
+            return Judgement(verdict: .notInIndex, isTemplate: isTemplate, isCaptureDevice: isDevice, objects: objects)
         }
         return Judgement(
-            verdict: recorded.matches(sealed) ? .intact : .replayed, isTemplate: isTemplate, objects: objects)
+            verdict: recorded.matches(sealed) ? .intact : .replayed, isTemplate: isTemplate,
+            isCaptureDevice: isDevice, objects: objects)
     }
 
     /// What `judge` found: the verdict, whether the entry opened as a template (so a report
@@ -170,7 +174,14 @@ package struct Verifier {
     package struct Judgement {
         package let verdict: Verdict
         package let isTemplate: Bool
+        /// True when the object opened as a capture device's record.
+        package var isCaptureDevice = false
         package let objects: Set<UUID>
+
+        init(verdict: Verdict, isTemplate: Bool, isCaptureDevice: Bool = false, objects: Set<UUID>) {
+            (self.verdict, self.isTemplate, self.isCaptureDevice, self.objects) =
+                (verdict, isTemplate, isCaptureDevice, objects)
+        }
     }
 
     /// The damage a verdict stands for, if any.
@@ -275,6 +286,7 @@ extension Vault {
                     checkedAttachments: objects.checked, unreferencedAttachments: objects.unreferenced)
                 report.absentAttachments = objects.absent
                 report.checkedAttachmentRecords = objects.attachments
+                report.checkedCaptureDevices = scan.captureDevices
                 do {
                     _ = try VaultHeader.decode(reader.readHeader())
                 } catch {

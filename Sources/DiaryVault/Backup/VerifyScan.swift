@@ -21,6 +21,8 @@ struct VerifyScan {
     private(set) var checked = 0
     /// Of those, the ones that opened as templates.
     private(set) var templates = 0
+    /// Of those, the ones that opened as capture devices' records.
+    private(set) var captureDevices = 0
     /// The attachment objects each entry that opened references, by object.
     private(set) var references: [UUID: [UUID]] = [:]
     private var pending: [(UUID, [UInt8])] = []
@@ -48,6 +50,7 @@ struct VerifyScan {
             present.insert(id)
             checked += 1
             if judgement.isTemplate { templates += 1 }
+            if judgement.isCaptureDevice { captureDevices += 1 }
             for object in judgement.objects { references[object, default: []].append(id) }
             if let found = Verifier.damage(judgement.verdict, id: id) {
                 damage.append(found)

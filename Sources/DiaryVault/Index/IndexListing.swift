@@ -73,11 +73,12 @@ struct IndexListing {
 
     /// The filter, on the cheap fields first; a tag filter needs the row's strings.
     ///
-    /// The one place that keeps templates (`diary template`) out of every enumeration of
+    /// The one place that keeps templates (`diary template`) and capture devices' records
+    /// (`diary capture-key`) out of every enumeration of
     /// entries: `list`, `search`, word counts (`stats`, `calendar`) and all that build on them
     /// (export, tags, the picker) see entries only.
     static func passes(_ filter: EntryFilter, _ page: IndexPage, _ row: Int) -> Bool {
-        if page.isTemplate(rowAt: row) { return false }
+        if !page.isEntry(rowAt: row) { return false }
         if filter.starred && !page.isStarred(rowAt: row) { return false }
         if filter.from != nil || filter.to != nil {
             let date = page.shownDate(ofRowAt: row)

@@ -117,21 +117,23 @@ package struct IndexPage: Equatable {
             }
         }
         let flags = rows[start + 40]
-        guard flags & ~(EntryCodec.starredFlag | EntryCodec.templateFlag | EntryCodec.attachmentsFlag) == 0 else {
+        let known = EntryCodec.starredFlag | EntryCodec.templateFlag | EntryCodec.attachmentsFlag
+        guard flags & ~(known | CaptureDeviceCodec.rowFlag) == 0 else { throw FormatError.invalidField("flags") }
+        let notEntry = flags & (EntryCodec.templateFlag | CaptureDeviceCodec.rowFlag) != 0
+        // A template's or a device's row is never starred, has no tags, no source and no
+        // attachments (FORMAT.md §7), and is only one of the two.
+        guard !notEntry || flags == EntryCodec.templateFlag || flags == CaptureDeviceCodec.rowFlag else {
             throw FormatError.invalidField("flags")
         }
-        let template = flags & EntryCodec.templateFlag != 0
-        // A template's row is never starred, has no tags, no source and no attachments (FORMAT.md §7).
-        guard !template || flags == EntryCodec.templateFlag else { throw FormatError.invalidField("flags") }
         var at = start + Self.fixedRowLength
         at = try checkString(at: at)
         guard at < rows.count else { throw FormatError.truncated }
         let tags = Int(rows[at])
-        guard !template || tags == 0 else { throw FormatError.invalidField("template row") }
+        guard !notEntry || tags == 0 else { throw FormatError.invalidField("template row") }
         at += 1
         for _ in 0..<tags { at = try checkString(at: at) }
         let end = try checkString(at: at)
-        guard !template || end == at + 2 else { throw FormatError.invalidField("template row") }
+        guard !notEntry || end == at + 2 else { throw FormatError.invalidField("template row") }
         return flags & EntryCodec.attachmentsFlag != 0 ? try checkAttachments(at: end) : end
     }
 
@@ -173,6 +175,12 @@ package struct IndexPage: Equatable {
     func isStarred(rowAt i: Int) -> Bool { rows[offsets[i] + 40] & EntryCodec.starredFlag != 0 }
     /// True for a template's row: every enumeration of entries skips it (`IndexListing.passes`).
     func isTemplate(rowAt i: Int) -> Bool { rows[offsets[i] + 40] & EntryCodec.templateFlag != 0 }
+    /// True for an entry's row: neither a template's nor a capture device's.
+    func isEntry(rowAt i: Int) -> Bool {
+        rows[offsets[i] + 40] & (EntryCodec.templateFlag | CaptureDeviceCodec.rowFlag) == 0
+    }
+    /// True for a capture device's row (`Vault.captureDevices`).
+    func isCaptureDevice(rowAt i: Int) -> Bool { rows[offsets[i] + 40] & CaptureDeviceCodec.rowFlag != 0 }
 
     /// True when the row for `id` records the tag that ends `sealed`.
     func recordsSeal(_ sealed: [UInt8], of id: UUID) -> Bool? {
@@ -209,7 +217,8 @@ package struct IndexPage: Equatable {
             modified: Date(millisecondsSince1970: int64(at: start + 32)),
             starred: rows[start + 40] & EntryCodec.starredFlag != 0, tags: tags,
             size: Int(uint32(at: start + 41)), source: source.isEmpty ? nil : source,
-            isTemplate: rows[start + 40] & EntryCodec.templateFlag != 0, attachments: attachments)
+            isTemplate: rows[start + 40] & EntryCodec.templateFlag != 0,
+            isCaptureDevice: rows[start + 40] & CaptureDeviceCodec.rowFlag != 0, attachments: attachments)
     }
 
     // MARK: Changing rows
@@ -267,9 +276,10 @@ package struct IndexPage: Equatable {
         w.i64(CalendarDay.storedMilliseconds(of: s.date, isDay: s.isCalendarDay))
         w.i64(s.created.millisecondsSince1970)
         w.i64(s.modified.millisecondsSince1970)
-        precondition(!s.isTemplate || s.attachments.isEmpty, "a template's row has no attachments")
+        precondition(s.isEntry || s.attachments.isEmpty, "a template's or device's row has no attachments")
         let attachments = s.attachments.isEmpty ? 0 : EntryCodec.attachmentsFlag
-        w.u8(s.isTemplate ? EntryCodec.templateFlag : (s.starred ? EntryCodec.starredFlag : 0) | attachments)
+        let flags = s.isTemplate ? EntryCodec.templateFlag : (s.starred ? EntryCodec.starredFlag : 0) | attachments
+        w.u8(s.isCaptureDevice ? CaptureDeviceCodec.rowFlag : flags)
         w.u32(UInt32(clamping: s.size))
         precondition(row.sealTag.count == IndexRoot.tagLength)
         w.append(row.sealTag)

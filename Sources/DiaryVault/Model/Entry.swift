@@ -25,11 +25,14 @@ public struct Entry: Equatable, Sendable {
     /// The files attached to the entry, in the order they were added (at most 255, names unique
     /// up to letter case; docs/FORMAT.md §7.6). A template has none.
     public var attachments: [AttachmentRecord] = []
+    /// Set when this object is a capture device's record rather than an entry (`diary
+    /// capture-key`): the text is empty and nothing else is used (FORMAT.md §7.7).
+    public var captureDevice: CaptureDeviceRecord?
 
     public init(
         id: UUID, text: String, date: Date, created: Date, modified: Date, starred: Bool, tags: [String],
         source: String? = nil, isCalendarDay: Bool = false, template: TemplateFields? = nil,
-        attachments: [AttachmentRecord] = []
+        attachments: [AttachmentRecord] = [], captureDevice: CaptureDeviceRecord? = nil
     ) {
         self.id = id
         self.text = text
@@ -42,7 +45,11 @@ public struct Entry: Equatable, Sendable {
         self.source = source
         self.template = template
         self.attachments = attachments
+        self.captureDevice = captureDevice
     }
+
+    /// True for a diary entry: neither a template nor a capture device's record.
+    public var isEntry: Bool { template == nil && captureDevice == nil }
 
     /// The first line that is not blank, trimmed (`EntryText.title(of:)`).
     public var title: String { EntryText.title(of: text) }
@@ -72,8 +79,13 @@ public struct EntrySummary: Equatable, Sendable {
     public var source: String?
     /// True for a template's row (its title is the template's name): every listing skips it.
     public var isTemplate: Bool = false
+    /// True for a capture device's row (its title is the device's name): every listing skips it.
+    public var isCaptureDevice: Bool = false
     /// What the index keeps of the entry's attachments (`Entry.attachments`), in their order.
     public var attachments: [AttachmentSummary] = []
+
+    /// True for an entry's row: neither a template's nor a capture device's.
+    public var isEntry: Bool { !isTemplate && !isCaptureDevice }
 }
 
 /// Which entries `list` and `search` return. Dates are inclusive and apply to the entry date.
@@ -200,6 +212,11 @@ public enum EntryText {
 extension Entry {
     /// What the index keeps of this entry.
     var summary: EntrySummary {
+        if let device = captureDevice {
+            return EntrySummary(
+                id: id, title: device.name, date: device.enrolled, created: device.enrolled,
+                modified: device.enrolled, starred: false, tags: [], size: 0, source: nil, isCaptureDevice: true)
+        }
         if let template {
             return EntrySummary(
                 id: id, title: template.name, date: created, created: created, modified: modified, starred: false,

@@ -19,6 +19,7 @@ package enum EntryCodec {
     static let attachmentsFlag: UInt8 = 4
 
     package static func encode(_ e: Entry) -> [UInt8] {
+        if let device = e.captureDevice { return CaptureDeviceCodec.encode(device) }
         if let template = e.template {
             precondition(e.attachments.isEmpty, "a template has no attachments")
             return TemplateCodec.encode(e, template)
@@ -42,6 +43,7 @@ package enum EntryCodec {
         var r = ByteReader(bytes)
         let found = try r.u8()
         if found == TemplateCodec.version { return try TemplateCodec.decode(&r, id: id, textLimit: textLimit) }
+        if found == CaptureDeviceCodec.version { return try CaptureDeviceCodec.decode(&r, bytes: bytes, id: id) }
         guard found == version || found == attachmentsVersion else { throw FormatError.unsupportedVersion(Int(found)) }
         let storedDate = try r.time().millisecondsSince1970
         let created = try r.time()

@@ -41,7 +41,7 @@ extension Vault {
             try write(ids: [id], allPages: true) { index in
                 guard index[id] != nil else { throw VaultError.unknownID(id.uuidString.lowercased()) }
                 var entry = try storedObject(id)
-                guard entry.template == nil else { throw VaultError.unknownID(id.uuidString.lowercased()) }
+                guard entry.isEntry else { throw VaultError.unknownID(id.uuidString.lowercased()) }
                 let (kept, duplicates) = try deduplicated(records, in: index)
                 entry.attachments = try Self.merged(entry.attachments, kept)
                 entry.modified = Self.now()
@@ -82,7 +82,7 @@ extension Vault {
             guard index[id] != nil else { throw VaultError.unknownID(id.uuidString.lowercased()) }
             var entry = try storedObject(id)
             let key = AttachmentName.key(name)
-            guard entry.template == nil,
+            guard entry.isEntry,
                 let position = entry.attachments.firstIndex(where: { AttachmentName.key($0.name) == key })
             else { throw VaultError.unknownAttachment(name) }
             let removed = entry.attachments.remove(at: position)

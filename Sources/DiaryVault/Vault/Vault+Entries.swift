@@ -12,8 +12,8 @@ extension Vault {
     /// index can tell it from the current one.
     public func entry(_ id: UUID) throws -> Entry {
         let entry = try storedObject(id)
-        // A template is not an entry to any command that names an entry by id.
-        guard entry.template == nil else { throw VaultError.unknownID(id.uuidString.lowercased()) }
+        // A template or a device record is not an entry to any command that names an entry by id.
+        guard entry.isEntry else { throw VaultError.unknownID(id.uuidString.lowercased()) }
         return entry
     }
 
@@ -90,9 +90,9 @@ extension Vault {
         guard sealedIndex.epoch == epoch else { return try resolve(idOrPrefix) }
         let index = sealedIndex.index
         // A full id names itself: no need to compare prefixes.
-        // Templates are not entries: no id or prefix names one (`IndexListing.passes`).
+        // Templates and device records are not entries: no id or prefix names one (`IndexListing.passes`).
         if hex.count == 32, let id = UUID(uuidString: idOrPrefix), let row = index.page(of: id).row(id),
-            !row.summary.isTemplate
+            row.summary.isEntry
         {
             return id
         }
@@ -100,7 +100,7 @@ extension Vault {
         var matches: [UUID] = []
         for number in pages {
             guard let page = index.pages[number] else { continue }  // rebuilt indexes hold all
-            for i in 0..<page.count where page.id(ofRowAt: i).hasHexPrefix(nibbles) && !page.isTemplate(rowAt: i) {
+            for i in 0..<page.count where page.id(ofRowAt: i).hasHexPrefix(nibbles) && page.isEntry(rowAt: i) {
                 matches.append(page.id(ofRowAt: i))
             }
         }

@@ -83,7 +83,8 @@ struct Verify: ParsableCommand {
                 count: report.damaged.count, reindexRepairs: report.damaged.contains(where: \.reindexRepairs))
         }
         let counted = EntryCountWords.describe(
-            entries: report.checkedEntries - report.checkedTemplates, templates: report.checkedTemplates)
+            entries: report.checkedEntries - report.checkedTemplates - report.checkedCaptureDevices,
+            templates: report.checkedTemplates, captureDevices: report.checkedCaptureDevices)
         Output.note("ok: \(counted)\(Self.attachmentCount(report)), no damage")
     }
 
