@@ -20,6 +20,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidSubkeyContext
     /// A stored Ed25519 secret key whose public half is not the one its seed makes.
     case invalidSigningKey
+    /// An X25519 public key whose shared secret is all zeros (a low-order point): refused.
+    case weakPublicKey
 
     public var description: String {
         switch self {
@@ -43,6 +45,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
             return "a subkey context must be exactly 8 bytes"
         case .invalidSigningKey:
             return "the signing key is damaged"
+        case .weakPublicKey:
+            return "an X25519 public key of low order"
         }
     }
 }

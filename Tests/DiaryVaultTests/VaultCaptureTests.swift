@@ -1,0 +1,140 @@
+import DiaryCrypto
+import DiaryStore
+import DiaryTestSupport
+import Foundation
+import XCTest
+
+@testable import DiaryVault
+
+/// Write-only capture in the vault: enrolment, items taken in exactly once as ordinary entries,
+/// and every item that must be refused refused without harm.
+final class VaultCaptureTests: VaultTestCase {
+    private func capture(
+        _ text: String, with credential: inout CaptureCredential, tags: [String] = [], starred: Bool = false
+    ) throws -> [UInt8] {
+        credential = try credential.advanced()
+        let now = Date(millisecondsSince1970: 1_700_000_000_000)
+        return try CaptureItem.seal(
+            CapturedEntry(text: text, date: now, captured: now, starred: starred, tags: tags), credential: credential)
+    }
+
+    func testAnItemArrivesOnceAsAnOrdinaryEntryOfItsDevice() throws {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            var phone = try vault.enrolCaptureDevice(name: "phone")
+            let item = try capture("walked to the lake", with: &phone, tags: ["outside"], starred: true)
+            XCTAssertNil(item.firstRange(of: Array("lake".utf8)), "the item does not hold the text")
+            let outcomes = try vault.takeIn(items: [item, item])
+            guard case .added(let id, "phone", 1) = outcomes[0] else { return XCTFail("\(outcomes)") }
+            XCTAssertEqual(outcomes[1], .replay(device: "phone", counter: 1), "a copy in the same batch")
+            let entry = try vault.entry(id)
+            XCTAssertEqual([entry.text, entry.source], ["walked to the lake", "capture:phone"])
+            XCTAssertEqual(entry.tags, ["outside"])
+            XCTAssertTrue(entry.starred)
+            XCTAssertEqual(try vault.list().map(\.id), [id], "the device record is not an entry")
+            XCTAssertEqual(try vault.takeIn(items: [item]), [.replay(device: "phone", counter: 1)])
+            let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
+            XCTAssertEqual(try reopened.takeIn(items: [item]), [.replay(device: "phone", counter: 1)])
+            XCTAssertEqual(try reopened.captureDevices().map(\.takenIn), [1])
+            XCTAssertEqual(
+                try Vault.capturedEntryID(record: try reopened.captureDevice(phone.deviceID), counter: 1), id)
+        }
+    }
+
+    func testRefusedItemsChangeNothing() throws {
+        let vault = try makeVault(.files)
+        var phone = try vault.enrolCaptureDevice(name: "phone")
+        let other = try makeVault(.files, name: "other")
+        var stranger = try other.enrolCaptureDevice(name: "phone")
+        let good = try capture("a good one", with: &phone)
+        var tampered = good
+        tampered[tampered.count - 1] ^= 1
+        var forgedDevice = good
+        forgedDevice[30] ^= 1
+        let blank = try capture(" \n", with: &phone)
+        let foreign = try capture("for the other vault", with: &stranger)
+        let outcomes = try vault.takeIn(items: [
+            Array(good.prefix(100)), tampered, forgedDevice, blank, foreign, Array("DIARYCAP".utf8) + [2] + good[9...],
+        ])
+        XCTAssertEqual(outcomes[0], .damaged(device: nil, reason: "truncated"))
+        XCTAssertEqual(
+            outcomes[1], .damaged(device: "phone", reason: "does not open (tampered, or not sealed by the device)"))
+        guard case .unknownDevice = outcomes[2] else { return XCTFail("\(outcomes[2])") }
+        guard case .damaged("phone", _) = outcomes[3] else { return XCTFail("\(outcomes[3])") }
+        XCTAssertEqual(outcomes[4], .otherVault(other.id))
+        XCTAssertEqual(outcomes[5], .damaged(device: nil, reason: "unsupported item version 2"))
+        XCTAssertEqual(try vault.list().count, 0)
+        XCTAssertEqual(try vault.captureDevices().map(\.takenIn), [0], "no counter was spent on a refused item")
+        guard case .added = try vault.takeIn(items: [good])[0] else { return XCTFail("the good item still arrives") }
+    }
+
+    func testARevokedDevicesItemsAreRefusedAndNamesAreUnique() throws {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            var phone = try vault.enrolCaptureDevice(name: "Phone")
+            XCTAssertThrowsError(try vault.enrolCaptureDevice(name: "phone")) {
+                XCTAssertEqual($0 as? CaptureError, .duplicateDevice("phone"))
+            }
+            XCTAssertThrowsError(try vault.enrolCaptureDevice(name: " x")) {
+                XCTAssertEqual($0 as? CaptureError, .invalidDeviceName(" x"))
+            }
+            let item = try capture("late", with: &phone)
+            XCTAssertTrue(try vault.revokeCaptureDevice(named: "PHONE"))
+            XCTAssertFalse(try vault.revokeCaptureDevice(named: "phone"), "revoked already")
+            XCTAssertThrowsError(try vault.revokeCaptureDevice(named: "laptop"))
+            XCTAssertEqual(try vault.takeIn(items: [item]), [.revoked(device: "Phone", counter: 1)])
+            XCTAssertNotNil(try vault.captureDevices().first?.revoked)
+        }
+    }
+
+    func testVerifyBackupReindexAndRotationCarryDeviceRecords() throws {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            var phone = try vault.enrolCaptureDevice(name: "phone")
+            let item = try capture("kept", with: &phone)
+            _ = try vault.takeIn(items: [item])
+            XCTAssertEqual(try vault.reindex(), 2)
+            try vault.rotateKey(passphrase: secret("correct horse"))
+            let verified = try vault.verify()
+            XCTAssertTrue(verified.isClean)
+            XCTAssertEqual([verified.checkedEntries, verified.checkedCaptureDevices], [2, 1])
+            let file = path("c-\(kind.rawValue).diarybak")
+            try vault.backup(to: file)
+            XCTAssertEqual(try Vault.verifyBackup(file, passphrase: secret("correct horse")).checkedCaptureDevices, 1)
+            let restored = try Vault.restore(
+                backup: file, to: path("restored-\(kind.rawValue)"), passphrase: secret("correct horse"))
+            XCTAssertEqual(try restored.takeIn(items: [item]), [.replay(device: "phone", counter: 1)])
+            XCTAssertEqual(try restored.list().count, 1)
+            var next = phone
+            guard case .added = try restored.takeIn(items: [try capture("after", with: &next)])[0] else {
+                return XCTFail("the rotated vault still opens the device's items")
+            }
+        }
+    }
+
+    func testTheCredentialRoundTripsAndIsParsedStrictly() throws {
+        let vault = try makeVault(.files)
+        let credential = try vault.enrolCaptureDevice(name: "work laptop").advanced().advanced()
+        let bytes = credential.encoded()
+        let parsed = try CaptureCredential.parse(bytes)
+        XCTAssertEqual([parsed.vaultID, parsed.deviceID], [vault.id, credential.deviceID])
+        XCTAssertEqual(parsed.name, "work laptop")
+        XCTAssertEqual(parsed.counter, 2)
+        XCTAssertEqual(parsed.device.publicKey, credential.device.publicKey)
+        XCTAssertEqual(parsed.inboxPublicKey, credential.inboxPublicKey)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let variants = [
+            text.replacingOccurrences(of: "counter 2", with: "counter 02"),
+            text.replacingOccurrences(of: "counter 2\n", with: "counter 2"),
+            text.replacingOccurrences(of: "diary capture key 1", with: "diary capture key 2"),
+            text.replacingOccurrences(
+                of: "vault \(vault.id.uuidString.lowercased())", with: "vault \(vault.id.uuidString)"),
+            text + "extra\n",
+            text.replacingOccurrences(of: "\nname ", with: "\n# a comment\nname "),
+        ]
+        for variant in variants {
+            XCTAssertThrowsError(try CaptureCredential.parse(Array(variant.utf8)), variant)
+        }
+        XCTAssertThrowsError(try CaptureCredential.parse(Array(text.utf8) + [UInt8](repeating: 35, count: 5000)))
+    }
+}
