@@ -1,4 +1,3 @@
-import DiaryStore
 import Foundation
 
 /// The files of a folder remote's capture inbox (`RemoteLayout+Inbox`), reached as every other
@@ -22,9 +21,9 @@ struct RemoteInbox {
         var unexpected: [String] = []
     }
 
-    /// The items waiting in `inbox/`, by name. Writes in progress (`.tmp-…`) and the
-    /// `rejected` folder are passed over; links, special files, other folders and other
-    /// names are unexpected.
+    /// The items waiting in `inbox/`, by name. Hidden names (writes in progress: capture's
+    /// `.tmp-…`, a file-sync tool's own temporaries) and the `rejected` folder are passed over;
+    /// links, special files, other folders and other names are unexpected.
     func list() -> Listing {
         var found = Listing()
         let listing: RemoteTree.Listing
@@ -34,7 +33,7 @@ struct RemoteInbox {
             // `inbox` is a file or a link at the top: `LogScanner` refuses a link there.
             return Listing(unexpected: [RemoteLayout.inboxDirectory])
         }
-        for name in listing.files where !name.hasPrefix(DurableFile.tempPrefix) {
+        for name in listing.files where !name.hasPrefix(".") {
             let path = "\(RemoteLayout.inboxDirectory)/\(name)"
             guard let (device, counter) = RemoteLayout.item(fromName: name) else {
                 found.unexpected.append(path)
@@ -43,8 +42,8 @@ struct RemoteInbox {
             found.items.append(Item(name: name, path: path, device: device, counter: counter))
         }
         let rejected = RemoteLayout.rejectedDirectory.split(separator: "/").last.map(String.init)
-        for name in listing.folders where name != rejected { found.unexpected.append("inbox/\(name)") }
-        for name in listing.unfollowed.keys.sorted() { found.unexpected.append("inbox/\(name)") }
+        for name in listing.folders where name != rejected && !name.hasPrefix(".") { found.unexpected.append("inbox/\(name)") }
+        for name in listing.unfollowed.keys.sorted() where !name.hasPrefix(".") { found.unexpected.append("inbox/\(name)") }
         return found
     }
 
@@ -52,8 +51,9 @@ struct RemoteInbox {
     /// `limit` (checked before reading).
     func read(_ item: Item, limit: Int) -> [UInt8]? { tree.readIfPossible(item.path, limit: limit) }
 
-    /// Removes an item once what it brought is published.
-    func remove(_ item: Item) { tree.remove(item.path) }
+    /// Removes an item once what it brought is published; false when it could not be (gone
+    /// already counts as removed).
+    func remove(_ item: Item) -> Bool { tree.remove(item.path) || tree.stamp(item.path) == nil }
 
     /// Moves an item into `inbox/rejected/` under its own name (with `.2`, `.3`, … when that is
     /// taken). Returns the path it now has, or nil when it could not be moved (it stays).
