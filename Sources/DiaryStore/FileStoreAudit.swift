@@ -18,7 +18,9 @@ enum FileStoreAudit {
         let files: Set<String> = [
             FileStore.headerName, FileStore.indexName, StoreLayout.lockName, FileJournal.fileName,
         ]
-        let directories: Set<String> = [FileStore.entriesName, FileStore.indexPagesName, FileStore.attachmentsName]
+        let directories: Set<String> = [
+            FileStore.entriesName, FileStore.indexPagesName, FileStore.attachmentsName, InboxLayout.directoryName,
+        ]
         for name in top.sorted() where !name.hasPrefix(DurableFile.tempPrefix) {
             let kind = try Self.kind(directory.appendingPathComponent(name))
             if files.contains(name) {
@@ -39,19 +41,32 @@ enum FileStoreAudit {
         findings += try audit(directory, FileStore.attachmentsName, what: "attachment object") {
             FileStore.entryID(fromFileName: $0) != nil
         }
+        return findings + (try inboxFindings(directory))
+    }
+
+    /// The capture inbox holds items and `rejected/`, which holds items moved aside.
+    private static func inboxFindings(_ directory: URL) throws -> [String] {
+        let inbox = InboxLayout.directoryName
+        let rejected = inbox + "/" + InboxLayout.rejectedName
+        var findings = try audit(directory, inbox, what: "inbox item", directories: [InboxLayout.rejectedName]) {
+            InboxLayout.isItemName($0)
+        }
+        findings += try audit(directory, rejected, what: "inbox item", isOurs: InboxLayout.isItemName)
         return findings
     }
 
     /// Every name in `sub` must be a regular file that `isOurs` accepts (or a temporary file).
     private static func audit(
-        _ directory: URL, _ sub: String, what: String, isOurs: (String) -> Bool
+        _ directory: URL, _ sub: String, what: String, directories: Set<String> = [], isOurs: (String) -> Bool
     ) throws -> [String] {
         let url = directory.appendingPathComponent(sub)
         guard try kind(url) == S_IFDIR, let names = try DurableFile.names(in: url) else { return [] }
         var findings: [String] = []
         for name in names.sorted() where !name.hasPrefix(DurableFile.tempPrefix) {
             let kind = try Self.kind(url.appendingPathComponent(name))
-            if !isOurs(name) {
+            if directories.contains(name) {
+                if kind != S_IFDIR { findings.append("\(sub)/\(name) is a \(describe(kind)), not a directory") }
+            } else if !isOurs(name) {
                 findings.append("unexpected \(describe(kind)) '\(name)' in \(sub)/ (not an \(what) name)")
             } else if kind != S_IFREG {
                 findings.append("\(sub)/\(name) is a \(describe(kind)), not a regular file")

@@ -37,6 +37,12 @@ public enum AppEvent: Equatable, Sendable {
     case recordNotStarted(vault: URL, reason: String)
     /// A write stood, but this machine's record of the vault could not follow it.
     case recordNotUpdated(vault: URL, reason: String)
+    /// Entries captured by a device (`diary capture`) were taken in from an inbox.
+    case capturesTakenIn(device: String, count: Int)
+    /// A captured item was refused and moved aside (said once: it is not looked at again).
+    case captureMovedAside(CaptureRejection)
+    /// An inbox could not be taken in now (the reason); its items wait for the next command.
+    case captureInboxWaiting(reason: String)
 }
 
 /// Where a session's events go. The CLI prints them on stderr; tests collect them.

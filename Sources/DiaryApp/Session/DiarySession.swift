@@ -121,10 +121,16 @@ public final class DiarySession {
     /// At the end of a command that failed: only what the writes could not record is said.
     public func finishAfterFailure() { entrySet.finish() }
 
+    /// Every opening with the key goes through here: the vault is compared with this
+    /// machine's record, then its capture inbox is taken in (`CaptureInbox`), read-only
+    /// commands included, so captured entries arrive at the next command whatever it is.
     @discardableResult
     private func watch(_ vault: Vault, mode: EntrySetGuard.Mode) throws -> Vault {
         opened = (vault, mode)
-        try entrySet.opened(vault, mode: mode)
+        let report = try entrySet.opened(vault, mode: mode)
+        // Not on top of a loss the command is about to report (`verify`, `reindex`), nor into
+        // an index only `reindex` may write: the items wait.
+        if !report.isLoss, vault.indexState == .ok { CaptureInbox.takeIn(vault.directory, into: vault, events: events) }
         return vault
     }
 

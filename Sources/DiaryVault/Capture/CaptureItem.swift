@@ -68,9 +68,14 @@ public struct CaptureItem: Sendable, Equatable {
     public static let maximumBytes =
         prefixLength + 32 + XChaCha20Poly1305.nonceByteCount + LengthPadding.paddedSize(for: (8 << 20) + 70_000)
         + XChaCha20Poly1305.tagByteCount
-    /// The suffix of an item's file name; a file being written starts with `temporaryPrefix`.
-    public static let fileExtension = "dcap"
+    /// A file being written starts with this (the store's own temporary prefix).
     public static let temporaryPrefix = ".tmp-"
+    /// The inbox beside a vault's store or in a folder remote, and where refused items go in it.
+    public static let inboxDirectoryName = InboxLayout.directoryName
+    public static let rejectedDirectoryName = InboxLayout.rejectedName
+
+    /// True for the name `fileName` gives an item (nothing else in an inbox is an item).
+    public static func isFileName(_ name: String) -> Bool { InboxLayout.isItemName(name) }
 
     public let vaultID: UUID
     public let deviceID: UUID
@@ -122,12 +127,10 @@ public struct CaptureItem: Sendable, Equatable {
         return try CapturedEntry.decode(plaintext)
     }
 
-    /// `<device id, 32 hex>-<counter, 20 digits>.dcap`: one name per item, so a device never
-    /// overwrites its own items, and a listing sorts them by device, then counter.
+    /// `<device id, 32 hex>-<counter, 20 digits>.dcap` (`InboxLayout`): one name per item, so a
+    /// device never overwrites its own items.
     public static func fileName(deviceID: UUID, counter: UInt64) -> String {
-        let digits = String(counter)
-        return deviceID.compactHex + "-" + String(repeating: "0", count: 20 - digits.count) + digits + "."
-            + fileExtension
+        InboxLayout.itemName(deviceHex: deviceID.compactHex, counter: counter)
     }
 }
 

@@ -33,6 +33,8 @@ enum AppEventWords {
         case .recordUnreadable, .indexDamaged, .entriesLost, .restoredOlderThanSeen, .recordNotStarted,
             .recordNotUpdated:
             sayEntrySet(event)
+        case .capturesTakenIn, .captureMovedAside, .captureInboxWaiting:
+            CaptureWords.say(event)
         }
     }
 
