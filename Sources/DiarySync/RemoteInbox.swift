@@ -42,8 +42,12 @@ struct RemoteInbox {
             found.items.append(Item(name: name, path: path, device: device, counter: counter))
         }
         let rejected = RemoteLayout.rejectedDirectory.split(separator: "/").last.map(String.init)
-        for name in listing.folders where name != rejected && !name.hasPrefix(".") { found.unexpected.append("inbox/\(name)") }
-        for name in listing.unfollowed.keys.sorted() where !name.hasPrefix(".") { found.unexpected.append("inbox/\(name)") }
+        for name in listing.folders where name != rejected && !name.hasPrefix(".") {
+            found.unexpected.append("inbox/\(name)")
+        }
+        for name in listing.unfollowed.keys.sorted() where !name.hasPrefix(".") {
+            found.unexpected.append("inbox/\(name)")
+        }
         return found
     }
 
