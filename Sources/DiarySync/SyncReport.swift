@@ -80,8 +80,10 @@ public struct InboxIntake: Equatable, Sendable {
     /// sync tries again. Their paths.
     public var leftInPlace: [String] = []
 
-    /// Entries taken in, from every device.
-    public var takenInCount: Int { takenIn.values.reduce(0, +) }
+    public init() {}
+
+    /// Nothing taken in, set aside, waiting or left.
+    public var isEmpty: Bool { self == InboxIntake() }
 }
 
 /// An item of the remote's inbox that was not taken in, and where it is now.
