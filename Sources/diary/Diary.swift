@@ -51,7 +51,7 @@ struct Diary: ParsableCommand {
             CalendarCommand.self, Stats.self,
             Passwd.self, Rekey.self, Backup.self, Verify.self, Restore.self, Reindex.self,
             Import.self, Export.self, Audit.self, Recover.self,
-            Sync.self, Conflicts.self, Resolve.self,
+            Sync.self, Conflicts.self, Resolve.self, Capture.self, CaptureKeyCommand.self,
             ConfigCommand.self, JournalCommand.self,
             AgentCommand.self,
         ])

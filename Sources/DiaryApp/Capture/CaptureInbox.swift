@@ -11,6 +11,11 @@ public struct CaptureRejection: Equatable, Sendable {
     public let outcome: CaptureOutcome
     /// Where the item is now, relative to the directory the inbox is in (`inbox/rejected/…`).
     public let path: String
+
+    public init(outcome: CaptureOutcome, path: String) {
+        self.outcome = outcome
+        self.path = path
+    }
 }
 
 /// Takes a capture inbox in (docs/FORMAT.md §13.3): every item in `inbox/` becomes an entry of

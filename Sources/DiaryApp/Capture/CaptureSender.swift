@@ -59,7 +59,7 @@ public enum CaptureSender {
 
     /// The vault id in a folder remote's marker (docs/FORMAT.md §12.1): the lines, empty ones
     /// dropped, must be exactly `diary-sync 2` and a lowercase UUID.
-    static func remoteVaultID(marker: [UInt8]) -> UUID? {
+    public static func remoteVaultID(marker: [UInt8]) -> UUID? {
         guard let text = String(validating: marker, as: UTF8.self) else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
         guard lines.count == 2, lines[0] == "diary-sync 2", lines[1].count == 36,

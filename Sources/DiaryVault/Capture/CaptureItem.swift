@@ -141,3 +141,17 @@ public enum CaptureItemDamage: Error, Equatable, Sendable {
     case notAnItem
     case unsupportedVersion(Int)
 }
+
+extension CapturedEntry {
+    /// A new captured entry, checked and normalised as `Vault.add` checks and normalises one
+    /// (blank or oversized text, tags), captured now; the date is `add`'s (default now).
+    public static func new(text: String, date: Date?, dateIsDay: Bool, starred: Bool, tags: [String]) throws
+        -> CapturedEntry
+    {
+        try Vault.validate(text: text, tags: tags)
+        let entry = Vault.newEntry(text: text, date: date, dateIsDay: dateIsDay, starred: starred, tags: tags)
+        return CapturedEntry(
+            text: text, date: entry.date, isCalendarDay: entry.isCalendarDay, captured: entry.created,
+            starred: starred, tags: entry.tags)
+    }
+}

@@ -52,8 +52,10 @@ struct Reindex: ParsableCommand {
             try session.acceptOlderState(of: vault)
         }
         let count = try vault.reindex(minimumGeneration: report.seenGeneration ?? 0)
-        let templates = try vault.templates().count
-        Output.note("reindexed \(EntryCountWords.describe(entries: count - templates, templates: templates))")
+        let (templates, devices) = (try vault.templates().count, try vault.captureDevices().count)
+        let counted = EntryCountWords.describe(
+            entries: count - templates - devices, templates: templates, captureDevices: devices)
+        Output.note("reindexed \(counted)")
         let sweep = try vault.sweepUnreferencedAttachments()
         if sweep.removed > 0 {
             Output.note(

@@ -110,8 +110,9 @@ struct Restore: ParsableCommand {
 
     /// What a restored vault holds, entries and templates apart.
     private static func counted(_ vault: Vault) throws -> String {
-        let templates = try vault.templates().count
-        return EntryCountWords.describe(entries: vault.entryCount - templates, templates: templates)
+        let (templates, devices) = (try vault.templates().count, try vault.captureDevices().count)
+        return EntryCountWords.describe(
+            entries: vault.entryCount - templates - devices, templates: templates, captureDevices: devices)
     }
 
     /// Ends the unlock agent still running for the path restored into when its key is not the

@@ -37,6 +37,8 @@ struct ErrorReport: Equatable {
             self = report
         case let e as ExchangeError: self.init(exchange: e)
         case let e as SyncError: self.init(sync: e)
+        case let e as CaptureError: self = CaptureWording.report(e)
+        case let e as CaptureAppError: self = CaptureWording.report(e)
         case let e as CryptoError:
             self.init(
                 message: e.description, hint: nil,

@@ -74,20 +74,23 @@ enum EntryFormat {
         let tags: [String]
         let size: Int?
         let text: String?
+        /// Where the entry came from (`jrnl:…` for an import, `capture:NAME` for a capture);
+        /// absent for an entry written here.
+        let source: String?
         /// `list` and `search` know only each attachment's name and size (from the index).
         let attachments: [AttachmentLines.JSON]
 
         init(_ s: EntrySummary) {
             id = fullID(s.id); title = s.title; date = DateOutput.iso(s.date)
             created = DateOutput.iso(s.created); modified = DateOutput.iso(s.modified)
-            starred = s.starred; tags = s.tags; size = s.size; text = nil
+            starred = s.starred; tags = s.tags; size = s.size; text = nil; source = s.source
             attachments = s.attachments.map(AttachmentLines.JSON.init)
         }
 
         init(_ e: Entry) {
             id = fullID(e.id); title = e.title; date = DateOutput.iso(e.date)
             created = DateOutput.iso(e.created); modified = DateOutput.iso(e.modified)
-            starred = e.starred; tags = e.tags; size = e.text.utf8.count; text = e.text
+            starred = e.starred; tags = e.tags; size = e.text.utf8.count; text = e.text; source = e.source
             attachments = e.attachments.map(AttachmentLines.JSON.init)
         }
     }

@@ -1,0 +1,168 @@
+import ArgumentParser
+import DiaryApp
+import DiaryVault
+import Foundation
+
+/// `diary capture-key`: enrol, list and revoke the devices that may add entries with
+/// `diary capture` without being able to read the diary.
+struct CaptureKeyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capture-key",
+        abstract: "Enrol, list and revoke write-only capture devices.",
+        discussion: """
+            A capture key lets another machine (a phone, a work laptop, a cron job) add entries \
+            to this vault with `diary capture`, and never read any. Entries it adds arrive at the \
+            next command that opens the vault with its key, marked with the device's name \
+            (source capture:NAME). A revoked device's captures are refused and moved aside.
+
+            EXAMPLE
+              diary capture-key create phone --output phone.key
+              diary capture-key list
+              diary capture-key revoke phone
+            """,
+        subcommands: [CaptureKeyCreate.self, CaptureKeyList.self, CaptureKeyRevoke.self])
+}
+
+/// `diary capture-key create NAME [--output FILE]`.
+struct CaptureKeyCreate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Enrol a capture device and write its key.",
+        discussion: """
+            The key is written to FILE, a new file (mode 0600; an existing FILE is refused, \
+            status 73), or to stdout when stdout is a pipe or a file (never a terminal: the key \
+            is a secret). Copy it to the device and keep it private there: whoever holds it can \
+            add entries marked with NAME until it is revoked, but cannot read anything. NAME is \
+            unique in the vault (letter case ignored; a revoked device keeps its name), at most \
+            64 bytes, one line, no space at either end.
+
+            EXAMPLE
+              diary capture-key create phone --output phone.key
+              diary capture-key create cron | ssh server 'umask 077; cat > diary.key'
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The device's name.")
+    var name: String
+
+    @Option(name: .customLong("output"), help: ArgumentHelp("Write the key to this new file.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        guard CaptureDeviceName.isValid(name) else {
+            throw ValidationError(CaptureError.invalidDeviceName(name).description)
+        }
+        if output == nil, isatty(STDOUT_FILENO) == 1 {
+            throw ValidationError("the key is a secret and is not shown on a terminal; give --output FILE")
+        }
+    }
+
+    func run() throws {
+        let session = global.session()
+        let vault = try session.openVault()
+        if let output {
+            _ = try CaptureKeys.create(name, in: vault, output: output)
+            Output.note(
+                "enrolled capture device \(Printable.escaped(name)); its key is in \(Printable.escaped(output))")
+        } else {
+            _ = try CaptureKeys.create(name, in: vault, deliver: Self.writeToStdout)
+            Output.note("enrolled capture device \(Printable.escaped(name)); its key was written to stdout")
+        }
+        Output.hint("on the device: diary capture --key FILE --to DIR TEXT (DIR: this vault or a folder sync remote)")
+    }
+
+    /// Every byte to stdout, or an error (a closed pipe): the caller then revokes the device.
+    static func writeToStdout(_ bytes: [UInt8]) throws {
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw CaptureAppError.io(path: "stdout", detail: String(cString: strerror(errno))) }
+            written += n
+        }
+    }
+}
+
+/// `diary capture-key list [--json]`.
+struct CaptureKeyList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the enrolled capture devices.",
+        discussion: """
+            One line per device, by name: the name, when it was enrolled, how many of its \
+            captures were taken in, its key's fingerprint, and "revoked" with the date for a \
+            revoked one. --json prints the same as an array of objects. Nothing when there is none.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    struct Record: Encodable {
+        var name: String
+        var id: String
+        var enrolled: String
+        var revoked: String?
+        var takenIn: UInt64
+        var fingerprint: String
+    }
+
+    func run() throws {
+        let session = global.session()
+        let devices = try session.read { try $0.captureDevices() }
+        if json {
+            return try Output.data(
+                EntryFormat.json(
+                    devices.map {
+                        Record(
+                            name: $0.name, id: $0.id.uuidString.lowercased(), enrolled: DateOutput.iso($0.enrolled),
+                            revoked: $0.revoked.map(DateOutput.iso), takenIn: $0.takenIn, fingerprint: $0.fingerprint)
+                    }))
+        }
+        for device in devices {
+            var line = "\(Printable.escaped(device.name))  enrolled \(DateOutput.day(device.enrolled))"
+            line += "  \(device.takenIn) taken in  \(device.fingerprint)"
+            if let revoked = device.revoked { line += "  revoked \(DateOutput.day(revoked))" }
+            Output.data(line)
+        }
+    }
+}
+
+/// `diary capture-key revoke NAME`.
+struct CaptureKeyRevoke: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "revoke",
+        abstract: "Revoke a capture device: its captures are refused from now on.",
+        discussion: """
+            Asks for confirmation on the terminal; elsewhere --yes is required. Captures of the \
+            device already taken in stay; any it sends later (or that wait in an inbox) are \
+            moved aside to inbox/rejected/ and said. In a vault that syncs, the revocation \
+            reaches the other machines at the next sync. The name stays taken.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The device's name (letter case ignored).")
+    var name: String
+
+    @Flag(help: "Do not ask.")
+    var yes = false
+
+    func run() throws {
+        let session = global.session()
+        let vault = try session.openVault()
+        let key = CaptureDeviceName.key(name)
+        guard try vault.captureDevices().contains(where: { CaptureDeviceName.key($0.name) == key }) else {
+            throw CaptureError.unknownDevice(name)
+        }
+        try confirmDestructive(
+            "revoking capture device \(name)", question: "Revoke capture device \(Printable.escaped(name))?", yes: yes)
+        let revoked = try vault.revokeCaptureDevice(named: name)
+        Output.note(
+            revoked
+                ? "revoked capture device \(Printable.escaped(name))" : "\(Printable.escaped(name)) was revoked already"
+        )
+    }
+}

@@ -1,0 +1,50 @@
+import DiaryApp
+import DiaryVault
+import Foundation
+
+/// The words, hints and exit codes for capture's errors.
+enum CaptureWording {
+    static func report(_ error: CaptureError) -> ErrorReport {
+        switch error {
+        case .unknownDevice:
+            ErrorReport(message: error.description, hint: "`diary capture-key list` shows the names", code: .failure)
+        case .duplicateDevice:
+            ErrorReport(message: error.description, hint: "choose another name", code: .failure)
+        case .invalidDeviceName:
+            ErrorReport(message: error.description, hint: nil, code: .usage)
+        case .invalidCredential, .unsupportedCredentialVersion:
+            ErrorReport(message: error.description, hint: nil, code: .inputRefused)
+        case .counterExhausted:
+            ErrorReport(
+                message: error.description, hint: "enrol a new device with `diary capture-key create`", code: .failure)
+        case .invalidEntry:
+            ErrorReport(message: error.description, hint: nil, code: .inputRefused)
+        }
+    }
+
+    static func report(_ error: CaptureAppError) -> ErrorReport {
+        switch error {
+        case .io(let path, let detail):
+            ErrorReport(message: "\(path): \(detail)", hint: nil, code: .failure)
+        case .credentialUnreadable(let path, let detail):
+            ErrorReport(message: "cannot use the capture key \(path): \(detail)", hint: nil, code: .inputRefused)
+        case .credentialExists(let path):
+            ErrorReport(
+                message: "\(path) already exists; a capture key never overwrites a file", hint: "choose a new path",
+                code: .alreadyExists)
+        case .notACaptureTarget(let path):
+            ErrorReport(
+                message: "\(path) is neither a diary vault nor a folder sync remote",
+                hint: "give --to the vault's directory or a folder the vault syncs to", code: .noVault)
+        case .gitRemote(let url):
+            ErrorReport(
+                message: "\(url) is a git remote; capture writes only into a directory",
+                hint: "give --to the vault's directory or a folder sync remote", code: .usage)
+        case .otherVault(let path, let key, let found):
+            ErrorReport(
+                message: "\(path) belongs to vault \(found.uuidString.lowercased()); "
+                    + "the capture key is for vault \(key.uuidString.lowercased())",
+                hint: nil, code: .failure)
+        }
+    }
+}

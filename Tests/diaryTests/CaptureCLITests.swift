@@ -1,0 +1,149 @@
+import Foundation
+import XCTest
+
+/// Write-only capture through the binary: `capture-key create`, `capture` from a directory that
+/// holds only the key, and the next command taking the item in exactly once; replays, revoked
+/// devices and hostile items moved aside and said once.
+final class CaptureCLITests: XCTestCase {
+    private var box: DiarySandbox!
+    /// A directory standing for the capture machine: it holds the key and nothing else.
+    private var device: URL!
+    private var key: String { device.appendingPathComponent("phone.key").path }
+    private var inbox: URL { box.vault.appendingPathComponent("inbox") }
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "capture")
+        _ = try box.initVault(store: "files")
+        device = box.root.appendingPathComponent("device")
+        try FileManager.default.createDirectory(at: device, withIntermediateDirectories: false)
+        try box.ok(["capture-key", "create", "phone", "--output", key])
+    }
+
+    override func tearDown() { box = nil }
+
+    /// `capture` as the capture machine runs it: no passphrase, no agent, no vault of its own.
+    @discardableResult
+    private func capture(_ args: [String], stdin: Data? = nil) throws -> DiaryResult {
+        try box.run(
+            ["capture", "--key", key, "--to", box.vault.path] + args, stdin: stdin,
+            env: ["DIARY_PASSPHRASE_FILE": "", "DIARY_VAULT": device.appendingPathComponent("none").path])
+    }
+
+    private func items(_ directory: URL? = nil) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: (directory ?? inbox).path)) ?? []).filter {
+            $0.hasSuffix(".dcap")
+        }.sorted()
+    }
+
+    func testACaptureArrivesOnceAsAnOrdinaryEntryAndLeavesNoPlaintext() throws {
+        let mode = try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+        let sent = try capture(["--tag", "lake", "Saw a heron at dawn #birds"])
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertEqual(sent.stdout, "", "stdout carries data only")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: device.path), ["phone.key"])
+        let names = items()
+        XCTAssertEqual(names.count, 1)
+        let item = try Data(contentsOf: inbox.appendingPathComponent(names[0]))
+        for word in ["heron", "birds", "lake"] {
+            XCTAssertNil(item.range(of: Data(word.utf8)), "the item does not hold '\(word)'")
+        }
+        let keyText = try String(contentsOfFile: key, encoding: .utf8)
+        XCTAssertTrue(keyText.contains("counter 1\n"), "the counter was written back")
+        XCTAssertFalse(keyText.contains("heron"))
+
+        let listed = try box.ok(["list", "--json"])
+        XCTAssertTrue(listed.stderr.contains("took in 1 captured entry from phone"), listed.stderr)
+        let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        XCTAssertEqual(rows.count, 1)
+        XCTAssertEqual(rows.first?["title"] as? String, "Saw a heron at dawn #birds")
+        XCTAssertEqual(rows.first?["source"] as? String, "capture:phone")
+        XCTAssertEqual(rows.first?["tags"] as? [String], ["birds", "lake"])
+        XCTAssertEqual(items(), [], "the item is removed")
+        let again = try box.ok(["list", "--json"])
+        XCTAssertFalse(again.stderr.contains("took in"), "exactly once")
+        XCTAssertEqual(try box.listJSON().count, 1)
+        XCTAssertTrue(try box.ok(["verify"]).stderr.contains("1 entry and 1 capture device"))
+    }
+
+    func testACopiedBackItemIsMovedAsideAndSaidOnce() throws {
+        XCTAssertEqual(try capture(["first"]).status, 0)
+        let name = items()[0]
+        let bytes = try Data(contentsOf: inbox.appendingPathComponent(name))
+        try box.ok(["list"])
+        try bytes.write(to: inbox.appendingPathComponent(name))
+        let replayed = try box.ok(["list"])
+        XCTAssertTrue(
+            replayed.stderr.contains("moved aside a replayed capture from phone (number 1): inbox/rejected/\(name)"),
+            replayed.stderr)
+        XCTAssertEqual(items(inbox.appendingPathComponent("rejected")), [name])
+        XCTAssertFalse(try box.ok(["list"]).stderr.contains("moved aside"), "said once")
+        XCTAssertEqual(try box.listJSON().count, 1, "stored once")
+        XCTAssertEqual(try box.ok(["verify"]).status, 0, "a rejected item is not damage")
+    }
+
+    func testARevokedDevicesCaptureIsRefused() throws {
+        XCTAssertEqual(try capture(["before"]).status, 0)
+        try box.ok(["capture-key", "revoke", "phone", "--yes"])
+        XCTAssertEqual(try capture(["after"]).status, 0, "the device cannot know it was revoked")
+        let result = try box.ok(["list"])
+        XCTAssertTrue(result.stderr.contains("a revoked device (number 2)"), result.stderr)
+        XCTAssertEqual(try box.listJSON().count, 1, "the capture from before the revocation arrived")
+        let listed = try box.ok(["capture-key", "list", "--json"]).stdout
+        XCTAssertTrue(listed.contains("\"revoked\""), listed)
+    }
+
+    func testHostileItemsAreRefusedWithoutHarm() throws {
+        XCTAssertEqual(try capture(["kept"]).status, 0)
+        let name = items()[0]
+        let good = try Data(contentsOf: inbox.appendingPathComponent(name))
+        // Numbered 8 in its header (bound into the seal): it no longer opens.
+        var tampered = good
+        tampered[48] = 8
+        let prefix = String(name.prefix(32)) + "-"
+        let hostile: [(String, Data)] = [
+            (prefix + "00000000000000000007.dcap", good.prefix(80)),
+            (prefix + "00000000000000000008.dcap", tampered),
+            (prefix + "00000000000000000009.dcap", Data(count: 10 << 20)),
+        ]
+        for (hostileName, bytes) in hostile { try bytes.write(to: inbox.appendingPathComponent(hostileName)) }
+        let other = try DiarySandbox(name: "capture-other")
+        _ = try other.initVault()
+        let otherKey = device.appendingPathComponent("other.key").path
+        try other.ok(["capture-key", "create", "laptop", "--output", otherKey])
+        let refused = try box.run(["capture", "--key", otherKey, "--to", box.vault.path, "wrong vault"])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("the capture key is for vault"), refused.stderr)
+        XCTAssertEqual(try other.ok(["capture", "--key", otherKey, "--to", other.vault.path, "theirs"]).status, 0)
+        let foreign = try XCTUnwrap(items(other.vault.appendingPathComponent("inbox")).first)
+        try FileManager.default.copyItem(
+            at: other.vault.appendingPathComponent("inbox/\(foreign)"), to: inbox.appendingPathComponent(foreign))
+
+        let result = try box.ok(["list"])
+        XCTAssertTrue(result.stderr.contains("took in 1 captured entry from phone"), result.stderr)
+        for said in ["(truncated)", "(does not open", "(larger than any item)", "a capture for another vault"] {
+            XCTAssertTrue(result.stderr.contains(said), "\(said): \(result.stderr)")
+        }
+        XCTAssertEqual(items(), [])
+        XCTAssertEqual(items(inbox.appendingPathComponent("rejected")).count, 4)
+        XCTAssertEqual(try box.listJSON().count, 1)
+        XCTAssertEqual(try box.ok(["verify"]).status, 0)
+    }
+
+    func testWhereAKeyGoesAndWhereACaptureGoesAreChecked() throws {
+        let existing = try box.run(["capture-key", "create", "laptop", "--output", key])
+        XCTAssertEqual(existing.status, 73, existing.stderr)
+        XCTAssertTrue(try box.ok(["capture-key", "list"]).stdout.hasPrefix("phone  enrolled"))
+        XCTAssertEqual(try box.run(["capture-key", "create", "PHONE", "--output", key + "2"]).status, 1)
+        let piped = try box.ok(["capture-key", "create", "cron"])
+        XCTAssertTrue(piped.stdout.hasPrefix("# diary capture key"), "a pipe gets the key")
+        let notAVault = try box.run(["capture", "--key", key, "--to", device.path, "text"])
+        XCTAssertEqual(notAVault.status, 66, notAVault.stderr)
+        XCTAssertEqual(try box.run(["capture", "--key", key, "--to", "ssh://host/diary", "text"]).status, 64)
+        XCTAssertEqual(try box.run(["capture", "--key", key, "--to", box.vault.path, " "]).status, 1, "blank text")
+        XCTAssertTrue(try String(contentsOfFile: key, encoding: .utf8).contains("counter 0\n"), "no number spent")
+        let fromStdin = try capture([], stdin: Data("piped in\n".utf8))
+        XCTAssertEqual(fromStdin.status, 0, fromStdin.stderr)
+        XCTAssertEqual(try box.listJSON().map { $0["title"] as? String }, ["piped in"])
+    }
+}
