@@ -58,7 +58,8 @@ enum SyncMessages {
                     + "know yet; a later sync takes them in once its enrolment arrives")
         }
         for path in inbox.leftInPlace {
-            Output.warning("could not move or remove \(Printable.escaped(path)) on the remote; the next sync tries again")
+            Output.warning(
+                "could not move or remove \(Printable.escaped(path)) on the remote; the next sync tries again")
         }
     }
 
