@@ -91,7 +91,8 @@ def parse_template(p: bytes) -> dict:
     r.end()
     lo, hi = -62135596800000, 253402300799999
     assert lo <= created <= hi and lo <= modified <= hi, "template times"
-    return dict(template=True, name=name, prompts=prompts, created=created, modified=modified, text=text)
+    return dict(template=True, device=False, name=name, prompts=prompts, created=created, modified=modified,
+                text=text)
 
 
 TIME_RANGE = (-62135596800000, 253402300799999)  # §1: 0001-01-01 … 9999-12-31, in Unix milliseconds
@@ -141,10 +142,40 @@ def parse_records(r) -> list:
     return records
 
 
+def name_ok(name: str, limit: int) -> bool:
+    """A one-line name: 1…limit bytes, no control character, no white space at either end."""
+    return bool(name) and len(name.encode()) <= limit and name == name.strip() and \
+        not any(unicodedata.category(c) == "Cc" for c in name)
+
+
+def parse_device(p: bytes) -> dict:
+    """A capture device's record (FORMAT.md §7.7): entry plaintext version 4, every check a reader MUST make."""
+    r = Reader(p)
+    assert r.u8() == 4, "not a device record (version 4)"
+    device_id = r.take(16)
+    name = r.str16()
+    assert name_ok(name, 64), "device name"
+    enrolled, revoked = struct.unpack(">qq", r.take(16))
+    lo, hi = TIME_RANGE
+    assert lo <= enrolled <= hi and (revoked == 0 or lo <= revoked <= hi), "device times"
+    device_public, inbox_secret = r.take(32), r.take(32)
+    floor, count = r.u64(), r.u32()
+    assert count <= 100_000, "too many counters"
+    extras = [r.u64() for _ in range(count)]
+    # Normalised (§7.7): strictly ascending, every one above floor + 1.
+    assert all(b > a for a, b in zip([floor + 1] + extras, extras)), "counters not normalised"
+    r.end()
+    return dict(template=False, device=True, id=device_id, name=name, enrolled=enrolled, revoked=revoked,
+                device_public=device_public, inbox_secret=inbox_secret, floor=floor, extras=extras)
+
+
 def parse_entry(p: bytes) -> dict:
-    """An entry plaintext: version 1, version 3 (with attachment records, §7.6), or a template (version 2)."""
+    """An entry plaintext: version 1, version 3 (with attachment records, §7.6), a template (version 2)
+    or a capture device's record (version 4, §7.7)."""
     if p[0] == 2:
         return parse_template(p)
+    if p[0] == 4:
+        return parse_device(p)
     assert p[0] in (1, 3), f"entry plaintext version {p[0]}"
     r = Reader(p)
     version = r.u8()
@@ -156,8 +187,8 @@ def parse_entry(p: bytes) -> dict:
     text = r.take(r.u32()).decode()
     r.end()
     return dict(
-        template=False, date=date, created=created, modified=modified, starred=bool(flags & 1), tags=tags,
-        source=source, text=text, attachments=attachments)
+        template=False, device=False, date=date, created=created, modified=modified, starred=bool(flags & 1),
+        tags=tags, source=source, text=text, attachments=attachments)
 
 
 def page_heads(number: int, version: int) -> range:
@@ -200,7 +231,7 @@ def parse_page(p: bytes, number: int, version: int, listed: dict) -> dict:
         rid = p[off:off + 16]
         assert (rid[0] << 8 | rid[1]) in heads, "row on the wrong page"
         tag, flags = p[off + 45:off + 61], p[off + 40]
-        assert flags & ~7 == 0, "row flags"
+        assert flags & ~15 == 0, "row flags"
         off += 61
         off += 2 + struct.unpack(">H", p[off:off + 2])[0]  # title (a template's name)
         ntags = p[off]
@@ -211,6 +242,8 @@ def parse_page(p: bytes, number: int, version: int, listed: dict) -> dict:
         off += 2 + source_length
         # A template's row (§7.5): flags exactly 2 (so never bit 2), no tags, no source.
         assert not flags & 2 or (flags == 2 and ntags == 0 and source_length == 0), "template row"
+        # A capture device's row (§7.7): flags exactly 8, no tags, no source.
+        assert not flags & 8 or (flags == 8 and ntags == 0 and source_length == 0), "device row"
         rows[str(uuid.UUID(bytes=rid))] = tag
         if flags & 4:
             listed[str(uuid.UUID(bytes=rid))], off = parse_row_attachments(p, off)
@@ -805,8 +838,8 @@ def parse_body(plain: bytes) -> dict:
 def strict_entry(raw: bytes) -> dict:
     """§7's entry plaintext, with every check a reader MUST make."""
     e = parse_entry(raw)
-    if e["template"]:
-        return e  # parse_template made every check of §7.5
+    if e["template"] or e["device"]:
+        return e  # parse_template and parse_device made every check of §7.5 and §7.7
     lo, hi = TIME_RANGE
     if raw[25] & ~1 or not all(lo <= e[k] <= hi for k in ("date", "created", "modified")):
         raise ValueError("entry fields")
@@ -1442,6 +1475,11 @@ class Remote:
                     print(f"- {mark}: deleted ({who})\n")
                     continue
                 print(f"- {mark}: {who}")
+                if e["device"]:  # §7.7
+                    print(f"- capture device {e['name']!r}, enrolled {ms_to_iso(e['enrolled'])}, revoked "
+                          f"{ms_to_iso(e['revoked']) if e['revoked'] else 'no'}; taken in: 1…{e['floor']} "
+                          f"and {e['extras']}\n")
+                    continue
                 if e["template"]:  # §7.5
                     print(f"- template {e['name']!r}, created {ms_to_iso(e['created'])}, "
                           f"modified {ms_to_iso(e['modified'])}; prompts used last: {e['prompts']}")
@@ -1528,6 +1566,69 @@ def print_attachments(attachments: list) -> None:
               f"object {uuid.UUID(bytes=a['object'])}, generation {a['generation']}, dedup hash {dedup}")
 
 
+CAPTURE_CONTEXT, CAPTURE_ENTRY_CONTEXT = b"diary.capture.v1", b"diary.capture.entry.v1"
+
+
+def x25519(secret: bytes, public: bytes) -> bytes:
+    shared = b.crypto_scalarmult(secret, public)
+    assert shared != bytes(32), "a low-order X25519 public key"  # §13.1
+    return shared
+
+
+def captured_entry_id(inbox_secret: bytes, device_id: bytes, counter: int) -> uuid.UUID:
+    """The id a taken-in item's entry gets (§13.3): UUIDv8 of a keyed BLAKE2b."""
+    raw = bytearray(hashlib.blake2b(CAPTURE_ENTRY_CONTEXT + device_id + struct.pack(">Q", counter),
+                                    digest_size=32, key=inbox_secret).digest()[:16])
+    raw[6], raw[8] = raw[6] & 0x0F | 0x80, raw[8] & 0x3F | 0x80
+    return uuid.UUID(bytes=bytes(raw))
+
+
+def open_item(data: bytes, vault_id: bytes, devices: dict) -> dict:
+    """A captured item (FORMAT.md §13.1), opened with its device record's inbox key, every check made."""
+    assert len(data) <= 49 + 32 + 24 + padded_size((8 << 20) + 70_000) + 16, "larger than any item"
+    assert data[:8] == b"DIARYCAP" and len(data) >= 49 and data[8] == 1, "not an item of version 1"
+    assert data[9:25] == vault_id, "an item of another vault"
+    device_id, counter = data[25:41], struct.unpack(">Q", data[41:49])[0]
+    assert counter >= 1 and device_id in devices, "an item of a device this vault does not know"
+    d = devices[device_id]
+    e_pub, nonce, inbox_secret = data[49:81], data[81:105], d["inbox_secret"]
+    inbox_public = b.crypto_scalarmult_base(inbox_secret)
+    k = h(CAPTURE_CONTEXT + x25519(inbox_secret, e_pub) + x25519(inbox_secret, d["device_public"])
+          + e_pub + d["device_public"] + inbox_public)
+    r = Reader(unpad_strict(b.crypto_aead_xchacha20poly1305_ietf_decrypt(data[105:], data[:81], nonce, k)))
+    assert r.u8() == 1, "item plaintext version"
+    date, captured = struct.unpack(">qq", r.take(16))
+    flags, ntags = r.u8(), r.u8()
+    assert flags & ~1 == 0, "item flags"
+    tags = [r.str16() for _ in range(ntags)]
+    text = r.take(r.u32()).decode()
+    r.end()
+    lo, hi = TIME_RANGE
+    assert lo <= date <= hi and lo <= captured <= hi and len(text.encode()) <= 8 << 20, "item fields"
+    taken = counter <= d["floor"] or counter in d["extras"]
+    return dict(device=d["name"], counter=counter, date=date, captured=captured, starred=bool(flags & 1),
+                tags=tags, text=text, taken_in=taken, revoked=d["revoked"] != 0,
+                entry_id=captured_entry_id(inbox_secret, device_id, counter))
+
+
+def print_inbox(vault: str, vault_id: bytes, devices: dict) -> None:
+    """Opens the items waiting in a vault directory's inbox (§13) with the devices' records."""
+    inbox = os.path.join(vault, "inbox")
+    if not os.path.isdir(inbox):
+        return
+    for name in sorted(os.listdir(inbox)):
+        if not name.endswith(".dcap"):
+            continue
+        with open(os.path.join(inbox, name), "rb") as f:
+            data = f.read(10 << 20)
+        item = open_item(data, vault_id, devices)
+        state = "revoked device" if item["revoked"] else "a replay" if item["taken_in"] else "waits"
+        print(f"### inbox item {name} ({state})\n")
+        print(f"- device {item['device']!r}, number {item['counter']}, becomes entry {item['entry_id']}")
+        print(f"- date {item['date']}, captured {item['captured']}, starred {item['starred']}, tags {item['tags']}")
+        print("- text:\n\n```\n" + item["text"] + "\n```\n")
+
+
 def ms_to_iso(ms: int) -> str:
     t = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(milliseconds=ms)
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
@@ -1573,9 +1674,19 @@ def main() -> None:
     generation, rows, where, listed = read_index(index, pages, vault_id, keys)
     out.append(f"| index generation, rows | {generation}, {len(rows)} |")
     print("| value | hex / text |\n|---|---|\n" + "\n".join(out) + "\n")
+    devices = {}
     for name, sealed in entries.items():
         e = parse_entry(open_sealed(sealed, 1, uuid.UUID(name).bytes, vault_id, keys))
         ad = b"diary.v1" + vault_id + sealed[:6] + uuid.UUID(name).bytes
+        if e["device"]:  # FORMAT.md §7.7
+            assert e["id"] == uuid.UUID(name).bytes, "a device record under another id"
+            assert rows[name] == sealed[-16:], "the device record is not the copy its index row names"
+            devices[e["id"]] = e
+            print(f"### capture device {name}\n")
+            print(f"- name {e['name']!r}, enrolled {e['enrolled']}, revoked {e['revoked'] or 'no'}")
+            print(f"- device public key `{e['device_public'].hex()}`, inbox secret key `{e['inbox_secret'].hex()}`")
+            print(f"- taken in: 1…{e['floor']} and {e['extras']}\n")
+            continue
         if e["template"]:  # FORMAT.md §7.5
             print(f"### template {name}\n")
             assert rows[name] == sealed[-16:], "the template is not the copy its index row names"
@@ -1607,6 +1718,8 @@ def main() -> None:
         assert listed.get(name, []) == [{k: a[k] for k in row_view} for a in e["attachments"]], \
             "the index row's attachments differ from the entry's"
         print("- text:\n\n```\n" + e["text"] + "\n```\n")
+    if os.path.isdir(source):
+        print_inbox(source, vault_id, devices)
 
 
 if __name__ == "__main__":

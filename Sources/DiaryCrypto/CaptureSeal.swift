@@ -41,7 +41,7 @@ public struct X25519KeyPair: Sendable {
     }
 }
 
-/// The seal of a captured item (docs/FORMAT.md §7.8): only the vault can open it, and it opens
+/// The seal of a captured item (docs/FORMAT.md §13.1): only the vault can open it, and it opens
 /// only as the device's.
 ///
 /// `K = BLAKE2b-256("diary.capture.v1" ‖ X25519(e, I) ‖ X25519(d, I) ‖ e_pub ‖ d_pub ‖ I_pub)` with a

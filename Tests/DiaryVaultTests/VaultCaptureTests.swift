@@ -41,6 +41,26 @@ final class VaultCaptureTests: VaultTestCase {
         }
     }
 
+    /// `IndexListing.passes` and `resolve` keep a device record out of everything about entries.
+    func testNoEnumerationOfEntriesSeesADeviceRecord() throws {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            let entry = try vault.add(text: "phone call with mum", tags: ["phone"])
+            let device = try vault.enrolCaptureDevice(name: "phone").deviceID
+            XCTAssertEqual(try vault.list().map(\.id), [entry.id])
+            XCTAssertEqual(try vault.list(EntryFilter(limit: 5)).map(\.id), [entry.id])
+            XCTAssertEqual(try vault.search("phone").matches.map(\.id), [entry.id])
+            XCTAssertEqual(Array(try vault.wordCounts().words.keys), [entry.id])
+            let full = device.uuidString.lowercased()
+            XCTAssertThrowsVaultError(.unknownID(full), try vault.resolve(full))
+            XCTAssertThrowsVaultError(.unknownID(String(full.prefix(8))), try vault.resolve(String(full.prefix(8))))
+            XCTAssertThrowsVaultError(.unknownID(full), try vault.entry(device))
+            XCTAssertThrowsVaultError(.unknownID(full), try vault.update(device, starred: true))
+            XCTAssertEqual(try vault.templates().count, 0)
+            XCTAssertNotNil(try vault.storedEntry(device)?.captureDevice, "sync still sees it")
+        }
+    }
+
     func testRefusedItemsChangeNothing() throws {
         let vault = try makeVault(.files)
         var phone = try vault.enrolCaptureDevice(name: "phone")
@@ -136,5 +156,34 @@ final class VaultCaptureTests: VaultTestCase {
             XCTAssertThrowsError(try CaptureCredential.parse(Array(variant.utf8)), variant)
         }
         XCTAssertThrowsError(try CaptureCredential.parse(Array(text.utf8) + [UInt8](repeating: 35, count: 5000)))
+    }
+}
+
+/// The independent reader (`Scripts/decrypt-vault.py`) reads device records and opens a waiting
+/// item with them, giving the entry the id the vault gives it.
+final class CaptureReaderTests: VaultTestCase {
+    func testThePythonReaderOpensDeviceRecordsAndInboxItems() throws {
+        try PythonReader.requireSecretstream()
+        let vault = try makeVault(.files)
+        let phone = try vault.enrolCaptureDevice(name: "phone").advanced()
+        let now = Date(millisecondsSince1970: 1_700_000_000_000)
+        let item = try CaptureItem.seal(
+            CapturedEntry(text: "a heron, in Python", date: now, captured: now, starred: true, tags: ["birds"]),
+            credential: phone)
+        let inbox = vault.directory.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        try Data(item).write(
+            to: inbox.appendingPathComponent(CaptureItem.fileName(deviceID: phone.deviceID, counter: 1)))
+        let waiting = try PythonReader.run([PythonReader.script.path, vault.directory.path, "correct horse"])
+        XCTAssertEqual(waiting.status, 0, waiting.output)
+        XCTAssertTrue(waiting.output.contains("- name 'phone'"), waiting.output)
+        XCTAssertTrue(waiting.output.contains("(waits)"), waiting.output)
+        XCTAssertTrue(waiting.output.contains("a heron, in Python"), waiting.output)
+        guard case .added(let id, _, _) = try vault.takeIn(items: [item])[0] else { return XCTFail("not taken in") }
+        XCTAssertTrue(waiting.output.contains("becomes entry \(id.uuidString.lowercased())"), waiting.output)
+        let taken = try PythonReader.run([PythonReader.script.path, vault.directory.path, "correct horse"])
+        XCTAssertTrue(taken.output.contains("(a replay)"), taken.output)
+        XCTAssertTrue(taken.output.contains("taken in: 1…1 and []"), taken.output)
+        XCTAssertEqual(CaptureItem.maximumBytes, 9_437_305, "the bound FORMAT.md §13.1 states")
     }
 }
