@@ -200,4 +200,28 @@ final class CaptureInboxSyncTests: VaultTestCase {
         XCTAssertEqual(report.notes, [.unexpectedFile(path: "inbox/notes.txt")], "the inbox itself is expected")
         XCTAssertEqual(try machines.texts("desktop"), [])
     }
+
+    func testThePythonReaderOpensTheInboxWithTheSyncedDeviceRecords() throws {
+        try PythonReader.requireSecretstream()
+        let first = try capture("taken in, then copied back")
+        let copy = try Data(contentsOf: first)
+        _ = try machines.sync("desktop")
+        try copy.write(to: first)
+        let waiting = try capture("still waiting in the inbox")
+        let damaged = try capture("damaged on the way")
+        var bytes = try Data(contentsOf: damaged)
+        bytes[bytes.count - 5] ^= 1
+        try bytes.write(to: damaged)
+        let result = try PythonReader.run([PythonReader.script.path, machines.remoteRoot.path, "correct horse"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("capture device 'phone'"), result.output)
+        for (file, state) in [
+            (first, "item 1 of 'phone', taken in already: the next sync removes it"),
+            (waiting, "item 2 of 'phone', waits to be taken in"),
+        ] {
+            XCTAssertTrue(result.output.contains("`inbox/\(file.lastPathComponent)`: \(state)"), result.output)
+        }
+        XCTAssertTrue(result.output.contains("still waiting in the inbox"), result.output)
+        XCTAssertTrue(result.output.contains("`inbox/\(damaged.lastPathComponent)`: refused:"), result.output)
+    }
 }
