@@ -97,8 +97,9 @@ final class LocalDiff {
         guard let entry = try vault.storedEntry(id) else { return nil }
         let digest = Head.digest(of: entry)
         var revision: (Revision, beside: Bool)?
-        // A new seal of the same content (a key rotation) is not a change.
-        if digest != heads.shownDigest || heads.heads.isEmpty {
+        // A new seal of the same content (a key rotation) is not a change, nor is a row new to
+        // sync looked at again in the same sync (after following a rotation): published once.
+        if digest != heads.shownDigest || (heads.heads.isEmpty && changedHere[id] != digest) {
             let beside = acceptedOlder && !heads.heads.isEmpty
             let parents = heads.heads.isEmpty || beside ? [] : heads.parentsOfLocalChange
             revision = (Revision(entry: id, id: SecureRandom.uuid(), parents: parents, content: entry), beside)

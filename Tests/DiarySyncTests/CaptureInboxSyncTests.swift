@@ -224,4 +224,21 @@ final class CaptureInboxSyncTests: VaultTestCase {
         XCTAssertTrue(result.output.contains("still waiting in the inbox"), result.output)
         XCTAssertTrue(result.output.contains("`inbox/\(damaged.lastPathComponent)`: refused:"), result.output)
     }
+
+    func testAnItemTakenInByASyncThatStoppedLeavesOnlyOnceItsEntryIsPublished() throws {
+        try machines.rekey("laptop")
+        _ = try machines.sync("laptop")
+        let file = try capture("taken in by a sync that stopped")
+        XCTAssertThrowsError(try machines.sync("desktop"), "the rotation needs the passphrase")
+        XCTAssertEqual(try machines.texts("desktop"), ["taken in by a sync that stopped"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "nothing was published: the item stays")
+        let report = try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertEqual(report.inbox, InboxIntake(), "taken in already: removed without a word")
+        XCTAssertEqual(report.sent, 2, "the entry and the device record")
+        XCTAssertEqual(items(), [])
+        XCTAssertEqual(rejected(), [])
+        _ = try machines.sync("laptop")
+        XCTAssertEqual(try machines.texts("laptop"), ["taken in by a sync that stopped"])
+    }
+
 }
