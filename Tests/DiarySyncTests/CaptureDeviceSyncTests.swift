@@ -80,5 +80,13 @@ final class CaptureDeviceSyncTests: VaultTestCase {
         try put(try device(counters: CaptureCounterSet(floor: 1, extras: [])), on: "desktop")
         _ = try machines.sync("laptop")
         XCTAssertEqual(try machines.sync("desktop").newConflicts, [try device().id])
+        let engine = try SyncEngine(vault: machines["desktop"], stateDirectory: machines.state("desktop"))
+        for choice in [ResolveChoice.both, .text("no text to edit")] {
+            XCTAssertThrowsError(try engine.resolve(try device().id, keeping: choice)) {
+                XCTAssertEqual($0 as? SyncError, .cannotResolve(.captureDeviceRecord))
+            }
+        }
+        try engine.resolve(try device().id, keeping: .theirs)
+        XCTAssertEqual(try stored(on: "desktop")?.devicePublicKey, [UInt8](repeating: 4, count: 32))
     }
 }
