@@ -185,5 +185,42 @@ final class CaptureReaderTests: VaultTestCase {
         XCTAssertTrue(taken.output.contains("(a replay)"), taken.output)
         XCTAssertTrue(taken.output.contains("taken in: 1…1 and []"), taken.output)
         XCTAssertEqual(CaptureItem.maximumBytes, 9_437_305, "the bound FORMAT.md §13.1 states")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: inbox.path)
+        XCTAssertEqual(try VaultExposure.measure(at: vault.directory).tooOpen.map(\.path), ["inbox"])
+    }
+}
+
+/// Mutated credentials, device records and items are refused, never trusted and never a crash.
+final class CaptureHostileInputTests: VaultTestCase {
+    func testMutatedCaptureInputsAreRefusedOrReadStrictly() throws {
+        let vault = try makeVault(.files)
+        let credential = try vault.enrolCaptureDevice(name: "phone").advanced()
+        let now = Date(millisecondsSince1970: 1_700_000_000_000)
+        let item = try CaptureItem.seal(
+            CapturedEntry(text: "hostile", date: now, captured: now, starred: false, tags: ["t"]),
+            credential: credential)
+        let record = try XCTUnwrap(try vault.storedEntry(credential.deviceID)?.captureDevice)
+        let recordBytes = EntryCodec.encode(record.entry)
+        let credentialBytes = credential.encoded()
+        var g = SeededGenerator(seed: SeededGenerator.announcedSeed("capture hostile input"))
+        var mutatedItems: [[UInt8]] = []
+        for _ in 0..<300 {
+            if let parsed = try? CaptureCredential.parse(HostileInput.mutate(credentialBytes, using: &g)) {
+                XCTAssertTrue(CaptureDeviceName.isValid(parsed.name))
+            }
+            if let decoded = try? EntryCodec.decode(
+                HostileInput.mutate(recordBytes, using: &g), id: record.id, textLimit: 1 << 20)
+            {
+                let counters = try XCTUnwrap(decoded.captureDevice?.counters)
+                XCTAssertEqual(
+                    counters, CaptureCounterSet(floor: counters.floor, extras: counters.extras), "normalised")
+            }
+            mutatedItems.append(HostileInput.mutate(item, using: &g))
+        }
+        let outcomes = try vault.takeIn(items: mutatedItems)
+        for (bytes, outcome) in zip(mutatedItems, outcomes) where outcome.isTakenIn {
+            XCTAssertEqual(bytes, item, "only the unchanged item is taken in")
+        }
+        XCTAssertLessThanOrEqual(try vault.list().count, 1)
     }
 }

@@ -137,6 +137,19 @@ final class CaptureCLITests: XCTestCase {
         XCTAssertEqual(try box.run(["capture-key", "create", "PHONE", "--output", key + "2"]).status, 1)
         let piped = try box.ok(["capture-key", "create", "cron"])
         XCTAssertTrue(piped.stdout.hasPrefix("# diary capture key"), "a pipe gets the key")
+        let shared = box.root.appendingPathComponent("shared.key")
+        FileManager.default.createFile(atPath: shared.path, contents: nil, attributes: [.posixPermissions: 0o644])
+        let redirected = Process()
+        redirected.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        redirected.arguments = ["-w", DiarySandbox.binary.path, "capture-key", "create", "desk"]
+        redirected.environment = box.fullEnvironment([:])
+        redirected.standardOutput = try FileHandle(forWritingTo: shared)
+        redirected.standardError = FileHandle.nullDevice
+        try redirected.run()
+        redirected.waitUntilExit()
+        XCTAssertEqual(redirected.terminationStatus, 64, "a key is never written into a file others can read")
+        XCTAssertEqual(try Data(contentsOf: shared).count, 0)
+        XCTAssertEqual(try box.run(["capture", "--key", key, "--to", "server:diary.git", "text"]).status, 64)
         let notAVault = try box.run(["capture", "--key", key, "--to", device.path, "text"])
         XCTAssertEqual(notAVault.status, 66, notAVault.stderr)
         XCTAssertEqual(try box.run(["capture", "--key", key, "--to", "ssh://host/diary", "text"]).status, 64)
@@ -145,5 +158,26 @@ final class CaptureCLITests: XCTestCase {
         let fromStdin = try capture([], stdin: Data("piped in\n".utf8))
         XCTAssertEqual(fromStdin.status, 0, fromStdin.stderr)
         XCTAssertEqual(try box.listJSON().map { $0["title"] as? String }, ["piped in"])
+    }
+
+    func testTheEditorWritesInMemoryAndCapturesRunAtOnceGetTheirOwnNumbers() throws {
+        let editor = try box.script("printf 'from the editor #pen\\n' > \"$1\"")
+        let edited = try box.run(
+            ["capture", "--key", key, "--to", box.vault.path, "--edit"], env: ["EDITOR": editor])
+        XCTAssertEqual(edited.status, 0, edited.stderr)
+        XCTAssertEqual(try box.editorLeftovers(), [], "the editor's file is wiped")
+        let group = DispatchGroup()
+        // Each run only reads the sandbox's settings; the processes race on the key file.
+        nonisolated(unsafe) let sandbox = box!
+        let arguments = ["capture", "--key", key, "--to", box.vault.path]
+        for i in 0..<4 {
+            DispatchQueue.global().async(group: group) { _ = try? sandbox.run(arguments + ["at once \(i)"]) }
+        }
+        group.wait()
+        XCTAssertEqual(items().count, 5, "five numbers, none shared: \(items())")
+        XCTAssertTrue(try String(contentsOfFile: key, encoding: .utf8).contains("counter 5\n"))
+        let titles = try box.listJSON().compactMap { $0["title"] as? String }
+        XCTAssertEqual(titles.count, 5)
+        XCTAssertTrue(titles.contains("from the editor #pen"), "\(titles)")
     }
 }

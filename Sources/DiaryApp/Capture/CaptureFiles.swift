@@ -9,6 +9,9 @@ import Glibc
 /// read only when it is a regular file (never through a link) no larger than a cap, checked
 /// before reading; a new file is written under a temporary name, flushed, then renamed.
 enum CaptureFiles {
+    /// `writeNew` found a file at the path.
+    struct Exists: Error {}
+
     enum ReadResult {
         case bytes([UInt8])
         case tooLarge
@@ -79,13 +82,15 @@ enum CaptureFiles {
         }
     }
 
-    /// Writes `bytes` to a new file at `path` (never replacing one): a `.tmp-` file in the same
-    /// directory, flushed, then linked to `path` (which fails if it exists) and unlinked.
+    /// Writes `bytes` to a new file at `path` (never replacing one, a link included): a `.tmp-`
+    /// file in the same directory, flushed, then linked to `path` (throwing `Exists` if anything
+    /// is there) and unlinked.
     static func writeNew(_ bytes: [UInt8], to path: String, mode: mode_t = 0o600) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = try writeTemporary(bytes, beside: path, mode: mode)
         defer { unlink(temporary) }
         guard link(temporary, path) == 0 else {
+            if errno == EEXIST { throw Exists() }
             throw CaptureAppError.io(path: path, detail: String(cString: strerror(errno)))
         }
         try syncDirectory(directory)

@@ -38,14 +38,22 @@ public enum CaptureSender {
         let inbox = (directory as NSString).appendingPathComponent(CaptureItem.inboxDirectoryName)
         try CaptureFiles.makeDirectory(inbox)
         let path = inbox + "/" + CaptureItem.fileName(deviceID: credential.deviceID, counter: credential.counter)
-        try CaptureFiles.writeNew(item, to: path)
+        do {
+            try CaptureFiles.writeNew(item, to: path)
+        } catch is CaptureFiles.Exists {
+            // Only a copy of the key file used elsewhere numbers two items alike.
+            throw CaptureAppError.io(path: path, detail: "an item of this number is there already")
+        }
         return CaptureReceipt(device: credential.name, counter: credential.counter, target: target, path: path)
     }
 
     /// What `directory` is and the id of its vault, read without any key. A git URL is refused:
     /// capture writes a file, and a git remote is not a directory.
     public static func target(of directory: String) throws -> (CaptureTarget, UUID) {
-        if directory.contains("://") || directory.range(of: #"^[^/]+@[^/:]+:"#, options: .regularExpression) != nil {
+        var info = stat()
+        let exists = stat(directory, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        // `ssh://…`, `https://…`, `user@host:path`, `host:path`: what git takes for a remote.
+        if !exists, directory.contains("://") || directory.range(of: "^[^/]+:", options: .regularExpression) != nil {
             throw CaptureAppError.gitRemote(directory)
         }
         let url = URL(fileURLWithPath: directory)
@@ -135,7 +143,7 @@ public enum CaptureKeyFile {
         defer { secureZero(&bytes) }
         do {
             try CaptureFiles.writeNew(bytes, to: path)
-        } catch CaptureAppError.io(_, let detail) where detail == String(cString: strerror(EEXIST)) {
+        } catch is CaptureFiles.Exists {
             throw CaptureAppError.credentialExists(path: path)
         }
     }

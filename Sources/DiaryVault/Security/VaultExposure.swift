@@ -76,7 +76,10 @@ public struct VaultExposure: Sendable {
         try storeCall { try store.forEachEntry { _, sealed in sizes.append(sealed.count) } }
         let objects = try storeCall { try store.attachmentIDs().compactMap { try store.attachmentLength($0) } }
         let names = try storeCall { try store.storeFiles() }
-        var paths = ["."] + names
+        // The capture inbox, when there is one (absent paths are skipped below): its items are
+        // sealed, but a directory open to others would let them list or drop items.
+        let inbox = InboxLayout.directoryName
+        var paths = ["."] + names + [inbox, inbox + "/" + InboxLayout.rejectedName]
         if info.store == .files {
             paths += [FileStore.entriesName, FileStore.indexPagesName, FileStore.attachmentsName]
         }

@@ -18,7 +18,7 @@ struct Capture: ParsableCommand {
             source capture:NAME, and says so on stderr.
 
             The text is TEXT, else stdin when it is not a terminal, else your editor (on a \
-            private file in memory). #tags and @tags in the text are tags, as with `diary new`. \
+            private file in memory; --edit opens it on TEXT). #tags and @tags in the text are tags, as with `diary new`. \
             Each capture takes the key's next number, written back to FILE first: FILE must \
             stay writable, and a copy of FILE used elsewhere makes numbers the vault refuses \
             as replays.
@@ -52,6 +52,9 @@ struct Capture: ParsableCommand {
     @Flag(help: "Star the entry.")
     var star = false
 
+    @Flag(help: "Open the editor even when text or stdin is given.")
+    var edit = false
+
     func validate() throws {
         for tag in tags { try Tags.validate(tag) }
         try New.refuseEmptyTags(tags)
@@ -65,9 +68,10 @@ struct Capture: ParsableCommand {
             throw CaptureAppError.otherVault(path: directory, key: credential.vaultID, found: vaultID)
         }
         let receipt: CaptureReceipt?
-        if words.isEmpty && TTY.stdinIsTerminal {
+        if edit || (words.isEmpty && TTY.stdinIsTerminal) {
+            let start = words.joined(separator: " ")
             receipt = try Editor.edit(
-                "", limit: Vault.maximumTextBytes, owner: .init(vault: vaultID, entry: nil), intent: nil
+                start, limit: Vault.maximumTextBytes, owner: .init(vault: vaultID, entry: nil), intent: nil
             ) { body in EntryText.isBlank(body) ? nil : try send(body) }
         } else {
             let body = words.isEmpty ? try StdinText.read(limit: Vault.maximumTextBytes) : words.joined(separator: " ")

@@ -30,8 +30,8 @@ struct CaptureKeyCreate: ParsableCommand {
         abstract: "Enrol a capture device and write its key.",
         discussion: """
             The key is written to FILE, a new file (mode 0600; an existing FILE is refused, \
-            status 73), or to stdout when stdout is a pipe or a file (never a terminal: the key \
-            is a secret). Copy it to the device and keep it private there: whoever holds it can \
+            status 73), or to stdout when stdout is a pipe or a file only you can read (never a \
+            terminal: the key is a secret). Copy it to the device and keep it private there: whoever holds it can \
             add entries marked with NAME until it is revoked, but cannot read anything. NAME is \
             unique in the vault (letter case ignored; a revoked device keeps its name), at most \
             64 bytes, one line, no space at either end.
@@ -53,8 +53,16 @@ struct CaptureKeyCreate: ParsableCommand {
         guard CaptureDeviceName.isValid(name) else {
             throw ValidationError(CaptureError.invalidDeviceName(name).description)
         }
-        if output == nil, isatty(STDOUT_FILENO) == 1 {
+        guard output == nil else { return }
+        if isatty(STDOUT_FILENO) == 1 {
             throw ValidationError("the key is a secret and is not shown on a terminal; give --output FILE")
+        }
+        // `> key` makes a file as the umask says, often readable by all: the key would be.
+        var info = stat()
+        if fstat(STDOUT_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o077 != 0 {
+            throw ValidationError(
+                "stdout is a file others can read (mode 0\(String(info.st_mode & 0o777, radix: 8))); give --output FILE, "
+                    + "which is created 0600")
         }
     }
 
