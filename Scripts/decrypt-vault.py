@@ -1516,7 +1516,10 @@ class Remote:
         for name in names:
             where = f"inbox/{name}"
             if name == "rejected":
-                print(f"- `{where}/`: {len(self.tree.listdir('inbox', name))} item(s) a machine refused and set aside")
+                try:
+                    print(f"- `{where}/`: {len(self.tree.listdir('inbox', name))} item(s) a machine refused, set aside")
+                except Refused as why:
+                    print(f"- `{where}`: {why}")
                 continue
             match = re.fullmatch(r"([0-9a-f]{32})-([0-9]{20})\.dcap", name)
             if not match or int(match.group(2)) == 0:
