@@ -46,6 +46,21 @@ extension SyncEngine {
         for item in items where !inbox.remove(item) { report.inbox.leftInPlace.append(item.path) }
     }
 
+    /// `revisions` without the captured entries taken in here, as taken in (never edited), that
+    /// another machine published first (its record read by now): their ids and first contents
+    /// are the same on every machine, so the copy made here adds nothing, and published beside
+    /// the other machine's history (an edit, a deletion made since) it would stand against it
+    /// as a conflict. The local vault then shows what that history says (`LocalDiff.apply`).
+    func withoutCapturesPublishedElsewhere(_ revisions: [Revision]) throws -> [Revision] {
+        try revisions.filter { revision in
+            guard revision.parents.isEmpty, let content = revision.content, let source = content.source,
+                source.hasPrefix(Vault.captureSource(device: "")), content.created == content.modified,
+                diff.wasChangedHere(revision.entry)
+            else { return true }
+            return try store.entry(revision.entry)?.heads.isEmpty ?? true
+        }
+    }
+
     /// An item's bytes, or nil when it is not to be taken in now: gone, larger than any item
     /// (moved aside unread), or named as another item than its header says (moved aside).
     private func read(_ item: RemoteInbox.Item, from inbox: RemoteInbox, into intake: inout InboxIntake) -> [UInt8]? {

@@ -241,4 +241,22 @@ final class CaptureInboxSyncTests: VaultTestCase {
         XCTAssertEqual(try machines.texts("laptop"), ["taken in by a sync that stopped"])
     }
 
+    func testAnItemTakenInAgainAfterItsEntryWasEditedElsewhereMakesNoConflict() throws {
+        let file = try capture("first words")
+        let copy = try Data(contentsOf: file)
+        _ = try machines.sync("laptop")
+        let id = try XCTUnwrap(try machines["laptop"].list().first?.id)
+        try machines["laptop"].update(id, text: "first words, and more")
+        _ = try machines.sync("laptop")
+        // The desktop sees the item before the laptop's removal reaches it, and takes it in.
+        try copy.write(to: file)
+        let desktop = try machines.sync("desktop")
+        XCTAssertEqual(desktop.inbox.takenIn, ["phone": 1])
+        XCTAssertEqual(desktop.newConflicts, [])
+        XCTAssertEqual(try machines.texts("desktop"), ["first words, and more"])
+        _ = try machines.sync("laptop")
+        XCTAssertEqual(try machines.sync("desktop").conflicts, [])
+        XCTAssertEqual(try machines.texts("laptop"), ["first words, and more"])
+        XCTAssertEqual(items(), [])
+    }
 }
