@@ -36,6 +36,7 @@ import getpass
 import hashlib
 import hmac
 import os
+import re
 import shutil
 import stat
 import struct
@@ -45,6 +46,7 @@ import tempfile
 import unicodedata
 import uuid
 
+import nacl.exceptions
 from nacl import bindings as b
 from nacl import pwhash
 from nacl import signing
@@ -1620,6 +1622,8 @@ class Remote:
                         r["id"], dict(r, lamport=rec["lamport"], machine=machine))
                     parents.setdefault(r["entry"], set()).update(r["parents"])
         names = {m: self.logs[m]["name"] for m in self.logs}
+        # What the inbox's items are read against (§12.11): the device records shown, the entries shown.
+        self.devices, self.shown = {}, set()
         print("### entries\n")
         for entry in sorted(revisions, key=lambda e: uuid.UUID(bytes=e).hex):
             heads = [r for rid, r in revisions[entry].items() if rid not in parents.get(entry, set())]
@@ -1635,6 +1639,10 @@ class Remote:
             if conflict:
                 state += f", in conflict ({len(heads)} heads)"
             print(f"#### entry {uuid.UUID(bytes=entry)}: {state}\n")
+            if shown["content"] is not None:
+                self.shown.add(uuid.UUID(bytes=entry))
+                if shown["content"]["device"]:
+                    self.devices[shown["content"]["id"]] = shown["content"]
             for head in ordered if conflict else [shown]:
                 who = f"revision `{uuid.UUID(bytes=head['id'])}` by {names[head['machine']]!r}, " \
                       f"lamport {head['lamport']}"
@@ -1664,6 +1672,50 @@ class Remote:
                 for a in e["attachments"]:
                     print(f"  - its object: {self.check_object(a)}")
                 print("- text:\n\n```\n" + e["text"] + "\n```\n")
+
+
+    def print_inbox(self) -> None:
+        """The items waiting in a folder remote's inbox (§12.11), opened with the device records shown above; a
+        git remote has none. The inbox is no part of the signed history: an item that does not pass is said, and
+        the reading goes on (a machine's next sync moves it aside)."""
+        names = [] if self.git else [n for n in self.tree.listdir("inbox") if not n.startswith(".")]
+        if not names:
+            return
+        print("### inbox (§12.11)\n")
+        for name in names:
+            where = f"inbox/{name}"
+            if name == "rejected":
+                try:
+                    print(f"- `{where}/`: {len(self.tree.listdir('inbox', name))} item(s) a machine refused, set aside")
+                except Refused as why:
+                    print(f"- `{where}`: {why}")
+                continue
+            match = re.fullmatch(r"([0-9a-f]{32})-([0-9]{20})\.dcap", name)
+            if not match or int(match.group(2)) == 0:
+                print(f"- `{where}`: not an item, left alone")
+                continue
+            try:
+                data = self.tree.read(["inbox", name], ITEM_LIMIT)
+                if data is None:
+                    continue
+                assert data[25:49] == bytes.fromhex(match.group(1)) + struct.pack(">Q", int(match.group(2))), \
+                    "its name is another item's"
+                item = open_item(data, self.vault_id, self.devices)
+            except (Refused, AssertionError, ValueError, RuntimeError, struct.error,
+                    nacl.exceptions.CryptoError) as why:
+                print(f"- `{where}`: refused: {why}")
+                continue
+            state = "of a revoked device: refused" if item["revoked"] else \
+                "taken in already: the next sync removes it" if item["entry_id"] in self.shown else \
+                "a replay: refused" if item["taken_in"] else "waits to be taken in"
+            print(f"- `{where}`: item {item['counter']} of {item['device']!r}, {state}; becomes entry "
+                  f"{item['entry_id']}")
+            print(f"  - date {ms_to_iso(item['date'])}, captured {ms_to_iso(item['captured'])}, starred "
+                  f"{'yes' if item['starred'] else 'no'}; tags: {' '.join('#' + t for t in item['tags']) or 'none'}")
+            print("  - text:\n\n```\n" + item["text"] + "\n```\n")
+
+
+ITEM_LIMIT = 49 + 32 + 24 + padded_size((8 << 20) + 70_000) + 16  # §13.1: the largest item
 
 
 class FormatOne(Exception):
@@ -1716,6 +1768,7 @@ def read_remote(source: str, passphrase: str) -> None:
         remote.print_chain()
         remote.print_logs()
         remote.print_entries()
+        remote.print_inbox()
     except FormatOne:
         print("decrypt-vault: format 1 remote: upgrade with `diary sync upgrade` (docs/FORMAT.md §12.10)",
               file=sys.stderr)

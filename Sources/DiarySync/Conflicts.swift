@@ -85,6 +85,13 @@ extension SyncEngine {
     /// makes of the other versions.
     private func outcome(of choice: ResolveChoice, among heads: EntryHeads) throws -> (kept: Entry?, extras: [Entry]) {
         let ordered = heads.heads.sorted(by: Head.shownFirst)
+        // A capture device's record has no text to edit, and a second copy of it is no entry.
+        if heads.heads.contains(where: { $0.content?.captureDevice != nil }) {
+            switch choice {
+            case .both, .text: throw SyncError.cannotResolve(.captureDeviceRecord)
+            case .mine, .theirs: break
+            }
+        }
         let mine = ordered.first { $0.machine == main.machine }
         // One head per distinct content: the same change made twice is one version.
         var seenDigests = Set<[UInt8]>()

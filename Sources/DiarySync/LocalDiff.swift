@@ -97,8 +97,9 @@ final class LocalDiff {
         guard let entry = try vault.storedEntry(id) else { return nil }
         let digest = Head.digest(of: entry)
         var revision: (Revision, beside: Bool)?
-        // A new seal of the same content (a key rotation) is not a change.
-        if digest != heads.shownDigest || heads.heads.isEmpty {
+        // A new seal of the same content (a key rotation) is not a change, nor is a row new to
+        // sync looked at again in the same sync (after following a rotation): published once.
+        if digest != heads.shownDigest || (heads.heads.isEmpty && changedHere[id] != digest) {
             let beside = acceptedOlder && !heads.heads.isEmpty
             let parents = heads.heads.isEmpty || beside ? [] : heads.parentsOfLocalChange
             revision = (Revision(entry: id, id: SecureRandom.uuid(), parents: parents, content: entry), beside)
@@ -135,7 +136,7 @@ final class LocalDiff {
                 for i in heads.heads.indices where heads.heads[i].content == nil && !heads.heads[i].deleted {
                     if heads.heads[i].digest == heads.shownDigest { heads.heads[i].content = try vault.storedEntry(id) }
                 }
-                mergePromptMemories(id, &heads, main: &main)
+                mergeWithoutAsking(id, &heads, main: &main)
             }
             guard let preferred = heads.preferred else { continue }
             if heads.isConflict {
@@ -171,11 +172,14 @@ final class LocalDiff {
         }
     }
 
-    /// A template whose heads differ only in their prompt memories (`PromptMemoryMerge`) gets
-    /// one merged version at once, written here now and published by the next sync, as a
-    /// resolution is.
-    private func mergePromptMemories(_ id: UUID, _ heads: inout EntryHeads, main: inout SyncMain) {
-        guard let merged = PromptMemoryMerge.merged(heads.heads) else { return }
+    /// A template whose heads differ only in their prompt memories (`PromptMemoryMerge`), or a
+    /// capture device whose heads differ only in the counters taken in and the revocation
+    /// (`CaptureDeviceMerge`), gets one merged version at once, written here now and published
+    /// by the next sync, as a resolution is.
+    private func mergeWithoutAsking(_ id: UUID, _ heads: inout EntryHeads, main: inout SyncMain) {
+        guard let merged = PromptMemoryMerge.merged(heads.heads) ?? CaptureDeviceMerge.merged(heads.heads) else {
+            return
+        }
         let revision = Revision(
             entry: id, id: SecureRandom.uuid(), parents: heads.heads.map(\.revision), content: merged)
         heads.add(revision, lamport: main.lamport + 1, machine: main.machine)

@@ -86,7 +86,7 @@ struct LogScanner {
         for name in tree.list() where !name.hasPrefix(".") {
             if [
                 RemoteLayout.marker, RemoteLayout.logDirectory, RemoteLayout.keysDirectory, RemoteLayout.chainDirectory,
-                RemoteLayout.attachmentsDirectory,
+                RemoteLayout.attachmentsDirectory, RemoteLayout.inboxDirectory,
             ]
             .contains(name) {
                 continue

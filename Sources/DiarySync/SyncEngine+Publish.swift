@@ -9,7 +9,7 @@ extension SyncEngine {
     /// entries they touched.
     func publishOwn(_ revisions: [Revision], into report: inout SyncReport) throws -> Set<UUID> {
         // `revisions` begins with those kept from before (`LocalDiff.localChanges`).
-        let all = revisions
+        let all = try withoutCapturesPublishedElsewhere(revisions)
         guard !all.isEmpty else { return [] }
         guard main.isMember, let head = main.chain.head, head.keyID == ring.current.id else {
             main.pendingRevisions = all

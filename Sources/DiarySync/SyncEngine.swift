@@ -17,6 +17,9 @@ import Foundation
 /// 5. make the local vault show every entry's preferred head (`LocalDiff`);
 /// 6. save the state, then push (git); if another machine pushed first, fetch and repeat 2–5;
 /// 7. fetch the attachment objects entries here reference and the local store lacks.
+///
+/// A folder remote's capture inbox is taken in before step 1, so that step 4 publishes what
+/// it brought; its items are removed from the remote after step 6 (`SyncEngine+Inbox`).
 public final class SyncEngine {
     /// How many times a push may lose to another machine's before the sync gives up.
     static let pushAttempts = 5
@@ -74,7 +77,10 @@ public final class SyncEngine {
             try git?.cloneIfNeeded()
             var report = SyncReport()
             if let note = try chain.noteUnannouncedPassphraseChange(main: &main) { report.notes.append(note) }
+            // Before the local changes are looked at: what it takes in is published by this sync.
+            let takenIn = try takeInRemoteInbox(into: &report)
             var local = try diff.localChanges(main: main, ring: ring)
+            var published = false
             for attempt in 1...Self.pushAttempts {
                 if let git { try fetch(git) }
                 try checkMarker()
@@ -97,7 +103,10 @@ public final class SyncEngine {
                 let read = try readRemote(into: &report)
                 var touched = read.touched
                 if main.isMember { try chain.admit(read.joins, main: &main, ring: &ring, report: &report) }
-                if attempt == 1 { touched.formUnion(try publishOwn(local, into: &report)) }
+                if attempt == 1 {
+                    touched.formUnion(try publishOwn(local, into: &report))
+                    published = main.pendingRevisions.isEmpty
+                }
                 if attempt == 1, main.isMember { try uploadMissingCopies(into: &report) }
                 try SyncFaults.point("sync.published")
                 try diff.apply(touched, main: &main, report: &report, progress: progress)
@@ -108,6 +117,7 @@ public final class SyncEngine {
                     throw SyncError.remoteUnusable(.otherMachinesPushedFirst(attempts: Self.pushAttempts))
                 }
             }
+            removeTakenIn(takenIn, published: published, into: &report)
             try fetchPendingAttachments(into: &report)
             report.conflicts = main.conflicts.sorted { $0.uuidString < $1.uuidString }
             report.machines = main.logs.count

@@ -212,4 +212,7 @@ public enum ResolveRefusal: Equatable, Sendable {
     case everyVersionDeleted
     /// The entry changed in the local vault while the resolution was being written.
     case entryChangedMeanwhile
+    /// `.both` or `.text`, and a version is a capture device's record (two enrolments under one
+    /// id, or one against a deletion): it has no text, and a copy of it would be no entry.
+    case captureDeviceRecord
 }

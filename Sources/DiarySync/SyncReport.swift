@@ -36,6 +36,8 @@ public struct SyncReport: Equatable, Sendable {
     /// Objects not uploaded because the copy in the local store is not the object its record
     /// names (damage here, which a verify of the vault names).
     public var attachmentsDamagedHere: [UUID] = []
+    /// What was taken in from a folder remote's capture inbox, and what was set aside there.
+    public var inbox = InboxIntake()
 }
 
 /// A copy of an attachment object on the remote that was not taken into the local store.
@@ -63,4 +65,31 @@ public enum SyncProgress: Sendable {
     /// Fetching the attachment objects entries here reference and the local store lacks.
     case fetchingAttachments(count: Int)
     case publishing
+}
+
+/// What a sync did with a folder remote's capture inbox (docs/FORMAT.md §12.11).
+public struct InboxIntake: Equatable, Sendable {
+    /// Entries taken in, by the name of the device that captured them.
+    public var takenIn: [String: Int] = [:]
+    /// Items moved into `inbox/rejected/` by this sync (each is reported this once).
+    public var movedAside: [MovedAsideItem] = []
+    /// Items of devices this vault does not know (yet: a device enrolled on a machine whose
+    /// record has not arrived), left in the inbox for a later sync; their paths.
+    public var waiting: [String] = []
+    /// Items moved aside or taken in whose file could not then be moved or removed: the next
+    /// sync tries again. Their paths.
+    public var leftInPlace: [String] = []
+
+    public init() {}
+
+    /// Nothing taken in, set aside, waiting or left.
+    public var isEmpty: Bool { self == InboxIntake() }
+}
+
+/// An item of the remote's inbox that was not taken in, and where it is now.
+public struct MovedAsideItem: Equatable, Sendable {
+    /// Why: `.replay`, `.revoked`, `.otherVault` or `.damaged`.
+    public var outcome: CaptureOutcome
+    /// Where it was moved, relative to the remote.
+    public var path: String
 }

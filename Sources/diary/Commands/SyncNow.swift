@@ -21,6 +21,11 @@ struct SyncNow: ParsableCommand {
             entry arrives even before its attachments do; those are pending, and every sync \
             tries them again. With --no-attachments they are not fetched (uploads still \
             happen) until a later sync.
+
+            On a folder remote, also takes in the entries capture devices dropped into its \
+            inbox/ (`diary capture --to FOLDER`): they are published in this same sync, then \
+            removed from the inbox; an item that is refused (a revoked device, a replay, \
+            damage) is moved into inbox/rejected/ and said once. A git remote has no inbox.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -183,6 +183,8 @@ enum SyncFindingText {
                 "\(machines.count) versions came from other machines (\(names)): --keep theirs would drop all but one; use --keep both to keep every version, or --edit"
         case .everyVersionDeleted: return "every version is a deletion; use --keep mine"
         case .entryChangedMeanwhile: return "the entry changed while resolving; run `diary sync`, then resolve again"
+        case .captureDeviceRecord:
+            return "this is a capture device's record, which has no text: use --keep mine or --keep theirs"
         }
     }
 }

@@ -10,10 +10,11 @@ enum SyncMessages {
         let moved = movedSummary(report)
         if !moved.isEmpty {
             Output.note(moved.joined(separator: ", "))
-        } else if report.notes.isEmpty {
+        } else if report.notes.isEmpty, report.inbox.isEmpty {
             Output.note("up to date")
         }
         for note in report.notes { Output.note(Printable.escaped(SyncFindingText.note(note))) }
+        inboxLines(report.inbox)
         for record in report.pending { Output.note("pending: \(Printable.escaped(SyncFindingText.pending(record)))") }
         attachmentLines(report)
         for id in report.newConflicts {
@@ -38,6 +39,28 @@ enum SyncMessages {
         if report.attachmentsUploaded > 0 { moved.append("uploaded \(report.attachmentsUploaded) attachment(s)") }
         if report.attachmentsFetched > 0 { moved.append("fetched \(report.attachmentsFetched) attachment(s)") }
         return moved
+    }
+
+    /// What the remote's capture inbox gave: entries taken in per device, items set aside (each
+    /// said once, at the move), items that wait for their device's record.
+    private static func inboxLines(_ inbox: InboxIntake) {
+        for (device, count) in inbox.takenIn.sorted(by: { $0.key < $1.key }) {
+            CaptureWords.say(.capturesTakenIn(device: device, count: count))
+        }
+        for moved in inbox.movedAside {
+            Output.warning(
+                "moved aside \(Printable.escaped(CaptureWords.describe(moved.outcome))) on the remote: "
+                    + Printable.escaped(moved.path))
+        }
+        if !inbox.waiting.isEmpty {
+            Output.note(
+                "\(inbox.waiting.count) captured item(s) in the remote's inbox are from a device this vault does not "
+                    + "know yet; a later sync takes them in once its enrolment arrives")
+        }
+        for path in inbox.leftInPlace {
+            Output.warning(
+                "could not move or remove \(Printable.escaped(path)) on the remote; the next sync tries again")
+        }
     }
 
     /// Why a copy of an attachment on the remote was refused.

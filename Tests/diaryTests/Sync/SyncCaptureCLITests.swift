@@ -1,0 +1,92 @@
+import Foundation
+import XCTest
+
+/// Capture into a folder remote through the binary (docs/FORMAT.md §12.11): a machine holding
+/// only its capture key drops an item into the synced folder; every machine shows it exactly
+/// once, even when two take it in, no text is left anywhere, and a revocation made on one
+/// machine makes every machine refuse the device's items.
+final class SyncCaptureCLITests: XCTestCase {
+    private var net: SyncMachines!
+    /// The capture machine: a directory that holds the key and nothing else.
+    private var device: URL!
+    private var key: String { device.appendingPathComponent("phone.key").path }
+
+    override func setUpWithError() throws {
+        net = try SyncMachines(.folder, name: "sync-capture")
+        try net.first(store: "sqlite")
+        try net.join(store: "files")
+        device = net.scratch.appendingPathComponent("device")
+        try FileManager.default.createDirectory(at: device, withIntermediateDirectories: false)
+        try net[0].ok(["capture-key", "create", "phone", "--output", key])
+        try net.sync(0)
+        try net.sync(1)
+    }
+
+    override func tearDown() { net = nil }
+
+    /// `diary capture` into machine `n`'s copy of the folder, with no vault, passphrase or agent.
+    private func capture(_ text: String, into n: Int) throws {
+        let result = try net[0].run(
+            ["capture", "--key", key, "--to", net.folder(n).path, text],
+            env: ["DIARY_PASSPHRASE_FILE": "", "DIARY_VAULT": device.appendingPathComponent("none").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    private func items(_ n: Int) -> [String] {
+        let inbox = net.folder(n).appendingPathComponent("inbox")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: inbox.path)) ?? []).filter {
+            $0.hasSuffix(".dcap")
+        }
+    }
+
+    private func titles(_ n: Int) throws -> [String] {
+        try net[n].listJSON().compactMap { $0["title"] as? String }.sorted()
+    }
+
+    func testACaptureArrivesOnEveryMachineOnceAndLeavesNoText() throws {
+        try capture("Bought the train tickets #travel", into: 0)
+        // The file-sync tool delivers the item to the desktop before either machine syncs.
+        try net.replicate(from: 0, to: 1)
+        XCTAssertEqual(items(1).count, 1)
+        let laptop = try net.sync(0)
+        XCTAssertTrue(laptop.stderr.contains("took in 1 captured entry from phone"), laptop.stderr)
+        XCTAssertEqual(items(0), [])
+        // The desktop takes the same item in before it reads the laptop's record: the same entry.
+        try net.sync(1)
+        XCTAssertEqual(items(1), [])
+        for n in [0, 1, 0, 1] { try net.sync(n) }
+        for n in [0, 1] {
+            XCTAssertEqual(try titles(n), ["Bought the train tickets #travel"], "machine \(n)")
+            XCTAssertEqual(try net.conflicts(n).count, 0, "machine \(n)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: device.path), ["phone.key"])
+        XCTAssertFalse(try String(contentsOfFile: key, encoding: .utf8).contains("train"))
+        let remote = try net.remoteBytes()
+        for word in ["train tickets", "travel"] {
+            XCTAssertNil(remote.range(of: Data(word.utf8)), "the remote holds no '\(word)'")
+        }
+    }
+
+    func testARevokedDevicesCapturesAreRefusedOnEveryMachine() throws {
+        try capture("Before the phone was lost", into: 1)
+        try net.sync(1)
+        try net.sync(0)
+        try net[0].ok(["capture-key", "revoke", "phone", "--yes"])
+        try net.sync(0)
+        try net.sync(1)
+        try capture("Written by whoever found the phone", into: 1)
+        let desktop = try net.sync(1)
+        XCTAssertTrue(
+            desktop.stderr.contains(
+                "moved aside a capture from phone, a revoked device (number 2) on the remote: "
+                    + "inbox/rejected/"), desktop.stderr)
+        try capture("Again, on the laptop's copy", into: 0)
+        let laptop = try net.sync(0)
+        XCTAssertTrue(laptop.stderr.contains("a revoked device (number 3) on the remote"), laptop.stderr)
+        for n in [0, 1] {
+            try net.sync(n)
+            XCTAssertEqual(try titles(n), ["Before the phone was lost"], "machine \(n)")
+            XCTAssertEqual(items(n), [])
+        }
+    }
+}
