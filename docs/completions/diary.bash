@@ -189,13 +189,13 @@ _diary() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    init|unlock|lock|status|new|list|show|read|pick|edit|delete|template|star|unstar|tag|search|attach|detach|attachments|open|extract|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|config|journal|help)
+    init|unlock|lock|status|new|list|show|read|pick|edit|delete|template|star|unstar|tag|search|attach|detach|attachments|open|extract|calendar|stats|passwd|rekey|recovery-key|reset-passphrase|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|capture|capture-key|config|journal|help)
         # Offer subcommand argument completions
         "_diary_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'init unlock lock status new list show read pick edit delete template star unstar tag search attach detach attachments open extract calendar stats passwd rekey backup verify restore reindex import export audit recover sync conflicts resolve config journal help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'init unlock lock status new list show read pick edit delete template star unstar tag search attach detach attachments open extract calendar stats passwd rekey recovery-key reset-passphrase backup verify restore reindex import export audit recover sync conflicts resolve capture capture-key config journal help' -- "${cur}"))
         ;;
     esac
 }
@@ -1171,6 +1171,151 @@ _diary_rekey() {
     esac
 }
 
+_diary_recovery-key() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    create|status|remove)
+        # Offer subcommand argument completions
+        "_diary_recovery-key_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'create status remove' -- "${cur}"))
+        ;;
+    esac
+}
+
+_diary_recovery-key_create() {
+    repeating_flags=()
+    non_repeating_flags=(--replace --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file --output --shares --threshold)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion recovery-key create -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--output')
+        __diary_add_completions -f
+        return
+        ;;
+    '--shares')
+        return
+        ;;
+    '--threshold')
+        return
+        ;;
+    esac
+}
+
+_diary_recovery-key_status() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion recovery-key status -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_recovery-key_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--yes --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion recovery-key remove -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_reset-passphrase() {
+    repeating_flags=()
+    non_repeating_flags=(--allow-weak-passphrase --version -h --help)
+    repeating_options=(--share-file)
+    non_repeating_options=(--vault -j --journal --passphrase-file --new-passphrase-file --recovery-key-file --kdf)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion reset-passphrase -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--new-passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--recovery-key-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--share-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--kdf')
+        __diary_add_completions -W 'interactive'$'\n''moderate'$'\n''sensitive'
+        return
+        ;;
+    esac
+}
+
 _diary_backup() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
@@ -1759,6 +1904,129 @@ _diary_resolve() {
     case "${positional_number}" in
     1)
         __diary_add_completions -W "$(__diary_custom_complete ---completion resolve -- positional@0 "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    esac
+}
+
+_diary_capture() {
+    repeating_flags=()
+    non_repeating_flags=(--star --edit --version -h --help)
+    repeating_options=(--tag)
+    non_repeating_options=(--key --to --date)
+    __diary_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--key')
+        return
+        ;;
+    '--to')
+        return
+        ;;
+    '--date')
+        __diary_add_completions -W 'now'$'\n''today'$'\n''yesterday'$'\n''tomorrow'
+        return
+        ;;
+    '--tag')
+        return
+        ;;
+    esac
+}
+
+_diary_capture-key() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __diary_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    create|list|revoke)
+        # Offer subcommand argument completions
+        "_diary_capture-key_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'create list revoke' -- "${cur}"))
+        ;;
+    esac
+}
+
+_diary_capture-key_create() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file --output)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion capture-key create -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    '--output')
+        return
+        ;;
+    esac
+}
+
+_diary_capture-key_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion capture-key list -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_diary_capture-key_revoke() {
+    repeating_flags=()
+    non_repeating_flags=(--yes --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--vault -j --journal --passphrase-file)
+    __diary_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--vault')
+        __diary_add_completions -d
+        return
+        ;;
+    '-j'|'--journal')
+        __diary_add_completions -W "$(__diary_custom_complete ---completion capture-key revoke -- --journal "${COMP_CWORD}" "$(__diary_cursor_index_in_current_word)")"
+        return
+        ;;
+    '--passphrase-file')
+        __diary_add_completions -f
         return
         ;;
     esac

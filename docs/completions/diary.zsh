@@ -78,6 +78,8 @@ _diary() {
             'stats:Show totals, streaks, the busiest weekday and the tags.'
             'passwd:Change the passphrase.'
             'rekey:Rotate the vault key and re-encrypt every entry.'
+            'recovery-key:Make, check or remove the key that resets a forgotten passphrase.'
+            'reset-passphrase:Set a new passphrase with the recovery key (the old one forgotten).'
             'backup:Write a backup of the vault to one file.'
             'verify:Check a vault or a backup file for damage.'
             'restore:Restore a backup into a new vault.'
@@ -89,6 +91,8 @@ _diary() {
             'sync:Sync this vault with a git remote or a synced folder.'
             'conflicts:List entries changed on two machines (after `diary sync`).'
             'resolve:End a conflict: keep one version, both, or a text merged in the editor.'
+            'capture:Add an entry with a capture key, without the passphrase (write-only).'
+            'capture-key:Enrol, list and revoke write-only capture devices.'
             'config:Read or change the settings in the config file.'
             'journal:Name vaults, to choose one with -j NAME.'
             'help:Show subcommand help information.'
@@ -97,7 +101,7 @@ _diary() {
         ;;
     arg)
         case "${words[1]}" in
-        init|unlock|lock|status|new|list|show|read|pick|edit|delete|template|star|unstar|tag|search|attach|detach|attachments|open|extract|calendar|stats|passwd|rekey|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|config|journal|help)
+        init|unlock|lock|status|new|list|show|read|pick|edit|delete|template|star|unstar|tag|search|attach|detach|attachments|open|extract|calendar|stats|passwd|rekey|recovery-key|reset-passphrase|backup|verify|restore|reindex|import|export|audit|recover|sync|conflicts|resolve|capture|capture-key|config|journal|help)
             "_diary_${words[1]}" && ret=0
             ;;
         esac
@@ -656,6 +660,103 @@ _diary_rekey() {
     return "${ret}"
 }
 
+_diary_recovery-key() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'create:Make a recovery key and show it once.'
+            'status:Say whether the vault has a recovery key.'
+            'remove:Remove the recovery key: it stops working.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        create|status|remove)
+            "_diary_recovery-key_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_diary_recovery-key_create() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion recovery-key create -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--replace[Replace the vault'\''s recovery key\: the old one stops working.]'
+        '--output[Write the key to this new file (0600) instead of showing it; with --shares, the shares into this new or empty directory.]:path:_files'
+        '--shares[Split the key into this many shares (2 to 16) instead.]:n:'
+        '--threshold[With --shares\: how many of them rebuild the key.]:k:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_recovery-key_status() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion recovery-key status -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_recovery-key_remove() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion recovery-key remove -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--yes[Do not ask for confirmation.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_reset-passphrase() {
+    local -i ret=1
+    local -ar ___kdf=('interactive' 'moderate' 'sensitive')
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion reset-passphrase -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--new-passphrase-file[Read the new passphrase from the first line of this file (also $DIARY_NEW_PASSPHRASE_FILE).]:file:_files'
+        '--allow-weak-passphrase[Use the new passphrase even if the strength check calls it weak.]'
+        '--recovery-key-file[Read the recovery key from this file.]:file:_files'
+        '*--share-file[Rebuild the recovery key from this share file (repeat it for each share).]:file:_files'
+        '--kdf[Also change the Argon2id cost\: interactive, moderate or sensitive.]:kdf:{__diary_complete "${___kdf[@]}"}'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
 _diary_backup() {
     local -i ret=1
     local -ar arg_specs=(
@@ -1001,6 +1102,102 @@ _diary_resolve() {
         ':id:{__diary_custom_complete ---completion resolve -- positional@0 "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
         '--keep[Which version to keep\: mine, theirs or both.]:keep:{__diary_complete "${___keep[@]}"}'
         '--edit[Merge the texts in the editor.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_capture() {
+    local -i ret=1
+    local -ar ___date=('now' 'today' 'yesterday' 'tomorrow')
+    local -ar arg_specs=(
+        '--key[The capture key file.]:file:'
+        '--to[The vault directory or folder sync remote to drop the entry into.]:dir:'
+        '*:words:'
+        '--date[The entry'\''s date\: 2024-02-22, 2024-02-22T15\:00, yesterday 9pm; default now.]:date:{__diary_complete "${___date[@]}"}'
+        '*--tag[Tag the entry (repeatable).]:tag:'
+        '--star[Star the entry.]'
+        '--edit[Open the editor even when text or stdin is given.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_capture-key() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+        '(-): :->command'
+        '(-)*:: :->arg'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+    case "${state}" in
+    command)
+        local -ar subcommands=(
+            'create:Enrol a capture device and write its key.'
+            'list:List the enrolled capture devices.'
+            'revoke:Revoke a capture device: its captures are refused from now on.'
+        )
+        _describe -V subcommand subcommands && ret=0
+        ;;
+    arg)
+        case "${words[1]}" in
+        create|list|revoke)
+            "_diary_capture-key_${words[1]}" && ret=0
+            ;;
+        esac
+        ;;
+    esac
+
+    return "${ret}"
+}
+
+_diary_capture-key_create() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion capture-key create -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':name:'
+        '--output[Write the key to this new file.]:file:'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_capture-key_list() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion capture-key list -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        '--json[Print JSON.]'
+        '--version[Show the version.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_diary_capture-key_revoke() {
+    local -i ret=1
+    local -ar arg_specs=(
+        '--vault[The vault directory (default\: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).]:path:_files -/'
+        '(-j --journal)'{-j,--journal}'[The vault of this named journal (`diary journal list`); not with --vault.]:name:{__diary_custom_complete ---completion capture-key revoke -- --journal "${current_word_index}" "$(__diary_cursor_index_in_current_word)"}'
+        '--passphrase-file[Read the passphrase from the first line of this file (also $DIARY_PASSPHRASE_FILE).]:file:_files'
+        ':name:'
+        '--yes[Do not ask.]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
