@@ -31,6 +31,7 @@ remote (upgrade it with `diary sync upgrade`).
 
 Never run it on a real diary where the printed keys could be seen: it prints key material.
 """
+import bisect
 import datetime
 import getpass
 import hashlib
@@ -104,6 +105,7 @@ def parse_template(p: bytes) -> dict:
 
 
 TIME_RANGE = (-62135596800000, 253402300799999)  # §1: 0001-01-01 … 9999-12-31, in Unix milliseconds
+MAX_COUNTER, MAX_COUNTER_INTERVALS = 1 << 62, 65_536  # §7.7: capture counters 1…2^62, at most 65536 intervals
 MEDIA_TYPE_CHARACTERS = set("abcdefghijklmnopqrstuvwxyz0123456789!#$&^_.+-")
 
 
@@ -167,14 +169,29 @@ def parse_device(p: bytes) -> dict:
     lo, hi = TIME_RANGE
     assert lo <= enrolled <= hi and (revoked == 0 or lo <= revoked <= hi), "device times"
     device_public, inbox_secret = r.take(32), r.take(32)
-    floor, count = r.u64(), r.u32()
-    assert count <= 100_000, "too many counters"
-    extras = [r.u64() for _ in range(count)]
-    # Normalised (§7.7): strictly ascending, every one above floor + 1.
-    assert all(b > a for a, b in zip([floor + 1] + extras, extras)), "counters not normalised"
+    count = r.u32()
+    assert count <= MAX_COUNTER_INTERVALS, "too many counter intervals"
+    intervals, least = [], 1
+    for _ in range(count):
+        first, last = r.u64(), r.u64()
+        # Normalised (§7.7): 1 ≤ first ≤ last ≤ 2^62, each interval at least 2 past the one before.
+        assert least <= first <= last <= MAX_COUNTER, "counter intervals not normalised"
+        intervals.append((first, last))
+        least = last + 2
     r.end()
     return dict(template=False, device=True, id=device_id, name=name, enrolled=enrolled, revoked=revoked,
-                device_public=device_public, inbox_secret=inbox_secret, floor=floor, extras=extras)
+                device_public=device_public, inbox_secret=inbox_secret, intervals=intervals)
+
+
+def counters_text(intervals: list) -> str:
+    """A device's counters taken in, as `first…last` intervals (§7.7)."""
+    return ", ".join(f"{a}…{b}" for a, b in intervals) or "none"
+
+
+def counter_taken(intervals: list, counter: int) -> bool:
+    """True when an interval of the sorted list holds `counter`."""
+    i = bisect.bisect_right(intervals, (counter, MAX_COUNTER + 1))
+    return i > 0 and intervals[i - 1][0] <= counter <= intervals[i - 1][1]
 
 
 def parse_entry(p: bytes) -> dict:
@@ -1654,8 +1671,8 @@ class Remote:
                 print(f"- {mark}: {who}")
                 if e["device"]:  # §7.7
                     print(f"- capture device {e['name']!r}, enrolled {ms_to_iso(e['enrolled'])}, revoked "
-                          f"{ms_to_iso(e['revoked']) if e['revoked'] else 'no'}; taken in: 1…{e['floor']} "
-                          f"and {e['extras']}\n")
+                          f"{ms_to_iso(e['revoked']) if e['revoked'] else 'no'}; taken in: "
+                          f"{counters_text(e['intervals'])}\n")
                     continue
                 if e["template"]:  # §7.5
                     print(f"- template {e['name']!r}, created {ms_to_iso(e['created'])}, "
@@ -1811,7 +1828,8 @@ def open_item(data: bytes, vault_id: bytes, devices: dict) -> dict:
     assert data[:8] == b"DIARYCAP" and len(data) >= 49 and data[8] == 1, "not an item of version 1"
     assert data[9:25] == vault_id, "an item of another vault"
     device_id, counter = data[25:41], struct.unpack(">Q", data[41:49])[0]
-    assert counter >= 1 and device_id in devices, "an item of a device this vault does not know"
+    assert 1 <= counter <= MAX_COUNTER, "an item counter outside 1…2^62"
+    assert device_id in devices, "an item of a device this vault does not know"
     d = devices[device_id]
     e_pub, nonce, inbox_secret = data[49:81], data[81:105], d["inbox_secret"]
     inbox_public = b.crypto_scalarmult_base(inbox_secret)
@@ -1827,7 +1845,7 @@ def open_item(data: bytes, vault_id: bytes, devices: dict) -> dict:
     r.end()
     lo, hi = TIME_RANGE
     assert lo <= date <= hi and lo <= captured <= hi and len(text.encode()) <= 8 << 20, "item fields"
-    taken = counter <= d["floor"] or counter in d["extras"]
+    taken = counter_taken(d["intervals"], counter)
     return dict(device=d["name"], counter=counter, date=date, captured=captured, starred=bool(flags & 1),
                 tags=tags, text=text, taken_in=taken, revoked=d["revoked"] != 0,
                 entry_id=captured_entry_id(inbox_secret, device_id, counter))
@@ -1941,7 +1959,7 @@ def main() -> None:
             print(f"### capture device {name}\n")
             print(f"- name {e['name']!r}, enrolled {e['enrolled']}, revoked {e['revoked'] or 'no'}")
             print(f"- device public key `{e['device_public'].hex()}`, inbox secret key `{e['inbox_secret'].hex()}`")
-            print(f"- taken in: 1…{e['floor']} and {e['extras']}\n")
+            print(f"- taken in: {counters_text(e['intervals'])}\n")
             continue
         if e["template"]:  # FORMAT.md §7.5
             print(f"### template {name}\n")

@@ -41,11 +41,11 @@ final class CaptureDeviceSyncTests: VaultTestCase {
     }
 
     func testADeviceRecordTravelsAsAnOrdinaryPutAndIsNoEntry() throws {
-        try put(try device(counters: CaptureCounterSet(floor: 2, extras: [5])), on: "laptop")
+        try put(try device(counters: CaptureCounterSet([1...2, 5...5])), on: "laptop")
         XCTAssertEqual(try machines.sync("laptop").sent, 1)
         let report = try machines.sync("desktop")
         XCTAssertEqual(report.added, 1)
-        XCTAssertEqual(try stored(on: "desktop"), try device(counters: CaptureCounterSet(floor: 2, extras: [5])))
+        XCTAssertEqual(try stored(on: "desktop"), try device(counters: CaptureCounterSet([1...2, 5...5])))
         XCTAssertEqual(try machines["desktop"].list(), [], "a device record is listed as no entry")
     }
 
@@ -53,14 +53,14 @@ final class CaptureDeviceSyncTests: VaultTestCase {
         try put(try device(), on: "laptop")
         _ = try machines.sync("laptop")
         _ = try machines.sync("desktop")
-        try put(try device(counters: CaptureCounterSet(floor: 1, extras: [3])), on: "laptop")
+        try put(try device(counters: CaptureCounterSet([1...1, 3...3])), on: "laptop")
         try put(
-            try device(counters: CaptureCounterSet(floor: 0, extras: [2, 4]), revoked: enrolled + 60), on: "desktop")
+            try device(counters: CaptureCounterSet([2...2, 4...4]), revoked: enrolled + 60), on: "desktop")
         var reports: [SyncReport] = []
         for machine in ["laptop", "desktop", "laptop", "desktop", "laptop"] {
             reports.append(try machines.sync(machine))
         }
-        let merged = try device(counters: CaptureCounterSet(floor: 4, extras: []), revoked: enrolled + 60)
+        let merged = try device(counters: CaptureCounterSet([1...4]), revoked: enrolled + 60)
         XCTAssertEqual(try stored(on: "laptop"), merged)
         XCTAssertEqual(try stored(on: "desktop"), merged)
         XCTAssertEqual(reports.flatMap(\.newConflicts), [], "the copies were merged, never shown as a conflict")
@@ -77,7 +77,7 @@ final class CaptureDeviceSyncTests: VaultTestCase {
             id: try device().id, name: "phone", enrolled: enrolled, devicePublicKey: [UInt8](repeating: 4, count: 32),
             inboxSecretKey: try SecretBytes(consuming: &other))
         try put(changed, on: "laptop")
-        try put(try device(counters: CaptureCounterSet(floor: 1, extras: [])), on: "desktop")
+        try put(try device(counters: CaptureCounterSet([1...1])), on: "desktop")
         _ = try machines.sync("laptop")
         XCTAssertEqual(try machines.sync("desktop").newConflicts, [try device().id])
         let engine = try SyncEngine(vault: machines["desktop"], stateDirectory: machines.state("desktop"))

@@ -69,7 +69,7 @@ final class CaptureInboxSyncTests: VaultTestCase {
         XCTAssertEqual(entry.source, "capture:phone")
         XCTAssertEqual(entry.tags, ["inbox"])
         XCTAssertTrue(entry.starred)
-        XCTAssertEqual(try device(on: "laptop")?.counters, CaptureCounterSet(floor: 2, extras: []))
+        XCTAssertEqual(try device(on: "laptop")?.counters, CaptureCounterSet([1...2]))
         for machine in ["desktop", "laptop"] {
             let again = try machines.sync(machine)
             XCTAssertEqual([again.sent, again.added, again.conflicts.count], [0, 0, 0], machine)
@@ -101,7 +101,7 @@ final class CaptureInboxSyncTests: VaultTestCase {
         XCTAssertEqual(desktop.inbox.takenIn, ["phone": 1])
         var reports = [desktop]
         for machine in ["laptop", "desktop", "laptop"] { reports.append(try machines.sync(machine)) }
-        let both = CaptureCounterSet(floor: 2, extras: [])
+        let both = CaptureCounterSet([1...2])
         XCTAssertEqual(try device(on: "laptop")?.counters, both)
         XCTAssertEqual(try device(on: "desktop")?.counters, both)
         XCTAssertEqual(reports.flatMap(\.newConflicts), [])

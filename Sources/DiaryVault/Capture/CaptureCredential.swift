@@ -19,8 +19,8 @@ public struct CaptureCredential: Sendable {
     public let name: String
     public let inboxPublicKey: [UInt8]
     public let device: X25519KeyPair
-    /// The last counter taken (0: none yet). `capture` takes `counter + 1` and writes the file
-    /// back before it seals, so no two items ever share a counter.
+    /// The last counter taken (0: none yet; at most 2^62). `capture` takes `counter + 1` and
+    /// writes the file back before it seals, so no two items ever share a counter.
     public var counter: UInt64
 
     public init(
@@ -34,7 +34,7 @@ public struct CaptureCredential: Sendable {
 
     /// The credential with its counter one higher: the counter the next item takes.
     public func advanced() throws(CaptureError) -> CaptureCredential {
-        guard counter < UInt64.max else { throw .counterExhausted }
+        guard counter < CaptureCounterSet.maximumCounter else { throw .counterExhausted }
         var next = self
         next.counter += 1
         return next
@@ -86,7 +86,9 @@ public struct CaptureCredential: Sendable {
         }
         let secret = try secretKey(lines[5])
         let counter = try field(lines[6], "counter")
-        guard let value = UInt64(counter), String(value) == counter else { throw .invalidCredential("counter") }
+        guard let value = UInt64(counter), String(value) == counter, value <= CaptureCounterSet.maximumCounter else {
+            throw .invalidCredential("counter")
+        }
         let pair: X25519KeyPair
         do { pair = try X25519KeyPair(secretKey: secret) } catch { throw .invalidCredential("secret") }
         return CaptureCredential(

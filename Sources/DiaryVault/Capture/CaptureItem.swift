@@ -93,7 +93,8 @@ public struct CaptureItem: Sendable, Equatable {
         vaultID = UUID(bytes: Array(bytes[9..<25]))
         deviceID = UUID(bytes: Array(bytes[25..<41]))
         counter = bytes[41..<49].reduce(0) { $0 << 8 | UInt64($1) }
-        guard counter != 0 else { throw .notAnItem }
+        // Counters are 1 … 2^62 (docs/FORMAT.md §13.1): no device numbers further.
+        guard counter != 0, counter <= CaptureCounterSet.maximumCounter else { throw .notAnItem }
         self.bytes = bytes
     }
 

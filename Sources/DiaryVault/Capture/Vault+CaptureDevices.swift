@@ -15,7 +15,7 @@ public struct CaptureDeviceSummary: Equatable, Sendable {
 
     init(_ record: CaptureDeviceRecord) {
         (id, name, enrolled, revoked) = (record.id, record.name, record.enrolled, record.revoked)
-        takenIn = record.counters.floor + UInt64(record.counters.extras.count)
+        takenIn = record.counters.count
         fingerprint = Ed25519.fingerprint(record.devicePublicKey)
     }
 }

@@ -132,8 +132,11 @@ private struct TakeInBatch {
         if record.counters.contains(item.counter) {
             return outcomes.append((i, .replay(device: name, counter: item.counter)))
         }
-        guard record.counters.extras.count < CaptureCounterSet.maximumExtras else {
-            return outcomes.append((i, .damaged(device: name, reason: "too many items out of order")))
+        // A counter that touches no interval taken in needs a new one; past the cap the record
+        // would grow without bound (a stolen credential leaving gaps on purpose), so it is refused.
+        let counters = record.counters.inserting(item.counter)
+        guard counters.isStorable else {
+            return outcomes.append((i, .damaged(device: name, reason: "too many gaps in its numbering")))
         }
         do {
             let entryID = try Vault.capturedEntryID(record: record, counter: item.counter)
@@ -143,7 +146,7 @@ private struct TakeInBatch {
             let sealed = try vault.sealEntry(entry)
             index[entryID] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed))
             putEntries[entryID] = sealed
-            records[record.id]?.counters = record.counters.inserting(item.counter)
+            records[record.id]?.counters = counters
             changed.insert(record.id)
             outcomes.append((i, .added(entryID: entryID, device: name, counter: item.counter)))
         } catch {

@@ -45,7 +45,10 @@ public struct CaptureDeviceRecord: Equatable, Sendable {
 
     /// The record two machines' copies of one device settle on (a sync conflict): every counter
     /// either took in, and the earliest revocation. Deterministic and order-independent, so every
-    /// machine reaches the same bytes; nil when the copies are not the same enrolment.
+    /// machine reaches the same bytes; nil when the copies are not the same enrolment, or when
+    /// their counters together need more intervals than a record may store (only a stolen
+    /// credential gets there: the conflict is then a person's to settle, and the entry ids still
+    /// make every item taken in on either side a replay).
     public static func merged(_ copies: [CaptureDeviceRecord]) -> CaptureDeviceRecord? {
         guard var result = copies.first, copies.allSatisfy({ $0.isSameEnrolment(as: result) }) else { return nil }
         for other in copies.dropFirst() {
@@ -56,7 +59,7 @@ public struct CaptureDeviceRecord: Equatable, Sendable {
             default: break
             }
         }
-        return result
+        return result.counters.isStorable ? result : nil
     }
 
     /// The record as an `Entry` to seal, index and sync: no text, dated at the enrolment.
@@ -86,107 +89,16 @@ public enum CaptureDeviceName {
     public static func key(_ name: String) -> String { name.folding(options: [.caseInsensitive], locale: nil) }
 }
 
-/// The counters taken in: every counter `1 … floor`, plus `extras` above `floor + 1` (ascending,
-/// unique). Always normalised: an extra that closes the gap above the floor moves into it.
-public struct CaptureCounterSet: Equatable, Sendable {
-    /// At most this many extras: a record stays small even when items arrive far out of order.
-    public static let maximumExtras = 100_000
-
-    public private(set) var floor: UInt64
-    public private(set) var extras: [UInt64]
-
-    public init() {
-        floor = 0
-        extras = []
-    }
-
-    /// The set holding `1 … floor` and `extras`, normalised (extras in any order, duplicates or
-    /// ones at or under the floor allowed).
-    public init(floor: UInt64, extras: [UInt64]) {
-        self.floor = floor
-        self.extras = []
-        for counter in Set(extras).sorted() where counter > floor { append(counter) }
-    }
-
-    public func contains(_ counter: UInt64) -> Bool {
-        counter != 0 && (counter <= floor || binarySearch(counter))
-    }
-
-    /// The set with `counter` in it (counter ≥ 1).
-    public func inserting(_ counter: UInt64) -> CaptureCounterSet {
-        precondition(counter != 0, "counters start at 1")
-        guard !contains(counter) else { return self }
-        return CaptureCounterSet(floor: floor, extras: extras + [counter])
-    }
-
-    /// Every counter in either set.
-    public func union(_ other: CaptureCounterSet) -> CaptureCounterSet {
-        // The higher floor covers the lower one; `init` drops the extras it covers.
-        let high = max(floor, other.floor)
-        return CaptureCounterSet(floor: high, extras: extras + other.extras)
-    }
-
-    /// Appends a counter above every one held (`init` feeds them in ascending order).
-    private mutating func append(_ counter: UInt64) {
-        if floor < UInt64.max, counter == floor + 1 {
-            floor = counter
-            while let first = extras.first, floor < UInt64.max, first == floor + 1 {
-                floor = first
-                extras.removeFirst()
-            }
-        } else {
-            extras.append(counter)
-        }
-    }
-
-    private func binarySearch(_ counter: UInt64) -> Bool {
-        var (low, high) = (0, extras.count)
-        while low < high {
-            let mid = (low + high) / 2
-            if extras[mid] == counter { return true }
-            if extras[mid] < counter { low = mid + 1 } else { high = mid }
-        }
-        return false
-    }
-
-    func write(to w: inout ByteWriter) {
-        w.u64(floor)
-        w.u32(UInt32(extras.count))
-        for counter in extras { w.u64(counter) }
-    }
-
-    /// Reads a set, refusing one a writer could not have written (not normalised, too many).
-    static func read(_ r: inout ByteReader) throws -> CaptureCounterSet {
-        let floor = try r.u64()
-        let count = Int(try r.u32())
-        guard count <= maximumExtras, count * 8 <= r.remaining else { throw FormatError.invalidField("counter count") }
-        var extras: [UInt64] = []
-        extras.reserveCapacity(count)
-        var previous = floor < UInt64.max ? floor + 1 : UInt64.max
-        for _ in 0..<count {
-            let counter = try r.u64()
-            // Ascending, unique, and above floor + 1 (floor + 1 itself would belong to the floor).
-            guard counter > previous else { throw FormatError.invalidField("counters") }
-            extras.append(counter)
-            previous = counter
-        }
-        var set = CaptureCounterSet()
-        set.floor = floor
-        set.extras = extras
-        return set
-    }
-}
-
 /// The version-4 entry plaintext (docs/FORMAT.md §7.7): `version u8 = 4 | device id 16 |
 /// name str16 | enrolled i64 | revoked i64 (0 = not) | device public key 32 | inbox secret key 32 |
-/// floor u64 | extra count u32 | extras u64…`.
+/// interval count u32 | intervals (first u64 | last u64)…`.
 enum CaptureDeviceCodec {
     static let version: UInt8 = 4
     /// In an index row's flags: the row is a capture device's (docs/FORMAT.md §7).
     static let rowFlag: UInt8 = 8
 
     static func encode(_ record: CaptureDeviceRecord) -> [UInt8] {
-        var w = ByteWriter(capacity: 140 + record.name.utf8.count + 8 * record.counters.extras.count)
+        var w = ByteWriter(capacity: 140 + record.name.utf8.count + 16 * record.counters.intervals.count)
         w.u8(version)
         w.uuid(record.id)
         w.string16(record.name)
