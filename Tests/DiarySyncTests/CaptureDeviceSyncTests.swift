@@ -89,4 +89,25 @@ final class CaptureDeviceSyncTests: VaultTestCase {
         try engine.resolve(try device().id, keeping: .theirs)
         XCTAssertEqual(try stored(on: "desktop")?.devicePublicKey, [UInt8](repeating: 4, count: 32))
     }
+
+    /// Copies whose union needs more counter intervals than a record may store (FORMAT.md §7.7)
+    /// are not merged, so no machine writes a record every reader refuses: a conflict for a
+    /// person, settled by keeping one copy.
+    func testCopiesWhoseUnionIsTooLargeStayAConflict() throws {
+        try put(try device(), on: "laptop")
+        _ = try machines.sync("laptop")
+        _ = try machines.sync("desktop")
+        let cap = UInt64(CaptureCounterSet.maximumIntervals)
+        let mine = CaptureCounterSet((0..<cap).map { 4 * $0 + 3...4 * $0 + 3 })
+        try put(try device(counters: CaptureCounterSet((0..<cap).map { 4 * $0 + 1...4 * $0 + 1 })), on: "laptop")
+        try put(try device(counters: mine), on: "desktop")
+        _ = try machines.sync("laptop")
+        XCTAssertEqual(try machines.sync("desktop").newConflicts, [try device().id])
+        let engine = try SyncEngine(vault: machines["desktop"], stateDirectory: machines.state("desktop"))
+        try engine.resolve(try device().id, keeping: .mine)
+        _ = try machines.sync("desktop")
+        _ = try machines.sync("laptop")
+        XCTAssertEqual(try stored(on: "laptop"), try device(counters: mine))
+        XCTAssertEqual(try stored(on: "desktop"), try device(counters: mine))
+    }
 }
