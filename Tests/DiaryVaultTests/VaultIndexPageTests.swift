@@ -103,14 +103,14 @@ final class VaultIndexPageTests: VaultTestCase {
         }
     }
 
-    /// Two index versions are read (3, and 2 to migrate it): an authentic root of any other
+    /// Three root versions are read (3, 4 with a recovery key, and 2 to migrate): an authentic root of any other
     /// version (an older development format, or a newer diary's) is refused by name, never
     /// read or rebuilt over.
     func testAnIndexOfAnotherVersionIsRefusedWithItsVersion() throws {
         try forEachStoreKind { kind in
             let vault = try makeVault(kind)
             _ = try vault.add(text: "An entry")
-            for version: UInt8 in [1, 4] {
+            for version: UInt8 in [1, 5] {
                 var plaintext = vault.sealedIndex.index.root.encoded()
                 plaintext[0] = version
                 let sealed = try Envelope.seal(
