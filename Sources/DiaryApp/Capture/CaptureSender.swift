@@ -128,7 +128,9 @@ public enum CaptureKeyFile {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
             info.st_size <= CaptureCredential.maximumFileBytes
         else { throw CaptureAppError.credentialUnreadable(path: path, detail: "not a capture key file") }
-        var bytes = try CaptureFiles.readAll(fd, path: path, limit: CaptureCredential.maximumFileBytes)
+        guard var bytes = try CaptureFiles.readExactly(fd, size: Int(info.st_size), path: path) else {
+            throw CaptureAppError.credentialUnreadable(path: path, detail: "it changed while it was read")
+        }
         defer { secureZero(&bytes) }
         do {
             return try CaptureCredential.parse(bytes)
