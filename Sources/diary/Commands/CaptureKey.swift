@@ -160,17 +160,19 @@ struct CaptureKeyRevoke: ParsableCommand {
 
     func run() throws {
         let session = global.session()
+        // Revoked first, then the inbox taken in: the device's waiting items are then refused.
+        session.takesCaptureInboxInAtOpen = false
         let vault = try session.openVault()
         let key = CaptureDeviceName.key(name)
-        guard try vault.captureDevices().contains(where: { CaptureDeviceName.key($0.name) == key }) else {
+        guard let device = try vault.captureDevices().first(where: { CaptureDeviceName.key($0.name) == key }) else {
+            session.takeInCaptureInbox()
             throw CaptureError.unknownDevice(name)
         }
+        let shown = Printable.escaped(device.name)
         try confirmDestructive(
-            "revoking capture device \(name)", question: "Revoke capture device \(Printable.escaped(name))?", yes: yes)
-        let revoked = try vault.revokeCaptureDevice(named: name)
-        Output.note(
-            revoked
-                ? "revoked capture device \(Printable.escaped(name))" : "\(Printable.escaped(name)) was revoked already"
-        )
+            "revoking capture device \(shown)", question: "Revoke capture device \(shown)?", yes: yes)
+        let revoked = try vault.revokeCaptureDevice(named: device.name)
+        Output.note(revoked ? "revoked capture device \(shown)" : "\(shown) was revoked already")
+        session.takeInCaptureInbox()
     }
 }

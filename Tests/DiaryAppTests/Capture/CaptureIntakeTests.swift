@@ -90,4 +90,21 @@ final class CaptureIntakeTests: SessionTestCase {
             ])
         XCTAssertEqual(try vault.list().count, 0)
     }
+
+    func testARevocationBeforeTheIntakeRefusesTheWaitingItems() throws {
+        let vault = try makeVault(.files)
+        let key = try enrolled(vault, "thief")
+        _ = try send("waiting", key: key, to: vault.directory)
+        let session = try session(vault.directory, passphraseFile: passphraseFile("correct horse"))
+        session.takesCaptureInboxInAtOpen = false
+        let opened = try session.open()
+        XCTAssertEqual(events, [], "nothing taken in at open")
+        try opened.revokeCaptureDevice(named: "thief")
+        session.takeInCaptureInbox()
+        XCTAssertEqual(try opened.list().count, 0)
+        XCTAssertEqual(try inbox(vault.directory, "rejected").count, 1)
+        guard case .captureMovedAside(let rejection) = events.first, case .revoked = rejection.outcome else {
+            return XCTFail("moved aside as revoked: \(events)")
+        }
+    }
 }
