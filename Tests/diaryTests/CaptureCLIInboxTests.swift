@@ -1,0 +1,48 @@
+import Foundation
+import XCTest
+
+/// The capture inbox seen from the vault's commands: `verify` notes what it holds (capture
+/// devices write there by design, so it is never the vault's damage).
+final class CaptureCLIInboxTests: XCTestCase {
+    private var box: DiarySandbox!
+    private var device: URL!
+    private var key: String { device.appendingPathComponent("phone.key").path }
+    private var inbox: URL { box.vault.appendingPathComponent("inbox") }
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "capture-inbox")
+        _ = try box.initVault(store: "files")
+        device = box.root.appendingPathComponent("device")
+        try FileManager.default.createDirectory(at: device, withIntermediateDirectories: false)
+        try box.ok(["capture-key", "create", "phone", "--output", key])
+    }
+
+    override func tearDown() { box = nil }
+
+    @discardableResult
+    private func capture(_ args: [String], key: String? = nil, to: String? = nil) throws -> DiaryResult {
+        try box.run(
+            ["capture", "--key", key ?? self.key, "--to", to ?? box.vault.path] + args,
+            env: ["DIARY_PASSPHRASE_FILE": "", "DIARY_VAULT": device.appendingPathComponent("none").path])
+    }
+
+    func testVerifyNotesTheInboxAndFindsNoDamageInIt() throws {
+        let fm = FileManager.default
+        let device = String(repeating: "3a", count: 16)
+        try fm.createDirectory(at: inbox, withIntermediateDirectories: true)
+        try fm.createSymbolicLink(
+            atPath: inbox.appendingPathComponent("\(device)-00000000000000000012.dcap").path,
+            withDestinationPath: "/etc/passwd")
+        try fm.createDirectory(
+            at: inbox.appendingPathComponent("\(device)-00000000000000000014.dcap"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: inbox.appendingPathComponent("subdir"), withIntermediateDirectories: true)
+        try Data("hi".utf8).write(to: inbox.appendingPathComponent("notanitem.txt"))
+        try box.ok(["list"])  // moves the link and the directory aside
+        let verified = try box.run(["verify"])
+        XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
+        XCTAssertEqual(verified.stdout, "")
+        XCTAssertTrue(verified.stderr.contains("2 captures set aside in inbox/rejected/"), verified.stderr)
+        XCTAssertTrue(verified.stderr.contains("2 unexpected files in inbox/"), verified.stderr)
+        XCTAssertTrue(verified.stderr.contains("no damage"), verified.stderr)
+    }
+}
