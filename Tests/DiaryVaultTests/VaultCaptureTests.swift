@@ -88,6 +88,30 @@ final class VaultCaptureTests: VaultTestCase {
         guard case .added = try vault.takeIn(items: [good])[0] else { return XCTFail("the good item still arrives") }
     }
 
+    /// One rule for tags, `add`'s: what `capture` seals is taken in as `new` would store it,
+    /// and a refusal names the real reason.
+    func testTagsAreCheckedExactlyAsNewChecksThem() throws {
+        let vault = try makeVault(.files)
+        var phone = try vault.enrolCaptureDevice(name: "phone")
+        let tags = ["a\u{1b}b", "#", " #x y "]
+        let added = try vault.add(text: "by hand", tags: tags)
+        let sealed = try CapturedEntry.new(text: "captured", date: nil, dateIsDay: false, starred: false, tags: tags)
+        XCTAssertEqual(sealed.tags, added.tags, "the capture side normalises as new does")
+        let item = try capture("captured", with: &phone, tags: tags)
+        guard case .added(let id, _, _) = try vault.takeIn(items: [item])[0] else { return XCTFail("taken in") }
+        XCTAssertEqual(try vault.entry(id).tags, added.tags)
+        let long = String(repeating: "t", count: EntryText.maximumTagBytes + 1)
+        XCTAssertThrowsError(
+            try CapturedEntry.new(text: "x", date: nil, dateIsDay: false, starred: false, tags: [long]))
+        XCTAssertEqual(
+            try vault.takeIn(items: [try capture("too long a tag", with: &phone, tags: [long])]),
+            [
+                .damaged(
+                    device: "phone",
+                    reason: VaultError.invalidTag(bytes: long.utf8.count, limit: EntryText.maximumTagBytes).description)
+            ])
+    }
+
     func testARevokedDevicesItemsAreRefusedAndNamesAreUnique() throws {
         forEachStoreKind { kind in
             let vault = try makeVault(kind)

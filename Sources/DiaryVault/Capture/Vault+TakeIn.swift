@@ -85,12 +85,11 @@ extension Vault {
         return UUID(bytes: bytes)
     }
 
-    /// The entry an accepted item becomes: what `add` would store, dated by the item.
+    /// The entry an accepted item becomes: what `add` would store, dated by the item, checked
+    /// by the very function `add` (and `CapturedEntry.new`, on the capture side) checks with,
+    /// so an item `capture` made is never refused here.
     static func capturedEntry(_ captured: CapturedEntry, id: UUID, device: String) throws -> Entry {
         try validate(text: captured.text, tags: captured.tags, source: captureSource(device: device))
-        for tag in captured.tags where tag.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) {
-            throw VaultError.invalidTag(bytes: tag.utf8.count, limit: EntryText.maximumTagBytes)
-        }
         return Entry(
             id: id, text: captured.text, date: captured.date, created: captured.captured,
             modified: captured.captured, starred: captured.starred, tags: EntryText.normalizedTags(captured.tags),
