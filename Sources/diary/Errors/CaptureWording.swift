@@ -40,6 +40,15 @@ enum CaptureWording {
             ErrorReport(
                 message: "\(url) is a git remote; capture writes only into a directory",
                 hint: "give --to the vault's directory or a folder sync remote", code: .usage)
+        case .gitWorkingTree(let path):
+            ErrorReport(
+                message: "\(Printable.escaped(path)) is a git working tree (a git remote's clone); "
+                    + "capture needs a folder sync remote or the vault's directory",
+                hint: "give --to the vault's directory or a folder sync remote", code: .usage)
+        case .credentialIsLink(let path):
+            ErrorReport(
+                message: "the capture key \(Printable.escaped(path)) is a symbolic link; give the key file itself",
+                hint: "capture rewrites the key at every use", code: .inputRefused)
         case .otherVault(let path, let key, let found):
             ErrorReport(
                 message: "\(path) belongs to vault \(found.uuidString.lowercased()); "

@@ -107,4 +107,39 @@ final class CaptureIntakeTests: SessionTestCase {
             return XCTFail("moved aside as revoked: \(events)")
         }
     }
+
+    func testAGitWorkingTreeIsRefusedAsATarget() throws {
+        let vault = try makeVault(.files)
+        let key = try enrolled(vault)
+        let marker = Data("diary-sync 2\n\(vault.id.uuidString.lowercased())\n".utf8)
+        let clone = path("clone")
+        let nested = clone.appendingPathComponent("deeper/remote")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: clone.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        for directory in [clone, nested] {
+            try marker.write(to: directory.appendingPathComponent("diary-sync"))
+            XCTAssertThrowsError(try send("lost", key: key, to: directory)) {
+                XCTAssertEqual($0 as? CaptureAppError, .gitWorkingTree(path: directory.path))
+            }
+        }
+        XCTAssertEqual(try CaptureKeyFile.read(key).counter, 0, "no number spent")
+        let plain = path("folder")
+        try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
+        try marker.write(to: plain.appendingPathComponent("diary-sync"))
+        XCTAssertEqual(try send("kept", key: key, to: plain).target, .folderRemote)
+    }
+
+    func testASymlinkedKeyFileIsNamedAsSuch() throws {
+        let vault = try makeVault(.files)
+        let key = try enrolled(vault)
+        let link = path("link.key").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: key)
+        XCTAssertThrowsError(try CaptureKeyFile.read(link)) {
+            XCTAssertEqual($0 as? CaptureAppError, .credentialIsLink(path: link))
+        }
+        XCTAssertThrowsError(try send("x", key: link, to: vault.directory)) {
+            XCTAssertEqual($0 as? CaptureAppError, .credentialIsLink(path: link))
+        }
+    }
 }
