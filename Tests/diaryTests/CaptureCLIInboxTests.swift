@@ -45,4 +45,31 @@ final class CaptureCLIInboxTests: XCTestCase {
         XCTAssertTrue(verified.stderr.contains("2 unexpected files in inbox/"), verified.stderr)
         XCTAssertTrue(verified.stderr.contains("no damage"), verified.stderr)
     }
+
+    func testAKeyThatCannotBeHandedOverEnrolsNothing() throws {
+        let missing = box.root.appendingPathComponent("nowhere/k").path
+        let failed = try box.run(["capture-key", "create", "o7", "--output", missing])
+        XCTAssertNotEqual(failed.status, 0)
+        let toNull = try runProgram(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "exec \"$0\" capture-key create null > /dev/null", DiarySandbox.binary.path],
+            env: box.fullEnvironment([:]))
+        XCTAssertEqual(toNull.status, 64, toNull.stderr)
+        XCTAssertTrue(toNull.stderr.contains("neither a pipe nor a file"), toNull.stderr)
+        XCTAssertEqual(
+            try box.ok(["capture-key", "list"]).stdout.components(separatedBy: "\n").filter { !$0.isEmpty }.count, 1)
+        let again = device.appendingPathComponent("o7.key").path
+        try box.ok(["capture-key", "create", "o7", "--output", again])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: again), "the name is free again")
+    }
+
+    func testRevokeRefusesTheItemsThatWaitAndSaysTheStoredName() throws {
+        XCTAssertEqual(try capture(["waiting in the inbox"]).status, 0)
+        let revoked = try box.run(["capture-key", "revoke", "PHONE", "--yes"])
+        XCTAssertEqual(revoked.status, 0, revoked.stderr)
+        XCTAssertTrue(revoked.stderr.contains("revoked capture device phone"), revoked.stderr)
+        XCTAssertTrue(revoked.stderr.contains("a revoked device"), revoked.stderr)
+        XCTAssertFalse(revoked.stderr.contains("took in"), revoked.stderr)
+        XCTAssertEqual(try box.listJSON().count, 0)
+    }
 }

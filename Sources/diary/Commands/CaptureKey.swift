@@ -57,9 +57,16 @@ struct CaptureKeyCreate: ParsableCommand {
         if isatty(STDOUT_FILENO) == 1 {
             throw ValidationError("the key is a secret and is not shown on a terminal; give --output FILE")
         }
-        // `> key` makes a file as the umask says, often readable by all: the key would be.
+        // Only a pipe or a file only you can read: `> key` makes a file as the umask says, often
+        // readable by all, and `> /dev/null` would enrol a device whose key nobody holds.
         var info = stat()
-        if fstat(STDOUT_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o077 != 0 {
+        guard fstat(STDOUT_FILENO, &info) == 0 else { throw ValidationError("stdout is closed; give --output FILE") }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFIFO { return }
+        guard kind == S_IFREG else {
+            throw ValidationError("stdout is neither a pipe nor a file; give --output FILE, which is created 0600")
+        }
+        if info.st_mode & 0o077 != 0 || info.st_uid != getuid() {
             throw ValidationError(
                 "stdout is a file others can read (mode 0\(String(info.st_mode & 0o777, radix: 8))); give --output FILE, "
                     + "which is created 0600")
@@ -80,7 +87,7 @@ struct CaptureKeyCreate: ParsableCommand {
         Output.hint("on the device: diary capture --key FILE --to DIR TEXT (DIR: this vault or a folder sync remote)")
     }
 
-    /// Every byte to stdout, or an error (a closed pipe): the caller then revokes the device.
+    /// Every byte to stdout, or an error (a closed pipe): the device is then withdrawn.
     static func writeToStdout(_ bytes: [UInt8]) throws {
         var written = 0
         while written < bytes.count {

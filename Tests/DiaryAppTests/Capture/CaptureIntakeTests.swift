@@ -142,4 +142,22 @@ final class CaptureIntakeTests: SessionTestCase {
             XCTAssertEqual($0 as? CaptureAppError, .credentialIsLink(path: link))
         }
     }
+
+    func testAKeyThatCannotBeHandedOverLeavesNoDeviceNorFile() throws {
+        let vault = try makeVault(.files)
+        let missing = path("nowhere/k").path
+        XCTAssertThrowsError(try CaptureKeys.create("o7", in: vault, output: missing))
+        struct Closed: Error {}
+        XCTAssertThrowsError(try CaptureKeys.create("o8", in: vault, deliver: { _ in throw Closed() }))
+        XCTAssertEqual(try vault.captureDevices().map(\.name), [], "nothing enrolled, nothing revoked")
+        let output = path("o7.key").path
+        let taken = try vault.enrolCaptureDevice(name: "taken")
+        XCTAssertThrowsError(try CaptureKeys.create("taken", in: vault, output: output))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output), "a refused enrolment leaves no file")
+        _ = try CaptureKeys.create("o7", in: vault, output: output)
+        _ = try CaptureKeys.create("o8", in: vault, deliver: { _ in })
+        XCTAssertEqual(try vault.captureDevices().map(\.name), ["o7", "o8", "taken"])
+        XCTAssertEqual(try CaptureKeyFile.read(output).name, "o7")
+        XCTAssertNotEqual(try CaptureKeyFile.read(output).deviceID, taken.deviceID)
+    }
 }
