@@ -72,4 +72,21 @@ final class CaptureCLIInboxTests: XCTestCase {
         XCTAssertFalse(revoked.stderr.contains("took in"), revoked.stderr)
         XCTAssertEqual(try box.listJSON().count, 0)
     }
+
+    func testTheNextCaptureSaysWhereAKilledCaptureLeftItsText() throws {
+        let keyText = try String(contentsOfFile: key, encoding: .utf8)
+        let vaultLine = keyText.split(separator: "\n").first { $0.hasPrefix("vault ") }!
+        // As a `capture --edit` killed by SIGKILL leaves it: a dead pid's directory in memory.
+        let left = box.runtime.appendingPathComponent("diary-edit-4194000-1-abcdef")
+        try FileManager.default.createDirectory(at: left, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: left.path)
+        try Data("\(vaultLine)\n".utf8).write(to: left.appendingPathComponent("owner"))
+        try Data("EDITORSECRET\n".utf8).write(to: left.appendingPathComponent("entry.txt"))
+        let next = try capture(["next"])
+        XCTAssertEqual(next.status, 0, next.stderr)
+        let lines = next.stderr.components(separatedBy: "\n").filter { $0.contains(left.path + "/entry.txt") }
+        XCTAssertEqual(lines.count, 2, next.stderr)
+        XCTAssertTrue(next.stderr.contains("in memory"), next.stderr)
+        XCTAssertFalse(next.stderr.contains("EDITORSECRET"))
+    }
 }
