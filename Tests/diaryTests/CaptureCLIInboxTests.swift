@@ -89,4 +89,17 @@ final class CaptureCLIInboxTests: XCTestCase {
         XCTAssertTrue(next.stderr.contains("in memory"), next.stderr)
         XCTAssertFalse(next.stderr.contains("EDITORSECRET"))
     }
+
+    func testShowAndTheExportsSayWhichDeviceAnEntryCameFrom() throws {
+        XCTAssertEqual(try capture(["Saw a heron"]).status, 0)
+        let id = try box.listJSON()[0]["id"] as! String
+        XCTAssertTrue(try box.ok(["show", id]).stdout.contains("capture device phone"))
+        for format in ["markdown", "html"] {
+            let exported = try box.ok(["export", "--format", format, "--yes"]).stdout
+            XCTAssertTrue(exported.contains("from capture device phone"), format)
+        }
+        try box.ok(["new", "by hand"])
+        let byHand = try box.listJSON().first { ($0["title"] as? String) == "by hand" }!["id"] as! String
+        XCTAssertFalse(try box.ok(["show", byHand]).stdout.contains("capture device"))
+    }
 }

@@ -29,6 +29,12 @@ extension Vault {
     /// The source of an entry taken in from the device called `name`.
     public static func captureSource(device name: String) -> String { "capture:" + name }
 
+    /// The capture device an entry came from, by its source (`capture:NAME`); nil otherwise.
+    public static func captureDevice(ofSource source: String?) -> String? {
+        guard let source, source.hasPrefix("capture:") else { return nil }
+        return String(source.dropFirst("capture:".count))
+    }
+
     /// Takes captured items in as ordinary entries, all in one change: each is hostile input,
     /// checked in full (header, vault, device, revocation, counter, seal, plaintext, and every
     /// check `add` makes) before it becomes an entry. The devices' records gain the counters
