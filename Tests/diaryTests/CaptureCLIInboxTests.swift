@@ -102,4 +102,12 @@ final class CaptureCLIInboxTests: XCTestCase {
         let byHand = try box.listJSON().first { ($0["title"] as? String) == "by hand" }!["id"] as! String
         XCTAssertFalse(try box.ok(["show", byHand]).stdout.contains("capture device"))
     }
+
+    func testANameWithANewlineIsEscapedInTheError() throws {
+        let refused = try box.run([
+            "capture-key", "create", "a\nb", "--output", device.appendingPathComponent("x").path,
+        ])
+        XCTAssertEqual(refused.status, 64)
+        XCTAssertTrue(refused.stderr.contains("'a\\nb' cannot name a capture device"), refused.stderr)
+    }
 }

@@ -51,7 +51,7 @@ struct CaptureKeyCreate: ParsableCommand {
 
     func validate() throws {
         guard CaptureDeviceName.isValid(name) else {
-            throw ValidationError(CaptureError.invalidDeviceName(name).description)
+            throw ValidationError(CaptureWording.invalidName(name))
         }
         guard output == nil else { return }
         if isatty(STDOUT_FILENO) == 1 {

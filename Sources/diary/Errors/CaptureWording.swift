@@ -6,12 +6,16 @@ import Foundation
 enum CaptureWording {
     static func report(_ error: CaptureError) -> ErrorReport {
         switch error {
-        case .unknownDevice:
-            ErrorReport(message: error.description, hint: "`diary capture-key list` shows the names", code: .failure)
-        case .duplicateDevice:
-            ErrorReport(message: error.description, hint: "choose another name", code: .failure)
-        case .invalidDeviceName:
-            ErrorReport(message: error.description, hint: nil, code: .usage)
+        case .unknownDevice(let name):
+            ErrorReport(
+                message: "no capture device is called '\(Printable.escaped(name))'",
+                hint: "`diary capture-key list` shows the names", code: .failure)
+        case .duplicateDevice(let name):
+            ErrorReport(
+                message: "a capture device called '\(Printable.escaped(name))' is enrolled already",
+                hint: "choose another name", code: .failure)
+        case .invalidDeviceName(let name):
+            ErrorReport(message: invalidName(name), hint: nil, code: .usage)
         case .invalidCredential, .unsupportedCredentialVersion:
             ErrorReport(message: error.description, hint: nil, code: .inputRefused)
         case .counterExhausted:
@@ -20,6 +24,12 @@ enum CaptureWording {
         case .invalidEntry:
             ErrorReport(message: error.description, hint: nil, code: .inputRefused)
         }
+    }
+
+    /// Why `name` cannot name a device, the name escaped (a newline in it included).
+    static func invalidName(_ name: String) -> String {
+        "'\(Printable.escaped(name))' cannot name a capture device (1 to \(CaptureDeviceName.maximumBytes) bytes, "
+            + "one line, no space at either end)"
     }
 
     static func report(_ error: CaptureAppError) -> ErrorReport {
