@@ -38,6 +38,9 @@ public enum CaptureInbox {
         _ directory: URL, into vault: Vault, events: AppEventSink, onBatch: (Int) -> Void = { _ in }
     ) {
         let inbox = directory.appendingPathComponent(CaptureItem.inboxDirectoryName).path
+        var tally = Tally()
+        // Said once per device however many batches it took, even when a later batch failed.
+        defer { tally.say(events) }
         do {
             guard let names = try CaptureFiles.names(in: inbox) else { return }
             // One command takes an inbox in at a time; another finds it busy and leaves it (it
@@ -47,25 +50,42 @@ public enum CaptureInbox {
             defer { close(lock) }
             guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return }
             var batch = Batch()
-            var waiting = 0
             for name in names where CaptureItem.isFileName(name) {
                 guard let bytes = try read(name, inbox, events) else { continue }
                 batch.append(name, bytes)
                 if batch.isFull {
-                    waiting += try take(batch, inbox, vault, events)
+                    try take(batch, inbox, vault, &tally, events)
                     onBatch(batch.items.count)
                     batch = Batch()
                 }
             }
             if !batch.items.isEmpty {
-                waiting += try take(batch, inbox, vault, events)
+                try take(batch, inbox, vault, &tally, events)
                 onBatch(batch.items.count)
             }
-            if waiting > 0 { events(.capturesWaiting(count: waiting)) }
         } catch let CaptureAppError.io(path, detail) {
             events(.captureInboxWaiting(path: path, detail: detail))
         } catch {
             events(.captureInboxWaiting(path: nil, detail: String(describing: error)))
+        }
+    }
+
+    /// What one take-in did, said at its end: entries taken in by device, items left waiting.
+    private struct Tally {
+        var added: [(device: String, count: Int)] = []
+        var waiting = 0
+
+        mutating func add(_ device: String) {
+            if let i = added.firstIndex(where: { $0.device == device }) {
+                added[i].count += 1
+            } else {
+                added.append((device, 1))
+            }
+        }
+
+        func say(_ events: AppEventSink) {
+            for (device, count) in added { events(.capturesTakenIn(device: device, count: count)) }
+            if waiting > 0 { events(.capturesWaiting(count: waiting)) }
         }
     }
 
@@ -100,28 +120,26 @@ public enum CaptureInbox {
         return nil
     }
 
-    /// Takes one batch in and sorts out its items; returns how many wait for their device.
-    private static func take(_ batch: Batch, _ inbox: String, _ vault: Vault, _ events: AppEventSink) throws -> Int {
+    /// Takes one batch in and sorts out its items, counting them in `tally`.
+    private static func take(
+        _ batch: Batch, _ inbox: String, _ vault: Vault, _ tally: inout Tally, _ events: AppEventSink
+    ) throws {
         let outcomes = try vault.takeIn(items: batch.items.map(\.bytes))
-        var added: [String: Int] = [:]
-        var order: [String] = []
-        var waiting = 0
+        var removed = false
         for ((name, _), outcome) in zip(batch.items, outcomes) {
             switch outcome {
             case .added(_, let device, _):
-                if added[device] == nil { order.append(device) }
-                added[device, default: 0] += 1
+                tally.add(device)
                 // The entry is stored: a failed unlink leaves a replay, moved aside next time.
                 unlink(inbox + "/" + name)
+                removed = true
             case .unknownDevice:
-                waiting += 1
+                tally.waiting += 1
             default:
                 try moveAside(name, inbox, outcome, events)
             }
         }
-        if !added.isEmpty { try CaptureFiles.syncDirectory(inbox) }
-        for device in order { events(.capturesTakenIn(device: device, count: added[device]!)) }
-        return waiting
+        if removed { try CaptureFiles.syncDirectory(inbox) }
     }
 
     /// Renames `name` into `inbox/rejected/` (made 0700 when missing) and says so.

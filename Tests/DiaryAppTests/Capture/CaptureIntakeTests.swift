@@ -42,6 +42,7 @@ final class CaptureIntakeTests: SessionTestCase {
         var batches: [Int] = []
         CaptureInbox.takeIn(vault.directory, into: vault, events: { self.events.append($0) }) { batches.append($0) }
         XCTAssertEqual(batches, [CaptureInbox.batchItems, CaptureInbox.batchItems, 3])
+        XCTAssertEqual(events, [.capturesTakenIn(device: "phone", count: total)], "said once")
         XCTAssertEqual(try vault.list().count, total)
         XCTAssertEqual(try inbox(vault.directory), [])
     }
