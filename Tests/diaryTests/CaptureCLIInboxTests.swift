@@ -44,6 +44,15 @@ final class CaptureCLIInboxTests: XCTestCase {
         XCTAssertTrue(verified.stderr.contains("2 captures set aside in inbox/rejected/"), verified.stderr)
         XCTAssertTrue(verified.stderr.contains("2 unexpected files in inbox/"), verified.stderr)
         XCTAssertTrue(verified.stderr.contains("no damage"), verified.stderr)
+        // A `rejected` that is a link is not followed: one unexpected file more.
+        try fm.moveItem(at: inbox.appendingPathComponent("rejected"), to: box.root.appendingPathComponent("elsewhere"))
+        try fm.createSymbolicLink(
+            at: inbox.appendingPathComponent("rejected"),
+            withDestinationURL: box.root.appendingPathComponent("elsewhere"))
+        let linked = try box.run(["verify"])
+        XCTAssertEqual(linked.status, 0, linked.stderr)
+        XCTAssertTrue(linked.stderr.contains("3 unexpected files in inbox/"), linked.stderr)
+        XCTAssertFalse(linked.stderr.contains("set aside"), linked.stderr)
     }
 
     func testAKeyThatCannotBeHandedOverEnrolsNothing() throws {

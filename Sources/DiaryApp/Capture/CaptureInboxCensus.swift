@@ -1,6 +1,10 @@
 import DiaryVault
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a vault directory's capture inbox holds, counted by name (nothing is read): for
 /// `verify`, which notes it apart from the store, since capture devices write there by design.
 public struct CaptureInboxCensus: Equatable, Sendable {
@@ -26,7 +30,14 @@ public struct CaptureInboxCensus: Equatable, Sendable {
                 census.unexpected += 1
             }
         }
-        census.rejected = try CaptureFiles.names(in: inbox + "/" + CaptureItem.rejectedDirectoryName)?.count ?? 0
+        // Not through a link: what it points to is not the inbox's.
+        let rejected = inbox + "/" + CaptureItem.rejectedDirectoryName
+        var info = stat()
+        guard lstat(rejected, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            if lstat(rejected, &info) == 0 { census.unexpected += 1 }
+            return census
+        }
+        census.rejected = try CaptureFiles.names(in: rejected)?.count ?? 0
         return census
     }
 }
