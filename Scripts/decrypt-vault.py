@@ -1724,9 +1724,8 @@ class Remote:
                 continue
             state = "of a revoked device: refused" if item["revoked"] else \
                 "taken in already: the next sync removes it" if item["entry_id"] in self.shown else \
-                "a replay: refused" if item["taken_in"] else "waits to be taken in"
-            print(f"- `{where}`: item {item['counter']} of {item['device']!r}, {state}; becomes entry "
-                  f"{item['entry_id']}")
+                "a replay: refused" if item["taken_in"] else f"waits to be taken in, as entry {item['entry_id']}"
+            print(f"- `{where}`: item {item['counter']} of {item['device']!r}, {state}")
             print(f"  - date {ms_to_iso(item['date'])}, captured {ms_to_iso(item['captured'])}, starred "
                   f"{'yes' if item['starred'] else 'no'}; tags: {' '.join('#' + t for t in item['tags']) or 'none'}")
             print("  - text:\n\n```\n" + item["text"] + "\n```\n")
@@ -1852,19 +1851,35 @@ def open_item(data: bytes, vault_id: bytes, devices: dict) -> dict:
 
 
 def print_inbox(vault: str, vault_id: bytes, devices: dict) -> None:
-    """Opens the items waiting in a vault directory's inbox (§13) with the devices' records."""
+    """Opens the items waiting in a vault directory's inbox (§13) with the devices' records: only names
+    diary takes for items (lowercase hex, §13.1), only regular files, each checked as diary checks it."""
     inbox = os.path.join(vault, "inbox")
     if not os.path.isdir(inbox):
         return
     for name in sorted(os.listdir(inbox)):
-        if not name.endswith(".dcap"):
+        match = re.fullmatch(r"([0-9a-f]{32})-([0-9]{20})\.dcap", name)
+        if not match:
+            continue  # not an item: diary leaves it alone too
+        path = os.path.join(inbox, name)
+        try:
+            info = os.lstat(path)
+            assert stat.S_ISREG(info.st_mode), "not a regular file"
+            assert info.st_size <= ITEM_LIMIT, "larger than any item"
+            with open(path, "rb") as f:
+                data = f.read(ITEM_LIMIT + 1)
+            assert data[25:49] == bytes.fromhex(match.group(1)) + struct.pack(">Q", int(match.group(2))), \
+                "its name is another item's"
+            item = open_item(data, vault_id, devices)
+        except (Refused, AssertionError, ValueError, RuntimeError, struct.error, OSError,
+                nacl.exceptions.CryptoError) as why:
+            print(f"### inbox item {name}: diary will set it aside ({why})\n")
             continue
-        with open(os.path.join(inbox, name), "rb") as f:
-            data = f.read(10 << 20)
-        item = open_item(data, vault_id, devices)
-        state = "revoked device" if item["revoked"] else "a replay" if item["taken_in"] else "waits"
-        print(f"### inbox item {name} ({state})\n")
-        print(f"- device {item['device']!r}, number {item['counter']}, becomes entry {item['entry_id']}")
+        if item["revoked"] or item["taken_in"]:
+            why = "its device is revoked" if item["revoked"] else "a replay of one taken in"
+            print(f"### inbox item {name}: diary will set it aside ({why})\n")
+        else:
+            print(f"### inbox item {name}: waits to be taken in, as entry {item['entry_id']}\n")
+        print(f"- device {item['device']!r}, number {item['counter']}")
         print(f"- date {item['date']}, captured {item['captured']}, starred {item['starred']}, tags {item['tags']}")
         print("- text:\n\n```\n" + item["text"] + "\n```\n")
 

@@ -168,6 +168,7 @@ struct MarkdownDocumentWriter {
         var meta = [(entry.isCalendarDay ? dayFormatter : formatter).string(from: entry.date)]
         if entry.starred { meta.append("★ starred") }
         if !entry.tags.isEmpty { meta.append("tags: " + entry.tags.joined(separator: ", ")) }
+        if let device = Vault.captureDevice(ofSource: entry.source) { meta.append("from capture device " + device) }
         // A heading's own `#`s would read `## # Title` (EntryText.displayTitle).
         var out = "\n## \(EntryText.displayTitle(entry.title))\n\n*\(meta.joined(separator: " · "))*\n"
         let body = entry.body.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -125,6 +125,9 @@ struct HTMLDocumentWriter {
             meta.append(
                 entry.tags.map { "<span class=\"tag\">#\(MarkdownHTML.escaped($0))</span>" }.joined(separator: " "))
         }
+        if let device = Vault.captureDevice(ofSource: entry.source) {
+            meta.append("<span class=\"source\">from capture device \(MarkdownHTML.escaped(device))</span>")
+        }
         let (title, body) = Self.titleAndBody(entry)
         out += """
             <article id="\(anchor(entry.id))">

@@ -11,6 +11,8 @@ import Glibc
 /// every reader (they list only canonical names), so it could hold a copy of deleted
 /// ciphertext or an entry no command shows, and `verify` would stay clean. Temporary files
 /// (`.tmp-…`) are a killed writer's leftovers and are tolerated, as the store contract says.
+/// The capture inbox is not part of the store (docs/FORMAT.md §2): capture devices write
+/// there by design, so what it holds is never the store's damage (`verify` notes it apart).
 enum FileStoreAudit {
     static func findings(in directory: URL) throws -> [String] {
         var findings: [String] = []
@@ -19,9 +21,9 @@ enum FileStoreAudit {
             FileStore.headerName, FileStore.indexName, StoreLayout.lockName, FileJournal.fileName,
         ]
         let directories: Set<String> = [
-            FileStore.entriesName, FileStore.indexPagesName, FileStore.attachmentsName, InboxLayout.directoryName,
+            FileStore.entriesName, FileStore.indexPagesName, FileStore.attachmentsName,
         ]
-        for name in top.sorted() where !name.hasPrefix(DurableFile.tempPrefix) {
+        for name in top.sorted() where !name.hasPrefix(DurableFile.tempPrefix) && name != InboxLayout.directoryName {
             let kind = try Self.kind(directory.appendingPathComponent(name))
             if files.contains(name) {
                 if kind != S_IFREG { findings.append("\(name) is a \(describe(kind)), not a regular file") }
@@ -41,32 +43,19 @@ enum FileStoreAudit {
         findings += try audit(directory, FileStore.attachmentsName, what: "attachment object") {
             FileStore.entryID(fromFileName: $0) != nil
         }
-        return findings + (try inboxFindings(directory))
-    }
-
-    /// The capture inbox holds items and `rejected/`, which holds items moved aside.
-    private static func inboxFindings(_ directory: URL) throws -> [String] {
-        let inbox = InboxLayout.directoryName
-        let rejected = inbox + "/" + InboxLayout.rejectedName
-        var findings = try audit(directory, inbox, what: "inbox item", directories: [InboxLayout.rejectedName]) {
-            InboxLayout.isItemName($0)
-        }
-        findings += try audit(directory, rejected, what: "inbox item", isOurs: InboxLayout.isItemName)
         return findings
     }
 
     /// Every name in `sub` must be a regular file that `isOurs` accepts (or a temporary file).
     private static func audit(
-        _ directory: URL, _ sub: String, what: String, directories: Set<String> = [], isOurs: (String) -> Bool
+        _ directory: URL, _ sub: String, what: String, isOurs: (String) -> Bool
     ) throws -> [String] {
         let url = directory.appendingPathComponent(sub)
         guard try kind(url) == S_IFDIR, let names = try DurableFile.names(in: url) else { return [] }
         var findings: [String] = []
         for name in names.sorted() where !name.hasPrefix(DurableFile.tempPrefix) {
             let kind = try Self.kind(url.appendingPathComponent(name))
-            if directories.contains(name) {
-                if kind != S_IFDIR { findings.append("\(sub)/\(name) is a \(describe(kind)), not a directory") }
-            } else if !isOurs(name) {
+            if !isOurs(name) {
                 findings.append("unexpected \(describe(kind)) '\(name)' in \(sub)/ (not an \(what) name)")
             } else if kind != S_IFREG {
                 findings.append("\(sub)/\(name) is a \(describe(kind)), not a regular file")

@@ -3,8 +3,8 @@ import XCTest
 
 @testable import DiaryStore
 
-/// A vault directory holds a capture inbox (`inbox/`, `inbox/rejected/`) without any finding,
-/// and anything else in it is still found.
+/// A vault directory holds a capture inbox (`inbox/`, `inbox/rejected/`) without any finding:
+/// capture devices write there by design, so nothing in it is the store's damage.
 final class InboxLayoutTests: XCTestCase {
     private var scratch: StoreScratch!
 
@@ -24,7 +24,7 @@ final class InboxLayoutTests: XCTestCase {
         }
     }
 
-    func testAnInboxIsToleratedAndWhatIsNotAnItemIsFound() throws {
+    func testAnInboxIsNeverTheStoresDamage() throws {
         let directory = scratch.vaultURL()
         let store = try StoreLayout.create(.files, at: directory, initial: initialChange(entries: 1))
         let inbox = directory.appendingPathComponent("inbox")
@@ -37,11 +37,13 @@ final class InboxLayoutTests: XCTestCase {
         XCTAssertEqual(try StoreLayout.detect(at: directory), .files, "still a vault")
         try Data([1]).write(to: inbox.appendingPathComponent("notes.txt"))
         try Data([1]).write(to: inbox.appendingPathComponent("rejected/x"))
-        XCTAssertEqual(
-            try store.auditLayout(),
-            [
-                "unexpected file 'notes.txt' in inbox/ (not an inbox item name)",
-                "unexpected file 'x' in inbox/rejected/ (not an inbox item name)",
-            ])
+        try FileManager.default.createDirectory(
+            at: inbox.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: inbox.appendingPathComponent("rejected/" + item.replacingOccurrences(of: "7.dcap", with: "8.dcap"))
+                .path, withDestinationPath: "/etc/passwd")
+        XCTAssertEqual(try store.auditLayout(), [], "a note for verify, never damage")
+        try Data([1]).write(to: directory.appendingPathComponent("notes.txt"))
+        XCTAssertEqual(try store.auditLayout(), ["unexpected file 'notes.txt' in the vault directory"])
     }
 }

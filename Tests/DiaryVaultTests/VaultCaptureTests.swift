@@ -88,6 +88,30 @@ final class VaultCaptureTests: VaultTestCase {
         guard case .added = try vault.takeIn(items: [good])[0] else { return XCTFail("the good item still arrives") }
     }
 
+    /// One rule for tags, `add`'s: what `capture` seals is taken in as `new` would store it,
+    /// and a refusal names the real reason.
+    func testTagsAreCheckedExactlyAsNewChecksThem() throws {
+        let vault = try makeVault(.files)
+        var phone = try vault.enrolCaptureDevice(name: "phone")
+        let tags = ["a\u{1b}b", "#", " #x y "]
+        let added = try vault.add(text: "by hand", tags: tags)
+        let sealed = try CapturedEntry.new(text: "captured", date: nil, dateIsDay: false, starred: false, tags: tags)
+        XCTAssertEqual(sealed.tags, added.tags, "the capture side normalises as new does")
+        let item = try capture("captured", with: &phone, tags: tags)
+        guard case .added(let id, _, _) = try vault.takeIn(items: [item])[0] else { return XCTFail("taken in") }
+        XCTAssertEqual(try vault.entry(id).tags, added.tags)
+        let long = String(repeating: "t", count: EntryText.maximumTagBytes + 1)
+        XCTAssertThrowsError(
+            try CapturedEntry.new(text: "x", date: nil, dateIsDay: false, starred: false, tags: [long]))
+        XCTAssertEqual(
+            try vault.takeIn(items: [try capture("too long a tag", with: &phone, tags: [long])]),
+            [
+                .damaged(
+                    device: "phone",
+                    reason: VaultError.invalidTag(bytes: long.utf8.count, limit: EntryText.maximumTagBytes).description)
+            ])
+    }
+
     func testARevokedDevicesItemsAreRefusedAndNamesAreUnique() throws {
         forEachStoreKind { kind in
             let vault = try makeVault(kind)
@@ -196,17 +220,28 @@ final class CaptureReaderTests: VaultTestCase {
             credential: phone)
         let inbox = vault.directory.appendingPathComponent("inbox")
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let name = CaptureItem.fileName(deviceID: phone.deviceID, counter: 1)
+        try Data(item).write(to: inbox.appendingPathComponent(name))
+        // Names diary does not take for items (upper case) are not items to the reader either;
+        // one named as another item is refused as diary refuses it.
         try Data(item).write(
-            to: inbox.appendingPathComponent(CaptureItem.fileName(deviceID: phone.deviceID, counter: 1)))
+            to: inbox.appendingPathComponent(name.uppercased().replacingOccurrences(of: "DCAP", with: "dcap")))
+        let renamed = CaptureItem.fileName(deviceID: phone.deviceID, counter: 9)
+        try Data(item).write(to: inbox.appendingPathComponent(renamed))
         let waiting = try PythonReader.run([PythonReader.script.path, vault.directory.path, "correct horse"])
         XCTAssertEqual(waiting.status, 0, waiting.output)
         XCTAssertTrue(waiting.output.contains("- name 'phone'"), waiting.output)
-        XCTAssertTrue(waiting.output.contains("(waits)"), waiting.output)
         XCTAssertTrue(waiting.output.contains("a heron, in Python"), waiting.output)
+        XCTAssertEqual(waiting.output.components(separatedBy: "### inbox item").count, 3, "two items, not three")
+        XCTAssertTrue(
+            waiting.output.contains("\(renamed): diary will set it aside (its name is another item's)"), waiting.output)
         guard case .added(let id, _, _) = try vault.takeIn(items: [item])[0] else { return XCTFail("not taken in") }
-        XCTAssertTrue(waiting.output.contains("becomes entry \(id.uuidString.lowercased())"), waiting.output)
+        XCTAssertTrue(
+            waiting.output.contains("\(name): waits to be taken in, as entry \(id.uuidString.lowercased())"),
+            waiting.output)
         let taken = try PythonReader.run([PythonReader.script.path, vault.directory.path, "correct horse"])
-        XCTAssertTrue(taken.output.contains("(a replay)"), taken.output)
+        XCTAssertTrue(
+            taken.output.contains("\(name): diary will set it aside (a replay of one taken in)"), taken.output)
         XCTAssertTrue(taken.output.contains("taken in: 1…1\n"), taken.output)
         XCTAssertEqual(CaptureItem.maximumBytes, 9_437_305, "the bound FORMAT.md §13.1 states")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: inbox.path)

@@ -12,6 +12,12 @@ public enum CaptureAppError: Error, Equatable, Sendable {
     case notACaptureTarget(path: String)
     /// DIR is a git remote's URL: capture writes only into a directory.
     case gitRemote(String)
+    /// DIR is a git working tree (a clone of a git sync remote, diary's own included): its
+    /// inbox is read by nobody, since a git remote has none.
+    case gitWorkingTree(path: String)
+    /// The capture key file is a symbolic link: it is rewritten at every capture, so it must
+    /// be the file itself.
+    case credentialIsLink(path: String)
     /// DIR is a vault or remote of another vault than the key's.
     case otherVault(path: String, key: UUID, found: UUID)
 }

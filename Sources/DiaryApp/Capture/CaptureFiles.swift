@@ -17,6 +17,8 @@ enum CaptureFiles {
         case tooLarge
         case notAFile
         case gone
+        /// It changed size while it was read (a writer is at work): look again later.
+        case changing
     }
 
     /// The regular file at `path`, at most `limit` bytes, checked with `fstat` before reading.
@@ -34,12 +36,14 @@ enum CaptureFiles {
         }
         guard info.st_mode & S_IFMT == S_IFREG else { return .notAFile }
         guard info.st_size <= limit else { return .tooLarge }
-        return .bytes(try readAll(fd, path: path, limit: limit))
+        guard let bytes = try readExactly(fd, size: Int(info.st_size), path: path) else { return .changing }
+        return .bytes(bytes)
     }
 
-    /// Everything `fd` holds, refusing more than `limit` bytes (the file may grow after `fstat`).
-    static func readAll(_ fd: Int32, path: String, limit: Int) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
+    /// The `size` bytes `fd` holds (its size by `fstat`), nil when it holds another number of
+    /// bytes now: the buffer is the file's own size, so reading costs what the file weighs.
+    static func readExactly(_ fd: Int32, size: Int, path: String) throws -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: size + 1)  // one more, to see a file that grew
         var count = 0
         while count < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
@@ -48,8 +52,8 @@ enum CaptureFiles {
             if n == 0 { break }
             count += n
         }
-        guard count <= limit else { throw CaptureAppError.io(path: path, detail: "grew while it was read") }
-        bytes.removeSubrange(count...)
+        guard count == size else { return nil }
+        bytes.removeLast()
         return bytes
     }
 
@@ -78,7 +82,7 @@ enum CaptureFiles {
         }
         var info = stat()
         guard errno == EEXIST, lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw CaptureAppError.io(path: directory, detail: "cannot make a directory there")
+            throw CaptureAppError.io(path: directory, detail: "something other than a directory is there")
         }
     }
 

@@ -25,13 +25,22 @@ public struct CaptureRejection: Equatable, Sendable {
 /// Why remove only after the commit: a crash between the two leaves an item whose counter the
 /// vault holds, so the next run moves it aside as a replay and stores nothing twice.
 public enum CaptureInbox {
-    /// Items read per `takeIn` call, by bytes: memory stays flat however full the inbox is.
-    static let batchBytes = 32 << 20
+    /// At most this many items, or `batchBytes` of them, per `takeIn` change: memory stays
+    /// flat however full the inbox is (an item costs what it weighs, read from `fstat`).
+    static let batchItems = 64
+    static let batchBytes = 64 << 20
 
     /// Takes in `<directory>/inbox/`. Cheap when there is no inbox: one failed `opendir`.
     /// Never throws: what cannot be taken in now waits, and is said (`captureInboxWaiting`).
-    public static func takeIn(_ directory: URL, into vault: Vault, events: AppEventSink) {
+    /// Items of a device the vault does not know (yet: its enrolment may come by sync) wait
+    /// too, said once (`capturesWaiting`). `onBatch` sees each batch's size (for tests).
+    public static func takeIn(
+        _ directory: URL, into vault: Vault, events: AppEventSink, onBatch: (Int) -> Void = { _ in }
+    ) {
         let inbox = directory.appendingPathComponent(CaptureItem.inboxDirectoryName).path
+        var tally = Tally()
+        // Said once per device however many batches it took, even when a later batch failed.
+        defer { tally.say(events) }
         do {
             guard let names = try CaptureFiles.names(in: inbox) else { return }
             // One command takes an inbox in at a time; another finds it busy and leaves it (it
@@ -40,47 +49,97 @@ public enum CaptureInbox {
             guard lock >= 0 else { return }
             defer { close(lock) }
             guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return }
-            var batch: [(name: String, bytes: [UInt8])] = []
-            var size = 0
+            var batch = Batch()
             for name in names where CaptureItem.isFileName(name) {
-                switch try CaptureFiles.read(inbox + "/" + name, limit: CaptureItem.maximumBytes) {
-                case .gone: continue
-                case .tooLarge:
-                    try moveAside(name, inbox, .damaged(device: nil, reason: "larger than any item"), events)
-                case .notAFile: try moveAside(name, inbox, .damaged(device: nil, reason: "not a regular file"), events)
-                case .bytes(let bytes):
-                    batch.append((name, bytes))
-                    size += bytes.count
-                    if size >= batchBytes {
-                        try take(batch, inbox, vault, events)
-                        (batch, size) = ([], 0)
-                    }
+                guard let bytes = try read(name, inbox, events) else { continue }
+                batch.append(name, bytes)
+                if batch.isFull {
+                    try take(batch, inbox, vault, &tally, events)
+                    onBatch(batch.items.count)
+                    batch = Batch()
                 }
             }
-            if !batch.isEmpty { try take(batch, inbox, vault, events) }
+            if !batch.items.isEmpty {
+                try take(batch, inbox, vault, &tally, events)
+                onBatch(batch.items.count)
+            }
+        } catch let CaptureAppError.io(path, detail) {
+            events(.captureInboxWaiting(path: path, detail: detail))
         } catch {
-            events(.captureInboxWaiting(reason: "\(error)"))
+            events(.captureInboxWaiting(path: nil, detail: String(describing: error)))
         }
     }
 
+    /// What one take-in did, said at its end: entries taken in by device, items left waiting.
+    private struct Tally {
+        var added: [(device: String, count: Int)] = []
+        var waiting = 0
+
+        mutating func add(_ device: String) {
+            if let i = added.firstIndex(where: { $0.device == device }) {
+                added[i].count += 1
+            } else {
+                added.append((device, 1))
+            }
+        }
+
+        func say(_ events: AppEventSink) {
+            for (device, count) in added { events(.capturesTakenIn(device: device, count: count)) }
+            if waiting > 0 { events(.capturesWaiting(count: waiting)) }
+        }
+    }
+
+    /// The items read for one `Vault.takeIn`, by count and bytes.
+    private struct Batch {
+        var items: [(name: String, bytes: [UInt8])] = []
+        var size = 0
+        var isFull: Bool { items.count >= CaptureInbox.batchItems || size >= CaptureInbox.batchBytes }
+
+        mutating func append(_ name: String, _ bytes: [UInt8]) {
+            items.append((name, bytes))
+            size += bytes.count
+        }
+    }
+
+    /// The bytes of the item `name`, or nil when it is not to be taken in now: gone, changing,
+    /// or moved aside unread (not a file, too large) or read (its name is another item's).
+    private static func read(_ name: String, _ inbox: String, _ events: AppEventSink) throws -> [UInt8]? {
+        switch try CaptureFiles.read(inbox + "/" + name, limit: CaptureItem.maximumBytes) {
+        case .gone, .changing: return nil
+        case .tooLarge:
+            try moveAside(name, inbox, .damaged(device: nil, reason: "larger than any item"), events)
+        case .notAFile:
+            try moveAside(name, inbox, .damaged(device: nil, reason: "not a regular file"), events)
+        case .bytes(let bytes):
+            // As a folder remote's (§12.11): a renamed item would take another number's place.
+            guard let header = try? CaptureItem(bytes),
+                CaptureItem.fileName(deviceID: header.deviceID, counter: header.counter) != name
+            else { return bytes }
+            try moveAside(name, inbox, .damaged(device: nil, reason: "its name is another item's"), events)
+        }
+        return nil
+    }
+
+    /// Takes one batch in and sorts out its items, counting them in `tally`.
     private static func take(
-        _ batch: [(name: String, bytes: [UInt8])], _ inbox: String, _ vault: Vault, _ events: AppEventSink
+        _ batch: Batch, _ inbox: String, _ vault: Vault, _ tally: inout Tally, _ events: AppEventSink
     ) throws {
-        let outcomes = try vault.takeIn(items: batch.map(\.bytes))
-        var added: [String: Int] = [:]
-        var order: [String] = []
-        for ((name, _), outcome) in zip(batch, outcomes) {
-            if case .added(_, let device, _) = outcome {
-                if added[device] == nil { order.append(device) }
-                added[device, default: 0] += 1
+        let outcomes = try vault.takeIn(items: batch.items.map(\.bytes))
+        var removed = false
+        for ((name, _), outcome) in zip(batch.items, outcomes) {
+            switch outcome {
+            case .added(_, let device, _):
+                tally.add(device)
                 // The entry is stored: a failed unlink leaves a replay, moved aside next time.
                 unlink(inbox + "/" + name)
-            } else {
+                removed = true
+            case .unknownDevice:
+                tally.waiting += 1
+            default:
                 try moveAside(name, inbox, outcome, events)
             }
         }
-        if !added.isEmpty { try CaptureFiles.syncDirectory(inbox) }
-        for device in order { events(.capturesTakenIn(device: device, count: added[device]!)) }
+        if removed { try CaptureFiles.syncDirectory(inbox) }
     }
 
     /// Renames `name` into `inbox/rejected/` (made 0700 when missing) and says so.

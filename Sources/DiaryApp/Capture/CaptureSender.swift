@@ -57,12 +57,27 @@ public enum CaptureSender {
             throw CaptureAppError.gitRemote(directory)
         }
         let url = URL(fileURLWithPath: directory)
+        if isGitWorkingTree(url, upward: false) { throw CaptureAppError.gitWorkingTree(path: directory) }
         if let info = try? Vault.inspect(at: url) { return (.vault, info.id) }
         let marker = (directory as NSString).appendingPathComponent("diary-sync")
         if case .bytes(let bytes) = try CaptureFiles.read(marker, limit: 4096), let id = remoteVaultID(marker: bytes) {
+            // A clone of a git remote holds the marker too, but its inbox is never read.
+            if isGitWorkingTree(url, upward: true) { throw CaptureAppError.gitWorkingTree(path: directory) }
             return (.folderRemote, id)
         }
         throw CaptureAppError.notACaptureTarget(path: directory)
+    }
+
+    /// Whether `directory` (or, `upward`, any directory above it) holds `.git`: a working tree.
+    static func isGitWorkingTree(_ directory: URL, upward: Bool) -> Bool {
+        var current = directory.standardizedFileURL.resolvingSymlinksInPath()
+        while true {
+            var info = stat()
+            if lstat(current.appendingPathComponent(".git").path, &info) == 0 { return true }
+            let parent = current.deletingLastPathComponent()
+            guard upward, parent.path != current.path else { return false }
+            current = parent
+        }
     }
 
     /// The vault id in a folder remote's marker (docs/FORMAT.md §12.1): the lines, empty ones
@@ -86,6 +101,7 @@ public enum CaptureKeyFile {
         while true {
             let fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
             guard fd >= 0 else {
+                if errno == ELOOP { throw CaptureAppError.credentialIsLink(path: path) }
                 throw CaptureAppError.credentialUnreadable(path: path, detail: String(cString: strerror(errno)))
             }
             defer { close(fd) }
@@ -115,8 +131,9 @@ public enum CaptureKeyFile {
 
     /// Reads the credential a user gave, without advancing it (to say which vault it is for).
     public static func read(_ path: String) throws -> CaptureCredential {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else {
+            if errno == ELOOP { throw CaptureAppError.credentialIsLink(path: path) }
             throw CaptureAppError.credentialUnreadable(path: path, detail: String(cString: strerror(errno)))
         }
         defer { close(fd) }
@@ -128,7 +145,9 @@ public enum CaptureKeyFile {
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
             info.st_size <= CaptureCredential.maximumFileBytes
         else { throw CaptureAppError.credentialUnreadable(path: path, detail: "not a capture key file") }
-        var bytes = try CaptureFiles.readAll(fd, path: path, limit: CaptureCredential.maximumFileBytes)
+        guard var bytes = try CaptureFiles.readExactly(fd, size: Int(info.st_size), path: path) else {
+            throw CaptureAppError.credentialUnreadable(path: path, detail: "it changed while it was read")
+        }
         defer { secureZero(&bytes) }
         do {
             return try CaptureCredential.parse(bytes)

@@ -41,8 +41,12 @@ public enum AppEvent: Equatable, Sendable {
     case capturesTakenIn(device: String, count: Int)
     /// A captured item was refused and moved aside (said once: it is not looked at again).
     case captureMovedAside(CaptureRejection)
-    /// An inbox could not be taken in now (the reason); its items wait for the next command.
-    case captureInboxWaiting(reason: String)
+    /// An inbox could not be taken in now: the file it stumbled on (when it is one) and why;
+    /// its items wait for the next command.
+    case captureInboxWaiting(path: String?, detail: String)
+    /// Captured items wait in the vault's inbox for a device this vault does not know yet
+    /// (its enrolment may arrive by sync): left there, said once per command.
+    case capturesWaiting(count: Int)
 }
 
 /// Where a session's events go. The CLI prints them on stderr; tests collect them.

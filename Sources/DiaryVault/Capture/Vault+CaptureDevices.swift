@@ -68,6 +68,18 @@ extension Vault {
         }
     }
 
+    /// Removes the record of a device enrolled by this command whose key could not be handed
+    /// over: nobody holds its key, so no item of it exists, and its name is free again.
+    /// Refuses a device any item of which was taken in (that one is revoked, never removed).
+    public func withdrawCaptureDevice(_ id: UUID) throws {
+        try write(ids: [id]) { index in
+            let record = try captureDevice(id, in: index)
+            guard record.counters.count == 0 else { throw VaultError.unknownID(id.lowercaseString) }
+            index[id] = nil
+            return (StoreChange(deleteEntries: [id]), ())
+        }
+    }
+
     /// The device record stored under `id`, checked against the index as `entry(_:)` checks.
     func captureDevice(_ id: UUID) throws -> CaptureDeviceRecord {
         guard let record = try storedObject(id).captureDevice else { throw VaultError.unknownID(id.lowercaseString) }

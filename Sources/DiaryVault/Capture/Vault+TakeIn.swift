@@ -29,6 +29,12 @@ extension Vault {
     /// The source of an entry taken in from the device called `name`.
     public static func captureSource(device name: String) -> String { "capture:" + name }
 
+    /// The capture device an entry came from, by its source (`capture:NAME`); nil otherwise.
+    public static func captureDevice(ofSource source: String?) -> String? {
+        guard let source, source.hasPrefix("capture:") else { return nil }
+        return String(source.dropFirst("capture:".count))
+    }
+
     /// Takes captured items in as ordinary entries, all in one change: each is hostile input,
     /// checked in full (header, vault, device, revocation, counter, seal, plaintext, and every
     /// check `add` makes) before it becomes an entry. The devices' records gain the counters
@@ -85,12 +91,11 @@ extension Vault {
         return UUID(bytes: bytes)
     }
 
-    /// The entry an accepted item becomes: what `add` would store, dated by the item.
+    /// The entry an accepted item becomes: what `add` would store, dated by the item, checked
+    /// by the very function `add` (and `CapturedEntry.new`, on the capture side) checks with,
+    /// so an item `capture` made is never refused here.
     static func capturedEntry(_ captured: CapturedEntry, id: UUID, device: String) throws -> Entry {
         try validate(text: captured.text, tags: captured.tags, source: captureSource(device: device))
-        for tag in captured.tags where tag.unicodeScalars.contains(where: CharacterSet.controlCharacters.contains) {
-            throw VaultError.invalidTag(bytes: tag.utf8.count, limit: EntryText.maximumTagBytes)
-        }
         return Entry(
             id: id, text: captured.text, date: captured.date, created: captured.captured,
             modified: captured.captured, starred: captured.starred, tags: EntryText.normalizedTags(captured.tags),

@@ -67,6 +67,7 @@ struct Capture: ParsableCommand {
         guard credential.vaultID == vaultID else {
             throw CaptureAppError.otherVault(path: directory, key: credential.vaultID, found: vaultID)
         }
+        sayLeftovers(InterruptedEdits.find(vault: vaultID))
         let receipt: CaptureReceipt?
         if edit || (words.isEmpty && TTY.stdinIsTerminal) {
             let start = words.joined(separator: " ")
@@ -81,6 +82,19 @@ struct Capture: ParsableCommand {
         Output.note(
             "captured entry \(receipt.counter) of \(Printable.escaped(receipt.device)) into \(Printable.escaped(receipt.path))"
         )
+    }
+
+    /// Texts a killed `diary` left in memory for this vault: a machine that holds only a key has
+    /// no vault to `recover` them into, so where they are and how to send them is said.
+    private func sayLeftovers(_ found: [InterruptedEdits.Found]) {
+        for leftover in found {
+            let file = Printable.escaped(leftover.path + "/" + InterruptedEdits.entryFile)
+            Output.warning(
+                "a text a killed diary left is in \(file) (in memory: lost at the next reboot)")
+            Output.hint(
+                "send it with `diary capture --key \(Printable.escaped(keyFile)) --to \(Printable.escaped(directory)) "
+                    + "< \(file)`, then delete \(Printable.escaped(leftover.path))")
+        }
     }
 
     private func send(_ body: String) throws -> CaptureReceipt {

@@ -51,15 +51,22 @@ struct CaptureKeyCreate: ParsableCommand {
 
     func validate() throws {
         guard CaptureDeviceName.isValid(name) else {
-            throw ValidationError(CaptureError.invalidDeviceName(name).description)
+            throw ValidationError(CaptureWording.invalidName(name))
         }
         guard output == nil else { return }
         if isatty(STDOUT_FILENO) == 1 {
             throw ValidationError("the key is a secret and is not shown on a terminal; give --output FILE")
         }
-        // `> key` makes a file as the umask says, often readable by all: the key would be.
+        // Only a pipe or a file only you can read: `> key` makes a file as the umask says, often
+        // readable by all, and `> /dev/null` would enrol a device whose key nobody holds.
         var info = stat()
-        if fstat(STDOUT_FILENO, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o077 != 0 {
+        guard fstat(STDOUT_FILENO, &info) == 0 else { throw ValidationError("stdout is closed; give --output FILE") }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFIFO { return }
+        guard kind == S_IFREG else {
+            throw ValidationError("stdout is neither a pipe nor a file; give --output FILE, which is created 0600")
+        }
+        if info.st_mode & 0o077 != 0 || info.st_uid != getuid() {
             throw ValidationError(
                 "stdout is a file others can read (mode 0\(String(info.st_mode & 0o777, radix: 8))); give --output FILE, "
                     + "which is created 0600")
@@ -80,7 +87,7 @@ struct CaptureKeyCreate: ParsableCommand {
         Output.hint("on the device: diary capture --key FILE --to DIR TEXT (DIR: this vault or a folder sync remote)")
     }
 
-    /// Every byte to stdout, or an error (a closed pipe): the caller then revokes the device.
+    /// Every byte to stdout, or an error (a closed pipe): the device is then withdrawn.
     static func writeToStdout(_ bytes: [UInt8]) throws {
         var written = 0
         while written < bytes.count {
@@ -160,17 +167,19 @@ struct CaptureKeyRevoke: ParsableCommand {
 
     func run() throws {
         let session = global.session()
+        // Revoked first, then the inbox taken in: the device's waiting items are then refused.
+        session.takesCaptureInboxInAtOpen = false
         let vault = try session.openVault()
         let key = CaptureDeviceName.key(name)
-        guard try vault.captureDevices().contains(where: { CaptureDeviceName.key($0.name) == key }) else {
+        guard let device = try vault.captureDevices().first(where: { CaptureDeviceName.key($0.name) == key }) else {
+            session.takeInCaptureInbox()
             throw CaptureError.unknownDevice(name)
         }
+        let shown = Printable.escaped(device.name)
         try confirmDestructive(
-            "revoking capture device \(name)", question: "Revoke capture device \(Printable.escaped(name))?", yes: yes)
-        let revoked = try vault.revokeCaptureDevice(named: name)
-        Output.note(
-            revoked
-                ? "revoked capture device \(Printable.escaped(name))" : "\(Printable.escaped(name)) was revoked already"
-        )
+            "revoking capture device \(shown)", question: "Revoke capture device \(shown)?", yes: yes)
+        let revoked = try vault.revokeCaptureDevice(named: device.name)
+        Output.note(revoked ? "revoked capture device \(shown)" : "\(shown) was revoked already")
+        session.takeInCaptureInbox()
     }
 }

@@ -46,6 +46,7 @@ struct Verify: ParsableCommand {
         var report: VerifyReport
         var isBackup = false
         var syncs = false
+        var inbox = CaptureInboxCensus()
         var isDirectory: ObjCBool = false
         if let path, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
             let file = URL(fileURLWithPath: path).standardizedFileURL
@@ -59,8 +60,10 @@ struct Verify: ParsableCommand {
             let vault = try session.openVault(entrySet: .report)
             report = try vault.verify(entrySet: session.entrySet.report(for: vault), progress: progress.update)
             syncs = session.syncs(vault)
+            inbox = try CaptureInboxCensus.of(vault.directory)
         }
         progress.finish()
+        Self.noteInbox(inbox)
         // An object a vault that does not sync lacks is lost: damage. Otherwise it is pending
         // (sync fetches it), or, in a backup, one the vault did not hold when backed up.
         if !isBackup, !syncs { report.damaged += report.absentAttachments }
@@ -90,6 +93,16 @@ struct Verify: ParsableCommand {
 
     /// ", 5 attachments (4 stored objects)": attachments by entry and name, and the objects
     /// they share when that differs.
+    /// The capture inbox is not the store: what it holds is noted, never counted as damage.
+    private static func noteInbox(_ inbox: CaptureInboxCensus) {
+        let plural = { (n: Int, word: String) in "\(n) \(word)\(n == 1 ? "" : "s")" }
+        if inbox.waiting > 0 { Output.note("\(plural(inbox.waiting, "captured item")) waiting in inbox/") }
+        if inbox.rejected > 0 { Output.note("\(plural(inbox.rejected, "capture")) set aside in inbox/rejected/") }
+        if inbox.unexpected > 0 {
+            Output.note("\(plural(inbox.unexpected, "unexpected file")) in inbox/ (not captured items; left alone)")
+        }
+    }
+
     private static func attachmentCount(_ report: VerifyReport) -> String {
         let (records, objects) = (report.checkedAttachmentRecords, report.checkedAttachments)
         guard records > 0 else { return "" }

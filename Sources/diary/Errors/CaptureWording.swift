@@ -6,12 +6,16 @@ import Foundation
 enum CaptureWording {
     static func report(_ error: CaptureError) -> ErrorReport {
         switch error {
-        case .unknownDevice:
-            ErrorReport(message: error.description, hint: "`diary capture-key list` shows the names", code: .failure)
-        case .duplicateDevice:
-            ErrorReport(message: error.description, hint: "choose another name", code: .failure)
-        case .invalidDeviceName:
-            ErrorReport(message: error.description, hint: nil, code: .usage)
+        case .unknownDevice(let name):
+            ErrorReport(
+                message: "no capture device is called '\(Printable.escaped(name))'",
+                hint: "`diary capture-key list` shows the names", code: .failure)
+        case .duplicateDevice(let name):
+            ErrorReport(
+                message: "a capture device called '\(Printable.escaped(name))' is enrolled already",
+                hint: "choose another name", code: .failure)
+        case .invalidDeviceName(let name):
+            ErrorReport(message: invalidName(name), hint: nil, code: .usage)
         case .invalidCredential, .unsupportedCredentialVersion:
             ErrorReport(message: error.description, hint: nil, code: .inputRefused)
         case .counterExhausted:
@@ -20,6 +24,12 @@ enum CaptureWording {
         case .invalidEntry:
             ErrorReport(message: error.description, hint: nil, code: .inputRefused)
         }
+    }
+
+    /// Why `name` cannot name a device, the name escaped (a newline in it included).
+    static func invalidName(_ name: String) -> String {
+        "'\(Printable.escaped(name))' cannot name a capture device (1 to \(CaptureDeviceName.maximumBytes) bytes, "
+            + "one line, no space at either end)"
     }
 
     static func report(_ error: CaptureAppError) -> ErrorReport {
@@ -40,6 +50,15 @@ enum CaptureWording {
             ErrorReport(
                 message: "\(url) is a git remote; capture writes only into a directory",
                 hint: "give --to the vault's directory or a folder sync remote", code: .usage)
+        case .gitWorkingTree(let path):
+            ErrorReport(
+                message: "\(Printable.escaped(path)) is a git working tree (a git remote's clone); "
+                    + "capture needs a folder sync remote or the vault's directory",
+                hint: "give --to the vault's directory or a folder sync remote", code: .usage)
+        case .credentialIsLink(let path):
+            ErrorReport(
+                message: "the capture key \(Printable.escaped(path)) is a symbolic link; give the key file itself",
+                hint: "capture rewrites the key at every use", code: .inputRefused)
         case .otherVault(let path, let key, let found):
             ErrorReport(
                 message: "\(path) belongs to vault \(found.uuidString.lowercased()); "

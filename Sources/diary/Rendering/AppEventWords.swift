@@ -33,7 +33,7 @@ enum AppEventWords {
         case .recordUnreadable, .indexDamaged, .entriesLost, .restoredOlderThanSeen, .recordNotStarted,
             .recordNotUpdated:
             sayEntrySet(event)
-        case .capturesTakenIn, .captureMovedAside, .captureInboxWaiting:
+        case .capturesTakenIn, .captureMovedAside, .captureInboxWaiting, .capturesWaiting:
             CaptureWords.say(event)
         }
     }

@@ -9,8 +9,16 @@ enum CaptureWords {
             Output.note("took in \(count) captured entr\(count == 1 ? "y" : "ies") from \(device)")
         case .captureMovedAside(let rejection):
             Output.warning("moved aside \(describe(rejection.outcome)): \(rejection.path)")
-        case .captureInboxWaiting(let reason):
-            Output.warning("captured entries could not be taken in now (\(reason)); they wait in the inbox")
+        case .captureInboxWaiting(let path?, let detail):
+            Output.warning(
+                "captured entries could not be taken in now (\(Printable.escaped(path)): \(detail)); "
+                    + "they wait in the inbox")
+        case .captureInboxWaiting(nil, let detail):
+            Output.warning("captured entries could not be taken in now (\(detail)); they wait in the inbox")
+        case .capturesWaiting(let count):
+            Output.note(
+                "\(count) captured item\(count == 1 ? "" : "s") of a device this vault does not know yet "
+                    + "wait\(count == 1 ? "s" : "") in the inbox (taken in once its enrolment arrives by sync)")
         default:
             break  // `AppEventWords.say` hands only the cases above to this function
         }

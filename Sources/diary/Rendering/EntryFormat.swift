@@ -51,6 +51,9 @@ enum EntryFormat {
         ]
         if e.starred { header.append("\(style.dim("starred: ")) \(style.yellow("★"))") }
         if !e.tags.isEmpty { header.append("\(style.dim("tags:    ")) \(tagList(e.tags, raw: controls == .raw))") }
+        if let device = Vault.captureDevice(ofSource: e.source) {
+            header.append("\(style.dim("from:    ")) capture device \(Printable.escaped(device))")
+        }
         // The blank lines that usually follow a title would only push the text further down.
         let rest = String(body.drop { $0 == "\n" || $0 == "\r\n" })
         var shown = header.joined(separator: "\n")

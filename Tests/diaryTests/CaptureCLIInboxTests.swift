@@ -1,0 +1,122 @@
+import Foundation
+import XCTest
+
+/// The capture inbox seen from the vault's commands: `verify` notes what it holds (capture
+/// devices write there by design, so it is never the vault's damage).
+final class CaptureCLIInboxTests: XCTestCase {
+    private var box: DiarySandbox!
+    private var device: URL!
+    private var key: String { device.appendingPathComponent("phone.key").path }
+    private var inbox: URL { box.vault.appendingPathComponent("inbox") }
+
+    override func setUpWithError() throws {
+        box = try DiarySandbox(name: "capture-inbox")
+        _ = try box.initVault(store: "files")
+        device = box.root.appendingPathComponent("device")
+        try FileManager.default.createDirectory(at: device, withIntermediateDirectories: false)
+        try box.ok(["capture-key", "create", "phone", "--output", key])
+    }
+
+    override func tearDown() { box = nil }
+
+    @discardableResult
+    private func capture(_ args: [String], key: String? = nil, to: String? = nil) throws -> DiaryResult {
+        try box.run(
+            ["capture", "--key", key ?? self.key, "--to", to ?? box.vault.path] + args,
+            env: ["DIARY_PASSPHRASE_FILE": "", "DIARY_VAULT": device.appendingPathComponent("none").path])
+    }
+
+    func testVerifyNotesTheInboxAndFindsNoDamageInIt() throws {
+        let fm = FileManager.default
+        let device = String(repeating: "3a", count: 16)
+        try fm.createDirectory(at: inbox, withIntermediateDirectories: true)
+        try fm.createSymbolicLink(
+            atPath: inbox.appendingPathComponent("\(device)-00000000000000000012.dcap").path,
+            withDestinationPath: "/etc/passwd")
+        try fm.createDirectory(
+            at: inbox.appendingPathComponent("\(device)-00000000000000000014.dcap"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: inbox.appendingPathComponent("subdir"), withIntermediateDirectories: true)
+        try Data("hi".utf8).write(to: inbox.appendingPathComponent("notanitem.txt"))
+        try box.ok(["list"])  // moves the link and the directory aside
+        let verified = try box.run(["verify"])
+        XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
+        XCTAssertEqual(verified.stdout, "")
+        XCTAssertTrue(verified.stderr.contains("2 captures set aside in inbox/rejected/"), verified.stderr)
+        XCTAssertTrue(verified.stderr.contains("2 unexpected files in inbox/"), verified.stderr)
+        XCTAssertTrue(verified.stderr.contains("no damage"), verified.stderr)
+        // A `rejected` that is a link is not followed: one unexpected file more.
+        try fm.moveItem(at: inbox.appendingPathComponent("rejected"), to: box.root.appendingPathComponent("elsewhere"))
+        try fm.createSymbolicLink(
+            at: inbox.appendingPathComponent("rejected"),
+            withDestinationURL: box.root.appendingPathComponent("elsewhere"))
+        let linked = try box.run(["verify"])
+        XCTAssertEqual(linked.status, 0, linked.stderr)
+        XCTAssertTrue(linked.stderr.contains("3 unexpected files in inbox/"), linked.stderr)
+        XCTAssertFalse(linked.stderr.contains("set aside"), linked.stderr)
+    }
+
+    func testAKeyThatCannotBeHandedOverEnrolsNothing() throws {
+        let missing = box.root.appendingPathComponent("nowhere/k").path
+        let failed = try box.run(["capture-key", "create", "o7", "--output", missing])
+        XCTAssertNotEqual(failed.status, 0)
+        let toNull = try runProgram(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "exec \"$0\" capture-key create null > /dev/null", DiarySandbox.binary.path],
+            env: box.fullEnvironment([:]))
+        XCTAssertEqual(toNull.status, 64, toNull.stderr)
+        XCTAssertTrue(toNull.stderr.contains("neither a pipe nor a file"), toNull.stderr)
+        XCTAssertEqual(
+            try box.ok(["capture-key", "list"]).stdout.components(separatedBy: "\n").filter { !$0.isEmpty }.count, 1)
+        let again = device.appendingPathComponent("o7.key").path
+        try box.ok(["capture-key", "create", "o7", "--output", again])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: again), "the name is free again")
+    }
+
+    func testRevokeRefusesTheItemsThatWaitAndSaysTheStoredName() throws {
+        XCTAssertEqual(try capture(["waiting in the inbox"]).status, 0)
+        let revoked = try box.run(["capture-key", "revoke", "PHONE", "--yes"])
+        XCTAssertEqual(revoked.status, 0, revoked.stderr)
+        XCTAssertTrue(revoked.stderr.contains("revoked capture device phone"), revoked.stderr)
+        XCTAssertTrue(revoked.stderr.contains("a revoked device"), revoked.stderr)
+        XCTAssertFalse(revoked.stderr.contains("took in"), revoked.stderr)
+        XCTAssertEqual(try box.listJSON().count, 0)
+    }
+
+    func testTheNextCaptureSaysWhereAKilledCaptureLeftItsText() throws {
+        let keyText = try String(contentsOfFile: key, encoding: .utf8)
+        let vaultLine = keyText.split(separator: "\n").first { $0.hasPrefix("vault ") }!
+        // As a `capture --edit` killed by SIGKILL leaves it: a dead pid's directory in memory.
+        let left = box.runtime.appendingPathComponent("diary-edit-4194000-1-abcdef")
+        try FileManager.default.createDirectory(at: left, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: left.path)
+        try Data("\(vaultLine)\n".utf8).write(to: left.appendingPathComponent("owner"))
+        try Data("EDITORSECRET\n".utf8).write(to: left.appendingPathComponent("entry.txt"))
+        let next = try capture(["next"])
+        XCTAssertEqual(next.status, 0, next.stderr)
+        let lines = next.stderr.components(separatedBy: "\n").filter { $0.contains(left.path + "/entry.txt") }
+        XCTAssertEqual(lines.count, 2, next.stderr)
+        XCTAssertTrue(next.stderr.contains("in memory"), next.stderr)
+        XCTAssertFalse(next.stderr.contains("EDITORSECRET"))
+    }
+
+    func testShowAndTheExportsSayWhichDeviceAnEntryCameFrom() throws {
+        XCTAssertEqual(try capture(["Saw a heron"]).status, 0)
+        let id = try box.listJSON()[0]["id"] as! String
+        XCTAssertTrue(try box.ok(["show", id]).stdout.contains("capture device phone"))
+        for format in ["markdown", "html"] {
+            let exported = try box.ok(["export", "--format", format, "--yes"]).stdout
+            XCTAssertTrue(exported.contains("from capture device phone"), format)
+        }
+        try box.ok(["new", "by hand"])
+        let byHand = try box.listJSON().first { ($0["title"] as? String) == "by hand" }!["id"] as! String
+        XCTAssertFalse(try box.ok(["show", byHand]).stdout.contains("capture device"))
+    }
+
+    func testANameWithANewlineIsEscapedInTheError() throws {
+        let refused = try box.run([
+            "capture-key", "create", "a\nb", "--output", device.appendingPathComponent("x").path,
+        ])
+        XCTAssertEqual(refused.status, 64)
+        XCTAssertTrue(refused.stderr.contains("'a\\nb' cannot name a capture device"), refused.stderr)
+    }
+}
