@@ -22,6 +22,9 @@ public final class DiarySession {
     let events: AppEventSink
     /// The vault `open` opened, and whether a loss found in it stops the command.
     private var opened: (vault: Vault, mode: EntrySetGuard.Mode)?
+    /// False for a command that must act before any item is taken in (`capture-key revoke`):
+    /// it calls `takeInCaptureInbox` itself afterwards.
+    public var takesCaptureInboxInAtOpen = true
 
     /// A session of the vault at `directory` (else `vaultOption`, `$DIARY_VAULT` or the XDG data
     /// directory), with this machine's records under the environment's state directory.
@@ -130,8 +133,19 @@ public final class DiarySession {
         let report = try entrySet.opened(vault, mode: mode)
         // Not on top of a loss the command is about to report (`verify`, `reindex`), nor into
         // an index only `reindex` may write: the items wait.
-        if !report.isLoss, vault.indexState == .ok { CaptureInbox.takeIn(vault.directory, into: vault, events: events) }
+        inboxMayBeTakenIn = !report.isLoss && vault.indexState == .ok
+        if takesCaptureInboxInAtOpen { takeInCaptureInbox() }
         return vault
+    }
+
+    /// Whether the vault opened may take its inbox in (no loss reported, an index to write).
+    private var inboxMayBeTakenIn = false
+
+    /// Takes the opened vault's capture inbox in (`CaptureInbox`), unless the opening found a
+    /// loss or an index only `reindex` may write: the items then wait.
+    public func takeInCaptureInbox() {
+        guard let opened, inboxMayBeTakenIn else { return }
+        CaptureInbox.takeIn(opened.vault.directory, into: opened.vault, events: events)
     }
 
     private enum AgentAttempt {
