@@ -86,8 +86,9 @@ extension SyncEngine {
             return nil
         }
         guard let bytes = inbox.read(item, limit: CaptureItem.maximumBytes) else { return nil }
-        if let header = try? CaptureItem(bytes), header.deviceID != item.device || header.counter != item.counter {
-            moveAside(item, .damaged(device: nil, reason: "its name is another item's"), inbox: inbox, into: &intake)
+        // The vault directory's rule (`CaptureItem.misnamed`): the same items refused, for the same reason.
+        if let refusal = CaptureItem.misnamed(bytes, fileName: item.name) {
+            moveAside(item, refusal, inbox: inbox, into: &intake)
             return nil
         }
         return bytes

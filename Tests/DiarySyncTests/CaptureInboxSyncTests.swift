@@ -241,6 +241,25 @@ final class CaptureInboxSyncTests: VaultTestCase {
         XCTAssertEqual(try machines.texts("desktop"), [])
     }
 
+    /// An item renamed as another is refused as a vault directory refuses it, for the same
+    /// reason (`CaptureItem.misnamed`), and the item whose name it took is taken in when it comes.
+    func testAnItemNamedAsAnotherIsMovedAsideAndTheOtherStillArrives() throws {
+        let first = try capture("item 1, renamed as item 2")
+        let name = CaptureItem.fileName(deviceID: phone.deviceID, counter: 2)
+        try FileManager.default.moveItem(at: first, to: inbox.appendingPathComponent(name))
+        let report = try machines.sync("desktop")
+        XCTAssertEqual(
+            report.inbox.movedAside,
+            [
+                MovedAsideItem(
+                    outcome: .damaged(device: nil, reason: CaptureItem.misnamedReason), path: "inbox/rejected/\(name)")
+            ])
+        XCTAssertEqual(report.inbox.takenIn, [:])
+        try capture("item 2")
+        XCTAssertEqual(try machines.sync("desktop").inbox.takenIn, ["phone": 1])
+        XCTAssertEqual(try machines.texts("desktop"), ["item 2"])
+    }
+
     func testThePythonReaderOpensTheInboxWithTheSyncedDeviceRecords() throws {
         try PythonReader.requireSecretstream()
         let first = try capture("taken in, then copied back")
