@@ -1,3 +1,4 @@
+import DiaryVault
 import Foundation
 
 /// The files of a folder remote's capture inbox (`RemoteLayout+Inbox`), reached as every other
@@ -60,14 +61,24 @@ struct RemoteInbox {
     func remove(_ item: Item) -> Bool { tree.remove(item.path) || tree.stamp(item.path) == nil }
 
     /// Moves an item into `inbox/rejected/` under its own name (with `.2`, `.3`, … when that is
-    /// taken). Returns the path it now has, or nil when it could not be moved (it stays).
+    /// taken by other bytes). An item whose bytes are those of a file there under one of these
+    /// names is removed instead, and that file's path returned: a host that puts one item back
+    /// before every sync does not fill the folder with copies. Returns the path it now has, or
+    /// nil when it could not be moved (it stays).
     func moveAside(_ item: Item) -> String? {
         guard (try? tree.makeFolder(RemoteLayout.rejectedDirectory)) != nil else { return nil }
+        lazy var bytes = tree.readIfPossible(item.path, limit: CaptureItem.maximumBytes)
         for attempt in 1...100 {
             let name = attempt == 1 ? item.name : "\(item.name).\(attempt)"
             let destination = "\(RemoteLayout.rejectedDirectory)/\(name)"
-            if tree.stamp(destination) != nil { continue }
-            return (try? tree.move(item.path, to: destination)) != nil ? destination : nil
+            guard let there = tree.stamp(destination) else {
+                return (try? tree.move(item.path, to: destination)) != nil ? destination : nil
+            }
+            if let bytes, there.size == UInt64(bytes.count),
+                tree.readIfPossible(destination, limit: bytes.count) == bytes
+            {
+                return remove(item) ? destination : nil
+            }
         }
         return nil
     }

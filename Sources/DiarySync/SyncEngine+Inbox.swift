@@ -1,14 +1,30 @@
 import DiaryVault
 import Foundation
 
-/// A folder remote's capture inbox at a sync (docs/FORMAT.md §12.11): the items are taken in
-/// before the local changes are looked at, so that the entries and the device records they
-/// change are published by this very sync, and removed from the remote only once that record
-/// is written.
+/// The capture inboxes at a sync (docs/FORMAT.md §12.11): the items are taken in once the
+/// remote was read and shown here, so that a device record or a revocation another machine
+/// published is in force before any item of that device is looked at; the entries and the
+/// device records they change are then published by this very sync, and the remote's items
+/// removed only once that record is written.
 extension SyncEngine {
     /// How many bytes of items one `Vault.takeIn` is given at most (items are read in full
     /// before they are opened).
     static let inboxBatchBytes = 32 << 20
+
+    /// Takes in the remote's inbox and the vault directory's (`takeInVaultInbox`), then
+    /// publishes what they changed here and shows it, as the first part of the sync did for the
+    /// local changes; `published` turns false when something is left unpublished. Returns the
+    /// remote's items to remove once the sync is saved.
+    func takeInInboxes(published: inout Bool, into report: inout SyncReport) throws -> [RemoteInbox.Item] {
+        let before = vault.indexPageTags
+        let taken = try takeInRemoteInbox(into: &report)
+        try takeInVaultInbox()
+        guard vault.indexPageTags != before else { return taken }
+        let touched = try publishOwn(try diff.localChanges(main: main, ring: ring), into: &report)
+        published = published && main.pendingRevisions.isEmpty
+        try diff.apply(touched, main: &main, report: &report, progress: progress)
+        return taken
+    }
 
     /// Takes in the items of the remote's `inbox/` (a folder remote, on a member, when the
     /// marker names this vault). Items refused are moved into `inbox/rejected/` now; items of
@@ -70,8 +86,9 @@ extension SyncEngine {
             return nil
         }
         guard let bytes = inbox.read(item, limit: CaptureItem.maximumBytes) else { return nil }
-        if let header = try? CaptureItem(bytes), header.deviceID != item.device || header.counter != item.counter {
-            moveAside(item, .damaged(device: nil, reason: "its name is another item's"), inbox: inbox, into: &intake)
+        // The vault directory's rule (`CaptureItem.misnamed`): the same items refused, for the same reason.
+        if let refusal = CaptureItem.misnamed(bytes, fileName: item.name) {
+            moveAside(item, refusal, inbox: inbox, into: &intake)
             return nil
         }
         return bytes

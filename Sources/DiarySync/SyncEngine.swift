@@ -18,8 +18,10 @@ import Foundation
 /// 6. save the state, then push (git); if another machine pushed first, fetch and repeat 2–5;
 /// 7. fetch the attachment objects entries here reference and the local store lacks.
 ///
-/// A folder remote's capture inbox is taken in before step 1, so that step 4 publishes what
-/// it brought; its items are removed from the remote after step 6 (`SyncEngine+Inbox`).
+/// The capture inboxes (a folder remote's, and the vault directory's through
+/// `takeInVaultInbox`) are taken in after step 5, once the device records and revocations the
+/// remote holds are in force here; what they brought is published at once, and the remote's
+/// items are removed after step 6 (`SyncEngine+Inbox`).
 public final class SyncEngine {
     /// How many times a push may lose to another machine's before the sync gives up.
     static let pushAttempts = 5
@@ -41,6 +43,9 @@ public final class SyncEngine {
     /// stay pending until a later sync, or `fetchAttachments`. Uploads happen regardless: a
     /// record is never published before the objects it references.
     public var fetchesAttachments = true
+    /// Takes the vault directory's own capture inbox in (the caller opened the vault without
+    /// doing so): called when the remote's inbox is, after the remote was read.
+    public var takeInVaultInbox: () throws -> Void = {}
 
     /// `passphrase` is asked when the passphrase is needed (see `PassphraseNeed`); it gives nil
     /// when none can be had.
@@ -77,10 +82,9 @@ public final class SyncEngine {
             try git?.cloneIfNeeded()
             var report = SyncReport()
             if let note = try chain.noteUnannouncedPassphraseChange(main: &main) { report.notes.append(note) }
-            // Before the local changes are looked at: what it takes in is published by this sync.
-            let takenIn = try takeInRemoteInbox(into: &report)
             var local = try diff.localChanges(main: main, ring: ring)
             var published = false
+            var takenIn: [RemoteInbox.Item] = []
             for attempt in 1...Self.pushAttempts {
                 if let git { try fetch(git) }
                 try checkMarker()
@@ -110,6 +114,7 @@ public final class SyncEngine {
                 if attempt == 1, main.isMember { try uploadMissingCopies(into: &report) }
                 try SyncFaults.point("sync.published")
                 try diff.apply(touched, main: &main, report: &report, progress: progress)
+                if attempt == 1 { takenIn = try takeInInboxes(published: &published, into: &report) }
                 try diff.saveState(main: &main)
                 guard let git else { break }
                 if try push(git) { break }

@@ -30,15 +30,53 @@ final class CaptureInboxSyncTests: VaultTestCase {
     /// `diary capture --to REMOTE` does. Returns the item's file.
     @discardableResult
     private func capture(_ text: String) throws -> URL {
-        phone = try phone.advanced()
-        let entry = CapturedEntry(
-            text: text, date: date("2026-05-01T08:00:00Z"), captured: date("2026-05-01T08:00:05Z"), starred: true,
-            tags: ["inbox"])
-        let item = try CaptureItem.seal(entry, credential: phone)
+        let item = try seal(text)
         try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
         let file = inbox.appendingPathComponent(CaptureItem.fileName(deviceID: phone.deviceID, counter: phone.counter))
         try Data(item).write(to: file)
         return file
+    }
+
+    /// `text` sealed as the phone's next item.
+    private func seal(_ text: String) throws -> [UInt8] {
+        phone = try phone.advanced()
+        let entry = CapturedEntry(
+            text: text, date: date("2026-05-01T08:00:00Z"), captured: date("2026-05-01T08:00:05Z"), starred: true,
+            tags: ["inbox"])
+        return try CaptureItem.seal(entry, credential: phone)
+    }
+
+    /// The files under the remote's `log/`, by path.
+    private func logFiles() -> Set<String> {
+        let log = machines.remoteRoot.appendingPathComponent("log").path
+        return Set(FileManager.default.enumerator(atPath: log)?.allObjects.compactMap { $0 as? String } ?? [])
+    }
+
+    /// Runs `body` with the files of `log/` written since `before` kept away, as a file-sync
+    /// tool that delivered an inbox item and not yet the record of the machine that took it in.
+    private func withholding<T>(logFilesNewSince before: Set<String>, _ body: () throws -> T) throws -> T {
+        let log = machines.remoteRoot.appendingPathComponent("log")
+        let aside = FileManager.default.temporaryDirectory.appendingPathComponent("withheld-\(UUID().uuidString)")
+        var moved: [String] = []
+        for path in logFiles().subtracting(before) where !isDirectory(log.appendingPathComponent(path)) {
+            let target = aside.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.moveItem(at: log.appendingPathComponent(path), to: target)
+            moved.append(path)
+        }
+        XCTAssertFalse(moved.isEmpty)
+        let result = Result { try body() }
+        for path in moved {
+            try FileManager.default.moveItem(
+                at: aside.appendingPathComponent(path), to: log.appendingPathComponent(path))
+        }
+        try? FileManager.default.removeItem(at: aside)
+        return try result.get()
+    }
+
+    private func isDirectory(_ url: URL) -> Bool {
+        (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true
     }
 
     private func items() -> [String] {
@@ -95,12 +133,12 @@ final class CaptureInboxSyncTests: VaultTestCase {
     func testItemsOfOneDeviceTakenInOnTwoMachinesMergeTheirCounters() throws {
         try capture("first, taken in on the laptop")
         _ = try machines.sync("laptop")
-        // The desktop takes in the second before it reads the laptop's record.
-        try capture("second, taken in on the desktop")
-        let desktop = try machines.sync("desktop")
-        XCTAssertEqual(desktop.inbox.takenIn, ["phone": 1])
-        var reports = [desktop]
-        for machine in ["laptop", "desktop", "laptop"] { reports.append(try machines.sync(machine)) }
+        // The desktop takes in the second (from its own directory, at any command) before it
+        // reads the laptop's record.
+        let second = try machines["desktop"].takeIn(items: [try seal("second, taken in on the desktop")])
+        XCTAssertEqual(second.map(\.isTakenIn), [true])
+        var reports: [SyncReport] = []
+        for machine in ["desktop", "laptop", "desktop", "laptop"] { reports.append(try machines.sync(machine)) }
         let both = CaptureCounterSet([1...2])
         XCTAssertEqual(try device(on: "laptop")?.counters, both)
         XCTAssertEqual(try device(on: "desktop")?.counters, both)
@@ -115,10 +153,12 @@ final class CaptureInboxSyncTests: VaultTestCase {
     func testTheSameItemTakenInOnBothMachinesIsOneEntry() throws {
         let file = try capture("taken in twice")
         let copy = try Data(contentsOf: file)
+        let before = logFiles()
         XCTAssertEqual(try machines.sync("laptop").inbox.takenIn, ["phone": 1])
-        // A file-sync tool shows the desktop the item before the laptop's removal (and record).
+        // A file-sync tool shows the desktop the item before the laptop's removal and record.
         try copy.write(to: file)
-        XCTAssertEqual(try machines.sync("desktop").inbox.takenIn, ["phone": 1])
+        let desktop = try withholding(logFilesNewSince: before) { try machines.sync("desktop") }
+        XCTAssertEqual(desktop.inbox.takenIn, ["phone": 1])
         var reports: [SyncReport] = []
         for machine in ["laptop", "desktop", "laptop"] { reports.append(try machines.sync(machine)) }
         XCTAssertEqual(reports.flatMap(\.newConflicts), [])
@@ -145,7 +185,10 @@ final class CaptureInboxSyncTests: VaultTestCase {
         try copy.write(to: file)
         let laptop = try machines.sync("laptop")
         XCTAssertEqual(laptop.inbox.movedAside.map(\.outcome), [.revoked(device: "phone", counter: 1)])
-        XCTAssertEqual(laptop.inbox.movedAside.map(\.path), ["inbox/rejected/\(file.lastPathComponent).2"])
+        XCTAssertEqual(
+            laptop.inbox.movedAside.map(\.path), ["inbox/rejected/\(file.lastPathComponent)"],
+            "the same bytes are there already: the copy is removed")
+        XCTAssertEqual(rejected(), [file.lastPathComponent])
         XCTAssertEqual(try machines.texts("laptop"), [])
         XCTAssertEqual(try machines.texts("desktop"), [])
         XCTAssertEqual(items(), [])
@@ -201,6 +244,25 @@ final class CaptureInboxSyncTests: VaultTestCase {
         XCTAssertEqual(try machines.texts("desktop"), [])
     }
 
+    /// An item renamed as another is refused as a vault directory refuses it, for the same
+    /// reason (`CaptureItem.misnamed`), and the item whose name it took is taken in when it comes.
+    func testAnItemNamedAsAnotherIsMovedAsideAndTheOtherStillArrives() throws {
+        let first = try capture("item 1, renamed as item 2")
+        let name = CaptureItem.fileName(deviceID: phone.deviceID, counter: 2)
+        try FileManager.default.moveItem(at: first, to: inbox.appendingPathComponent(name))
+        let report = try machines.sync("desktop")
+        XCTAssertEqual(
+            report.inbox.movedAside,
+            [
+                MovedAsideItem(
+                    outcome: .damaged(device: nil, reason: CaptureItem.misnamedReason), path: "inbox/rejected/\(name)")
+            ])
+        XCTAssertEqual(report.inbox.takenIn, [:])
+        try capture("item 2")
+        XCTAssertEqual(try machines.sync("desktop").inbox.takenIn, ["phone": 1])
+        XCTAssertEqual(try machines.texts("desktop"), ["item 2"])
+    }
+
     func testThePythonReaderOpensTheInboxWithTheSyncedDeviceRecords() throws {
         try PythonReader.requireSecretstream()
         let first = try capture("taken in, then copied back")
@@ -225,14 +287,29 @@ final class CaptureInboxSyncTests: VaultTestCase {
         XCTAssertTrue(result.output.contains("`inbox/\(damaged.lastPathComponent)`: refused:"), result.output)
     }
 
-    func testAnItemTakenInByASyncThatStoppedLeavesOnlyOnceItsEntryIsPublished() throws {
+    func testASyncThatStopsBeforeTheRemoteIsReadTakesNothingIn() throws {
         try machines.rekey("laptop")
         _ = try machines.sync("laptop")
-        let file = try capture("taken in by a sync that stopped")
+        let file = try capture("waits for a sync that reads the remote")
         XCTAssertThrowsError(try machines.sync("desktop"), "the rotation needs the passphrase")
+        XCTAssertEqual(try machines.texts("desktop"), [])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file.path))
+        let report = try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertEqual(report.inbox.takenIn, ["phone": 1])
+        XCTAssertEqual(items(), [])
+        _ = try machines.sync("laptop")
+        XCTAssertEqual(try machines.texts("laptop"), ["waits for a sync that reads the remote"])
+    }
+
+    func testAnItemTakenInByASyncThatStoppedLeavesOnlyOnceItsEntryIsPublished() throws {
+        let file = try capture("taken in by a sync that stopped")
+        let engine = try SyncEngine(vault: machines["desktop"], stateDirectory: machines.state("desktop"))
+        // Stopped as a crash would, after the remote's inbox was taken in and before publishing.
+        engine.takeInVaultInbox = { throw SyncFaults.Crash.crashed }
+        XCTAssertThrowsError(try engine.sync())
         XCTAssertEqual(try machines.texts("desktop"), ["taken in by a sync that stopped"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: file.path), "nothing was published: the item stays")
-        let report = try machines.sync("desktop", passphrase: "correct horse")
+        let report = try machines.sync("desktop")
         XCTAssertEqual(report.inbox, InboxIntake(), "taken in already: removed without a word")
         XCTAssertEqual(report.sent, 2, "the entry and the device record")
         XCTAssertEqual(items(), [])
@@ -241,17 +318,41 @@ final class CaptureInboxSyncTests: VaultTestCase {
         XCTAssertEqual(try machines.texts("laptop"), ["taken in by a sync that stopped"])
     }
 
+    /// A revocation published by another machine is read, and in force here, before any inbox
+    /// is looked at: the remote's, and the vault directory's (`takeInVaultInbox`).
+    func testARevocationOnTheRemoteIsInForceBeforeAnyInboxIsTakenIn() throws {
+        XCTAssertTrue(try machines["laptop"].revokeCaptureDevice(named: "phone"))
+        _ = try machines.sync("laptop")
+        let file = try capture("written by whoever found the phone")
+        let engine = try SyncEngine(vault: machines["desktop"], stateDirectory: machines.state("desktop"))
+        var revokedWhenTheDirectoryIsTakenIn: Bool?
+        engine.takeInVaultInbox = { revokedWhenTheDirectoryIsTakenIn = try self.device(on: "desktop")?.revoked != nil }
+        let desktop = try engine.sync()
+        XCTAssertEqual(revokedWhenTheDirectoryIsTakenIn, true)
+        XCTAssertEqual(desktop.inbox.takenIn, [:])
+        XCTAssertEqual(desktop.inbox.movedAside.map(\.outcome), [.revoked(device: "phone", counter: 1)])
+        XCTAssertEqual(desktop.inbox.movedAside.map(\.path), ["inbox/rejected/\(file.lastPathComponent)"])
+        XCTAssertEqual(desktop.sent, 0, "nothing of the device's to publish")
+        XCTAssertEqual(try machines.texts("desktop"), [])
+        _ = try machines.sync("laptop")
+        XCTAssertEqual(try machines.texts("laptop"), [])
+        XCTAssertEqual(try device(on: "laptop")?.counters, CaptureCounterSet())
+    }
+
     func testAnItemTakenInAgainAfterItsEntryWasEditedElsewhereMakesNoConflict() throws {
         let file = try capture("first words")
-        let copy = try Data(contentsOf: file)
-        _ = try machines.sync("laptop")
+        // The desktop takes the item in at a sync that stops before publishing: the item stays.
+        let engine = try SyncEngine(vault: machines["desktop"], stateDirectory: machines.state("desktop"))
+        engine.takeInVaultInbox = { throw SyncFaults.Crash.crashed }
+        XCTAssertThrowsError(try engine.sync())
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file.path))
+        XCTAssertEqual(try machines.sync("laptop").inbox.takenIn, ["phone": 1])
         let id = try XCTUnwrap(try machines["laptop"].list().first?.id)
         try machines["laptop"].update(id, text: "first words, and more")
         _ = try machines.sync("laptop")
-        // The desktop sees the item before the laptop's removal reaches it, and takes it in.
-        try copy.write(to: file)
+        // The desktop reads the laptop's records before it publishes its copy, as taken in.
         let desktop = try machines.sync("desktop")
-        XCTAssertEqual(desktop.inbox.takenIn, ["phone": 1])
+        XCTAssertEqual(desktop.inbox, InboxIntake())
         XCTAssertEqual(desktop.newConflicts, [])
         XCTAssertEqual(try machines.texts("desktop"), ["first words, and more"])
         _ = try machines.sync("laptop")

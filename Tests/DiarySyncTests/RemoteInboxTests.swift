@@ -75,4 +75,23 @@ final class RemoteInboxTests: XCTestCase {
             try String(contentsOf: root.appendingPathComponent("inbox/rejected/\(name).2"), encoding: .utf8),
             "second")
     }
+
+    func testAnItemWhoseBytesAreAlreadyInRejectedIsRemovedNotCopiedAgain() throws {
+        let name = "\(device)-00000000000000000001.dcap"
+        try put("first", at: "inbox/\(name)")
+        let item = try XCTUnwrap(inbox.list().items.first)
+        XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name)")
+        try put("second", at: "inbox/\(name)")
+        XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name).2")
+        for bytes in ["first", "second", "second", "first"] {
+            try put(bytes, at: "inbox/\(name)")
+            XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name)\(bytes == "first" ? "" : ".2")", bytes)
+        }
+        XCTAssertEqual(inbox.list().items, [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("inbox/rejected").path)
+                .sorted(), [name, "\(name).2"])
+        try put("third", at: "inbox/\(name)")
+        XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name).3", "other bytes still take a free name")
+    }
 }

@@ -154,7 +154,8 @@ struct CaptureKeyRevoke: ParsableCommand {
             Asks for confirmation on the terminal; elsewhere --yes is required. Captures of the \
             device already taken in stay; any it sends later (or that wait in an inbox) are \
             moved aside to inbox/rejected/ and said. In a vault that syncs, the revocation \
-            reaches the other machines at the next sync. The name stays taken.
+            reaches each other machine at its next sync, which reads it before taking any \
+            item in: run `diary sync` there before any other command. The name stays taken.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -22,10 +22,12 @@ struct SyncNow: ParsableCommand {
             tries them again. With --no-attachments they are not fetched (uploads still \
             happen) until a later sync.
 
-            On a folder remote, also takes in the entries capture devices dropped into its \
-            inbox/ (`diary capture --to FOLDER`): they are published in this same sync, then \
-            removed from the inbox; an item that is refused (a revoked device, a replay, \
-            damage) is moved into inbox/rejected/ and said once. A git remote has no inbox.
+            Once the remote is read (so a device enrolled or revoked on another machine is \
+            known here first), takes in the entries capture devices dropped into the vault \
+            directory's inbox/ and, on a folder remote, into the remote's inbox/ (`diary \
+            capture --to FOLDER`): they are published in this same sync, then removed from the \
+            remote's inbox; an item that is refused (a revoked device, a replay, damage) is \
+            moved into inbox/rejected/ and said once. A git remote has no inbox.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -36,6 +38,8 @@ struct SyncNow: ParsableCommand {
     func run() throws {
         let session = global.session()
         try session.requireSyncing()
+        // The vault directory's inbox waits until the remote is read: a revocation there wins.
+        session.takesCaptureInboxInAtOpen = false
         let vault = try session.openVault()
         let progress = SyncProgressLine()
         defer { progress.finish() }
@@ -44,6 +48,7 @@ struct SyncNow: ParsableCommand {
             passphrase: { try session.passphrase(for: $0) },
             progress: progress.update)
         engine.fetchesAttachments = !noAttachments
+        engine.takeInVaultInbox = { session.takeInCaptureInbox() }
         let report = try engine.sync()
         progress.finish()
         SyncMessages.print(report)

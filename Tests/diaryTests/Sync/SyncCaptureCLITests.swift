@@ -26,8 +26,13 @@ final class SyncCaptureCLITests: XCTestCase {
 
     /// `diary capture` into machine `n`'s copy of the folder, with no vault, passphrase or agent.
     private func capture(_ text: String, into n: Int) throws {
+        try capture(text, to: net.folder(n))
+    }
+
+    /// `diary capture` into `directory` (a copy of the folder, or a vault directory).
+    private func capture(_ text: String, to directory: URL, key: String? = nil) throws {
         let result = try net[0].run(
-            ["capture", "--key", key, "--to", net.folder(n).path, text],
+            ["capture", "--key", key ?? self.key, "--to", directory.path, text],
             env: ["DIARY_PASSPHRASE_FILE": "", "DIARY_VAULT": device.appendingPathComponent("none").path])
         XCTAssertEqual(result.status, 0, result.stderr)
     }
@@ -88,5 +93,49 @@ final class SyncCaptureCLITests: XCTestCase {
             XCTAssertEqual(try titles(n), ["Before the phone was lost"], "machine \(n)")
             XCTAssertEqual(items(n), [])
         }
+    }
+
+    /// The desktop has not synced since the laptop revoked the phone, and the phone's items wait
+    /// both in the desktop's copy of the folder and in its vault directory: its sync reads the
+    /// revocation before it takes any inbox in, so nothing of the phone's reaches either vault.
+    func testARevocationWinsOverItemsWaitingOnAMachineThatHasNotSyncedSince() throws {
+        try net[0].ok(["capture-key", "revoke", "phone", "--yes"])
+        try net.sync(0)
+        try capture("Found phone, into the folder", into: 1)
+        try capture("Found phone, into the vault directory", to: net[1].vault)
+        let desktop = try net.sync(1)
+        XCTAssertFalse(desktop.stderr.contains("took in"), desktop.stderr)
+        XCTAssertTrue(
+            desktop.stderr.contains("moved aside a capture from phone, a revoked device (number 1) on the remote"),
+            desktop.stderr)
+        XCTAssertTrue(
+            desktop.stderr.contains("moved aside a capture from phone, a revoked device (number 2): inbox/rejected/"),
+            desktop.stderr)
+        try net.sync(0)
+        for n in [0, 1] {
+            XCTAssertEqual(try titles(n), [], "machine \(n)")
+            XCTAssertEqual(items(n), [], "machine \(n)")
+        }
+    }
+
+    /// An item of a device enrolled on a machine that has not synced since waits in the folder:
+    /// each sync of the other machine says how many wait, once, until the enrolment arrives.
+    func testAnItemOfADeviceNotKnownYetWaitsAndEachSyncSaysHowManyOnce() throws {
+        let tablet = device.appendingPathComponent("tablet.key").path
+        try net[0].ok(["capture-key", "create", "tablet", "--output", tablet])
+        try capture("From the tablet", to: net.folder(1), key: tablet)
+        try capture("Again from the tablet", to: net.folder(1), key: tablet)
+        let waiting = "2 captured item(s) in the remote's inbox are from a device this vault does not know yet"
+        for _ in 0..<2 {
+            let desktop = try net.sync(1)
+            XCTAssertEqual(desktop.stderr.components(separatedBy: waiting).count - 1, 1, desktop.stderr)
+            XCTAssertEqual(items(1).count, 2)
+        }
+        let laptop = try net.sync(0)
+        XCTAssertTrue(laptop.stderr.contains("took in 2 captured entries from tablet"), laptop.stderr)
+        let desktop = try net.sync(1)
+        XCTAssertFalse(desktop.stderr.contains("do not know"), desktop.stderr)
+        XCTAssertEqual(try titles(1), ["Again from the tablet", "From the tablet"])
+        XCTAssertEqual(items(1), [])
     }
 }
