@@ -112,10 +112,8 @@ public enum CaptureInbox {
             try moveAside(name, inbox, .damaged(device: nil, reason: "not a regular file"), events)
         case .bytes(let bytes):
             // As a folder remote's (§12.11): a renamed item would take another number's place.
-            guard let header = try? CaptureItem(bytes),
-                CaptureItem.fileName(deviceID: header.deviceID, counter: header.counter) != name
-            else { return bytes }
-            try moveAside(name, inbox, .damaged(device: nil, reason: "its name is another item's"), events)
+            guard let misnamed = CaptureItem.misnamed(bytes, fileName: name) else { return bytes }
+            try moveAside(name, inbox, misnamed, events)
         }
         return nil
     }
