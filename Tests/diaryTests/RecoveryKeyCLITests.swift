@@ -128,7 +128,7 @@ final class RecoveryKeyCLITests: XCTestCase {
             ["init"],
             answers: [
                 ("New passphrase: ", "Heron frost 9 ladder river"), ("(again): ", "Heron frost 9 ladder river"),
-                ("recovery key now?", "y"),
+                ("recovery key now?", "y"), ("written it down", ""),
             ],
             env: ["DIARY_PASSPHRASE_FILE": ""], stdoutTo: stdout)
         XCTAssertEqual(made.status, 0, made.shown)

@@ -76,22 +76,36 @@ struct RecoveryKeyCreate: ParsableCommand {
     func run() throws {
         if let shares, let threshold { return try runShares(count: shares, threshold: threshold) }
         let session = global.session()
+        let vaultID = try session.inspect().id  // a missing vault fails before anything is made
         let file = try output.map { try RecoveryKeyFile.create(at: $0) }
         // The terminal is needed before the key exists: a key made and shown nowhere is lost.
         let tty = file == nil ? try RecoveryKeyDisplay.terminal() : nil
+        if let file { SignalCleanup.rememberCreated(file.temporaryPath) }
         let created: RecoveryKeyCreated
         do {
-            created = try RecoveryKeys(session).create(replace: replace)
+            // The key is written and flushed (or shown and confirmed) before the vault changes.
+            created = try RecoveryKeys(session).create(replace: replace) { key in
+                if let file {
+                    try file.write(key, vaultID: vaultID, created: Date())
+                    SignalCleanup.rememberCreated(file.path)
+                } else if let tty {
+                    RecoveryKeyDisplay.showUntilWrittenDown(key, on: tty)
+                }
+                // From here the vault changes: an interruption must not take the file away after.
+                SignalCleanup.holdSignals()
+            }
+        } catch let error as RecoveryKeyNotSet {
+            file?.discard()
+            SignalCleanup.releaseSignals()
+            throw RecoveryKeyOutputTakenBack(path: file?.path, underlying: error.underlying)
         } catch {
             file?.discard()
+            SignalCleanup.releaseSignals()
             throw error
         }
-        if let file {
-            try file.write(created.key, vaultID: try session.inspect().id, created: Date())
-            Output.note("wrote the recovery key to \(Printable.escaped(file.path))")
-        } else if let tty {
-            RecoveryKeyDisplay.show(created.key, on: tty)
-        }
+        SignalCleanup.forgetCreated()
+        SignalCleanup.releaseSignals()
+        if let file { Output.note("wrote the recovery key to \(Printable.escaped(file.path))") }
         Output.note(RecoveryWording.created(created.status, replaced: replace))
         if let error = created.syncNotTold { throw error }
     }

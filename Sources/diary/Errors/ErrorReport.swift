@@ -30,6 +30,7 @@ struct ErrorReport: Equatable {
         case let e as VaultError: self.init(vault: e)
         case let e as RecoveryKeyFileError: self = RecoveryWording.report(e)
         case let e as RecoveryKeyError: self = RecoveryWording.report(e)
+        case let e as RecoveryKeyOutputTakenBack: self = RecoveryWording.report(e)
         case let e as RecoveryPromptError: self = RecoveryWording.report(e)
         case let e as ShareRecoveryError: self = ShareWording.report(e)
         case let e as ShareOutputError: self = e.report

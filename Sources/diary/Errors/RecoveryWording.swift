@@ -2,6 +2,12 @@ import DiaryApp
 import DiaryVault
 import Foundation
 
+/// The key was written or shown, but setting it failed: the file was removed.
+struct RecoveryKeyOutputTakenBack: Error {
+    let path: String?
+    let underlying: Error
+}
+
 /// The words of the recovery key's outcomes and errors.
 enum RecoveryWording {
     static func status(_ status: RecoveryStatus) -> String {
@@ -42,6 +48,15 @@ enum RecoveryWording {
         case .mistyped(let path, let problem):
             return ErrorReport(message: "\(path): \(words(problem))", hint: nil, code: .inputRefused)
         }
+    }
+
+    static func report(_ error: RecoveryKeyOutputTakenBack) -> ErrorReport {
+        let words = ErrorReport(error.underlying)?.message ?? "\(error.underlying)"
+        let removed = error.path.map { "; \($0) was removed" } ?? ""
+        return ErrorReport(
+            message: "the recovery key could not be set: \(words)\(removed)",
+            hint: "the vault's recovery key is as it was; a key just shown opens nothing: destroy it",
+            code: ErrorReport(error.underlying)?.code ?? .failure)
     }
 
     static func report(_ error: RecoveryKeyError) -> ErrorReport {
