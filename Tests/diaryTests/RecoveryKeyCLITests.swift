@@ -95,6 +95,26 @@ final class RecoveryKeyCLITests: XCTestCase {
             env: ["DIARY_PASSPHRASE_FILE": ""])
         XCTAssertEqual(stale.status, 77, stale.stderr)
         XCTAssertTrue(stale.stderr.contains("does not open this vault"), stale.stderr)
+        // Both fingerprints, readable without the forgotten passphrase; no hint that needs it.
+        let status = try box.ok(["recovery-key", "status"]).out
+        let vaultsFingerprint = try XCTUnwrap(status.components(separatedBy: "fingerprint ").last?.dropLast())
+        XCTAssertTrue(
+            stale.stderr.contains("the vault's recovery key has fingerprint \(vaultsFingerprint)"), stale.stderr)
+        XCTAssertTrue(stale.stderr.contains("it has fingerprint "), stale.stderr)
+        XCTAssertFalse(stale.stderr.contains("recovery-key status"), stale.stderr)
+        // A stray character is named, counted among the key's characters (not the dashes).
+        let stray = box.root.appendingPathComponent("stray.txt")
+        try (String(text.prefix(7)) + "U" + String(text.dropFirst(8)) + "\n").write(
+            to: stray, atomically: true, encoding: .utf8)
+        let strayed = try box.run(
+            ["reset-passphrase", "--recovery-key-file", stray.path, "--new-passphrase-file", newFile],
+            env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(strayed.status, 67, strayed.stderr)
+        XCTAssertTrue(strayed.stderr.contains("character 7 of the key (U)"), strayed.stderr)
+        // The current passphrase is not what a reset takes.
+        let withCurrent = try box.run(
+            ["reset-passphrase", "--recovery-key-file", keyFile, "--passphrase-file", newFile])
+        XCTAssertEqual(withCurrent.status, 64, withCurrent.stderr)
         try box.ok(["list"])  // the passphrase still opens it
         try box.ok(["recovery-key", "remove", "--yes"])
         XCTAssertEqual(try box.ok(["recovery-key", "status"]).out, "removed (epoch 3)")

@@ -121,6 +121,9 @@ public final class RecoveryKeyFile {
         do {
             return try RecoveryKey(text: lines[0])
         } catch .text(let problem) {
+            if case .wrongLength = problem, (try? RecoveryShare(text: lines[0])) != nil {
+                throw RecoveryKeyFileError.shareNotKey(path: path)
+            }
             throw RecoveryKeyFileError.mistyped(path: path, problem)
         } catch {
             throw RecoveryKeyFileError.notAKeyFile(path: path)
@@ -158,6 +161,8 @@ public enum RecoveryKeyFileError: Error, Equatable, Sendable {
     case tooLarge(path: String, limit: Int)
     /// Not exactly one line besides comments and blank lines.
     case notAKeyFile(path: String)
+    /// The file holds a recovery share, not a whole key.
+    case shareNotKey(path: String)
     /// The key's line has a wrong character, length or checksum.
     case mistyped(path: String, CheckedBase32.Error)
 }

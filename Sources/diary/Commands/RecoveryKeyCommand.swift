@@ -118,8 +118,8 @@ struct RecoveryKeyStatus: ParsableCommand {
         abstract: "Say whether the vault has a recovery key.",
         discussion: """
             Prints one line on stdout: `active` with the key's epoch and the fingerprint of its \
-            public half (a key file's fingerprint is shown by `diary reset-passphrase` before it \
-            asks anything), `removed`, or `none`. The header is checked against the index first.
+            public half (`diary reset-passphrase` names a key's own fingerprint when it is not \
+            the vault's), `removed`, or `none`. The header is checked against the index first.
 
             EXAMPLE
               diary recovery-key status

@@ -31,6 +31,7 @@ struct ErrorReport: Equatable {
         case let e as RecoveryKeyFileError: self = RecoveryWording.report(e)
         case let e as RecoveryKeyError: self = RecoveryWording.report(e)
         case let e as RecoveryKeyOutputTakenBack: self = RecoveryWording.report(e)
+        case let e as NotTheVaultsRecoveryKey: self = e.report
         case let e as RecoveryPromptError: self = RecoveryWording.report(e)
         case let e as ShareRecoveryError: self = ShareWording.report(e)
         case let e as ShareOutputError: self = e.report
@@ -133,8 +134,7 @@ struct ErrorReport: Equatable {
         case .recoveryKeyMismatch, .recoveryEpochRolledBack:
             self.init(message: message, hint: "`diary verify` lists any other damage", code: .damaged)
         case .wrongRecoveryKey:
-            self.init(
-                message: message, hint: "check the key against `diary recovery-key status`", code: .wrongPassphrase)
+            self.init(message: message, hint: nil, code: .wrongPassphrase)
         case .noRecoveryKey:
             self.init(message: message, hint: "create one with `diary recovery-key create`", code: .failure)
         case .recoveryKeyExists:
