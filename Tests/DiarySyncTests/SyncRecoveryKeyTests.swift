@@ -94,4 +94,37 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         XCTAssertEqual(
             try Vault.open(at: machines["phone"].directory, passphrase: secret("phone horse")).list().count, 1)
     }
+
+    /// A reset on one machine, the old passphrase forgotten everywhere: the other machines take
+    /// it by a reset with the same key there too (GUIDE: "The recovery key"); both then sync
+    /// without a conflict and open with the new passphrase only.
+    func testAResetReachesAnotherMachineByAResetThereWithTheSameKey() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        let key = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+
+        try machines.resetPassphrase("laptop", key: key, to: "reset horse")
+        try machines["laptop"].add(text: "after the reset")
+        try machines.sync("laptop")
+        let waiting = try machines.sync("desktop")
+        XCTAssertTrue(waiting.notes.contains(.passphraseChangeNotAdopted(machine: "laptop")), "\(waiting.notes)")
+
+        try machines.resetPassphrase("desktop", key: key, to: "reset horse")
+        try machines["desktop"].add(text: "written on the desktop")
+        let published = try machines.sync("desktop")
+        XCTAssertEqual(published.conflicts, [])
+        let followed = try machines.sync("laptop", passphrase: "reset horse")
+        XCTAssertEqual(followed.conflicts, [])
+        try machines.sync("desktop")
+        for name in ["laptop", "desktop"] {
+            XCTAssertEqual(try machines.texts(name), ["after the reset", "one", "written on the desktop"], name)
+            let directory = machines[name].directory
+            XCTAssertNoThrow(try Vault.open(at: directory, passphrase: secret("reset horse")), name)
+            XCTAssertThrowsVaultError(
+                .wrongPassphrase, try Vault.open(at: directory, passphrase: secret("correct horse")))
+        }
+        XCTAssertEqual(machines["laptop"].recoveryStatus, machines["desktop"].recoveryStatus)
+    }
 }

@@ -146,7 +146,7 @@ final class SyncPassphraseRaceTests: XCTestCase {
             ],
             env: ["DIARY_PASSPHRASE_FILE": ""])
         XCTAssertEqual(shown.status, 0, shown.shown)
-        XCTAssertTrue(shown.shown.contains("does not open the key rotated on 'machine-0'"), shown.shown)
+        XCTAssertTrue(shown.shown.contains("does not open the header published on 'machine-0'"), shown.shown)
         XCTAssertTrue(shown.shown.contains("lost to the key rotation on 'machine-0'"), shown.shown)
         b.environment["DIARY_PASSPHRASE_FILE"] = try b.passphraseFile(net.passphrase)
         try net.sync(1)
