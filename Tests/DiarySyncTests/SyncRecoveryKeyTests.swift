@@ -127,4 +127,41 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         }
         XCTAssertEqual(machines["laptop"].recoveryStatus, machines["desktop"].recoveryStatus)
     }
+
+    /// The key replaced and the passphrase changed on the desktop; the laptop, syncing with its
+    /// old passphrase, keeps its header and so the replaced key: it must refuse to change the
+    /// key or the passphrase (a rekey would seal to the replaced key) until it takes the new
+    /// header in; then it may.
+    func testAMachineBehindTheHeaderInForceRefusesKeyChangesUntilItAdoptsIt() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        _ = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertNoThrow(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["laptop"], stateDirectory: machines.state("laptop")))
+
+        _ = try createKey(on: "desktop", replace: true)
+        try machines.changePassphrase("desktop", to: "desktop horse")
+        try machines.sync("desktop")
+        let behind = try machines.sync("laptop")
+        XCTAssertTrue(behind.notes.contains(.passphraseChangeNotAdopted(machine: "desktop")), "\(behind.notes)")
+        XCTAssertThrowsError(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["laptop"], stateDirectory: machines.state("laptop"))
+        ) { XCTAssertEqual($0 as? HeaderNotInForce, HeaderNotInForce(machine: "desktop")) }
+        let checked = try Vault.checkPassphrase(at: machines["laptop"].directory, passphrase: secret("correct horse"))
+        XCTAssertThrowsError(
+            try SyncLifecycle.checkHeaderInForce(
+                checked, vaultDirectory: machines["laptop"].directory, stateDirectory: machines.state("laptop")))
+        // The desktop, whose header is in force, may.
+        XCTAssertNoThrow(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["desktop"], stateDirectory: machines.state("desktop")))
+
+        let adopted = try machines.sync("laptop", passphrase: "desktop horse")
+        XCTAssertTrue(adopted.notes.contains(.passphraseChangeFollowed(machine: "desktop")), "\(adopted.notes)")
+        machines.adopted("laptop", passphrase: "desktop horse")
+        XCTAssertEqual(machines["laptop"].recoveryStatus, machines["desktop"].recoveryStatus)
+        XCTAssertNoThrow(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["laptop"], stateDirectory: machines.state("laptop")))
+    }
 }

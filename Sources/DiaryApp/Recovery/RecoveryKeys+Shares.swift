@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiarySync
 import DiaryVault
 import Foundation
 
@@ -16,6 +17,7 @@ extension RecoveryKeys {
         if !replace, case .active = try session.inspect().recovery { throw VaultError.recoveryKeyExists }
         let (vault, passphrase) = try session.openWithPassphrase()
         if case .active = vault.recoveryStatus, !replace { throw VaultError.recoveryKeyExists }
+        try SyncLifecycle.checkHeaderInForce(vault: vault, stateDirectory: session.stateDirectory)
         let key = try RecoveryKey.generate()
         let shares = try RecoveryShares.split(key: key.bytes, vaultID: vault.id, threshold: threshold, count: count)
         try deliver(shares)

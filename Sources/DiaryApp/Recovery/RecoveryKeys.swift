@@ -31,6 +31,7 @@ public struct RecoveryKeys {
         in vault: Vault, passphrase: SecretBytes, replace: Bool, deliver: (RecoveryKey) throws -> Void = { _ in }
     ) throws -> RecoveryKeyCreated {
         if case .active = vault.recoveryStatus, !replace { throw VaultError.recoveryKeyExists }
+        try SyncLifecycle.checkHeaderInForce(vault: vault, stateDirectory: session.stateDirectory)
         let key = try RecoveryKey.generate()
         try deliver(key)
         let change: PassphraseChange
@@ -55,6 +56,7 @@ public struct RecoveryKeys {
     /// other machines.
     public func remove() throws -> RecoveryKeyRemoved {
         let (vault, passphrase) = try session.openWithPassphrase()
+        try SyncLifecycle.checkHeaderInForce(vault: vault, stateDirectory: session.stateDirectory)
         let change = try vault.removeRecoveryKey(passphrase: passphrase)
         return RecoveryKeyRemoved(vault: vault.directory, status: vault.recoveryStatus, syncNotTold: tellSync(change))
     }

@@ -32,6 +32,14 @@ struct ErrorReport: Equatable {
         case let e as RecoveryKeyError: self = RecoveryWording.report(e)
         case let e as RecoveryKeyOutputTakenBack: self = RecoveryWording.report(e)
         case let e as NotTheVaultsRecoveryKey: self = e.report
+        case let e as HeaderNotInForce:
+            self.init(
+                message:
+                    "another machine ('\(Printable.escaped(e.machine))') changed the passphrase or the recovery key: "
+                    + "take it in with `diary sync` first; nothing was changed",
+                hint:
+                    "on a terminal `diary sync` asks this vault's passphrase, then the new one; in a script, `diary unlock` "
+                    + "first, then `diary sync --passphrase-file` with the new passphrase", code: .failure)
         case let e as RecoveryPromptError: self = RecoveryWording.report(e)
         case let e as ShareRecoveryError: self = ShareWording.report(e)
         case let e as ShareOutputError: self = e.report
