@@ -140,6 +140,37 @@ final class RecoveryKeyCLITests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: headerURL), old)
     }
 
+    /// The vault put back whole (header and index) to before `--replace`, with an entry written
+    /// since: the replaced key must not reset it; the witness refuses as for every other open.
+    func testAResetOnAVaultPutBackWholeIsRefusedByTheWitness() throws {
+        try box.initVault(store: "files")
+        try box.ok(["new", "kept"])
+        let first = box.root.appendingPathComponent("first.txt").path
+        try box.ok(["recovery-key", "create", "--output", first])
+        let saved = box.root.appendingPathComponent("saved")
+        try FileManager.default.copyItem(at: box.vault, to: saved)
+        try box.ok(["recovery-key", "create", "--replace", "--output", box.root.appendingPathComponent("2.txt").path])
+        try box.ok(["new", "written after the replace"])
+        for name in ["index", "vault.index", "vault.header"] {
+            let target = box.vault.appendingPathComponent(name)
+            try? FileManager.default.removeItem(at: target)
+            let source = saved.appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: source.path) {
+                try FileManager.default.copyItem(at: source, to: target)
+            }
+        }
+        XCTAssertNotEqual(try box.run(["list"]).status, 0)
+        let header = try Data(contentsOf: box.vault.appendingPathComponent("vault.header"))
+        let reset = try box.run(
+            [
+                "reset-passphrase", "--recovery-key-file", first,
+                "--new-passphrase-file", try box.passphraseFile("never set 123"),
+            ], env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertNotEqual(reset.status, 0, reset.stderr)
+        XCTAssertTrue(reset.stderr.contains("older than"), reset.stderr)
+        XCTAssertEqual(try Data(contentsOf: box.vault.appendingPathComponent("vault.header")), header)
+    }
+
     /// `init` on a terminal offers a key; it is shown there (never on stdout) with its QR code,
     /// and typed back at the prompt it resets the passphrase.
     func testInitOffersAKeyShownOnTheTerminalAndTypedBackToReset() throws {

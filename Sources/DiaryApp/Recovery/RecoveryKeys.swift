@@ -78,6 +78,9 @@ public struct RecoveryKeys {
         let directory = session.directory
         session.checkSettings(try session.inspect(), kdfChanging: kdf != nil)
         guard try matches(key) else { throw VaultError.wrongRecoveryKey }
+        // Compared with this machine's witness like every other open: a vault put back whole
+        // (header and index) to before a key was replaced is refused here too.
+        try session.entrySet.opened(try Vault.open(at: directory, recoveryKey: key))
         let passphrase = try session.newPassphrase(
             fileOption: newPassphrase.fileOption, allowWeak: newPassphrase.allowWeak,
             triesOnMismatch: DiarySession.passphraseTries)
