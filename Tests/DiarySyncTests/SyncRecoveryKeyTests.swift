@@ -164,4 +164,39 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         XCTAssertNoThrow(
             try SyncLifecycle.checkHeaderInForce(vault: machines["laptop"], stateDirectory: machines.state("laptop")))
     }
+
+    /// The race: a rotation on the laptop, not yet synced, while the desktop replaces the
+    /// recovery key and publishes first. The laptop's rotation, stated on top, names a header
+    /// with the replaced key: the desktop refuses it (never the replaced key back), names the
+    /// machine and the way out, and after it (a newer recovery key set on the laptop) both
+    /// converge on the newest key.
+    func testARotationRacingAKeyReplacementIsRefusedWithTheWayOutAndThenConverges() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        _ = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+
+        try machines.rekey("laptop")
+        _ = try createKey(on: "desktop", replace: true)
+        try machines.sync("desktop")
+        try machines.sync("laptop")
+        XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
+            guard case .recoveryKeyChangeOverridden(let machine) = $0 as? SyncError else { return XCTFail("\($0)") }
+            XCTAssertEqual(machine, "laptop")
+        }
+
+        let laptop = machines["laptop"]
+        let removal = try laptop.removeRecoveryKey(passphrase: secret("correct horse"))
+        try SyncLifecycle.notePassphraseChange(
+            removal, vaultDirectory: laptop.directory, stateDirectory: machines.state("laptop"))
+        let key = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        let followed = try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertTrue(followed.keyChanged)
+        XCTAssertEqual(machines["desktop"].recoveryStatus, machines["laptop"].recoveryStatus)
+        XCTAssertEqual(machines["desktop"].keyGeneration, machines["laptop"].keyGeneration)
+        _ = try Vault.resetPassphrase(at: machines["desktop"].directory, recoveryKey: key, new: secret("reset horse"))
+        XCTAssertNoThrow(try Vault.open(at: machines["desktop"].directory, passphrase: secret("reset horse")))
+    }
 }
