@@ -1,3 +1,4 @@
+import DiaryCrypto
 import Foundation
 import XCTest
 
@@ -169,6 +170,41 @@ final class RecoveryKeyCLITests: XCTestCase {
         XCTAssertNotEqual(reset.status, 0, reset.stderr)
         XCTAssertTrue(reset.stderr.contains("older than"), reset.stderr)
         XCTAssertEqual(try Data(contentsOf: box.vault.appendingPathComponent("vault.header")), header)
+    }
+
+    /// GUIDE's rows: a recovery block edited in place (another public key, the checksum made
+    /// good) does not open with the passphrase, which binds the block; and the refusals of a
+    /// vault without a key, a second key, a missing key file.
+    func testTheGuidesRowsForAnEditedBlockAndMissingKeys() throws {
+        try box.initVault(store: "files")
+        let keyFile = box.root.appendingPathComponent("key.txt").path
+        let none = try box.run(
+            [
+                "reset-passphrase", "--recovery-key-file", keyFile,
+                "--new-passphrase-file", try box.passphraseFile("never set 123"),
+            ], env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(none.status, 1, none.stderr)
+        XCTAssertEqual(try box.run(["recovery-key", "remove", "--yes"]).status, 1)
+        try box.ok(["recovery-key", "create", "--output", keyFile])
+        let second = try box.run(["recovery-key", "create", "--output", keyFile + ".2"])
+        XCTAssertEqual(second.status, 1, second.stderr)
+        XCTAssertTrue(second.stderr.contains("has a recovery key already"), second.stderr)
+        let missing = try box.run(
+            [
+                "reset-passphrase", "--recovery-key-file", keyFile + ".missing",
+                "--new-passphrase-file", try box.passphraseFile("never set 123"),
+            ], env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(missing.status, 1, missing.stderr)
+
+        let headerURL = box.vault.appendingPathComponent("vault.header")
+        var header = [UInt8](try Data(contentsOf: headerURL))
+        header.replaceSubrange(64..<96, with: SecureRandom.bytes(count: 32))
+        header.replaceSubrange((header.count - 32)..., with: BLAKE2b.hash(Array(header.dropLast(32))))
+        try Data(header).write(to: headerURL)
+        let edited = try box.run(["list"])
+        XCTAssertEqual(edited.status, 77, edited.stderr)
+        XCTAssertTrue(edited.stderr.contains("wrong passphrase"), edited.stderr)
+        XCTAssertEqual([UInt8](try Data(contentsOf: headerURL)), header)
     }
 
     /// `init` on a terminal offers a key; it is shown there (never on stdout) with its QR code,

@@ -140,7 +140,12 @@ struct ErrorReport: Equatable {
         let message = error.description
         switch error {
         case .recoveryKeyMismatch, .recoveryEpochRolledBack:
-            self.init(message: message, hint: "`diary verify` lists any other damage", code: .damaged)
+            // `verify` opens the vault too and stops here as well: the hint must not send there.
+            self.init(
+                message: message,
+                hint:
+                    "no command opens the vault until the header and the index agree again (`diary verify` neither): "
+                    + "restore from a backup or put back the header that belongs to this index", code: .damaged)
         case .wrongRecoveryKey:
             self.init(message: message, hint: nil, code: .wrongPassphrase)
         case .noRecoveryKey:
