@@ -171,6 +171,16 @@ final class SyncRecoveryKeyTests: VaultTestCase {
     /// machine and the way out, and after it (a newer recovery key set on the laptop) both
     /// converge on the newest key.
     func testARotationRacingAKeyReplacementIsRefusedWithTheWayOutAndThenConverges() throws {
+        try raceARotationWithAKeyReplacement(rotationFirst: false)
+    }
+
+    /// The same race, the rotation published first: the desktop's replacement, not yet
+    /// published, cannot stand over it, and the rotation's header is refused the same way.
+    func testARotationPublishedBeforeAKeyReplacementIsRefusedTheSameWay() throws {
+        try raceARotationWithAKeyReplacement(rotationFirst: true)
+    }
+
+    private func raceARotationWithAKeyReplacement(rotationFirst: Bool) throws {
         try machines.start("laptop", entries: ["one"])
         try machines.join("desktop", invitedBy: "laptop")
         _ = try createKey(on: "laptop")
@@ -179,8 +189,12 @@ final class SyncRecoveryKeyTests: VaultTestCase {
 
         try machines.rekey("laptop")
         _ = try createKey(on: "desktop", replace: true)
-        try machines.sync("desktop")
-        try machines.sync("laptop")
+        if rotationFirst {
+            try machines.sync("laptop")
+        } else {
+            try machines.sync("desktop")
+            try machines.sync("laptop")
+        }
         XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
             guard case .recoveryKeyChangeOverridden(let machine) = $0 as? SyncError else { return XCTFail("\($0)") }
             XCTAssertEqual(machine, "laptop")
