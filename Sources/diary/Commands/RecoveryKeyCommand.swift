@@ -34,8 +34,10 @@ struct RecoveryKeyCreate: ParsableCommand {
             shows it once on the terminal, never on stdout: 9 groups of 6 characters (a checksum \
             catches any one wrong character and any two swapped neighbours; I, L and O may be \
             typed for 1, 1 and 0) and a QR code of the same text. Nothing keeps it: write it \
-            down or print it before you go on. --output FILE writes it instead to a new file \
-            readable only by you (never over an existing one), for printing or scripts.
+            down or print it, then press Enter; the screen is cleared and only then is the key \
+            set. --output FILE writes it instead to a new file readable only by you (never over \
+            an existing one), for printing or scripts, whole and flushed to disk before the \
+            vault changes.
 
             A vault that has a key refuses a second one; --replace makes a new one, and the old \
             one stops working. On a vault that syncs, the other machines take the change at \
