@@ -137,7 +137,13 @@ final class RecoveryKeyCLITests: XCTestCase {
             let result = try box.run(command)
             XCTAssertEqual(result.status, 65, "\(command): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("does not match the index"), result.stderr)
+            XCTAssertFalse(result.stderr.contains("diary verify` lists"), "no hint that loops: \(result.stderr)")
         }
+        // `verify` lists it as the damage found, not as a refusal sending back to itself.
+        let verified = try box.run(["verify"])
+        XCTAssertEqual(verified.status, 65, verified.stderr)
+        XCTAssertTrue(verified.stdout.hasPrefix("header: the header's recovery key does not match"), verified.stdout)
+        XCTAssertTrue(verified.stderr.contains("damage found in 1 object"), verified.stderr)
         XCTAssertEqual(try Data(contentsOf: headerURL), old)
     }
 
