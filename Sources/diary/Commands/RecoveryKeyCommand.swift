@@ -82,7 +82,11 @@ struct RecoveryKeyCreate: ParsableCommand {
         let file = try output.map { try RecoveryKeyFile.create(at: $0) }
         // The terminal is needed before the key exists: a key made and shown nowhere is lost.
         let tty = file == nil ? try RecoveryKeyDisplay.terminal() : nil
-        if let file { SignalCleanup.rememberCreated(file.temporaryPath) }
+        if let file {
+            // Interrupted before the key is set, what was written would hold a key that opens nothing.
+            SignalCleanup.install()
+            SignalCleanup.rememberCreated(file.temporaryPath)
+        }
         let created: RecoveryKeyCreated
         do {
             // The key is written and flushed (or shown and confirmed) before the vault changes.
