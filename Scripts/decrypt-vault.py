@@ -397,6 +397,10 @@ def stored_len_is_valid(total: int) -> bool:
     return chunks > 0 and padded > 0 and padded_size(longest) == padded and attachment_stored_len(longest) == total
 
 
+class RecoveryInputError(ValueError):
+    """A recovery key or share that cannot be used (mistyped, another vault's, too few): said on one line."""
+
+
 class ObjectMissing(ValueError):
     """The store or backup holds no object of that id (one that sync has not fetched yet, say)."""
 
@@ -641,28 +645,34 @@ def checked_base32_decode(text: str, nbytes: int) -> bytes:
             continue
         c = {"I": "1", "L": "1", "O": "0"}.get(c, c)
         if c not in CROCKFORD:
-            raise ValueError(f"{c!r} is not a base32 digit")
+            raise RecoveryInputError(f"{c!r} is not a base32 digit")
         values.append(CROCKFORD.index(c))
     if len(values) != (nbytes * 8 + 4) // 5 + 2:
-        raise ValueError("wrong length")
+        raise RecoveryInputError("wrong length")
     s0, s1, a = 0, 0, 1
     for v in values:
         s0, s1, a = s0 ^ v, s1 ^ gf32_mul(a, v), gf32_mul(a, 2)
     if s0 or s1:
-        raise ValueError("checksum mismatch")
+        raise RecoveryInputError("checksum mismatch")
     bits = "".join(f"{v:05b}" for v in values[:-2])
     if "1" in bits[nbytes * 8:]:
-        raise ValueError("non-zero padding")
+        raise RecoveryInputError("non-zero padding")
     return int(bits[:nbytes * 8], 2).to_bytes(nbytes, "big")
 
 
 def read_recovery_key_file(path: str) -> bytes:
     """R from a recovery key file: `#` comment lines and blank lines, and one line of text."""
-    lines = [line.strip() for line in open(path, encoding="utf-8").read().splitlines()]
+    try:
+        lines = [line.strip() for line in open(path, encoding="utf-8").read().splitlines()]
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecoveryInputError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
     lines = [line for line in lines if line and not line.startswith("#")]
     if len(lines) != 1:
-        raise ValueError(f"{path} is not a recovery key file")
-    return checked_base32_decode(lines[0], 32)
+        raise RecoveryInputError(f"{path} is not a recovery key file")
+    try:
+        return checked_base32_decode(lines[0], 32)
+    except ValueError as error:
+        raise RecoveryInputError(f"{path} is mistyped: {error}") from None
 
 
 def gf256_mul(a: int, b: int) -> int:
@@ -678,26 +688,29 @@ def gf256_mul(a: int, b: int) -> int:
 def read_share_file(path: str, vault_id: bytes) -> dict:
     """One share (§14.2, §14.3), checked alone: `#` lines and blank lines skipped, the other lines
     its text; version 1, 2 ≤ K ≤ N ≤ 16, 1 ≤ x ≤ N, and the vault's id."""
-    with open(path, "rb") as f:
-        raw = f.read(16 * 1024 + 1)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(16 * 1024 + 1)
+    except OSError as error:
+        raise RecoveryInputError(f"cannot read {path}: {error.strerror}") from None
     try:
         lines = raw.decode("utf-8").splitlines()
     except UnicodeDecodeError:
-        raise ValueError(f"{path} is not a share file")
+        raise RecoveryInputError(f"{path} is not a share file")
     body = [line for line in lines if not line.startswith("#") and line.strip(" \t")]
     if len(raw) > 16 * 1024 or not body:
-        raise ValueError(f"{path} is not a share file")
+        raise RecoveryInputError(f"{path} is not a share file")
     try:
         data = checked_base32_decode("\n".join(body), 60)
     except ValueError as error:
-        raise ValueError(f"{path} is mistyped: {error}")
+        raise RecoveryInputError(f"{path} is mistyped: {error}")
     if data[0] != 1:
-        raise ValueError(f"{path} is a share of unknown version {data[0]}")
+        raise RecoveryInputError(f"{path} is a share of unknown version {data[0]}")
     k, n, x = data[25], data[26], data[27]
     if not (2 <= k <= n <= 16 and 1 <= x <= n):
-        raise ValueError(f"{path} is not a share diary makes")
+        raise RecoveryInputError(f"{path} is not a share diary makes")
     if data[9:25] != vault_id:
-        raise ValueError(f"{path} is a share of another vault")
+        raise RecoveryInputError(f"{path} is a share of another vault")
     return dict(path=path, set=data[1:9], k=k, n=n, x=x, y=data[28:60])
 
 
@@ -708,14 +721,19 @@ def rebuild_from_shares(paths: list, vault_id: bytes) -> bytes:
     first, seen = shares[0], {}
     for share in shares:
         if share["set"] != first["set"]:
-            raise ValueError(f"{share['path']} is of another share set than {first['path']}")
-        if (share["k"], share["n"]) != (first["k"], first["n"]):
-            raise ValueError(f"{share['path']} and {first['path']} disagree on how many shares are needed")
+            raise RecoveryInputError(f"{share['path']} is of another share set than {first['path']}")
+        if share["k"] != first["k"]:
+            raise RecoveryInputError(f"{share['path']} and {first['path']} disagree on how many shares are needed")
+        if share["n"] != first["n"]:
+            raise RecoveryInputError(f"{share['path']} and {first['path']} disagree on how many shares were made")
         if share["x"] in seen:
-            raise ValueError(f"{share['path']} is the same share as {seen[share['x']]}")
-        seen[share["x"]] = share["path"]
+            earlier = seen[share["x"]]
+            if earlier["y"] != share["y"]:
+                raise RecoveryInputError(f"{earlier['path']} and {share['path']} are two different shares numbered {share['x']}")
+            raise RecoveryInputError(f"{share['path']} is the same share as {earlier['path']}")
+        seen[share["x"]] = share
     if len(shares) < first["k"]:
-        raise ValueError(f"{first['k']} shares are needed, {len(shares)} given")
+        raise RecoveryInputError(f"{first['k']} shares are needed, {len(shares)} given")
     r = bytearray(32)
     for i, share in enumerate(shares):
         num, den = 1, 1
@@ -743,18 +761,18 @@ def open_with_recovery_key(hd: dict, r: bytes) -> dict:
     half is the header's, each box's inside names this vault and its generation, the tag verifies."""
     rec = hd["recovery"]
     if rec is None or rec["pk"] == ZERO32:
-        raise ValueError("the vault has no recovery key")
+        raise RecoveryInputError("the vault has no recovery key")
     pk, sk = b.crypto_box_seed_keypair(r)
     if pk != rec["pk"]:
-        raise ValueError("the recovery key is not this vault's")
+        raise RecoveryInputError("the recovery key is not this vault's")
     vks = {}
     for gen, box in rec["slots"]:
         inside = b.crypto_box_seal_open(box, pk, sk)
         if len(inside) != 52 or inside[:20] != hd["vault_id"] + struct.pack(">I", gen):
-            raise ValueError(f"the recovery slot of generation {gen} names another vault or generation")
+            raise RecoveryInputError(f"the recovery slot of generation {gen} names another vault or generation")
         vks[gen] = inside[20:]
     if recovery_tag(vks[max(vks)], hd["vault_id"], rec["epoch"], pk) != rec["tag"]:
-        raise ValueError("the recovery tag does not verify")
+        raise RecoveryInputError("the recovery tag does not verify")
     return vks
 
 
@@ -2012,4 +2030,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] in (["--help"], ["-h"]):
+        print(__doc__.strip())
+        sys.exit(0)
+    try:
+        main()
+    except RecoveryInputError as error:
+        sys.exit(f"decrypt-vault: {error}")

@@ -73,7 +73,7 @@ extension ChainFollower {
             let unwrapped = try Vault.unwrapHeader(header, passphrase: given)
             let key = try SyncKey(vaultKey: unwrapped.key, generation: unwrapped.generation, vaultID: vault.id)
             guard key.id == keyID else { throw SyncError.untrustedRemote([.headerNotAuthentic(path: "keys/")]) }
-            try refusingRolledBackRecovery {
+            try refusingRolledBackRecovery(machine: machine) {
                 _ = try vault.rotateKey(
                     adopting: header, passphrase: given,
                     beforeRetiring: { [vault, store] _ in
@@ -96,17 +96,20 @@ extension ChainFollower {
             unwrapped.generation == vault.keyGeneration,
             unwrapped.key.withUnsafeBytes({ a in vault.vaultKey.withUnsafeBytes { b in a.elementsEqual(b) } })
         else { return false }
-        try refusingRolledBackRecovery { try vault.adoptHeader(header) }
+        try refusingRolledBackRecovery(machine: machine) { try vault.adoptHeader(header) }
         return true
     }
 
-    /// Runs an adoption of a published header; one whose recovery block is older than the one
-    /// this vault records, or not made with the vault key, is a header put back or forged
-    /// (docs/FORMAT.md §12): the remote is not trusted.
-    private func refusingRolledBackRecovery(_ adopt: () throws -> Void) throws {
+    /// Runs an adoption of a published header. Its bytes are the ones `machine`'s signed
+    /// statement names, so one whose recovery block is older than the one this vault records
+    /// is that machine's change made before it took in a recovery change made here: refused,
+    /// with the way out. One not made with the vault key is forged: the remote is not trusted.
+    private func refusingRolledBackRecovery(machine: String, _ adopt: () throws -> Void) throws {
         do {
             try adopt()
-        } catch VaultError.recoveryEpochRolledBack, VaultError.recoveryKeyMismatch {
+        } catch VaultError.recoveryEpochRolledBack {
+            throw SyncError.recoveryKeyChangeOverridden(machine: machine)
+        } catch VaultError.recoveryKeyMismatch {
             throw SyncError.untrustedRemote([.headerNotAuthentic(path: RemoteLayout.keysDirectory)])
         }
     }

@@ -60,6 +60,11 @@ public enum SyncError: Error, Equatable {
     /// A key rotated here would be published under this machine's passphrase, which the
     /// passphrase set on `machine` has replaced: `passwd` here to that passphrase first.
     case keyChangeUnderOldPassphrase(machine: String)
+    /// `machine` published a key or passphrase change (its statement signed, its header the one
+    /// named) whose header carries an older recovery key than this vault records: it was made
+    /// before that machine took in a recovery key change made here. Taking it would bring the
+    /// replaced key back, so nothing is synced until `machine` sets a newer one.
+    case recoveryKeyChangeOverridden(machine: String)
     /// The lamport clock reached its bound: a forged record pushed it there.
     case lamportExhausted
 }

@@ -94,4 +94,123 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         XCTAssertEqual(
             try Vault.open(at: machines["phone"].directory, passphrase: secret("phone horse")).list().count, 1)
     }
+
+    /// A reset on one machine, the old passphrase forgotten everywhere: the other machines take
+    /// it by a reset with the same key there too (GUIDE: "The recovery key"); both then sync
+    /// without a conflict and open with the new passphrase only.
+    func testAResetReachesAnotherMachineByAResetThereWithTheSameKey() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        let key = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+
+        try machines.resetPassphrase("laptop", key: key, to: "reset horse")
+        try machines["laptop"].add(text: "after the reset")
+        try machines.sync("laptop")
+        let waiting = try machines.sync("desktop")
+        XCTAssertTrue(waiting.notes.contains(.passphraseChangeNotAdopted(machine: "laptop")), "\(waiting.notes)")
+
+        try machines.resetPassphrase("desktop", key: key, to: "reset horse")
+        try machines["desktop"].add(text: "written on the desktop")
+        let published = try machines.sync("desktop")
+        XCTAssertEqual(published.conflicts, [])
+        let followed = try machines.sync("laptop", passphrase: "reset horse")
+        XCTAssertEqual(followed.conflicts, [])
+        try machines.sync("desktop")
+        for name in ["laptop", "desktop"] {
+            XCTAssertEqual(try machines.texts(name), ["after the reset", "one", "written on the desktop"], name)
+            let directory = machines[name].directory
+            XCTAssertNoThrow(try Vault.open(at: directory, passphrase: secret("reset horse")), name)
+            XCTAssertThrowsVaultError(
+                .wrongPassphrase, try Vault.open(at: directory, passphrase: secret("correct horse")))
+        }
+        XCTAssertEqual(machines["laptop"].recoveryStatus, machines["desktop"].recoveryStatus)
+    }
+
+    /// The key replaced and the passphrase changed on the desktop; the laptop, syncing with its
+    /// old passphrase, keeps its header and so the replaced key: it must refuse to change the
+    /// key or the passphrase (a rekey would seal to the replaced key) until it takes the new
+    /// header in; then it may.
+    func testAMachineBehindTheHeaderInForceRefusesKeyChangesUntilItAdoptsIt() throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        _ = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertNoThrow(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["laptop"], stateDirectory: machines.state("laptop")))
+
+        _ = try createKey(on: "desktop", replace: true)
+        try machines.changePassphrase("desktop", to: "desktop horse")
+        try machines.sync("desktop")
+        let behind = try machines.sync("laptop")
+        XCTAssertTrue(behind.notes.contains(.passphraseChangeNotAdopted(machine: "desktop")), "\(behind.notes)")
+        XCTAssertThrowsError(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["laptop"], stateDirectory: machines.state("laptop"))
+        ) { XCTAssertEqual($0 as? HeaderNotInForce, HeaderNotInForce(machine: "desktop")) }
+        let checked = try Vault.checkPassphrase(at: machines["laptop"].directory, passphrase: secret("correct horse"))
+        XCTAssertThrowsError(
+            try SyncLifecycle.checkHeaderInForce(
+                checked, vaultDirectory: machines["laptop"].directory, stateDirectory: machines.state("laptop")))
+        // The desktop, whose header is in force, may.
+        XCTAssertNoThrow(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["desktop"], stateDirectory: machines.state("desktop")))
+
+        let adopted = try machines.sync("laptop", passphrase: "desktop horse")
+        XCTAssertTrue(adopted.notes.contains(.passphraseChangeFollowed(machine: "desktop")), "\(adopted.notes)")
+        machines.adopted("laptop", passphrase: "desktop horse")
+        XCTAssertEqual(machines["laptop"].recoveryStatus, machines["desktop"].recoveryStatus)
+        XCTAssertNoThrow(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["laptop"], stateDirectory: machines.state("laptop")))
+    }
+
+    /// The race: a rotation on the laptop, not yet synced, while the desktop replaces the
+    /// recovery key and publishes first. The laptop's rotation, stated on top, names a header
+    /// with the replaced key: the desktop refuses it (never the replaced key back), names the
+    /// machine and the way out, and after it (a newer recovery key set on the laptop) both
+    /// converge on the newest key.
+    func testARotationRacingAKeyReplacementIsRefusedWithTheWayOutAndThenConverges() throws {
+        try raceARotationWithAKeyReplacement(rotationFirst: false)
+    }
+
+    /// The same race, the rotation published first: the desktop's replacement, not yet
+    /// published, cannot stand over it, and the rotation's header is refused the same way.
+    func testARotationPublishedBeforeAKeyReplacementIsRefusedTheSameWay() throws {
+        try raceARotationWithAKeyReplacement(rotationFirst: true)
+    }
+
+    private func raceARotationWithAKeyReplacement(rotationFirst: Bool) throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        _ = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+
+        try machines.rekey("laptop")
+        _ = try createKey(on: "desktop", replace: true)
+        if rotationFirst {
+            try machines.sync("laptop")
+        } else {
+            try machines.sync("desktop")
+            try machines.sync("laptop")
+        }
+        XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
+            guard case .recoveryKeyChangeOverridden(let machine) = $0 as? SyncError else { return XCTFail("\($0)") }
+            XCTAssertEqual(machine, "laptop")
+        }
+
+        let laptop = machines["laptop"]
+        let removal = try laptop.removeRecoveryKey(passphrase: secret("correct horse"))
+        try SyncLifecycle.notePassphraseChange(
+            removal, vaultDirectory: laptop.directory, stateDirectory: machines.state("laptop"))
+        let key = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        let followed = try machines.sync("desktop", passphrase: "correct horse")
+        XCTAssertTrue(followed.keyChanged)
+        XCTAssertEqual(machines["desktop"].recoveryStatus, machines["laptop"].recoveryStatus)
+        XCTAssertEqual(machines["desktop"].keyGeneration, machines["laptop"].keyGeneration)
+        _ = try Vault.resetPassphrase(at: machines["desktop"].directory, recoveryKey: key, new: secret("reset horse"))
+        XCTAssertNoThrow(try Vault.open(at: machines["desktop"].directory, passphrase: secret("reset horse")))
+    }
 }

@@ -112,13 +112,13 @@ final class CheckedBase32Tests: XCTestCase {
         }
     }
 
-    func testABadCharacterIsNamedByItsPositionInTheTextAsGiven() {
+    func testABadCharacterIsNamedWithItsPositionAmongTheDigits() {
         let text = CheckedBase32.encode(SecureRandom.bytes(count: 32))
-        for bad: Character in ["U", "u", "*", "é", "_", "+"] {
+        for bad: Unicode.Scalar in ["U", "u", "*", "é", "_", "+"] {
             var characters = Array(text)
-            characters[8] = bad  // after "XXXXXX-X": the 9th character
+            characters[8] = Character(bad)  // after "XXXXXX-X": the 8th digit
             XCTAssertThrowsError(try CheckedBase32.decode(String(characters), expectedByteCount: 32)) {
-                XCTAssertEqual($0 as? CheckedBase32.Error, .badCharacter(position: 9))
+                XCTAssertEqual($0 as? CheckedBase32.Error, .badCharacter(position: 8, character: bad))
             }
         }
     }

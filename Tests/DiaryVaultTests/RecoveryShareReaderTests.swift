@@ -45,6 +45,7 @@ final class RecoveryShareReaderTests: VaultTestCase {
         let two = try read(["--share-file", files[1], "--share-file", files[3], vault.directory.path])
         XCTAssertNotEqual(two.status, 0)
         XCTAssertTrue(two.output.contains("3 shares are needed, 2 given"), two.output)
+        XCTAssertFalse(two.output.contains("Traceback"), "one line, no traceback: \(two.output)")
 
         let other = try RecoveryShares.split(
             key: try SecretBytes(randomCount: 32), vaultID: UUID(), threshold: 3, count: 5)
@@ -64,6 +65,14 @@ final class RecoveryShareReaderTests: VaultTestCase {
             ["--share-file", files[0], "--share-file", forged.path, "--share-file", files[2], vault.directory.path])
         XCTAssertNotEqual(cheated.status, 0)
         XCTAssertTrue(cheated.output.contains("not this vault's"), cheated.output)
+        XCTAssertFalse(cheated.output.contains("Traceback"), cheated.output)
+        // Beside the genuine share of the same number, it is named as a different share, not a copy.
+        let numberedAlike = try read(
+            ["--share-file", files[1], "--share-file", forged.path, "--share-file", files[2], vault.directory.path])
+        XCTAssertTrue(
+            numberedAlike.output.contains("\(files[1]) and \(forged.path) are two different shares numbered 2"),
+            numberedAlike.output)
+        XCTAssertEqual(try read(["--help"]).status, 0)
     }
 
     /// The reader's rebuild gives FORMAT.md §14.3's worked example back.

@@ -201,7 +201,7 @@ final class RecoveryShareTests: XCTestCase {
         let start = contents.lastIndex(of: "#").map { contents[$0...].firstIndex(of: "\n")! + 1 }!
         contents[start + 2] = "U"
         XCTAssertThrowsError(try RecoveryShareFile.read(Array(String(contents).utf8))) {
-            XCTAssertEqual($0 as? RecoveryShareError, .mistyped(.badCharacter(position: 3)))
+            XCTAssertEqual($0 as? RecoveryShareError, .mistyped(.badCharacter(position: 3, character: "U")))
         }
     }
 

@@ -13,7 +13,7 @@ final class QRCodeTests: XCTestCase {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/qrencode")
-        process.arguments = ["-t", "ASCII", "-m", "2", "-l", "M", text]
+        process.arguments = ["-t", "ASCII", "-m", "4", "-l", "M", text]
         let out = Pipe()
         process.standardOutput = out
         try process.run()

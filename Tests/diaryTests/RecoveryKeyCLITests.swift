@@ -1,3 +1,4 @@
+import DiaryCrypto
 import Foundation
 import XCTest
 
@@ -95,6 +96,26 @@ final class RecoveryKeyCLITests: XCTestCase {
             env: ["DIARY_PASSPHRASE_FILE": ""])
         XCTAssertEqual(stale.status, 77, stale.stderr)
         XCTAssertTrue(stale.stderr.contains("does not open this vault"), stale.stderr)
+        // Both fingerprints, readable without the forgotten passphrase; no hint that needs it.
+        let status = try box.ok(["recovery-key", "status"]).out
+        let vaultsFingerprint = try XCTUnwrap(status.components(separatedBy: "fingerprint ").last?.dropLast())
+        XCTAssertTrue(
+            stale.stderr.contains("the vault's recovery key has fingerprint \(vaultsFingerprint)"), stale.stderr)
+        XCTAssertTrue(stale.stderr.contains("it has fingerprint "), stale.stderr)
+        XCTAssertFalse(stale.stderr.contains("recovery-key status"), stale.stderr)
+        // A stray character is named, counted among the key's characters (not the dashes).
+        let stray = box.root.appendingPathComponent("stray.txt")
+        try (String(text.prefix(7)) + "U" + String(text.dropFirst(8)) + "\n").write(
+            to: stray, atomically: true, encoding: .utf8)
+        let strayed = try box.run(
+            ["reset-passphrase", "--recovery-key-file", stray.path, "--new-passphrase-file", newFile],
+            env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(strayed.status, 67, strayed.stderr)
+        XCTAssertTrue(strayed.stderr.contains("character 7 of the key (U)"), strayed.stderr)
+        // The current passphrase is not what a reset takes.
+        let withCurrent = try box.run(
+            ["reset-passphrase", "--recovery-key-file", keyFile, "--passphrase-file", newFile])
+        XCTAssertEqual(withCurrent.status, 64, withCurrent.stderr)
         try box.ok(["list"])  // the passphrase still opens it
         try box.ok(["recovery-key", "remove", "--yes"])
         XCTAssertEqual(try box.ok(["recovery-key", "status"]).out, "removed (epoch 3)")
@@ -116,8 +137,80 @@ final class RecoveryKeyCLITests: XCTestCase {
             let result = try box.run(command)
             XCTAssertEqual(result.status, 65, "\(command): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("does not match the index"), result.stderr)
+            XCTAssertFalse(result.stderr.contains("diary verify` lists"), "no hint that loops: \(result.stderr)")
         }
+        // `verify` lists it as the damage found, not as a refusal sending back to itself.
+        let verified = try box.run(["verify"])
+        XCTAssertEqual(verified.status, 65, verified.stderr)
+        XCTAssertTrue(verified.stdout.hasPrefix("header: the header's recovery key does not match"), verified.stdout)
+        XCTAssertTrue(verified.stderr.contains("damage found in 1 object"), verified.stderr)
         XCTAssertEqual(try Data(contentsOf: headerURL), old)
+    }
+
+    /// The vault put back whole (header and index) to before `--replace`, with an entry written
+    /// since: the replaced key must not reset it; the witness refuses as for every other open.
+    func testAResetOnAVaultPutBackWholeIsRefusedByTheWitness() throws {
+        try box.initVault(store: "files")
+        try box.ok(["new", "kept"])
+        let first = box.root.appendingPathComponent("first.txt").path
+        try box.ok(["recovery-key", "create", "--output", first])
+        let saved = box.root.appendingPathComponent("saved")
+        try FileManager.default.copyItem(at: box.vault, to: saved)
+        try box.ok(["recovery-key", "create", "--replace", "--output", box.root.appendingPathComponent("2.txt").path])
+        try box.ok(["new", "written after the replace"])
+        for name in ["index", "vault.index", "vault.header"] {
+            let target = box.vault.appendingPathComponent(name)
+            try? FileManager.default.removeItem(at: target)
+            let source = saved.appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: source.path) {
+                try FileManager.default.copyItem(at: source, to: target)
+            }
+        }
+        XCTAssertNotEqual(try box.run(["list"]).status, 0)
+        let header = try Data(contentsOf: box.vault.appendingPathComponent("vault.header"))
+        let reset = try box.run(
+            [
+                "reset-passphrase", "--recovery-key-file", first,
+                "--new-passphrase-file", try box.passphraseFile("never set 123"),
+            ], env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertNotEqual(reset.status, 0, reset.stderr)
+        XCTAssertTrue(reset.stderr.contains("older than"), reset.stderr)
+        XCTAssertEqual(try Data(contentsOf: box.vault.appendingPathComponent("vault.header")), header)
+    }
+
+    /// GUIDE's rows: a recovery block edited in place (another public key, the checksum made
+    /// good) does not open with the passphrase, which binds the block; and the refusals of a
+    /// vault without a key, a second key, a missing key file.
+    func testTheGuidesRowsForAnEditedBlockAndMissingKeys() throws {
+        try box.initVault(store: "files")
+        let keyFile = box.root.appendingPathComponent("key.txt").path
+        let none = try box.run(
+            [
+                "reset-passphrase", "--recovery-key-file", keyFile,
+                "--new-passphrase-file", try box.passphraseFile("never set 123"),
+            ], env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(none.status, 1, none.stderr)
+        XCTAssertEqual(try box.run(["recovery-key", "remove", "--yes"]).status, 1)
+        try box.ok(["recovery-key", "create", "--output", keyFile])
+        let second = try box.run(["recovery-key", "create", "--output", keyFile + ".2"])
+        XCTAssertEqual(second.status, 1, second.stderr)
+        XCTAssertTrue(second.stderr.contains("has a recovery key already"), second.stderr)
+        let missing = try box.run(
+            [
+                "reset-passphrase", "--recovery-key-file", keyFile + ".missing",
+                "--new-passphrase-file", try box.passphraseFile("never set 123"),
+            ], env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(missing.status, 1, missing.stderr)
+
+        let headerURL = box.vault.appendingPathComponent("vault.header")
+        var header = [UInt8](try Data(contentsOf: headerURL))
+        header.replaceSubrange(64..<96, with: SecureRandom.bytes(count: 32))
+        header.replaceSubrange((header.count - 32)..., with: BLAKE2b.hash(Array(header.dropLast(32))))
+        try Data(header).write(to: headerURL)
+        let edited = try box.run(["list"])
+        XCTAssertEqual(edited.status, 77, edited.stderr)
+        XCTAssertTrue(edited.stderr.contains("wrong passphrase"), edited.stderr)
+        XCTAssertEqual([UInt8](try Data(contentsOf: headerURL)), header)
     }
 
     /// `init` on a terminal offers a key; it is shown there (never on stdout) with its QR code,
@@ -128,7 +221,7 @@ final class RecoveryKeyCLITests: XCTestCase {
             ["init"],
             answers: [
                 ("New passphrase: ", "Heron frost 9 ladder river"), ("(again): ", "Heron frost 9 ladder river"),
-                ("recovery key now?", "y"),
+                ("recovery key now?", "y"), ("written it down", ""),
             ],
             env: ["DIARY_PASSPHRASE_FILE": ""], stdoutTo: stdout)
         XCTAssertEqual(made.status, 0, made.shown)

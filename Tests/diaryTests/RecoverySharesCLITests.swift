@@ -42,6 +42,15 @@ final class RecoverySharesCLITests: XCTestCase {
             env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("first passphrase 1")])
         try box.ok(["rekey"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("second passphrase 2")])
 
+        let asKey = try box.run(
+            [
+                "reset-passphrase", "--recovery-key-file", share(1),
+                "--new-passphrase-file", try box.passphraseFile("never set 5"),
+            ], env: ["DIARY_PASSPHRASE_FILE": ""])
+        XCTAssertEqual(asKey.status, 67, asKey.stderr)
+        XCTAssertTrue(asKey.stderr.contains("is a recovery share, not a whole recovery key"), asKey.stderr)
+        XCTAssertTrue(asKey.stderr.contains("--share-file"), asKey.stderr)
+
         let two = try reset([share(1), share(4)])
         XCTAssertEqual(two.status, 67, two.stderr)
         XCTAssertTrue(two.stderr.contains("3 shares are needed"), two.stderr)
@@ -175,6 +184,10 @@ final class RecoverySharesCLITests: XCTestCase {
             answers: [("show the next share", "\u{03}")])
         XCTAssertNotEqual(shown.status, 0, shown.shown)
         XCTAssertTrue(shown.shown.contains("Recovery share 1 of 3"), shown.shown)
+        // Interrupted, the share does not stay on the screen: it is cleared after it was shown.
+        let shareShown = try XCTUnwrap(shown.shown.range(of: "Recovery share 1 of 3"))
+        let lastClear = try XCTUnwrap(shown.shown.range(of: "\u{1B}[3J", options: .backwards))
+        XCTAssertGreaterThan(lastClear.lowerBound, shareShown.upperBound, shown.shown)
         XCTAssertEqual(try box.ok(["recovery-key", "status"]).out, "none")
     }
 

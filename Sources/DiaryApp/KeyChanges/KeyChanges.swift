@@ -31,6 +31,8 @@ public struct KeyChanges {
         // Mid-rotation the header holds two keys: `rekey` finishes first (and a synced vault
         // could not publish a two-key header to the other machines).
         guard checked.info.keyGenerations.count == 1 else { throw VaultError.rotationInterrupted }
+        // A header behind the chain's would publish a change the others refuse.
+        try SyncLifecycle.checkHeaderInForce(checked, vaultDirectory: directory, stateDirectory: session.stateDirectory)
         // The current passphrase was accepted: a mistyped repeat asks again rather than start over.
         let passphrase = try session.newPassphrase(
             fileOption: new.fileOption, allowWeak: new.allowWeak, triesOnMismatch: DiarySession.passphraseTries)
@@ -99,6 +101,8 @@ public struct KeyChanges {
     {
         let finishing = vault.rotationInterrupted
         if finishing { session.events(.finishingInterruptedRotation) }
+        // Never seal a new key to a recovery key another machine has replaced or removed.
+        if !finishing { try SyncLifecycle.checkHeaderInForce(vault: vault, stateDirectory: session.stateDirectory) }
         // The key being retired: the older of the two when an earlier run was interrupted.
         let retired = vault.retiringKey ?? (vault.vaultKey, vault.keyGeneration)
         let stateDirectory = session.stateDirectory

@@ -6,53 +6,94 @@ import Foundation
 /// `reset-passphrase --recovery-key-file FILE`): `#` comment lines saying what it is, then
 /// the key's text on a line of its own.
 ///
-/// The file is created (new, 0600, never over anything) before the vault changes, so a path
-/// that cannot be written refuses the command while the old key, if any, still works.
+/// The key is written whole to a temporary name beside FILE, flushed, and only then linked to
+/// FILE (link(2) fails when anything is there: never over a file), all before the vault
+/// changes; so FILE either holds the whole key or is not there, and a crash leaves at most a
+/// hidden temporary name, never a file blocking the path.
 public final class RecoveryKeyFile {
     /// Larger files are not recovery key files.
     public static let maximumBytes = 4096
 
     public let path: String
+    /// The temporary name beside `path` the key is written under first.
+    public let temporaryPath: String
     private var fd: Int32
+    private var linked = false
 
-    private init(path: String, fd: Int32) {
+    private init(path: String, temporaryPath: String, fd: Int32) {
         self.path = path
+        self.temporaryPath = temporaryPath
         self.fd = fd
     }
 
     deinit { if fd >= 0 { close(fd) } }
 
-    /// Creates `path`: a new file only (O_EXCL, no link followed), readable by its owner alone.
+    /// Claims the way to `path` before anything is asked or made: nothing may be there (not
+    /// even a dangling link), and a new temporary file (O_EXCL, 0600) is made in its directory,
+    /// so a directory that cannot be written refuses the command while nothing has changed.
     public static func create(at path: String) throws -> RecoveryKeyFile {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw errno == EEXIST
-                ? RecoveryKeyFileError.exists(path: path) : RecoveryKeyFileError.cannotWrite(path: path, errno: errno)
-        }
-        return RecoveryKeyFile(path: path, fd: fd)
+        var info = stat()
+        if lstat(path, &info) == 0 { throw RecoveryKeyFileError.exists(path: path) }
+        let url = URL(fileURLWithPath: path)
+        let name = ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(name).path
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
+        return RecoveryKeyFile(path: path, temporaryPath: temporary, fd: fd)
     }
 
-    /// Writes the key with its comment lines, flushes it to disk and closes the file.
+    /// Writes the key with its comment lines under the temporary name, flushes it to disk,
+    /// links it to `path` and flushes the directory: afterwards `path` durably holds the key.
+    /// On failure nothing is left at `path` or under the temporary name.
     public func write(_ key: RecoveryKey, vaultID: UUID, created: Date) throws {
-        var bytes = Array(Self.contents(key, vaultID: vaultID, created: created).utf8)
-        defer { secureZero(&bytes) }
+        do {
+            var bytes = Array(Self.contents(key, vaultID: vaultID, created: created).utf8)
+            defer { secureZero(&bytes) }
+            try writeAll(bytes)
+            guard fsync(fd) == 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
+            close(fd)
+            fd = -1
+            guard link(temporaryPath, path) == 0 else {
+                throw errno == EEXIST
+                    ? RecoveryKeyFileError.exists(path: path)
+                    : RecoveryKeyFileError.cannotWrite(path: path, errno: errno)
+            }
+            linked = true
+            unlink(temporaryPath)
+            try syncDirectory()
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) throws {
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
+            guard n > 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: n < 0 ? errno : ENOSPC) }
             written += n
         }
-        guard fsync(fd) == 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
-        close(fd)
-        fd = -1
     }
 
-    /// Removes the file (the vault change it was made for did not happen).
+    /// The new name reaches the disk before the vault is sealed to the key it holds.
+    private func syncDirectory() throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let dirFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dirFD >= 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
+        defer { close(dirFD) }
+        guard fsync(dirFD) == 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
+    }
+
+    /// Removes what this file made (the vault change it was made for did not happen): the
+    /// temporary name, and `path` once linked (by this process: nothing else can be there).
     public func discard() {
         if fd >= 0 { close(fd) }
         fd = -1
-        unlink(path)
+        unlink(temporaryPath)
+        if linked { unlink(path) }
+        linked = false
     }
 
     /// What the file holds.
@@ -80,6 +121,9 @@ public final class RecoveryKeyFile {
         do {
             return try RecoveryKey(text: lines[0])
         } catch .text(let problem) {
+            if case .wrongLength = problem, (try? RecoveryShare(text: lines[0])) != nil {
+                throw RecoveryKeyFileError.shareNotKey(path: path)
+            }
             throw RecoveryKeyFileError.mistyped(path: path, problem)
         } catch {
             throw RecoveryKeyFileError.notAKeyFile(path: path)
@@ -117,6 +161,8 @@ public enum RecoveryKeyFileError: Error, Equatable, Sendable {
     case tooLarge(path: String, limit: Int)
     /// Not exactly one line besides comments and blank lines.
     case notAKeyFile(path: String)
+    /// The file holds a recovery share, not a whole key.
+    case shareNotKey(path: String)
     /// The key's line has a wrong character, length or checksum.
     case mistyped(path: String, CheckedBase32.Error)
 }

@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiarySync
 import DiaryVault
 import Foundation
 
@@ -16,6 +17,7 @@ extension RecoveryKeys {
         if !replace, case .active = try session.inspect().recovery { throw VaultError.recoveryKeyExists }
         let (vault, passphrase) = try session.openWithPassphrase()
         if case .active = vault.recoveryStatus, !replace { throw VaultError.recoveryKeyExists }
+        try SyncLifecycle.checkHeaderInForce(vault: vault, stateDirectory: session.stateDirectory)
         let key = try RecoveryKey.generate()
         let shares = try RecoveryShares.split(key: key.bytes, vaultID: vault.id, threshold: threshold, count: count)
         try deliver(shares)
@@ -73,16 +75,24 @@ extension RecoveryKeys {
     /// the files it is in.
     private static func checkSet(_ shares: [(file: URL, share: RecoveryShare)]) throws {
         guard let first = shares.first else { throw ShareRecoveryError.set(.tooFew(needed: 2, have: 0)) }
-        var seen: [Int: URL] = [:]
+        var seen: [Int: (file: URL, share: RecoveryShare)] = [:]
         for (file, share) in shares {
             guard share.shareSetID == first.share.shareSetID else {
                 throw ShareRecoveryError.otherShareSet(file, first: first.file)
             }
-            guard share.threshold == first.share.threshold, share.count == first.share.count else {
+            guard share.threshold == first.share.threshold else {
                 throw ShareRecoveryError.thresholdsDisagree(file, first: first.file)
             }
-            if let earlier = seen[share.x] { throw ShareRecoveryError.sameShare(file, as: earlier) }
-            seen[share.x] = file
+            guard share.count == first.share.count else {
+                throw ShareRecoveryError.countsDisagree(file, first: first.file)
+            }
+            if let earlier = seen[share.x] {
+                guard earlier.share.holdsTheSameValue(as: share) || earlier.file == file else {
+                    throw ShareRecoveryError.differentSharesNumberedAlike(file, earlier.file, x: share.x)
+                }
+                throw ShareRecoveryError.sameShare(file, as: earlier.file)
+            }
+            seen[share.x] = (file, share)
         }
         guard shares.count >= first.share.threshold else {
             throw ShareRecoveryError.set(.tooFew(needed: first.share.threshold, have: shares.count))
@@ -133,8 +143,12 @@ public enum ShareRecoveryError: Error {
     case unreadable(URL, detail: String)
     /// `file` is of another share set than `first`.
     case otherShareSet(URL, first: URL)
-    /// `file` and `first` disagree on how many shares are needed or were made.
+    /// `file` and `first` disagree on how many shares are needed.
     case thresholdsDisagree(URL, first: URL)
+    /// `file` and `first` disagree on how many shares were made.
+    case countsDisagree(URL, first: URL)
+    /// Two files hold different shares with the same number: one of them was altered.
+    case differentSharesNumberedAlike(URL, URL, x: Int)
     /// `file` is the same share as `as` (the same x).
     case sameShare(URL, as: URL)
     /// A problem of the shares together, not of one file (too few).

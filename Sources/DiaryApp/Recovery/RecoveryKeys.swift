@@ -12,20 +12,36 @@ public struct RecoveryKeys {
 
     public init(_ session: DiarySession) { self.session = session }
 
-    /// Makes a new recovery key and sets it (the passphrase is asked for: the header's slots
-    /// are sealed again). A vault with a key refuses unless `replace`; the old key then stops
-    /// working. The caller shows or writes `key` once; nothing keeps it.
-    public func create(replace: Bool) throws -> RecoveryKeyCreated {
+    /// Makes a new recovery key, hands it to `deliver` (which writes it to a file made durable,
+    /// or shows it until it is written down), and only then sets it (the passphrase is asked for
+    /// first: the header's slots are sealed again). A delivery that fails changes nothing. A
+    /// vault with a key refuses unless `replace`; the old key then stops working. Nothing else
+    /// keeps the key. A failure to set it after delivery is `RecoveryKeyNotSet`.
+    public func create(
+        replace: Bool, deliver: (RecoveryKey) throws -> Void = { _ in }
+    ) throws -> RecoveryKeyCreated {
         // Refused before the passphrase is asked for (checked again once the vault is open).
         if !replace, case .active = try session.inspect().recovery { throw VaultError.recoveryKeyExists }
         let (vault, passphrase) = try session.openWithPassphrase()
-        return try create(in: vault, passphrase: passphrase, replace: replace)
+        return try create(in: vault, passphrase: passphrase, replace: replace, deliver: deliver)
     }
 
     /// The same, on a vault already open with `passphrase` (`init`, right after creating it).
-    public func create(in vault: Vault, passphrase: SecretBytes, replace: Bool) throws -> RecoveryKeyCreated {
+    public func create(
+        in vault: Vault, passphrase: SecretBytes, replace: Bool, deliver: (RecoveryKey) throws -> Void = { _ in }
+    ) throws -> RecoveryKeyCreated {
+        if case .active = vault.recoveryStatus, !replace { throw VaultError.recoveryKeyExists }
+        try SyncLifecycle.checkHeaderInForce(vault: vault, stateDirectory: session.stateDirectory)
         let key = try RecoveryKey.generate()
-        let change = try vault.setRecoveryKey(publicKeyOf: key, replace: replace, passphrase: passphrase)
+        try deliver(key)
+        let change: PassphraseChange
+        do {
+            change = try vault.setRecoveryKey(publicKeyOf: key, replace: replace, passphrase: passphrase)
+        } catch {
+            // Only a change that did not land is "not set": the key the header names now is said.
+            if (try? Vault.recoveryKeyMatches(at: vault.directory, key)) == true { throw error }
+            throw RecoveryKeyNotSet(underlying: error)
+        }
         return RecoveryKeyCreated(
             key: key, vault: vault.directory, status: vault.recoveryStatus, syncNotTold: tellSync(change))
     }
@@ -40,6 +56,7 @@ public struct RecoveryKeys {
     /// other machines.
     public func remove() throws -> RecoveryKeyRemoved {
         let (vault, passphrase) = try session.openWithPassphrase()
+        try SyncLifecycle.checkHeaderInForce(vault: vault, stateDirectory: session.stateDirectory)
         let change = try vault.removeRecoveryKey(passphrase: passphrase)
         return RecoveryKeyRemoved(vault: vault.directory, status: vault.recoveryStatus, syncNotTold: tellSync(change))
     }
@@ -61,6 +78,9 @@ public struct RecoveryKeys {
         let directory = session.directory
         session.checkSettings(try session.inspect(), kdfChanging: kdf != nil)
         guard try matches(key) else { throw VaultError.wrongRecoveryKey }
+        // Compared with this machine's witness like every other open: a vault put back whole
+        // (header and index) to before a key was replaced is refused here too.
+        try session.entrySet.opened(try Vault.open(at: directory, recoveryKey: key))
         let passphrase = try session.newPassphrase(
             fileOption: newPassphrase.fileOption, allowWeak: newPassphrase.allowWeak,
             triesOnMismatch: DiarySession.passphraseTries)
@@ -87,6 +107,12 @@ public struct RecoveryKeyCreated {
     public let status: RecoveryStatus
     /// Why sync could not be told, when it could not (the key stands).
     public let syncNotTold: Error?
+}
+
+/// The key was delivered (written or shown) but could not be set: it opens nothing, and the
+/// vault's recovery key is what it was.
+public struct RecoveryKeyNotSet: Error {
+    public let underlying: Error
 }
 
 /// What `RecoveryKeys.remove` did.

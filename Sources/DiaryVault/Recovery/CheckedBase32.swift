@@ -17,9 +17,10 @@ import DiaryCrypto
 public enum CheckedBase32 {
     /// Why a text is not the checked base32 of the bytes expected.
     public enum Error: Swift.Error, Equatable, Sendable {
-        /// The character at `position` (counted from 1 in the text as given, separators
-        /// included) is not a base32 digit.
-        case badCharacter(position: Int)
+        /// `character`, the `position`th character of the text counted from 1 among its
+        /// digits (separators skipped, as a person counts a key's characters), is not a
+        /// base32 digit.
+        case badCharacter(position: Int, character: Unicode.Scalar)
         /// Not the number of characters (separators not counted) that encode the bytes.
         case wrongLength(expected: Int, got: Int)
         /// The check characters do not match: a character is mistyped.
@@ -112,11 +113,12 @@ public enum CheckedBase32 {
     private static func significantValues(_ text: String) throws(Error) -> [UInt8] {
         var values: [UInt8] = []
         values.reserveCapacity(text.utf8.count)
-        for (offset, character) in text.unicodeScalars.enumerated() {
+        for character in text.unicodeScalars {
             if isSeparator(character) { continue }
             guard let value = value(of: character) else {
+                let position = values.count + 1
                 secureZero(&values)
-                throw .badCharacter(position: offset + 1)
+                throw .badCharacter(position: position, character: character)
             }
             values.append(value)
         }

@@ -37,6 +37,10 @@ public struct RecoveryShare: Sendable {
     }
 
     /// The share set id as 16 lower-case hex digits.
+    /// True when `other` holds the same value as this share (compared in constant time): two
+    /// files numbered alike but differing are not one share given twice.
+    public func holdsTheSameValue(as other: RecoveryShare) -> Bool { y.constantTimeEquals(other.y) }
+
     public var shareSetHex: String { shareSetID.map { String(format: "%02x", $0) }.joined() }
 
     /// The share as a person types it: upper case, groups of six joined by `-`.

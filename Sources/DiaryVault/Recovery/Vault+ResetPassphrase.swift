@@ -38,6 +38,15 @@ extension Vault {
         }
     }
 
+    /// Opens the vault at `directory` with its recovery key (every generation's key from the
+    /// recovery slots; the tag and the index root's epoch and key checked as at every open),
+    /// so that a reset is compared with this machine's witness like any other open.
+    public static func open(at directory: URL, recoveryKey: RecoveryKey) throws -> Vault {
+        let backend = try storeCall { try StoreLayout.open(at: directory) }
+        let header = try readHeader(backend)
+        return try Vault(backend: backend, header: header, keyRing: try openRecoverySlots(header, with: recoveryKey))
+    }
+
     /// True when `recoveryKey` is the one the vault at `directory` names (its public half
     /// against the header's; nothing is opened). Throws `noRecoveryKey` when there is none.
     public static func recoveryKeyMatches(at directory: URL, _ recoveryKey: RecoveryKey) throws -> Bool {

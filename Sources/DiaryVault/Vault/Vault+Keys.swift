@@ -25,6 +25,10 @@ public struct CheckedPassphrase {
 
     /// What the header says, read without the key.
     public var info: VaultInfo { header.info }
+    /// The header's bytes, as sync compares them with the header in force.
+    package var encodedHeader: [UInt8] { header.encoded() }
+    package var vaultKey: SecretBytes { ring.current.vaultKey }
+    package var generation: UInt32 { ring.current.generation }
 }
 
 extension Vault {

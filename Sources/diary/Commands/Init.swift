@@ -87,8 +87,9 @@ struct Init: ParsableCommand {
             Output.note("no recovery key made; `diary recovery-key create` makes one")
             return
         }
-        let created = try RecoveryKeys(session).create(in: vault, passphrase: passphrase, replace: false)
-        RecoveryKeyDisplay.show(created.key, on: tty)
+        let created = try RecoveryKeys(session).create(in: vault, passphrase: passphrase, replace: false) {
+            RecoveryKeyDisplay.showUntilWrittenDown($0, on: tty)
+        }
         Output.note(RecoveryWording.created(created.status, replaced: false))
     }
 

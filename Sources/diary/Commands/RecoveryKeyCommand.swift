@@ -34,8 +34,10 @@ struct RecoveryKeyCreate: ParsableCommand {
             shows it once on the terminal, never on stdout: 9 groups of 6 characters (a checksum \
             catches any one wrong character and any two swapped neighbours; I, L and O may be \
             typed for 1, 1 and 0) and a QR code of the same text. Nothing keeps it: write it \
-            down or print it before you go on. --output FILE writes it instead to a new file \
-            readable only by you (never over an existing one), for printing or scripts.
+            down or print it, then press Enter; the screen is cleared and only then is the key \
+            set. --output FILE writes it instead to a new file readable only by you (never over \
+            an existing one), for printing or scripts, whole and flushed to disk before the \
+            vault changes.
 
             A vault that has a key refuses a second one; --replace makes a new one, and the old \
             one stops working. On a vault that syncs, the other machines take the change at \
@@ -76,22 +78,40 @@ struct RecoveryKeyCreate: ParsableCommand {
     func run() throws {
         if let shares, let threshold { return try runShares(count: shares, threshold: threshold) }
         let session = global.session()
+        let vaultID = try session.inspect().id  // a missing vault fails before anything is made
         let file = try output.map { try RecoveryKeyFile.create(at: $0) }
         // The terminal is needed before the key exists: a key made and shown nowhere is lost.
         let tty = file == nil ? try RecoveryKeyDisplay.terminal() : nil
+        if let file {
+            // Interrupted before the key is set, what was written would hold a key that opens nothing.
+            SignalCleanup.install()
+            SignalCleanup.rememberCreated(file.temporaryPath)
+        }
         let created: RecoveryKeyCreated
         do {
-            created = try RecoveryKeys(session).create(replace: replace)
+            // The key is written and flushed (or shown and confirmed) before the vault changes.
+            created = try RecoveryKeys(session).create(replace: replace) { key in
+                if let file {
+                    try file.write(key, vaultID: vaultID, created: Date())
+                    SignalCleanup.rememberCreated(file.path)
+                } else if let tty {
+                    RecoveryKeyDisplay.showUntilWrittenDown(key, on: tty)
+                }
+                // From here the vault changes: an interruption must not take the file away after.
+                SignalCleanup.holdSignals()
+            }
+        } catch let error as RecoveryKeyNotSet {
+            file?.discard()
+            SignalCleanup.releaseSignals()
+            throw RecoveryKeyOutputTakenBack(path: file?.path, underlying: error.underlying)
         } catch {
             file?.discard()
+            SignalCleanup.releaseSignals()
             throw error
         }
-        if let file {
-            try file.write(created.key, vaultID: try session.inspect().id, created: Date())
-            Output.note("wrote the recovery key to \(Printable.escaped(file.path))")
-        } else if let tty {
-            RecoveryKeyDisplay.show(created.key, on: tty)
-        }
+        SignalCleanup.forgetCreated()
+        SignalCleanup.releaseSignals()
+        if let file { Output.note("wrote the recovery key to \(Printable.escaped(file.path))") }
         Output.note(RecoveryWording.created(created.status, replaced: replace))
         if let error = created.syncNotTold { throw error }
     }
@@ -104,8 +124,8 @@ struct RecoveryKeyStatus: ParsableCommand {
         abstract: "Say whether the vault has a recovery key.",
         discussion: """
             Prints one line on stdout: `active` with the key's epoch and the fingerprint of its \
-            public half (a key file's fingerprint is shown by `diary reset-passphrase` before it \
-            asks anything), `removed`, or `none`. The header is checked against the index first.
+            public half (`diary reset-passphrase` names a key's own fingerprint when it is not \
+            the vault's), `removed`, or `none`. The header is checked against the index first.
 
             EXAMPLE
               diary recovery-key status

@@ -50,6 +50,11 @@ struct ResetPassphrase: ParsableCommand {
         if recoveryKeyFile != nil && !shareFile.isEmpty {
             throw ValidationError("give either --recovery-key-file or --share-file, not both")
         }
+        if global.passphraseFile != nil {
+            throw ValidationError(
+                "reset-passphrase takes no current passphrase (--passphrase-file): the recovery key stands for it; "
+                    + "give the new one with --new-passphrase-file")
+        }
     }
 
     func run() throws {
@@ -65,9 +70,35 @@ struct ResetPassphrase: ParsableCommand {
             return
         }
         let key = try recoveryKeyFile.map { try RecoveryKeyFile.read(at: $0) } ?? RecoveryKeyDisplay.askForKey()
-        let outcome = try RecoveryKeys(session)
-            .reset(with: key, newPassphrase: newPassphrase.source, kdf: kdf?.parameters)
+        let outcome: PassphraseResetOutcome
+        do {
+            outcome = try RecoveryKeys(session)
+                .reset(with: key, newPassphrase: newPassphrase.source, kdf: kdf?.parameters)
+        } catch VaultError.wrongRecoveryKey {
+            // Both fingerprints are public (the vault's is in its header): no passphrase needed.
+            throw NotTheVaultsRecoveryKey(
+                given: RecoveryKey.fingerprint(ofPublicKey: try key.publicKey), vault: try session.inspect().recovery)
+        }
         Output.note("passphrase reset for \(Printable.escaped(outcome.vault.path)); the old one no longer opens it")
         if let error = outcome.syncNotTold { throw error }
+    }
+}
+
+/// The recovery key given is not the vault's: both fingerprints, to find the right key.
+struct NotTheVaultsRecoveryKey: Error {
+    let given: String
+    let vault: RecoveryStatus
+
+    var report: ErrorReport {
+        let vaults: String
+        switch vault {
+        case .active(_, let fingerprint): vaults = "the vault's recovery key has fingerprint \(fingerprint)"
+        case .removed: vaults = "the vault's recovery key was removed"
+        case .none: vaults = "the vault has no recovery key"
+        }
+        return ErrorReport(
+            message: "the recovery key does not open this vault: it has fingerprint \(given); \(vaults)",
+            hint: "a key replaced since (`recovery-key create --replace`) or another vault's no longer opens it",
+            code: .wrongPassphrase)
     }
 }

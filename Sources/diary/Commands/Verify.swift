@@ -57,7 +57,15 @@ struct Verify: ParsableCommand {
         } else {
             let override = path.map { URL(fileURLWithPath: $0, isDirectory: true).standardizedFileURL }
             let session = global.session(directory: override)
-            let vault = try session.openVault(entrySet: .report)
+            let vault: Vault
+            do {
+                vault = try session.openVault(entrySet: .report)
+            } catch let error as VaultError where error.isRecoveryMismatch {
+                // The header does not open against this index: that is the damage found, listed
+                // as any other (nothing else can be checked until they agree).
+                Output.data("header: \(error.description); nothing else could be checked")
+                throw CLIError.damageFound(count: 1, reindexRepairs: false)
+            }
             report = try vault.verify(entrySet: session.entrySet.report(for: vault), progress: progress.update)
             syncs = session.syncs(vault)
             inbox = try CaptureInboxCensus.of(vault.directory)
@@ -131,6 +139,16 @@ struct Verify: ParsableCommand {
                 vaultID: try VerifiedBackups.vaultID(ofBackup: file))
         } catch {
             Output.warning("could not note the verified backup for `diary audit`: \(error)")
+        }
+    }
+}
+
+extension VaultError {
+    /// The header's recovery block is not the one the index records (put back or edited).
+    fileprivate var isRecoveryMismatch: Bool {
+        switch self {
+        case .recoveryKeyMismatch, .recoveryEpochRolledBack: return true
+        default: return false
         }
     }
 }

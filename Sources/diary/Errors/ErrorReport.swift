@@ -30,6 +30,16 @@ struct ErrorReport: Equatable {
         case let e as VaultError: self.init(vault: e)
         case let e as RecoveryKeyFileError: self = RecoveryWording.report(e)
         case let e as RecoveryKeyError: self = RecoveryWording.report(e)
+        case let e as RecoveryKeyOutputTakenBack: self = RecoveryWording.report(e)
+        case let e as NotTheVaultsRecoveryKey: self = e.report
+        case let e as HeaderNotInForce:
+            self.init(
+                message:
+                    "another machine ('\(Printable.escaped(e.machine))') changed the passphrase or the recovery key: "
+                    + "take it in with `diary sync` first; nothing was changed",
+                hint:
+                    "on a terminal `diary sync` asks this vault's passphrase, then the new one; in a script, `diary unlock` "
+                    + "first, then `diary sync --passphrase-file` with the new passphrase", code: .failure)
         case let e as RecoveryPromptError: self = RecoveryWording.report(e)
         case let e as ShareRecoveryError: self = ShareWording.report(e)
         case let e as ShareOutputError: self = e.report
@@ -130,10 +140,14 @@ struct ErrorReport: Equatable {
         let message = error.description
         switch error {
         case .recoveryKeyMismatch, .recoveryEpochRolledBack:
-            self.init(message: message, hint: "`diary verify` lists any other damage", code: .damaged)
-        case .wrongRecoveryKey:
+            // `verify` opens the vault too and stops here as well: the hint must not send there.
             self.init(
-                message: message, hint: "check the key against `diary recovery-key status`", code: .wrongPassphrase)
+                message: message,
+                hint:
+                    "no command opens the vault until the header and the index agree again (`diary verify` neither): "
+                    + "restore from a backup or put back the header that belongs to this index", code: .damaged)
+        case .wrongRecoveryKey:
+            self.init(message: message, hint: nil, code: .wrongPassphrase)
         case .noRecoveryKey:
             self.init(message: message, hint: "create one with `diary recovery-key create`", code: .failure)
         case .recoveryKeyExists:

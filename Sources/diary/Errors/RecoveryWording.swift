@@ -2,6 +2,12 @@ import DiaryApp
 import DiaryVault
 import Foundation
 
+/// The key was written or shown, but setting it failed: the file was removed.
+struct RecoveryKeyOutputTakenBack: Error {
+    let path: String?
+    let underlying: Error
+}
+
 /// The words of the recovery key's outcomes and errors.
 enum RecoveryWording {
     static func status(_ status: RecoveryStatus) -> String {
@@ -39,9 +45,22 @@ enum RecoveryWording {
             return ErrorReport(
                 message: "\(path) is not a recovery key file",
                 hint: "it holds one line of 9 groups of 6 characters, besides # comments", code: .inputRefused)
+        case .shareNotKey(let path):
+            return ErrorReport(
+                message: "\(path) is a recovery share, not a whole recovery key",
+                hint: "use `diary reset-passphrase --share-file \(path)` with the other shares", code: .inputRefused)
         case .mistyped(let path, let problem):
             return ErrorReport(message: "\(path): \(words(problem))", hint: nil, code: .inputRefused)
         }
+    }
+
+    static func report(_ error: RecoveryKeyOutputTakenBack) -> ErrorReport {
+        let words = ErrorReport(error.underlying)?.message ?? "\(error.underlying)"
+        let removed = error.path.map { "; \($0) was removed" } ?? ""
+        return ErrorReport(
+            message: "the recovery key could not be set: \(words)\(removed)",
+            hint: "the vault's recovery key is as it was; a key just shown opens nothing: destroy it",
+            code: ErrorReport(error.underlying)?.code ?? .failure)
     }
 
     static func report(_ error: RecoveryKeyError) -> ErrorReport {
@@ -70,7 +89,10 @@ enum RecoveryWording {
 
     private static func words(_ problem: CheckedBase32.Error) -> String {
         switch problem {
-        case .badCharacter(let position): return "character \(position) is not one a key uses"
+        case .badCharacter(let position, let character):
+            return
+                "character \(position) of the key (\(Printable.escaped(String(character)))) is not one a key uses "
+                + "(counting its characters, not the dashes)"
         case .wrongLength(let expected, let got): return "\(got) characters where a key has \(expected)"
         case .checksumMismatch: return "a character is wrong, or two are swapped (the checksum does not match)"
         case .nonZeroPadding: return "the last group is not one a key can end with"

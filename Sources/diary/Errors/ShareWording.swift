@@ -19,6 +19,14 @@ enum ShareWording {
             return ErrorReport(
                 message: "\(file.relativePath) and \(first.relativePath) disagree on how many shares are needed",
                 hint: "one of them was altered; leave it out", code: .inputRefused)
+        case .countsDisagree(let file, let first):
+            return ErrorReport(
+                message: "\(file.relativePath) and \(first.relativePath) disagree on how many shares were made",
+                hint: "one of them was altered; leave it out", code: .inputRefused)
+        case .differentSharesNumberedAlike(let file, let earlier, let x):
+            return ErrorReport(
+                message: "\(earlier.relativePath) and \(file.relativePath) are two different shares numbered \(x)",
+                hint: "one of them was altered or mistyped; leave it out", code: .inputRefused)
         case .sameShare(let file, let earlier) where file == earlier:
             return ErrorReport(
                 message: "\(file.relativePath) is given twice", hint: "give each share once", code: .inputRefused)
@@ -88,7 +96,8 @@ enum ShareWording {
 
     private static func words(_ detail: CheckedBase32.Error) -> String {
         switch detail {
-        case .badCharacter(let position): return "character \(position) of its text is not a base32 digit"
+        case .badCharacter(let position, let character):
+            return "its character \(position) (\(Printable.escaped(String(character)))) is not one a share uses"
         case .wrongLength(let expected, let got): return "its text has \(got) characters, a share has \(expected)"
         case .checksumMismatch: return "its check characters do not match (a character is wrong or two are swapped)"
         case .nonZeroPadding: return "its last characters are not ones diary writes"

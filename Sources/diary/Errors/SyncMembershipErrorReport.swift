@@ -79,6 +79,14 @@ extension ErrorReport {
                 hint:
                     "run `diary passwd` here and set the passphrase your other machines use now (as '\(Printable.escaped(machine))' does), then `diary sync`",
                 code: .failure)
+        case .recoveryKeyChangeOverridden(let machine):
+            let name = Printable.escaped(machine)
+            self.init(
+                message:
+                    "'\(name)' changed the vault key or passphrase before it took in the recovery key change made here: its header names an older recovery key; nothing was synced",
+                hint:
+                    "on '\(name)': `diary recovery-key remove --yes`, then `diary recovery-key create` (the key to keep from then on), then `diary sync` there and here",
+                code: .failure)
         case .lamportExhausted:
             self.init(
                 message: "this machine's lamport clock is used up: a forged record pushed it there", hint: nil,

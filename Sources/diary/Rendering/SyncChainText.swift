@@ -52,7 +52,8 @@ enum SyncChainText {
         switch note {
         case .passphraseChangeNotAdopted(let machine):
             return
-                "the passphrase was changed on '\(machine)': this vault opens with its old passphrase until you give the new one to `diary sync` on a terminal"
+                "the passphrase was changed on '\(machine)': this vault opens with its old passphrase until `diary sync` on a terminal is given it and then the new one; "
+                + "if the old one is forgotten, run `diary reset-passphrase` with the recovery key here too, then `diary sync`"
         case .recordsOfRemovedMachineIgnored(let machine, let from):
             return "records of removed machine '\(machine)' from \(from) on were not read"
         case .awaitingAdmission:

@@ -32,13 +32,16 @@ struct QRCode: Equatable {
         return Array(repeating: blank, count: margin) + padded + Array(repeating: blank, count: margin)
     }
 
+    /// The light border every side of the code, in modules (ISO/IEC 18004 asks 4).
+    static let quietZone = 4
+
     /// The code as lines of terminal half blocks, two rows of modules to a line, with a quiet
-    /// zone of 2 modules: `▀` the upper module drawn, `▄` the lower, `█` both. With `colours`,
+    /// zone (with less than 4 modules some scanners fail on a dark terminal): `▀` the upper module drawn, `▄` the lower, `█` both. With `colours`,
     /// dark modules are drawn black on white, so the code is dark on light whatever the
     /// terminal's own colours (scanners expect it so). Without, light modules are drawn
     /// instead, in the terminal's usual light text on a dark background (as `qrencode -t UTF8`).
     func halfBlockLines(colours: Bool) -> [String] {
-        var rows = withQuietZone(2)
+        var rows = withQuietZone(Self.quietZone)
         if rows.count % 2 == 1 { rows.append([Bool](repeating: false, count: rows[0].count)) }
         if !colours { rows = rows.map { $0.map { !$0 } } }
         return stride(from: 0, to: rows.count, by: 2).map { index in

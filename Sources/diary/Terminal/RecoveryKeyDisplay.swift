@@ -27,6 +27,17 @@ enum RecoveryKeyDisplay {
         Output.write(lines.joined(separator: "\n") + "\n", to: tty.fd)
     }
 
+    /// Shows the key, waits for Enter once it is written down, then clears the screen and its
+    /// scrollback (an interruption clears them too). The key is set only after this returns.
+    static func showUntilWrittenDown(_ key: RecoveryKey, on tty: TTY) {
+        SignalCleanup.rememberScreen(fd: tty.fd)
+        defer { SignalCleanup.forgetScreen() }
+        show(key, on: tty)
+        tty.write("Press Enter once you have written it down (the screen is then cleared). ")
+        _ = tty.readLine()
+        Output.write("\u{1B}[H\u{1B}[2J\u{1B}[3J", to: tty.fd)
+    }
+
     /// Asks for the key without echo; a mistyped one is named (its checksum catches it).
     static func askForKey() throws -> RecoveryKey {
         guard let tty = TTY.open() else { throw RecoveryPromptError.noTerminalToAskKey }

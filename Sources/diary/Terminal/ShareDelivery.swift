@@ -132,6 +132,8 @@ struct ShareScreen {
     }
 
     func show(_ shares: [RecoveryShare], created: Date) {
+        SignalCleanup.rememberScreen(fd: tty.fd)
+        defer { SignalCleanup.forgetScreen() }
         for share in shares {
             clear()
             tty.write(

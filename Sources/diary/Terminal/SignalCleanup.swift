@@ -134,6 +134,7 @@ private func isLoneRegularFile(_ st: stat) -> Bool {
 private func diaryCleanupHandler(_ sig: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _: UnsafeMutableRawPointer?) {
     let fromTerminal = info.map { $0.pointee.si_code == SI_KERNEL } ?? false
     if childPID > 0 && fromTerminal && (sig == SIGINT || sig == SIGQUIT) { return }
+    clearScreenSignalSafe()
     if terminalFD >= 0 {
         tcsetattr(terminalFD, TCSAFLUSH, &savedTerminal)
         _ = write(terminalFD, "\n", 1)

@@ -21,8 +21,8 @@ struct TerminalAsker: PassphraseAsker {
             prompt = "Passphrase of the synced vault: "
         case .followRotation(let machine):
             let name = Printable.escaped(machine)
-            if attempt > 1 { Output.note("that passphrase does not open the key rotated on '\(name)'") }
-            prompt = "Passphrase set on '\(name)' (the vault key was rotated there): "
+            if attempt > 1 { Output.note("that passphrase does not open the header published on '\(name)'") }
+            prompt = "Passphrase set on '\(name)' (the new one, published there): "
         case .publishOwnChange:
             if attempt > 1 { Output.note("that passphrase does not open this vault") }
             prompt = "Passphrase (to publish the passphrase changed here): "

@@ -67,4 +67,53 @@ final class RecoveryKeysTests: SessionTestCase {
         XCTAssertEqual(try keys().status(), .removed(epoch: 3))
         XCTAssertThrowsVaultError(.noRecoveryKey, try keys().matches(second.key))
     }
+
+    /// The key is delivered (written and flushed, or shown) before the vault changes: a
+    /// delivery that fails leaves the recovery key as it was, with and without --replace.
+    func testAFailedDeliveryLeavesTheVaultsKeyAsItWas() throws {
+        struct DiskFull: Error {}
+        let vault = try makeVault(.files)
+        let keys = { RecoveryKeys(self.session(vault.directory, asker: ScriptedAsker([self.passphrase]))) }
+        XCTAssertThrowsError(try keys().create(replace: false) { _ in throw DiskFull() }) {
+            XCTAssertTrue($0 is DiskFull, "\($0)")
+        }
+        XCTAssertEqual(try keys().status(), .none)
+        let first = try keys().create(replace: false)
+        var delivered: RecoveryKey?
+        XCTAssertThrowsError(
+            try keys().create(replace: true) {
+                delivered = $0
+                throw DiskFull()
+            })
+        XCTAssertEqual(try keys().status(), first.status)
+        XCTAssertTrue(try keys().matches(first.key))
+        XCTAssertFalse(try keys().matches(try XCTUnwrap(delivered)))
+    }
+
+    /// `--output FILE`: the key reaches FILE whole under a temporary name linked into place,
+    /// which is gone afterwards; a FILE that appears meanwhile is never written over.
+    func testAKeyFileIsLinkedIntoPlaceWholeAndNeverOverAnything() throws {
+        let directory = path("key-files")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        let path = directory.appendingPathComponent("key.txt").path
+        let key = try RecoveryKey.generate()
+        let file = try RecoveryKeyFile.create(at: path)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "nothing at FILE before the key is whole")
+        try file.write(key, vaultID: UUID(), created: Date())
+        XCTAssertEqual(try RecoveryKeyFile.read(at: path).text, key.text)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["key.txt"])
+        XCTAssertThrowsError(try RecoveryKeyFile.create(at: path)) {
+            XCTAssertEqual($0 as? RecoveryKeyFileError, .exists(path: path))
+        }
+
+        let racedPath = directory.appendingPathComponent("raced.txt").path
+        let raced = try RecoveryKeyFile.create(at: racedPath)
+        try Data("someone else's\n".utf8).write(to: URL(fileURLWithPath: racedPath))
+        XCTAssertThrowsError(try raced.write(key, vaultID: UUID(), created: Date())) {
+            XCTAssertEqual($0 as? RecoveryKeyFileError, .exists(path: racedPath))
+        }
+        XCTAssertEqual(try String(contentsOfFile: racedPath, encoding: .utf8), "someone else's\n")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["key.txt", "raced.txt"])
+    }
 }

@@ -108,6 +108,16 @@ final class SyncTestMachines {
         passphrases[name] = new
     }
 
+    /// `diary reset-passphrase` with the recovery key on a synced vault (the old passphrase
+    /// forgotten): sync is told as after `passwd`.
+    func resetPassphrase(_ name: String, key: RecoveryKey, to new: String) throws {
+        let directory = self[name].directory
+        let change = try Vault.resetPassphrase(at: directory, recoveryKey: key, new: test.secret(new))
+        try SyncLifecycle.notePassphraseChange(change, vaultDirectory: directory, stateDirectory: state(name))
+        vaults[name] = try Vault.open(at: directory, passphrase: test.secret(new))
+        passphrases[name] = new
+    }
+
     /// The machine's vault took in a passphrase set elsewhere (a sync followed it).
     func adopted(_ name: String, passphrase: String) { passphrases[name] = passphrase }
 
