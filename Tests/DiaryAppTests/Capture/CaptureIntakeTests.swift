@@ -40,7 +40,8 @@ final class CaptureIntakeTests: SessionTestCase {
         let total = CaptureInbox.batchItems * 2 + 3
         for i in 1...total { _ = try send("item \(i)", key: key, to: vault.directory) }
         var batches: [Int] = []
-        CaptureInbox.takeIn(vault.directory, into: vault, events: { self.events.append($0) }) { batches.append($0) }
+        CaptureInbox.takeIn(
+            vault.directory, into: vault, events: { self.events.append($0) }, onBatch: { batches.append($0) })
         XCTAssertEqual(batches, [CaptureInbox.batchItems, CaptureInbox.batchItems, 3])
         XCTAssertEqual(events, [.capturesTakenIn(device: "phone", count: total)], "said once")
         XCTAssertEqual(try vault.list().count, total)
