@@ -1868,7 +1868,7 @@ def open_item(data: bytes, vault_id: bytes, devices: dict) -> dict:
                 entry_id=captured_entry_id(inbox_secret, device_id, counter))
 
 
-def print_inbox(vault: str, vault_id: bytes, devices: dict) -> None:
+def print_inbox(vault: str, vault_id: bytes, devices: dict, held: set) -> None:
     """Opens the items waiting in a vault directory's inbox (§13) with the devices' records: only names
     diary takes for items (lowercase hex, §13.1), only regular files, each checked as diary checks it."""
     inbox = os.path.join(vault, "inbox")
@@ -1892,8 +1892,11 @@ def print_inbox(vault: str, vault_id: bytes, devices: dict) -> None:
                 nacl.exceptions.CryptoError) as why:
             print(f"### inbox item {name}: diary will set it aside ({why})\n")
             continue
-        if item["revoked"] or item["taken_in"]:
-            why = "its device is revoked" if item["revoked"] else "a replay of one taken in"
+        if not item["revoked"] and item["taken_in"] and item["entry_id"] in held:
+            # A take-in stopped before removing it (§13.3): no replay.
+            print(f"### inbox item {name}: taken in already, as entry {item['entry_id']}: diary will remove it\n")
+        elif item["revoked"] or item["taken_in"]:
+            why = "its device is revoked" if item["revoked"] else "a replay of one whose entry is gone"
             print(f"### inbox item {name}: diary will set it aside ({why})\n")
         else:
             print(f"### inbox item {name}: waits to be taken in, as entry {item['entry_id']}\n")
@@ -2026,7 +2029,7 @@ def main() -> None:
             "the index row's attachments differ from the entry's"
         print("- text:\n\n```\n" + e["text"] + "\n```\n")
     if os.path.isdir(source):
-        print_inbox(source, vault_id, devices)
+        print_inbox(source, vault_id, devices, {uuid.UUID(n) for n in entries})
 
 
 if __name__ == "__main__":

@@ -241,8 +241,15 @@ final class CaptureReaderTests: VaultTestCase {
             waiting.output)
         let taken = try PythonReader.run([PythonReader.script.path, vault.directory.path, "correct horse"])
         XCTAssertTrue(
-            taken.output.contains("\(name): diary will set it aside (a replay of one taken in)"), taken.output)
+            taken.output.contains(
+                "\(name): taken in already, as entry \(id.uuidString.lowercased()): diary will remove it"),
+            taken.output)
         XCTAssertTrue(taken.output.contains("taken in: 1…1\n"), taken.output)
+        try vault.delete(id)
+        let deleted = try PythonReader.run([PythonReader.script.path, vault.directory.path, "correct horse"])
+        XCTAssertTrue(
+            deleted.output.contains("\(name): diary will set it aside (a replay of one whose entry is gone)"),
+            deleted.output)
         XCTAssertEqual(CaptureItem.maximumBytes, 9_437_305, "the bound FORMAT.md §13.1 states")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: inbox.path)
         XCTAssertEqual(try VaultExposure.measure(at: vault.directory).tooOpen.map(\.path), ["inbox"])

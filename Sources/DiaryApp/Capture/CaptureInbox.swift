@@ -23,7 +23,8 @@ public struct CaptureRejection: Equatable, Sendable {
 /// `inbox/rejected/`, said once, and not looked at again.
 ///
 /// Why remove only after the commit: a crash between the two leaves an item whose counter the
-/// vault holds, so the next run moves it aside as a replay and stores nothing twice.
+/// vault holds and whose entry it holds, so the next run removes it without a word, as sync
+/// does a remote's (§12.11); only a copy whose entry is gone is a replay, moved aside and said.
 public enum CaptureInbox {
     /// At most this many items, or `batchBytes` of them, per `takeIn` change: memory stays
     /// flat however full the inbox is (an item costs what it weighs, read from `fstat`).
@@ -124,11 +125,15 @@ public enum CaptureInbox {
     ) throws {
         let outcomes = try vault.takeIn(items: batch.items.map(\.bytes))
         var removed = false
-        for ((name, _), outcome) in zip(batch.items, outcomes) {
+        for ((name, bytes), outcome) in zip(batch.items, outcomes) {
             switch outcome {
             case .added(_, let device, _):
                 tally.add(device)
-                // The entry is stored: a failed unlink leaves a replay, moved aside next time.
+                // The entry is stored: a failed unlink leaves a copy, removed quietly next time.
+                unlink(inbox + "/" + name)
+                removed = true
+            case .replay where try holdsEntry(of: bytes, in: vault):
+                // An earlier take-in stored it and was stopped before removing it.
                 unlink(inbox + "/" + name)
                 removed = true
             case .unknownDevice:
@@ -138,6 +143,12 @@ public enum CaptureInbox {
             }
         }
         if removed { try CaptureFiles.syncDirectory(inbox) }
+    }
+
+    /// True when the vault holds the entry the item `bytes` (a replay) became.
+    private static func holdsEntry(of bytes: [UInt8], in vault: Vault) throws -> Bool {
+        guard let item = try? CaptureItem(bytes) else { return false }
+        return try vault.holdsCapturedEntry(device: item.deviceID, counter: item.counter)
     }
 
     /// Renames `name` into `inbox/rejected/` (made 0700 when missing) and says so.

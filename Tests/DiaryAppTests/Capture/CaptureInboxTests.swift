@@ -53,12 +53,20 @@ final class CaptureInboxTests: SessionTestCase {
         XCTAssertEqual(events, [])
     }
 
-    func testAReplayIsMovedAsideAndSaidOnce() throws {
+    func testACopyWhoseEntryIsHeldIsRemovedQuietlyAndOneWhoseEntryIsGoneIsAReplay() throws {
         let (vault, key) = try enrolled()
         let receipt = try send("once", key: key, to: vault)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: receipt.path))
         let file = try passphraseFile("correct horse")
         _ = try session(vault.directory, passphraseFile: file).open()
+        // A take-in stopped between its change and the removal leaves the item where it was.
+        try bytes.write(to: URL(fileURLWithPath: receipt.path))
+        events = []
+        let opened = try session(vault.directory, passphraseFile: file).open()
+        XCTAssertEqual(events, [], "an interrupted take-in is no replay")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: receipt.path))
+        let entry = try XCTUnwrap(try opened.list().first { $0.title == "once" })
+        try opened.delete(entry.id)
         try bytes.write(to: URL(fileURLWithPath: receipt.path))
         events = []
         _ = try session(vault.directory, passphraseFile: file).open()
