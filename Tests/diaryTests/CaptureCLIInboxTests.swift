@@ -65,11 +65,35 @@ final class CaptureCLIInboxTests: XCTestCase {
             env: box.fullEnvironment([:]))
         XCTAssertEqual(toNull.status, 64, toNull.stderr)
         XCTAssertTrue(toNull.stderr.contains("neither a pipe nor a file"), toNull.stderr)
+        // A reader gone before the key is written: EPIPE, not SIGPIPE; the device is withdrawn.
+        let (status, stderr) = try createWritingToAClosedPipe("gone")
+        XCTAssertEqual(status, 1, stderr)
+        XCTAssertTrue(stderr.contains("diary: error:"), stderr)
         XCTAssertEqual(
             try box.ok(["capture-key", "list"]).stdout.components(separatedBy: "\n").filter { !$0.isEmpty }.count, 1)
         let again = device.appendingPathComponent("o7.key").path
         try box.ok(["capture-key", "create", "o7", "--output", again])
         XCTAssertTrue(FileManager.default.fileExists(atPath: again), "the name is free again")
+        try box.ok(["capture-key", "create", "gone", "--output", device.appendingPathComponent("gone.key").path])
+    }
+
+    /// `capture-key create NAME` with stdout a pipe whose reader is gone: status and stderr.
+    private func createWritingToAClosedPipe(_ name: String) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = DiarySandbox.binary
+        process.arguments = ["capture-key", "create", name]
+        process.environment = box.fullEnvironment([:])
+        let out = Pipe(), err = Pipe()
+        try out.fileHandleForReading.close()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try out.fileHandleForWriting.close()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let signalled = process.terminationReason == .uncaughtSignal
+        return (signalled ? 128 + process.terminationStatus : process.terminationStatus, stderr)
     }
 
     func testRevokeRefusesTheItemsThatWaitAndSaysTheStoredName() throws {

@@ -89,6 +89,13 @@ struct CaptureKeyCreate: ParsableCommand {
 
     /// Every byte to stdout, or an error (a closed pipe): the device is then withdrawn.
     static func writeToStdout(_ bytes: [UInt8]) throws {
+        // A reader gone (`| ssh host …` that failed) must be an EPIPE, not a SIGPIPE that kills
+        // diary before the withdrawal runs and leaves an enrolled device whose key nobody has.
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        var previous = sigaction()
+        sigaction(SIGPIPE, &ignore, &previous)
+        defer { sigaction(SIGPIPE, &previous, nil) }
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, $0.count - written) }
