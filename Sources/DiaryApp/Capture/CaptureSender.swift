@@ -56,28 +56,22 @@ public enum CaptureSender {
         if !exists, directory.contains("://") || directory.range(of: "^[^/]+:", options: .regularExpression) != nil {
             throw CaptureAppError.gitRemote(directory)
         }
-        let url = URL(fileURLWithPath: directory)
-        if isGitWorkingTree(url, upward: false) { throw CaptureAppError.gitWorkingTree(path: directory) }
-        if let info = try? Vault.inspect(at: url) { return (.vault, info.id) }
+        // A vault header makes a vault, whatever holds it or whatever it holds (a user's `.git`).
+        if let info = try? Vault.inspect(at: URL(fileURLWithPath: directory)) { return (.vault, info.id) }
         let marker = (directory as NSString).appendingPathComponent("diary-sync")
         if case .bytes(let bytes) = try CaptureFiles.read(marker, limit: 4096), let id = remoteVaultID(marker: bytes) {
-            // A clone of a git remote holds the marker too, but its inbox is never read.
-            if isGitWorkingTree(url, upward: true) { throw CaptureAppError.gitWorkingTree(path: directory) }
+            // A clone of a git remote (diary's own or a user's) holds the marker beside `.git`,
+            // and its inbox is never read. A folder remote merely below a repository is read.
+            if holdsGit(directory) { throw CaptureAppError.gitWorkingTree(path: directory) }
             return (.folderRemote, id)
         }
         throw CaptureAppError.notACaptureTarget(path: directory)
     }
 
-    /// Whether `directory` (or, `upward`, any directory above it) holds `.git`: a working tree.
-    static func isGitWorkingTree(_ directory: URL, upward: Bool) -> Bool {
-        var current = directory.standardizedFileURL.resolvingSymlinksInPath()
-        while true {
-            var info = stat()
-            if lstat(current.appendingPathComponent(".git").path, &info) == 0 { return true }
-            let parent = current.deletingLastPathComponent()
-            guard upward, parent.path != current.path else { return false }
-            current = parent
-        }
+    /// Whether `directory` itself holds `.git` (a file or a folder): the top of a git clone.
+    static func holdsGit(_ directory: String) -> Bool {
+        var info = stat()
+        return lstat((directory as NSString).appendingPathComponent(".git"), &info) == 0
     }
 
     /// The vault id in a folder remote's marker (docs/FORMAT.md §12.1): the lines, empty ones

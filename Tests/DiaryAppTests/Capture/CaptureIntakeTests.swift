@@ -110,7 +110,7 @@ final class CaptureIntakeTests: SessionTestCase {
         }
     }
 
-    func testAGitWorkingTreeIsRefusedAsATarget() throws {
+    func testOnlyTheTopOfAGitCloneOfARemoteIsRefusedAsATarget() throws {
         let vault = try makeVault(.files)
         let key = try enrolled(vault)
         let marker = Data("diary-sync 2\n\(vault.id.uuidString.lowercased())\n".utf8)
@@ -119,17 +119,18 @@ final class CaptureIntakeTests: SessionTestCase {
         try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(
             at: clone.appendingPathComponent(".git"), withIntermediateDirectories: true)
-        for directory in [clone, nested] {
-            try marker.write(to: directory.appendingPathComponent("diary-sync"))
-            XCTAssertThrowsError(try send("lost", key: key, to: directory)) {
-                XCTAssertEqual($0 as? CaptureAppError, .gitWorkingTree(path: directory.path))
-            }
+        try marker.write(to: clone.appendingPathComponent("diary-sync"))
+        XCTAssertThrowsError(try send("lost", key: key, to: clone)) {
+            XCTAssertEqual($0 as? CaptureAppError, .gitWorkingTree(path: clone.path))
         }
         XCTAssertEqual(try CaptureKeyFile.read(key).counter, 0, "no number spent")
-        let plain = path("folder")
-        try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
-        try marker.write(to: plain.appendingPathComponent("diary-sync"))
-        XCTAssertEqual(try send("kept", key: key, to: plain).target, .folderRemote)
+        // A folder remote below a repository (a home kept in git) is read by sync: accepted.
+        try marker.write(to: nested.appendingPathComponent("diary-sync"))
+        XCTAssertEqual(try send("kept", key: key, to: nested).target, .folderRemote)
+        // A vault directory the user versions with git is a vault all the same.
+        try FileManager.default.createDirectory(
+            at: vault.directory.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        XCTAssertEqual(try send("in the vault", key: key, to: vault.directory).target, .vault)
     }
 
     func testASymlinkedKeyFileIsNamedAsSuch() throws {
