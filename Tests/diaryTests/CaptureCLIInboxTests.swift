@@ -110,15 +110,26 @@ final class CaptureCLIInboxTests: XCTestCase {
         let keyText = try String(contentsOfFile: key, encoding: .utf8)
         let vaultLine = keyText.split(separator: "\n").first { $0.hasPrefix("vault ") }!
         // As a `capture --edit` killed by SIGKILL leaves it: a dead pid's directory in memory.
-        let left = box.runtime.appendingPathComponent("diary-edit-4194000-1-abcdef")
-        try FileManager.default.createDirectory(at: left, withIntermediateDirectories: true)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: left.path)
-        try Data("\(vaultLine)\n".utf8).write(to: left.appendingPathComponent("owner"))
-        try Data("EDITORSECRET\n".utf8).write(to: left.appendingPathComponent("entry.txt"))
+        let deviceLine = keyText.split(separator: "\n").first { $0.hasPrefix("device ") }!
+        let device = try XCTUnwrap(deviceLine.split(separator: " ").last)
+        func leave(_ name: String, owner: String) throws -> URL {
+            let left = box.runtime.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: left, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: left.path)
+            try Data(owner.utf8).write(to: left.appendingPathComponent("owner"))
+            try Data("EDITORSECRET\n".utf8).write(to: left.appendingPathComponent("entry.txt"))
+            return left
+        }
+        let left = try leave("diary-edit-4194000-1-abcdef", owner: "\(vaultLine)\ncapture \(device)\n")
+        // A killed `diary edit` and a `diary new`: the vault's, for `diary recover`, not capture's.
+        let edit = try leave(
+            "diary-edit-4194001-1-abcdef", owner: "\(vaultLine)\nentry 8c1f0a52-0e5c-4f0b-9d5e-2a9a8f0b1c11\n")
+        let new = try leave("diary-edit-4194002-1-abcdef", owner: "\(vaultLine)\n")
         let next = try capture(["next"])
         XCTAssertEqual(next.status, 0, next.stderr)
         let lines = next.stderr.components(separatedBy: "\n").filter { $0.contains(left.path + "/entry.txt") }
         XCTAssertEqual(lines.count, 2, next.stderr)
+        XCTAssertFalse(next.stderr.contains(edit.path) || next.stderr.contains(new.path), next.stderr)
         XCTAssertTrue(next.stderr.contains("in memory"), next.stderr)
         XCTAssertFalse(next.stderr.contains("EDITORSECRET"))
     }

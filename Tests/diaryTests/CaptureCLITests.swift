@@ -169,10 +169,17 @@ final class CaptureCLITests: XCTestCase {
     }
 
     func testTheEditorWritesInMemoryAndCapturesRunAtOnceGetTheirOwnNumbers() throws {
-        let editor = try box.script("printf 'from the editor #pen\\n' > \"$1\"")
+        let ownerCopy = box.root.appendingPathComponent("owner-seen").path
+        let editor = try box.script(
+            "printf 'from the editor #pen\\n' > \"$1\"; cp \"$(dirname \"$1\")/owner\" '\(ownerCopy)'")
         let edited = try box.run(
             ["capture", "--key", key, "--to", box.vault.path, "--edit"], env: ["EDITOR": editor])
         XCTAssertEqual(edited.status, 0, edited.stderr)
+        // Marked as a capture's, so only `capture` reports it should it be left behind.
+        let device = try XCTUnwrap(
+            try String(contentsOfFile: key, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("device ") })
+        XCTAssertTrue(
+            try String(contentsOfFile: ownerCopy, encoding: .utf8).contains("capture " + device.dropFirst(7) + "\n"))
         XCTAssertEqual(try box.editorLeftovers(), [], "the editor's file is wiped")
         let group = DispatchGroup()
         // Each run only reads the sandbox's settings; the processes race on the key file.

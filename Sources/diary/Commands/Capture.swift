@@ -67,12 +67,14 @@ struct Capture: ParsableCommand {
         guard credential.vaultID == vaultID else {
             throw CaptureAppError.otherVault(path: directory, key: credential.vaultID, found: vaultID)
         }
-        sayLeftovers(InterruptedEdits.find(vault: vaultID))
+        // Only what a capture left: an edit or a `new` of the vault is `diary recover`'s.
+        sayLeftovers(InterruptedEdits.find(vault: vaultID).filter { $0.owner.capture != nil })
         let receipt: CaptureReceipt?
         if edit || (words.isEmpty && TTY.stdinIsTerminal) {
             let start = words.joined(separator: " ")
             receipt = try Editor.edit(
-                start, limit: Vault.maximumTextBytes, owner: .init(vault: vaultID, entry: nil), intent: nil
+                start, limit: Vault.maximumTextBytes,
+                owner: .init(vault: vaultID, entry: nil, capture: credential.deviceID), intent: nil
             ) { body in EntryText.isBlank(body) ? nil : try send(body) }
         } else {
             let body = words.isEmpty ? try StdinText.read(limit: Vault.maximumTextBytes) : words.joined(separator: " ")

@@ -11,44 +11,52 @@ import Foundation
 /// that process's start time (field 22 of `/proc/PID/stat`, clock ticks since boot). A pid is
 /// reused; the pair is not, so a directory whose pid now names another process still counts as
 /// abandoned, and one whose process still runs is left alone. A small non-secret file `owner`
-/// inside names the vault and, for `edit`, the entry being edited; the file `intent` (as private
-/// as the text) says what the command meant to store with it (`EditIntent`).
+/// inside names the vault and, for `edit`, the entry being edited, or, for `capture`, the capture
+/// device; the file `intent` (as private as the text) says what the command meant to store with
+/// it (`EditIntent`).
 enum InterruptedEdits {
     static let prefix = "diary-edit-"
     static let ownerFile = "owner"
     static let intentFile = "intent"
     static let entryFile = "entry.txt"
 
-    /// Who an editor directory belongs to: the vault, and the entry when it holds an edit.
+    /// Who an editor directory belongs to: the vault, the entry when it holds an edit, and the
+    /// capture device when `capture` made it (only those are `capture`'s to report; the others
+    /// are the vault's, for `diary recover`).
     struct Owner: Equatable {
         var vault: UUID
         var entry: UUID?
+        var capture: UUID?
 
-        /// `vault UUID` and, for an edit, `entry UUID`, one per line. Ids only, never text.
+        /// `vault UUID`, and `entry UUID` for an edit or `capture UUID` for a capture, one per
+        /// line. Ids only, never text.
         var bytes: [UInt8] {
             var text = "vault \(vault.uuidString.lowercased())\n"
             if let entry { text += "entry \(entry.uuidString.lowercased())\n" }
+            if let capture { text += "capture \(capture.uuidString.lowercased())\n" }
             return Array(text.utf8)
         }
 
-        init(vault: UUID, entry: UUID?) {
+        init(vault: UUID, entry: UUID?, capture: UUID? = nil) {
             self.vault = vault
             self.entry = entry
+            self.capture = capture
         }
 
         init?(_ bytes: [UInt8]) {
-            var vault: UUID?, entry: UUID?
+            var vault: UUID?, entry: UUID?, capture: UUID?
             for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
                 let fields = line.split(separator: " ")
                 guard fields.count == 2, let id = UUID(uuidString: String(fields[1])) else { return nil }
                 switch fields[0] {
                 case "vault": vault = id
                 case "entry": entry = id
+                case "capture": capture = id
                 default: return nil
                 }
             }
             guard let vault else { return nil }
-            self.init(vault: vault, entry: entry)
+            self.init(vault: vault, entry: entry, capture: capture)
         }
     }
 
