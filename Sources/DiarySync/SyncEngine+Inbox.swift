@@ -41,6 +41,11 @@ extension SyncEngine {
         var batch: [(RemoteInbox.Item, [UInt8])] = []
         var size = 0
         for item in listing.items {
+            // Its name gives its device: an unknown device's item waits unread (§12.11 step 2).
+            if (try? vault.knowsCaptureDevice(item.device)) == false {
+                report.inbox.waiting.append(item.path)
+                continue
+            }
             guard let bytes = read(item, from: inbox, into: &report.inbox) else { continue }
             batch.append((item, bytes))
             size += bytes.count

@@ -134,6 +134,23 @@ final class CaptureCLIInboxTests: XCTestCase {
         XCTAssertFalse(next.stderr.contains("EDITORSECRET"))
     }
 
+    func testAnUnknownDevicesItemIsMovedAsideInAVaultThatDoesNotSync() throws {
+        XCTAssertEqual(try capture(["a real one"]).status, 0)
+        let real = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: inbox.path).first { $0.hasSuffix(".dcap") })
+        var bytes = [UInt8](try Data(contentsOf: inbox.appendingPathComponent(real)))
+        bytes.replaceSubrange(25..<41, with: [UInt8](repeating: 0x3a, count: 16))
+        let forged = String(repeating: "3a", count: 16) + real.dropFirst(32)
+        try Data(bytes).write(to: inbox.appendingPathComponent(forged))
+        let listed = try box.ok(["list"])
+        XCTAssertTrue(listed.stderr.contains("took in 1 captured entry from phone"), listed.stderr)
+        XCTAssertTrue(
+            listed.stderr.contains(
+                "moved aside a capture from a device this vault does not know: inbox/rejected/\(forged)"),
+            listed.stderr)
+        XCTAssertFalse(try box.ok(["list"]).stderr.contains("does not know"), "said once, not again")
+    }
+
     func testShowAndTheExportsSayWhichDeviceAnEntryCameFrom() throws {
         XCTAssertEqual(try capture(["Saw a heron"]).status, 0)
         let id = try box.listJSON()[0]["id"] as! String

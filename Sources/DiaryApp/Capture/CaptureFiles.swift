@@ -40,6 +40,26 @@ enum CaptureFiles {
         return .bytes(bytes)
     }
 
+    /// The first `count` bytes of the regular file at `path` (never through a link), nil when it
+    /// is not one or is shorter: what an item's header says, read without its body.
+    static func readHead(_ path: String, count: Int) throws -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= count else { return nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, count - done) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw CaptureAppError.io(path: path, detail: String(cString: strerror(errno))) }
+            if n == 0 { return nil }
+            done += n
+        }
+        return bytes
+    }
+
     /// The `size` bytes `fd` holds (its size by `fstat`), nil when it holds another number of
     /// bytes now: the buffer is the file's own size, so reading costs what the file weighs.
     static func readExactly(_ fd: Int32, size: Int, path: String) throws -> [UInt8]? {

@@ -33,10 +33,13 @@ public enum CaptureInbox {
 
     /// Takes in `<directory>/inbox/`. Cheap when there is no inbox: one failed `opendir`.
     /// Never throws: what cannot be taken in now waits, and is said (`captureInboxWaiting`).
-    /// Items of a device the vault does not know (yet: its enrolment may come by sync) wait
-    /// too, said once (`capturesWaiting`). `onBatch` sees each batch's size (for tests).
+    /// An item of a device the vault does not know is judged by its header alone, its body
+    /// unread: when the vault `syncs`, it waits (its enrolment may come by sync), said once
+    /// (`capturesWaiting`); otherwise nothing can ever enrol its device, and it is moved aside.
+    /// `onBatch` sees each batch's size (for tests).
     public static func takeIn(
-        _ directory: URL, into vault: Vault, events: AppEventSink, onBatch: (Int) -> Void = { _ in }
+        _ directory: URL, into vault: Vault, syncs: Bool, events: @escaping AppEventSink,
+        onBatch: (Int) -> Void = { _ in }
     ) {
         let inbox = directory.appendingPathComponent(CaptureItem.inboxDirectoryName).path
         var tally = Tally()
@@ -51,23 +54,57 @@ public enum CaptureInbox {
             defer { close(lock) }
             guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return }
             var batch = Batch()
+            let intake = Intake(inbox: inbox, vault: vault, syncs: syncs, events: events)
             for name in names where CaptureItem.isFileName(name) {
+                if let device = try intake.unknownDevice(name) {
+                    try intake.unknown(name, device, &tally)
+                    continue
+                }
                 guard let bytes = try read(name, inbox, events) else { continue }
                 batch.append(name, bytes)
                 if batch.isFull {
-                    try take(batch, inbox, vault, &tally, events)
+                    try take(batch, intake, &tally)
                     onBatch(batch.items.count)
                     batch = Batch()
                 }
             }
             if !batch.items.isEmpty {
-                try take(batch, inbox, vault, &tally, events)
+                try take(batch, intake, &tally)
                 onBatch(batch.items.count)
             }
         } catch let CaptureAppError.io(path, detail) {
             events(.captureInboxWaiting(path: path, detail: detail))
         } catch {
             events(.captureInboxWaiting(path: nil, detail: String(describing: error)))
+        }
+    }
+
+    /// Where a take-in reads and writes, and what it does with an unknown device's item.
+    private struct Intake {
+        let inbox: String
+        let vault: Vault
+        let syncs: Bool
+        let events: AppEventSink
+
+        /// The device of the item `name` when its header alone shows the vault does not know
+        /// it; nil otherwise (an item of this vault's known device, or one the full reading
+        /// must judge: not a header, another vault, another item's name).
+        func unknownDevice(_ name: String) throws -> UUID? {
+            guard let head = try CaptureFiles.readHead(inbox + "/" + name, count: CaptureItem.headerLength),
+                let header = CaptureItem.header(head), header.vaultID == vault.id,
+                CaptureItem.fileName(deviceID: header.deviceID, counter: header.counter) == name
+            else { return nil }
+            return try vault.knowsCaptureDevice(header.deviceID) ? nil : header.deviceID
+        }
+
+        /// An unknown device's item: it waits when an enrolment may still come by sync, else it
+        /// is moved aside (nothing else could ever make it an entry).
+        func unknown(_ name: String, _ device: UUID, _ tally: inout Tally) throws {
+            if syncs {
+                tally.waiting += 1
+            } else {
+                try moveAside(name, inbox, .unknownDevice(device), events)
+            }
         }
     }
 
@@ -120,9 +157,8 @@ public enum CaptureInbox {
     }
 
     /// Takes one batch in and sorts out its items, counting them in `tally`.
-    private static func take(
-        _ batch: Batch, _ inbox: String, _ vault: Vault, _ tally: inout Tally, _ events: AppEventSink
-    ) throws {
+    private static func take(_ batch: Batch, _ intake: Intake, _ tally: inout Tally) throws {
+        let (inbox, vault, events) = (intake.inbox, intake.vault, intake.events)
         let outcomes = try vault.takeIn(items: batch.items.map(\.bytes))
         var removed = false
         for ((name, bytes), outcome) in zip(batch.items, outcomes) {
@@ -136,8 +172,8 @@ public enum CaptureInbox {
                 // An earlier take-in stored it and was stopped before removing it.
                 unlink(inbox + "/" + name)
                 removed = true
-            case .unknownDevice:
-                tally.waiting += 1
+            case .unknownDevice(let device):
+                try intake.unknown(name, device, &tally)
             default:
                 try moveAside(name, inbox, outcome, events)
             }

@@ -12,4 +12,11 @@ extension Vault {
         try sealedIndex.ensurePages(holding: [entryID])
         return sealedIndex.index[entryID] != nil
     }
+
+    /// True when a device record of this id is in the vault (revoked or not): an item of any
+    /// other device cannot be opened here, so it is judged by its header alone, unread.
+    package func knowsCaptureDevice(_ device: UUID) throws -> Bool {
+        try sealedIndex.ensurePages(holding: [device])
+        return sealedIndex.index[device]?.summary.isCaptureDevice == true
+    }
 }

@@ -16,9 +16,10 @@ enum CaptureWords {
         case .captureInboxWaiting(nil, let detail):
             Output.warning("captured entries could not be taken in now (\(detail)); they wait in the inbox")
         case .capturesWaiting(let count):
-            Output.note(
+            Output.warning(
                 "\(count) captured item\(count == 1 ? "" : "s") of a device this vault does not know yet "
-                    + "wait\(count == 1 ? "s" : "") in the inbox (taken in once its enrolment arrives by sync)")
+                    + "wait\(count == 1 ? "s" : "") in inbox/ (taken in once its enrolment arrives by sync)")
+            Output.hint("items no enrolment will bring stay there until you move them out of inbox/")
         default:
             break  // `AppEventWords.say` hands only the cases above to this function
         }

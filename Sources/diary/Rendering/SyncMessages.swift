@@ -55,7 +55,8 @@ enum SyncMessages {
         if !inbox.waiting.isEmpty {
             Output.note(
                 "\(inbox.waiting.count) captured item(s) in the remote's inbox are from a device this vault does not "
-                    + "know yet; a later sync takes them in once its enrolment arrives")
+                    + "know yet; a later sync takes them in once its enrolment arrives (or move them out of "
+                    + "the remote's inbox/)")
         }
         for path in inbox.leftInPlace {
             Output.warning(

@@ -41,7 +41,8 @@ final class CaptureIntakeTests: SessionTestCase {
         for i in 1...total { _ = try send("item \(i)", key: key, to: vault.directory) }
         var batches: [Int] = []
         CaptureInbox.takeIn(
-            vault.directory, into: vault, events: { self.events.append($0) }, onBatch: { batches.append($0) })
+            vault.directory, into: vault, syncs: false, events: { self.events.append($0) },
+            onBatch: { batches.append($0) })
         XCTAssertEqual(batches, [CaptureInbox.batchItems, CaptureInbox.batchItems, 3])
         XCTAssertEqual(events, [.capturesTakenIn(device: "phone", count: total)], "said once")
         XCTAssertEqual(try vault.list().count, total)
@@ -57,7 +58,7 @@ final class CaptureIntakeTests: SessionTestCase {
         let other = try SealedVault(at: copy).open(passphrase: secretBytes("correct horse"))
         for _ in 0..<2 {
             events = []
-            CaptureInbox.takeIn(copy, into: other, events: { self.events.append($0) })
+            CaptureInbox.takeIn(copy, into: other, syncs: true, events: { self.events.append($0) })
             XCTAssertEqual(events, [.capturesWaiting(count: 1)])
             XCTAssertEqual(
                 try inbox(copy), [URL(fileURLWithPath: receipt.path).lastPathComponent], "left, not moved aside")
@@ -68,8 +69,35 @@ final class CaptureIntakeTests: SessionTestCase {
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         try FileManager.default.moveItem(atPath: receipt.path, toPath: target.path + "/" + name)
         events = []
-        CaptureInbox.takeIn(vault.directory, into: vault, events: { self.events.append($0) })
+        CaptureInbox.takeIn(vault.directory, into: vault, syncs: false, events: { self.events.append($0) })
         XCTAssertEqual(events, [.capturesTakenIn(device: "phone", count: 1)])
+    }
+
+    func testAnUnknownDevicesItemIsJudgedByItsHeaderAndMovedAsideWhereNoSyncCanEnrolIt() throws {
+        let vault = try makeVault(.files)
+        let copy = path("copy")
+        try FileManager.default.copyItem(at: vault.directory, to: copy)
+        let key = try enrolled(vault)
+        let receipt = try send("from a device the copy never knew", key: key, to: copy)
+        let name = URL(fileURLWithPath: receipt.path).lastPathComponent
+        // Its body made larger than any item: only a reading of the header leaves it waiting.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: receipt.path))
+        try handle.truncate(atOffset: UInt64(CaptureItem.maximumBytes + 1))
+        try handle.close()
+        let other = try SealedVault(at: copy).open(passphrase: secretBytes("correct horse"))
+        CaptureInbox.takeIn(copy, into: other, syncs: true, events: { self.events.append($0) })
+        XCTAssertEqual(events, [.capturesWaiting(count: 1)], "judged by its header, its body unread")
+        XCTAssertEqual(try inbox(copy), [name])
+        events = []
+        CaptureInbox.takeIn(copy, into: other, syncs: false, events: { self.events.append($0) })
+        let device = try CaptureKeyFile.read(key).deviceID
+        XCTAssertEqual(
+            events,
+            [
+                .captureMovedAside(
+                    CaptureRejection(outcome: .unknownDevice(device), path: "inbox/rejected/" + name))
+            ])
+        XCTAssertEqual(try inbox(copy), [])
     }
 
     func testAnItemWhoseNameIsAnotherItemsIsMovedAside() throws {
@@ -80,7 +108,7 @@ final class CaptureIntakeTests: SessionTestCase {
             of: "00000000000000000001.dcap", with: "00000000000000000099.dcap")
         XCTAssertNotEqual(renamed, receipt.path)
         try FileManager.default.moveItem(atPath: receipt.path, toPath: renamed)
-        CaptureInbox.takeIn(vault.directory, into: vault, events: { self.events.append($0) })
+        CaptureInbox.takeIn(vault.directory, into: vault, syncs: false, events: { self.events.append($0) })
         let name = URL(fileURLWithPath: renamed).lastPathComponent
         XCTAssertEqual(
             events,
