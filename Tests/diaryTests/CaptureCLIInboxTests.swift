@@ -65,6 +65,20 @@ final class CaptureCLIInboxTests: XCTestCase {
             env: box.fullEnvironment([:]))
         XCTAssertEqual(toNull.status, 64, toNull.stderr)
         XCTAssertTrue(toNull.stderr.contains("neither a pipe nor a file"), toNull.stderr)
+        // `>> phone.key`: a private file that holds something already is refused before enrolling.
+        let held = device.appendingPathComponent("held.key").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: held, contents: Data("kept\n".utf8)))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: held)
+        let appended = try runProgram(
+            URL(fileURLWithPath: "/bin/sh"),
+            [
+                "-c", "exec \"$0\" capture-key create appended >> \"$1\"",
+                DiarySandbox.binary.path, held,
+            ],
+            env: box.fullEnvironment([:]))
+        XCTAssertEqual(appended.status, 64, appended.stderr)
+        XCTAssertTrue(appended.stderr.contains("not empty"), appended.stderr)
+        XCTAssertEqual(try String(contentsOfFile: held, encoding: .utf8), "kept\n")
         // A reader gone before the key is written: EPIPE, not SIGPIPE; the device is withdrawn.
         let (status, stderr) = try createWritingToAClosedPipe("gone")
         XCTAssertEqual(status, 1, stderr)

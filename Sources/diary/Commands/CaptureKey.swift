@@ -30,7 +30,7 @@ struct CaptureKeyCreate: ParsableCommand {
         abstract: "Enrol a capture device and write its key.",
         discussion: """
             The key is written to FILE, a new file (mode 0600; an existing FILE is refused, \
-            status 73), or to stdout when stdout is a pipe or a file only you can read (never a \
+            status 73), or to stdout when stdout is a pipe or an empty file only you can read (never a \
             terminal: the key is a secret). Copy it to the device and keep it private there: whoever holds it can \
             add entries marked with NAME until it is revoked, but cannot read anything. NAME is \
             unique in the vault (letter case ignored; a revoked device keeps its name), at most \
@@ -70,6 +70,10 @@ struct CaptureKeyCreate: ParsableCommand {
             throw ValidationError(
                 "stdout is a file others can read (mode 0\(String(info.st_mode & 0o777, radix: 8))); give --output FILE, "
                     + "which is created 0600")
+        }
+        // `>> phone.key` would append a second key to one, making both unreadable.
+        if info.st_size != 0 {
+            throw ValidationError("stdout is a file that is not empty; give --output FILE, which is created 0600")
         }
     }
 
