@@ -37,12 +37,14 @@ final class CaptureCLIInboxTests: XCTestCase {
             at: inbox.appendingPathComponent("\(device)-00000000000000000014.dcap"), withIntermediateDirectories: true)
         try fm.createDirectory(at: inbox.appendingPathComponent("subdir"), withIntermediateDirectories: true)
         try Data("hi".utf8).write(to: inbox.appendingPathComponent("notanitem.txt"))
-        try box.ok(["list"])  // moves the link and the directory aside
+        try Data("junk".utf8).write(to: inbox.appendingPathComponent("\(device)-00000000000000000016.dcap"))
+        try box.ok(["list"])  // moves the link, the directory and the junk file aside
         let verified = try box.run(["verify"])
         XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
         XCTAssertEqual(verified.stdout, "")
-        XCTAssertTrue(verified.stderr.contains("2 captures set aside in inbox/rejected/"), verified.stderr)
-        XCTAssertTrue(verified.stderr.contains("2 unexpected files in inbox/"), verified.stderr)
+        // Only a regular file set aside is a capture; the link and the directory are not.
+        XCTAssertTrue(verified.stderr.contains("1 capture set aside in inbox/rejected/"), verified.stderr)
+        XCTAssertTrue(verified.stderr.contains("4 unexpected files in inbox/"), verified.stderr)
         XCTAssertTrue(verified.stderr.contains("no damage"), verified.stderr)
         // A `rejected` that is a link is not followed: one unexpected file more.
         try fm.moveItem(at: inbox.appendingPathComponent("rejected"), to: box.root.appendingPathComponent("elsewhere"))
@@ -51,6 +53,7 @@ final class CaptureCLIInboxTests: XCTestCase {
             withDestinationURL: box.root.appendingPathComponent("elsewhere"))
         let linked = try box.run(["verify"])
         XCTAssertEqual(linked.status, 0, linked.stderr)
+        // subdir, notanitem.txt and the link `rejected`
         XCTAssertTrue(linked.stderr.contains("3 unexpected files in inbox/"), linked.stderr)
         XCTAssertFalse(linked.stderr.contains("set aside"), linked.stderr)
     }

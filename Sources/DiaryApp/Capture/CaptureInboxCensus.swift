@@ -10,9 +10,11 @@ import Glibc
 public struct CaptureInboxCensus: Equatable, Sendable {
     /// Items waiting to be taken in (`inbox/<item name>`).
     public var waiting = 0
-    /// What was set aside in `inbox/rejected/`, whatever its type (take-in moves links there too).
+    /// The regular files in `inbox/rejected/`: the captures set aside.
     public var rejected = 0
-    /// Anything else directly in `inbox/` (not an item name, not `rejected`, not a temporary file).
+    /// Anything else directly in `inbox/` (not an item name, not `rejected`, not a temporary
+    /// file), and what in `inbox/rejected/` is not a regular file (a link or a folder the
+    /// take-in moved there: no capture).
     public var unexpected = 0
 
     public init(waiting: Int = 0, rejected: Int = 0, unexpected: Int = 0) {
@@ -37,7 +39,10 @@ public struct CaptureInboxCensus: Equatable, Sendable {
             if lstat(rejected, &info) == 0 { census.unexpected += 1 }
             return census
         }
-        census.rejected = try CaptureFiles.names(in: rejected)?.count ?? 0
+        for name in try CaptureFiles.names(in: rejected) ?? [] {
+            let isFile = lstat(rejected + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+            if isFile { census.rejected += 1 } else { census.unexpected += 1 }
+        }
         return census
     }
 }
