@@ -1890,6 +1890,9 @@ def print_inbox(vault: str, vault_id: bytes, devices: dict, held: set) -> None:
             item = open_item(data, vault_id, devices)
         except (Refused, AssertionError, ValueError, RuntimeError, struct.error, OSError,
                 nacl.exceptions.CryptoError) as why:
+            if str(why) == "an item of a device this vault does not know":  # §13.3 step 2
+                print(f"### inbox item {name}: {why}: it waits where the vault syncs, else diary sets it aside\n")
+                continue
             print(f"### inbox item {name}: diary will set it aside ({why})\n")
             continue
         if not item["revoked"] and item["taken_in"] and item["entry_id"] in held:

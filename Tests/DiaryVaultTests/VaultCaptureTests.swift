@@ -228,11 +228,19 @@ final class CaptureReaderTests: VaultTestCase {
             to: inbox.appendingPathComponent(name.uppercased().replacingOccurrences(of: "DCAP", with: "dcap")))
         let renamed = CaptureItem.fileName(deviceID: phone.deviceID, counter: 9)
         try Data(item).write(to: inbox.appendingPathComponent(renamed))
+        var stranger = item
+        stranger.replaceSubrange(25..<41, with: [UInt8](repeating: 0x3a, count: 16))
+        let strangerName = String(repeating: "3a", count: 16) + name.dropFirst(32)
+        try Data(stranger).write(to: inbox.appendingPathComponent(strangerName))
         let waiting = try PythonReader.run([PythonReader.script.path, vault.directory.path, "correct horse"])
+        XCTAssertTrue(
+            waiting.output.contains(
+                "\(strangerName): an item of a device this vault does not know: it waits where the vault syncs"),
+            waiting.output)
         XCTAssertEqual(waiting.status, 0, waiting.output)
         XCTAssertTrue(waiting.output.contains("- name 'phone'"), waiting.output)
         XCTAssertTrue(waiting.output.contains("a heron, in Python"), waiting.output)
-        XCTAssertEqual(waiting.output.components(separatedBy: "### inbox item").count, 3, "two items, not three")
+        XCTAssertEqual(waiting.output.components(separatedBy: "### inbox item").count, 4, "three items, not four")
         XCTAssertTrue(
             waiting.output.contains("\(renamed): diary will set it aside (its name is another item's)"), waiting.output)
         guard case .added(let id, _, _) = try vault.takeIn(items: [item])[0] else { return XCTFail("not taken in") }
