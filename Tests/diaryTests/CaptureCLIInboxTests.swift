@@ -85,7 +85,7 @@ final class CaptureCLIInboxTests: XCTestCase {
         // A reader gone before the key is written: EPIPE, not SIGPIPE; the device is withdrawn.
         let (status, stderr) = try createWritingToAClosedPipe("gone")
         XCTAssertEqual(status, 1, stderr)
-        XCTAssertTrue(stderr.contains("diary: error:"), stderr)
+        XCTAssertTrue(stderr.contains("diary: error: stdout: Broken pipe; the key was not handed over"), stderr)
         XCTAssertEqual(
             try box.ok(["capture-key", "list"]).stdout.components(separatedBy: "\n").filter { !$0.isEmpty }.count, 1)
         let again = device.appendingPathComponent("o7.key").path

@@ -104,7 +104,12 @@ struct CaptureKeyCreate: ParsableCommand {
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, $0.count - written) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw CaptureAppError.io(path: "stdout", detail: String(cString: strerror(errno))) }
+            guard n > 0 else {
+                // Said after `CaptureKeys.create` withdrew the device (nobody holds its key).
+                let detail = String(cString: strerror(errno))
+                throw CaptureAppError.io(
+                    path: "stdout", detail: "\(detail); the key was not handed over: no device enrolled")
+            }
             written += n
         }
     }
