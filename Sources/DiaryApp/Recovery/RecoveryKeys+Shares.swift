@@ -23,9 +23,9 @@ extension RecoveryKeys {
         try deliver(shares)
         let change: PassphraseChange
         do {
-            change = try vault.setRecoveryKey(publicKeyOf: key, replace: replace, passphrase: passphrase)
-        } catch {
-            throw ShareRecoveryError.deliveredButNotSet(error)
+            change = try setDelivered(key, in: vault, replace: replace, passphrase: passphrase)
+        } catch let error as RecoveryKeyNotSet {
+            throw ShareRecoveryError.deliveredButNotSet(error.underlying)
         }
         return RecoverySharesCreated(
             vault: vault.directory, threshold: threshold, count: count, shareSetID: shares[0].shareSetHex,

@@ -100,6 +100,13 @@ struct RecoveryKeyCreate: ParsableCommand {
                 // From here the vault changes: an interruption must not take the file away after.
                 SignalCleanup.holdSignals()
             }
+        } catch let error as RecoveryKeySetDespiteError {
+            // The vault is (or may be) sealed to this key: the file is the only copy of it.
+            SignalCleanup.forgetCreated()
+            SignalCleanup.releaseSignals()
+            let holder =
+                file.map { "the recovery key in \(Printable.escaped($0.path))" } ?? "the recovery key just shown"
+            throw RecoveryKeyKeptDespiteError(holder: holder, error: error)
         } catch let error as RecoveryKeyNotSet {
             file?.discard()
             SignalCleanup.releaseSignals()

@@ -38,6 +38,11 @@ extension RecoveryKeyCreate {
                     screen?.show(shares, created: Date())
                 }
             }
+        } catch let error as RecoveryKeySetDespiteError {
+            folder?.keep()
+            let holder = folder.map { "the recovery key split into the shares in \(Printable.escaped($0.path))" }
+            throw RecoveryKeyKeptDespiteError(
+                holder: holder ?? "the recovery key split into the shares just shown", error: error)
         } catch {
             // Shares of a key that was not set would rebuild nothing: take back what was written.
             if let folder {

@@ -31,6 +31,7 @@ struct ErrorReport: Equatable {
         case let e as RecoveryKeyFileError: self = RecoveryWording.report(e)
         case let e as RecoveryKeyError: self = RecoveryWording.report(e)
         case let e as RecoveryKeyOutputTakenBack: self = RecoveryWording.report(e)
+        case let e as RecoveryKeyKeptDespiteError: self = RecoveryWording.report(e)
         case let e as NotTheVaultsRecoveryKey: self = e.report
         case let e as HeaderNotInForce:
             self.init(

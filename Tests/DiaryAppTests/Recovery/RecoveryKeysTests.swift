@@ -1,9 +1,10 @@
-import DiaryApp
 import DiaryStore
 import DiaryTestSupport
 import DiaryVault
 import Foundation
 import XCTest
+
+@testable import DiaryApp
 
 /// The recovery key as DiaryApp runs it: create, status, replace, remove, and a reset that
 /// checks the key before asking for a new passphrase.
@@ -88,6 +89,43 @@ final class RecoveryKeysTests: SessionTestCase {
         XCTAssertEqual(try keys().status(), first.status)
         XCTAssertTrue(try keys().matches(first.key))
         XCTAssertFalse(try keys().matches(try XCTUnwrap(delivered)))
+    }
+
+    /// An error reported after the change is durable (the header written, then a failing
+    /// flush) is not "not set": the key delivered is in force, and the caller must keep it.
+    /// An error before the change is "not set", and the old key stays.
+    func testAFailureAfterTheKeyLandedSaysItIsSet() throws {
+        struct FlushFailed: Error {}
+        let vault = try makeVault(.files)
+        let keys = { RecoveryKeys(self.session(vault.directory, asker: ScriptedAsker([self.passphrase]))) }
+        let first = try keys().create(replace: false)
+
+        var failingBefore = keys()
+        failingBefore.setKey = { _, _, _, _ in throw FlushFailed() }
+        XCTAssertThrowsError(try failingBefore.create(replace: true)) {
+            XCTAssertTrue(($0 as? RecoveryKeyNotSet)?.underlying is FlushFailed, "\($0)")
+        }
+        XCTAssertTrue(try keys().matches(first.key))
+
+        var failingAfter = keys()
+        failingAfter.setKey = {
+            _ = try $0.setRecoveryKey(publicKeyOf: $1, replace: $2, passphrase: $3)
+            throw FlushFailed()
+        }
+        var delivered: RecoveryKey?
+        XCTAssertThrowsError(try failingAfter.create(replace: true) { delivered = $0 }) {
+            let kept = $0 as? RecoveryKeySetDespiteError
+            XCTAssertEqual(kept?.certain, true, "\($0)")
+            XCTAssertTrue(kept?.underlying is FlushFailed)
+        }
+        XCTAssertTrue(try keys().matches(try XCTUnwrap(delivered)))
+
+        var sharesAfter = keys()
+        sharesAfter.setKey = failingAfter.setKey
+        XCTAssertThrowsError(try sharesAfter.createShares(threshold: 2, count: 3, replace: true) { _ in }) {
+            XCTAssertEqual(($0 as? RecoveryKeySetDespiteError)?.certain, true, "\($0)")
+        }
+        XCTAssertFalse(try keys().matches(try XCTUnwrap(delivered)), "the shares' key replaced it")
     }
 
     /// `--output FILE`: the key reaches FILE whole under a temporary name linked into place,
