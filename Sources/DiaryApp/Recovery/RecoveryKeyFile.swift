@@ -9,7 +9,9 @@ import Foundation
 /// The key is written whole to a temporary name beside FILE, flushed, and only then linked to
 /// FILE (link(2) fails when anything is there: never over a file), all before the vault
 /// changes; so FILE either holds the whole key or is not there, and a crash leaves at most a
-/// hidden temporary name, never a file blocking the path.
+/// hidden temporary name, never a file blocking the path. Where there are no hard links (FAT,
+/// exFAT), FILE is made new (O_EXCL) and written and flushed directly, still before the vault
+/// changes.
 public final class RecoveryKeyFile {
     /// Larger files are not recovery key files.
     public static let maximumBytes = 4096
@@ -19,6 +21,11 @@ public final class RecoveryKeyFile {
     public let temporaryPath: String
     private var fd: Int32
     private var linked = false
+    /// False once written when the file's filesystem keeps no modes (FAT, exFAT): others may
+    /// read it whatever was asked.
+    public private(set) var keepsPermissions = true
+    /// link(2); tests give one that fails as FAT's does.
+    var linkFile: (String, String) -> Int32 = { Glibc.link($0, $1) }
 
     private init(path: String, temporaryPath: String, fd: Int32) {
         self.path = path
@@ -53,18 +60,48 @@ public final class RecoveryKeyFile {
             guard fsync(fd) == 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
             close(fd)
             fd = -1
-            guard link(temporaryPath, path) == 0 else {
-                throw errno == EEXIST
-                    ? RecoveryKeyFileError.exists(path: path)
-                    : RecoveryKeyFileError.cannotWrite(path: path, errno: errno)
+            if linkFile(temporaryPath, path) != 0 {
+                let code = errno
+                guard Self.noHardLinks.contains(code) else {
+                    throw code == EEXIST
+                        ? RecoveryKeyFileError.exists(path: path)
+                        : RecoveryKeyFileError.cannotWrite(path: path, errno: code)
+                }
+                // FAT and exFAT (USB sticks) have no hard links: FILE is made new (O_EXCL, so
+                // never over anything) and written whole before the vault changes all the same.
+                try writeDirectly(bytes)
             }
             linked = true
             unlink(temporaryPath)
             try syncDirectory()
+            keepsPermissions = Self.isPrivate(path)
         } catch {
             discard()
             throw error
         }
+    }
+
+    /// What link(2) says on a filesystem without hard links.
+    private static let noHardLinks: Set<Int32> = [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, EXDEV]
+
+    /// Makes `path` new and writes `bytes` to it, flushed; afterwards `discard` removes it.
+    private func writeDirectly(_ bytes: [UInt8]) throws {
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw errno == EEXIST
+                ? RecoveryKeyFileError.exists(path: path) : RecoveryKeyFileError.cannotWrite(path: path, errno: errno)
+        }
+        linked = true
+        try writeAll(bytes)
+        guard fsync(fd) == 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
+        close(fd)
+        fd = -1
+    }
+
+    /// False when group or others can read `path`: a filesystem that keeps no modes.
+    static func isPrivate(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & 0o077 == 0
     }
 
     private func writeAll(_ bytes: [UInt8]) throws {

@@ -93,6 +93,7 @@ struct RecoveryKeyCreate: ParsableCommand {
             created = try RecoveryKeys(session).create(replace: replace) { key in
                 if let file {
                     try file.write(key, vaultID: vaultID, created: Date())
+                    if !file.keepsPermissions { Output.warning(RecoveryWording.openToOthers(file.path)) }
                     SignalCleanup.rememberCreated(file.path)
                 } else if let tty {
                     RecoveryKeyDisplay.showUntilWrittenDown(key, on: tty)

@@ -34,6 +34,7 @@ extension RecoveryKeyCreate {
                 shares in
                 if let folder {
                     written = try folder.write(shares, created: Date())
+                    if !folder.keepsPermissions(written) { Output.warning(RecoveryWording.openToOthers(folder.path)) }
                 } else {
                     screen?.show(shares, created: Date())
                 }

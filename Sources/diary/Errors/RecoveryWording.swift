@@ -70,6 +70,12 @@ enum RecoveryWording {
             code: ErrorReport(error.underlying)?.code ?? .failure)
     }
 
+    /// The filesystem under `path` keeps no modes (FAT, exFAT): "readable only by you" does not hold.
+    static func openToOthers(_ path: String) -> String {
+        "\(Printable.escaped(path)) is on a filesystem that keeps no permissions (such as a USB stick's FAT or "
+            + "exFAT): anyone who can read the medium can read it; keep the medium safe"
+    }
+
     static func report(_ kept: RecoveryKeyKeptDespiteError) -> ErrorReport {
         let underlying = kept.error.underlying
         let words = ErrorReport(underlying)?.message ?? "\(underlying)"

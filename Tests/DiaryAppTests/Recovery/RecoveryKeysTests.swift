@@ -154,4 +154,36 @@ final class RecoveryKeysTests: SessionTestCase {
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["key.txt", "raced.txt"])
     }
+
+    /// FAT and exFAT have no hard links (link(2) fails with EPERM): FILE is then made new and
+    /// written directly, whole, never over anything, and no temporary name is left.
+    func testWithoutHardLinksTheKeyFileIsWrittenDirectly() throws {
+        let directory = path("no-links")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        let key = try RecoveryKey.generate()
+        let path = directory.appendingPathComponent("key.txt").path
+        let file = try RecoveryKeyFile.create(at: path)
+        file.linkFile = { _, _ in
+            errno = EPERM
+            return -1
+        }
+        try file.write(key, vaultID: UUID(), created: Date())
+        XCTAssertEqual(try RecoveryKeyFile.read(at: path).text, key.text)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["key.txt"])
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o600)
+        XCTAssertTrue(file.keepsPermissions)
+
+        let racedPath = directory.appendingPathComponent("raced.txt").path
+        let raced = try RecoveryKeyFile.create(at: racedPath)
+        raced.linkFile = file.linkFile
+        try Data("someone else's\n".utf8).write(to: URL(fileURLWithPath: racedPath))
+        XCTAssertThrowsError(try raced.write(key, vaultID: UUID(), created: Date())) {
+            XCTAssertEqual($0 as? RecoveryKeyFileError, .exists(path: racedPath))
+        }
+        XCTAssertEqual(try String(contentsOfFile: racedPath, encoding: .utf8), "someone else's\n")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["key.txt", "raced.txt"])
+        XCTAssertEqual(chmod(racedPath, 0o644), 0)
+        XCTAssertFalse(RecoveryKeyFile.isPrivate(racedPath), "others can read it")
+    }
 }
