@@ -36,11 +36,12 @@ extension RecoveryKeys {
     /// share is checked alone first (named when it is of another vault or mistyped), then the
     /// set, then the rebuilt key against the vault's recovery public key, then `reset(with:)`.
     public func reset(
-        withShareFiles files: [URL], newPassphrase: NewPassphraseSource, kdf: KDFParameters? = nil
+        withShareFiles files: [URL], newPassphrase: NewPassphraseSource, kdf: KDFParameters? = nil,
+        acceptOlder: Bool = false
     ) throws -> PassphraseResetOutcome {
         let key = try rebuildKey(fromShareFiles: files)
         do {
-            return try reset(with: key, newPassphrase: newPassphrase, kdf: kdf)
+            return try reset(with: key, newPassphrase: newPassphrase, kdf: kdf, acceptOlder: acceptOlder)
         } catch VaultError.wrongRecoveryKey {
             throw ShareRecoveryError.rebuiltKeyIsNotTheVaults
         }

@@ -96,20 +96,27 @@ public struct RecoveryKeys {
     /// with it and the index proves it, then the header gets the new passphrase. The vault key
     /// stays the same, so an unlocked session keeps going. A synced vault publishes the new
     /// header at its next sync, as after `passwd`. Works with the vault locked.
+    ///
+    /// A vault that lost entries this machine saw is refused, unless `acceptOlder`: the reset
+    /// then goes on (it changes only the header) and the loss comes back in the outcome, for
+    /// `reindex --accept-older` with the new passphrase to accept.
     public func reset(
-        with key: RecoveryKey, newPassphrase: NewPassphraseSource, kdf: KDFParameters? = nil
+        with key: RecoveryKey, newPassphrase: NewPassphraseSource, kdf: KDFParameters? = nil,
+        acceptOlder: Bool = false
     ) throws -> PassphraseResetOutcome {
         let directory = session.directory
         session.checkSettings(try session.inspect(), kdfChanging: kdf != nil)
         guard try matches(key) else { throw VaultError.wrongRecoveryKey }
         // Compared with this machine's witness like every other open: a vault put back whole
         // (header and index) to before a key was replaced is refused here too.
-        try session.entrySet.opened(try Vault.open(at: directory, recoveryKey: key))
+        let opened = try Vault.open(at: directory, recoveryKey: key)
+        let report = try session.entrySet.opened(opened, mode: acceptOlder ? .report : .enforce)
         let passphrase = try session.newPassphrase(
             fileOption: newPassphrase.fileOption, allowWeak: newPassphrase.allowWeak,
             triesOnMismatch: DiarySession.passphraseTries)
         let change = try Vault.resetPassphrase(at: directory, recoveryKey: key, new: passphrase, kdf: kdf)
-        return PassphraseResetOutcome(vault: directory, syncNotTold: tellSync(change))
+        return PassphraseResetOutcome(
+            vault: directory, syncNotTold: tellSync(change), loss: report.isLoss ? report : nil)
     }
 
     /// Tells sync of a header change; the change stands whether or not sync heard of it.
@@ -158,4 +165,6 @@ public struct RecoveryKeyRemoved {
 public struct PassphraseResetOutcome {
     public let vault: URL
     public let syncNotTold: Error?
+    /// With `acceptOlder`: the entries this machine saw that the vault lacks (still to accept).
+    public let loss: EntrySetReport?
 }

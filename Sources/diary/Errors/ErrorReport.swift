@@ -33,6 +33,7 @@ struct ErrorReport: Equatable {
         case let e as RecoveryKeyOutputTakenBack: self = RecoveryWording.report(e)
         case let e as RecoveryKeyKeptDespiteError: self = RecoveryWording.report(e)
         case let e as NotTheVaultsRecoveryKey: self = e.report
+        case let e as ResetRefusedForLoss: self = e.report
         case let e as HeaderNotInForce:
             self.init(
                 message:

@@ -186,4 +186,43 @@ final class RecoveryKeysTests: SessionTestCase {
         XCTAssertEqual(chmod(racedPath, 0o644), 0)
         XCTAssertFalse(RecoveryKeyFile.isPrivate(racedPath), "others can read it")
     }
+
+    /// A vault that lost an entry this machine saw (disk damage): the reset is refused, as
+    /// every command refuses, unless it is told to accept the loss; then it resets, names the
+    /// loss, and the repair with the new passphrase (`reindex --accept-older`) works.
+    func testAResetOfAVaultWithALossNeedsAcceptOlderAndThenTheRepairWorks() throws {
+        let vault = try makeVault(.files)
+        let file = try passphraseFile(passphrase)
+        let writer = session(vault.directory, passphraseFile: file)
+        let opened = try writer.open()
+        _ = try opened.add(text: "kept")
+        let lost = try opened.add(text: "lost")
+        try writer.finish()
+        let created = try RecoveryKeys(session(vault.directory, asker: ScriptedAsker([passphrase]))).create(
+            replace: false)
+        try FileManager.default.removeItem(at: vault.directory.appendingPathComponent("vault.index"))
+        try FileManager.default.removeItem(at: vault.directory.appendingPathComponent("index"))
+        try FileManager.default.removeItem(
+            at: vault.directory.appendingPathComponent("entries/\(lost.id.uuidString.lowercased())"))
+        let newPassphrase = NewPassphraseSource(fileOption: nil, allowWeak: true)
+
+        let refused = RecoveryKeys(session(vault.directory, asker: ScriptedAsker([], newAnswer: "never set")))
+        XCTAssertThrowsError(try refused.reset(with: created.key, newPassphrase: newPassphrase)) {
+            XCTAssertEqual($0 as? AppError, .entriesLost(vault: vault.directory.path))
+        }
+        XCTAssertNoThrow(try Vault.open(at: vault.directory, passphrase: secret(passphrase)))
+
+        let accepting = RecoveryKeys(session(vault.directory, asker: ScriptedAsker([], newAnswer: "the new one")))
+        let outcome = try accepting.reset(with: created.key, newPassphrase: newPassphrase, acceptOlder: true)
+        XCTAssertEqual(outcome.loss?.missing.map(\.id), [lost.id])
+
+        // `reindex --accept-older` with the new passphrase.
+        let repair = session(vault.directory, passphraseFile: try passphraseFile("the new one"))
+        let repaired = try repair.open(mode: .report)
+        try repair.acceptOlderState(of: repaired)
+        _ = try repaired.reindex(minimumGeneration: repair.entrySet.report(for: repaired)?.seenGeneration ?? 0)
+        try repair.finish()
+        let after = session(vault.directory, passphraseFile: try passphraseFile("the new one"))
+        XCTAssertEqual(try after.read { try $0.list().count }, 1)
+    }
 }
