@@ -42,6 +42,7 @@ extension ChainFollower {
             return
         }
         try checkKeepsThePassphrase(change, main: main)
+        try checkKeepsTheRecoveryKey(change, main: main)
         let tips = fork
         let parent = tips.first { $0.author == main.machine } ?? tips.first ?? head
         let others = tips.filter { $0.hash != parent.hash }
@@ -148,5 +149,20 @@ extension ChainFollower {
             let name = main.chain.member(statement.author)?.name ?? RemoteLayout.placeholderName(statement.author)
             throw SyncError.keyChangeUnderOldPassphrase(machine: name)
         }
+    }
+
+    /// A change made here must not publish an older recovery key than the header in force:
+    /// its machine replaced or removed the key while this one changed the vault key or the
+    /// passphrase before taking that in, and the header made here would seal the vault key to
+    /// the key the user retired. Refused before anything is written; the way out (a newer
+    /// recovery key set here) goes on top.
+    private func checkKeepsTheRecoveryKey(_ change: PendingChange, main: SyncMain) throws {
+        guard let ours = change.headers[vault.store].flatMap(Vault.recoveryStatus(ofHeader:)),
+            let inForce = main.chain.headerStatement, inForce.author != main.machine,
+            let bytes = try header(of: inForce), let theirs = Vault.recoveryStatus(ofHeader: bytes),
+            theirs.epoch > ours.epoch || (theirs.epoch == ours.epoch && theirs != ours)
+        else { return }
+        let name = main.chain.member(inForce.author)?.name ?? RemoteLayout.placeholderName(inForce.author)
+        throw SyncError.recoveryKeyReplacedElsewhere(machine: name)
     }
 }

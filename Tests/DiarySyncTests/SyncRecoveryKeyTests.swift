@@ -191,20 +191,19 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         _ = try createKey(on: "desktop", replace: true)
         if rotationFirst {
             try machines.sync("laptop")
+            XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
+                guard case .recoveryKeyChangeOverridden(let machine) = $0 as? SyncError else {
+                    return XCTFail("\($0)")
+                }
+                XCTAssertEqual(machine, "laptop")
+            }
         } else {
+            // The replacement is in force: the laptop does not publish its rotation over it.
             try machines.sync("desktop")
-            try machines.sync("laptop")
-        }
-        XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
-            guard case .recoveryKeyChangeOverridden(let machine) = $0 as? SyncError else { return XCTFail("\($0)") }
-            XCTAssertEqual(machine, "laptop")
+            try assertRefusedAsReplacedElsewhere(on: "laptop", by: "desktop")
         }
 
-        let laptop = machines["laptop"]
-        let removal = try laptop.removeRecoveryKey(passphrase: secret("correct horse"))
-        try SyncLifecycle.notePassphraseChange(
-            removal, vaultDirectory: laptop.directory, stateDirectory: machines.state("laptop"))
-        let key = try createKey(on: "laptop")
+        let key = try setANewerKey(on: "laptop")
         try machines.sync("laptop")
         let followed = try machines.sync("desktop", passphrase: "correct horse")
         XCTAssertTrue(followed.keyChanged)
@@ -212,5 +211,69 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         XCTAssertEqual(machines["desktop"].keyGeneration, machines["laptop"].keyGeneration)
         _ = try Vault.resetPassphrase(at: machines["desktop"].directory, recoveryKey: key, new: secret("reset horse"))
         XCTAssertNoThrow(try Vault.open(at: machines["desktop"].directory, passphrase: secret("reset horse")))
+    }
+
+    /// The way out of a replacement raced: `recovery-key remove`, then `create`, on `name`.
+    private func setANewerKey(on name: String) throws -> RecoveryKey {
+        let vault = machines[name]
+        let removal = try vault.removeRecoveryKey(passphrase: secret(machines.passphrases[name]!))
+        try SyncLifecycle.notePassphraseChange(
+            removal, vaultDirectory: vault.directory, stateDirectory: machines.state(name))
+        return try createKey(on: name)
+    }
+
+    /// `name`'s sync refuses to publish its change (its header names an older recovery key
+    /// than `machine`'s, in force): no header and no statement reach the remote.
+    private func assertRefusedAsReplacedElsewhere(on name: String, by machine: String, line: UInt = #line) throws {
+        let listing = {
+            try ["keys", "chain"].flatMap { folder in
+                try FileManager.default.contentsOfDirectory(
+                    atPath: self.machines.remoteRoot.appendingPathComponent(folder).path
+                ).map { "\(folder)/\($0)" }
+            }.sorted()
+        }
+        let before = try listing()
+        XCTAssertThrowsError(try machines.sync(name), line: line) {
+            XCTAssertEqual($0 as? SyncError, .recoveryKeyReplacedElsewhere(machine: machine), line: line)
+        }
+        XCTAssertEqual(try listing(), before, "nothing published", line: line)
+    }
+
+    /// The key replaced on the laptop and published; the desktop, not yet synced, rotates the
+    /// key or changes the passphrase (it cannot know). Its sync must not publish a header
+    /// sealed to the replaced key: refused, naming the laptop; after the way out (a newer key
+    /// set on the desktop) both converge on it.
+    func testAKeyChangeMadeBeforeTakingInAReplacementIsNotPublishedOverIt() throws {
+        try raceAReplacement { try self.machines.rekey("desktop") }
+    }
+
+    func testAPassphraseChangeMadeBeforeTakingInAReplacementIsNotPublishedOverIt() throws {
+        try raceAReplacement { try self.machines.changePassphrase("desktop", to: "desktop horse") }
+    }
+
+    private func raceAReplacement(_ changeOnDesktop: () throws -> Void) throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        _ = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+        let laptopsKey = try createKey(on: "laptop", replace: true)
+        try machines.sync("laptop")
+
+        try changeOnDesktop()
+        try assertRefusedAsReplacedElsewhere(on: "desktop", by: "laptop")
+        XCTAssertNoThrow(try machines.sync("laptop"), "the laptop is not held up")
+
+        let key = try setANewerKey(on: "desktop")
+        try machines.sync("desktop")
+        try machines.sync("laptop", passphrase: machines.passphrases["desktop"]!)
+        machines.adopted("laptop", passphrase: machines.passphrases["desktop"]!)
+        XCTAssertEqual(machines["laptop"].recoveryStatus, machines["desktop"].recoveryStatus)
+        XCTAssertEqual(machines["laptop"].keyGeneration, machines["desktop"].keyGeneration)
+        XCTAssertThrowsVaultError(
+            .wrongRecoveryKey,
+            try Vault.resetPassphrase(at: machines["laptop"].directory, recoveryKey: laptopsKey, new: secret("x")))
+        _ = try Vault.resetPassphrase(at: machines["laptop"].directory, recoveryKey: key, new: secret("reset horse"))
+        XCTAssertNoThrow(try Vault.open(at: machines["laptop"].directory, passphrase: secret("reset horse")))
     }
 }

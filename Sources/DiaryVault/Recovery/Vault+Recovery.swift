@@ -21,9 +21,25 @@ extension VaultHeader {
     }
 }
 
+extension RecoveryStatus {
+    /// The epoch of the change that set or removed the key (0: never had one).
+    public var epoch: UInt32 {
+        switch self {
+        case .none: return 0
+        case .active(let epoch, _), .removed(let epoch): return epoch
+        }
+    }
+}
+
 extension Vault {
     /// Whether the vault has a recovery key, as its (checked) header says.
     public var recoveryStatus: RecoveryStatus { header.recoveryStatus }
+
+    /// What a header's bytes say of the recovery key, unchecked (no key verified its tag);
+    /// nil when they are not a header.
+    public static func recoveryStatus(ofHeader bytes: [UInt8]) -> RecoveryStatus? {
+        (try? VaultHeader.decode(bytes))?.recoveryStatus
+    }
 
     /// Sets `key` as the recovery key: the next epoch, its public half, every generation's
     /// vault key sealed to it. Refuses a vault that has one unless `replace` (the old key then

@@ -87,6 +87,14 @@ extension ErrorReport {
                 hint:
                     "on '\(name)': `diary recovery-key remove --yes`, then `diary recovery-key create` (the key to keep from then on), then `diary sync` there and here",
                 code: .failure)
+        case .recoveryKeyReplacedElsewhere(let machine):
+            let name = Printable.escaped(machine)
+            self.init(
+                message:
+                    "the recovery key was replaced or removed on '\(name)' while this machine changed the vault key or passphrase: publishing the change would seal it to the replaced key; nothing was synced",
+                hint:
+                    "here: `diary recovery-key remove --yes` (unless it says there is none), then `diary recovery-key create` (the key to keep from then on), then `diary sync` here and on '\(name)'",
+                code: .failure)
         case .lamportExhausted:
             self.init(
                 message: "this machine's lamport clock is used up: a forged record pushed it there", hint: nil,
