@@ -191,35 +191,55 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         _ = try createKey(on: "desktop", replace: true)
         if rotationFirst {
             try machines.sync("laptop")
+            let overridden = SyncError.recoveryKeyChangeOverridden(machine: "laptop")
             XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
-                guard case .recoveryKeyChangeOverridden(let machine) = $0 as? SyncError else {
-                    return XCTFail("\($0)")
-                }
-                XCTAssertEqual(machine, "laptop")
+                XCTAssertEqual($0 as? SyncError, overridden)
+            }
+            // Until that clears, the desktop makes no key or recovery change of its own.
+            XCTAssertThrowsError(
+                try SyncLifecycle.checkHeaderInForce(
+                    vault: machines["desktop"], stateDirectory: machines.state("desktop"))
+            ) { XCTAssertEqual($0 as? SyncError, overridden) }
+            // The way out half taken (the key removed on the laptop, same epoch as the
+            // desktop's replacement): still the race, named, not a remote tampered with.
+            try removeKey(on: "laptop")
+            try machines.sync("laptop")
+            XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
+                XCTAssertEqual($0 as? SyncError, overridden)
             }
         } else {
-            // The replacement is in force: the laptop does not publish its rotation over it.
+            // The replacement is in force: the laptop does not publish its rotation over it,
+            // nor, the key removed there, a header of the same epoch naming no key.
             try machines.sync("desktop")
+            try assertRefusedAsReplacedElsewhere(on: "laptop", by: "desktop")
+            try removeKey(on: "laptop")
             try assertRefusedAsReplacedElsewhere(on: "laptop", by: "desktop")
         }
 
-        let key = try setANewerKey(on: "laptop")
+        let key = try createKey(on: "laptop")
         try machines.sync("laptop")
         let followed = try machines.sync("desktop", passphrase: "correct horse")
         XCTAssertTrue(followed.keyChanged)
         XCTAssertEqual(machines["desktop"].recoveryStatus, machines["laptop"].recoveryStatus)
         XCTAssertEqual(machines["desktop"].keyGeneration, machines["laptop"].keyGeneration)
+        XCTAssertNoThrow(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["desktop"], stateDirectory: machines.state("desktop")))
         _ = try Vault.resetPassphrase(at: machines["desktop"].directory, recoveryKey: key, new: secret("reset horse"))
         XCTAssertNoThrow(try Vault.open(at: machines["desktop"].directory, passphrase: secret("reset horse")))
     }
 
     /// The way out of a replacement raced: `recovery-key remove`, then `create`, on `name`.
     private func setANewerKey(on name: String) throws -> RecoveryKey {
+        try removeKey(on: name)
+        return try createKey(on: name)
+    }
+
+    /// `recovery-key remove` as DiaryApp runs it on a synced vault.
+    private func removeKey(on name: String) throws {
         let vault = machines[name]
         let removal = try vault.removeRecoveryKey(passphrase: secret(machines.passphrases[name]!))
         try SyncLifecycle.notePassphraseChange(
             removal, vaultDirectory: vault.directory, stateDirectory: machines.state(name))
-        return try createKey(on: name)
     }
 
     /// `name`'s sync refuses to publish its change (its header names an older recovery key

@@ -124,7 +124,10 @@ extension Vault {
 
     /// Checks a header another machine published before it is taken in: its tag is made with
     /// `keys` (the key it wraps), its epoch is not older than the one this vault records, and
-    /// an equal epoch names the same key. An older epoch is a header put back.
+    /// an equal epoch names the same key. An older epoch is a header put back, or a machine's
+    /// change made before it took in one made here; an equal epoch naming another key, its tag
+    /// made with the vault key, is a race of two recovery changes (one machine removed or
+    /// replaced the key while the other did): both `recoveryEpochRolledBack`.
     func checkAdopted(_ adopted: VaultHeader, keys: GenerationKeys) throws {
         if let block = adopted.recovery, !block.tagVerifies(vaultID: header.vaultID, keys: keys) {
             throw VaultError.recoveryKeyMismatch
@@ -134,6 +137,8 @@ extension Vault {
         guard found.epoch >= known.epoch else {
             throw VaultError.recoveryEpochRolledBack(found: found.epoch, known: known.epoch)
         }
-        guard found.epoch > known.epoch || found == known else { throw VaultError.recoveryKeyMismatch }
+        guard found.epoch > known.epoch || found == known else {
+            throw VaultError.recoveryEpochRolledBack(found: found.epoch, known: known.epoch)
+        }
     }
 }
