@@ -42,11 +42,32 @@ public final class RecoveryKeyFile {
         var info = stat()
         if lstat(path, &info) == 0 { throw RecoveryKeyFileError.exists(path: path) }
         let url = URL(fileURLWithPath: path)
+        removeLeftovers(in: url.deletingLastPathComponent().path)
         let name = ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let temporary = url.deletingLastPathComponent().appendingPathComponent(name).path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
         return RecoveryKeyFile(path: path, temporaryPath: temporary, fd: fd)
+    }
+
+    /// Removes the temporary names (`.NAME.PID.RANDOM.tmp`, ours, regular, key-sized) that a
+    /// process killed while writing a key left in `directory`: they may hold a key never set.
+    /// One whose process is still alive is left alone.
+    static func removeLeftovers(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let parts = name.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count >= 3, let pid = pid_t(parts[parts.count - 2]), pid > 0,
+                UInt32(parts[parts.count - 1]) != nil, !parts.dropLast(2).joined(separator: ".").isEmpty,
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            let file = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
+                info.st_size <= maximumBytes
+            else { continue }
+            unlink(file)
+        }
     }
 
     /// Writes the key with its comment lines under the temporary name, flushes it to disk,

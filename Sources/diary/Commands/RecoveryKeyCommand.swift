@@ -96,7 +96,8 @@ struct RecoveryKeyCreate: ParsableCommand {
                     if !file.keepsPermissions { Output.warning(RecoveryWording.openToOthers(file.path)) }
                     SignalCleanup.rememberCreated(file.path)
                 } else if let tty {
-                    RecoveryKeyDisplay.showUntilWrittenDown(key, on: tty)
+                    try RecoveryKeyDisplay.showUntilWrittenDown(
+                        key, on: tty, interrupted: "\ndiary: interrupted; no recovery key was set\n")
                 }
                 // From here the vault changes: an interruption must not take the file away after.
                 SignalCleanup.holdSignals()

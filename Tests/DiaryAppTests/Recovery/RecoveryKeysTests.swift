@@ -225,4 +225,25 @@ final class RecoveryKeysTests: SessionTestCase {
         let after = session(vault.directory, passphraseFile: try passphraseFile("the new one"))
         XCTAssertEqual(try after.read { try $0.list().count }, 1)
     }
+
+    /// A process killed while writing a key leaves its hidden temporary name: the next create
+    /// in that directory removes it, and leaves a live process's and anything else alone.
+    func testTheTemporaryNameOfADeadProcessIsRemovedByTheNextCreate() throws {
+        let directory = path("leftovers")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let dead = ".key.txt.\(finished.processIdentifier).17.tmp"
+        let alive = ".key.txt.\(getpid()).18.tmp"
+        for name in [dead, alive, ".notes.tmp", "key.tmp"] {
+            try Data("a key never set\n".utf8).write(to: directory.appendingPathComponent(name))
+        }
+        let file = try RecoveryKeyFile.create(at: directory.appendingPathComponent("new.txt").path)
+        defer { file.discard() }
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        XCTAssertFalse(left.contains(dead), "\(left)")
+        XCTAssertEqual(Set(left).intersection([alive, ".notes.tmp", "key.tmp"]).count, 3, "\(left)")
+    }
 }
