@@ -35,7 +35,7 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         let key = try createKey(on: "laptop")
         try machines.sync("laptop")
         let followed = try machines.sync("desktop", passphrase: "correct horse")
-        XCTAssertTrue(followed.notes.contains(.passphraseChangeFollowed(machine: "laptop")), "\(followed.notes)")
+        XCTAssertTrue(followed.notes.contains(.recoveryKeyChangeFollowed(machine: "laptop")), "\(followed.notes)")
         XCTAssertEqual(machines["desktop"].recoveryStatus, machines["laptop"].recoveryStatus)
         // The desktop's header and index root were written together: it opens as it is.
         let reopened = try Vault.open(at: machines["desktop"].directory, passphrase: secret("correct horse"))

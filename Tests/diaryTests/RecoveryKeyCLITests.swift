@@ -142,8 +142,9 @@ final class RecoveryKeyCLITests: XCTestCase {
         // `verify` lists it as the damage found, not as a refusal sending back to itself.
         let verified = try box.run(["verify"])
         XCTAssertEqual(verified.status, 65, verified.stderr)
-        XCTAssertTrue(verified.stdout.hasPrefix("header: the header's recovery key does not match"), verified.stdout)
-        XCTAssertTrue(verified.stderr.contains("damage found in 1 object"), verified.stderr)
+        XCTAssertTrue(verified.stdout.hasPrefix("header: its recovery key is not the one the index"), verified.stdout)
+        XCTAssertTrue(verified.stderr.contains("the vault header does not match the index"), verified.stderr)
+        XCTAssertTrue(verified.stderr.contains("put back the vault.header that belongs"), verified.stderr)
         XCTAssertEqual(try Data(contentsOf: headerURL), old)
     }
 

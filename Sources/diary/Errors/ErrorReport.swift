@@ -36,6 +36,7 @@ struct ErrorReport: Equatable {
             self.init(message: "cancelled; no recovery key was set", hint: nil, code: .failure)
         case let e as NotTheVaultsRecoveryKey: self = e.report
         case let e as ResetRefusedForLoss: self = e.report
+        case let e as HeaderDoesNotMatchIndex: self = e.report
         case let e as HeaderNotInForce:
             self.init(
                 message:
