@@ -241,4 +241,15 @@ final class RecoveryKeyCLITests: XCTestCase {
         XCTAssertFalse(reset.shown.contains(key.lowercased()), "the key was echoed")
         try box.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("Otter lamp 4 quiet meadow")])
     }
+
+    /// Ctrl-D (end of input) at "Press Enter" cancels as Ctrl-C does: the screen is cleared and
+    /// no key is set.
+    func testEndOfInputAtTheEnterPromptSetsNoKey() throws {
+        try box.initVault(store: "files")
+        let cancelled = try box.runOnTerminal(["recovery-key", "create"], answers: [("written it down", "\u{4}")])
+        XCTAssertEqual(cancelled.status, 1, cancelled.shown)
+        XCTAssertTrue(cancelled.shown.contains("cancelled; no recovery key was set"), cancelled.shown)
+        XCTAssertTrue(cancelled.shown.contains("\u{1B}[3J"), "the screen was cleared: \(cancelled.shown)")
+        XCTAssertEqual(try box.ok(["recovery-key", "status"]).stdout, "none\n")
+    }
 }
