@@ -188,32 +188,30 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         try machines.sync("desktop", passphrase: "correct horse")
 
         try machines.rekey("laptop")
-        _ = try createKey(on: "desktop", replace: true)
-        if rotationFirst {
-            try machines.sync("laptop")
-            let overridden = SyncError.recoveryKeyChangeOverridden(machine: "laptop")
-            XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
-                XCTAssertEqual($0 as? SyncError, overridden)
-            }
-            // Until that clears, the desktop makes no key or recovery change of its own.
-            XCTAssertThrowsError(
-                try SyncLifecycle.checkHeaderInForce(
-                    vault: machines["desktop"], stateDirectory: machines.state("desktop"))
-            ) { XCTAssertEqual($0 as? SyncError, overridden) }
-            // The way out half taken (the key removed on the laptop, same epoch as the
-            // desktop's replacement): still the race, named, not a remote tampered with.
-            try removeKey(on: "laptop")
-            try machines.sync("laptop")
-            XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
-                XCTAssertEqual($0 as? SyncError, overridden)
-            }
-        } else {
-            // The replacement is in force: the laptop does not publish its rotation over it,
-            // nor, the key removed there, a header of the same epoch naming no key.
+        let desktopsKey = try createKey(on: "desktop", replace: true)
+        guard rotationFirst else {
+            // The replacement is in force: the laptop takes it before it publishes its
+            // rotation, which is then sealed to the desktop's key, never to the replaced one.
             try machines.sync("desktop")
-            try assertRefusedAsReplacedElsewhere(on: "laptop", by: "desktop")
-            try removeKey(on: "laptop")
-            try assertRefusedAsReplacedElsewhere(on: "laptop", by: "desktop")
+            try assertPublishesNoOlderKey(on: "laptop", epoch: 2)
+            try assertConverged(on: desktopsKey)
+            return
+        }
+        try machines.sync("laptop")
+        let overridden = SyncError.recoveryKeyChangeOverridden(machine: "laptop")
+        XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
+            XCTAssertEqual($0 as? SyncError, overridden)
+        }
+        // Until that clears, the desktop makes no key or recovery change of its own.
+        XCTAssertThrowsError(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["desktop"], stateDirectory: machines.state("desktop"))
+        ) { XCTAssertEqual($0 as? SyncError, overridden) }
+        // The way out half taken (the key removed on the laptop, same epoch as the desktop's
+        // replacement): still the race, named, not a remote tampered with.
+        try removeKey(on: "laptop")
+        try machines.sync("laptop")
+        XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
+            XCTAssertEqual($0 as? SyncError, overridden)
         }
 
         let key = try createKey(on: "laptop")
@@ -228,12 +226,6 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         XCTAssertNoThrow(try Vault.open(at: machines["desktop"].directory, passphrase: secret("reset horse")))
     }
 
-    /// The way out of a replacement raced: `recovery-key remove`, then `create`, on `name`.
-    private func setANewerKey(on name: String) throws -> RecoveryKey {
-        try removeKey(on: name)
-        return try createKey(on: name)
-    }
-
     /// `recovery-key remove` as DiaryApp runs it on a synced vault.
     private func removeKey(on name: String) throws {
         let vault = machines[name]
@@ -242,27 +234,38 @@ final class SyncRecoveryKeyTests: VaultTestCase {
             removal, vaultDirectory: vault.directory, stateDirectory: machines.state(name))
     }
 
-    /// `name`'s sync refuses to publish its change (its header names an older recovery key
-    /// than `machine`'s, in force): no header and no statement reach the remote.
-    private func assertRefusedAsReplacedElsewhere(on name: String, by machine: String, line: UInt = #line) throws {
-        let listing = {
-            try ["keys", "chain"].flatMap { folder in
-                try FileManager.default.contentsOfDirectory(
-                    atPath: self.machines.remoteRoot.appendingPathComponent(folder).path
-                ).map { "\(folder)/\($0)" }
-            }.sorted()
+    /// `name`'s sync publishes its change, and every header it adds to the remote names
+    /// recovery epoch `epoch` (the one in force): none is sealed to a replaced key.
+    private func assertPublishesNoOlderKey(on name: String, epoch: UInt32, line: UInt = #line) throws {
+        let keys = machines.remoteRoot.appendingPathComponent("keys")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: keys.path))
+        let report = try machines.sync(name, passphrase: machines.passphrases[name]!)
+        XCTAssertTrue(report.keyChangePublished, line: line)
+        let added = Set(try FileManager.default.contentsOfDirectory(atPath: keys.path)).subtracting(before)
+        XCTAssertFalse(added.isEmpty, line: line)
+        for file in added {
+            let bytes = [UInt8](try Data(contentsOf: keys.appendingPathComponent(file)))
+            XCTAssertEqual(Vault.recoveryStatus(ofHeader: bytes)?.epoch, epoch, "\(file)", line: line)
         }
-        let before = try listing()
-        XCTAssertThrowsError(try machines.sync(name), line: line) {
-            XCTAssertEqual($0 as? SyncError, .recoveryKeyReplacedElsewhere(machine: machine), line: line)
+    }
+
+    /// Both machines synced, on one key generation and on `key`, which resets either.
+    private func assertConverged(on key: RecoveryKey, line: UInt = #line) throws {
+        try machines.sync("laptop", passphrase: machines.passphrases["desktop"]!)
+        try machines.sync("desktop", passphrase: machines.passphrases["laptop"]!)
+        XCTAssertEqual(machines["laptop"].recoveryStatus, machines["desktop"].recoveryStatus, line: line)
+        XCTAssertEqual(machines["laptop"].keyGeneration, machines["desktop"].keyGeneration, line: line)
+        for name in ["laptop", "desktop"] {
+            XCTAssertTrue(try Vault.recoveryKeyMatches(at: machines[name].directory, key), name, line: line)
+            _ = try Vault.resetPassphrase(at: machines[name].directory, recoveryKey: key, new: secret("reset horse"))
+            XCTAssertNoThrow(
+                try Vault.open(at: machines[name].directory, passphrase: secret("reset horse")), line: line)
         }
-        XCTAssertEqual(try listing(), before, "nothing published", line: line)
     }
 
     /// The key replaced on the laptop and published; the desktop, not yet synced, rotates the
     /// key or changes the passphrase (it cannot know). Its sync must not publish a header
-    /// sealed to the replaced key: refused, naming the laptop; after the way out (a newer key
-    /// set on the desktop) both converge on it.
+    /// sealed to the replaced key: it takes the laptop's key first, and both converge on it.
     func testAKeyChangeMadeBeforeTakingInAReplacementIsNotPublishedOverIt() throws {
         try raceAReplacement { try self.machines.rekey("desktop") }
     }
@@ -281,19 +284,7 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         try machines.sync("laptop")
 
         try changeOnDesktop()
-        try assertRefusedAsReplacedElsewhere(on: "desktop", by: "laptop")
-        XCTAssertNoThrow(try machines.sync("laptop"), "the laptop is not held up")
-
-        let key = try setANewerKey(on: "desktop")
-        try machines.sync("desktop")
-        try machines.sync("laptop", passphrase: machines.passphrases["desktop"]!)
-        machines.adopted("laptop", passphrase: machines.passphrases["desktop"]!)
-        XCTAssertEqual(machines["laptop"].recoveryStatus, machines["desktop"].recoveryStatus)
-        XCTAssertEqual(machines["laptop"].keyGeneration, machines["desktop"].keyGeneration)
-        XCTAssertThrowsVaultError(
-            .wrongRecoveryKey,
-            try Vault.resetPassphrase(at: machines["laptop"].directory, recoveryKey: laptopsKey, new: secret("x")))
-        _ = try Vault.resetPassphrase(at: machines["laptop"].directory, recoveryKey: key, new: secret("reset horse"))
-        XCTAssertNoThrow(try Vault.open(at: machines["laptop"].directory, passphrase: secret("reset horse")))
+        try assertPublishesNoOlderKey(on: "desktop", epoch: 2)
+        try assertConverged(on: laptopsKey)
     }
 }

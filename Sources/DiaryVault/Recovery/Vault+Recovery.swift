@@ -72,7 +72,7 @@ extension Vault {
     /// Under the write lock: checks the vault as it stands, lets `make` give the new block,
     /// and writes the header (slots sealed again under the passphrase) with an index root
     /// recording the new epoch and key, in one change.
-    private func changeRecovery(
+    func changeRecovery(
         passphrase: SecretBytes, _ make: (RecoveryBlock?, KeyRing) throws -> RecoveryBlock
     ) throws -> PassphraseChange {
         try storeCall {
