@@ -660,12 +660,22 @@ def checked_base32_decode(text: str, nbytes: int) -> bytes:
     return int(bits[:nbytes * 8], 2).to_bytes(nbytes, "big")
 
 
+KEY_FILE_LIMIT = 64 * 1024  # read no further: a recovery key file is a few hundred bytes
+
+
 def read_recovery_key_file(path: str) -> bytes:
     """R from a recovery key file: `#` comment lines and blank lines, and one line of text."""
     try:
-        lines = [line.strip() for line in open(path, encoding="utf-8").read().splitlines()]
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecoveryInputError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+        with open(path, "rb") as f:
+            raw = f.read(KEY_FILE_LIMIT + 1)
+    except OSError as error:
+        raise RecoveryInputError(f"cannot read {path}: {error.strerror}") from None
+    if len(raw) > KEY_FILE_LIMIT:
+        raise RecoveryInputError(f"{path} is larger than {KEY_FILE_LIMIT} bytes: not a recovery key file")
+    try:
+        lines = [line.strip() for line in raw.decode("utf-8").splitlines()]
+    except UnicodeDecodeError:
+        raise RecoveryInputError(f"{path} is not a recovery key file") from None
     lines = [line for line in lines if line and not line.startswith("#")]
     if len(lines) != 1:
         raise RecoveryInputError(f"{path} is not a recovery key file")
@@ -703,7 +713,11 @@ def read_share_file(path: str, vault_id: bytes) -> dict:
     try:
         data = checked_base32_decode("\n".join(body), 60)
     except ValueError as error:
-        raise RecoveryInputError(f"{path} is mistyped: {error}")
+        try:
+            checked_base32_decode("\n".join(body), 32)
+        except ValueError:
+            raise RecoveryInputError(f"{path} is mistyped: {error}") from None
+        raise RecoveryInputError(f"{path} holds a whole recovery key, not a share: use --recovery-key-file") from None
     if data[0] != 1:
         raise RecoveryInputError(f"{path} is a share of unknown version {data[0]}")
     k, n, x = data[25], data[26], data[27]
@@ -1949,6 +1963,25 @@ def derive_keys(header: bytes, hd: dict, passphrase: str, recovery_file: str, ou
     return keys
 
 
+def read_source(source: str):
+    """A backup file or a vault directory, read as read_backup or read_files_vault; what is not
+    there or is neither is one line, not a traceback."""
+    try:
+        if os.path.isfile(source):
+            with open(source, "rb") as f:
+                if f.read(8) != b"DIARYBAK":
+                    raise RecoveryInputError(f"{source} is not a diary backup file (nor a vault directory)")
+            return read_backup(source)
+        if not os.path.isdir(source):
+            raise RecoveryInputError(f"{source}: no such vault directory or backup file")
+        if not os.path.isfile(os.path.join(source, "vault.header")):
+            raise RecoveryInputError(f"{source} has no vault.header: not a files vault (read a sqlite vault "
+                                     "from a backup: `diary backup`)")
+        return read_files_vault(source)
+    except OSError as error:
+        raise RecoveryInputError(f"cannot read {error.filename or source}: {error.strerror}") from None
+
+
 def main() -> None:
     args = sys.argv[1:]
     recovery_file = None
@@ -1969,7 +2002,9 @@ def main() -> None:
             sys.exit("decrypt-vault: --recovery-key-file and --share-file open a vault or a backup, not a sync remote")
         read_remote(source, passphrase)
         return
-    header, index, pages, entries, objects = read_backup(source) if os.path.isfile(source) else read_files_vault(source)
+    if recovery_file:
+        read_recovery_key_file(recovery_file)  # its errors before the vault's
+    header, index, pages, entries, objects = read_source(source)
     hd = parse_header(header)
     vault_id, salt, ops, mem = hd["vault_id"], hd["salt"], hd["ops"], hd["mem"]
     out = []

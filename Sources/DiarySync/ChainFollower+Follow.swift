@@ -53,11 +53,16 @@ extension ChainFollower {
             try rotate(to: header, keyID: target.keyID, machine: name, ring: &ring)
             report.keyChanged = true
             report.notes.append(.keyRotationFollowed(machine: name))
-        } else if try adoptPassphraseChange(header, machine: name) {
-            report.notes.append(.passphraseChangeFollowed(machine: name))
         } else {
-            report.notes.append(.passphraseChangeNotAdopted(machine: name))
-            return
+            let (headerBefore, recoveryBefore) = (vault.encodedHeader, vault.recoveryStatus)
+            guard try adoptPassphraseChange(header, machine: name) else {
+                report.notes.append(.passphraseChangeNotAdopted(machine: name))
+                return
+            }
+            // Wrapped alike (one salt): the same passphrase, so only the recovery key changed.
+            let keyOnly = Vault.wrapAlike(header, headerBefore) && vault.recoveryStatus != recoveryBefore
+            report.notes.append(
+                keyOnly ? .recoveryKeyChangeFollowed(machine: name) : .passphraseChangeFollowed(machine: name))
         }
         removeSupersededHeaders(before: target, chain: main.chain)
     }

@@ -34,7 +34,7 @@ extension ChainFollower {
     /// States the key change this machine made (a passphrase, a rotation, a removal) on top of
     /// the chain; on a fork, a rotation becomes the settle that ends it.
     func publishPendingChange(main: inout SyncMain, ring: inout SyncKeyRing, report: inout SyncReport) throws {
-        guard let change = main.pendingChange, let head = main.chain.head, readAll else { return }
+        guard var change = main.pendingChange, let head = main.chain.head, readAll else { return }
         // Stated already by a sync cut short before it saved that it had: nothing to state again.
         let stated = change.headers.mapValues { BLAKE2b.hash($0) }
         if main.chain.statements.contains(where: { $0.author == main.machine && $0.headerHashes == stated }) {
@@ -42,6 +42,7 @@ extension ChainFollower {
             return
         }
         try checkKeepsThePassphrase(change, main: main)
+        if try takeTheNewerRecoveryKey(&change, main: main) { main.pendingChange = change }
         let tips = fork
         let parent = tips.first { $0.author == main.machine } ?? tips.first ?? head
         let others = tips.filter { $0.hash != parent.hash }
@@ -148,5 +149,35 @@ extension ChainFollower {
             let name = main.chain.member(statement.author)?.name ?? RemoteLayout.placeholderName(statement.author)
             throw SyncError.keyChangeUnderOldPassphrase(machine: name)
         }
+    }
+
+    /// A change made here must not publish an older recovery key than the header in force:
+    /// its machine replaced or removed the key while this one changed the vault key or the
+    /// passphrase before taking that in, and the header made here would seal the vault key to
+    /// the key the user retired. The newer block is taken first (its tag checked with the key
+    /// it wraps; the passphrase is needed to seal the slot again) and the headers made anew:
+    /// true when `change` was so changed. An equal epoch naming another key (a recovery change
+    /// made here too) cannot be merged: refused by name, nothing written.
+    private func takeTheNewerRecoveryKey(_ change: inout PendingChange, main: SyncMain) throws -> Bool {
+        guard let ours = change.headers[vault.store].flatMap(Vault.recoveryStatus(ofHeader:)),
+            let inForce = main.chain.headerStatement, inForce.author != main.machine,
+            let bytes = try header(of: inForce), let theirs = Vault.recoveryStatus(ofHeader: bytes),
+            theirs.epoch > ours.epoch || (theirs.epoch == ours.epoch && theirs != ours)
+        else { return false }
+        let name = main.chain.member(inForce.author)?.name ?? RemoteLayout.placeholderName(inForce.author)
+        guard theirs.epoch > ours.epoch else { throw SyncError.recoveryKeyReplacedElsewhere(machine: name) }
+        let taken = try passphrase.use(.publishOwnChange(attempt: 1), onWrong: .needsPassphraseToPublish) { given in
+            // Taken already by a sync cut short before it published: only the headers again.
+            if vault.recoveryStatus == theirs {
+                return try Vault.publishableHeaders(at: vault.directory, passphrase: given)
+            }
+            do {
+                return try vault.takeRecoveryBlock(of: bytes, passphrase: given)
+            } catch VaultError.recoveryKeyMismatch {
+                throw SyncError.recoveryKeyReplacedElsewhere(machine: name)
+            }
+        }
+        change.headers = taken.headers
+        return true
     }
 }

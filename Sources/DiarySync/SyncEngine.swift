@@ -122,6 +122,7 @@ public final class SyncEngine {
                     throw SyncError.remoteUnusable(.otherMachinesPushedFirst(attempts: Self.pushAttempts))
                 }
             }
+            try? FileManager.default.removeItem(at: setup.recoveryOverriddenURL)
             removeTakenIn(takenIn, published: published, into: &report)
             try fetchPendingAttachments(into: &report)
             report.conflicts = main.conflicts.sorted { $0.uuidString < $1.uuidString }
@@ -142,6 +143,9 @@ public final class SyncEngine {
         } catch let error as SyncError {
             switch error {
             case .concurrentRotation, .chainForked: try store.writeMain(main)
+            case .recoveryKeyChangeOverridden(let machine):
+                // Until it clears, a key or recovery change here would deepen the race.
+                try? DurableFile.write(Array(machine.utf8), to: setup.recoveryOverriddenURL)
             default: break
             }
             throw error

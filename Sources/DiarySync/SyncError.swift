@@ -65,6 +65,12 @@ public enum SyncError: Error, Equatable {
     /// before that machine took in a recovery key change made here. Taking it would bring the
     /// replaced key back, so nothing is synced until `machine` sets a newer one.
     case recoveryKeyChangeOverridden(machine: String)
+    /// The recovery key was replaced or removed on `machine` (its header is in force) while
+    /// this machine changed the vault key or passphrase before taking that in, and its block
+    /// cannot be taken over (the same epoch as a recovery change made here, or a tag that does
+    /// not verify): publishing would seal to the replaced key, so nothing is synced until a
+    /// newer one is set here.
+    case recoveryKeyReplacedElsewhere(machine: String)
     /// The lamport clock reached its bound: a forged record pushed it there.
     case lamportExhausted
 }

@@ -124,6 +124,9 @@ public enum SyncNote: Equatable, Sendable {
     case keyRotationFollowed(machine: String)
     /// This vault now opens with the passphrase set on `machine`.
     case passphraseChangeFollowed(machine: String)
+    /// This vault now has the recovery key set, replaced or removed on `machine` (the
+    /// passphrase is the same).
+    case recoveryKeyChangeFollowed(machine: String)
     /// The passphrase was changed here without sync being told (an interrupted passphrase
     /// change); this sync publishes it.
     case unannouncedPassphraseChangePublished

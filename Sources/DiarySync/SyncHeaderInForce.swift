@@ -13,7 +13,8 @@ public struct HeaderNotInForce: Error, Equatable {
 
 extension SyncLifecycle {
     /// Refuses (`HeaderNotInForce`) a change of the key, the passphrase or the recovery key
-    /// on a machine whose header is behind the chain's (docs/FORMAT.md §12.7). Nothing is
+    /// on a machine whose header is behind the chain's (docs/FORMAT.md §12.7), or whose last
+    /// sync was refused as `SyncError.recoveryKeyChangeOverridden` (thrown again). Nothing is
     /// checked when the vault does not sync here.
     public static func checkHeaderInForce(vault: Vault, stateDirectory: URL) throws {
         try checkHeaderInForce(
@@ -37,6 +38,11 @@ extension SyncLifecycle {
     ) throws {
         let setup = SyncSetup(stateDirectory: stateDirectory, vaultID: vaultID, vaultDirectory: vaultDirectory)
         guard try setup.remote() != nil else { return }
+        // The last sync here was refused for a header naming an older recovery key: a rekey or
+        // a new key here would race the way out being taken on that machine.
+        if let name = try? DurableFile.read(setup.recoveryOverriddenURL, limit: 1024) {
+            throw SyncError.recoveryKeyChangeOverridden(machine: String(decoding: name, as: UTF8.self))
+        }
         let key = try SyncKey(vaultKey: vaultKey, generation: generation, vaultID: vaultID)
         let main = try setup.lock.withLock(exclusive: true) {
             try StateStore(directory: setup.directory, vaultID: vaultID, key: key).readMain()

@@ -5,8 +5,8 @@ import Foundation
 
 /// Where this machine keeps the sync state of one local vault:
 /// `$XDG_STATE_HOME/diary/sync/<vault id>/<digest of the vault's path>/`, holding `config`
-/// (the remote, in clear), `state` and `heads-NN` (sealed), `lock`, and for a git remote the
-/// clone in `git/`. Nothing in it is plaintext of an entry.
+/// (the remote, in clear), `state` and `heads-NN` (sealed), `lock`, `recovery-overridden`
+/// (a machine name, while such a refusal stands), and for a git remote the clone in `git/`. Nothing in it is plaintext of an entry.
 public struct SyncSetup {
     public let directory: URL
     public let vaultID: UUID
@@ -22,6 +22,9 @@ public struct SyncSetup {
     var configURL: URL { directory.appendingPathComponent("config") }
     var gitTree: URL { directory.appendingPathComponent("git", isDirectory: true) }
     var lock: FileLock { FileLock(url: directory.appendingPathComponent("lock")) }
+    /// Present while a sync here is refused because another machine's header names an older
+    /// recovery key (`SyncError.recoveryKeyChangeOverridden`); holds that machine's name.
+    var recoveryOverriddenURL: URL { directory.appendingPathComponent("recovery-overridden") }
 
     /// The remote this vault syncs with, or nil when it does not sync on this machine.
     public func remote() throws -> RemoteLocation? {

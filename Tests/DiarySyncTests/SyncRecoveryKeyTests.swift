@@ -35,7 +35,7 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         let key = try createKey(on: "laptop")
         try machines.sync("laptop")
         let followed = try machines.sync("desktop", passphrase: "correct horse")
-        XCTAssertTrue(followed.notes.contains(.passphraseChangeFollowed(machine: "laptop")), "\(followed.notes)")
+        XCTAssertTrue(followed.notes.contains(.recoveryKeyChangeFollowed(machine: "laptop")), "\(followed.notes)")
         XCTAssertEqual(machines["desktop"].recoveryStatus, machines["laptop"].recoveryStatus)
         // The desktop's header and index root were written together: it opens as it is.
         let reopened = try Vault.open(at: machines["desktop"].directory, passphrase: secret("correct horse"))
@@ -188,29 +188,103 @@ final class SyncRecoveryKeyTests: VaultTestCase {
         try machines.sync("desktop", passphrase: "correct horse")
 
         try machines.rekey("laptop")
-        _ = try createKey(on: "desktop", replace: true)
-        if rotationFirst {
-            try machines.sync("laptop")
-        } else {
+        let desktopsKey = try createKey(on: "desktop", replace: true)
+        guard rotationFirst else {
+            // The replacement is in force: the laptop takes it before it publishes its
+            // rotation, which is then sealed to the desktop's key, never to the replaced one.
             try machines.sync("desktop")
-            try machines.sync("laptop")
+            try assertPublishesNoOlderKey(on: "laptop", epoch: 2)
+            try assertConverged(on: desktopsKey)
+            return
         }
+        try machines.sync("laptop")
+        let overridden = SyncError.recoveryKeyChangeOverridden(machine: "laptop")
         XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
-            guard case .recoveryKeyChangeOverridden(let machine) = $0 as? SyncError else { return XCTFail("\($0)") }
-            XCTAssertEqual(machine, "laptop")
+            XCTAssertEqual($0 as? SyncError, overridden)
+        }
+        // Until that clears, the desktop makes no key or recovery change of its own.
+        XCTAssertThrowsError(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["desktop"], stateDirectory: machines.state("desktop"))
+        ) { XCTAssertEqual($0 as? SyncError, overridden) }
+        // The way out half taken (the key removed on the laptop, same epoch as the desktop's
+        // replacement): still the race, named, not a remote tampered with.
+        try removeKey(on: "laptop")
+        try machines.sync("laptop")
+        XCTAssertThrowsError(try machines.sync("desktop", passphrase: "correct horse")) {
+            XCTAssertEqual($0 as? SyncError, overridden)
         }
 
-        let laptop = machines["laptop"]
-        let removal = try laptop.removeRecoveryKey(passphrase: secret("correct horse"))
-        try SyncLifecycle.notePassphraseChange(
-            removal, vaultDirectory: laptop.directory, stateDirectory: machines.state("laptop"))
         let key = try createKey(on: "laptop")
         try machines.sync("laptop")
         let followed = try machines.sync("desktop", passphrase: "correct horse")
         XCTAssertTrue(followed.keyChanged)
         XCTAssertEqual(machines["desktop"].recoveryStatus, machines["laptop"].recoveryStatus)
         XCTAssertEqual(machines["desktop"].keyGeneration, machines["laptop"].keyGeneration)
+        XCTAssertNoThrow(
+            try SyncLifecycle.checkHeaderInForce(vault: machines["desktop"], stateDirectory: machines.state("desktop")))
         _ = try Vault.resetPassphrase(at: machines["desktop"].directory, recoveryKey: key, new: secret("reset horse"))
         XCTAssertNoThrow(try Vault.open(at: machines["desktop"].directory, passphrase: secret("reset horse")))
+    }
+
+    /// `recovery-key remove` as DiaryApp runs it on a synced vault.
+    private func removeKey(on name: String) throws {
+        let vault = machines[name]
+        let removal = try vault.removeRecoveryKey(passphrase: secret(machines.passphrases[name]!))
+        try SyncLifecycle.notePassphraseChange(
+            removal, vaultDirectory: vault.directory, stateDirectory: machines.state(name))
+    }
+
+    /// `name`'s sync publishes its change, and every header it adds to the remote names
+    /// recovery epoch `epoch` (the one in force): none is sealed to a replaced key.
+    private func assertPublishesNoOlderKey(on name: String, epoch: UInt32, line: UInt = #line) throws {
+        let keys = machines.remoteRoot.appendingPathComponent("keys")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: keys.path))
+        let report = try machines.sync(name, passphrase: machines.passphrases[name]!)
+        XCTAssertTrue(report.keyChangePublished, line: line)
+        let added = Set(try FileManager.default.contentsOfDirectory(atPath: keys.path)).subtracting(before)
+        XCTAssertFalse(added.isEmpty, line: line)
+        for file in added {
+            let bytes = [UInt8](try Data(contentsOf: keys.appendingPathComponent(file)))
+            XCTAssertEqual(Vault.recoveryStatus(ofHeader: bytes)?.epoch, epoch, "\(file)", line: line)
+        }
+    }
+
+    /// Both machines synced, on one key generation and on `key`, which resets either.
+    private func assertConverged(on key: RecoveryKey, line: UInt = #line) throws {
+        try machines.sync("laptop", passphrase: machines.passphrases["desktop"]!)
+        try machines.sync("desktop", passphrase: machines.passphrases["laptop"]!)
+        XCTAssertEqual(machines["laptop"].recoveryStatus, machines["desktop"].recoveryStatus, line: line)
+        XCTAssertEqual(machines["laptop"].keyGeneration, machines["desktop"].keyGeneration, line: line)
+        for name in ["laptop", "desktop"] {
+            XCTAssertTrue(try Vault.recoveryKeyMatches(at: machines[name].directory, key), name, line: line)
+            _ = try Vault.resetPassphrase(at: machines[name].directory, recoveryKey: key, new: secret("reset horse"))
+            XCTAssertNoThrow(
+                try Vault.open(at: machines[name].directory, passphrase: secret("reset horse")), line: line)
+        }
+    }
+
+    /// The key replaced on the laptop and published; the desktop, not yet synced, rotates the
+    /// key or changes the passphrase (it cannot know). Its sync must not publish a header
+    /// sealed to the replaced key: it takes the laptop's key first, and both converge on it.
+    func testAKeyChangeMadeBeforeTakingInAReplacementIsNotPublishedOverIt() throws {
+        try raceAReplacement { try self.machines.rekey("desktop") }
+    }
+
+    func testAPassphraseChangeMadeBeforeTakingInAReplacementIsNotPublishedOverIt() throws {
+        try raceAReplacement { try self.machines.changePassphrase("desktop", to: "desktop horse") }
+    }
+
+    private func raceAReplacement(_ changeOnDesktop: () throws -> Void) throws {
+        try machines.start("laptop", entries: ["one"])
+        try machines.join("desktop", invitedBy: "laptop")
+        _ = try createKey(on: "laptop")
+        try machines.sync("laptop")
+        try machines.sync("desktop", passphrase: "correct horse")
+        let laptopsKey = try createKey(on: "laptop", replace: true)
+        try machines.sync("laptop")
+
+        try changeOnDesktop()
+        try assertPublishesNoOlderKey(on: "desktop", epoch: 2)
+        try assertConverged(on: laptopsKey)
     }
 }

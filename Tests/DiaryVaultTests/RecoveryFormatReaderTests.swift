@@ -52,4 +52,29 @@ final class RecoveryFormatReaderTests: VaultTestCase {
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.output.contains("does not match the index"), result.output)
     }
+
+    /// What is not a key file, a share, a vault or a backup is one line each, and a key file is
+    /// read no further than its size cap.
+    func testTheReadersInputErrorsAreOneLineEach() throws {
+        let vault = try makeVault(.files)
+        let keyFile = path("key.txt")
+        try "\(try RecoveryKey.generate().text)\n".write(to: keyFile, atomically: true, encoding: .utf8)
+        let large = path("large.txt")
+        try Data(count: 64 * 1024 + 1).write(to: large)
+        let cases: [([String], String)] = [
+            (["--recovery-key-file", large.path, vault.directory.path], "larger than 65536 bytes"),
+            (["--recovery-key-file", keyFile.path, path("nowhere").path], "no such vault directory or backup file"),
+            (
+                ["--recovery-key-file", keyFile.path, vault.directory.appendingPathComponent("vault.header").path],
+                "is not a diary backup file"
+            ),
+            (["--share-file", keyFile.path, vault.directory.path], "holds a whole recovery key, not a share"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try read(arguments)
+            XCTAssertEqual(result.status, 1, result.output)
+            XCTAssertTrue(result.output.contains(expected), result.output)
+            XCTAssertFalse(result.output.contains("Traceback"), result.output)
+        }
+    }
 }

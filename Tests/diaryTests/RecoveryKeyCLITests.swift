@@ -142,8 +142,9 @@ final class RecoveryKeyCLITests: XCTestCase {
         // `verify` lists it as the damage found, not as a refusal sending back to itself.
         let verified = try box.run(["verify"])
         XCTAssertEqual(verified.status, 65, verified.stderr)
-        XCTAssertTrue(verified.stdout.hasPrefix("header: the header's recovery key does not match"), verified.stdout)
-        XCTAssertTrue(verified.stderr.contains("damage found in 1 object"), verified.stderr)
+        XCTAssertTrue(verified.stdout.hasPrefix("header: its recovery key is not the one the index"), verified.stdout)
+        XCTAssertTrue(verified.stderr.contains("the vault header does not match the index"), verified.stderr)
+        XCTAssertTrue(verified.stderr.contains("put back the vault.header that belongs"), verified.stderr)
         XCTAssertEqual(try Data(contentsOf: headerURL), old)
     }
 
@@ -239,5 +240,16 @@ final class RecoveryKeyCLITests: XCTestCase {
         XCTAssertEqual(reset.status, 0, reset.shown)
         XCTAssertFalse(reset.shown.contains(key.lowercased()), "the key was echoed")
         try box.ok(["list"], env: ["DIARY_PASSPHRASE_FILE": try box.passphraseFile("Otter lamp 4 quiet meadow")])
+    }
+
+    /// Ctrl-D (end of input) at "Press Enter" cancels as Ctrl-C does: the screen is cleared and
+    /// no key is set.
+    func testEndOfInputAtTheEnterPromptSetsNoKey() throws {
+        try box.initVault(store: "files")
+        let cancelled = try box.runOnTerminal(["recovery-key", "create"], answers: [("written it down", "\u{4}")])
+        XCTAssertEqual(cancelled.status, 1, cancelled.shown)
+        XCTAssertTrue(cancelled.shown.contains("cancelled; no recovery key was set"), cancelled.shown)
+        XCTAssertTrue(cancelled.shown.contains("\u{1B}[3J"), "the screen was cleared: \(cancelled.shown)")
+        XCTAssertEqual(try box.ok(["recovery-key", "status"]).stdout, "none\n")
     }
 }

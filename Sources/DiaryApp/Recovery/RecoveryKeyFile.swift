@@ -9,7 +9,9 @@ import Foundation
 /// The key is written whole to a temporary name beside FILE, flushed, and only then linked to
 /// FILE (link(2) fails when anything is there: never over a file), all before the vault
 /// changes; so FILE either holds the whole key or is not there, and a crash leaves at most a
-/// hidden temporary name, never a file blocking the path.
+/// hidden temporary name, never a file blocking the path. Where there are no hard links (FAT,
+/// exFAT), FILE is made new (O_EXCL) and written and flushed directly, still before the vault
+/// changes.
 public final class RecoveryKeyFile {
     /// Larger files are not recovery key files.
     public static let maximumBytes = 4096
@@ -19,6 +21,11 @@ public final class RecoveryKeyFile {
     public let temporaryPath: String
     private var fd: Int32
     private var linked = false
+    /// False once written when the file's filesystem keeps no modes (FAT, exFAT): others may
+    /// read it whatever was asked.
+    public private(set) var keepsPermissions = true
+    /// link(2); tests give one that fails as FAT's does.
+    var linkFile: (String, String) -> Int32 = { Glibc.link($0, $1) }
 
     private init(path: String, temporaryPath: String, fd: Int32) {
         self.path = path
@@ -35,11 +42,32 @@ public final class RecoveryKeyFile {
         var info = stat()
         if lstat(path, &info) == 0 { throw RecoveryKeyFileError.exists(path: path) }
         let url = URL(fileURLWithPath: path)
+        removeLeftovers(in: url.deletingLastPathComponent().path)
         let name = ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         let temporary = url.deletingLastPathComponent().appendingPathComponent(name).path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
         return RecoveryKeyFile(path: path, temporaryPath: temporary, fd: fd)
+    }
+
+    /// Removes the temporary names (`.NAME.PID.RANDOM.tmp`, ours, regular, key-sized) that a
+    /// process killed while writing a key left in `directory`: they may hold a key never set.
+    /// One whose process is still alive is left alone.
+    static func removeLeftovers(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            let parts = name.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count >= 3, let pid = pid_t(parts[parts.count - 2]), pid > 0,
+                UInt32(parts[parts.count - 1]) != nil, !parts.dropLast(2).joined(separator: ".").isEmpty,
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            let file = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid(),
+                info.st_size <= maximumBytes
+            else { continue }
+            unlink(file)
+        }
     }
 
     /// Writes the key with its comment lines under the temporary name, flushes it to disk,
@@ -53,18 +81,48 @@ public final class RecoveryKeyFile {
             guard fsync(fd) == 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
             close(fd)
             fd = -1
-            guard link(temporaryPath, path) == 0 else {
-                throw errno == EEXIST
-                    ? RecoveryKeyFileError.exists(path: path)
-                    : RecoveryKeyFileError.cannotWrite(path: path, errno: errno)
+            if linkFile(temporaryPath, path) != 0 {
+                let code = errno
+                guard Self.noHardLinks.contains(code) else {
+                    throw code == EEXIST
+                        ? RecoveryKeyFileError.exists(path: path)
+                        : RecoveryKeyFileError.cannotWrite(path: path, errno: code)
+                }
+                // FAT and exFAT (USB sticks) have no hard links: FILE is made new (O_EXCL, so
+                // never over anything) and written whole before the vault changes all the same.
+                try writeDirectly(bytes)
             }
             linked = true
             unlink(temporaryPath)
             try syncDirectory()
+            keepsPermissions = Self.isPrivate(path)
         } catch {
             discard()
             throw error
         }
+    }
+
+    /// What link(2) says on a filesystem without hard links.
+    private static let noHardLinks: Set<Int32> = [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, EXDEV]
+
+    /// Makes `path` new and writes `bytes` to it, flushed; afterwards `discard` removes it.
+    private func writeDirectly(_ bytes: [UInt8]) throws {
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw errno == EEXIST
+                ? RecoveryKeyFileError.exists(path: path) : RecoveryKeyFileError.cannotWrite(path: path, errno: errno)
+        }
+        linked = true
+        try writeAll(bytes)
+        guard fsync(fd) == 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: errno) }
+        close(fd)
+        fd = -1
+    }
+
+    /// False when group or others can read `path`: a filesystem that keeps no modes.
+    static func isPrivate(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & 0o077 == 0
     }
 
     private func writeAll(_ bytes: [UInt8]) throws {

@@ -23,9 +23,9 @@ extension RecoveryKeys {
         try deliver(shares)
         let change: PassphraseChange
         do {
-            change = try vault.setRecoveryKey(publicKeyOf: key, replace: replace, passphrase: passphrase)
-        } catch {
-            throw ShareRecoveryError.deliveredButNotSet(error)
+            change = try setDelivered(key, in: vault, replace: replace, passphrase: passphrase)
+        } catch let error as RecoveryKeyNotSet {
+            throw ShareRecoveryError.deliveredButNotSet(error.underlying)
         }
         return RecoverySharesCreated(
             vault: vault.directory, threshold: threshold, count: count, shareSetID: shares[0].shareSetHex,
@@ -36,11 +36,12 @@ extension RecoveryKeys {
     /// share is checked alone first (named when it is of another vault or mistyped), then the
     /// set, then the rebuilt key against the vault's recovery public key, then `reset(with:)`.
     public func reset(
-        withShareFiles files: [URL], newPassphrase: NewPassphraseSource, kdf: KDFParameters? = nil
+        withShareFiles files: [URL], newPassphrase: NewPassphraseSource, kdf: KDFParameters? = nil,
+        acceptOlder: Bool = false
     ) throws -> PassphraseResetOutcome {
         let key = try rebuildKey(fromShareFiles: files)
         do {
-            return try reset(with: key, newPassphrase: newPassphrase, kdf: kdf)
+            return try reset(with: key, newPassphrase: newPassphrase, kdf: kdf, acceptOlder: acceptOlder)
         } catch VaultError.wrongRecoveryKey {
             throw ShareRecoveryError.rebuiltKeyIsNotTheVaults
         }

@@ -9,6 +9,10 @@ import Foundation
 /// caller's: this layer never touches the terminal.
 public struct RecoveryKeys {
     let session: DiarySession
+    /// Sets the key in the vault; tests put a failure around it.
+    var setKey: (Vault, RecoveryKey, Bool, SecretBytes) throws -> PassphraseChange = {
+        try $0.setRecoveryKey(publicKeyOf: $1, replace: $2, passphrase: $3)
+    }
 
     public init(_ session: DiarySession) { self.session = session }
 
@@ -34,16 +38,36 @@ public struct RecoveryKeys {
         try SyncLifecycle.checkHeaderInForce(vault: vault, stateDirectory: session.stateDirectory)
         let key = try RecoveryKey.generate()
         try deliver(key)
-        let change: PassphraseChange
-        do {
-            change = try vault.setRecoveryKey(publicKeyOf: key, replace: replace, passphrase: passphrase)
-        } catch {
-            // Only a change that did not land is "not set": the key the header names now is said.
-            if (try? Vault.recoveryKeyMatches(at: vault.directory, key)) == true { throw error }
-            throw RecoveryKeyNotSet(underlying: error)
-        }
+        let change = try setDelivered(key, in: vault, replace: replace, passphrase: passphrase)
         return RecoveryKeyCreated(
             key: key, vault: vault.directory, status: vault.recoveryStatus, syncNotTold: tellSync(change))
+    }
+
+    /// Sets `key`, already delivered. On failure, the vault as it now stands (a journal the
+    /// failed change left is replayed by the reading) says whether the key landed: in force,
+    /// `RecoveryKeySetDespiteError` (what was delivered must be kept); not in force,
+    /// `RecoveryKeyNotSet`; unreadable, `RecoveryKeySetDespiteError` unsure (kept as well: it
+    /// may open the vault).
+    func setDelivered(
+        _ key: RecoveryKey, in vault: Vault, replace: Bool, passphrase: SecretBytes
+    ) throws -> PassphraseChange {
+        do {
+            return try setKey(vault, key, replace, passphrase)
+        } catch {
+            let landed: Bool?
+            do {
+                landed = try Vault.recoveryKeyMatches(at: vault.directory, key)
+            } catch VaultError.noRecoveryKey {
+                landed = false
+            } catch {
+                landed = nil
+            }
+            switch landed {
+            case false?: throw RecoveryKeyNotSet(underlying: error)
+            case true?: throw RecoveryKeySetDespiteError(underlying: error, certain: true)
+            case nil: throw RecoveryKeySetDespiteError(underlying: error, certain: false)
+            }
+        }
     }
 
     /// Whether the vault has a recovery key, as its header says once checked against the index
@@ -72,20 +96,27 @@ public struct RecoveryKeys {
     /// with it and the index proves it, then the header gets the new passphrase. The vault key
     /// stays the same, so an unlocked session keeps going. A synced vault publishes the new
     /// header at its next sync, as after `passwd`. Works with the vault locked.
+    ///
+    /// A vault that lost entries this machine saw is refused, unless `acceptOlder`: the reset
+    /// then goes on (it changes only the header) and the loss comes back in the outcome, for
+    /// `reindex --accept-older` with the new passphrase to accept.
     public func reset(
-        with key: RecoveryKey, newPassphrase: NewPassphraseSource, kdf: KDFParameters? = nil
+        with key: RecoveryKey, newPassphrase: NewPassphraseSource, kdf: KDFParameters? = nil,
+        acceptOlder: Bool = false
     ) throws -> PassphraseResetOutcome {
         let directory = session.directory
         session.checkSettings(try session.inspect(), kdfChanging: kdf != nil)
         guard try matches(key) else { throw VaultError.wrongRecoveryKey }
         // Compared with this machine's witness like every other open: a vault put back whole
         // (header and index) to before a key was replaced is refused here too.
-        try session.entrySet.opened(try Vault.open(at: directory, recoveryKey: key))
+        let opened = try Vault.open(at: directory, recoveryKey: key)
+        let report = try session.entrySet.opened(opened, mode: acceptOlder ? .report : .enforce)
         let passphrase = try session.newPassphrase(
             fileOption: newPassphrase.fileOption, allowWeak: newPassphrase.allowWeak,
             triesOnMismatch: DiarySession.passphraseTries)
         let change = try Vault.resetPassphrase(at: directory, recoveryKey: key, new: passphrase, kdf: kdf)
-        return PassphraseResetOutcome(vault: directory, syncNotTold: tellSync(change))
+        return PassphraseResetOutcome(
+            vault: directory, syncNotTold: tellSync(change), loss: report.isLoss ? report : nil)
     }
 
     /// Tells sync of a header change; the change stands whether or not sync heard of it.
@@ -115,6 +146,14 @@ public struct RecoveryKeyNotSet: Error {
     public let underlying: Error
 }
 
+/// The key was delivered and is the vault's recovery key (`certain`), or may be (the vault
+/// could not be read to tell), although setting it reported `underlying`: what holds it must
+/// be kept.
+public struct RecoveryKeySetDespiteError: Error {
+    public let underlying: Error
+    public let certain: Bool
+}
+
 /// What `RecoveryKeys.remove` did.
 public struct RecoveryKeyRemoved {
     public let vault: URL
@@ -126,4 +165,6 @@ public struct RecoveryKeyRemoved {
 public struct PassphraseResetOutcome {
     public let vault: URL
     public let syncNotTold: Error?
+    /// With `acceptOlder`: the entries this machine saw that the vault lacks (still to accept).
+    public let loss: EntrySetReport?
 }

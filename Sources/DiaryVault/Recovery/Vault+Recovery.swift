@@ -21,9 +21,25 @@ extension VaultHeader {
     }
 }
 
+extension RecoveryStatus {
+    /// The epoch of the change that set or removed the key (0: never had one).
+    public var epoch: UInt32 {
+        switch self {
+        case .none: return 0
+        case .active(let epoch, _), .removed(let epoch): return epoch
+        }
+    }
+}
+
 extension Vault {
     /// Whether the vault has a recovery key, as its (checked) header says.
     public var recoveryStatus: RecoveryStatus { header.recoveryStatus }
+
+    /// What a header's bytes say of the recovery key, unchecked (no key verified its tag);
+    /// nil when they are not a header.
+    public static func recoveryStatus(ofHeader bytes: [UInt8]) -> RecoveryStatus? {
+        (try? VaultHeader.decode(bytes))?.recoveryStatus
+    }
 
     /// Sets `key` as the recovery key: the next epoch, its public half, every generation's
     /// vault key sealed to it. Refuses a vault that has one unless `replace` (the old key then
@@ -56,7 +72,7 @@ extension Vault {
     /// Under the write lock: checks the vault as it stands, lets `make` give the new block,
     /// and writes the header (slots sealed again under the passphrase) with an index root
     /// recording the new epoch and key, in one change.
-    private func changeRecovery(
+    func changeRecovery(
         passphrase: SecretBytes, _ make: (RecoveryBlock?, KeyRing) throws -> RecoveryBlock
     ) throws -> PassphraseChange {
         try storeCall {
@@ -108,7 +124,10 @@ extension Vault {
 
     /// Checks a header another machine published before it is taken in: its tag is made with
     /// `keys` (the key it wraps), its epoch is not older than the one this vault records, and
-    /// an equal epoch names the same key. An older epoch is a header put back.
+    /// an equal epoch names the same key. An older epoch is a header put back, or a machine's
+    /// change made before it took in one made here; an equal epoch naming another key, its tag
+    /// made with the vault key, is a race of two recovery changes (one machine removed or
+    /// replaced the key while the other did): both `recoveryEpochRolledBack`.
     func checkAdopted(_ adopted: VaultHeader, keys: GenerationKeys) throws {
         if let block = adopted.recovery, !block.tagVerifies(vaultID: header.vaultID, keys: keys) {
             throw VaultError.recoveryKeyMismatch
@@ -118,6 +137,8 @@ extension Vault {
         guard found.epoch >= known.epoch else {
             throw VaultError.recoveryEpochRolledBack(found: found.epoch, known: known.epoch)
         }
-        guard found.epoch > known.epoch || found == known else { throw VaultError.recoveryKeyMismatch }
+        guard found.epoch > known.epoch || found == known else {
+            throw VaultError.recoveryEpochRolledBack(found: found.epoch, known: known.epoch)
+        }
     }
 }

@@ -164,7 +164,7 @@ extension Vault {
         return try Vault(backend: backend, header: header, keyRing: ring)
     }
 
-    private static func decodeForeignHeader(_ encoded: [UInt8]) throws -> VaultHeader {
+    static func decodeForeignHeader(_ encoded: [UInt8]) throws -> VaultHeader {
         let header: VaultHeader
         do {
             header = try VaultHeader.decode(encoded)

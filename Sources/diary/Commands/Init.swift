@@ -87,8 +87,22 @@ struct Init: ParsableCommand {
             Output.note("no recovery key made; `diary recovery-key create` makes one")
             return
         }
-        let created = try RecoveryKeys(session).create(in: vault, passphrase: passphrase, replace: false) {
-            RecoveryKeyDisplay.showUntilWrittenDown($0, on: tty)
+        let created: RecoveryKeyCreated
+        do {
+            created = try RecoveryKeys(session).create(in: vault, passphrase: passphrase, replace: false) {
+                try RecoveryKeyDisplay.showUntilWrittenDown(
+                    $0, on: tty,
+                    interrupted:
+                        "\ndiary: interrupted; the vault was made without a recovery key: `diary recovery-key create` makes one\n"
+                )
+            }
+        } catch is RecoveryKeyCancelled {
+            Output.note("no recovery key made; `diary recovery-key create` makes one")
+            return
+        } catch let error as RecoveryKeySetDespiteError {
+            throw RecoveryKeyKeptDespiteError(holder: "the recovery key just shown", error: error)
+        } catch let error as RecoveryKeyNotSet {
+            throw RecoveryKeyOutputTakenBack(path: nil, underlying: error.underlying)
         }
         Output.note(RecoveryWording.created(created.status, replaced: false))
     }

@@ -93,13 +93,22 @@ struct RecoveryKeyCreate: ParsableCommand {
             created = try RecoveryKeys(session).create(replace: replace) { key in
                 if let file {
                     try file.write(key, vaultID: vaultID, created: Date())
+                    if !file.keepsPermissions { Output.warning(RecoveryWording.openToOthers(file.path)) }
                     SignalCleanup.rememberCreated(file.path)
                 } else if let tty {
-                    RecoveryKeyDisplay.showUntilWrittenDown(key, on: tty)
+                    try RecoveryKeyDisplay.showUntilWrittenDown(
+                        key, on: tty, interrupted: "\ndiary: interrupted; no recovery key was set\n")
                 }
                 // From here the vault changes: an interruption must not take the file away after.
                 SignalCleanup.holdSignals()
             }
+        } catch let error as RecoveryKeySetDespiteError {
+            // The vault is (or may be) sealed to this key: the file is the only copy of it.
+            SignalCleanup.forgetCreated()
+            SignalCleanup.releaseSignals()
+            let holder =
+                file.map { "the recovery key in \(Printable.escaped($0.path))" } ?? "the recovery key just shown"
+            throw RecoveryKeyKeptDespiteError(holder: holder, error: error)
         } catch let error as RecoveryKeyNotSet {
             file?.discard()
             SignalCleanup.releaseSignals()

@@ -34,10 +34,16 @@ extension RecoveryKeyCreate {
                 shares in
                 if let folder {
                     written = try folder.write(shares, created: Date())
+                    if !folder.keepsPermissions(written) { Output.warning(RecoveryWording.openToOthers(folder.path)) }
                 } else {
                     screen?.show(shares, created: Date())
                 }
             }
+        } catch let error as RecoveryKeySetDespiteError {
+            folder?.keep()
+            let holder = folder.map { "the recovery key split into the shares in \(Printable.escaped($0.path))" }
+            throw RecoveryKeyKeptDespiteError(
+                holder: holder ?? "the recovery key split into the shares just shown", error: error)
         } catch {
             // Shares of a key that was not set would rebuild nothing: take back what was written.
             if let folder {

@@ -24,6 +24,11 @@ struct ResetPassphrase: ParsableCommand {
             On a vault that syncs, the next `diary sync` publishes the new passphrase; the other \
             machines then need it.
 
+            Like every command, it refuses a vault that lacks entries this machine saw (put \
+            back from an older copy, or lost to damage), naming them. --accept-older resets the \
+            passphrase all the same (only the header changes); `diary reindex --accept-older`, \
+            with the new passphrase, then accepts the loss.
+
             EXAMPLE
               diary reset-passphrase
               diary reset-passphrase --recovery-key-file key.txt --new-passphrase-file new.txt
@@ -46,6 +51,12 @@ struct ResetPassphrase: ParsableCommand {
     @Option(help: "Also change the Argon2id cost: interactive, moderate or sensitive.")
     var kdf: KDFPreset?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Reset even when entries this machine saw are missing or older (then accept the loss with "
+                + "`diary reindex --accept-older` and the new passphrase)."))
+    var acceptOlder = false
+
     func validate() throws {
         if recoveryKeyFile != nil && !shareFile.isEmpty {
             throw ValidationError("give either --recovery-key-file or --share-file, not both")
@@ -60,27 +71,58 @@ struct ResetPassphrase: ParsableCommand {
     func run() throws {
         let session = global.session()
         _ = try session.inspect()  // a missing vault fails before any question
-        if !shareFile.isEmpty {
-            let outcome = try RecoveryKeys(session)
-                .reset(
-                    withShareFiles: shareFile.map { URL(fileURLWithPath: $0) }, newPassphrase: newPassphrase.source,
-                    kdf: kdf?.parameters)
-            Output.note("passphrase reset for \(Printable.escaped(outcome.vault.path)); the old one no longer opens it")
-            if let error = outcome.syncNotTold { throw error }
-            return
-        }
-        let key = try recoveryKeyFile.map { try RecoveryKeyFile.read(at: $0) } ?? RecoveryKeyDisplay.askForKey()
         let outcome: PassphraseResetOutcome
         do {
-            outcome = try RecoveryKeys(session)
-                .reset(with: key, newPassphrase: newPassphrase.source, kdf: kdf?.parameters)
+            outcome = try reset(session)
+        } catch AppError.entriesLost(let vault) {
+            throw ResetRefusedForLoss(vault: vault)
+        }
+        if let loss = outcome.loss {
+            Output.warning("reset the passphrase of a vault that lacks what this machine saw:")
+            for line in EntrySetWords.describe(loss, vault: outcome.vault) where line.hasPrefix("  ") {
+                Output.talk(Printable.escaped(line))
+            }
+        }
+        Output.note("passphrase reset for \(Printable.escaped(outcome.vault.path)); the old one no longer opens it")
+        if outcome.loss != nil {
+            Output.note(
+                "`diary reindex --accept-older` with the new passphrase accepts the loss; "
+                    + "or restore the newer copy from a backup (`diary restore`)")
+        }
+        if let error = outcome.syncNotTold { throw error }
+    }
+
+    private func reset(_ session: DiarySession) throws -> PassphraseResetOutcome {
+        if !shareFile.isEmpty {
+            return try RecoveryKeys(session)
+                .reset(
+                    withShareFiles: shareFile.map { URL(fileURLWithPath: $0) }, newPassphrase: newPassphrase.source,
+                    kdf: kdf?.parameters, acceptOlder: acceptOlder)
+        }
+        let key = try recoveryKeyFile.map { try RecoveryKeyFile.read(at: $0) } ?? RecoveryKeyDisplay.askForKey()
+        do {
+            return try RecoveryKeys(session)
+                .reset(with: key, newPassphrase: newPassphrase.source, kdf: kdf?.parameters, acceptOlder: acceptOlder)
         } catch VaultError.wrongRecoveryKey {
             // Both fingerprints are public (the vault's is in its header): no passphrase needed.
             throw NotTheVaultsRecoveryKey(
                 given: RecoveryKey.fingerprint(ofPublicKey: try key.publicKey), vault: try session.inspect().recovery)
         }
-        Output.note("passphrase reset for \(Printable.escaped(outcome.vault.path)); the old one no longer opens it")
-        if let error = outcome.syncNotTold { throw error }
+    }
+}
+
+/// The vault lacks entries this machine saw (listed before): the reset is refused unless
+/// --accept-older, as every command refuses; the repair that accepts the loss needs the
+/// passphrase this command sets.
+struct ResetRefusedForLoss: Error {
+    let vault: String
+
+    var report: ErrorReport {
+        ErrorReport(
+            message: "refusing to reset the passphrase of \(vault): entries this machine saw are missing or older",
+            hint: "pass --accept-older to reset it anyway; then `diary reindex --accept-older` with the new "
+                + "passphrase accepts the loss (or restore the newer copy from a backup: `diary restore`)",
+            code: .damaged)
     }
 }
 

@@ -63,8 +63,8 @@ struct Verify: ParsableCommand {
             } catch let error as VaultError where error.isRecoveryMismatch {
                 // The header does not open against this index: that is the damage found, listed
                 // as any other (nothing else can be checked until they agree).
-                Output.data("header: \(error.description); nothing else could be checked")
-                throw CLIError.damageFound(count: 1, reindexRepairs: false)
+                Output.data(HeaderDoesNotMatchIndex.line)
+                throw HeaderDoesNotMatchIndex()
             }
             report = try vault.verify(entrySet: session.entrySet.report(for: vault), progress: progress.update)
             syncs = session.syncs(vault)
@@ -150,5 +150,19 @@ extension VaultError {
         case .recoveryKeyMismatch, .recoveryEpochRolledBack: return true
         default: return false
         }
+    }
+}
+
+/// `verify` found the header not the one the index records: the damage is the header.
+struct HeaderDoesNotMatchIndex: Error {
+    static let line =
+        "header: its recovery key is not the one the index records (an older or edited vault.header); "
+        + "nothing else could be checked"
+
+    var report: ErrorReport {
+        ErrorReport(
+            message: "damage found: the vault header does not match the index",
+            hint: "put back the vault.header that belongs to this index (the newest copy), or restore from a backup",
+            code: .damaged)
     }
 }

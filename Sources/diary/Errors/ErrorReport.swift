@@ -31,7 +31,12 @@ struct ErrorReport: Equatable {
         case let e as RecoveryKeyFileError: self = RecoveryWording.report(e)
         case let e as RecoveryKeyError: self = RecoveryWording.report(e)
         case let e as RecoveryKeyOutputTakenBack: self = RecoveryWording.report(e)
+        case let e as RecoveryKeyKeptDespiteError: self = RecoveryWording.report(e)
+        case is RecoveryKeyCancelled:
+            self.init(message: "cancelled; no recovery key was set", hint: nil, code: .failure)
         case let e as NotTheVaultsRecoveryKey: self = e.report
+        case let e as ResetRefusedForLoss: self = e.report
+        case let e as HeaderDoesNotMatchIndex: self = e.report
         case let e as HeaderNotInForce:
             self.init(
                 message:
@@ -149,7 +154,9 @@ struct ErrorReport: Equatable {
         case .wrongRecoveryKey:
             self.init(message: message, hint: nil, code: .wrongPassphrase)
         case .noRecoveryKey:
-            self.init(message: message, hint: "create one with `diary recovery-key create`", code: .failure)
+            self.init(
+                message: "\(message), so a forgotten passphrase cannot be reset",
+                hint: "while the passphrase is known, `diary recovery-key create` makes one", code: .failure)
         case .recoveryKeyExists:
             self.init(
                 message: message, hint: "to make a new one (the old one stops working), add --replace", code: .failure)

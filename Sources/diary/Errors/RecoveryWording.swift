@@ -8,6 +8,13 @@ struct RecoveryKeyOutputTakenBack: Error {
     let underlying: Error
 }
 
+/// Setting the key reported an error, but the vault is (or may be) sealed to it: `holder`
+/// (the file, the shares, the key shown) was kept and must be.
+struct RecoveryKeyKeptDespiteError: Error {
+    let holder: String
+    let error: RecoveryKeySetDespiteError
+}
+
 /// The words of the recovery key's outcomes and errors.
 enum RecoveryWording {
     static func status(_ status: RecoveryStatus) -> String {
@@ -61,6 +68,27 @@ enum RecoveryWording {
             message: "the recovery key could not be set: \(words)\(removed)",
             hint: "the vault's recovery key is as it was; a key just shown opens nothing: destroy it",
             code: ErrorReport(error.underlying)?.code ?? .failure)
+    }
+
+    /// The filesystem under `path` keeps no modes (FAT, exFAT): "readable only by you" does not hold.
+    static func openToOthers(_ path: String) -> String {
+        "\(Printable.escaped(path)) is on a filesystem that keeps no permissions (such as a USB stick's FAT or "
+            + "exFAT): anyone who can read the medium can read it; keep the medium safe"
+    }
+
+    static func report(_ kept: RecoveryKeyKeptDespiteError) -> ErrorReport {
+        let underlying = kept.error.underlying
+        let words = ErrorReport(underlying)?.message ?? "\(underlying)"
+        let code = ErrorReport(underlying)?.code ?? .failure
+        guard kept.error.certain else {
+            return ErrorReport(
+                message: "\(kept.holder) may be set (the vault could not be read to tell): \(words)",
+                hint: "keep it: `diary recovery-key status` says which key is in force once the vault can be read",
+                code: code)
+        }
+        return ErrorReport(
+            message: "\(kept.holder) is set, but the change did not finish cleanly: \(words)",
+            hint: "keep it: it is the vault's recovery key now", code: code)
     }
 
     static func report(_ error: RecoveryKeyError) -> ErrorReport {

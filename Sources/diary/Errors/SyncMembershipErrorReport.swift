@@ -83,9 +83,17 @@ extension ErrorReport {
             let name = Printable.escaped(machine)
             self.init(
                 message:
-                    "'\(name)' changed the vault key or passphrase before it took in the recovery key change made here: its header names an older recovery key; nothing was synced",
+                    "'\(name)' changed the vault key, the passphrase or the recovery key before it took in the recovery key change made here: its header names an older or another recovery key; nothing was synced, and no key or recovery change is made here until it is",
                 hint:
-                    "on '\(name)': `diary recovery-key remove --yes`, then `diary recovery-key create` (the key to keep from then on), then `diary sync` there and here",
+                    "on '\(name)': `diary recovery-key remove --yes` (unless done already), then `diary recovery-key create` (the key to keep from then on), then `diary sync` there and then here",
+                code: .failure)
+        case .recoveryKeyReplacedElsewhere(let machine):
+            let name = Printable.escaped(machine)
+            self.init(
+                message:
+                    "the recovery key was replaced or removed on '\(name)' while this machine changed the vault key or passphrase: publishing the change would seal it to the replaced key; nothing was synced",
+                hint:
+                    "here: `diary recovery-key remove --yes` (unless it says there is none), then `diary recovery-key create` (the key to keep from then on), then `diary sync` here and on '\(name)'",
                 code: .failure)
         case .lamportExhausted:
             self.init(

@@ -89,6 +89,9 @@ enum SyncFindingText {
         case .passphraseChangeFollowed(let machine):
             return
                 "the passphrase was changed on '\(machine)': from now on this vault opens with the passphrase set there"
+        case .recoveryKeyChangeFollowed(let machine):
+            return
+                "the recovery key was made, replaced or removed on '\(machine)': this vault now has that change (its passphrase is the same)"
         case .unannouncedPassphraseChangePublished:
             return
                 "this vault's passphrase was changed here without sync being told (an interrupted `diary passwd`?); publishing it now"

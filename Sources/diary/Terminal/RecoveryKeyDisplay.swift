@@ -28,14 +28,18 @@ enum RecoveryKeyDisplay {
     }
 
     /// Shows the key, waits for Enter once it is written down, then clears the screen and its
-    /// scrollback (an interruption clears them too). The key is set only after this returns.
-    static func showUntilWrittenDown(_ key: RecoveryKey, on tty: TTY) {
+    /// scrollback (an interruption clears them too, and says `interrupted`). The key is set
+    /// only after this returns; end of input (Ctrl-D) cancels as Ctrl-C does
+    /// (`RecoveryKeyCancelled`).
+    static func showUntilWrittenDown(_ key: RecoveryKey, on tty: TTY, interrupted: StaticString) throws {
         SignalCleanup.rememberScreen(fd: tty.fd)
+        SignalCleanup.rememberInterruptNote(interrupted)
         defer { SignalCleanup.forgetScreen() }
         show(key, on: tty)
         tty.write("Press Enter once you have written it down (the screen is then cleared). ")
-        _ = tty.readLine()
+        let answer = tty.readLine()
         Output.write("\u{1B}[H\u{1B}[2J\u{1B}[3J", to: tty.fd)
+        if answer == nil { throw RecoveryKeyCancelled() }
     }
 
     /// Asks for the key without echo; a mistyped one is named (its checksum catches it).
@@ -46,6 +50,9 @@ enum RecoveryKeyDisplay {
         return try RecoveryKey(text: text)
     }
 }
+
+/// End of input where Enter confirms that a shown key is written down: no key is set.
+struct RecoveryKeyCancelled: Error {}
 
 /// Why the recovery key could not be shown or asked for.
 enum RecoveryPromptError: Error, Equatable {

@@ -93,6 +93,15 @@ struct ShareFolder {
         }
     }
 
+    /// False when group or others can read the directory or a share written in it, as on a
+    /// filesystem that keeps no modes (FAT, exFAT), whatever was asked for.
+    func keepsPermissions(_ written: [String]) -> Bool {
+        ([path] + written.map { url.appendingPathComponent($0).path }).allSatisfy { file in
+            var info = stat()
+            return stat(file, &info) == 0 && info.st_mode & 0o077 == 0
+        }
+    }
+
     /// The key is set: what was written stays.
     func keep() { SignalCleanup.forgetCreated() }
 

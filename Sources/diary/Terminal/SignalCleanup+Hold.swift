@@ -10,7 +10,14 @@ extension SignalCleanup {
         screenFD = fd
     }
 
-    static func forgetScreen() { screenFD = -1 }
+    static func forgetScreen() {
+        screenFD = -1
+        interruptNote = nil
+    }
+
+    /// A line said on stderr when an interruption clears the remembered screen (what the
+    /// interruption left undone), until `forgetScreen()`.
+    static func rememberInterruptNote(_ note: StaticString) { interruptNote = note }
 
     /// Holds the handled signals back until `releaseSignals()`: one that arrives meanwhile is
     /// acted on then, after what runs in between has finished.
@@ -31,6 +38,7 @@ extension SignalCleanup {
 
 // Written by the main thread, read only by the handler.
 nonisolated(unsafe) private var screenFD: Int32 = -1
+nonisolated(unsafe) private var interruptNote: StaticString? = nil
 
 /// Clears the remembered screen and its scrollback (ESC [H ESC [2J ESC [3J). Async-signal-safe:
 /// one `write` of a static string.
@@ -38,4 +46,5 @@ func clearScreenSignalSafe() {
     guard screenFD >= 0 else { return }
     let sequence: StaticString = "\u{1B}[H\u{1B}[2J\u{1B}[3J"
     _ = write(screenFD, sequence.utf8Start, sequence.utf8CodeUnitCount)
+    if let note = interruptNote { _ = write(2, note.utf8Start, note.utf8CodeUnitCount) }
 }
