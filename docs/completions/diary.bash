@@ -1278,7 +1278,7 @@ _diary_recovery-key_remove() {
 
 _diary_reset-passphrase() {
     repeating_flags=()
-    non_repeating_flags=(--allow-weak-passphrase --version -h --help)
+    non_repeating_flags=(--allow-weak-passphrase --accept-older --version -h --help)
     repeating_options=(--share-file)
     non_repeating_options=(--vault -j --journal --passphrase-file --new-passphrase-file --recovery-key-file --kdf)
     __diary_offer_flags_options 0

@@ -95,7 +95,7 @@ function __diary_parse_tokens -S
                 __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'yes' 'version' 'h/help'
             end
         case 'reset-passphrase'
-            __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'new-passphrase-file=' 'allow-weak-passphrase' 'recovery-key-file=' 'share-file=+' 'kdf=' 'version' 'h/help'
+            __diary_parse_subcommand 0 'vault=' 'j/journal=' 'passphrase-file=' 'new-passphrase-file=' 'allow-weak-passphrase' 'recovery-key-file=' 'share-file=+' 'kdf=' 'accept-older' 'version' 'h/help'
         case 'backup'
             __diary_parse_subcommand 1 'vault=' 'j/journal=' 'passphrase-file=' 'version' 'h/help'
         case 'verify'
@@ -549,6 +549,7 @@ complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "d
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reset-passphrase" recovery-key-file' -l 'recovery-key-file' -d 'Read the recovery key from this file.' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reset-passphrase"' -l 'share-file' -d 'Rebuild the recovery key from this share file (repeat it for each share).' -rF
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reset-passphrase" kdf' -l 'kdf' -d 'Also change the Argon2id cost: interactive, moderate or sensitive.' -rfka 'interactive moderate sensitive'
+complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reset-passphrase" accept-older' -l 'accept-older' -d 'Reset even when entries this machine saw are missing or older (then accept the loss with `diary reindex --accept-older` and the new passphrase).'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reset-passphrase" version' -l 'version' -d 'Show the version.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary reset-passphrase" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'diary' -n '__diary_should_offer_completions_for_flags_or_options "diary backup" vault' -l 'vault' -d 'The vault directory (default: $DIARY_VAULT, else the default journal, else $XDG_DATA_HOME/diary).' -rfa '(__diary_complete_directories)'

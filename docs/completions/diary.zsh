@@ -749,6 +749,7 @@ _diary_reset-passphrase() {
         '--recovery-key-file[Read the recovery key from this file.]:file:_files'
         '*--share-file[Rebuild the recovery key from this share file (repeat it for each share).]:file:_files'
         '--kdf[Also change the Argon2id cost\: interactive, moderate or sensitive.]:kdf:{__diary_complete "${___kdf[@]}"}'
+        '--accept-older[Reset even when entries this machine saw are missing or older (then accept the loss with `diary reindex --accept-older` and the new passphrase).]'
         '--version[Show the version.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
