@@ -5,16 +5,15 @@ import XCTest
 /// devices write there by design, so it is never the vault's damage).
 final class CaptureCLIInboxTests: XCTestCase {
     private var box: DiarySandbox!
-    private var device: URL!
-    private var key: String { device.appendingPathComponent("phone.key").path }
+    private var machine: CaptureMachine!
+    private var device: URL { machine.directory }
+    private var key: String { machine.key }
     private var inbox: URL { box.vault.appendingPathComponent("inbox") }
 
     override func setUpWithError() throws {
         box = try DiarySandbox(name: "capture-inbox")
         _ = try box.initVault(store: "files")
-        device = box.root.appendingPathComponent("device")
-        try FileManager.default.createDirectory(at: device, withIntermediateDirectories: false)
-        try box.ok(["capture-key", "create", "phone", "--output", key])
+        machine = try CaptureMachine(at: box.root.appendingPathComponent("device"), enrolledBy: box)
     }
 
     override func tearDown() { box = nil }
@@ -23,7 +22,7 @@ final class CaptureCLIInboxTests: XCTestCase {
     private func capture(_ args: [String], key: String? = nil, to: String? = nil) throws -> DiaryResult {
         try box.run(
             ["capture", "--key", key ?? self.key, "--to", to ?? box.vault.path] + args,
-            env: ["DIARY_PASSPHRASE_FILE": "", "DIARY_VAULT": device.appendingPathComponent("none").path])
+            env: machine.environment)
     }
 
     func testVerifyNotesTheInboxAndFindsNoDamageInIt() throws {

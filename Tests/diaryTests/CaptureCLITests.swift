@@ -6,17 +6,16 @@ import XCTest
 /// devices and hostile items moved aside and said once.
 final class CaptureCLITests: XCTestCase {
     private var box: DiarySandbox!
-    /// A directory standing for the capture machine: it holds the key and nothing else.
-    private var device: URL!
-    private var key: String { device.appendingPathComponent("phone.key").path }
+    /// The capture machine: a directory that holds the key and nothing else.
+    private var machine: CaptureMachine!
+    private var device: URL { machine.directory }
+    private var key: String { machine.key }
     private var inbox: URL { box.vault.appendingPathComponent("inbox") }
 
     override func setUpWithError() throws {
         box = try DiarySandbox(name: "capture")
         _ = try box.initVault(store: "files")
-        device = box.root.appendingPathComponent("device")
-        try FileManager.default.createDirectory(at: device, withIntermediateDirectories: false)
-        try box.ok(["capture-key", "create", "phone", "--output", key])
+        machine = try CaptureMachine(at: box.root.appendingPathComponent("device"), enrolledBy: box)
     }
 
     override func tearDown() { box = nil }
@@ -26,7 +25,7 @@ final class CaptureCLITests: XCTestCase {
     private func capture(_ args: [String], stdin: Data? = nil) throws -> DiaryResult {
         try box.run(
             ["capture", "--key", key, "--to", box.vault.path] + args, stdin: stdin,
-            env: ["DIARY_PASSPHRASE_FILE": "", "DIARY_VAULT": device.appendingPathComponent("none").path])
+            env: machine.environment)
     }
 
     private func items(_ directory: URL? = nil) -> [String] {

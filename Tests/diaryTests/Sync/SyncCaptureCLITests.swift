@@ -8,16 +8,15 @@ import XCTest
 final class SyncCaptureCLITests: XCTestCase {
     private var net: SyncMachines!
     /// The capture machine: a directory that holds the key and nothing else.
-    private var device: URL!
-    private var key: String { device.appendingPathComponent("phone.key").path }
+    private var machine: CaptureMachine!
+    private var device: URL { machine.directory }
+    private var key: String { machine.key }
 
     override func setUpWithError() throws {
         net = try SyncMachines(.folder, name: "sync-capture")
         try net.first(store: "sqlite")
         try net.join(store: "files")
-        device = net.scratch.appendingPathComponent("device")
-        try FileManager.default.createDirectory(at: device, withIntermediateDirectories: false)
-        try net[0].ok(["capture-key", "create", "phone", "--output", key])
+        machine = try CaptureMachine(at: net.scratch.appendingPathComponent("device"), enrolledBy: net[0])
         try net.sync(0)
         try net.sync(1)
     }
@@ -33,7 +32,7 @@ final class SyncCaptureCLITests: XCTestCase {
     private func capture(_ text: String, to directory: URL, key: String? = nil) throws {
         let result = try net[0].run(
             ["capture", "--key", key ?? self.key, "--to", directory.path, text],
-            env: ["DIARY_PASSPHRASE_FILE": "", "DIARY_VAULT": device.appendingPathComponent("none").path])
+            env: machine.environment)
         XCTAssertEqual(result.status, 0, result.stderr)
     }
 
