@@ -1910,8 +1910,9 @@ def print_inbox(vault: str, vault_id: bytes, devices: dict, held: set) -> None:
             print(f"### inbox item {name}: diary will set it aside ({why})\n")
             continue
         if not item["revoked"] and item["taken_in"] and item["entry_id"] in held:
-            # A take-in stopped before removing it (§13.3): no replay.
-            print(f"### inbox item {name}: taken in already, as entry {item['entry_id']}: diary will remove it\n")
+            # A take-in stopped before removing it (§13.3): no replay, when the entry is what the item makes.
+            print(f"### inbox item {name}: taken in already, as entry {item['entry_id']}: diary removes it if that "
+                  "entry is unchanged, else sets it aside as a replay\n")
         elif item["revoked"] or item["taken_in"]:
             why = "its device is revoked" if item["revoked"] else "a replay of one whose entry is gone"
             print(f"### inbox item {name}: diary will set it aside ({why})\n")

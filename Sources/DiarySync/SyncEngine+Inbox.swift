@@ -106,12 +106,12 @@ extension SyncEngine {
         guard !batch.isEmpty else { return [] }
         let outcomes = try vault.takeIn(items: batch.map(\.1))
         var taken: [RemoteInbox.Item] = []
-        for ((item, _), outcome) in zip(batch, outcomes) {
+        for ((item, bytes), outcome) in zip(batch, outcomes) {
             switch outcome {
             case .added(_, let device, _):
                 intake.takenIn[device, default: 0] += 1
                 taken.append(item)
-            case .replay where try vault.holdsCapturedEntry(device: item.device, counter: item.counter):
+            case .replay where try vault.holdsCapturedEntry(of: bytes):
                 taken.append(item)
             case .unknownDevice:
                 intake.waiting.append(item.path)

@@ -250,7 +250,7 @@ final class CaptureReaderTests: VaultTestCase {
         let taken = try PythonReader.run([PythonReader.script.path, vault.directory.path, "correct horse"])
         XCTAssertTrue(
             taken.output.contains(
-                "\(name): taken in already, as entry \(id.uuidString.lowercased()): diary will remove it"),
+                "\(name): taken in already, as entry \(id.uuidString.lowercased()): diary removes it if that entry"),
             taken.output)
         XCTAssertTrue(taken.output.contains("taken in: 1…1\n"), taken.output)
         try vault.delete(id)

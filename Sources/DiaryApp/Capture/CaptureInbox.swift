@@ -23,8 +23,9 @@ public struct CaptureRejection: Equatable, Sendable {
 /// `inbox/rejected/`, said once, and not looked at again.
 ///
 /// Why remove only after the commit: a crash between the two leaves an item whose counter the
-/// vault holds and whose entry it holds, so the next run removes it without a word, as sync
-/// does a remote's (§12.11); only a copy whose entry is gone is a replay, moved aside and said.
+/// vault holds and whose entry it holds unchanged, so the next run removes it without a word,
+/// as sync does a remote's (§12.11); any other item of a taken number (its entry gone or
+/// edited, or other text under that number from a copied key) is a replay, moved aside and said.
 public enum CaptureInbox {
     /// At most this many items, or `batchBytes` of them, per `takeIn` change: memory stays
     /// flat however full the inbox is (an item costs what it weighs, read from `fstat`).
@@ -168,7 +169,7 @@ public enum CaptureInbox {
                 // The entry is stored: a failed unlink leaves a copy, removed quietly next time.
                 unlink(inbox + "/" + name)
                 removed = true
-            case .replay where try holdsEntry(of: bytes, in: vault):
+            case .replay where try vault.holdsCapturedEntry(of: bytes):
                 // An earlier take-in stored it and was stopped before removing it.
                 unlink(inbox + "/" + name)
                 removed = true
@@ -179,12 +180,6 @@ public enum CaptureInbox {
             }
         }
         if removed { try CaptureFiles.syncDirectory(inbox) }
-    }
-
-    /// True when the vault holds the entry the item `bytes` (a replay) became.
-    private static func holdsEntry(of bytes: [UInt8], in vault: Vault) throws -> Bool {
-        guard let item = try? CaptureItem(bytes) else { return false }
-        return try vault.holdsCapturedEntry(device: item.deviceID, counter: item.counter)
     }
 
     /// Renames `name` into `inbox/rejected/` (made 0700 when missing) and says so.

@@ -82,6 +82,31 @@ final class CaptureInboxTests: SessionTestCase {
         XCTAssertEqual(events, [])
     }
 
+    /// A copied (or restored) capture key numbers its next item as one already taken in: that
+    /// item has other text, so it is a replay set aside and said, never removed unseen.
+    func testAnItemOfATakenNumberWithOtherTextIsSetAsideNotRemoved() throws {
+        let (vault, key) = try enrolled()
+        let copy = path("copied.key").path
+        try FileManager.default.copyItem(atPath: key, toPath: copy)
+        _ = try send("ALPHA", key: key, to: vault)
+        let file = try passphraseFile("correct horse")
+        _ = try session(vault.directory, passphraseFile: file).open()
+        let bravo = try send("BRAVO", key: copy, to: vault)
+        XCTAssertEqual(bravo.counter, 1)
+        events = []
+        let opened = try session(vault.directory, passphraseFile: file).open()
+        let name = URL(fileURLWithPath: bravo.path).lastPathComponent
+        XCTAssertEqual(
+            events,
+            [
+                .captureMovedAside(
+                    CaptureRejection(outcome: .replay(device: "phone", counter: 1), path: "inbox/rejected/" + name))
+            ])
+        let rejected = vault.directory.appendingPathComponent("inbox/rejected/" + name).path
+        XCTAssertTrue(FileManager.default.fileExists(atPath: rejected), "kept for its owner to see")
+        XCTAssertEqual(try opened.list().map(\.title), ["ALPHA"])
+    }
+
     func testTheCaptureSideRefusesAnotherVaultAndWhatIsNotATarget() throws {
         let (vault, key) = try enrolled()
         let other = try makeVault(.sqlite, name: "other")
