@@ -252,4 +252,15 @@ final class RecoveryKeyCLITests: XCTestCase {
         XCTAssertTrue(cancelled.shown.contains("\u{1B}[3J"), "the screen was cleared: \(cancelled.shown)")
         XCTAssertEqual(try box.ok(["recovery-key", "status"]).stdout, "none\n")
     }
+
+    /// Typing something and then Ctrl-D twice (a line ended without Enter, then end of input)
+    /// is no Enter either: only a newline confirms that the key is written down.
+    func testTypingThenEndOfInputAtTheEnterPromptSetsNoKey() throws {
+        try box.initVault(store: "files")
+        let cancelled = try box.runOnTerminal(
+            ["recovery-key", "create"], answers: [("written it down", "abc\u{4}\u{4}")])
+        XCTAssertEqual(cancelled.status, 1, cancelled.shown)
+        XCTAssertTrue(cancelled.shown.contains("cancelled; no recovery key was set"), cancelled.shown)
+        XCTAssertEqual(try box.ok(["recovery-key", "status"]).stdout, "none\n")
+    }
 }

@@ -29,17 +29,17 @@ enum RecoveryKeyDisplay {
 
     /// Shows the key, waits for Enter once it is written down, then clears the screen and its
     /// scrollback (an interruption clears them too, and says `interrupted`). The key is set
-    /// only after this returns; end of input (Ctrl-D) cancels as Ctrl-C does
-    /// (`RecoveryKeyCancelled`).
+    /// only after this returns; end of input (Ctrl-D, even after some typing) cancels as Ctrl-C
+    /// does (`RecoveryKeyCancelled`).
     static func showUntilWrittenDown(_ key: RecoveryKey, on tty: TTY, interrupted: StaticString) throws {
         SignalCleanup.rememberScreen(fd: tty.fd)
         SignalCleanup.rememberInterruptNote(interrupted)
         defer { SignalCleanup.forgetScreen() }
         show(key, on: tty)
         tty.write("Press Enter once you have written it down (the screen is then cleared). ")
-        let answer = tty.readLine()
+        let entered = tty.waitForEnter()
         Output.write("\u{1B}[H\u{1B}[2J\u{1B}[3J", to: tty.fd)
-        if answer == nil { throw RecoveryKeyCancelled() }
+        if !entered { throw RecoveryKeyCancelled() }
     }
 
     /// Asks for the key without echo; a mistyped one is named (its checksum catches it).

@@ -41,6 +41,18 @@ final class TTY {
         }
     }
 
+    /// Waits for Enter: true once a newline is read; false at end of input, even after some
+    /// typing (Ctrl-D ends a line without one), so that only Enter confirms.
+    func waitForEnter() -> Bool {
+        var byte: UInt8 = 0
+        while true {
+            let n = read(fd, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            if byte == UInt8(ascii: "\n") { return true }
+        }
+    }
+
     /// Asks a yes/no question; only `y` or `yes` (any case) is yes.
     func confirm(_ question: String) -> Bool {
         write("\(question) [y/N] ")
