@@ -22,6 +22,14 @@ final class ShamirLibgfshareTests: XCTestCase {
         var vectors: [Vector]
     }
 
+    /// libgfshare's fill pointer is NULL until set, and `gfshare_ctx_free` calls it to scrub its
+    /// buffer: every test sets it first, whatever test ran before it in the process (alone, as
+    /// `swift test --parallel` runs each test, a test that only combines crashed in the free).
+    override func setUp() {
+        super.setUp()
+        diary_gfshare_set_fill(Self.systemRandomFill)
+    }
+
     func testGfsplitVectorsCombineWithOurs() throws {
         let file = try Vectors.load(VectorFile.self, from: "shamir_libgfshare_vectors.json")
         XCTAssertEqual(file.vectors.count, 4)
