@@ -3,28 +3,7 @@ import XCTest
 
 /// The capture inbox seen from the vault's commands: `verify` notes what it holds (capture
 /// devices write there by design, so it is never the vault's damage).
-final class CaptureCLIInboxTests: XCTestCase {
-    private var box: DiarySandbox!
-    private var machine: CaptureMachine!
-    private var device: URL { machine.directory }
-    private var key: String { machine.key }
-    private var inbox: URL { box.vault.appendingPathComponent("inbox") }
-
-    override func setUpWithError() throws {
-        box = try DiarySandbox(name: "capture-inbox")
-        _ = try box.initVault(store: "files")
-        machine = try CaptureMachine(at: box.root.appendingPathComponent("device"), enrolledBy: box)
-    }
-
-    override func tearDown() { box = nil }
-
-    @discardableResult
-    private func capture(_ args: [String], key: String? = nil, to: String? = nil) throws -> DiaryResult {
-        try box.run(
-            ["capture", "--key", key ?? self.key, "--to", to ?? box.vault.path] + args,
-            env: machine.environment)
-    }
-
+final class CaptureCLIInboxTests: CaptureCLITestCase {
     func testVerifyNotesTheInboxAndFindsNoDamageInIt() throws {
         let fm = FileManager.default
         let device = String(repeating: "3a", count: 16)

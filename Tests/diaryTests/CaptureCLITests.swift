@@ -4,30 +4,7 @@ import XCTest
 /// Write-only capture through the binary: `capture-key create`, `capture` from a directory that
 /// holds only the key, and the next command taking the item in exactly once; replays, revoked
 /// devices and hostile items moved aside and said once.
-final class CaptureCLITests: XCTestCase {
-    private var box: DiarySandbox!
-    /// The capture machine: a directory that holds the key and nothing else.
-    private var machine: CaptureMachine!
-    private var device: URL { machine.directory }
-    private var key: String { machine.key }
-    private var inbox: URL { box.vault.appendingPathComponent("inbox") }
-
-    override func setUpWithError() throws {
-        box = try DiarySandbox(name: "capture")
-        _ = try box.initVault(store: "files")
-        machine = try CaptureMachine(at: box.root.appendingPathComponent("device"), enrolledBy: box)
-    }
-
-    override func tearDown() { box = nil }
-
-    /// `capture` as the capture machine runs it: no passphrase, no agent, no vault of its own.
-    @discardableResult
-    private func capture(_ args: [String], stdin: Data? = nil) throws -> DiaryResult {
-        try box.run(
-            ["capture", "--key", key, "--to", box.vault.path] + args, stdin: stdin,
-            env: machine.environment)
-    }
-
+final class CaptureCLITests: CaptureCLITestCase {
     private func items(_ directory: URL? = nil) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: (directory ?? inbox).path)) ?? []).filter {
             $0.hasSuffix(".dcap")
