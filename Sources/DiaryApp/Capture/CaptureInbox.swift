@@ -37,9 +37,10 @@ public enum CaptureInbox {
     /// An item of a device the vault does not know is judged by its header alone, its body
     /// unread: when the vault `syncs`, it waits (its enrolment may come by sync), said once
     /// (`capturesWaiting`); otherwise nothing can ever enrol its device, and it is moved aside.
-    /// `onBatch` sees each batch's size (for tests).
+    /// `syncs` is asked only then (it reads this machine's sync set-up, which an opening with no
+    /// inbox, the usual case, never needs). `onBatch` sees each batch's size (for tests).
     public static func takeIn(
-        _ directory: URL, into vault: Vault, syncs: Bool, events: @escaping AppEventSink,
+        _ directory: URL, into vault: Vault, syncs: @autoclosure @escaping () -> Bool, events: @escaping AppEventSink,
         onBatch: (Int) -> Void = { _ in }
     ) {
         let inbox = directory.appendingPathComponent(CaptureItem.inboxDirectoryName).path
@@ -84,7 +85,7 @@ public enum CaptureInbox {
     private struct Intake {
         let inbox: String
         let vault: Vault
-        let syncs: Bool
+        let syncs: () -> Bool
         let events: AppEventSink
 
         /// The device of the item `name` when its header alone shows the vault does not know
@@ -101,7 +102,7 @@ public enum CaptureInbox {
         /// An unknown device's item: it waits when an enrolment may still come by sync, else it
         /// is moved aside (nothing else could ever make it an entry).
         func unknown(_ name: String, _ device: UUID, _ tally: inout Tally) throws {
-            if syncs {
+            if syncs() {
                 tally.waiting += 1
             } else {
                 try moveAside(name, inbox, .unknownDevice(device), events)

@@ -145,7 +145,7 @@ public final class DiarySession {
     /// loss or an index only `reindex` may write: the items then wait.
     public func takeInCaptureInbox() {
         guard let opened, inboxMayBeTakenIn else { return }
-        CaptureInbox.takeIn(opened.vault.directory, into: opened.vault, syncs: syncs(opened.vault), events: events)
+        CaptureInbox.takeIn(opened.vault.directory, into: opened.vault, syncs: self.syncs(opened.vault), events: events)
     }
 
     private enum AgentAttempt {
