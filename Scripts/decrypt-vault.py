@@ -2033,7 +2033,9 @@ def main() -> None:
             devices[e["id"]] = e
             print(f"### capture device {name}\n")
             print(f"- name {e['name']!r}, enrolled {e['enrolled']}, revoked {e['revoked'] or 'no'}")
-            print(f"- device public key `{e['device_public'].hex()}`, inbox secret key `{e['inbox_secret'].hex()}`")
+            # The inbox secret key opens every item the device sends: shown by its public half only.
+            inbox_public = b.crypto_scalarmult_base(e["inbox_secret"])
+            print(f"- device public key `{e['device_public'].hex()}`, inbox public key `{inbox_public.hex()}`")
             print(f"- taken in: {counters_text(e['intervals'])}\n")
             continue
         if e["template"]:  # FORMAT.md §7.5
