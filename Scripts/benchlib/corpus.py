@@ -77,8 +77,15 @@ def _entry(rng, i):
 
 
 def generate(n):
+    return list(iterate(n))
+
+
+def iterate(n):
+    """The corpus one entry at a time (the first k are `generate(k)`): a million entries are 1.7 GB of
+    text, too much to hold as a list for the flatness rows, which only need the file."""
     rng = random.Random(SEED)
-    return [_entry(rng, i) for i in range(n)]
+    for i in range(n):
+        yield _entry(rng, i)
 
 
 def write_jsonl(entries, path):
