@@ -55,10 +55,10 @@ final class ParallelSearch: @unchecked Sendable {
     var matches: [UUID] { workers.flatMap(\.matches) }
 
     /// The entries this pass could not decide, in no order; with them, the entries of `listed`
-    /// that the store did not lend. A store may read with more
-    /// than one snapshot (`EntryScanning`): reading these again in the caller's snapshot makes
-    /// an entry deleted meanwhile count as that snapshot has it, as an entry changed meanwhile
-    /// does (its tag differs: a suspect).
+    /// that the store did not lend. A store may read with more than one snapshot
+    /// (`EntryScanning`): reading these again in the caller's snapshot makes an entry deleted
+    /// meanwhile count as that snapshot has it, as an entry changed meanwhile does (its tag
+    /// differs: a suspect).
     var suspects: [UUID] {
         let undecided = workers.flatMap(\.suspects)
         let taken = workers.reduce(0) { $0 + $1.taken.count }

@@ -31,9 +31,9 @@ extension Vault {
             index: sealedIndex.index, filter: unlimited,
             matcher: EntryBatchMatcher(vaultID: header.vaultID, keyRing: keyRing, queries: queries))
         do {
-            // One snapshot, read in the store's own order (SQLite: cursors over key ranges of
-            // the table; files: the index's ids, in id order): a lookup per id cost more than
-            // decrypting.
+            // One snapshot, read in bulk by the store (SQLite: cursors over key ranges of the
+            // table; files: the index's ids, opened by name, in id order): `readEntry` for each
+            // id cost more than decrypting.
             try storeCall {
                 try backend.withSnapshot { reader in
                     guard let scanner = reader as? EntryScanning else {
