@@ -89,10 +89,11 @@ struct DiaryJSONWriter {
         append("  \"format\" : \"\(DiaryJSON.format)\",\n  \"version\" : \(DiaryJSON.version)\n}\n")
     }
 
-    /// The bytes written since the last call, handed over; the writer keeps its capacity.
-    mutating func take() -> [UInt8] {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
+    /// Lends the bytes written since the last call to `body`, then forgets them, keeping the
+    /// buffer: handing the bytes over left the writer a new buffer to fault in at every flush.
+    mutating func drain(_ body: (inout [UInt8]) throws -> Void) rethrows {
+        try body(&bytes)
+        bytes.removeAll(keepingCapacity: true)
     }
 
     private mutating func append(_ s: String) {

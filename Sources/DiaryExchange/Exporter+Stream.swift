@@ -127,8 +127,7 @@ extension Exporter {
     }
 
     static func flush(_ writer: inout DiaryJSONWriter, to output: ExportOutput) throws {
-        var bytes = writer.take()
-        try output.write(&bytes)
+        try writer.drain { try output.write(&$0) }
     }
 
     static func flush(_ text: inout String, to output: ExportOutput) throws {

@@ -20,6 +20,22 @@ public protocol EntryScanning {
     /// be lent as a later state has it, or not lent: the caller checks each entry against what
     /// it expects (the index's tags) and reads any other one again in the snapshot.
     func scanEntries(workers: Int, _ body: EntryScanBody) throws
+
+    /// As `scanEntries(workers:_:)`, for a caller that wants only the entries `ids` names
+    /// (distinct ids, best in id order: the order they are read in). Each of them the snapshot
+    /// holds is lent once; one it does not hold is not lent. A store may lend other entries
+    /// too, which the caller ignores: the default lends every entry, as a store that reads all
+    /// it holds in one pass (SQLite: its table by key ranges) does best. The files store opens
+    /// exactly these, by name, and never lists `entries/`, so a file there that `ids` does not
+    /// name is not read at all.
+    func scanEntries(among ids: [UUID], workers: Int, _ body: EntryScanBody) throws
+}
+
+extension EntryScanning {
+    /// Every stored entry (`scanEntries(workers:_:)`), whatever `ids` names.
+    public func scanEntries(among ids: [UUID], workers: Int, _ body: EntryScanBody) throws {
+        try scanEntries(workers: workers, body)
+    }
 }
 
 /// What `EntryScanning.scanEntries` calls: worker number, entry id, sealed bytes.

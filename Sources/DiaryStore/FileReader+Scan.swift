@@ -9,36 +9,46 @@ import Darwin
 #endif
 
 extension FileReader: EntryScanning {
-    /// Each worker reads its own share of `entries/` and hands each file to `body` from a
-    /// buffer of its own, so reading runs on every core with the decryption. A file costs an
+    /// Every file in `entries/` named as an entry, in id order (the order `forEachEntry` gives),
+    /// read as `scanEntries(among:workers:_:)` reads them.
+    func scanEntries(workers: Int, _ body: EntryScanBody) throws {
+        let names = try DurableFile.names(in: directory.appendingPathComponent(FileStore.entriesName)) ?? []
+        let ids = names.compactMap(Self.canonicalEntryID).sorted { $0.sortKey < $1.sortKey }
+        try scanEntries(among: ids, workers: workers, body)
+    }
+
+    /// Each worker opens the files of its own share of `ids` by name and hands each to `body`
+    /// from a buffer of its own, so reading runs on every core with the decryption. Nothing is
+    /// listed and no string is made per file: the caller knows the ids (the index's), and a
+    /// worker writes each file's name from its id into a buffer of its own. A file costs an
     /// `openat`, one `read` and a `close`: a read that comes back short of the buffer holds the
-    /// whole file. Anything else (a read that fills the buffer, an error, a name that is not a
-    /// plain file) goes through `readEntry`, which decides as `DurableFile.read` does.
+    /// whole file. A file that is not there is not lent. Anything else (a read that fills the
+    /// buffer, an error, a name that is not a plain file) goes through `readEntry`, which
+    /// decides as `DurableFile.read` does.
+    ///
+    /// Each worker opens `entries/` for itself: the threads then do not share one open
+    /// directory, whose reference count every `openat` would otherwise bounce between cores.
     ///
     /// A file that is not a regular file but reads without error (a FIFO) gives bytes that do
     /// not open as its entry: the caller reads such an entry again with `readEntry`.
-    func scanEntries(workers: Int, _ body: EntryScanBody) throws {
-        // In id order, as `forEachEntry`: the caller's lookups (the index's pages are in id
-        // order) then walk memory forward instead of jumping at random.
-        try withEntryFiles { _, files, dirFD in try scan(files, dirFD: dirFD, workers: workers, body) }
-    }
-
-    private func scan(_ files: [(id: UUID, name: String)], dirFD: Int32, workers: Int, _ body: EntryScanBody) throws {
+    func scanEntries(among ids: [UUID], workers: Int, _ body: EntryScanBody) throws {
+        guard !ids.isEmpty else { return }
+        let entries = directory.appendingPathComponent(FileStore.entriesName)
         let failure = Mutex<(any Error)?>(nil)
-        let threads = max(1, min(workers, (files.count + Self.share - 1) / Self.share))
+        let threads = max(1, min(workers, (ids.count + Self.share - 1) / Self.share))
         DispatchQueue.concurrentPerform(iterations: threads) { w in
-            let buffer = ScanBuffer()
-            // Interleaved shares, so a slow stretch of the directory is spread over the workers.
-            for first in stride(from: w * Self.share, to: files.count, by: threads * Self.share) {
-                if failure.withLock({ $0 != nil }) { return }
-                for (id, name) in files[first..<min(first + Self.share, files.count)] {
-                    do {
-                        try read(name, id, in: dirFD, into: buffer) { body(w, id, $0) }
-                    } catch {
-                        failure.withLock { $0 = $0 ?? error }
-                        return
+            do {
+                // No `entries/`: no entry file, so nothing to lend.
+                guard let worker = try ScanWorker(entries) else { return }
+                // Interleaved shares, so a slow stretch of the directory is spread over the workers.
+                for first in stride(from: w * Self.share, to: ids.count, by: threads * Self.share) {
+                    if failure.withLock({ $0 != nil }) { return }
+                    for id in ids[first..<min(first + Self.share, ids.count)] {
+                        try read(id, with: worker) { body(w, id, $0) }
                     }
                 }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
@@ -47,44 +57,57 @@ extension FileReader: EntryScanning {
     /// Files a worker reads before it looks for the next share.
     private static let share = 64
 
-    /// Reads one entry file and lends its bytes to `body`; a file gone meanwhile is skipped.
-    private func read(
-        _ name: String, _ id: UUID, in dirFD: Int32, into buffer: ScanBuffer, _ body: (UnsafeRawBufferPointer) -> Void
-    ) throws {
-        // `withCString` lends the name's own bytes; passing the String to `openat` would copy it
-        // into a new array for every file.
-        let fd = name.withCString { path in
-            let fd = openat(dirFD, path, Self.flags | DurableFile.oNoAtime)
-            return fd < 0 && errno == EPERM ? openat(dirFD, path, Self.flags) : fd
-        }
+    /// Reads one entry file and lends its bytes to `body`; a file not there is skipped.
+    private func read(_ id: UUID, with worker: ScanWorker, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        let name = worker.fileName(of: id)
+        var fd = openat(worker.directory, name, Self.flags | DurableFile.oNoAtime)
+        if fd < 0 && errno == EPERM { fd = openat(worker.directory, name, Self.flags) }
         if fd >= 0 {
             var n: Int
-            repeat { n = Glibc.read(fd, buffer.base, buffer.capacity) } while n < 0 && errno == EINTR
+            repeat { n = Glibc.read(fd, worker.base, worker.capacity) } while n < 0 && errno == EINTR
             close(fd)
-            if n >= 0 && n < buffer.capacity { return body(UnsafeRawBufferPointer(start: buffer.base, count: n)) }
+            if n >= 0 && n < worker.capacity { return body(UnsafeRawBufferPointer(start: worker.base, count: n)) }
         } else if errno == ENOENT {
             return
         }
         // Larger than the buffer, or not a plain readable file: the general reader decides.
         guard let bytes = try readEntry(id) else { return }
         bytes.withUnsafeBytes(body)
-        if bytes.count >= buffer.capacity { buffer.grow(to: bytes.count + 1) }
+        if bytes.count >= worker.capacity { worker.grow(to: bytes.count + 1) }
     }
 
     private static let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
 }
 
-/// A worker's read buffer (sealed bytes only: ciphertext needs no guarded memory).
-private final class ScanBuffer {
+/// What one scanning thread owns: its open `entries/`, its read buffer (sealed bytes only:
+/// ciphertext needs no guarded memory) and the buffer it writes file names into.
+private final class ScanWorker {
+    let directory: Int32
     private(set) var base: UnsafeMutableRawPointer
     private(set) var capacity: Int
+    /// A file name (`FileStore.fileName(for:)`: 36 characters) and its terminating NUL.
+    private let name: UnsafeMutablePointer<CChar>
 
-    init() {
+    /// Nil when `entries/` is not there.
+    init?(_ entries: URL) throws {
+        let fd = open(entries.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            if errno == ENOTDIR { throw StoreError.notAVault(path: entries.path) }
+            throw StoreError.io(path: entries.path, detail: DurableFile.errnoText())
+        }
+        directory = fd
         capacity = 64 << 10
         base = .allocate(byteCount: capacity, alignment: 16)
+        name = .allocate(capacity: 37)
+        name[36] = 0
     }
 
-    deinit { base.deallocate() }
+    deinit {
+        close(directory)
+        base.deallocate()
+        name.deallocate()
+    }
 
     /// Room for `count` bytes, at most one byte more than the largest entry a store reads.
     func grow(to count: Int) {
@@ -93,5 +116,27 @@ private final class ScanBuffer {
         base.deallocate()
         base = .allocate(byteCount: size, alignment: 16)
         capacity = size
+    }
+
+    /// `FileStore.fileName(for: id)` (lowercase 8-4-4-4-12 hex), written into this worker's
+    /// name buffer; valid until the next call.
+    func fileName(of id: UUID) -> UnsafePointer<CChar> {
+        withUnsafeBytes(of: id.uuid) { raw in
+            var at = 0
+            for i in 0..<16 {
+                if i == 4 || i == 6 || i == 8 || i == 10 {
+                    name[at] = CChar(UInt8(ascii: "-"))
+                    at += 1
+                }
+                name[at] = Self.hexDigit(raw[i] >> 4)
+                name[at + 1] = Self.hexDigit(raw[i] & 0x0f)
+                at += 2
+            }
+        }
+        return UnsafePointer(name)
+    }
+
+    private static func hexDigit(_ value: UInt8) -> CChar {
+        CChar(value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") - 10 + value)
     }
 }

@@ -51,4 +51,25 @@ final class StoreBatchReadTests: XCTestCase {
         }
         XCTAssertEqual(try store.readEntries([ids[2]]), [initial.putEntries[ids[2]]])
     }
+
+    /// A batch large enough to be read by several threads gives each entry in the order asked,
+    /// and, where several files cannot be read, throws what reading them in order throws first.
+    func testALargeFilesBatchIsReadInOrderAndFailsAtItsFirstBadFile() throws {
+        var initial = initialChange()
+        for i in 0..<300 { initial.putEntries[UUID()] = blob(1 + i * 13 % 900) }
+        let store = try StoreLayout.create(.files, at: scratch.vaultURL(), initial: initial)
+        let ids = Array(initial.putEntries.keys) + [UUID()]
+        XCTAssertEqual(try store.readEntries(ids), ids.map { initial.putEntries[$0] })
+        let entries = store.directory.appendingPathComponent(FileStore.entriesName)
+        func file(_ at: Int) -> URL { entries.appendingPathComponent(FileStore.fileName(for: ids[at])) }
+        // A symbolic link early in the batch, a directory late: the link is what throws.
+        try FileManager.default.removeItem(at: file(250))
+        try FileManager.default.createDirectory(at: file(250), withIntermediateDirectories: false)
+        try FileManager.default.removeItem(at: file(40))
+        try FileManager.default.createSymbolicLink(atPath: file(40).path, withDestinationPath: "/etc/hostname")
+        let link = StoreError.corrupt(path: file(40).path, detail: "is a symbolic link")
+        XCTAssertThrowsStoreError(link) { try store.readEntries(ids) }
+        XCTAssertThrowsStoreError(link) { try store.withSnapshot { try $0.readEntries(ids) } }
+        XCTAssertThrowsCorrupt { try store.readEntries(ids[41...]) }
+    }
 }

@@ -138,4 +138,37 @@ final class VaultSearchScanTests: VaultTestCase {
             XCTAssertEqual(found.damaged, [])
         }
     }
+
+    /// Only the entries the index lists are searched: the files store's scan opens their files
+    /// by name, so a file in `entries/` the index does not list (here a copy of a matching
+    /// entry's file under another id) is neither matched nor reported.
+    func testAFileTheIndexDoesNotListIsNotSearched() throws {
+        let vault = try makeVault(.files)
+        let a = try vault.add(text: "first marsh", date: day(1))
+        let b = try vault.add(text: "second marsh", date: day(2))
+        let entries = vault.directory.appendingPathComponent("entries")
+        try FileManager.default.copyItem(
+            at: entries.appendingPathComponent(FileStore.fileName(for: a.id)),
+            to: entries.appendingPathComponent(FileStore.fileName(for: UUID())))
+        try FileManager.default.createDirectory(
+            at: entries.appendingPathComponent(FileStore.fileName(for: UUID())), withIntermediateDirectories: false)
+        let found = try vault.search("marsh")
+        XCTAssertEqual(found.matches.map(\.id), [b.id, a.id])
+        XCTAssertEqual(found.damaged, [])
+    }
+
+    /// An entry whose sealed copy is larger than a scan worker's first buffer (64 KiB) is read
+    /// whole and matched, its word past the first buffer's end.
+    func testAnEntryLargerThanTheScanBufferIsMatched() {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            let large = try vault.add(text: String(repeating: "grass ", count: 20_000) + "ibis", date: day(1))
+            _ = try vault.add(text: "small ibis", date: day(0))
+            _ = try vault.add(text: "no bird", date: day(2))
+            let found = try vault.search("IBIS")
+            XCTAssertEqual(found.matches.count, 2)
+            XCTAssertEqual(found.matches.first?.id, large.id)
+            XCTAssertEqual(found.damaged, [])
+        }
+    }
 }

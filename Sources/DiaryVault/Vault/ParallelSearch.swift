@@ -21,6 +21,8 @@ final class ParallelSearch: @unchecked Sendable {
     private let filter: EntryFilter
     private let matcher: EntryBatchMatcher
     private let workers: [Worker]
+    /// The entries to search: the ids the index lists whose rows pass the filter, in id order.
+    let listed: [UUID]
 
     /// One thread's buffer and findings.
     private final class Worker {
@@ -36,6 +38,15 @@ final class ParallelSearch: @unchecked Sendable {
         self.filter = filter
         self.matcher = matcher
         workers = (0..<EntryBatchMatcher.defaultWorkers).map { _ in Worker() }
+        var listed: [UUID] = []
+        listed.reserveCapacity(index.count)
+        for number in index.numbers {
+            let page = index.page(ofNumber: number)
+            for row in 0..<page.count where IndexListing.passes(filter, page, row) {
+                listed.append(page.id(ofRowAt: row))
+            }
+        }
+        self.listed = listed
     }
 
     var workerCount: Int { workers.count }
@@ -43,20 +54,14 @@ final class ParallelSearch: @unchecked Sendable {
     /// The matching entries found, in no order.
     var matches: [UUID] { workers.flatMap(\.matches) }
 
-    /// The entries this pass could not decide, in no order; with them, the entries the index
-    /// lists (and the filter passes) that the store did not lend. A store may read with more
-    /// than one snapshot (`EntryScanning`): reading these again in the caller's snapshot makes
-    /// an entry deleted meanwhile count as that snapshot has it, as an entry changed meanwhile
-    /// does (its tag differs: a suspect).
+    /// The entries this pass could not decide, in no order; with them, the entries of `listed`
+    /// that the store did not lend. A store may read with more than one snapshot
+    /// (`EntryScanning`): reading these again in the caller's snapshot makes an entry deleted
+    /// meanwhile count as that snapshot has it, as an entry changed meanwhile does (its tag
+    /// differs: a suspect).
     var suspects: [UUID] {
         let undecided = workers.flatMap(\.suspects)
         let taken = workers.reduce(0) { $0 + $1.taken.count }
-        var listed: [UUID] = []
-        for page in index.pages.values {
-            for row in 0..<page.count where IndexListing.passes(filter, page, row) {
-                listed.append(page.id(ofRowAt: row))
-            }
-        }
         guard listed.count != taken else { return undecided }
         let seen = Set(workers.flatMap(\.taken))
         return undecided + listed.filter { !seen.contains($0) }

@@ -21,12 +21,17 @@ extension Vault {
         _ ids: [UUID], preparing prepare: @escaping @Sendable (Entry) -> T, _ body: (T) throws -> Void
     ) throws {
         let (vaultID, keyRing) = (header.vaultID, keyRing)
-        let open: ((UUID, [UInt8])) -> OpenedEntry<T> = { item in
-            OpenedEntry(
-                id: item.0, sealed: item.1,
-                prepared: Result {
-                    prepare(try SealedEntry.open(item.1, id: item.0, vaultID: vaultID, keyRing: keyRing))
-                })
+        // The workers also check each entry against the index as the batch starts with it (a
+        // copy: only read), so this thread, which reads and hands over, looks up only the
+        // entries not found to be the recorded copy there.
+        let opener = { (index: PagedIndex?) -> ((UUID, [UInt8])) -> OpenedEntry<T> in
+            { item in
+                OpenedEntry(
+                    id: item.0, sealed: item.1, recorded: Self.recorded(item.1, of: item.0, in: index),
+                    prepared: Result {
+                        prepare(try SealedEntry.open(item.1, id: item.0, vaultID: vaultID, keyRing: keyRing))
+                    })
+            }
         }
         try storeCall {
             try backend.withSnapshot { reader in
@@ -37,7 +42,7 @@ extension Vault {
                         guard let sealed else { throw VaultError.unknownID(id.uuidString.lowercased()) }
                         return (id, sealed)
                     }
-                    let job = ParallelBatch.Job(batch, open)
+                    let job = ParallelBatch.Job(batch, opener(sealedIndex.state == .ok ? sealedIndex.index : nil))
                     if let previous = inFlight { try deliver(previous.finish(), to: body) }
                     inFlight = job
                 }
@@ -50,7 +55,17 @@ extension Vault {
     struct OpenedEntry<T> {
         let id: UUID
         let sealed: [UInt8]
+        /// True when the index the batch started with records this copy; false is decided
+        /// again by `SealedIndex.recordsSeal` (it may have been read again since).
+        let recorded: Bool
         let prepared: Result<T, any Error>
+    }
+
+    /// True when `index` (as `SealedIndex.recordsSeal` decides) records `sealed` as `id`'s copy;
+    /// false when it does not, or cannot say without reading a page.
+    private static func recorded(_ sealed: [UInt8], of id: UUID, in index: PagedIndex?) -> Bool {
+        guard let index, let page = index.pages[index.pageNumber(of: id)] else { return false }
+        return page.recordsSeal(sealed, of: id) ?? true
     }
 
     /// Hands each opened entry to `body`, in order, once it is known to be authentic and the
@@ -59,7 +74,7 @@ extension Vault {
         for item in opened {
             let entry: T
             do { entry = try item.prepared.get() } catch { throw VaultError.entryDamaged(item.id, "\(error)") }
-            if try !sealedIndex.recordsSeal(item.sealed, of: item.id) {
+            if try !item.recorded && !sealedIndex.recordsSeal(item.sealed, of: item.id) {
                 // Another process may have written since our index was read: look again first.
                 try sealedIndex.load()
                 guard try sealedIndex.recordsSeal(item.sealed, of: item.id) else {

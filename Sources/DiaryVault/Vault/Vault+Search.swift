@@ -31,8 +31,9 @@ extension Vault {
             index: sealedIndex.index, filter: unlimited,
             matcher: EntryBatchMatcher(vaultID: header.vaultID, keyRing: keyRing, queries: queries))
         do {
-            // One snapshot, read in the store's own order (SQLite: one cursor over the table;
-            // files: one directory listing): a lookup per id cost more than decrypting.
+            // One snapshot, read in bulk by the store (SQLite: cursors over key ranges of the
+            // table; files: the index's ids, opened by name, in id order): `readEntry` for each
+            // id cost more than decrypting.
             try storeCall {
                 try backend.withSnapshot { reader in
                     guard let scanner = reader as? EntryScanning else {
@@ -57,7 +58,11 @@ extension Vault {
     private func searchInPlace(_ scanner: EntryScanning, _ reader: any StoreReader, into scan: inout SearchScan) throws
     {
         let fast = ParallelSearch(index: scan.index, filter: scan.filter, matcher: scan.matcher)
-        try scanner.scanEntries(workers: fast.workerCount) { w, id, sealed in fast.take(w, id, sealed) }
+        // Only the entries the search wants: the files store then opens them by name instead of
+        // listing `entries/` (a listing, a parse and a sort of every name, on one thread).
+        try scanner.scanEntries(among: fast.listed, workers: fast.workerCount) { w, id, sealed in
+            fast.take(w, id, sealed)
+        }
         scan.add(matched: fast.matches)
         for id in fast.suspects {
             let stored: [UInt8]?
