@@ -138,7 +138,7 @@ package struct Envelope {
         into buffer: PlaintextBuffer, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
         let envelope = try peek(raw, expecting: kind)
-        guard let keys = keyRing[envelope.generation] else {
+        guard let key = keyRing.key(for: kind, generation: envelope.generation) else {
             throw FormatError.invalidField("key generation \(envelope.generation)")
         }
         let nonceEnd = prefixLength + XChaCha20Poly1305.nonceByteCount
@@ -146,7 +146,7 @@ package struct Envelope {
             vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID
         ) { adBytes in
             try XChaCha20Poly1305.open(
-                UnsafeRawBufferPointer(rebasing: raw[nonceEnd...]), key: keys.key(for: kind),
+                UnsafeRawBufferPointer(rebasing: raw[nonceEnd...]), key: key,
                 nonce: UnsafeRawBufferPointer(rebasing: raw[prefixLength..<nonceEnd]),
                 associatedData: adBytes, into: buffer
             ) { padded in

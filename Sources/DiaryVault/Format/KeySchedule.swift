@@ -39,9 +39,21 @@ package struct GenerationKeys {
 /// Every unwrapped generation of a vault: one normally, two during a key rotation.
 package struct KeyRing {
     private(set) var byGeneration: [UInt32: GenerationKeys]
+    /// The one generation's subkeys when there is one (nearly always), found without hashing
+    /// or copying its keys: a search looks a key up for every entry it opens.
+    private let only: (generation: UInt32, entry: SecretBytes, index: SecretBytes)?
 
     package init(_ keys: [GenerationKeys]) {
         byGeneration = Dictionary(uniqueKeysWithValues: keys.map { ($0.generation, $0) })
+        only = byGeneration.count == 1 ? keys.first.map { ($0.generation, $0.entryKey, $0.indexKey) } : nil
+    }
+
+    /// The key that opens objects of `kind` sealed under `generation`, if the ring holds it:
+    /// `self[generation]?.key(for: kind)`.
+    func key(for kind: ObjectKind, generation: UInt32) -> SecretBytes? {
+        guard let only else { return byGeneration[generation]?.key(for: kind) }
+        guard only.generation == generation else { return nil }
+        return kind == .entry ? only.entry : only.index
     }
 
     /// The newest generation: every new seal uses it.

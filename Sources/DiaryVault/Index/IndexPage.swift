@@ -108,7 +108,9 @@ package struct IndexPage: Equatable {
     /// Validates the row at `start` and returns where the next one starts.
     private func checkRow(at start: Int) throws -> Int {
         guard rows.count - start >= Self.minimumRowLength else { throw FormatError.truncated }
-        guard IndexLayout.covers(page: number, version: version, id: uuid(at: start)) else {
+        // The id's head (its first two bytes: `IndexLayout.head(of:)`), read in place.
+        let head = Int(rows[start]) << 8 | Int(rows[start + 1])
+        guard IndexLayout.heads(ofPage: number, version: version).contains(head) else {
             throw FormatError.invalidField("page of id")
         }
         for field in 0..<3 {
@@ -192,6 +194,22 @@ package struct IndexPage: Equatable {
     func sealTag(ofRowAt i: Int) -> SealTag {
         let start = offsets[i] + 45
         return SealTag(Array(rows[start..<start + IndexRoot.tagLength]))
+    }
+
+    /// True when `sealed` ends with the seal tag of row `i` (compared in constant time, in
+    /// place: `SealTag.matches` without the copy of the tag, which a scan made per entry).
+    func sealTagMatches(ofRowAt i: Int, _ sealed: UnsafeRawBufferPointer) -> Bool {
+        let n = IndexRoot.tagLength
+        guard sealed.count >= n else { return false }
+        let start = offsets[i] + 45
+        return rows.withUnsafeBytes { raw in
+            let tag = UnsafeRawBufferPointer(rebasing: raw[start..<start + n])
+            // Every byte is compared, whatever the first difference: no early exit.
+            var difference: UInt8 = 0
+            let from = sealed.count - n
+            for k in 0..<n { difference |= tag[k] ^ sealed[from + k] }
+            return difference == 0
+        }
     }
 
     package func row(at i: Int) -> IndexRow {
@@ -301,7 +319,14 @@ package struct IndexPage: Equatable {
         rows.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: i, as: UInt32.self)) }
     }
     func uint16(at i: Int) -> UInt16 { UInt16(rows[i]) << 8 | UInt16(rows[i + 1]) }
-    func uuid(at i: Int) -> UUID { UUID(bytes: Array(rows[i..<i + 16])) }
+    /// The id at `i`, read in place (every row's is read when a page is decoded).
+    func uuid(at i: Int) -> UUID {
+        var id: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        rows.withUnsafeBytes { raw in
+            withUnsafeMutableBytes(of: &id) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[i..<i + 16])) }
+        }
+        return UUID(uuid: id)
+    }
     func string(at i: inout Int) -> String {
         let n = Int(uint16(at: i))
         defer { i += 2 + n }

@@ -50,7 +50,7 @@ struct PageOpener: @unchecked Sendable {
     }
 
     /// One page, checked against the root's record of it (tag, rows and newest row).
-    private func open(_ item: (Int, [UInt8]?), into buffer: PlaintextBuffer) -> IndexPage? {
+    func open(_ item: (Int, [UInt8]?), into buffer: PlaintextBuffer) -> IndexPage? {
         let (number, sealed) = item
         guard let sealed, let record = root.records[number], SealTag(record.tag).matches(sealed) else { return nil }
         guard

@@ -83,10 +83,14 @@ final class SealedIndex {
         guard state == .ok else { return }  // a rebuilt index has every page in memory
         let wanted = Set(numbers.filter { index.pages[$0] == nil && index.records[$0] != nil })
         guard !wanted.isEmpty else { return }
+        // Opened on the other cores while the rest are read.
+        let opener = PageOpener(vaultID: vaultID, keyRing: keyRing, root: index)
         let first = try storeCall {
-            try backend.withSnapshot { reader in try wanted.map { ($0, try reader.readIndexPage($0)) } }
+            try backend.withSnapshot { reader in
+                try opener.open(reading: Array(wanted), buffer: pageBuffer) { try reader.readIndexPage($0) }
+            }
         }
-        if let opened = open(first, against: index) { return index.insert(opened) }
+        if let opened = first { return index.insert(opened) }
         // The ids the caller wanted, whatever pages hold them in the index read again.
         let heads = wanted.map { IndexLayout.heads(ofPage: $0, version: index.version) }
         let (sealedRoot, again) = try storeCall {

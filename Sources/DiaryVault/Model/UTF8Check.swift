@@ -30,9 +30,20 @@ enum UTF8Check {
         let n = bytes.count
         var barriersOnly = true
         var i = 0
+        // Where the sixteen-byte path (`windows`) may be tried again after a window it left.
+        var retry = 0
         while i < n {
             i = skipASCIIRun(base, from: i, count: n)
             if i == n { break }
+            if i >= retry, i + windowReach <= n {
+                let reached = windows(base, from: i, count: n, barriersOnly: barriersOnly)
+                if reached > i {
+                    i = reached
+                    continue
+                }
+                // Not ASCII and three-byte scalars only: these bytes go one scalar at a time.
+                retry = i + 16
+            }
             // Eight bytes at a time: pure ASCII, or ASCII and Hangul syllables (`hangulWindow`).
             if i + 8 <= n {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))

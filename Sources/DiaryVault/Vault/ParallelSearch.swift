@@ -18,6 +18,7 @@ import Foundation
 /// read: that is what makes the `@unchecked Sendable` sound.
 final class ParallelSearch: @unchecked Sendable {
     private let index: PagedIndex
+    private let table: PageTable
     private let filter: EntryFilter
     private let matcher: EntryBatchMatcher
     private let workers: [Worker]
@@ -35,6 +36,7 @@ final class ParallelSearch: @unchecked Sendable {
 
     init(index: PagedIndex, filter: EntryFilter, matcher: EntryBatchMatcher) {
         self.index = index
+        table = PageTable(index)
         self.filter = filter
         self.matcher = matcher
         workers = (0..<EntryBatchMatcher.defaultWorkers).map { _ in Worker() }
@@ -69,12 +71,12 @@ final class ParallelSearch: @unchecked Sendable {
 
     /// One entry lent by the store, on worker `w`'s thread.
     func take(_ w: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) {
-        let page = index.page(of: id)
+        let page = table.page(of: id)
         let (found, row) = page.position(of: id)
         guard found, IndexListing.passes(filter, page, row) else { return }
         let worker = workers[w]
         worker.taken.append(id)
-        guard page.sealTag(ofRowAt: row).matches(sealed), let hit = matcher.match(id, sealed, in: worker.buffer) else {
+        guard page.sealTagMatches(ofRowAt: row, sealed), let hit = matcher.match(id, sealed, in: worker.buffer) else {
             return worker.suspects.append(id)
         }
         if hit { worker.matches.append(id) }

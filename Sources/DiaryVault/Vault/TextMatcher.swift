@@ -57,8 +57,9 @@ enum TextMatcher {
         return segmentedContains(bytes, pattern: pattern, needle: query.needle)
     }
 
-    /// True when `pattern` (lowercase) occurs in `bytes` ignoring ASCII case. Candidates for the
-    /// first byte are found eight bytes at a time: `b | 0x20 == p | 0x20` holds for both cases
+    /// True when `pattern` (lowercase) occurs in `bytes` ignoring ASCII case. Candidates are
+    /// found sixteen positions at a time where the machine allows (`windowedContains`), then
+    /// for the first byte eight bytes at a time: `b | 0x20 == p | 0x20` holds for both cases
     /// of a letter (and for a few other bytes, which the full comparison then turns away).
     private static func bytewiseContains(_ bytes: UnsafeBufferPointer<UInt8>, pattern: [UInt8]) -> Bool {
         let n = bytes.count
@@ -75,6 +76,7 @@ enum TextMatcher {
                 return k == m && lowerASCII(base[i]) == p[0]
             }
             var i = 0
+            if windowedContains(base, count: n, pattern: p, start: &i, matches: matchesAt) { return true }
             while i + 8 <= n, i <= last {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
                 let y = (word | (ones &* 0x20)) ^ target
