@@ -18,11 +18,19 @@ final class ReplacedFiles: Sendable {
     static let shared = ReplacedFiles()
 
     /// The most descriptors held at once: past it `release` closes on the caller's thread, as
-    /// the rename would have freed the file (a process's open-file limit may be 1,024).
-    static let limit = 256
+    /// the rename would have freed the file. A quarter of the open-file limit (often 1,024).
+    static let limit: Int = {
+        var limits = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 64 }
+        return Int(min(limits.rlim_cur / 4, 4096))
+    }()
 
-    private let pending = Mutex<(descriptors: [Int32], draining: Bool)>(([], false))
-    private let queue = DispatchQueue(label: "diary.store.replaced-files")
+    /// Threads closing at once: a close waits for the file system (a discard, on some), and
+    /// several waits overlap.
+    static let closers = 4
+
+    private let pending = Mutex<(descriptors: [Int32], closers: Int)>(([], 0))
+    private let group = DispatchGroup()
 
     /// A descriptor holding the file at `path`, or nil when there is none (a new name) or where
     /// `O_PATH` does not exist: then the rename frees the old file itself, as it always did.
@@ -36,37 +44,36 @@ final class ReplacedFiles: Sendable {
         #endif
     }
 
-    /// Closes `fd` (from `hold`) on the background thread.
+    /// Closes `fd` (from `hold`) on a background thread.
     func release(_ fd: Int32) {
         let start: Bool? = pending.withLock { state in
             guard state.descriptors.count < Self.limit else { return nil }
             state.descriptors.append(fd)
-            defer { state.draining = true }
-            return !state.draining
+            guard state.closers < Self.closers else { return false }
+            state.closers += 1
+            return true
         }
         guard let start else {
             close(fd)
             return
         }
-        if start { queue.async { self.drain() } }
+        if start { DispatchQueue.global(qos: .utility).async(group: group) { self.drain() } }
     }
 
-    /// Waits until every released descriptor is closed.
+    /// Waits until every descriptor released so far is closed.
     func wait() {
-        queue.sync {}
-        // A release racing the drain's last look starts another drain; that one ends too.
-        while pending.withLock({ $0.draining }) { queue.sync {} }
+        group.wait()
     }
 
     private func drain() {
         while true {
-            let batch: [Int32] = pending.withLock { state in
-                if state.descriptors.isEmpty { state.draining = false }
-                defer { state.descriptors = [] }
-                return state.descriptors
+            let next: Int32? = pending.withLock { state in
+                if let fd = state.descriptors.popLast() { return fd }
+                state.closers -= 1
+                return nil
             }
-            if batch.isEmpty { return }
-            for fd in batch { close(fd) }
+            guard let next else { return }
+            close(next)
         }
     }
 }
