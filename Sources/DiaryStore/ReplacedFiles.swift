@@ -3,17 +3,21 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Frees the files a change replaces on a background thread instead of the writer's.
 ///
 /// A rename over a file that nothing else holds frees it within the call: its inode and
 /// blocks, and on ext4 without a journal and mounted with `discard`, a discard waited for, one
-/// per file. A rekey of 100,000 entries spent most of its time there. `hold` opens the file
+/// per file. A rekey of 100,000 entries spent much of its time there. `hold` opens the file
 /// about to be replaced (`O_PATH`: no read, no access time); `release`, after the rename, hands
 /// the descriptor to a background thread, whose close is the last reference and so frees the
 /// file there while the writer goes on. Nothing the vault holds depends on when that happens:
-/// the name already points at the new file, a new inode as before.
+/// the name already points at the new file, a new inode as before. (A power cut while a file
+/// is held leaves it allocated on a file system without a journal until `fsck`: an old sealed
+/// blob, as the blocks of any freed file still are.)
 final class ReplacedFiles: Sendable {
     static let shared = ReplacedFiles()
 
@@ -21,7 +25,12 @@ final class ReplacedFiles: Sendable {
     /// the rename would have freed the file. A quarter of the open-file limit (often 1,024).
     static let limit: Int = {
         var limits = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limits) == 0 else { return 64 }
+        #if os(Linux)
+        let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limits) == 0 else { return 64 }
         return Int(min(limits.rlim_cur / 4, 4096))
     }()
 
