@@ -98,9 +98,13 @@ enum InterruptedEdits {
     /// The abandoned editor directories of `vault`: named by this scheme, owned by this user,
     /// and made by a process that no longer runs.
     static func find(vault: UUID) -> [Found] {
+        // Every command that opens the vault asks, and nearly always nothing is there: the
+        // places an edit can be are listed first, and the mount table (`base`) is read only
+        // when one of them holds a name of this scheme.
+        guard MemoryDirectory.candidates().contains(where: { !MemoryDirectory.names(in: $0, prefixed: prefix).isEmpty })
+        else { return [] }
         guard let base = MemoryDirectory.base() else { return [] }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
-        return names.sorted().compactMap { name in
+        return MemoryDirectory.names(in: base, prefixed: prefix).sorted().compactMap { name in
             let fields = name.dropFirst(prefix.count).split(separator: "-")
             guard name.hasPrefix(prefix), fields.count == 3, let pid = pid_t(fields[0]), let start = UInt64(fields[1])
             else { return nil }

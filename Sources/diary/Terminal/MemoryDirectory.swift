@@ -18,10 +18,28 @@ struct MemoryDirectory {
 
     /// `$XDG_RUNTIME_DIR` if it is on a memory file system, else `/dev/shm` if it is.
     static func base(environment: DiaryEnvironment = DiaryEnvironment()) -> String? {
-        var candidates: [String] = []
-        if let runtime = environment.runtimeDirectory { candidates.append(runtime) }
-        candidates.append("/dev/shm")
-        return candidates.first(where: isOnMemoryFileSystem)
+        candidates(environment: environment).first(where: isOnMemoryFileSystem)
+    }
+
+    /// The places `base` chooses from, in its order, each once.
+    static func candidates(environment: DiaryEnvironment = DiaryEnvironment()) -> [String] {
+        let runtime = environment.runtimeDirectory
+        return runtime == nil || runtime == "/dev/shm" ? ["/dev/shm"] : [runtime!, "/dev/shm"]
+    }
+
+    /// The names in `directory` that start with `prefix` (none when it cannot be listed): one
+    /// `readdir` pass, for the checks every command makes before anything is found.
+    static func names(in directory: String, prefixed prefix: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name.hasPrefix(prefix) { names.append(name) }
+        }
+        return names
     }
 
     /// Looks the path's mount up in `/proc/self/mounts` (the Glibc module does not export

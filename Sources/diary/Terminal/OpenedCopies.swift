@@ -41,20 +41,8 @@ enum OpenedCopies {
     /// Wipes every `diary-open-*` directory of this user whose `diary` no longer runs. Run at
     /// the start of every command; cheap: one directory listing per place a copy can be.
     static func wipeAbandoned(environment: DiaryEnvironment = DiaryEnvironment()) {
-        var bases: [String] = []
-        for base in [environment.runtimeDirectory, "/dev/shm"].compactMap({ $0 }) where !bases.contains(base) {
-            bases.append(base)
-        }
-        for base in bases {
-            guard let dir = opendir(base) else { continue }
-            var names: [String] = []
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name.hasPrefix(prefix) { names.append(name) }
-            }
-            closedir(dir)
+        for base in MemoryDirectory.candidates(environment: environment) {
+            let names = MemoryDirectory.names(in: base, prefixed: prefix)
             for name in names where isAbandoned(name) { wipe("\(base)/\(name)") }
         }
     }
