@@ -25,11 +25,12 @@ def settle():
     os.sync()
 
 
-def _lines(count):
+def _lines(count, at_least=False):
+    """A check that the output has `count` non-blank lines (or at least `count`)."""
     def check(out):
         got = len([l for l in out.splitlines() if l.strip()])
-        if got != count:
-            raise CommandFailed(f"expected {count} lines, got {got}")
+        if got < count if at_least else got != count:
+            raise CommandFailed(f"expected {'at least ' if at_least else ''}{count} lines, got {got}")
     return check
 
 
@@ -148,20 +149,6 @@ class DiaryBench:
         def pp():
             return ["--passphrase-file", current[0]]
 
-        def expect_lines(count):
-            def check(out):
-                got = len([l for l in out.splitlines() if l.strip()])
-                if got != count:
-                    raise CommandFailed(f"expected {count} lines, got {got}")
-            return check
-
-        def at_least_lines(count):
-            def check(out):
-                got = len([l for l in out.splitlines() if l.strip()])
-                if got < count:
-                    raise CommandFailed(f"expected at least {count} lines, got {got}")
-            return check
-
         results = {}
         for mode in ("unlocked", "passphrase"):
             if mode == "unlocked":
@@ -173,16 +160,16 @@ class DiaryBench:
             self.log(f"  {store} N={n} {mode}")
             r["add"] = repeat(self.runs_for("add", n), lambda i: [d, "new", f"Bench entry {i}\nAdded by Scripts/bench.",
                                                                   "--tag", "bench"] + a(), env)
-            r["list10"] = repeat(self.runs, lambda i: [d, "list", "-n", "10"] + a(), env, check_out=expect_lines(10))
-            r["list"] = repeat(self.runs, lambda i: [d, "list"] + a(), env, check_out=at_least_lines(n))
+            r["list10"] = repeat(self.runs, lambda i: [d, "list", "-n", "10"] + a(), env, check_out=_lines(10))
+            r["list"] = repeat(self.runs, lambda i: [d, "list"] + a(), env, check_out=_lines(n, at_least=True))
             r["show"] = repeat(self.runs, lambda i: [d, "show", pick["id"]] + a(), env)
             r["search"] = repeat(self.runs, lambda i: [d, "search", corpus.RARE_WORD] + a(), env,
-                                 check_out=expect_lines(stats["rare_hits"]))
+                                 check_out=_lines(stats["rare_hits"]))
             # Exit status 1: no match, as documented.
             r["search_absent"] = repeat(self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
-                                        check_out=expect_lines(0), ok=(1,))
+                                        check_out=_lines(0), ok=(1,))
             r["tag"] = repeat(self.runs, lambda i: [d, "list", "--tag", corpus.TAG_FOR_LISTING] + a(), env,
-                              check_out=expect_lines(stats["tag_hits"]))
+                              check_out=_lines(stats["tag_hits"]))
             if self.has_export:
                 r["export"] = repeat(self.runs_for("export", n), lambda i: [d, "export", "--yes"] + a(), env)
             bak = os.path.join(root, "backup.diarybak")
