@@ -61,6 +61,10 @@ def _flat_rows(res, sizes, flat_sizes):
     """list -n 10, show and add at each --flat-sizes N against the smallest main size: within 1.5x at 1,000,000."""
     out = []
     lo = min(sizes) if sizes else None
+    for store, failed in res.get("flat_failed", {}).items():
+        for n in failed:
+            out.append((f"{store}: list -n 10, show and add at N={n:,} ≤ 1.5×", "the vault could not be built (see the "
+                        "bench's log)", "—", False))
     for store, by_n in res.get("flat", {}).items():
         for n in flat_sizes:
             for op, name in (("list10", "list -n 10"), ("show", "show"), ("add", "add")):
