@@ -40,7 +40,8 @@ func benchLoad(_ o: Options) throws {
         let vault = try Vault.create(
             at: dir, store: store, passphrase: pass, kdf: kdf(named: o.values["kdf"] ?? "moderate"))
         for start in stride(from: 0, to: entries.count, by: chunk) {
-            imported += try vault.importEntries(Array(entries[start..<min(start + chunk, entries.count)])).imported.count
+            imported += try vault.importEntries(Array(entries[start..<min(start + chunk, entries.count)])).imported
+                .count
         }
     }
     emit(["entries": imported, "text_bytes": textBytes, "read_s": readTime, "import_s": importTime])

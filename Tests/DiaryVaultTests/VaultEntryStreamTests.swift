@@ -54,4 +54,25 @@ final class VaultEntryStreamTests: VaultTestCase {
             XCTAssertEqual(texts, ["pond 0", "pond 1, edited elsewhere", "pond 2", "pond 3", "pond 4"])
         }
     }
+
+    /// The index read again for one entry of a batch holds for the rest of it: an older copy put
+    /// back that this process's stale index would have recorded is refused, not delivered.
+    func testAnOlderCopyTheStaleIndexRecordsIsRefusedOnceTheIndexWasReadAgain() {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            let ids = try (0..<5).map { try vault.add(text: "lake \($0)", date: day($0)).id }
+            try vault.sealedIndex.ensureAllPages()
+            let older = try XCTUnwrap(try vault.backend.readEntry(ids[3]))
+            let other = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
+            try other.update(ids[1], text: "lake 1, edited elsewhere")
+            try other.update(ids[3], text: "lake 3, edited elsewhere")
+            try vault.backend.withWriteLock { try vault.backend.apply(StoreChange(putEntries: [ids[3]: older])) }
+            var seen: [UUID] = []
+            XCTAssertThrowsError(try vault.forEachEntry(ids) { seen.append($0.id) }) { error in
+                guard case .entryDamaged(let id, _)? = error as? VaultError else { return XCTFail("\(error)") }
+                XCTAssertEqual(id, ids[3])
+            }
+            XCTAssertEqual(seen, Array(ids.prefix(3)))
+        }
+    }
 }

@@ -27,7 +27,8 @@ extension Vault {
         let opener = { (index: PagedIndex?) -> ((UUID, [UInt8])) -> OpenedEntry<T> in
             { item in
                 OpenedEntry(
-                    id: item.0, sealed: item.1, recorded: Self.recorded(item.1, of: item.0, in: index),
+                    id: item.0, sealed: item.1,
+                    recordedIn: Self.recorded(item.1, of: item.0, in: index) ? index?.generation : nil,
                     prepared: Result {
                         prepare(try SealedEntry.open(item.1, id: item.0, vaultID: vaultID, keyRing: keyRing))
                     })
@@ -55,9 +56,10 @@ extension Vault {
     struct OpenedEntry<T> {
         let id: UUID
         let sealed: [UInt8]
-        /// True when the index the batch started with records this copy; false is decided
-        /// again by `SealedIndex.recordsSeal` (it may have been read again since).
-        let recorded: Bool
+        /// The generation of the index the batch started with, when that index records this
+        /// copy; nil is decided again by `SealedIndex.recordsSeal`, and so is a generation the
+        /// index in memory no longer has (it was read again since).
+        let recordedIn: UInt64?
         let prepared: Result<T, any Error>
     }
 
@@ -74,7 +76,9 @@ extension Vault {
         for item in opened {
             let entry: T
             do { entry = try item.prepared.get() } catch { throw VaultError.entryDamaged(item.id, "\(error)") }
-            if try !item.recorded && !sealedIndex.recordsSeal(item.sealed, of: item.id) {
+            let current = sealedIndex.state == .ok ? sealedIndex.index.generation : nil
+            let recorded = item.recordedIn != nil && item.recordedIn == current
+            if try !recorded && !sealedIndex.recordsSeal(item.sealed, of: item.id) {
                 // Another process may have written since our index was read: look again first.
                 try sealedIndex.load()
                 guard try sealedIndex.recordsSeal(item.sealed, of: item.id) else {
