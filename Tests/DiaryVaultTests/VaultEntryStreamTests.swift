@@ -31,12 +31,7 @@ final class VaultEntryStreamTests: VaultTestCase {
             let older = try XCTUnwrap(try vault.backend.readEntry(ids[3]))
             try vault.update(ids[3], text: "walk 3, edited")
             try vault.backend.withWriteLock { try vault.backend.apply(StoreChange(putEntries: [ids[3]: older])) }
-            var seen: [UUID] = []
-            XCTAssertThrowsError(try vault.forEachEntry(ids) { seen.append($0.id) }) { error in
-                guard case .entryDamaged(let id, _)? = error as? VaultError else { return XCTFail("\(error)") }
-                XCTAssertEqual(id, ids[3])
-            }
-            XCTAssertEqual(seen, Array(ids.prefix(3)))
+            try assertStreamStops(vault, ids, at: 3)
         }
     }
 
@@ -67,12 +62,21 @@ final class VaultEntryStreamTests: VaultTestCase {
             try other.update(ids[1], text: "lake 1, edited elsewhere")
             try other.update(ids[3], text: "lake 3, edited elsewhere")
             try vault.backend.withWriteLock { try vault.backend.apply(StoreChange(putEntries: [ids[3]: older])) }
-            var seen: [UUID] = []
-            XCTAssertThrowsError(try vault.forEachEntry(ids) { seen.append($0.id) }) { error in
-                guard case .entryDamaged(let id, _)? = error as? VaultError else { return XCTFail("\(error)") }
-                XCTAssertEqual(id, ids[3])
-            }
-            XCTAssertEqual(seen, Array(ids.prefix(3)))
+            try assertStreamStops(vault, ids, at: 3)
         }
+    }
+
+    /// Streaming `ids` delivers the entries before `index`, then refuses that one as damaged.
+    private func assertStreamStops(
+        _ vault: Vault, _ ids: [UUID], at index: Int, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        var seen: [UUID] = []
+        XCTAssertThrowsError(try vault.forEachEntry(ids) { seen.append($0.id) }, file: file, line: line) { error in
+            guard case .entryDamaged(let id, _)? = error as? VaultError else {
+                return XCTFail("\(error)", file: file, line: line)
+            }
+            XCTAssertEqual(id, ids[index], file: file, line: line)
+        }
+        XCTAssertEqual(seen, Array(ids.prefix(index)), file: file, line: line)
     }
 }
