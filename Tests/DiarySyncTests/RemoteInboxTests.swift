@@ -64,12 +64,7 @@ final class RemoteInboxTests: XCTestCase {
     }
 
     func testAnItemMovedAsideTakesAFreeNameInRejected() throws {
-        let name = "\(device)-00000000000000000001.dcap"
-        try put("first", at: "inbox/\(name)")
-        let item = try XCTUnwrap(inbox.list().items.first)
-        XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name)")
-        try put("second", at: "inbox/\(name)")
-        XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name).2")
+        let (name, _) = try moveTwoDifferentItemsAside()
         XCTAssertEqual(inbox.list().items, [])
         XCTAssertEqual(
             try String(contentsOf: root.appendingPathComponent("inbox/rejected/\(name).2"), encoding: .utf8),
@@ -77,12 +72,7 @@ final class RemoteInboxTests: XCTestCase {
     }
 
     func testAnItemWhoseBytesAreAlreadyInRejectedIsRemovedNotCopiedAgain() throws {
-        let name = "\(device)-00000000000000000001.dcap"
-        try put("first", at: "inbox/\(name)")
-        let item = try XCTUnwrap(inbox.list().items.first)
-        XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name)")
-        try put("second", at: "inbox/\(name)")
-        XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name).2")
+        let (name, item) = try moveTwoDifferentItemsAside()
         for bytes in ["first", "second", "second", "first"] {
             try put(bytes, at: "inbox/\(name)")
             XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name)\(bytes == "first" ? "" : ".2")", bytes)
@@ -93,5 +83,19 @@ final class RemoteInboxTests: XCTestCase {
                 .sorted(), [name, "\(name).2"])
         try put("third", at: "inbox/\(name)")
         XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name).3", "other bytes still take a free name")
+    }
+
+    /// "first", then "second", under one item's name, each moved aside: to `rejected/NAME` and
+    /// `rejected/NAME.2`.
+    private func moveTwoDifferentItemsAside(
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (name: String, item: RemoteInbox.Item) {
+        let name = "\(device)-00000000000000000001.dcap"
+        try put("first", at: "inbox/\(name)")
+        let item = try XCTUnwrap(inbox.list().items.first, file: file, line: line)
+        XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name)", file: file, line: line)
+        try put("second", at: "inbox/\(name)")
+        XCTAssertEqual(inbox.moveAside(item), "inbox/rejected/\(name).2", file: file, line: line)
+        return (name, item)
     }
 }

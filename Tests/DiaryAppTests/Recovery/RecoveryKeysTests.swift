@@ -144,15 +144,7 @@ final class RecoveryKeysTests: SessionTestCase {
             XCTAssertEqual($0 as? RecoveryKeyFileError, .exists(path: path))
         }
 
-        let racedPath = directory.appendingPathComponent("raced.txt").path
-        let raced = try RecoveryKeyFile.create(at: racedPath)
-        try Data("someone else's\n".utf8).write(to: URL(fileURLWithPath: racedPath))
-        XCTAssertThrowsError(try raced.write(key, vaultID: UUID(), created: Date())) {
-            XCTAssertEqual($0 as? RecoveryKeyFileError, .exists(path: racedPath))
-        }
-        XCTAssertEqual(try String(contentsOfFile: racedPath, encoding: .utf8), "someone else's\n")
-        XCTAssertEqual(
-            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["key.txt", "raced.txt"])
+        try assertARacedFileIsLeftAlone(in: directory, key: key)
     }
 
     /// FAT and exFAT have no hard links (link(2) fails with EPERM): FILE is then made new and
@@ -173,16 +165,7 @@ final class RecoveryKeysTests: SessionTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o600)
         XCTAssertTrue(file.keepsPermissions)
 
-        let racedPath = directory.appendingPathComponent("raced.txt").path
-        let raced = try RecoveryKeyFile.create(at: racedPath)
-        raced.linkFile = file.linkFile
-        try Data("someone else's\n".utf8).write(to: URL(fileURLWithPath: racedPath))
-        XCTAssertThrowsError(try raced.write(key, vaultID: UUID(), created: Date())) {
-            XCTAssertEqual($0 as? RecoveryKeyFileError, .exists(path: racedPath))
-        }
-        XCTAssertEqual(try String(contentsOfFile: racedPath, encoding: .utf8), "someone else's\n")
-        XCTAssertEqual(
-            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["key.txt", "raced.txt"])
+        let racedPath = try assertARacedFileIsLeftAlone(in: directory, key: key, linkFile: file.linkFile)
         XCTAssertEqual(chmod(racedPath, 0o644), 0)
         XCTAssertFalse(RecoveryKeyFile.isPrivate(racedPath), "others can read it")
     }
@@ -245,5 +228,27 @@ final class RecoveryKeysTests: SessionTestCase {
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         XCTAssertFalse(left.contains(dead), "\(left)")
         XCTAssertEqual(Set(left).intersection([alive, ".notes.tmp", "key.tmp"]).count, 3, "\(left)")
+    }
+
+    /// A `raced.txt` that someone else wrote between `create` and `write` is refused as existing
+    /// and left as it was, beside `key.txt`; returns its path.
+    @discardableResult
+    private func assertARacedFileIsLeftAlone(
+        in directory: URL, key: RecoveryKey, linkFile: ((String, String) -> Int32)? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> String {
+        let racedPath = directory.appendingPathComponent("raced.txt").path
+        let raced = try RecoveryKeyFile.create(at: racedPath)
+        if let linkFile { raced.linkFile = linkFile }
+        try Data("someone else's\n".utf8).write(to: URL(fileURLWithPath: racedPath))
+        XCTAssertThrowsError(try raced.write(key, vaultID: UUID(), created: Date()), file: file, line: line) {
+            XCTAssertEqual($0 as? RecoveryKeyFileError, .exists(path: racedPath), file: file, line: line)
+        }
+        XCTAssertEqual(
+            try String(contentsOfFile: racedPath, encoding: .utf8), "someone else's\n", file: file, line: line)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["key.txt", "raced.txt"],
+            file: file, line: line)
+        return racedPath
     }
 }
