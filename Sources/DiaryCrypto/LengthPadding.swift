@@ -36,6 +36,19 @@ public enum LengthPadding {
     /// The bucket of a `maximumLength` input (72 MiB): the largest size `unpad` accepts.
     public static let largestBucket = paddedSize(for: maximumLength)
 
+    /// The block size handed to `sodium_pad` and `sodium_unpad` for a bucket: its step (the
+    /// floor's whole 512 bytes for the smallest). Both walk the block byte by byte in constant
+    /// time, so passing the whole bucket made padding a large object (an index root of a
+    /// million entries is about 213 KB) cost more than sealing it. The padding of a bucket is
+    /// always shorter than its step (`paddedSize` rounds up to a multiple of it), and the
+    /// smallest multiple of the step above the length is the bucket itself: the result is
+    /// the same, and so is what `unpad` accepts (it then checks the canonical length).
+    static func paddingSpan(ofBucket size: Int) -> Int {
+        guard size > minimumBucket else { return minimumBucket }
+        let exponent = Int.bitWidth - 1 - size.leadingZeroBitCount  // floor(log2(size))
+        return 1 << (exponent - 3)
+    }
+
     /// `bytes` padded to `paddedSize(for: bytes.count)`.
     public static func pad(_ bytes: [UInt8]) throws -> [UInt8] {
         _ = Sodium.ready
@@ -47,7 +60,7 @@ public enum LengthPadding {
         out.append(contentsOf: repeatElement(0, count: target - bytes.count))
         var paddedCount = 0
         let rc = out.withUnsafeMutableBufferPointer { buf in
-            sodium_pad(&paddedCount, buf.baseAddress!, bytes.count, target, target)
+            sodium_pad(&paddedCount, buf.baseAddress!, bytes.count, paddingSpan(ofBucket: target), target)
         }
         guard rc == 0, paddedCount == target else { throw CryptoError.invalidPadding }
         return out
@@ -60,7 +73,7 @@ public enum LengthPadding {
         guard isBucketSize(padded.count) else { throw CryptoError.invalidPadding }
         var length = 0
         let rc = padded.withUnsafeBufferPointer { buf in
-            sodium_unpad(&length, buf.baseAddress!, buf.count, buf.count)
+            sodium_unpad(&length, buf.baseAddress!, buf.count, paddingSpan(ofBucket: buf.count))
         }
         guard rc == 0, length <= maximumLength else { throw CryptoError.invalidPadding }
         // Canonical form only: the unpadded length must map back to this very bucket, so

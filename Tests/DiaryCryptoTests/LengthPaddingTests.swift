@@ -18,6 +18,28 @@ final class LengthPaddingTests: XCTestCase {
         }
     }
 
+    /// Large objects (an index root of a million entries is about 213 KB) are padded by walking
+    /// only the last step of their bucket (`paddingSpan`): the bytes must still be exactly the
+    /// data, the `0x80` marker and zeros up to the bucket, at every bucket edge up to 2 MiB.
+    func testLargeLengthsAtEveryBucketEdgePadToTheMarkerThenZeros() throws {
+        var lengths: Set<Int> = []
+        for exponent in 9..<21 {
+            let step = 1 << (exponent - 3)
+            for k in 0...8 {
+                let edge = (1 << exponent) + k * step
+                lengths.formUnion([edge - 2, edge - 1, edge, edge + 1])
+            }
+        }
+        for length in lengths.sorted() {
+            let input = data(length)
+            let padded = try LengthPadding.pad(input)
+            let bucket = LengthPadding.paddedSize(for: length)
+            let expected = input + [0x80] + [UInt8](repeating: 0, count: bucket - length - 1)
+            if padded != expected { XCTFail("length \(length): not the data, 0x80 and zeros to \(bucket)"); return }
+            if try LengthPadding.unpad(padded) != input { XCTFail("length \(length) does not round-trip"); return }
+        }
+    }
+
     func testSizesHaveTheMinimumFloorThenEightBucketsPerDoubling() {
         XCTAssertEqual(LengthPadding.paddedSize(for: 0), 512)
         XCTAssertEqual(LengthPadding.paddedSize(for: 511), 512)

@@ -26,7 +26,9 @@ struct PagedIndex: Equatable {
         version = root.version
         generation = root.generation
         recovery = root.recovery
-        records = Dictionary(uniqueKeysWithValues: root.pages.map { ($0.number, $0.record) })
+        records = [:]
+        records.reserveCapacity(root.pages.count)
+        for (number, record) in root.pages { records[number] = record }
         if version == IndexLayout.version {
             let found = root.pages.map { IndexLayout.depth(ofPage: $0.number) }
             depths = (found.min() ?? IndexLayout.minimumDepth)...(found.max() ?? IndexLayout.minimumDepth)
@@ -52,11 +54,21 @@ struct PagedIndex: Equatable {
     }
 
     /// Every page number, in head order.
+    ///
+    /// Pages partition the 65,536 heads, so no two start at the same head: setting each page in
+    /// the slot of its first head orders them without a comparison. At a million entries there
+    /// are about 5,300 pages, and every write builds the root through this.
     var numbers: [Int] {
-        records.keys.sorted {
-            IndexLayout.heads(ofPage: $0, version: version).lowerBound
-                < IndexLayout.heads(ofPage: $1, version: version).lowerBound
+        // Page number + 1 (version 2 has a page 0); 0: no page starts at this head.
+        var slots = [Int32](repeating: 0, count: IndexLayout.headCount)
+        for number in records.keys {
+            slots[IndexLayout.heads(ofPage: number, version: version).lowerBound] = Int32(number + 1)
         }
+        var ordered: [Int] = []
+        ordered.reserveCapacity(records.count)
+        for slot in slots where slot != 0 { ordered.append(Int(slot) - 1) }
+        precondition(ordered.count == records.count, "the pages partition the heads")
+        return ordered
     }
 
     /// The number of entries, from the root alone.

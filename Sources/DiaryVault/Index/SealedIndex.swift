@@ -96,7 +96,7 @@ final class SealedIndex {
         let (sealedRoot, again) = try storeCall {
             try backend.withSnapshot { reader in (try reader.readIndex(), try reader.readIndexPages()) }
         }
-        if sealedRoot != rootBytes {
+        if !sameBytes(sealedRoot, rootBytes) {
             install(try decodeRoot(sealedRoot))
             guard state == .ok else { return }
             let missing = IndexLayout.pages(
@@ -120,7 +120,7 @@ final class SealedIndex {
     /// must not stay on disk because this write happens not to touch it.
     func refreshUnderLock() throws {
         let sealed = try storeCall { try backend.readIndex() }
-        if state == .ok, let known = rootBytes, known == sealed { return }
+        if state == .ok, rootBytes != nil, sameBytes(rootBytes, sealed) { return }
         let wasDamaged = state != .ok
         install(try decodeRoot(sealed))
         if wasDamaged { try ensureAllPages() }
@@ -175,7 +175,7 @@ final class SealedIndex {
         guard state == .ok || repairing else { throw VaultError.indexNeedsRepair }
         // Whether the witness holds the root this change was made on: then the change's own
         // pages bring it up to date; otherwise it is copied whole after the write.
-        let witnessInStep = witness.map { (try? $0.root()) == rootBytes && rootBytes != nil } ?? false
+        let witnessInStep = witness.map { rootBytes != nil && sameBytes(try? $0.root(), rootBytes) } ?? false
         var committed: (next: PagedIndex, change: StoreChange)?
         try storeCall {
             try backend.apply(inParts: { put in

@@ -96,7 +96,7 @@ extension Vault {
         guard sealedIndex.state == .ok else { return nil }
         // The common case, byte for byte, before opening the witness's root (a root grows with
         // the number of index pages: about 200 KiB at a million entries).
-        if let root = sealedIndex.sealedRoot, (try? witness.root()) == root { return EntrySetReport() }
+        if let root = sealedIndex.sealedRoot, sameBytes(try? witness.root(), root) { return EntrySetReport() }
         switch try witnessed(witness) {
         case .unreadable:
             return nil
@@ -104,7 +104,7 @@ extension Vault {
             if locked { refresh(witness) }
             return locked ? EntrySetReport() : nil
         case .index(let seen, let seenRoot):
-            if seenRoot == sealedIndex.sealedRoot { return EntrySetReport() }
+            if sameBytes(seenRoot, sealedIndex.sealedRoot) { return EntrySetReport() }
             guard sealedIndex.index.generation > seen.index.generation else { return nil }
             let current = sealedIndex.index.records
             let differing = seen.index.records.filter { current[$0.key]?.tag != $0.value.tag }.map(\.key)
