@@ -29,9 +29,16 @@ public protocol EntryScanning {
     /// exactly these, by name, and never lists `entries/`, so a file there that `ids` does not
     /// name is not read at all.
     func scanEntries(among ids: [UUID], workers: Int, _ body: EntryScanBody) throws
+
+    /// Whether `scanEntries(among:workers:_:)` reads by the ids it is given; when false it reads
+    /// every entry whatever they are, and a caller need not list them (a search made a list of
+    /// 100,000 ids, on one thread before the scan, only for it to be ignored).
+    var readsByID: Bool { get }
 }
 
 extension EntryScanning {
+    public var readsByID: Bool { false }
+
     /// Every stored entry (`scanEntries(workers:_:)`), whatever `ids` names.
     public func scanEntries(among ids: [UUID], workers: Int, _ body: EntryScanBody) throws {
         try scanEntries(workers: workers, body)

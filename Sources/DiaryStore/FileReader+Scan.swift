@@ -9,6 +9,8 @@ import Darwin
 #endif
 
 extension FileReader: EntryScanning {
+    public var readsByID: Bool { true }
+
     /// Every file in `entries/` named as an entry, in id order (the order `forEachEntry` gives),
     /// read as `scanEntries(among:workers:_:)` reads them.
     func scanEntries(workers: Int, _ body: EntryScanBody) throws {

@@ -102,4 +102,27 @@ final class StoreHostileFileTests: XCTestCase {
             .corrupt(path: path, detail: "the header is larger than \(ReadLimits.header) bytes")
         ) { try store.readHeader() }
     }
+
+    /// An index page row that is not a blob is damage, named; an empty blob is an empty page
+    /// (the read steps SQLite's statement itself, so these are its checks, not GRDB's).
+    func testSQLiteIndexPageRowsAreCheckedAsTheyAreRead() throws {
+        let dir = scratch.vaultURL()
+        var initial = initialChange(entries: 1)
+        initial.putIndexPages = [3: [1, 2, 3], 7: [9]]
+        _ = try StoreLayout.create(.sqlite, at: dir, initial: initial)
+        let path = dir.appendingPathComponent(SQLiteStore.databaseName).path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+            try db.execute(sql: "UPDATE index_page SET sealed = 'plain' WHERE page = 7")
+            try db.execute(sql: "UPDATE index_page SET sealed = zeroblob(0) WHERE page = 3")
+        }
+        try queue.close()
+        let store = try StoreLayout.open(at: dir)
+        XCTAssertThrowsStoreError(.corrupt(path: path, detail: "index page 7 is not a blob")) {
+            try store.readIndexPage(7)
+        }
+        XCTAssertEqual(try store.readIndexPage(3), [])
+        XCTAssertNil(try store.readIndexPage(5))
+    }
 }

@@ -15,7 +15,8 @@ import Foundation
 /// would report.
 ///
 /// Each worker writes only its own `Worker`; the index, the filter and the keys are only
-/// read: that is what makes the `@unchecked Sendable` sound.
+/// read; `listed` is made on the caller's thread, before or after the scan, never during it:
+/// that is what makes the `@unchecked Sendable` sound.
 final class ParallelSearch: @unchecked Sendable {
     private let index: PagedIndex
     private let table: PageTable
@@ -23,7 +24,9 @@ final class ParallelSearch: @unchecked Sendable {
     private let matcher: EntryBatchMatcher
     private let workers: [Worker]
     /// The entries to search: the ids the index lists whose rows pass the filter, in id order.
-    let listed: [UUID]
+    /// Made only when asked for: a store that reads every entry needs no list (`readsByID`),
+    /// and `suspects` only when some listed entry was not lent.
+    private(set) lazy var listed: [UUID] = listing()
 
     /// One thread's buffer and findings.
     private final class Worker {
@@ -40,6 +43,9 @@ final class ParallelSearch: @unchecked Sendable {
         self.filter = filter
         self.matcher = matcher
         workers = (0..<EntryBatchMatcher.defaultWorkers).map { _ in Worker() }
+    }
+
+    private func listing() -> [UUID] {
         var listed: [UUID] = []
         listed.reserveCapacity(index.count)
         for number in index.numbers {
@@ -48,7 +54,15 @@ final class ParallelSearch: @unchecked Sendable {
                 listed.append(page.id(ofRowAt: row))
             }
         }
-        self.listed = listed
+        return listed
+    }
+
+    /// How many entries `listed` holds, counted without making it.
+    private var listedCount: Int {
+        index.numbers.reduce(0) { count, number in
+            let page = index.page(ofNumber: number)
+            return count + (0..<page.count).count { IndexListing.passes(filter, page, $0) }
+        }
     }
 
     var workerCount: Int { workers.count }
@@ -64,7 +78,7 @@ final class ParallelSearch: @unchecked Sendable {
     var suspects: [UUID] {
         let undecided = workers.flatMap(\.suspects)
         let taken = workers.reduce(0) { $0 + $1.taken.count }
-        guard listed.count != taken else { return undecided }
+        guard listedCount != taken else { return undecided }
         let seen = Set(workers.flatMap(\.taken))
         return undecided + listed.filter { !seen.contains($0) }
     }

@@ -60,8 +60,11 @@ extension Vault {
         let fast = ParallelSearch(index: scan.index, filter: scan.filter, matcher: scan.matcher)
         // Only the entries the search wants: the files store then opens them by name instead of
         // listing `entries/` (a listing, a parse and a sort of every name, on one thread).
-        try scanner.scanEntries(among: fast.listed, workers: fast.workerCount) { w, id, sealed in
-            fast.take(w, id, sealed)
+        let take: EntryScanBody = { w, id, sealed in fast.take(w, id, sealed) }
+        if scanner.readsByID {
+            try scanner.scanEntries(among: fast.listed, workers: fast.workerCount, take)
+        } else {
+            try scanner.scanEntries(workers: fast.workerCount, take)
         }
         scan.add(matched: fast.matches)
         for id in fast.suspects {
