@@ -328,7 +328,9 @@ struct FileReader: StoreReader {
     /// Ids of the files in `entries/` named as lowercase UUIDs; temporary files and other
     /// names are not entries.
     func entryIDs() throws -> [UUID] {
-        try (DurableFile.names(in: url(FileStore.entriesName)) ?? []).compactMap(FileStore.entryID(fromFileName:))
+        // `canonicalEntryID`: the names `FileStore.entryID(fromFileName:)` accepts, without
+        // Foundation's parser and formatter for each (a rekey lists every entry).
+        try (DurableFile.names(in: url(FileStore.entriesName)) ?? []).compactMap(Self.canonicalEntryID)
     }
 
     /// In id order (by the id's bytes: the same order as `uuidString`, without formatting two

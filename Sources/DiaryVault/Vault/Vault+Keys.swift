@@ -264,9 +264,12 @@ extension Vault {
         return rotation.damaged
     }
 
-    /// Re-seals, in batches, every entry not yet under the current generation.
+    /// Re-seals, in batches, every entry not yet under the current generation. Every entry is
+    /// listed, and read once, in its batch: one that an interrupted run already re-sealed is
+    /// left as it is (`resealBatch`).
     private func resealAll(batchSize: Int, progress: ((Int, Int) -> Void)?) throws -> [UUID] {
-        var (pending, total) = try entriesToReseal()
+        var pending = try storeCall { try backend.entryIDs() }
+        let total = pending.count
         // In key order, which is also the order of their index pages (a page holds the ids of
         // one prefix): a batch rewrites only the few pages its ids share instead of about the
         // whole index, so a batch of bounded size keeps a rotation linear in the number of
@@ -285,13 +288,16 @@ extension Vault {
             for (id, outcome) in try resealBatch(batch) {
                 switch outcome {
                 case .damaged: damaged.append(id)
+                case .current: break
                 case .failed(let error): throw error
                 case .resealed(let sealed, let row):
                     puts[id] = sealed
                     next[id] = row
                 }
             }
-            try sealedIndex.commit(next, with: StoreChange(putEntries: puts), keys: keyRing.current)
+            if !puts.isEmpty {
+                try sealedIndex.commit(next, with: StoreChange(putEntries: puts), keys: keyRing.current)
+            }
             done += batch.count
             progress?(done, pending.count)
         }
@@ -302,25 +308,10 @@ extension Vault {
     /// 7 MiB of sealed entries at a typical size, held three times over while a batch runs.
     static let resealBatchLimit = 4096
 
-    /// The entries not under the current generation, and how many entries there are: one
-    /// snapshot in the store's own order (a read transaction per id cost more than the peeks).
-    private func entriesToReseal() throws -> (pending: [UUID], total: Int) {
-        let target = keyRing.current.generation
-        var pending: [UUID] = []
-        var total = 0
-        try storeCall {
-            try backend.withSnapshot { reader in
-                try reader.forEachEntry { id, sealed in
-                    total += 1
-                    if (try? Envelope.peek(sealed, expecting: .entry).generation) != target { pending.append(id) }
-                }
-            }
-        }
-        return (pending, total)
-    }
-
     private enum Reseal {
         case resealed([UInt8], IndexRow)
+        /// Already under the current generation (an interrupted run re-sealed it): left as it is.
+        case current
         /// Fails to open, or is not the copy the index recorded: left as it is.
         case damaged
         case failed(any Error)
@@ -329,9 +320,14 @@ extension Vault {
     /// The batch read in one snapshot, then each entry opened and sealed again on every core.
     private func resealBatch(_ batch: ArraySlice<UUID>) throws -> [(UUID, Reseal)] {
         let stored = try storeCall { try backend.withSnapshot { try $0.readEntries(batch) } }
+        let target = keyRing.current.generation
         var candidates: [(UUID, [UInt8])] = []
         var outcomes: [(UUID, Reseal?)] = []
         for (id, sealed) in zip(batch, stored) {
+            if let sealed, (try? Envelope.peek(sealed, expecting: .entry).generation) == target {
+                outcomes.append((id, .current))
+                continue
+            }
             // An entry that is not the one the index recorded (an older copy put back) is not
             // blessed with a fresh seal: it stays as it is.
             guard let sealed, try sealedIndex.recordsSeal(sealed, of: id) else {
