@@ -56,8 +56,12 @@ public enum LengthPadding {
             throw CryptoError.invalidLength(what: "padding input", expected: "<= \(maximumLength)", actual: bytes.count)
         }
         let target = paddedSize(for: bytes.count)
-        var out = bytes
-        out.append(contentsOf: repeatElement(0, count: target - bytes.count))
+        // Copied and zero-filled in two bulk moves, not appended element by element.
+        var out = [UInt8](unsafeUninitializedCapacity: target) { buffer, count in
+            let copied = buffer.initialize(fromContentsOf: bytes)
+            buffer[copied...].initialize(repeating: 0)
+            count = target
+        }
         var paddedCount = 0
         let rc = out.withUnsafeMutableBufferPointer { buf in
             sodium_pad(&paddedCount, buf.baseAddress!, bytes.count, paddingSpan(ofBucket: target), target)

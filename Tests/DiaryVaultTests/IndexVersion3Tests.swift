@@ -140,6 +140,28 @@ final class IndexVersion3Tests: VaultTestCase {
         IndexRoot(version: 3, generation: 9, pages: numbers.map { ($0, record($0 % 3)) }).encoded()
     }
 
+    /// `numbers` sorts a few hundred pages and orders more through a slot per head: both give
+    /// the pages in the order of their first ids, for random partitions either side of the switch.
+    func testPageNumbersComeInHeadOrderFewPagesOrMany() throws {
+        for target in [64, 65, 300, PagedIndex.slotOrderAbove, PagedIndex.slotOrderAbove + 1, 1_500] {
+            var numbers = Array(64..<128)
+            while numbers.count < target {
+                let n = numbers.remove(at: Int.random(in: 0..<numbers.count, using: &rng))
+                if IndexLayout.depth(ofPage: n) == IndexLayout.maximumDepth { numbers.append(n); continue }
+                numbers += [2 * n, 2 * n + 1]  // its two halves, one level deeper
+            }
+            func firstHead(_ n: Int) -> Int {
+                let depth = Int.bitWidth - n.leadingZeroBitCount - 1
+                return (n - 1 << depth) << (16 - depth)
+            }
+            let expected = numbers.sorted { firstHead($0) < firstHead($1) }
+            XCTAssertNoThrow(try IndexRoot.decode(root(expected)), "a root accepts only head order")
+            let shuffled = numbers.shuffled(using: &rng).map { ($0, record()) }
+            let index = PagedIndex(root: IndexRoot(version: 3, generation: 9, pages: shuffled))
+            XCTAssertEqual(index.numbers, expected, "\(target) pages")
+        }
+    }
+
     func testARootMustPartitionTheIdsExactly() throws {
         let first = Array(64..<128)
         XCTAssertEqual(try IndexRoot.decode(root(first)).pages.count, 64)

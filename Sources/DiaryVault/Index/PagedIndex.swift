@@ -55,10 +55,19 @@ struct PagedIndex: Equatable {
 
     /// Every page number, in head order.
     ///
-    /// Pages partition the 65,536 heads, so no two start at the same head: setting each page in
-    /// the slot of its first head orders them without a comparison. At a million entries there
-    /// are about 5,300 pages, and every write builds the root through this.
+    /// Pages partition the 65,536 heads, so no two start at the same head. A few hundred pages
+    /// (every vault up to tens of thousands of entries) are sorted by their first heads, worked
+    /// out once each. Past that, each page is set in the slot of its first head, which orders
+    /// them without a comparison: at a million entries there are about 5,300 pages, and every
+    /// write builds the root through this.
     var numbers: [Int] {
+        guard records.count > Self.slotOrderAbove else {
+            let ordered = records.keys.map { (head: IndexLayout.heads(ofPage: $0, version: version).lowerBound, $0) }
+                .sorted { $0.head < $1.head }
+            precondition(
+                zip(ordered, ordered.dropFirst()).allSatisfy { $0.head < $1.head }, "the pages partition the heads")
+            return ordered.map(\.1)
+        }
         // Page number + 1 (version 2 has a page 0); 0: no page starts at this head.
         var slots = [Int32](repeating: 0, count: IndexLayout.headCount)
         for number in records.keys {
@@ -70,6 +79,9 @@ struct PagedIndex: Equatable {
         precondition(ordered.count == records.count, "the pages partition the heads")
         return ordered
     }
+
+    /// Below this many pages `numbers` sorts; filling 65,536 slots would cost more.
+    static let slotOrderAbove = 512
 
     /// The number of entries, from the root alone.
     var count: Int { records.values.reduce(0) { $0 + $1.rows } }

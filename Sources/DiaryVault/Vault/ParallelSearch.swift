@@ -57,9 +57,10 @@ final class ParallelSearch: @unchecked Sendable {
         return listed
     }
 
-    /// How many entries `listed` holds, counted without making it.
+    /// How many entries `listed` holds, counted without making it (in no order: a count needs
+    /// none, and `index.numbers` would order the pages again).
     private var listedCount: Int {
-        index.numbers.reduce(0) { count, number in
+        index.records.keys.reduce(0) { count, number in
             let page = index.page(ofNumber: number)
             return count + (0..<page.count).count { IndexListing.passes(filter, page, $0) }
         }
