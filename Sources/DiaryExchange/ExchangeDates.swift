@@ -10,7 +10,32 @@ enum ExchangeDates {
     /// Parses `YYYY-MM-DD`, optionally followed by `T` or a space, `HH:MM[:SS[.fraction]]` and
     /// a zone (`Z`, `±HH:MM`, `±HHMM`). Without a time it is midnight; without a zone the time
     /// is read in `timeZone`. Returns nil for anything else, including impossible dates.
+    ///
+    /// ASCII text (every date an export writes) is read byte by byte (`ASCIIDateScanner`):
+    /// read by `Character`, where each digit asks Unicode whether it is a number, three dates
+    /// an entry were most of an import's time. Other text takes the `Character` path.
     static func parse(_ text: String, timeZone: TimeZone) -> Date? {
+        let fields: DateFields?
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            fields =
+                text.utf8.withContiguousStorageIfAvailable { ASCIIDateScanner.fields(in: $0) }
+                ?? ASCIIDateScanner.fields(in: Array(text.utf8))
+        } else {
+            fields = characterFields(text)
+        }
+        return fields.flatMap { date(from: $0, timeZone: timeZone) }
+    }
+
+    /// What a date's text says, checked for form only (`date(from:)` checks the calendar).
+    struct DateFields: Equatable {
+        var year = 0, month = 0, day = 0
+        var hour = 0, minute = 0, second = 0, millisecond = 0
+        /// Seconds east of UTC; nil when the text names no zone.
+        var offsetSeconds: Int?
+    }
+
+    /// `parse`'s grammar read by `Character`, for text that is not all ASCII.
+    static func characterFields(_ text: String) -> DateFields? {
         var s = trimmingSpaces(text)
         guard let year = s.digits(4), s.take("-"), let month = s.digits(2), s.take("-"), let day = s.digits(2)
         else { return nil }
@@ -42,10 +67,20 @@ enum ExchangeDates {
                 offsetSeconds = (sign == "-" ? -1 : 1) * (oh * 3600 + om * 60)
             }
         }
-        guard s.isEmpty, (1...12).contains(month), (1...CalendarDay.daysIn(month: month, year: year)).contains(day),
+        guard s.isEmpty else { return nil }
+        return DateFields(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+            millisecond: millisecond, offsetSeconds: offsetSeconds)
+    }
+
+    /// The instant `fields` name, or nil for an impossible date or time.
+    private static func date(from fields: DateFields, timeZone: TimeZone) -> Date? {
+        let (year, month, day) = (fields.year, fields.month, fields.day)
+        let (hour, minute, second, millisecond) = (fields.hour, fields.minute, fields.second, fields.millisecond)
+        guard (1...12).contains(month), (1...CalendarDay.daysIn(month: month, year: year)).contains(day),
             hour < 24, minute < 60, second < 60
         else { return nil }
-        if let offsetSeconds {
+        if let offsetSeconds = fields.offsetSeconds {
             let seconds =
                 CalendarDay(year: year, month: month, day: day).ordinal * 86_400
                 + hour * 3600 + minute * 60 + second - offsetSeconds
