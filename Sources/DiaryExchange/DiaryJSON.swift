@@ -1,3 +1,4 @@
+import DiaryStore
 import DiaryVault
 import Foundation
 
@@ -45,7 +46,7 @@ enum DiaryJSON {
         var fields = fields
         let idText = try fields.string("id")
         fields.id = String(idText.prefix(40))
-        guard let id = UUID(uuidString: idText) else { throw fields.failure("'id' is not a uuid") }
+        guard let id = UUID(hyphenatedHex: idText) else { throw fields.failure("'id' is not a uuid") }
         let text = try fields.string("text")
         if EntryText.isBlank(text) { throw fields.failure("'text' is empty") }
         guard let starred = try fields.optionalBool("starred") else { throw fields.failure("'starred' is missing") }

@@ -1,3 +1,4 @@
+import DiaryStore
 import DiaryVault
 import Foundation
 
@@ -141,7 +142,7 @@ struct DiaryJSONStream {
         do {
             var json = JSONFields(members: fields, file: file, position: count, line: node.line)
             let entry = try DiaryJSON.entry(json)
-            json.id = entry.id.uuidString.lowercased()
+            json.id = entry.id.lowercaseString
             let (files, missing) = try DiaryJSONAttachments.read(json, entry: entry.id, jsonFile: url)
             item = Item(entry: entry, attachments: files, missing: missing)
         } catch {
