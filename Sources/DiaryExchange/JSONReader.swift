@@ -127,6 +127,9 @@ struct JSONReader {
     private mutating func object(depth: Int) throws(Failure) -> JSONNode.Value {
         position += 1
         var members: [String: JSONNode] = [:]
+        // An exported entry has about ten members: grown from empty, the table was rebuilt
+        // four times per entry.
+        members.reserveCapacity(12)
         skipWhitespace()
         if current == UInt8(ascii: "}") { position += 1; return .object(members) }
         while true {
@@ -216,11 +219,20 @@ struct JSONReader {
     private mutating func escape(into out: inout [UInt8]) throws(Failure) {
         guard let e = current else { throw failure("unterminated string") }
         position += 1
-        let simple: [UInt8: UInt8] = [
-            UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F, UInt8(ascii: "b"): 0x08,
-            UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
-        ]
-        if let s = simple[e] { out.append(s); return }
+        // A switch, not a table: a text's every line break is an escape.
+        let simple: UInt8? =
+            switch e {
+            case UInt8(ascii: "\""): 0x22
+            case UInt8(ascii: "\\"): 0x5C
+            case UInt8(ascii: "/"): 0x2F
+            case UInt8(ascii: "b"): 0x08
+            case UInt8(ascii: "f"): 0x0C
+            case UInt8(ascii: "n"): 0x0A
+            case UInt8(ascii: "r"): 0x0D
+            case UInt8(ascii: "t"): 0x09
+            default: nil
+            }
+        if let simple { out.append(simple); return }
         guard e == UInt8(ascii: "u") else { throw failure("invalid escape in a string") }
         var scalar = try hex4()
         if (0xD800..<0xDC00).contains(scalar) {
