@@ -38,12 +38,12 @@ final class ExchangeDiaryJSONStreamTests: ExchangeTestCase {
         // Escapes of every kind, a surrogate pair among them, cut anywhere.
         let escaped = try fixture(
             "escaped.json",
-            #"{"entries":[{"created":"1970-01-01T00:00:00.000Z","date":"2024-03-01","id":"0a1b2c3d-0000-4000-8000-000000000001","modified":"1970-01-01T00:00:00.000Z","starred":false,"tags":["\u00e9\ud83c\udf38"],"text":"a\n\u0041\/\"b"}],"format":"diary-export","version":1.0e0}"#
+            #"{"entries":[{"created":"1970-01-01T00:00:00.000Z","date":"2024-03-01","id":"0a1b2c3d-0000-4000-8000-000000000001","modified":"1970-01-01T00:00:00.000Z","starred":false,"tags":["\u00e9\ud83c\udf38"],"text":"a\n\u0041\/\"b\b\f\r\t\\"}],"format":"diary-export","version":1.0e0}"#
         )
         for chunkBytes in cuts {
             XCTAssertEqual(try entries(url, chunkBytes: chunkBytes), originals, "chunks of \(chunkBytes)")
             let read = try entries(escaped, chunkBytes: chunkBytes)
-            XCTAssertEqual(read.map(\.text), ["a\nA/\"b"])
+            XCTAssertEqual(read.map(\.text), ["a\nA/\"b\u{08}\u{0C}\r\t\\"])
             XCTAssertEqual(read.map(\.tags), [["é🌸"]])
         }
     }
