@@ -204,6 +204,12 @@ struct JSONReader {
             while position < bytes.count, bytes[position] != 0x22, bytes[position] != 0x5C, bytes[position] >= 0x20 {
                 position += 1
             }
+            // A string without escapes that ends in this buffer (most of them) is made from
+            // the buffer itself, not copied into `out` first.
+            if out.isEmpty, position > run, position < bytes.count, bytes[position] == 0x22 {
+                position += 1
+                return String(decoding: bytes[run..<position - 1], as: UTF8.self)
+            }
             if position > run { out.append(contentsOf: bytes[run..<position]) }
             guard let b = current else { throw failure("unterminated string") }
             position += 1
