@@ -181,6 +181,13 @@ final class AttachmentCodecTests: XCTestCase {
             default:
                 for _ in 0..<4 { bytes[Int(rng.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: rng.next()) }
             }
+            if let first = bytes.first, first == TemplateCodec.version || first == CaptureDeviceCodec.version {
+                // The version byte now names another object kind stored as an entry (a template,
+                // a capture device): `decode` reads it as that kind, while `search`, which reads
+                // only entries, refuses it by its version (and then asks `decode`).
+                XCTAssertEqual(fast(bytes), .failure(.unsupportedVersion(Int(first))), "round \(round)")
+                continue
+            }
             XCTAssertEqual(fast(bytes), slow(bytes), "round \(round)")
         }
     }

@@ -81,6 +81,8 @@ extension EntryCodec {
     /// Strings or copying. Validates everything `decode` validates (version, times, flags, that
     /// every tag, the source and the text are UTF-8, the attachment records, the text limit, no
     /// trailing bytes) and throws the same errors, so an entry `decode` refuses is refused here too.
+    /// A template or a capture device (stored as entries, told apart by their version) is
+    /// refused by its version here, where `decode` reads it as what it is.
     static func text(in bytes: UnsafeRawBufferPointer, textLimit: Int) throws -> ValidatedUTF8 {
         var r = RawReader(bytes: bytes)
         let found = try r.u8()
