@@ -76,7 +76,7 @@ def open_sealed(sealed: bytes, kind: int, object_id: bytes, vault_id: bytes, key
     gen = struct.unpack(">I", sealed[2:6])[0]
     assert version == 1 and k == kind, "wrong envelope"
     ad = b"diary.v1" + vault_id + sealed[0:6] + object_id
-    key = keys[gen][0 if kind == 1 else 1]  # the index root (2) and its pages (3) use IK
+    key = keys[gen][0 if kind == 1 else 1]  # the index root (2), pages (3), directories (4) use IK
     padded = b.crypto_aead_xchacha20poly1305_ietf_decrypt(sealed[30:], ad, sealed[6:30], key)
     return unpad(padded)
 
@@ -277,11 +277,12 @@ def parse_page(p: bytes, number: int, version: int, listed: dict) -> dict:
 
 
 def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
-    """(generation, {entry id: seal tag}, page of each entry, {entry id: its row's attachments}) from the root and its pages:
-    version 3 (a page directory that must partition the ids exactly) or version 2 (64 pages)."""
+    """(generation, {entry id: seal tag}, page of each entry, {entry id: its row's attachments}, recovery) from
+    the root and its pages: version 5 (directories naming the pages), 3 or 4 (a page directory that must
+    partition the ids exactly) or version 2 (64 pages)."""
     r = open_sealed(root, 2, bytes(16), vault_id, keys)
     version, generation = r[0], struct.unpack(">Q", r[1:9])[0]
-    recovery = (0, ZERO32)
+    recovery, directories = (0, ZERO32), []
     if version == 4:  # version 3 with the recovery epoch u32 and public key 32 after the generation (§7)
         recovery = (struct.unpack(">I", r[9:13])[0], r[13:45])
         assert recovery[0] >= 1, "a root of version 4 with recovery epoch 0"
@@ -290,19 +291,22 @@ def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
         assert struct.unpack(">H", r[9:11])[0] == 64 and len(r) == 11 + 64 * 36
         # rows u32 | newest date i64 | newest created i64 | tag 16
         directory = [(n, r[11 + 36 * n:47 + 36 * n]) for n in range(64)]
+    elif version == 5:
+        recovery, directories, directory = read_directories(r, pages, vault_id, keys)
+        version = 3  # its pages are those of version 3
     else:
         assert version == 3, f"index version {version}"
         count = struct.unpack(">I", r[9:13])[0]
         assert 64 <= count <= 1 << 16 and len(r) == 13 + 40 * count
-        # page u32 | rows u32 | newest date i64 | newest created i64 | tag 16, in head order
-        directory = [(struct.unpack(">I", r[13 + 40 * i:17 + 40 * i])[0], r[17 + 40 * i:53 + 40 * i])
-                     for i in range(count)]
+        directory = page_records(r[13:], count)
     rows, where, listed, next_head = {}, {}, {}, 0
     for n, rec in directory:
         heads = page_heads(n, version)
         assert heads.start == next_head, f"page {n}: the pages do not partition the ids"
         next_head = heads.stop
         count, tag = struct.unpack(">I", rec[:4])[0], rec[20:36]
+        # §7: no page holds more rows than 64 MiB of 70-byte rows; an empty page's newest key is 0.
+        assert version == 2 or (count <= MAX_PAGE_ROWS and (count or rec[4:20] == bytes(16))), f"page {n}: record"
         sealed = pages[n]
         assert sealed[-16:] == tag, f"page {n} is not the copy the root names"
         # The page's object id: 12 zero bytes and its number as a big-endian u32.
@@ -312,8 +316,82 @@ def read_index(root: bytes, pages: dict, vault_id: bytes, keys: dict):
         rows.update(page)
         where.update({rid: n for rid in page})
     assert next_head == 1 << 16, "the pages do not cover every id"
-    assert set(pages) == {n for n, _ in directory}, "a stored page the root does not name"
+    named = {n for n, _ in directory} | {DIRECTORY_BASE + m for m in directories}
+    assert set(pages) == named, "a stored page the root does not name"
     return generation, rows, where, listed, recovery
+
+
+def page_records(data: bytes, count: int) -> list:
+    """`count` records of page u32 | rows u32 | newest date i64 | newest created i64 | tag 16, in head order
+    (a version-3 root's, or a version-5 directory's): [(page number, the 36 bytes after it)]."""
+    return [(struct.unpack(">I", data[40 * i:40 * i + 4])[0], data[40 * i + 4:40 * i + 40]) for i in range(count)]
+
+
+MAX_PAGE_ROWS = (64 << 20) // 70
+
+# A directory m (1 ... 511) of an index of version 5 is stored as the page numbered 2^24 + m (§7).
+DIRECTORY_BASE = 1 << 24
+
+
+def directory_heads(m: int) -> range:
+    """The heads directory m covers: its prefix of `depth` bits, depth 0 ... 8, numbered 1 << depth | prefix."""
+    depth = m.bit_length() - 1
+    assert 0 <= depth <= 8, f"directory {m}: depth out of bounds"
+    prefix = m ^ (1 << depth)
+    return range(prefix << (16 - depth), (prefix + 1) << (16 - depth))
+
+
+def newest_key(rec: bytes) -> tuple:
+    """(rows, (newest date, newest created)) of a page or directory record's rows u32|u64 and two i64."""
+    if len(rec) == 36:  # a page record: rows u32
+        return struct.unpack(">I", rec[:4])[0], struct.unpack(">qq", rec[4:20])
+    return struct.unpack(">Q", rec[:8])[0], struct.unpack(">qq", rec[8:24])
+
+
+def read_directories(r: bytes, pages: dict, vault_id: bytes, keys: dict) -> tuple:
+    """A root of version 5 (§7): (recovery, directory numbers, every page record of its directories in head
+    order), each directory opened, matched against its record's tag, count, rows and newest key."""
+    rd = Reader(r)
+    rd.take(9)  # version, generation
+    recovery = (rd.u32(), rd.take(32))
+    assert recovery[0] >= 1 or recovery[1] == ZERO32, "a root of version 5 with epoch 0 and a recovery key"
+    count = rd.u32()
+    assert 1 <= count <= 512 and len(r) == 49 + 48 * count, "directory count"
+    directories, records, next_head = [], [], 0
+    for _ in range(count):
+        m, pcount, rec = rd.u32(), rd.u32(), rd.take(40)
+        heads = directory_heads(m)
+        assert heads.start == next_head, f"directory {m}: the directories do not partition the ids"
+        next_head = heads.stop
+        assert 1 <= pcount <= 1 << 16, f"directory {m}: page count {pcount}"
+        directories.append(m)
+        records += read_directory(m, pcount, rec, pages, vault_id, keys)
+    assert next_head == 1 << 16, "the directories do not cover every id"
+    assert len(records) >= 64, "fewer than 64 pages"
+    return recovery, directories, records
+
+
+def read_directory(m: int, pcount: int, rec: bytes, pages: dict, vault_id: bytes, keys: dict) -> list:
+    """Directory m's page records, checked against its root record rec (rows u64 | newest i64 i64 | tag 16)."""
+    sealed = pages.get(DIRECTORY_BASE + m)
+    assert sealed is not None, f"directory {m} is missing"
+    assert sealed[-16:] == rec[24:40], f"directory {m} is not the copy the root names"
+    d = open_sealed(sealed, 4, bytes(12) + struct.pack(">I", DIRECTORY_BASE + m), vault_id, keys)
+    assert d[0] == 5 and struct.unpack(">I", d[1:5])[0] == m, f"directory {m}: version or number"
+    assert struct.unpack(">I", d[5:9])[0] == pcount and len(d) == 9 + 40 * pcount, f"directory {m}: page count"
+    records, heads, keys_seen = page_records(d[9:], pcount), directory_heads(m), []
+    next_head = heads.start
+    for n, prec in records:
+        ph = page_heads(n, 3)
+        assert ph.start == next_head, f"directory {m}: its pages do not partition its ids (page {n})"
+        next_head = ph.stop
+        keys_seen.append(newest_key(prec))
+    assert next_head == heads.stop, f"directory {m}: its pages do not cover its ids"
+    rows, newest = newest_key(rec)
+    # The directory's newest key is the greatest of its pages' that hold rows, both 0 when none does.
+    greatest = max((k for n, k in keys_seen if n > 0), default=(0, 0))
+    assert sum(n for n, _ in keys_seen) == rows and greatest == newest, f"directory {m}: rows or newest key"
+    return records
 
 
 def read_backup(path: str):
@@ -356,7 +434,7 @@ def read_backup(path: str):
             entries[str(uuid.UUID(bytes=payload[:16]))] = payload[16:]
         elif t == 4:  # a page of an index of version 2: page u8
             pages[payload[0]] = payload[1:]
-        elif t == 5:  # a page of an index of version 3: page u32
+        elif t == 5:  # a page of an index of version 3 (or a directory of version 5, 2^24 + m): page u32
             pages[struct.unpack(">I", payload[:4])[0]] = payload[4:]
         else:
             raise AssertionError(f"unknown record type {t}")
@@ -365,7 +443,8 @@ def read_backup(path: str):
 def read_files_vault(path: str):
     header = open(os.path.join(path, "vault.header"), "rb").read()
     index = open(os.path.join(path, "vault.index"), "rb").read()
-    # Pages 0...63 (index version 2) are named by two hex digits, pages from 64 by eight.
+    # Pages 0...63 (index version 2) are named by two hex digits, pages from 64 by eight, as are the
+    # directories of version 5 (2^24 + m: 01000001 ... 010001ff).
     pages = {int(name, 16): open(os.path.join(path, "index", name), "rb").read()
              for name in os.listdir(os.path.join(path, "index")) if not name.startswith(".tmp-")}
     entries = {}
