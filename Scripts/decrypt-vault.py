@@ -76,7 +76,7 @@ def open_sealed(sealed: bytes, kind: int, object_id: bytes, vault_id: bytes, key
     gen = struct.unpack(">I", sealed[2:6])[0]
     assert version == 1 and k == kind, "wrong envelope"
     ad = b"diary.v1" + vault_id + sealed[0:6] + object_id
-    key = keys[gen][0 if kind == 1 else 1]  # the index root (2), pages (3), directories (4) use IK
+    key = keys[gen][0 if kind == 1 else 1]  # the index root (2), pages (3), directories (5) use IK
     padded = b.crypto_aead_xchacha20poly1305_ietf_decrypt(sealed[30:], ad, sealed[6:30], key)
     return unpad(padded)
 
@@ -376,7 +376,7 @@ def read_directory(m: int, pcount: int, rec: bytes, pages: dict, vault_id: bytes
     sealed = pages.get(DIRECTORY_BASE + m)
     assert sealed is not None, f"directory {m} is missing"
     assert sealed[-16:] == rec[24:40], f"directory {m} is not the copy the root names"
-    d = open_sealed(sealed, 4, bytes(12) + struct.pack(">I", DIRECTORY_BASE + m), vault_id, keys)
+    d = open_sealed(sealed, 5, bytes(12) + struct.pack(">I", DIRECTORY_BASE + m), vault_id, keys)
     assert d[0] == 5 and struct.unpack(">I", d[1:5])[0] == m, f"directory {m}: version or number"
     assert struct.unpack(">I", d[5:9])[0] == pcount and len(d) == 9 + 40 * pcount, f"directory {m}: page count"
     records, heads, keys_seen = page_records(d[9:], pcount), directory_heads(m), []

@@ -45,7 +45,7 @@ final class LocalDiff {
     /// rows whose seal tag moved are looked at: the cost follows the changes.
     /// `ring` opens the records a missing entry's text is fetched back from.
     func localChanges(main: SyncMain, ring: SyncKeyRing) throws -> [Revision] {
-        let current = vault.indexPageTags
+        let current = try vault.indexPageTags
         detectedTags = current
         journal = try store.deletions()
         acceptedOlder = SyncOlderState.isNoted(in: store.directory)
@@ -215,7 +215,7 @@ final class LocalDiff {
     /// Saves the state. A written page's tag is recorded only when its rows are exactly what
     /// the state says they are: a write by another command during the sync is found next time.
     func saveState(main: inout SyncMain) throws {
-        let now = vault.indexPageTags
+        let now = try vault.indexPageTags
         if main.indexTags.count != now.count { main.indexTags = detectedTags }
         for number in 0..<now.count {
             if pagesWritten.contains(number) {

@@ -16,10 +16,10 @@ extension SyncEngine {
     /// local changes; `published` turns false when something is left unpublished. Returns the
     /// remote's items to remove once the sync is saved.
     func takeInInboxes(published: inout Bool, into report: inout SyncReport) throws -> [RemoteInbox.Item] {
-        let before = vault.indexPageTags
+        let before = try vault.indexPageTags
         let taken = try takeInRemoteInbox(into: &report)
         try takeInVaultInbox()
-        guard vault.indexPageTags != before else { return taken }
+        guard try vault.indexPageTags != before else { return taken }
         let touched = try publishOwn(try diff.localChanges(main: main, ring: ring), into: &report)
         published = published && main.pendingRevisions.isEmpty
         try diff.apply(touched, main: &main, report: &report, progress: progress)

@@ -77,7 +77,7 @@ public enum FuzzEntryPoints {
         else { return mode & 2 == 0 && peeked }
         switch kind {
         case .entry: return entry(plaintext)
-        case .index, .indexPage: return index(plaintext)
+        case .index, .indexPage, .indexDirectory: return index(plaintext)
         }
     }
 

@@ -14,11 +14,13 @@ final class RecoveryKeyTests: VaultTestCase {
     private func headerBytes(_ vault: Vault) throws -> [UInt8] { try vault.backend.readHeader() }
 
     /// The version byte of the sealed index root as stored.
-    private func rootVersion(_ vault: Vault) throws -> UInt8 {
+    /// The stored root's version byte and the recovery epoch it records (root version 5
+    /// always carries the epoch; 0 when the vault never had a recovery key).
+    private func rootVersion(_ vault: Vault) throws -> (version: UInt8, epoch: UInt32) {
         let sealed = try XCTUnwrap(try vault.backend.readIndex())
         let plaintext = try Envelope.open(
             sealed, kind: .index, objectID: Envelope.indexObjectID, vaultID: vault.id, keyRing: vault.keyRing)
-        return plaintext[0]
+        return (plaintext[0], try IndexRoot.decode(plaintext).recovery.epoch)
     }
 
     func testVaultWithoutRecoveryKeyKeepsVersionOneBytes() throws {
@@ -31,7 +33,8 @@ final class RecoveryKeyTests: VaultTestCase {
             XCTAssertEqual(Array(bytes[8..<10]), [0, 1])
             XCTAssertEqual(bytes.count, 61 + 76 + 32, "version 1 layout, one slot")
             XCTAssertEqual(try VaultHeader.decode(bytes).encoded(), bytes)
-            XCTAssertEqual(try rootVersion(vault), 3)
+            XCTAssertEqual(try rootVersion(vault).version, 5)
+            XCTAssertEqual(try rootVersion(vault).epoch, 0)
             XCTAssertEqual(vault.recoveryStatus, .none)
         }
     }
@@ -43,7 +46,8 @@ final class RecoveryKeyTests: VaultTestCase {
             let key = try RecoveryKey.generate()
             _ = try vault.setRecoveryKey(publicKeyOf: key, replace: false, passphrase: secret(passphrase))
             XCTAssertEqual(Array(try headerBytes(vault)[8..<10]), [0, 2])
-            XCTAssertEqual(try rootVersion(vault), 4)
+            XCTAssertEqual(try rootVersion(vault).version, 5)
+            XCTAssertEqual(try rootVersion(vault).epoch, 1)
             try vault.changePassphrase(current: secret(passphrase), new: secret("second"))
             try vault.changePassphrase(current: secret("second"), new: secret("third"))
             try vault.rotateKey(passphrase: secret("third"))
@@ -189,7 +193,8 @@ final class RecoveryKeyTests: VaultTestCase {
         _ = try vault.setRecoveryKey(publicKeyOf: key, replace: false, passphrase: secret(passphrase))
         try vault.reindex()
         let reopened = try Vault.open(at: vault.directory, passphrase: secret(passphrase))
-        XCTAssertEqual(try rootVersion(reopened), 4)
+        XCTAssertEqual(try rootVersion(reopened).version, 5)
+        XCTAssertEqual(try rootVersion(reopened).epoch, 1)
         XCTAssertEqual(reopened.recoveryStatus, vault.recoveryStatus)
     }
 

@@ -211,7 +211,9 @@ package final class BackupReader {
             let payload = try read(payloadOffset, length, recordAt: offset)
             let width = Self.pageNumberWidth(type)
             let page = payload[0..<width].reduce(0) { $0 << 8 | Int($1) }
-            if type == BackupFile.wideIndexPageType, !IndexLayout.isPageNumber(page) {
+            if type == BackupFile.wideIndexPageType, !IndexLayout.isPageNumber(page),
+                !IndexDirectory.isStoreNumber(page)
+            {
                 // A page of version 2 has its own record type: one number, one name.
                 findings.append(Finding(offset: offset, entry: nil, detail: "index page \(page) in a wide record"))
             } else if indexPages[page] == nil {
@@ -345,11 +347,13 @@ package final class BackupReader {
         guard length >= prefix + Envelope.overhead + LengthPadding.minimumBucket else { return false }
         let head = try pread(fd, payloadOffset, prefix + Envelope.prefixLength, path: path)
         if type == BackupFile.indexPageType, !StoreChange.indexPageRange.contains(Int(head[0])) { return false }
-        // A wide page number names a page of version 3 (below 64 it would have a second name).
-        if type == BackupFile.wideIndexPageType,
-            !IndexLayout.isPageNumber(head[0..<4].reduce(0) { $0 << 8 | Int($1) })
-        {
-            return false
+        // A wide page number names a page of version 3 (below 64 it would have a second name)
+        // or a directory of version 5, each sealed as its own kind.
+        if type == BackupFile.wideIndexPageType {
+            let number = head[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            guard IndexLayout.isPageNumber(number) || IndexDirectory.isStoreNumber(number) else { return false }
+            return plausibleEnvelope(
+                head[prefix...], sealedLength: length - prefix, kind: IndexDirectory.kind(ofStored: number))
         }
         return plausibleEnvelope(head[prefix...], sealedLength: length - prefix, kind: kind)
     }

@@ -55,7 +55,7 @@ extension Vault {
                         try writer.record(type: BackupFile.indexType, payload: index)
                     }
                     for (page, sealed) in try reader.readIndexPages().sorted(by: { $0.key < $1.key }) {
-                        if let problem = shapeProblem(sealed, kind: .indexPage) {
+                        if let problem = shapeProblem(sealed, kind: IndexDirectory.kind(ofStored: page)) {
                             findings.append(Damage(object: .index, reason: "page \(page): \(problem)"))
                         }
                         let (type, number) = BackupFile.pageRecord(page)

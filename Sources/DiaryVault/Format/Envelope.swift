@@ -9,6 +9,9 @@ package enum ObjectKind: UInt8 {
     case index = 2
     /// One index page (object id: `IndexLayout.objectID(ofPage:)`).
     case indexPage = 3
+    /// One directory of an index root of version 5 (object id: `IndexDirectory.objectID(of:)`).
+    /// Kind 4 is an attachment object's, which is not sealed as an envelope (docs/FORMAT.md §7.6).
+    case indexDirectory = 5
 }
 
 /// A sealed object (an entry, the index root or an index page) as stored:

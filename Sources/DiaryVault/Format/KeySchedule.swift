@@ -31,7 +31,7 @@ package struct GenerationKeys {
     package func key(for kind: ObjectKind) -> SecretBytes {
         switch kind {
         case .entry: return entryKey
-        case .index, .indexPage: return indexKey
+        case .index, .indexPage, .indexDirectory: return indexKey
         }
     }
 }

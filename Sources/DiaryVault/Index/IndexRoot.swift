@@ -22,10 +22,15 @@ package struct IndexRoot: Equatable {
     /// The recovery key's epoch and public key (docs/FORMAT.md §7): written (as version 4) only
     /// once the epoch is above 0, so a vault that never had a recovery key keeps version 3.
     var recovery: RecoveryBinding = .none
+    /// Version 5: the directories naming the pages (`IndexDirectory`), in head order; nil for a
+    /// root of an earlier version, which names the pages itself. A decoded root of version 5
+    /// has no pages until its directories are read (`SealedIndex`).
+    var directories: [(number: Int, record: DirectoryRecord)]?
 
     package static func == (a: IndexRoot, b: IndexRoot) -> Bool {
         a.version == b.version && a.generation == b.generation && a.pages.elementsEqual(b.pages, by: ==)
-            && a.recovery == b.recovery
+            && a.recovery == b.recovery && (a.directories == nil) == (b.directories == nil)
+            && a.directories.map { $0.elementsEqual(b.directories!, by: ==) } ?? true
     }
 
     /// Version 3: `version u8 = 3 | generation u64 | page count u32 |
@@ -35,6 +40,7 @@ package struct IndexRoot: Equatable {
     /// newest created i64 | tag 16)`. Version 4: version 3 with `recovery epoch u32 |
     /// recovery public key 32` after the generation.
     package func encoded() -> [UInt8] {
+        if let directories { return encodedWithDirectories(directories) }
         var w = ByteWriter(capacity: 49 + pages.count * Self.recordLength)
         let carriesRecovery = recovery.epoch > 0 && version == IndexLayout.version
         w.u8(carriesRecovery ? Self.recoveryVersion : version)
@@ -45,13 +51,26 @@ package struct IndexRoot: Equatable {
         }
         if version == IndexLayout.legacyVersion { w.u16(UInt16(pages.count)) } else { w.u32(UInt32(pages.count)) }
         for (number, record) in pages {
-            if version != IndexLayout.legacyVersion { w.u32(UInt32(number)) }
-            w.u32(UInt32(record.rows))
-            w.i64(record.newest.date)
-            w.i64(record.newest.created)
-            w.append(record.tag)
+            if version == IndexLayout.legacyVersion {
+                Self.encode(record: record, into: &w)
+            } else {
+                Self.encode(page: number, record: record, into: &w)
+            }
         }
         return w.bytes
+    }
+
+    /// One page record of version 3: `page u32 | rows u32 | newest date i64 | newest created i64 | tag 16`.
+    static func encode(page: Int, record: PageRecord, into w: inout ByteWriter) {
+        w.u32(UInt32(page))
+        encode(record: record, into: &w)
+    }
+
+    private static func encode(record: PageRecord, into w: inout ByteWriter) {
+        w.u32(UInt32(record.rows))
+        w.i64(record.newest.date)
+        w.i64(record.newest.created)
+        w.append(record.tag)
     }
 
     /// Decodes a root of either version, refusing any directory that is not an exact
@@ -61,6 +80,7 @@ package struct IndexRoot: Equatable {
     package static func decode(_ bytes: [UInt8]) throws -> IndexRoot {
         var r = ByteReader(bytes)
         let stored = try r.u8()
+        if stored == IndexDirectory.rootVersion { return try decodeWithDirectories(&r) }
         guard stored == IndexLayout.version || stored == IndexLayout.legacyVersion || stored == recoveryVersion else {
             throw FormatError.unsupportedVersion(Int(stored))
         }
@@ -79,19 +99,32 @@ package struct IndexRoot: Equatable {
         root.pages.reserveCapacity(count)
         var nextHead = 0
         for position in 0..<count {
-            let number = legacy ? position : Int(try r.u32())
-            guard legacy || IndexLayout.isPageNumber(number) else { throw FormatError.invalidField("page number") }
-            let heads = IndexLayout.heads(ofPage: number, version: version)
-            guard heads.lowerBound == nextHead else { throw FormatError.invalidField("page directory") }
-            nextHead = heads.upperBound
-            root.pages.append((number, try decodeRecord(&r, version: version)))
+            guard !legacy else {
+                nextHead = IndexLayout.heads(ofPage: position, version: version).upperBound
+                root.pages.append((position, try decodeRecord(&r, version: version)))
+                continue
+            }
+            root.pages.append(try decodePage(&r, startingAt: &nextHead))
         }
         guard nextHead == IndexLayout.headCount else { throw FormatError.invalidField("page directory") }
         try r.expectEnd()
         return root
     }
 
-    private static func decodeRecord(_ r: inout ByteReader, version: UInt8) throws -> PageRecord {
+    /// One page record of version 3 whose page must start at `nextHead`; moves `nextHead` to
+    /// where the page ends.
+    static func decodePage(_ r: inout ByteReader, startingAt nextHead: inout Int) throws -> (
+        number: Int, record: PageRecord
+    ) {
+        let number = Int(try r.u32())
+        guard IndexLayout.isPageNumber(number) else { throw FormatError.invalidField("page number") }
+        let heads = IndexLayout.heads(ofPage: number, version: IndexLayout.version)
+        guard heads.lowerBound == nextHead else { throw FormatError.invalidField("page directory") }
+        nextHead = heads.upperBound
+        return (number, try decodeRecord(&r, version: IndexLayout.version))
+    }
+
+    static func decodeRecord(_ r: inout ByteReader, version: UInt8) throws -> PageRecord {
         let rows = Int(try r.u32())
         // A row takes at least `IndexPage.minimumRowLength` bytes of a page that can be at
         // most the largest padded object: a larger count is a lie.

@@ -19,6 +19,14 @@ struct PagedIndex: Equatable {
     var removed: Set<Int> = []
     /// The recovery key's epoch and public key the root records (`IndexRoot.recovery`).
     var recovery: RecoveryBinding = .none
+    /// The directories (root version 5, `IndexDirectory`) as the root records them, by number;
+    /// nil for an index read from a root of an earlier version or built in memory, which is
+    /// given directories when it is next sealed (`SealedIndex.sealDirectories`).
+    var directories: [Int: DirectoryRecord]?
+    /// Directories not read yet: the pages they name are not in `records`. A root of version 5
+    /// is read alone, and `SealedIndex.ensureDirectories` reads the directories a command needs:
+    /// `show` one, `list -n 10` about ten, whatever the size of the vault.
+    var unreadDirectories: Set<Int> = []
     /// Bounds the depths of the pages, so finding an id's page tries only these.
     private var depths = IndexLayout.minimumDepth...IndexLayout.minimumDepth
 
@@ -26,13 +34,35 @@ struct PagedIndex: Equatable {
         version = root.version
         generation = root.generation
         recovery = root.recovery
+        directories = root.directories.map { Dictionary(uniqueKeysWithValues: $0.map { ($0.number, $0.record) }) }
+        if root.pages.isEmpty, let directories { unreadDirectories = Set(directories.keys) }
         records = [:]
         records.reserveCapacity(root.pages.count)
         for (number, record) in root.pages { records[number] = record }
-        if version == IndexLayout.version {
+        if version == IndexLayout.version, !root.pages.isEmpty {
             let found = root.pages.map { IndexLayout.depth(ofPage: $0.number) }
-            depths = (found.min() ?? IndexLayout.minimumDepth)...(found.max() ?? IndexLayout.minimumDepth)
+            depths = found.min()!...found.max()!
         }
+    }
+
+    /// Puts the pages directory `number` names (read and checked) in `records`.
+    mutating func insertDirectory(_ number: Int, pages: [(number: Int, record: PageRecord)]) {
+        guard unreadDirectories.remove(number) != nil else { return }
+        for (page, record) in pages {
+            records[page] = record
+            let depth = IndexLayout.depth(ofPage: page)
+            depths = min(depths.lowerBound, depth)...max(depths.upperBound, depth)
+        }
+    }
+
+    /// The directory covering `head` (the root names it whether or not it was read).
+    func directory(ofHead head: Int) -> Int? {
+        guard let directories else { return nil }
+        for depth in 0...IndexDirectory.maximumDepth {
+            let number = 1 << depth | head >> (IndexLayout.maximumDepth - depth)
+            if directories[number] != nil { return number }
+        }
+        return nil
     }
 
     /// An index whose every page is in memory and waits to be written (a new vault, or one
@@ -48,9 +78,27 @@ struct PagedIndex: Equatable {
         removed = []  // the halves of pages never stored
     }
 
+    /// The root: its pages and, once it has them, its directories (version 5).
     var root: IndexRoot {
         IndexRoot(
-            version: version, generation: generation, pages: numbers.map { ($0, records[$0]!) }, recovery: recovery)
+            version: version, generation: generation, pages: numbers.map { ($0, records[$0]!) }, recovery: recovery,
+            directories: orderedDirectories)
+    }
+
+    /// The root's plaintext as it is sealed: naming the directories when there are any.
+    func encodedRoot() -> [UInt8] {
+        guard let orderedDirectories else { return root.encoded() }
+        return IndexRoot(
+            version: version, generation: generation, pages: [], recovery: recovery, directories: orderedDirectories
+        ).encoded()
+    }
+
+    /// The directories in head order.
+    private var orderedDirectories: [(number: Int, record: DirectoryRecord)]? {
+        directories?.sorted {
+            IndexDirectory.heads(of: $0.key).lowerBound < IndexDirectory.heads(of: $1.key).lowerBound
+        }
+        .map { ($0.key, $0.value) }
     }
 
     /// Every page number, in head order.
@@ -61,6 +109,7 @@ struct PagedIndex: Equatable {
     /// them without a comparison: at a million entries there are about 5,300 pages, and every
     /// write builds the root through this.
     var numbers: [Int] {
+        precondition(unreadDirectories.isEmpty, "every directory is read before every page is named")
         guard records.count > Self.slotOrderAbove else {
             let ordered = records.keys.map { (head: IndexLayout.heads(ofPage: $0, version: version).lowerBound, $0) }
                 .sorted { $0.head < $1.head }
@@ -80,13 +129,27 @@ struct PagedIndex: Equatable {
         return ordered
     }
 
+    /// True when the next write rewrites this index in the current version: pages of version
+    /// 2, or a root naming pages rather than directories (versions 3 and 4).
+    var needsMigration: Bool { version != IndexLayout.version || directories == nil }
+
     /// Below this many pages `numbers` sorts; filling 65,536 slots would cost more.
     static let slotOrderAbove = 512
 
-    /// The number of entries, from the root alone.
-    var count: Int { records.values.reduce(0) { $0 + $1.rows } }
+    /// The number of entries, from the root and the directories read.
+    var count: Int {
+        records.values.reduce(0) { $0 + $1.rows } + unreadDirectories.reduce(0) { $0 + directories![$1]!.rows }
+    }
 
-    var allPagesLoaded: Bool { pages.count == records.count }
+    var allPagesLoaded: Bool { unreadDirectories.isEmpty && pages.count == records.count }
+
+    /// `pageNumber(of:)`, or nil when the directory naming it was not read.
+    func pageNumberIfRead(of id: UUID) -> Int? {
+        if let directory = directory(ofHead: IndexLayout.head(of: id)), unreadDirectories.contains(directory) {
+            return nil
+        }
+        return pageNumber(of: id)
+    }
 
     /// The number of the page that holds (or would hold) `id`'s row.
     func pageNumber(of id: UUID) -> Int {
@@ -96,10 +159,12 @@ struct PagedIndex: Equatable {
             let number = 1 << depth | head >> (IndexLayout.maximumDepth - depth)
             if records[number] != nil { return number }
         }
-        preconditionFailure("the page directory covers every id")  // checked by `IndexRoot.decode`
+        // Pages partition the ids (checked by `IndexRoot.decode`); the directory was read first.
+        preconditionFailure("the page of an id is looked up before its directory is read")
     }
 
-    /// The numbers of the pages that can hold an id starting with these hex digits.
+    /// The numbers of the pages that can hold an id starting with these hex digits (of the
+    /// directories read: `SealedIndex.ensureDirectories(overlapping:)`).
     func pageNumbers(forHexPrefix hex: Substring) -> [Int] {
         let wanted = IndexLayout.heads(forHexPrefix: hex)
         return records.keys.filter { IndexLayout.heads(ofPage: $0, version: version).overlaps(wanted) }
@@ -170,5 +235,8 @@ struct PagedIndex: Equatable {
     }
 
     /// Marks every page to be sealed again (a key rotation); every page must have been loaded.
-    mutating func markAllDirty() { dirty = Set(records.keys) }
+    mutating func markAllDirty() {
+        precondition(unreadDirectories.isEmpty, "every directory is read before every page is sealed again")
+        dirty = Set(records.keys)
+    }
 }

@@ -63,7 +63,7 @@ final class SealedIndex {
     /// `state` says so. An authentic root of another index version is refused: it is a format
     /// this diary does not read, not damage.
     func load() throws {
-        install(try decodeRoot(try storeCall { try backend.readIndex() }))
+        install(try decodeRoot(try openRoot(try storeCall { try backend.readIndex() })))
     }
 
     /// Forgets the pages read so far (they are read again when needed), so that work needing
@@ -97,7 +97,7 @@ final class SealedIndex {
             try backend.withSnapshot { reader in (try reader.readIndex(), try reader.readIndexPages()) }
         }
         if !sameBytes(sealedRoot, rootBytes) {
-            install(try decodeRoot(sealedRoot))
+            install(try decodeRoot(try openRoot(sealedRoot) { again[$0] }))
             guard state == .ok else { return }
             let missing = IndexLayout.pages(
                 index.records.keys.filter { index.pages[$0] == nil }, version: index.version, overlapping: heads)
@@ -108,12 +108,61 @@ final class SealedIndex {
         install((try rebuilt(generation: 0), .damaged, nil))
     }
 
-    /// Reads the pages that can hold these ids.
+    /// Reads the pages that can hold these ids (and first the directories naming them).
     func ensurePages(holding ids: some Sequence<UUID>) throws {
+        let ids = Array(ids)
+        try ensureDirectories(ids.compactMap { index.directory(ofHead: IndexLayout.head(of: $0)) })
         try ensurePages(Set(ids.map(index.pageNumber(of:))))
     }
 
-    func ensureAllPages() throws { try ensurePages(index.records.keys) }
+    func ensureAllPages() throws {
+        try ensureAllDirectories()
+        try ensurePages(index.records.keys)
+    }
+
+    func ensureAllDirectories() throws { try ensureDirectories(index.unreadDirectories) }
+
+    /// Reads the directories that name pages of ids in these ranges of heads.
+    func ensureDirectories(overlapping ranges: [Range<Int>]) throws {
+        try ensureDirectories(
+            index.unreadDirectories.filter { d in ranges.contains { $0.overlaps(IndexDirectory.heads(of: d)) } })
+    }
+
+    /// Reads the directories among `numbers` not read yet, each checked against the root's
+    /// record of it. As with pages, one that does not match may only mean another process
+    /// wrote since the root was read: the root is read again with every directory, in one
+    /// snapshot. Still wrong, the index is damaged and is rebuilt in memory from the entries.
+    func ensureDirectories(_ numbers: some Sequence<Int>) throws {
+        guard state == .ok, let directories = index.directories else { return }
+        let wanted = Set(numbers).intersection(index.unreadDirectories)
+        guard !wanted.isEmpty else { return }
+        let sealed = try storeCall {
+            try backend.withSnapshot { reader in
+                try wanted.map { ($0, try reader.readIndexPage(IndexDirectory.storeBase + $0)) }
+            }
+        }
+        let opener = DirectoryOpener(vaultID: vaultID, keyRing: keyRing)
+        var opened: [(Int, [(number: Int, record: PageRecord)])] = []
+        for (number, bytes) in sealed {
+            guard let pages = try? opener.pages(of: number, record: directories[number]!, sealed: bytes) else {
+                return try readWholeRootAgain()
+            }
+            opened.append((number, pages))
+        }
+        for (number, pages) in opened { index.insertDirectory(number, pages: pages) }
+    }
+
+    /// After a directory that did not match: the root and every directory read again together;
+    /// the same root again means damage.
+    private func readWholeRootAgain() throws {
+        let (sealedRoot, stored) = try storeCall {
+            try backend.withSnapshot { reader in (try reader.readIndex(), try reader.readIndexPages()) }
+        }
+        guard sameBytes(sealedRoot, rootBytes) else {
+            return install(try decodeRoot(try openRoot(sealedRoot) { stored[$0] }))
+        }
+        install((try rebuilt(generation: 0), .damaged, nil))
+    }
 
     /// Inside the write lock: picks up an index another process wrote since ours was read.
     /// After damage, every page is checked, so that a write is also a repair: a page found bad
@@ -122,7 +171,7 @@ final class SealedIndex {
         let sealed = try storeCall { try backend.readIndex() }
         if state == .ok, rootBytes != nil, sameBytes(rootBytes, sealed) { return }
         let wasDamaged = state != .ok
-        install(try decodeRoot(sealed))
+        install(try decodeRoot(try openRoot(sealed)))
         if wasDamaged { try ensureAllPages() }
     }
 
@@ -182,7 +231,9 @@ final class SealedIndex {
                 // `put` does not outlive this call; Swift needs telling to hand it on.
                 var (next, change) = try withoutActuallyEscaping(put) { try produce($0) }
                 next.generation += 1
-                try Self.seal(&next, into: &change, vaultID: vaultID, keys: keys)
+                try Self.seal(
+                    &next, into: &change, vaultID: vaultID, keys: keys,
+                    previousDirectories: index.directories.map { Set($0.keys) } ?? [])
                 committed = (next, change)
                 return change
             })
@@ -214,11 +265,16 @@ final class SealedIndex {
         try witness.replace(root: root, pages: pages)
     }
 
-    /// Seals every changed page and then the root naming them into `change`; clears `dirty`.
+    /// Seals every changed page, then the directories naming them, then the root naming the
+    /// directories into `change`; clears `dirty`. `previousDirectories` are those of the index
+    /// held before: any the new root does not name is removed (an index rebuilt in memory
+    /// starts its directories again).
     static func seal(
-        _ index: inout PagedIndex, into change: inout StoreChange, vaultID: UUID, keys: GenerationKeys
+        _ index: inout PagedIndex, into change: inout StoreChange, vaultID: UUID, keys: GenerationKeys,
+        previousDirectories: Set<Int> = []
     ) throws {
         precondition(index.version == IndexLayout.version, "only the current version is written")
+        let changed = index.dirty.union(index.removed)
         for number in index.dirty.sorted() {
             guard let page = index.pages[number] else { preconditionFailure("a changed page is in memory") }
             let sealed = try Envelope.seal(
@@ -230,8 +286,10 @@ final class SealedIndex {
         change.deleteIndexPages.formUnion(index.removed)
         index.dirty = []
         index.removed = []
+        try sealDirectories(
+            &index, changed: changed, previous: previousDirectories, into: &change, vaultID: vaultID, keys: keys)
         change.index = try Envelope.seal(
-            index.root.encoded(), kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keys: keys)
+            index.encodedRoot(), kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keys: keys)
     }
 
     // MARK: Private
@@ -241,21 +299,50 @@ final class SealedIndex {
         epoch += 1
     }
 
-    /// The index a sealed root names (no page read yet), or one rebuilt from the entries when
-    /// the root is missing or damaged.
-    private func decodeRoot(_ sealed: [UInt8]?) throws -> (PagedIndex, IndexState, [UInt8]?) {
-        guard let sealed else { return (try rebuilt(generation: 0), .missing, nil) }
+    /// What reading the root found: the root with its pages named (read from its directories
+    /// for version 5) and its sealed bytes, or none to use.
+    private enum RootRead {
+        case read(IndexRoot, sealed: [UInt8])
+        case missing
+        case damaged
+    }
+
+    /// Opens `sealed` as the root; with `read`, also reads its directories through it (else
+    /// they are read as commands need them, `ensureDirectories`). An authentic root of another
+    /// index version is refused: a format this diary does not read, not damage.
+    private func openRoot(_ sealed: [UInt8]?, read: ((Int) throws -> [UInt8]?)? = nil) throws -> RootRead {
+        guard let sealed else { return .missing }
         guard
             let plaintext = try? Envelope.open(
                 sealed, kind: .index, objectID: Envelope.indexObjectID, vaultID: vaultID, keyRing: keyRing)
-        else { return (try rebuilt(generation: 0), .damaged, nil) }
-        if let version = plaintext.first, version != IndexLayout.version, version != IndexLayout.legacyVersion,
-            version != IndexRoot.recoveryVersion
+        else { return .damaged }
+        if let version = plaintext.first,
+            ![IndexLayout.version, IndexLayout.legacyVersion, IndexRoot.recoveryVersion, IndexDirectory.rootVersion]
+                .contains(version)
         {
-            throw VaultError.unsupportedIndexVersion(found: Int(version), supported: Int(IndexLayout.version))
+            throw VaultError.unsupportedIndexVersion(
+                found: Int(version), supported: Int(IndexDirectory.rootVersion))
         }
-        guard let root = try? IndexRoot.decode(plaintext) else { return (try rebuilt(generation: 0), .damaged, nil) }
-        return (PagedIndex(root: root), .ok, sealed)
+        guard let root = try? IndexRoot.decode(plaintext) else { return .damaged }
+        guard let read else { return .read(root, sealed: sealed) }
+        do {
+            return .read(
+                try DirectoryOpener(vaultID: vaultID, keyRing: keyRing).resolve(root, read: read), sealed: sealed)
+        } catch let error as StoreError {
+            throw error  // the store failing is not damage to the index
+        } catch {
+            return .damaged
+        }
+    }
+
+    /// The index a root read names (no page read yet), or one rebuilt from the entries when
+    /// the root is missing or damaged.
+    private func decodeRoot(_ read: RootRead) throws -> (PagedIndex, IndexState, [UInt8]?) {
+        switch read {
+        case .read(let root, let sealed): return (PagedIndex(root: root), .ok, sealed)
+        case .missing: return (try rebuilt(generation: 0), .missing, nil)
+        case .damaged: return (try rebuilt(generation: 0), .damaged, nil)
+        }
     }
 
     /// Opens the given sealed pages against what `root` records of each (`PageOpener`); nil if

@@ -106,6 +106,8 @@ extension Vault {
         case .index(let seen, let seenRoot):
             if sameBytes(seenRoot, sealedIndex.sealedRoot) { return EntrySetReport() }
             guard sealedIndex.index.generation > seen.index.generation else { return nil }
+            try sealedIndex.ensureAllDirectories()
+            guard sealedIndex.state == .ok else { return nil }
             let current = sealedIndex.index.records
             let differing = seen.index.records.filter { current[$0.key]?.tag != $0.value.tag }.map(\.key)
             guard try compare(seen, pages: differing).isEmpty else { return nil }
@@ -116,6 +118,7 @@ extension Vault {
 
     private func fullCheck(_ witness: IndexWitness) throws -> EntrySetReport {
         var report = EntrySetReport()
+        try sealedIndex.ensureAllDirectories()
         report.indexDamaged = sealedIndex.state != .ok
         report.seenOn = witness.seenDate()
         switch try witnessed(witness) {
@@ -187,7 +190,10 @@ extension Vault {
             return .unreadable(keyGeneration: nil)
         }
         guard let (store, root) = found, let root else { return .none }
-        guard let seen = try? SealedIndex(backend: store, vaultID: id, keyRing: keyRing), seen.state == .ok else {
+        // Every directory read at once: one that is damaged makes the record unreadable.
+        let seen = try? SealedIndex(backend: store, vaultID: id, keyRing: keyRing)
+        try? seen?.ensureAllDirectories()
+        guard let seen, seen.state == .ok else {
             return .unreadable(keyGeneration: try? Envelope.peek(root, expecting: .index).generation)
         }
         return .index(seen, root: root)

@@ -59,22 +59,65 @@ extension Vault {
             return listing.summaries(from: sealedIndex.index)
         }
         let epoch = sealedIndex.epoch
-        let root = sealedIndex.index
-        var listing = IndexListing(filter: filter, indexVersion: root.version)
-        let order = root.records.filter { $0.value.rows > 0 }.sorted { $1.value.newest < $0.value.newest }
+        var listing = IndexListing(filter: filter, indexVersion: sealedIndex.index.version)
+        // Pages and unread directories, newest first by the newest row each can hold.
+        var order = Self.newestFirst(
+            sealedIndex.index, pages: sealedIndex.index.records.keys, directories: sealedIndex.index.unreadDirectories)
         var next = 0
-        while next < order.count, !listing.cannotImprove(with: order[next].value.newest) {
-            let chunk = order[next..<min(next + 8, order.count)]
-            try sealedIndex.ensurePages(chunk.map(\.key))
+        while next < order.count, !listing.cannotImprove(with: order[next].newest) {
+            if case .directory(let number) = order[next].source {
+                try sealedIndex.ensureDirectories([number])
+                guard sealedIndex.epoch == epoch else { return try list(filter) }
+                let heads = IndexDirectory.heads(of: number)
+                let named = sealedIndex.index.records.keys.filter {
+                    heads.contains(IndexLayout.heads(ofPage: $0, version: IndexLayout.version).lowerBound)
+                }
+                order = Array(order[(next + 1)...]) + Self.newestFirst(sealedIndex.index, pages: named, directories: [])
+                order.sort { $1.newest < $0.newest }
+                next = 0
+                continue
+            }
+            // The pages before the next directory, up to 8 at a time.
+            let chunk = order[next..<min(next + 8, order.count)].prefix { $0.source.page != nil }
+            let numbers = chunk.compactMap(\.source.page)
+            try sealedIndex.ensurePages(numbers)
             // The index was read again (another process wrote meanwhile) or rebuilt (a page was
             // damaged): the order above is stale, so start over on the index as it is now.
             guard sealedIndex.epoch == epoch else { return try list(filter) }
-            for (number, record) in chunk where !listing.cannotImprove(with: record.newest) {
+            for (item, number) in zip(chunk, numbers) where !listing.cannotImprove(with: item.newest) {
                 listing.add(sealedIndex.index.page(ofNumber: number))
             }
             next = chunk.endIndex
         }
         return listing.summaries(from: sealedIndex.index)
+    }
+
+    /// Where a limited `list` may find rows: a page, or a directory not read yet.
+    private enum ListSource {
+        case page(Int)
+        case directory(Int)
+
+        var page: Int? {
+            guard case .page(let number) = self else { return nil }
+            return number
+        }
+    }
+
+    /// `pages` and `directories` (those with rows), newest first by the newest key the root or
+    /// a directory records for each.
+    private static func newestFirst(
+        _ index: PagedIndex, pages: some Sequence<Int>, directories: Set<Int>
+    ) -> [(newest: ListKey, source: ListSource)] {
+        var order: [(newest: ListKey, source: ListSource)] = []
+        for number in pages {
+            guard let record = index.records[number], record.rows > 0 else { continue }
+            order.append((record.newest, .page(number)))
+        }
+        for number in directories {
+            guard let record = index.directories?[number], record.rows > 0 else { continue }
+            order.append((record.newest, .directory(number)))
+        }
+        return order.sorted { $1.newest < $0.newest }
     }
 
     /// Resolves a full UUID or a unique prefix of at least 4 hex digits (dashes ignored).
@@ -84,6 +127,8 @@ extension Vault {
             throw VaultError.invalidID(idOrPrefix)
         }
         let epoch = sealedIndex.epoch
+        try sealedIndex.ensureDirectories(overlapping: [IndexLayout.heads(forHexPrefix: Substring(hex))])
+        guard sealedIndex.epoch == epoch else { return try resolve(idOrPrefix) }
         let pages = sealedIndex.index.pageNumbers(forHexPrefix: Substring(hex))
         try sealedIndex.ensurePages(pages)
         // Read again meanwhile (another process split a page): look again in the index as it is.

@@ -66,7 +66,9 @@ extension Vault {
     /// True when `index` (as `SealedIndex.recordsSeal` decides) records `sealed` as `id`'s copy;
     /// false when it does not, or cannot say without reading a page.
     private static func recorded(_ sealed: [UInt8], of id: UUID, in index: PagedIndex?) -> Bool {
-        guard let index, let page = index.pages[index.pageNumber(of: id)] else { return false }
+        guard let index, let number = index.pageNumberIfRead(of: id), let page = index.pages[number] else {
+            return false
+        }
         return page.recordsSeal(sealed, of: id) ?? true
     }
 

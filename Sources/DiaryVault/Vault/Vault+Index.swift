@@ -62,17 +62,20 @@ extension Vault {
         }
     }
 
-    /// Rewrites an index of the old version in the current one (docs/FORMAT.md §7), in one
+    /// Rewrites an index of an old version in the current one (docs/FORMAT.md §7.3), in one
     /// atomic change under the write lock; does nothing when it is current, missing or
     /// damaged (`reindex` writes a current one). Every write migrates too: this lets a vault
     /// only read gain the new layout.
     public func migrateIndexIfNeeded() throws {
-        guard sealedIndex.state == .ok, sealedIndex.index.version != IndexLayout.version else { return }
+        guard sealedIndex.state == .ok, sealedIndex.index.needsMigration else { return }
         try write { _ in (StoreChange(), ()) }
     }
 
-    /// The version of the index as read (or written) last.
-    package var indexVersion: Int { Int(sealedIndex.index.version) }
+    /// The version of the index as read (or written) last: 2, 3 (a root naming its pages, of
+    /// version 3 or 4) or 5 (a root naming directories).
+    package var indexVersion: Int {
+        sealedIndex.index.directories == nil ? Int(sealedIndex.index.version) : Int(IndexDirectory.rootVersion)
+    }
 
     /// Inside the lock: pick up a header written by another process.
     func refreshHeaderUnderLock() throws {
@@ -93,7 +96,10 @@ extension Vault {
     public func reindex(minimumGeneration: UInt64 = 0) throws -> Int {
         try write(repairing: true) { index in
             index = try sealedIndex.rebuilt(generation: max(index.generation, minimumGeneration))
-            return (StoreChange(), index.count)
+            // The new root names directories of its own; any other a damaged index left is
+            // removed (a directory both put and removed ends up put; removing none is no error).
+            let directories = (1..<(2 << IndexDirectory.maximumDepth)).map { IndexDirectory.storeBase + $0 }
+            return (StoreChange(deleteIndexPages: Set(directories)), index.count)
         }
     }
 }

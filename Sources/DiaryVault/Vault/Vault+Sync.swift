@@ -13,7 +13,13 @@ extension Vault {
     /// without reading any page (the cost of a sync then follows the changes, not the diary).
     /// Buckets, not pages, because pages split as the diary grows (`IndexLayout`).
     package var indexPageTags: [[UInt8]] {
-        let index = sealedIndex.index
+        get throws {
+            try sealedIndex.ensureAllDirectories()
+            return bucketTags(sealedIndex.index)
+        }
+    }
+
+    private func bucketTags(_ index: PagedIndex) -> [[UInt8]] {
         var material = [[UInt8]](repeating: [], count: Self.indexPageCount)
         for number in index.numbers {
             let bucket = IndexLayout.heads(ofPage: number, version: index.version).lowerBound >> 10
@@ -28,6 +34,7 @@ extension Vault {
     /// The id and seal tag of every row in the sync buckets `buckets`.
     package func sealTags(onPages buckets: some Sequence<Int>) throws -> [UUID: [UInt8]] {
         let buckets = Set(buckets)
+        try sealedIndex.ensureDirectories(overlapping: buckets.map { $0 << 10..<($0 + 1) << 10 })
         let index = sealedIndex.index
         let numbers = index.records.keys.filter {
             buckets.contains(IndexLayout.heads(ofPage: $0, version: index.version).lowerBound >> 10)

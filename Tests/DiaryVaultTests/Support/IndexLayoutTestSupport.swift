@@ -9,6 +9,14 @@ extension IndexLayout {
     /// `maximumRows` entries per page never splits one).
     static let firstPages = 64..<128
 
+    /// What a store holds for an index that has not split: those pages and directory 1.
+    static let firstStored = Set(firstPages).union([IndexDirectory.storeBase + 1])
+
+    /// The store numbers of the directories `root` names (none for a root of version 3).
+    static func storeNumbers(of root: IndexRoot) -> Set<Int> {
+        Set((root.directories ?? []).map { IndexDirectory.storeBase + $0.number })
+    }
+
     /// The page of depth 6 that holds `id` in an index that has not split.
     static func firstPage(of id: UUID) -> Int { 64 | head(of: id) >> 10 }
 }
@@ -24,6 +32,19 @@ enum LegacyIndexWriter {
             vaultID: vault.id, keys: vault.keyRing.current,
             removing: Set(try vault.backend.readIndexPages().keys))
         try vault.backend.apply(change)
+        try vault.sealedIndex.load()
+    }
+
+    /// Replaces `vault`'s root, in its store, with one of version 3 (naming its pages, as
+    /// diaries before root version 5 wrote it) and removes its directories; pages stay.
+    static func downgradeToVersion3(_ vault: Vault) throws {
+        var root = vault.sealedIndex.index.root
+        let directories = IndexLayout.storeNumbers(of: root)
+        root.directories = nil
+        let sealed = try Envelope.seal(
+            root.encoded(), kind: .index, objectID: Envelope.indexObjectID, vaultID: vault.id,
+            keys: vault.keyRing.current)
+        try vault.backend.apply(StoreChange(index: sealed, deleteIndexPages: directories))
         try vault.sealedIndex.load()
     }
 
