@@ -356,14 +356,17 @@ def read_directories(r: bytes, pages: dict, vault_id: bytes, keys: dict) -> tupl
     recovery = (rd.u32(), rd.take(32))
     assert recovery[0] >= 1 or recovery[1] == ZERO32, "a root of version 5 with epoch 0 and a recovery key"
     count = rd.u32()
-    assert 1 <= count <= 512 and len(r) == 49 + 48 * count, "directory count"
+    assert 1 <= count <= 256 and len(r) == 49 + 48 * count, "directory count"
     directories, records, next_head = [], [], 0
     for _ in range(count):
         m, pcount, rec = rd.u32(), rd.u32(), rd.take(40)
         heads = directory_heads(m)
         assert heads.start == next_head, f"directory {m}: the directories do not partition the ids"
         next_head = heads.stop
-        assert 1 <= pcount <= 1 << 16, f"directory {m}: page count {pcount}"
+        assert 1 <= pcount <= len(heads), f"directory {m}: page count {pcount}"
+        rows, newest = newest_key(rec)
+        assert rows <= pcount * MAX_PAGE_ROWS, f"directory {m}: rows"
+        assert rows > 0 or newest == (0, 0), f"directory {m}: a newest key with no rows"
         directories.append(m)
         records += read_directory(m, pcount, rec, pages, vault_id, keys)
     assert next_head == 1 << 16, "the directories do not cover every id"

@@ -99,7 +99,7 @@ public enum FuzzEntryPoints {
         return true
     }
 
-    /// The index decoders on a plaintext, as if an attacker held the key: the root, a page
+    /// The index decoders on a plaintext, as if an attacker held the key: the root, a directory, a page
     /// (its number and row count taken from the input, so the decoder gets past them). What
     /// decodes must encode to the same bytes, and
     /// a page must survive reading every row and splicing one out and back in.
@@ -108,6 +108,11 @@ public enum FuzzEntryPoints {
         var accepted = false
         if let root = try? IndexRoot.decode(bytes) {
             check(root.encoded() == bytes, "index root decoded from non-canonical bytes")
+            accepted = true
+        }
+        // A directory (root version 5): `5 | directory u32 | count u32 | records`.
+        if let canonical = IndexDirectory.reencodes(bytes) {
+            check(canonical, "index directory decoded from non-canonical bytes")
             accepted = true
         }
         // Version 2 pages: `2 | page u8 | count u32`; version 3: `3 | page u32 | count u32`.

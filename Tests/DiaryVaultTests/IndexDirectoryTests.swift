@@ -149,9 +149,53 @@ final class IndexDirectoryTests: VaultTestCase {
             XCTAssertThrowsError(try reopened.add(text: "refused until repaired"))
             let report = try reopened.verify()
             XCTAssertTrue(report.damaged.contains { "\($0)".contains("directory 1") }, "\(report.damaged)")
+            XCTAssertFalse(
+                report.damaged.contains { "\($0)".contains("not part of the index") }, "its pages are not strays")
             try reopened.reindex()
             XCTAssertTrue(try reopen(vault).verify().isClean)
         }
+    }
+
+    /// `reindex` leaves only what the new index names: no page of an earlier split, no
+    /// directory of the old root.
+    func testReindexLeavesNoStrayPageOrDirectory() throws {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            let entries = clustered(1)
+            try put(entries, into: vault)
+            let split = try vault.backend.readIndexPages().count
+            let gone = entries.prefix(250).map(\.id)
+            let tags = try vault.sealTags(onPages: 0..<Vault.indexPageCount)
+            _ = try vault.applySynced(
+                puts: [], deletes: gone, expected: Dictionary(uniqueKeysWithValues: gone.map { ($0, tags[$0]) }))
+            try vault.reindex()
+            let reopened = try reopen(vault)
+            try reopened.sealedIndex.ensureAllDirectories()
+            let root = reopened.sealedIndex.index.root
+            let stored = Set(try vault.backend.readIndexPages().keys)
+            XCTAssertLessThan(stored.count, split, "the rebuilt index has fewer pages")
+            XCTAssertEqual(stored, Set(root.pages.map(\.number)).union(IndexLayout.storeNumbers(of: root)))
+            XCTAssertEqual(reopened.entryCount, 10)
+            XCTAssertTrue(try reopened.verify().isClean)
+        }
+    }
+
+    /// A witness directory that cannot be read is an error, never a record of nothing (which
+    /// would hide a loss the witness can show).
+    func testAWitnessDirectoryThatCannotBeReadIsAnError() throws {
+        let vault = try makeVault(.files)
+        let witness = IndexWitness(stateDirectory: path("state"), vaultID: vault.id, vaultDirectory: vault.directory)
+        vault.attach(witness)
+        _ = try vault.add(text: "seen by the witness")
+        // Written where the witness did not follow: the next check compares the two.
+        _ = try reopen(vault).add(text: "written elsewhere")
+        let copy = try XCTUnwrap(try witness.open()).directory
+        let directory = copy.appendingPathComponent("index").appendingPathComponent("01000001")
+        try FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        let checked = try reopen(vault)
+        checked.attach(witness)
+        XCTAssertThrowsError(try checked.checkEntrySet())
     }
 
     /// A root of version 3 with more than 256 pages migrates to version 5 in one change, its

@@ -16,6 +16,7 @@ final class PageOpenerReadingTests: VaultTestCase {
         let vault = try makeVault(kind)
         for i in 0..<40 { try vault.add(text: "Entry \(i)", date: Date(timeIntervalSince1970: Double(i) * 86_400)) }
         let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))
+        try reopened.sealedIndex.ensureAllDirectories()
         let root = reopened.sealedIndex.index
         let opener = PageOpener(vaultID: reopened.header.vaultID, keyRing: reopened.keyRing, root: root)
         let numbers = root.records.keys.sorted()

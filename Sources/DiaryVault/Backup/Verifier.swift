@@ -212,7 +212,7 @@ package struct Verifier {
         // Only each row's seal tag is kept: at 100,000 entries the summaries would be most of
         // what verify holds.
         var rows: [UUID: SealTag] = [:]
-        let root = try resolvedRoot(IndexRoot.decode(plaintext), pages: pages, into: &result)
+        let (root, unreadable) = try resolvedRoot(IndexRoot.decode(plaintext), pages: pages, into: &result)
         for (number, record) in root.pages {
             do {
                 guard let sealed = pages[number] else { throw FormatError.invalidField("missing") }
@@ -237,19 +237,28 @@ package struct Verifier {
         }
         let named = Set(
             root.pages.map(\.number) + (root.directories ?? []).map { IndexDirectory.storeBase + $0.number })
-        if let stray = pages.keys.sorted().first(where: { !named.contains($0) }) {
+        // The pages of a directory that could not be read are its, not strays (already reported).
+        let unnamed = pages.keys.filter { number in
+            !named.contains(number)
+                && !(IndexLayout.isPageNumber(number)
+                    && unreadable.contains {
+                        $0.contains(IndexLayout.heads(ofPage: number, version: root.version).lowerBound)
+                    })
+        }
+        if let stray = unnamed.sorted().first {
             result.damage.append(Damage(object: .index, reason: "page \(stray): not part of the index"))
         }
         return rows
     }
 
-    /// `root` with the pages its directories name (version 5); a directory that is missing,
-    /// not the copy the root names or damaged is reported, and the ids it covers are left
-    /// uncompared, as a damaged page's are.
+    /// `root` with the pages its directories name (version 5), and the heads of those that
+    /// could not be read: a directory that is missing, not the copy the root names or damaged
+    /// is reported, and the ids it covers are left uncompared, as a damaged page's are.
     private func resolvedRoot(
         _ root: IndexRoot, pages: [Int: [UInt8]], into result: inout Expectations
-    ) -> IndexRoot {
-        guard let directories = root.directories else { return root }
+    ) -> (IndexRoot, unreadable: [Range<Int>]) {
+        guard let directories = root.directories else { return (root, []) }
+        var unreadable: [Range<Int>] = []
         let opener = DirectoryOpener(vaultID: vaultID, keyRing: keyRing)
         var resolved = root
         for (number, record) in directories {
@@ -257,11 +266,12 @@ package struct Verifier {
                 let sealed = pages[IndexDirectory.storeBase + number]
                 resolved.pages += try opener.pages(of: number, record: record, sealed: sealed)
             } catch {
+                unreadable.append(IndexDirectory.heads(of: number))
                 result.damagedPages.append(IndexDirectory.heads(of: number))
                 result.damage.append(Damage(object: .index, reason: "directory \(number): \(error)"))
             }
         }
-        return resolved
+        return (resolved, unreadable)
     }
 }
 

@@ -14,7 +14,7 @@ import Foundation
 /// the halves of `m` are `2m` and `2m + 1`. Every page lies inside one directory. A directory
 /// left with more than `maximumPages` records is split into its halves, which is exact: with
 /// more than one page inside, every page is deeper than the directory.
-enum IndexDirectory {
+package enum IndexDirectory {
     /// The root version that names directories.
     static let rootVersion: UInt8 = 5
     /// A directory with more page records is split in two.
@@ -64,11 +64,23 @@ enum IndexDirectory {
     static func decode(_ bytes: [UInt8], number: Int, record: DirectoryRecord) throws -> [(
         number: Int, record: PageRecord
     )] {
+        let pages = try decodePages(bytes, number: number)
+        guard pages.count == record.pages else { throw FormatError.invalidField("directory page count") }
+        let (rows, newest) = summary(of: pages.lazy.map(\.record))
+        guard rows == record.rows, newest == record.newest else { throw FormatError.invalidField("directory rows") }
+        return pages
+    }
+
+    /// The pages a directory's plaintext names, checked for themselves (a partition of exactly
+    /// the heads of directory `number`) but not against the root.
+    static func decodePages(_ bytes: [UInt8], number: Int) throws -> [(number: Int, record: PageRecord)] {
         var r = ByteReader(bytes)
         guard try r.u8() == rootVersion else { throw FormatError.invalidField("directory version") }
-        guard Int(try r.u32()) == number else { throw FormatError.invalidField("directory number") }
+        guard Int(try r.u32()) == number, isDirectoryNumber(number) else {
+            throw FormatError.invalidField("directory number")
+        }
         let count = Int(try r.u32())
-        guard count == record.pages, r.remaining == count * IndexRoot.recordLength else {
+        guard count >= 1, r.remaining == count * IndexRoot.recordLength else {
             throw FormatError.invalidField("directory page count")
         }
         let covered = heads(of: number)
@@ -77,9 +89,16 @@ enum IndexDirectory {
         var nextHead = covered.lowerBound
         for _ in 0..<count { pages.append(try IndexRoot.decodePage(&r, startingAt: &nextHead)) }
         guard nextHead == covered.upperBound else { throw FormatError.invalidField("directory pages") }
-        let (rows, newest) = summary(of: pages.lazy.map(\.record))
-        guard rows == record.rows, newest == record.newest else { throw FormatError.invalidField("directory rows") }
         return pages
+    }
+
+    /// For the fuzzer: nil when `bytes` is not a directory's plaintext (its number taken from
+    /// the bytes), else whether it encodes back to the same bytes.
+    package static func reencodes(_ bytes: [UInt8]) -> Bool? {
+        guard bytes.count >= 5 else { return nil }
+        let number = bytes[1..<5].reduce(0) { $0 << 8 | Int($1) }
+        guard let pages = try? decodePages(bytes, number: number) else { return nil }
+        return encode(number: number, pages: pages[...]) == bytes
     }
 
     /// The rows of these pages and the greatest newest key of those that hold any (zero when

@@ -9,8 +9,8 @@ import Foundation
 /// (the key too) when the vault never had a recovery key.
 extension IndexRoot {
     static let directoryRecordLength = 4 + 4 + 8 + 8 + 8 + tagLength
-    /// At most 256 directories of depth 8 partition the heads; a count above this is a lie.
-    static let maximumDirectories = 512
+    /// At most 256 directories (all of depth 8) partition the heads; a count above is a lie.
+    static let maximumDirectories = 256
 
     func encodedWithDirectories(_ directories: [(number: Int, record: DirectoryRecord)]) -> [UInt8] {
         var w = ByteWriter(capacity: 49 + directories.count * Self.directoryRecordLength)

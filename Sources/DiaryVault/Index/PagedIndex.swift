@@ -151,6 +151,12 @@ struct PagedIndex: Equatable {
         return pageNumber(of: id)
     }
 
+    /// `id`'s row, or nil when it has none or its directory or page was not read (a hint for
+    /// a caller whose read may have failed; the write reads again under the lock).
+    func rowIfRead(_ id: UUID) -> IndexRow? {
+        pageNumberIfRead(of: id).flatMap { pages[$0] }?.row(id)
+    }
+
     /// The number of the page that holds (or would hold) `id`'s row.
     func pageNumber(of id: UUID) -> Int {
         let head = IndexLayout.head(of: id)

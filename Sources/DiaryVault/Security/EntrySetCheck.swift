@@ -190,13 +190,15 @@ extension Vault {
             return .unreadable(keyGeneration: nil)
         }
         guard let (store, root) = found, let root else { return .none }
-        // Every directory read at once: one that is damaged makes the record unreadable.
-        let seen = try? SealedIndex(backend: store, vaultID: id, keyRing: keyRing)
-        try? seen?.ensureAllDirectories()
-        guard let seen, seen.state == .ok else {
-            return .unreadable(keyGeneration: try? Envelope.peek(root, expecting: .index).generation)
+        let unreadable = Witnessed.unreadable(keyGeneration: try? Envelope.peek(root, expecting: .index).generation)
+        guard let seen = try? SealedIndex(backend: store, vaultID: id, keyRing: keyRing), seen.state == .ok else {
+            return unreadable
         }
-        return .index(seen, root: root)
+        // Every directory read at once: one that is damaged makes the record unreadable, and
+        // one that cannot be read is an error, as a page that cannot be read is (never a
+        // record of nothing, which would hide a loss).
+        try seen.ensureAllDirectories()
+        return seen.state == .ok ? .index(seen, root: root) : unreadable
     }
 
     /// Brings the witness up to date with the vault (the caller holds the write lock, or the

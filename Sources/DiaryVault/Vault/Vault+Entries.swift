@@ -204,7 +204,7 @@ extension Vault {
         // Which objects other entries still reference is known only with every page read;
         // read them all when the entry has attachments as last seen.
         try? sealedIndex.ensurePages(holding: [id])
-        let hadAttachments = !(sealedIndex.index[id]?.summary.attachments.isEmpty ?? true)
+        let hadAttachments = !(sealedIndex.index.rowIfRead(id)?.summary.attachments.isEmpty ?? true)
         try write(ids: [id], allPages: hadAttachments) { index in
             let stored = try backend.readEntry(id)
             let row = index[id]

@@ -96,10 +96,11 @@ extension Vault {
     public func reindex(minimumGeneration: UInt64 = 0) throws -> Int {
         try write(repairing: true) { index in
             index = try sealedIndex.rebuilt(generation: max(index.generation, minimumGeneration))
-            // The new root names directories of its own; any other a damaged index left is
-            // removed (a directory both put and removed ends up put; removing none is no error).
-            let directories = (1..<(2 << IndexDirectory.maximumDepth)).map { IndexDirectory.storeBase + $0 }
-            return (StoreChange(deleteIndexPages: Set(directories)), index.count)
+            // Every page and directory the store holds goes, but those of the new index (a page
+            // both put and removed ends up put): a page split before, a directory of the old
+            // root, is not left behind as a stray.
+            let stored = try backend.readIndexPages().keys
+            return (StoreChange(deleteIndexPages: Set(stored)), index.count)
         }
     }
 }

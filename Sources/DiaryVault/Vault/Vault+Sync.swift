@@ -68,7 +68,7 @@ extension Vault {
         // Which objects other entries still reference is known only with every page read:
         // read them all when a row replaced or deleted had attachments as last seen.
         try? sealedIndex.ensurePages(holding: ids)
-        let hadAttachments = ids.contains { !(sealedIndex.index[$0]?.summary.attachments.isEmpty ?? true) }
+        let hadAttachments = ids.contains { !(sealedIndex.index.rowIfRead($0)?.summary.attachments.isEmpty ?? true) }
         return try write(ids: ids, allPages: hadAttachments) { index in
             var change = StoreChange()
             var tags: [UUID: [UInt8]] = [:]

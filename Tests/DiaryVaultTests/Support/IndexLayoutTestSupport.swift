@@ -38,6 +38,7 @@ enum LegacyIndexWriter {
     /// Replaces `vault`'s root, in its store, with one of version 3 (naming its pages, as
     /// diaries before root version 5 wrote it) and removes its directories; pages stay.
     static func downgradeToVersion3(_ vault: Vault) throws {
+        try vault.sealedIndex.ensureAllDirectories()
         var root = vault.sealedIndex.index.root
         let directories = IndexLayout.storeNumbers(of: root)
         root.directories = nil
