@@ -35,13 +35,8 @@ package enum IndexDirectory {
         stored > storeBase && isDirectoryNumber(stored - storeBase)
     }
 
-    /// The heads directory `number` covers.
-    static func heads(of number: Int) -> Range<Int> {
-        let depth = depth(of: number)
-        let prefix = number ^ (1 << depth)
-        let shift = IndexLayout.maximumDepth - depth
-        return prefix << shift..<(prefix + 1) << shift
-    }
+    /// The heads directory `number` covers: those of a page numbered alike.
+    static func heads(of number: Int) -> Range<Int> { IndexLayout.heads(ofPage: number, version: IndexLayout.version) }
 
     /// The object id directory `number` is sealed under: that of its store number.
     static func objectID(of number: Int) -> UUID { IndexLayout.objectID(ofPage: storeBase + number) }
