@@ -55,6 +55,13 @@ struct PagedIndex: Equatable {
         }
     }
 
+    /// The pages directory `number` names, in head order; it must have been read.
+    func pageNumbers(inDirectory number: Int) -> [Int] {
+        let heads = IndexDirectory.heads(of: number)
+        let firstHead = { (page: Int) in IndexLayout.heads(ofPage: page, version: version).lowerBound }
+        return records.keys.filter { heads.contains(firstHead($0)) }.sorted { firstHead($0) < firstHead($1) }
+    }
+
     /// The directory covering `head` (the root names it whether or not it was read).
     func directory(ofHead head: Int) -> Int? {
         guard let directories else { return nil }

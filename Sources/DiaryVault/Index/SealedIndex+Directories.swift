@@ -61,14 +61,7 @@ extension SealedIndex {
             for directory in old.keys where !touched.contains(directory) { plan.append((directory, [], false)) }
             for directory in touched {
                 precondition(!index.unreadDirectories.contains(directory), "a changed page's directory was read")
-                let heads = IndexDirectory.heads(of: directory)
-                let pages = index.records.keys.filter {
-                    heads.contains(IndexLayout.heads(ofPage: $0, version: version).lowerBound)
-                }
-                .sorted {
-                    IndexLayout.heads(ofPage: $0, version: version).lowerBound
-                        < IndexLayout.heads(ofPage: $1, version: version).lowerBound
-                }
+                let pages = index.pageNumbers(inDirectory: directory)
                 plan += PagedIndex.directories(partitioning: pages[...], within: directory, version: version).map {
                     ($0.directory, $0.pages, true)
                 }

@@ -68,10 +68,7 @@ extension Vault {
             if case .directory(let number) = order[next].source {
                 try sealedIndex.ensureDirectories([number])
                 guard sealedIndex.epoch == epoch else { return try list(filter) }
-                let heads = IndexDirectory.heads(of: number)
-                let named = sealedIndex.index.records.keys.filter {
-                    heads.contains(IndexLayout.heads(ofPage: $0, version: IndexLayout.version).lowerBound)
-                }
+                let named = sealedIndex.index.pageNumbers(inDirectory: number)
                 order = Array(order[(next + 1)...]) + Self.newestFirst(sealedIndex.index, pages: named, directories: [])
                 order.sort { $1.newest < $0.newest }
                 next = 0
