@@ -34,11 +34,14 @@ let package = Package(
         ),
         // The only module that imports CSodium: no C type leaves it.
         .target(name: "DiaryCrypto", dependencies: ["CSodium"]),
+        // SQLite's process-wide settings (sqlite3_config is variadic: Swift calls these fixed
+        // forms). The same system libsqlite3 GRDB links; only DiaryStore imports it.
+        .systemLibrary(name: "CSQLiteSetup", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Where sealed bytes live: the SQLite store, the files store, the journal and the lock.
         // The only importer of GRDB; it never sees a key or plaintext.
         .target(
             name: "DiaryStore",
-            dependencies: ["DiaryCrypto", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["DiaryCrypto", "CSQLiteSetup", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The format, header and keys, entries, the sealed index, rotation, backup and verify.
         .target(name: "DiaryVault", dependencies: ["DiaryCrypto", "DiaryStore"]),

@@ -103,6 +103,7 @@ enum SQLiteSchema {
 
     /// Connection settings applied to every connection, including backups' sources.
     static func configuration(path: String) -> Configuration {
+        _ = SQLiteProcessSetup.applied
         var config = Configuration()
         config.label = "diary.vault"
         // Other diary processes may hold the database briefly; wait rather than fail.

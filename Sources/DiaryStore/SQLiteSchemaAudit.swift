@@ -23,6 +23,7 @@ enum SQLiteSchemaAudit {
     /// The schema a database of each readable version has, built in memory from `createSQL`.
     static let expected: Result<[Int32: Set<Object>], Error> = Result {
         var schemas: [Int32: Set<Object>] = [:]
+        _ = SQLiteProcessSetup.applied  // before this process's first connection, if it is
         for version in SQLiteSchema.readableVersions {
             let queue = try DatabaseQueue()
             schemas[version] = try queue.write { db in

@@ -1,6 +1,7 @@
 import DiaryTestSupport
 import Foundation
 import GRDB
+import GRDBSQLite
 import XCTest
 
 @testable import DiaryStore
@@ -146,6 +147,19 @@ final class StoreSQLiteTests: XCTestCase {
         let walSize = (try? FileManager.default.attributesOfItem(atPath: wal.path)[.size] as? NSNumber)?.intValue ?? 0
         XCTAssertEqual(walSize, 0)
         XCTAssertFalse(try databaseFilesContain(old), "replaced ciphertext is gone after vacuum")
+    }
+
+    /// SQLite takes its process-wide settings only before the process's first connection: a
+    /// test that opened a raw connection earlier in this process leaves the library's defaults,
+    /// and then a store's connection keeps its mutex and the statistics are kept. Either way the
+    /// connection must be what `SQLiteProcessSetup.applied` says.
+    func testTheProcessSetupIsWhatTheStoresConnectionsRunWith() throws {
+        let perCallMutex = try store.inspect { db in sqlite3_db_mutex(db.sqliteConnection) != nil }
+        XCTAssertEqual(perCallMutex, !SQLiteProcessSetup.applied)
+        var used: sqlite3_int64 = 0
+        var highest: sqlite3_int64 = 0
+        XCTAssertEqual(sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &used, &highest, 0), SQLITE_OK)
+        XCTAssertEqual(highest == 0, SQLiteProcessSetup.applied, "memory statistics are kept only without the setup")
     }
 
     private func databaseFilesContain(_ needle: [UInt8]) throws -> Bool {
