@@ -50,13 +50,16 @@ public enum FuzzEntryPoints {
     }
 
     /// `Envelope.peek` and `Envelope.open` under the fixed key. The first byte picks the kind
-    /// (bit 0) and whether the rest is stored bytes (bit 1 clear) or a padded plaintext that is
-    /// first sealed under the fixed key (bit 1 set), so that `open` gets past the AEAD and
-    /// its padding check and the entry or index decoder behind it are reached.
+    /// (bit 0: an entry or an index object; for an index object, bit 2: a directory rather
+    /// than the root) and whether the rest is stored bytes (bit 1 clear) or a padded plaintext
+    /// that is first sealed under the fixed key (bit 1 set), so that `open` gets past the AEAD
+    /// and its padding check and the entry or index decoder behind it are reached. An index
+    /// object is sealed and opened under the root's id whatever its kind: stored bytes never
+    /// open under the fixed key, and what is sealed here only needs the same id to open.
     @discardableResult
     public static func envelope(_ bytes: [UInt8]) -> Bool {
         guard let mode = bytes.first else { return false }
-        let kind: ObjectKind = mode & 1 == 0 ? .entry : .index
+        let kind: ObjectKind = mode & 1 == 0 ? .entry : mode & 4 == 0 ? .index : .indexDirectory
         let objectID = kind == .entry ? entryID : Envelope.indexObjectID
         var sealed = Array(bytes.dropFirst())
         if mode & 2 != 0 {

@@ -43,6 +43,8 @@ final class FuzzRegressionTests: VaultTestCase {
         let root = vault.sealedIndex.index.root.encoded()
         let page = vault.sealedIndex.index.page(of: first.id).encoded()
         let pageWithFiles = vault.sealedIndex.index.page(of: withFiles.id).encoded()
+        let (sealedDirectory, indexDirectory) = try storedDirectory(of: vault)
+        let legacyIndex = try legacyIndexSeeds(of: vault, holding: first.id)
         let backupURL = path("seed.diarybackup")
         try vault.backup(to: backupURL)
         let sqlite = try makeVault(.sqlite)
@@ -53,13 +55,41 @@ final class FuzzRegressionTests: VaultTestCase {
         return [
             "FuzzHeader": [header, sqliteHeader],
             "FuzzEntry": entries,
-            "FuzzIndex": [root, page, pageWithFiles],
+            "FuzzIndex": [root, page, pageWithFiles, indexDirectory] + legacyIndex,
             "FuzzPadding": try (entries + [root, page]).map(LengthPadding.pad),
             "FuzzEnvelope": [
                 [0] + sealedEntry, [1] + sealedIndex,
                 [2] + (try LengthPadding.pad(entries[0])), [3] + (try LengthPadding.pad(root)),
+                [5] + sealedDirectory, [7] + (try LengthPadding.pad(indexDirectory)),
             ],
             "FuzzBackup": [try Array(Data(contentsOf: backupURL)), try Array(Data(contentsOf: sqliteBackupURL))],
+        ]
+    }
+
+    /// Directory 1 as `vault` stored it (its root, of version 5, names it), and its plaintext.
+    private func storedDirectory(of vault: Vault) throws -> (sealed: [UInt8], plaintext: [UInt8]) {
+        let sealed = try XCTUnwrap(try vault.backend.readIndexPages()[IndexDirectory.storeBase + 1])
+        let plaintext = try Envelope.open(
+            sealed, kind: .indexDirectory, objectID: IndexDirectory.objectID(of: 1), vaultID: vault.id,
+            keyRing: vault.keyRing)
+        return (sealed, plaintext)
+    }
+
+    /// `vault`'s index as earlier diaries wrote it, which a reader still decodes to migrate it:
+    /// its root as version 3 (naming the pages), and the root and the page holding `id` of version 2.
+    private func legacyIndexSeeds(of vault: Vault, holding id: UUID) throws -> [[UInt8]] {
+        var version3 = vault.sealedIndex.index.root
+        version3.directories = nil
+        let version2 = try LegacyIndexWriter.change(
+            rows: vault.sealedIndex.index.allRows(), generation: 1, vaultID: vault.id, keys: vault.keyRing.current)
+        let page = IndexLayout.head(of: id) >> 10
+        let open = { (sealed: [UInt8]?, kind: ObjectKind, objectID: UUID) in
+            try Envelope.open(
+                try XCTUnwrap(sealed), kind: kind, objectID: objectID, vaultID: vault.id, keyRing: vault.keyRing)
+        }
+        return [
+            version3.encoded(), try open(version2.index, .index, Envelope.indexObjectID),
+            try open(version2.putIndexPages[page], .indexPage, IndexLayout.objectID(ofPage: page)),
         ]
     }
 
@@ -94,7 +124,7 @@ final class FuzzRegressionTests: VaultTestCase {
             XCTAssertNoThrow(try EntryCodec.decode(seed, id: UUID(), textLimit: 1 << 20))
         }
         for seed in try seeds("FuzzIndex") {
-            // A root or a page.
+            // A root, a page or a directory.
             let header = seed.first == 2 ? 6 : 9
             let field = { (range: Range<Int>) in seed.count >= header ? seed[range].reduce(0) { $0 << 8 | Int($1) } : 0
             }
@@ -104,6 +134,7 @@ final class FuzzRegressionTests: VaultTestCase {
                     seed, number: field(1..<header - 4), version: seed.first ?? 0,
                     expectedCount: field(header - 4..<header)))
                     != nil
+                || IndexDirectory.reencodes(seed) == true
             XCTAssertTrue(accepted, "an index seed no decoder accepts")
         }
         for seed in try seeds("FuzzPadding") { XCTAssertNoThrow(try LengthPadding.unpad(seed)) }
@@ -115,7 +146,7 @@ final class FuzzRegressionTests: VaultTestCase {
             XCTAssertNotNil(reader.header, file.lastPathComponent)
         }
         for seed in try seeds("FuzzEnvelope") {
-            let kind: ObjectKind = seed[0] & 1 == 0 ? .entry : .index
+            let kind: ObjectKind = seed[0] & 1 == 0 ? .entry : seed[0] & 4 == 0 ? .index : .indexDirectory
             if seed[0] & 2 == 0 {
                 XCTAssertNoThrow(try Envelope.peek(Array(seed.dropFirst()), expecting: kind))
             } else {
