@@ -1,18 +1,15 @@
 import CSQLiteSetup
 
 /// SQLite's process-wide settings, made once, before the process opens its first connection
-/// (`SQLiteSchema.configuration` asks for them). A search calls into SQLite several times for
-/// every entry, on two threads: with the library's defaults each call took its connection's
-/// mutex and each allocation a process-wide one, only to keep statistics no one reads.
+/// (`SQLiteSchema.configuration` asks for them): no memory statistics. With the library's
+/// default, every SQLite allocation and free took one mutex shared by the whole process, to
+/// keep statistics no one reads; a search allocates for every entry, on two threads.
+///
+/// (Connections need no setting for the other mutex, the one per connection: GRDB opens each
+/// with `SQLITE_OPEN_NOMUTEX` and lets one thread at a time use it.)
 enum SQLiteProcessSetup {
-    /// True when SQLite took both settings; false when it had started before (a connection
+    /// True when SQLite took the setting; false when it had started before (a connection
     /// opened by other code in the same process), and then it runs on its defaults, which are
     /// as correct, only slower.
-    static let applied: Bool = {
-        // No mutex per call: GRDB lets one thread at a time use a connection, and a scan gives
-        // each of its threads a connection of its own.
-        let threads = diary_sqlite_config_multithread()
-        let statistics = diary_sqlite_config_no_memstatus()
-        return threads == 0 && statistics == 0  // SQLITE_OK
-    }()
+    static let applied: Bool = diary_sqlite_config_no_memstatus() == 0  // SQLITE_OK
 }
