@@ -59,7 +59,7 @@ public enum FuzzEntryPoints {
     @discardableResult
     public static func envelope(_ bytes: [UInt8]) -> Bool {
         guard let mode = bytes.first else { return false }
-        let kind: ObjectKind = mode & 1 == 0 ? .entry : mode & 4 == 0 ? .index : .indexDirectory
+        let kind = envelopeKind(mode)
         let objectID = kind == .entry ? entryID : Envelope.indexObjectID
         var sealed = Array(bytes.dropFirst())
         if mode & 2 != 0 {
@@ -82,6 +82,11 @@ public enum FuzzEntryPoints {
         case .entry: return entry(plaintext)
         case .index, .indexPage, .indexDirectory: return index(plaintext)
         }
+    }
+
+    /// The kind `envelope` gives an input whose first byte is `mode` (bit 0, then bit 2).
+    package static func envelopeKind(_ mode: UInt8) -> ObjectKind {
+        mode & 1 == 0 ? .entry : mode & 4 == 0 ? .index : .indexDirectory
     }
 
     /// `LengthPadding.unpad`; what it accepts must pad back to the same bytes.

@@ -146,7 +146,7 @@ final class FuzzRegressionTests: VaultTestCase {
             XCTAssertNotNil(reader.header, file.lastPathComponent)
         }
         for seed in try seeds("FuzzEnvelope") {
-            let kind: ObjectKind = seed[0] & 1 == 0 ? .entry : seed[0] & 4 == 0 ? .index : .indexDirectory
+            let kind = FuzzEntryPoints.envelopeKind(seed[0])
             if seed[0] & 2 == 0 {
                 XCTAssertNoThrow(try Envelope.peek(Array(seed.dropFirst()), expecting: kind))
             } else {
