@@ -16,7 +16,7 @@ extension FileReader: EntryScanning {
     func scanEntries(workers: Int, _ body: EntryScanBody) throws {
         let names = try DurableFile.names(in: directory.appendingPathComponent(FileStore.entriesName)) ?? []
         let ids = names.compactMap(Self.canonicalEntryID).sorted { $0.sortKey < $1.sortKey }
-        try scanEntries(among: ids, workers: workers, body)
+        try scanFiles(among: ids, workers: workers, body)
     }
 
     /// Each worker opens the files of its own share of `ids` by name and hands each to `body`
@@ -33,7 +33,16 @@ extension FileReader: EntryScanning {
     ///
     /// A file that is not a regular file but reads without error (a FIFO) gives bytes that do
     /// not open as its entry: the caller reads such an entry again with `readEntry`.
-    func scanEntries(among ids: [UUID], workers: Int, _ body: EntryScanBody) throws {
+    func scanFiles(among ids: [UUID], workers: Int, _ body: EntryScanBody) throws {
+        try readFiles(ids, workers: workers, each: { w, _, id, bytes in _ = body(w, id, bytes) })
+    }
+
+    /// Reads the files of `ids` as `scanFiles` describes, in shares of consecutive ids taken by
+    /// the threads in turn: `each(worker, position in ids, id, bytes)` for every file there,
+    /// and `shareEnded(worker)` after each share.
+    func readFiles(
+        _ ids: [UUID], workers: Int, each: FileVisit, shareEnded: @Sendable (Int) -> Void = { _ in }
+    ) throws {
         guard !ids.isEmpty else { return }
         let entries = directory.appendingPathComponent(FileStore.entriesName)
         let failure = Mutex<(any Error)?>(nil)
@@ -45,9 +54,10 @@ extension FileReader: EntryScanning {
                 // Interleaved shares, so a slow stretch of the directory is spread over the workers.
                 for first in stride(from: w * Self.share, to: ids.count, by: threads * Self.share) {
                     if failure.withLock({ $0 != nil }) { return }
-                    for id in ids[first..<min(first + Self.share, ids.count)] {
-                        try read(id, with: worker) { body(w, id, $0) }
+                    for at in first..<min(first + Self.share, ids.count) {
+                        try read(ids[at], with: worker) { each(w, at, ids[at], $0) }
                     }
+                    shareEnded(w)
                 }
             } catch {
                 failure.withLock { $0 = $0 ?? error }
@@ -55,6 +65,8 @@ extension FileReader: EntryScanning {
         }
         if let error = failure.withLock({ $0 }) { throw error }
     }
+
+    typealias FileVisit = @Sendable (_ worker: Int, _ position: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) -> Void
 
     /// Files a worker reads before it looks for the next share.
     private static let share = 64

@@ -15,6 +15,8 @@ extension FileStore {
     public func apply(inParts produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> StoreChange) throws {
         try withWriteLock {
             try DurableFile.removeTempFiles(in: directory)
+            // Large changes (a rekey replaces every entry): the copy goes first, whatever they hold.
+            try FileStore.dropPack(in: directory)
             let writer = try PartsJournal(directory: directory)
             do {
                 let change = try produce { part in

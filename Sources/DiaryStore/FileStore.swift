@@ -122,7 +122,9 @@ public final class FileStore: VaultStore {
     }
 
     public func storeFiles() throws -> [String] {
-        let own: Set<String> = [Self.headerName, Self.indexName, StoreLayout.lockName, FileJournal.fileName]
+        let own: Set<String> = [
+            Self.headerName, Self.indexName, StoreLayout.lockName, FileJournal.fileName, EntryPack.fileName,
+        ]
         var files = try (DurableFile.names(in: directory) ?? []).filter {
             own.contains($0) || $0.hasPrefix(DurableFile.tempPrefix)
         }
@@ -154,6 +156,8 @@ public final class FileStore: VaultStore {
         // an fsync), so one that does not parse was never acted upon: discarding it keeps the
         // old state. One that parses is replayed; replay is idempotent.
         if let journal = FileJournal.decode(bytes) {
+            // Its writer removed the copy first, unless it was a diary that knows none.
+            try Self.dropPack(in: directory)
             try Self.perform(journal.operations, in: directory)
         }
         try DurableFile.remove(journalURL)
@@ -180,6 +184,7 @@ public final class FileStore: VaultStore {
     private static func writeLocked(_ change: StoreChange, in directory: URL) throws {
         let operations = operations(for: change)
         if operations.isEmpty { return }
+        try dropPack(before: change, in: directory)
         if operations.count == 1 {
             try perform(operations, in: directory)
             try hideDirectoryTimes(in: directory)

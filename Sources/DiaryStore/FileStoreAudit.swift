@@ -18,7 +18,7 @@ enum FileStoreAudit {
         var findings: [String] = []
         let top = try DurableFile.names(in: directory) ?? []
         let files: Set<String> = [
-            FileStore.headerName, FileStore.indexName, StoreLayout.lockName, FileJournal.fileName,
+            FileStore.headerName, FileStore.indexName, StoreLayout.lockName, FileJournal.fileName, EntryPack.fileName,
         ]
         let directories: Set<String> = [
             FileStore.entriesName, FileStore.indexPagesName, FileStore.attachmentsName,
@@ -43,7 +43,7 @@ enum FileStoreAudit {
         findings += try audit(directory, FileStore.attachmentsName, what: "attachment object") {
             FileStore.entryID(fromFileName: $0) != nil
         }
-        return findings
+        return findings + (try EntryPackAudit.findings(in: directory))
     }
 
     /// Every name in `sub` must be a regular file that `isOurs` accepts (or a temporary file).

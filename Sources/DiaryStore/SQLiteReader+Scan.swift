@@ -38,7 +38,7 @@ extension SQLiteReader: EntryScanning {
                             try queue.read { db in
                                 let reader = SQLiteReader(db: db, path: path)
                                 while !failure.isSet, let range = ranges.next() {
-                                    try reader.scan(range) { body(k + 1, $0, $1) }
+                                    try reader.scan(range) { _ = body(k + 1, $0, $1) }
                                 }
                             }
                         }
@@ -46,7 +46,7 @@ extension SQLiteReader: EntryScanning {
                 }
             }
             failure.catching {
-                while !failure.isSet, let range = ranges.next() { try scan(range) { body(0, $0, $1) } }
+                while !failure.isSet, let range = ranges.next() { try scan(range) { _ = body(0, $0, $1) } }
             }
             group.wait()
         }

@@ -23,6 +23,7 @@ final class StoreScanAmongTests: XCTestCase {
                 seen.withLock { state in
                     if state.0.updateValue([UInt8](sealed), forKey: id) != nil { state.1.append(id) }
                 }
+                return true
             }
         }
         let (entries, twice) = seen.withLock { $0 }

@@ -24,6 +24,7 @@ final class StoreScanEntriesTests: XCTestCase {
                     if state.0.updateValue([UInt8](sealed), forKey: id) != nil { state.2.append(id) }
                     state.1.insert(w)
                 }
+                return true
             }
         }
         let (entries, workersSeen, twice) = seen.withLock { $0 }

@@ -84,17 +84,20 @@ final class ParallelSearch: @unchecked Sendable {
         return undecided + listed.filter { !seen.contains($0) }
     }
 
-    /// One entry lent by the store, on worker `w`'s thread.
-    func take(_ w: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) {
+    /// One entry lent by the store, on worker `w`'s thread: false when it is a suspect (the
+    /// store learns that a copy it lent from is stale, `EntryScanBody`).
+    func take(_ w: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) -> Bool {
         let page = table.page(of: id)
         let (found, row) = page.position(of: id)
-        guard found, IndexListing.passes(filter, page, row) else { return }
+        guard found, IndexListing.passes(filter, page, row) else { return true }
         let worker = workers[w]
         worker.taken.append(id)
         guard page.sealTagMatches(ofRowAt: row, sealed), let hit = matcher.match(id, sealed, in: worker.buffer) else {
-            return worker.suspects.append(id)
+            worker.suspects.append(id)
+            return false
         }
         if hit { worker.matches.append(id) }
+        return true
     }
 }
 

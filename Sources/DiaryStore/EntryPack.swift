@@ -1,0 +1,199 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files store's scan copy, `entries.pack` (docs/FORMAT.md §2.2): the sealed entries in one
+/// file, so that a search reads them in large pieces on every core instead of opening one file
+/// per entry (a search of 100,000 entries spent half its time in `openat`, `read` and `close`).
+///
+/// It is a copy, never the truth. Each record is trusted only as far as the entry opens under
+/// its id and carries the index's tag; a listed entry it lacks is read from its file. Writers
+/// remove it before they replace or remove an entry file (`FileStore.dropPack`), so every
+/// record is the current content of its entry's file and no deleted or replaced ciphertext
+/// stays in it.
+///
+/// ```
+/// [8] "DIARYPAK" ‖ u8 version = 1 ‖ segments ‖ trailer
+/// segment: records, each [16] id ‖ u32 length ‖ sealed bytes (ids strictly increasing)
+/// trailer: u32 S ‖ S × (u64 offset ‖ u32 length ‖ u32 records ‖ [16] first id ‖ [16] last id)
+///          ‖ u64 trailer offset ‖ [8] "DIARYPAK"
+/// ```
+final class EntryPack: Sendable {
+    static let fileName = "entries.pack"
+    static let magic = Array("DIARYPAK".utf8)
+    static let version: UInt8 = 1
+    /// Magic and version: where the first segment may start.
+    static let headerLength = 9
+    /// A segment's record: id and length, then the sealed bytes.
+    static let recordHeaderLength = 20
+    static let trailerRecordLength = 48
+    /// A writer ends a segment after this many records…
+    static let segmentRecords = 64
+    /// …or once it holds this many bytes.
+    static let segmentBytes = 1 << 20
+    /// The longest segment a reader accepts: a full one plus the largest entry.
+    static let maximumSegmentLength = segmentBytes + recordHeaderLength + ReadLimits.entry
+    /// The most segments a reader accepts (its trailer is then 48 MiB, read whole).
+    static let maximumSegments = 1 << 20
+    /// Searches over fewer listed entries never build a copy: opening that many files is quick.
+    static let minimumEntries = 1024
+
+    /// One segment as the trailer lists it; ids as `UUID.sortKey`.
+    struct Segment {
+        let offset: Int
+        let length: Int
+        let count: Int
+        let first: (UInt64, UInt64)
+        let last: (UInt64, UInt64)
+    }
+
+    /// What is in the vault directory under `fileName`.
+    enum Opening {
+        case absent
+        /// Not a copy this reader accepts, with the reason (for `verify`).
+        case refused(String)
+        case opened(EntryPack)
+    }
+
+    let fd: Int32
+    /// In id order, ranges disjoint (checked by `open`).
+    let segments: [Segment]
+
+    private init(fd: Int32, segments: [Segment]) {
+        self.fd = fd
+        self.segments = segments
+    }
+
+    deinit { close(fd) }
+
+    /// Opens the copy in `directory` and checks its header and trailer (not its segments: each
+    /// is checked when it is read, `records(in:of:)`).
+    static func open(in directory: URL) -> Opening {
+        let path = directory.appendingPathComponent(fileName).path
+        let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+        var fd = Glibc.open(path, flags | DurableFile.oNoAtime)
+        if fd < 0 && errno == EPERM { fd = Glibc.open(path, flags) }
+        guard fd >= 0 else { return errno == ENOENT ? .absent : .refused(DurableFile.errnoText()) }
+        switch trailer(fd) {
+        case .success(let segments): return .opened(EntryPack(fd: fd, segments: segments))
+        case .failure(let refusal):
+            close(fd)
+            return .refused(refusal.reason)
+        }
+    }
+
+    struct Refusal: Error {
+        let reason: String
+    }
+
+    private static func trailer(_ fd: Int32) -> Result<[Segment], Refusal> {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(Refusal(reason: DurableFile.errnoText())) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Refusal(reason: "is not a regular file")) }
+        let size = Int(info.st_size)
+        guard size >= headerLength + 4 + 16, let head = readAt(fd, 0, headerLength),
+            let tail = readAt(fd, size - 16, 16)
+        else { return .failure(Refusal(reason: "is too short")) }
+        guard Array(head[0..<8]) == magic, head[8] == version, Array(tail[8..<16]) == magic else {
+            return .failure(Refusal(reason: "does not start and end as a copy of version \(version)"))
+        }
+        let at = Int(clamping: tail.bigEndianU64(at: 0))
+        guard at >= headerLength, at <= size - 20, let countBytes = readAt(fd, at, 4) else {
+            return .failure(Refusal(reason: "names its trailer outside the file"))
+        }
+        let count = Int(countBytes.bigEndianU32(at: 0))
+        guard count <= maximumSegments, at + 4 + count * trailerRecordLength + 16 == size,
+            let table = readAt(fd, at + 4, count * trailerRecordLength)
+        else { return .failure(Refusal(reason: "has a trailer of the wrong length")) }
+        var segments: [Segment] = []
+        segments.reserveCapacity(count)
+        for i in 0..<count {
+            let o = i * trailerRecordLength
+            let segment = Segment(
+                offset: Int(clamping: table.bigEndianU64(at: o)), length: Int(table.bigEndianU32(at: o + 8)),
+                count: Int(table.bigEndianU32(at: o + 12)), first: table.sortKey(at: o + 16),
+                last: table.sortKey(at: o + 32))
+            guard segment.offset >= headerLength, segment.length <= maximumSegmentLength,
+                segment.offset + segment.length <= at, segment.count >= 1,
+                segment.length >= segment.count * (recordHeaderLength + 1), !(segment.last < segment.first),
+                segments.last.map({ $0.last < segment.first }) ?? true
+            else { return .failure(Refusal(reason: "lists segment \(i) out of place or order")) }
+            segments.append(segment)
+        }
+        return .success(segments)
+    }
+
+    /// `count` bytes at `offset`, or nil when the file does not have them.
+    static func readAt(_ fd: Int32, _ offset: Int, _ count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let ok = bytes.withUnsafeMutableBytes { readFully(fd, $0.baseAddress!, count, at: offset) }
+        return ok ? bytes : nil
+    }
+
+    /// Fills `count` bytes at `base` from `offset`; false on an error or a short file.
+    static func readFully(_ fd: Int32, _ base: UnsafeMutableRawPointer, _ count: Int, at offset: Int) -> Bool {
+        var done = 0
+        while done < count {
+            let n = pread(fd, base + done, count - done, off_t(offset + done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// Calls `body` with each record of `segment`, whose bytes are `bytes`, once the whole
+    /// segment is checked: its records fill it exactly, number as the trailer says, and have
+    /// ids strictly increasing from its first id to its last. False (and nothing lent) otherwise.
+    static func records(
+        in bytes: UnsafeRawBufferPointer, of segment: Segment, _ body: (UUID, UnsafeRawBufferPointer) -> Void
+    ) -> Bool {
+        guard bytes.count == segment.length, check(bytes, segment) else { return false }
+        var at = 0
+        while at < bytes.count {
+            let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt32.self)))
+            let id = UUID(uuid: bytes.loadUnaligned(fromByteOffset: at, as: uuid_t.self))
+            body(id, UnsafeRawBufferPointer(rebasing: bytes[(at + recordHeaderLength)..<(at + recordHeaderLength + length)]))
+            at += recordHeaderLength + length
+        }
+        return true
+    }
+
+    private static func check(_ bytes: UnsafeRawBufferPointer, _ segment: Segment) -> Bool {
+        var at = 0
+        var count = 0
+        var previous: (UInt64, UInt64)?
+        while at < bytes.count {
+            guard bytes.count - at >= recordHeaderLength + 1 else { return false }
+            let key = (
+                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)),
+                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
+            )
+            let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt32.self)))
+            guard length >= 1, length <= ReadLimits.entry, length <= bytes.count - at - recordHeaderLength,
+                previous.map({ $0 < key }) ?? (key == segment.first)
+            else { return false }
+            previous = key
+            count += 1
+            at += recordHeaderLength + length
+        }
+        return count == segment.count && previous.map { $0 == segment.last } ?? false
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate func bigEndianU64(at i: Int) -> UInt64 {
+        (0..<8).reduce(0) { $0 << 8 | UInt64(self[i + $1]) }
+    }
+
+    fileprivate func bigEndianU32(at i: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 << 8 | UInt32(self[i + $1]) }
+    }
+
+    /// The 16 bytes at `i` as `UUID.sortKey` orders them.
+    fileprivate func sortKey(at i: Int) -> (UInt64, UInt64) { (bigEndianU64(at: i), bigEndianU64(at: i + 8)) }
+}
