@@ -12,6 +12,9 @@ settled); every record's Ed25519 signature under its machine's key from the chai
 each log's previous-hash chain, lamports, epochs and version vectors against what it read. Then
 it builds each entry's heads and prints every entry (shown, deleted or in conflict).
 
+A files vault's `entries.pack` (§2.2, a cache) is never read for entries; it is checked against the
+entry files, and what breaks its rules is a `decrypt-vault: warning: entries.pack: …` line on stderr.
+
     pip install pynacl            # or: apt-get install python3-nacl
     Scripts/decrypt-vault.py docs/format-example/vault 'correct horse battery staple'
     Scripts/decrypt-vault.py my.diarybak  # passphrase asked on the terminal
@@ -27,7 +30,7 @@ first rebuilt from K or more shares (FORMAT.md §14).
 
 Exit status: 0 when everything read was authentic (pending records are listed, not errors),
 2 when a sync remote breaks a rule FORMAT.md §12.7 says a reader MUST refuse, or is a format-1
-remote (upgrade it with `diary sync upgrade`).
+remote (upgrade it with `diary sync upgrade`); a warning about `entries.pack` does not change it.
 
 Never run it on a real diary where the printed keys could be seen: it prints key material.
 """
@@ -454,6 +457,110 @@ def read_files_vault(path: str):
     for name in sorted(os.listdir(os.path.join(path, "entries"))):
         entries[name] = open(os.path.join(path, "entries", name), "rb").read()
     return header, index, pages, entries, None
+
+
+# ---------------------------------------------------------------------------------------------
+# The files store's scan copy, entries.pack (FORMAT.md §2.2)
+
+PACK_NAME, PACK_MAGIC, PACK_VERSION = "entries.pack", b"DIARYPAK", 1
+PACK_MAX_SEGMENTS, PACK_MAX_RECORD = 1 << 24, 16 << 20
+PACK_MAX_SEGMENT = (1 << 20) + 20 + PACK_MAX_RECORD  # a full segment (under 1 MiB) plus the largest record
+PACK_NAMED = 10  # records named per kind of finding; the rest are counted
+
+
+def parse_pack(read, size: int) -> list:
+    """The records of a scan copy of `size` bytes, read through read(offset, count), as (id,
+    sealed bytes) in id order. Raises ValueError naming the first rule of §2.2 it breaks: a
+    reader then refuses the whole copy."""
+    if size < 9 + 4 + 16:
+        raise ValueError(f"{size} bytes: shorter than a copy without segments")
+    head, tail = read(0, 9), read(size - 16, 16)
+    if head[:8] != PACK_MAGIC or tail[8:] != PACK_MAGIC:
+        raise ValueError("does not start and end with the magic DIARYPAK")
+    if head[8] != PACK_VERSION:
+        raise ValueError(f"version {head[8]}, not {PACK_VERSION}")
+    t = struct.unpack(">Q", tail[:8])[0]
+    if not 9 <= t <= size - 20:
+        raise ValueError(f"its trailer offset {t} is outside the file")
+    count = struct.unpack(">I", read(t, 4))[0]
+    if count > PACK_MAX_SEGMENTS or t + 4 + 48 * count + 16 != size:
+        raise ValueError(f"a trailer of {count} segments at offset {t} does not end the file")
+    table, records, last_before = Reader(read(t + 4, 48 * count)), [], None
+    for i in range(count):
+        offset, length, n = table.u64(), table.u32(), table.u32()
+        first, last = table.take(16), table.take(16)
+        if offset < 9 or offset + length > t or length > PACK_MAX_SEGMENT or n < 1:
+            raise ValueError(f"segment {i} (offset {offset}, {length} bytes, {n} records) is out of bounds")
+        if first > last or (last_before is not None and last_before >= first):
+            raise ValueError(f"segment {i} is out of id order")  # bytes compare as 16 unsigned bytes
+        last_before = last
+        r, ids = Reader(read(offset, length)), []
+        try:
+            while r.off < length:
+                rid, rlen = r.take(16), r.u32()
+                if not 1 <= rlen <= PACK_MAX_RECORD:
+                    raise ValueError(f"a record of {rlen} bytes")
+                if ids and ids[-1] >= rid:
+                    raise ValueError("records out of id order")
+                ids.append(rid)
+                records.append((rid, r.take(rlen)))
+        except ValueError as error:
+            raise ValueError(f"segment {i} does not parse: {error}") from None
+        if not ids:
+            raise ValueError(f"segment {i} is empty")
+        if len(ids) != n or ids[0] != first or ids[-1] != last:
+            raise ValueError(f"segment {i} holds {len(ids)} records from {uuid.UUID(bytes=ids[0])} to "
+                             f"{uuid.UUID(bytes=ids[-1])}, not the {n} its trailer record names")
+    return records
+
+
+def check_pack(vault: str, entries: dict) -> tuple:
+    """(a line for the table, or None without a copy; the findings) for a files vault's
+    entries.pack, checked as `diary verify` does: every record must be the bytes of its entry's
+    file. Why check it: only a diary that does not know the copy changes entries without removing
+    it, and then the copy keeps an edited or deleted entry's old ciphertext. Why never use it: it
+    is a cache no reader needs (§2.2), so every entry here comes from entries/ and nothing about
+    the copy changes what is decrypted or the exit status."""
+    path = os.path.join(vault, PACK_NAME)
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return "refused", ["refused (treated as absent): not a regular file"]
+    except FileNotFoundError:
+        return None, []
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return "refused", ["refused (treated as absent): not a regular file"]
+
+        def read(offset: int, count: int) -> bytes:
+            data = os.pread(fd, count, offset)
+            while len(data) < count:  # a regular file reads short only at its end
+                more = os.pread(fd, count - len(data), offset + len(data))
+                if not more:
+                    raise ValueError("truncated")
+                data += more
+            return data
+
+        records = parse_pack(read, os.fstat(fd).st_size)
+    except ValueError as why:
+        return "refused", [f"refused (treated as absent): {why}"]
+    finally:
+        os.close(fd)
+    differ, missing = [], []
+    for rid, sealed in records:
+        name = str(uuid.UUID(bytes=rid))
+        if name not in entries:
+            missing.append(name)
+        elif entries[name] != sealed:
+            differ.append(name)
+    findings = [f"record {n} differs from entries/{n} (a stale copy: remove it)" for n in differ[:PACK_NAMED]]
+    findings += [f"record {n} has no file entries/{n} (a stale copy: remove it)" for n in missing[:PACK_NAMED]]
+    if len(differ) + len(missing) > len(findings):
+        findings.append(f"{len(differ) + len(missing) - len(findings)} more records differ from their entry files "
+                        "or have none")
+    state = "each equal to its entry file" if not findings else \
+        f"differing from their entry files: {len(differ)}, without one: {len(missing)}"
+    return f"{len(records)} records, {state}; not used", findings
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2104,6 +2211,15 @@ def main() -> None:
     header_recovery = (hd["recovery"]["epoch"], hd["recovery"]["pk"]) if hd["recovery"] else (0, ZERO32)
     assert root_recovery == header_recovery, "the header's recovery key does not match the index"
     out.append(f"| index generation, rows | {generation}, {len(rows)} |")
+    if objects is None:  # a files vault: its scan copy is checked, never read from (§2.2, check_pack)
+        try:
+            pack_state, pack_findings = check_pack(source, entries)
+        except OSError as error:
+            pack_state, pack_findings = "unreadable", [f"cannot be read: {error.strerror}"]
+        for finding in pack_findings:
+            print(f"decrypt-vault: warning: {PACK_NAME}: {finding}", file=sys.stderr)
+        if pack_state is not None:
+            out.append(f"| {PACK_NAME} (§2.2) | {pack_state} |")
     print("| value | hex / text |\n|---|---|\n" + "\n".join(out) + "\n")
     devices = {}
     for name, sealed in entries.items():
