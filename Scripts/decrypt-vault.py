@@ -463,7 +463,7 @@ def read_files_vault(path: str):
 # The files store's scan copy, entries.pack (FORMAT.md §2.2)
 
 PACK_NAME, PACK_MAGIC, PACK_VERSION = "entries.pack", b"DIARYPAK", 1
-PACK_MAX_SEGMENTS, PACK_MAX_RECORD = 1 << 24, 16 << 20
+PACK_MAX_SEGMENTS, PACK_MAX_RECORD = 1 << 20, 16 << 20
 PACK_MAX_SEGMENT = (1 << 20) + 20 + PACK_MAX_RECORD  # a full segment (under 1 MiB) plus the largest record
 PACK_NAMED = 10  # records named per kind of finding; the rest are counted
 
@@ -485,10 +485,11 @@ def parse_pack(read, size: int) -> list:
     count = struct.unpack(">I", read(t, 4))[0]
     if count > PACK_MAX_SEGMENTS or t + 4 + 48 * count + 16 != size:
         raise ValueError(f"a trailer of {count} segments at offset {t} does not end the file")
-    table, records, last_before = Reader(read(t + 4, 48 * count)), [], None
+    table, records, last_before, spans = Reader(read(t + 4, 48 * count)), [], None, []
     for i in range(count):
         offset, length, n = table.u64(), table.u32(), table.u32()
         first, last = table.take(16), table.take(16)
+        spans.append((offset, length))
         if offset < 9 or offset + length > t or length > PACK_MAX_SEGMENT or n < 1:
             raise ValueError(f"segment {i} (offset {offset}, {length} bytes, {n} records) is out of bounds")
         if first > last or (last_before is not None and last_before >= first):
@@ -511,6 +512,13 @@ def parse_pack(read, size: int) -> list:
         if len(ids) != n or ids[0] != first or ids[-1] != last:
             raise ValueError(f"segment {i} holds {len(ids)} records from {uuid.UUID(bytes=ids[0])} to "
                              f"{uuid.UUID(bytes=ids[-1])}, not the {n} its trailer record names")
+    end = 9  # back to back from byte 9 to the trailer: no byte lies in no segment
+    for offset, length in sorted(spans):
+        if offset != end:
+            raise ValueError(f"bytes {end}…{offset - 1} lie in no segment")
+        end += length
+    if end != t:
+        raise ValueError(f"bytes {end}…{t - 1} lie in no segment")
     return records
 
 

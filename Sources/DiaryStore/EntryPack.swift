@@ -60,7 +60,8 @@ final class EntryPack: Sendable {
     }
 
     let fd: Int32
-    /// In id order, ranges disjoint (checked by `open`).
+    /// In id order, their id ranges disjoint and their bytes filling the file from the header
+    /// to the trailer (checked by `open`).
     let segments: [Segment]
 
     private init(fd: Int32, segments: [Segment]) {
@@ -124,6 +125,14 @@ final class EntryPack: Sendable {
             else { return .failure(Refusal(reason: "lists segment \(i) out of place or order")) }
             segments.append(segment)
         }
+        // Back to back from the header to the trailer, as a writer writes them: no byte of the
+        // file lies outside every segment, where ciphertext could hide from `verify`.
+        var end = headerLength
+        for segment in segments.sorted(by: { $0.offset < $1.offset }) {
+            guard segment.offset == end else { return .failure(Refusal(reason: "has bytes in no segment")) }
+            end += segment.length
+        }
+        guard end == at else { return .failure(Refusal(reason: "has bytes in no segment")) }
         return .success(segments)
     }
 

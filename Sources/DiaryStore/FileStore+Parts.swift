@@ -15,14 +15,17 @@ extension FileStore {
     public func apply(inParts produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> StoreChange) throws {
         try withWriteLock {
             try DurableFile.removeTempFiles(in: directory)
-            // Large changes (a rekey replaces every entry): the copy goes first, whatever they hold.
-            try FileStore.dropPack(in: directory)
             let writer = try PartsJournal(directory: directory)
             do {
+                // Nothing is renamed before `commit`, so the copy still goes before any entry
+                // file is replaced or removed (a rekey's first part removes it).
                 let change = try produce { part in
-                    try writer.add(FileStore.operations(for: StoreChange(putEntries: part)))
+                    let puts = StoreChange(putEntries: part)
+                    try FileStore.dropPack(before: puts, in: directory)
+                    try writer.add(FileStore.operations(for: puts))
                 }
                 try change.validate(path: directory.path)
+                try FileStore.dropPack(before: change, in: directory)
                 try writer.add(FileStore.operations(for: change))
                 guard writer.count > 0 else { return writer.discard() }
                 try writer.seal()

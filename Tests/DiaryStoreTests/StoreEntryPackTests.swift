@@ -106,13 +106,28 @@ final class StoreEntryPackTests: XCTestCase {
         XCTAssertFalse(hasPack(store), "an entry removed")
         XCTAssertEqual(try scan(store, among: Array(current.keys)), current)
 
+        let new = UUID()
+        try store.apply(inParts: { put in
+            try put([new: [8]])
+            return StoreChange(putEntries: [UUID(): [9]])
+        })
+        current[new] = [8]
+        XCTAssertTrue(hasPack(store), "a change in parts that only adds")
+        XCTAssertEqual(Set(try scan(store, among: Array(current.keys)).keys), Set(current.keys))
+
         try store.apply(inParts: { put in
             try put([ids[2]: [6]])
             return StoreChange()
         })
         current[ids[2]] = [6]
-        XCTAssertFalse(hasPack(store), "a change written in parts (a rekey)")
-        XCTAssertEqual(try scan(store, among: Array(current.keys)), current)
+        XCTAssertFalse(hasPack(store), "a change in parts that replaces (a rekey)")
+        XCTAssertEqual(Set(try scan(store, among: Array(current.keys)).keys), Set(current.keys))
+        _ = try scan(store, among: Array(current.keys))
+        XCTAssertTrue(hasPack(store))
+        try store.apply(inParts: { _ in StoreChange(deleteEntries: [ids[3]]) })
+        current[ids[3]] = nil
+        XCTAssertFalse(hasPack(store), "a change in parts that removes")
+        XCTAssertEqual(try scan(store, among: Array(current.keys)).count, current.count)
         XCTAssertEqual(try FileStoreAudit.findings(in: store.directory), [])
     }
 
@@ -207,6 +222,21 @@ final class StoreEntryPackTests: XCTestCase {
         try Data(bytes).write(to: packURL(store))
         guard case .refused(let reason) = EntryPack.open(in: store.directory) else { return XCTFail("accepted") }
         XCTAssertEqual(reason, "lists segment 1 out of place or order")
+    }
+
+    /// Bytes outside every segment (where ciphertext could hide from `verify`) refuse the copy.
+    func testACopyWithBytesInNoSegmentIsRefused() throws {
+        let (store, entries) = try store()
+        _ = try scan(store, among: Array(entries.keys))
+        guard case .opened(let pack) = EntryPack.open(in: store.directory) else { return XCTFail("copy refused") }
+        let bytes = [UInt8](try Data(contentsOf: packURL(store)))
+        let trailerAt = bytes.count - 16 - 4 - pack.segments.count * EntryPack.trailerRecordLength
+        let hidden = Array(bytes[..<trailerAt]) + [1, 2, 3] + EntryPackWriter.trailer(pack.segments, at: trailerAt + 3)
+        try Data(hidden).write(to: packURL(store))
+        guard case .refused(let reason) = EntryPack.open(in: store.directory) else { return XCTFail("accepted") }
+        XCTAssertEqual(reason, "has bytes in no segment")
+        XCTAssertEqual(try scan(store, among: Array(entries.keys)), entries)
+        guard case .opened = EntryPack.open(in: store.directory) else { return XCTFail("not written again") }
     }
 
     /// A search killed while writing the copy leaves only a temporary file: the entries are

@@ -1,0 +1,105 @@
+import DiaryCrypto
+import DiaryStore
+import DiaryTestSupport
+import Foundation
+import XCTest
+
+@testable import DiaryVault
+
+/// Search in a files vault large enough for the scan copy (`entries.pack`, docs/FORMAT.md
+/// §2.2): it answers exactly as the entry files do through adds, edits and deletes; a copy left
+/// stale by a diary that does not know it is never shown, `verify` reports it, and
+/// `Scripts/decrypt-vault.py` (written from FORMAT.md) checks it without using it.
+final class VaultSearchPackTests: VaultTestCase {
+    private static let entryCount = 1_100
+
+    private var pack: URL { vaultURL.appendingPathComponent("entries.pack") }
+    private var vaultURL: URL!
+
+    /// A files vault of `entryCount` entries; every seventh says "needle".
+    private func largeVault() throws -> (Vault, [UUID: String]) {
+        let vault = try makeVault(.files)
+        vaultURL = vault.directory
+        var texts: [UUID: String] = [:]
+        let entries = (0..<Self.entryCount).map { n in
+            let date = Date(millisecondsSince1970: 1_700_000_000_000 + Int64(n) * 60_000)
+            let text = n % 7 == 0 ? "day \(n): a Needle in the hay" : "day \(n): only hay"
+            let entry = Entry(
+                id: SecureRandom.uuid(), text: text, date: date, created: date, modified: date, starred: false, tags: [])
+            texts[entry.id] = text
+            return entry
+        }
+        _ = try vault.importEntries(entries)
+        return (vault, texts)
+    }
+
+    private func expected(_ texts: [UUID: String]) -> Set<UUID> {
+        Set(texts.filter { $0.value.localizedCaseInsensitiveContains("needle") }.keys)
+    }
+
+    private func found(_ vault: Vault, file: StaticString = #filePath, line: UInt = #line) throws -> Set<UUID> {
+        let result = try vault.search("needle")
+        XCTAssertEqual(result.damaged, [], file: file, line: line)
+        return Set(result.matches.map(\.id))
+    }
+
+    private var hasPack: Bool { FileManager.default.fileExists(atPath: pack.path) }
+
+    func testSearchAnswersAsTheEntryFilesDoThroughAddsEditsAndDeletes() throws {
+        var (vault, texts) = try largeVault()
+        XCTAssertFalse(hasPack)
+        XCTAssertEqual(try found(vault), expected(texts))
+        XCTAssertTrue(hasPack, "a search of \(Self.entryCount) entries writes the copy")
+        XCTAssertEqual(try found(vault), expected(texts), "read from the copy")
+
+        let added = try vault.add(text: "a new needle")
+        texts[added.id] = added.text
+        XCTAssertTrue(hasPack, "an add keeps the copy")
+        XCTAssertEqual(try found(vault), expected(texts))
+
+        let edited = try XCTUnwrap(texts.first { !$0.value.contains("Needle") }?.key)
+        try vault.update(edited, text: "now a needle too")
+        texts[edited] = "now a needle too"
+        XCTAssertFalse(hasPack, "an edit removes the copy")
+        XCTAssertEqual(try found(vault), expected(texts))
+        XCTAssertTrue(hasPack)
+
+        let deleted = try XCTUnwrap(texts.first { $0.value.contains("Needle") }?.key)
+        try vault.delete(deleted)
+        texts[deleted] = nil
+        XCTAssertFalse(hasPack, "a delete removes the copy")
+        XCTAssertEqual(try found(vault), expected(texts))
+        XCTAssertTrue(try vault.verify().isClean)
+    }
+
+    /// An older diary edits an entry and leaves the copy (simulated: the copy from before the
+    /// edit is put back). The search shows the edit, not the copy's earlier text, and writes
+    /// the copy again; until then `verify` reports it and the reader warns, exit status 0.
+    func testAStaleCopyIsNeverShownAndIsReported() throws {
+        var (vault, texts) = try largeVault()
+        _ = try found(vault)
+        let before = try Data(contentsOf: pack)
+        let edited = try XCTUnwrap(texts.first { $0.value.contains("Needle") }?.key)
+        try vault.update(edited, text: "no longer")
+        texts[edited] = "no longer"
+        try before.write(to: pack)
+
+        let damage = try vault.verify().damaged.map(\.description)
+        XCTAssertEqual(damage.count, 1, "\(damage)")
+        XCTAssertTrue(damage.first?.contains(edited.uuidString.lowercased()) ?? false, "\(damage)")
+        try PythonReader.requireSecretstream()
+        let stale = try PythonReader.run([PythonReader.script.path, vaultURL.path, "correct horse"])
+        XCTAssertEqual(stale.status, 0, stale.output)
+        XCTAssertTrue(
+            stale.output.contains("warning: entries.pack: record \(edited.uuidString.lowercased()) differs"),
+            stale.output)
+
+        XCTAssertEqual(try found(vault), expected(texts))
+        XCTAssertNotEqual(try Data(contentsOf: pack), before, "written again")
+        XCTAssertTrue(try vault.verify().isClean)
+        let fresh = try PythonReader.run([PythonReader.script.path, vaultURL.path, "correct horse"])
+        XCTAssertEqual(fresh.status, 0, fresh.output)
+        XCTAssertFalse(fresh.output.contains("warning: entries.pack"), fresh.output)
+        XCTAssertTrue(fresh.output.contains("\(Self.entryCount) records, each equal to its entry file"), fresh.output)
+    }
+}
