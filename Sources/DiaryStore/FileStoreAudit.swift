@@ -43,7 +43,7 @@ enum FileStoreAudit {
         findings += try audit(directory, FileStore.attachmentsName, what: "attachment object") {
             FileStore.entryID(fromFileName: $0) != nil
         }
-        return findings + (try EntryPackAudit.findings(in: directory))
+        return findings
     }
 
     /// Every name in `sub` must be a regular file that `isOurs` accepts (or a temporary file).

@@ -48,6 +48,18 @@ final class StoreEntryPackTests: XCTestCase {
         return lent
     }
 
+    /// What the copy's form is found to be, and its records that are not their entry's file.
+    private func copyCheck(_ store: FileStore) throws -> (problems: [String], stale: [UUID]) {
+        try store.withSnapshot { reader in
+            let copy = try XCTUnwrap(reader as? ScanCopyReading)
+            var stale: [UUID] = []
+            let problems = copy.forEachScanCopyRecord { id, sealed in
+                if (try? reader.readEntry(id)) != [UInt8](sealed) { stale.append(id) }
+            }
+            return (problems, stale)
+        }
+    }
+
     private func packURL(_ store: FileStore) -> URL { store.directory.appendingPathComponent(EntryPack.fileName) }
     private func hasPack(_ store: FileStore) -> Bool { FileManager.default.fileExists(atPath: packURL(store).path) }
     private func entryFile(_ store: FileStore, _ id: UUID) -> URL {
@@ -65,7 +77,9 @@ final class StoreEntryPackTests: XCTestCase {
         XCTAssertEqual(try scan(store, among: ids), entries)
         XCTAssertTrue(hasPack(store))
         XCTAssertEqual(try mode(of: packURL(store)), 0o600)
-        XCTAssertEqual(try FileStoreAudit.findings(in: store.directory), [])
+        XCTAssertEqual(try FileStoreAudit.findings(in: store.directory), [], "the copy is one of the store's files")
+        XCTAssertEqual(try copyCheck(store).problems, [])
+        XCTAssertEqual(try copyCheck(store).stale, [])
         guard case .opened(let pack) = EntryPack.open(in: store.directory) else { return XCTFail("copy refused") }
         XCTAssertEqual(pack.segments.reduce(0) { $0 + $1.count }, entries.count)
         // Behind the store's back (no writer removes the copy): the next scan lends the copy's
@@ -122,13 +136,13 @@ final class StoreEntryPackTests: XCTestCase {
         current[ids[2]] = [6]
         XCTAssertFalse(hasPack(store), "a change in parts that replaces (a rekey)")
         XCTAssertEqual(Set(try scan(store, among: Array(current.keys)).keys), Set(current.keys))
-        _ = try scan(store, among: Array(current.keys))
         XCTAssertTrue(hasPack(store))
+        XCTAssertEqual(try copyCheck(store).stale, [])
         try store.apply(inParts: { _ in StoreChange(deleteEntries: [ids[3]]) })
         current[ids[3]] = nil
         XCTAssertFalse(hasPack(store), "a change in parts that removes")
         XCTAssertEqual(try scan(store, among: Array(current.keys)).count, current.count)
-        XCTAssertEqual(try FileStoreAudit.findings(in: store.directory), [])
+        XCTAssertEqual(try copyCheck(store).stale, [])
     }
 
     /// A journal left by a writer that did not remove the copy (an older diary) is replayed
@@ -160,21 +174,23 @@ final class StoreEntryPackTests: XCTestCase {
         XCTAssertEqual(try scan(store, among: ids), entries)
     }
 
-    /// A copy written by a diary that does not remove it (entries changed behind its back):
-    /// `verify` reports the records that are not their files, and a copy it refuses.
-    func testTheAuditReportsAStaleOrRefusedCopy() throws {
+    /// The copy as `verify` sees it: every record of a well-formed segment is shown (the vault
+    /// judges them), and a copy refused whole or a segment that does not parse is reported.
+    func testTheCopyShowsItsRecordsAndReportsItsForm() throws {
         let (store, entries) = try store()
         let ids = Array(entries.keys)
         _ = try scan(store, among: ids)
         try Data([1]).write(to: entryFile(store, ids[0]))
-        try FileManager.default.removeItem(at: entryFile(store, ids[1]))
-        let findings = try FileStoreAudit.findings(in: store.directory)
-        XCTAssertEqual(findings.count, 1, "\(findings)")
-        XCTAssertTrue(findings[0].contains(FileStore.fileName(for: ids[0])), findings[0])
-        XCTAssertTrue(findings[0].contains(FileStore.fileName(for: ids[1])), findings[0])
-        try Data("not a copy".utf8).write(to: packURL(store))
+        XCTAssertEqual(try copyCheck(store).problems, [])
+        XCTAssertEqual(try copyCheck(store).stale, [ids[0]])
+        var bytes = [UInt8](try Data(contentsOf: packURL(store)))
+        bytes[EntryPack.headerLength + 16] ^= 0xFF  // the first record's length
+        try Data(bytes).write(to: packURL(store))
         XCTAssertEqual(
-            try FileStoreAudit.findings(in: store.directory), ["entries.pack is too short (remove it; a search writes it again)"])
+            try copyCheck(store).problems, ["entries.pack has 1 malformed segment(s) (remove it; a search writes it again)"])
+        try Data("not a copy".utf8).write(to: packURL(store))
+        XCTAssertEqual(try copyCheck(store).problems, ["entries.pack is too short (remove it; a search writes it again)"])
+        XCTAssertEqual(try FileStoreAudit.findings(in: store.directory), [])
     }
 
     /// Whatever the copy holds (cut short, bytes flipped anywhere), a scan lends each listed
@@ -204,7 +220,8 @@ final class StoreEntryPackTests: XCTestCase {
             if lent.contains(where: { $0.value != entries[$0.key] }) {
                 // Turned away by the caller: the same scan wrote the copy again, from the files.
                 XCTAssertNotEqual(inode(packURL(store)), before, "round \(round)")
-                XCTAssertEqual(try FileStoreAudit.findings(in: store.directory), [], "round \(round)")
+                XCTAssertEqual(try copyCheck(store).stale, [], "round \(round)")
+                XCTAssertEqual(try copyCheck(store).problems, [], "round \(round)")
             }
         }
     }
@@ -250,7 +267,7 @@ final class StoreEntryPackTests: XCTestCase {
         XCTAssertFalse(hasPack(store))
         let temporaries = { try (DurableFile.names(in: store.directory) ?? []).filter { $0.hasPrefix(".tmp-") } }
         XCTAssertEqual(try temporaries().count, 1)
-        XCTAssertEqual(try FileStoreAudit.findings(in: store.directory), [])
+        XCTAssertEqual(try FileStoreAudit.findings(in: store.directory), [], "a killed writer's leftover")
         try store.apply(StoreChange(putEntries: [UUID(): [1]]))
         XCTAssertEqual(try temporaries(), [])
         XCTAssertEqual(try scan(store, among: Array(entries.keys)).count, entries.count)
