@@ -119,7 +119,7 @@ final class EntryPack: Sendable {
                 count: Int(table.bigEndianU32(at: o + 12)), first: table.sortKey(at: o + 16),
                 last: table.sortKey(at: o + 32))
             guard segment.offset >= headerLength, segment.length <= maximumSegmentLength,
-                segment.offset + segment.length <= at, segment.count >= 1,
+                segment.offset <= at - segment.length, segment.count >= 1,
                 segment.length >= segment.count * (recordHeaderLength + 1), !(segment.last < segment.first),
                 segments.last.map({ $0.last < segment.first }) ?? true
             else { return .failure(Refusal(reason: "lists segment \(i) out of place or order")) }

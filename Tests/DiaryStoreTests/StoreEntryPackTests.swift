@@ -239,6 +239,13 @@ final class StoreEntryPackTests: XCTestCase {
         try Data(bytes).write(to: packURL(store))
         guard case .refused(let reason) = EntryPack.open(in: store.directory) else { return XCTFail("accepted") }
         XCTAssertEqual(reason, "lists segment 1 out of place or order")
+        // An offset near the largest integer: refused, not an overflow.
+        let first = pack.segments[0]
+        segments = [EntryPack.Segment(offset: Int.max, length: first.length, count: first.count, first: first.first, last: first.last)]
+        let base = [UInt8](try Data(contentsOf: packURL(store)))
+        try Data(Array(base[..<trailerAt]) + EntryPackWriter.trailer(segments, at: trailerAt)).write(to: packURL(store))
+        guard case .refused(let far) = EntryPack.open(in: store.directory) else { return XCTFail("accepted") }
+        XCTAssertEqual(far, "lists segment 0 out of place or order")
     }
 
     /// Bytes outside every segment (where ciphertext could hide from `verify`) refuse the copy.
