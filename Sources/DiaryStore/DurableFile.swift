@@ -219,11 +219,15 @@ package enum DurableFile {
         return result
     }
 
-    /// Removes every `.tmp-…` file a killed writer may have left in `directory`.
+    /// Removes every `.tmp-…` file a killed writer (or a search killed while writing the scan
+    /// copy) may have left in `directory`, durably when there was one: a leftover must not come
+    /// back after a crash holding sealed bytes that a later change replaced.
     static func removeTempFiles(in directory: URL) throws {
+        var removed = false
         for name in try names(in: directory) ?? [] where name.hasPrefix(tempPrefix) {
-            try remove(directory.appendingPathComponent(name))
+            removed = try remove(directory.appendingPathComponent(name)) || removed
         }
+        if removed { try syncDirectory(directory) }
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {

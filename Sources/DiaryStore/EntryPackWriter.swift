@@ -39,10 +39,16 @@ final class EntryPackWriter: Sendable {
         init() { bytes.reserveCapacity(EntryPack.segmentBytes + 64 << 10) }
     }
 
+    /// What a copy being written is named before it is complete: a temporary file (removed by
+    /// any writer), which names the process writing it.
+    static let tempPrefix = DurableFile.tempPrefix + "pack-"
+
     /// A new temporary copy in `directory` holding only its header; nil when it cannot be made.
+    /// First removes the copies that searches killed while writing them left behind.
     init?(in directory: URL) {
         self.directory = directory
-        temp = directory.appendingPathComponent(DurableFile.tempPrefix + SecureRandomName.make())
+        Self.removeAbandoned(in: directory)
+        temp = directory.appendingPathComponent("\(Self.tempPrefix)\(getpid())-\(SecureRandomName.make())")
         fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, DurableFile.fileMode)
         guard fd >= 0 else { return nil }
         let header = EntryPack.magic + [EntryPack.version]
@@ -116,6 +122,17 @@ final class EntryPackWriter: Sendable {
 
     /// Removes the temporary copy.
     func discard() { unlink(temp.path) }
+
+    /// Removes the temporary copies whose process is gone (a search killed while writing one:
+    /// each is as large as the sealed entries). Another search may be writing one at the same
+    /// time, under the same shared lock: its process is alive, so its copy stays.
+    static func removeAbandoned(in directory: URL) {
+        for name in (try? DurableFile.names(in: directory)) ?? [] where name.hasPrefix(tempPrefix) {
+            let pid = name.dropFirst(tempPrefix.count).prefix { $0 != "-" }
+            guard let pid = pid_t(pid), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(directory.appendingPathComponent(name).path)
+        }
+    }
 
     static func trailer(_ segments: [EntryPack.Segment], at offset: Int) -> [UInt8] {
         var bytes: [UInt8] = []

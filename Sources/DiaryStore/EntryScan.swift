@@ -46,8 +46,9 @@ extension EntryScanning {
 }
 
 /// What `EntryScanning.scanEntries` calls: worker number, entry id, sealed bytes. It returns
-/// false when the bytes are not the entry the caller expects (they do not open, or are not the
-/// copy its index recorded), true otherwise (an entry it does not want included). A store that
-/// lent them from a copy of its entries (the files store's `entries.pack`) then knows the copy
-/// is stale and writes it again.
+/// false when the bytes are not the copy of the entry the caller's index records (another
+/// seal tag), true otherwise (an entry it does not want included, or one that carries the
+/// recorded tag but is damaged: that is the entry's own damage). A store that lent them from a
+/// copy of its entries (the files store's `entries.pack`) then knows the copy is stale and
+/// writes it again.
 public typealias EntryScanBody = @Sendable (_ worker: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) -> Bool

@@ -12,20 +12,21 @@ extension FileReader {
     /// Lends each entry of `ids` once: first the records of the scan copy (`EntryPack`), read a
     /// segment at a time on every core, then the files of the entries the copy lacks.
     ///
-    /// When the search is large (`EntryPack.minimumEntries` listed entries or more) and the copy
-    /// is absent, refused, damaged, stale (the caller turned a record away) or lacks an eighth
-    /// of the entries, the files are read instead, every entry file of `entries/`, and written
-    /// into a new copy as they are read (`EntryPackWriter`). This reader runs in a snapshot,
-    /// whose lock keeps writers out until the new copy has its name, so the copy holds each
-    /// file's current content.
+    /// Only a large scan (`EntryPack.minimumEntries` ids or more) uses the copy: fewer files
+    /// are opened sooner than the segments holding them are read. When the copy is absent,
+    /// refused, damaged, stale (the caller found a record that is not the copy its index
+    /// records) or lacks an eighth of the entries, the files are read instead, every entry file
+    /// of `entries/`, and written into a new copy as they are read (`EntryPackWriter`). This
+    /// reader runs in a snapshot, whose lock keeps writers out until the new copy has its name,
+    /// so the copy holds each file's current content.
     func scanEntries(among ids: [UUID], workers: Int, _ body: EntryScanBody) throws {
         guard !ids.isEmpty else { return }
         let listed = ListedIDs(ids)
         var wantsCopy = ids.count >= EntryPack.minimumEntries
-        if case .opened(let pack) = EntryPack.open(in: directory) {
+        if wantsCopy, case .opened(let pack) = EntryPack.open(in: directory) {
             let (lent, stale) = lend(pack, listed, workers: workers, body)
             let missing = ids.count - lent
-            wantsCopy = wantsCopy && (stale || (missing >= EntryPack.minimumEntries && missing * 8 >= ids.count))
+            wantsCopy = stale || (missing >= EntryPack.minimumEntries && missing * 8 >= ids.count)
         }
         if wantsCopy, let writer = EntryPackWriter(in: directory) {
             do {
@@ -42,7 +43,9 @@ extension FileReader {
 
     /// Lends the records of `pack` that `listed` names, marking them; returns how many were
     /// lent and whether the copy is stale (a segment unreadable or malformed, a record the
-    /// caller turned away).
+    /// caller found not to be the copy its index records). Segments holding no listed id are
+    /// not read, and none is read after the first that is unreadable or malformed: a crafted
+    /// copy (terabytes of holes in a sparse file) costs one segment, and the files are read.
     private func lend(_ pack: EntryPack, _ listed: ListedIDs, workers: Int, _ body: EntryScanBody) -> (Int, Bool) {
         let next = Mutex(0)
         let outcome = Mutex((lent: 0, stale: false))
@@ -51,25 +54,27 @@ extension FileReader {
             let buffer = SegmentBuffer()
             var lent = 0
             var stale = false
-            while true {
+            while !stale, !outcome.withLock({ $0.stale }) {
                 let i = next.withLock { n in
                     defer { n += 1 }
                     return n
                 }
                 guard i < pack.segments.count else { break }
                 let segment = pack.segments[i]
-                guard let bytes = buffer.read(segment, from: pack.fd) else {
-                    stale = true
-                    continue
-                }
                 var at = listed.lowerBound(segment.first)
-                let wellFormed = EntryPack.records(in: bytes, of: segment) { id, sealed in
-                    guard let position = listed.advance(&at, to: id.sortKey) else { return }
-                    listed.cover(position)
-                    lent += 1
-                    if !body(w, id, sealed) { stale = true }
+                guard listed.hasKey(at: at, atMost: segment.last) else { continue }
+                guard let bytes = buffer.read(segment, from: pack.fd),
+                    EntryPack.records(in: bytes, of: segment, { id, sealed in
+                        guard let position = listed.advance(&at, to: id.sortKey) else { return }
+                        listed.cover(position)
+                        lent += 1
+                        if !body(w, id, sealed) { stale = true }
+                    })
+                else {
+                    stale = true
+                    outcome.withLock { $0.stale = true }
+                    break
                 }
-                if !wellFormed { stale = true }
             }
             outcome.withLock {
                 $0.lent += lent
@@ -80,6 +85,9 @@ extension FileReader {
     }
 
     /// Reads every entry file into `writer`, lending those `listed` names and has not covered.
+    /// A file `listed` does not name (one the index does not list, or one the search's filter
+    /// leaves out) that cannot be read is left out of the copy, as a scan of `listed` would
+    /// not have read it.
     private func copyEveryFile(
         into writer: EntryPackWriter, lending listed: ListedIDs, workers: Int, _ body: EntryScanBody
     ) throws {
@@ -90,6 +98,10 @@ extension FileReader {
         let cursors = ThreadCursors(count: segments.count)
         try readFiles(
             all, workers: workers,
+            tolerating: { position in
+                var at = listed.lowerBound(all[position].sortKey)
+                return listed.advance(&at, to: all[position].sortKey) == nil
+            },
             each: { w, _, id, sealed in
                 writer.add(id, sealed, to: segments[w])
                 var at = cursors[w] ?? listed.lowerBound(id.sortKey)
@@ -141,6 +153,10 @@ final class ListedIDs: @unchecked Sendable {
         while at < keys.count && keys[at] < key { at += 1 }
         return at < keys.count && keys[at] == key ? at : nil
     }
+
+    /// Whether the key at `at` exists and is at most `last`: a listed id in a range that
+    /// starts at or before it.
+    func hasKey(at: Int, atMost last: (UInt64, UInt64)) -> Bool { at < keys.count && !(last < keys[at]) }
 
     func cover(_ position: Int) { covered[position] = true }
     func isCovered(_ position: Int) -> Bool { covered[position] }

@@ -39,9 +39,11 @@ extension FileReader: EntryScanning {
 
     /// Reads the files of `ids` as `scanFiles` describes, in shares of consecutive ids taken by
     /// the threads in turn: `each(worker, position in ids, id, bytes)` for every file there,
-    /// and `shareEnded(worker)` after each share.
+    /// and `shareEnded(worker)` after each share. A file that cannot be read stops the scan
+    /// with its error, unless `tolerating` its position: then it is skipped.
     func readFiles(
-        _ ids: [UUID], workers: Int, each: FileVisit, shareEnded: @Sendable (Int) -> Void = { _ in }
+        _ ids: [UUID], workers: Int, tolerating: @Sendable (Int) -> Bool = { _ in false }, each: FileVisit,
+        shareEnded: @Sendable (Int) -> Void = { _ in }
     ) throws {
         guard !ids.isEmpty else { return }
         let entries = directory.appendingPathComponent(FileStore.entriesName)
@@ -55,7 +57,11 @@ extension FileReader: EntryScanning {
                 for first in stride(from: w * Self.share, to: ids.count, by: threads * Self.share) {
                     if failure.withLock({ $0 != nil }) { return }
                     for at in first..<min(first + Self.share, ids.count) {
-                        try read(ids[at], with: worker) { each(w, at, ids[at], $0) }
+                        do {
+                            try read(ids[at], with: worker) { each(w, at, ids[at], $0) }
+                        } catch where tolerating(at) {
+                            continue
+                        }
                     }
                     shareEnded(w)
                 }

@@ -19,15 +19,17 @@ extension FileReader: ScanCopyReading {
         case .refused(let reason): return ["\(EntryPack.fileName) \(reason) (remove it; a search writes it again)"]
         case .opened(let opened): pack = opened
         }
-        var malformed = 0
-        for segment in pack.segments {
+        // Not past the first segment that is malformed: a crafted copy (a sparse file of
+        // terabytes) must not keep `verify` reading holes.
+        for (i, segment) in pack.segments.enumerated() {
             let wellFormed =
                 EntryPack.readAt(pack.fd, segment.offset, segment.length)?.withUnsafeBytes { raw in
                     EntryPack.records(in: raw, of: segment, body)
                 } ?? false
-            if !wellFormed { malformed += 1 }
+            guard wellFormed else {
+                return ["\(EntryPack.fileName): segment \(i) is malformed (remove it; a search writes it again)"]
+            }
         }
-        guard malformed > 0 else { return [] }
-        return ["\(EntryPack.fileName) has \(malformed) malformed segment(s) (remove it; a search writes it again)"]
+        return []
     }
 }

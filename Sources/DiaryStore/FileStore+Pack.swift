@@ -23,9 +23,15 @@ extension FileStore {
         try dropPack(in: directory)
     }
 
-    /// Removes the scan copy, if there is one, durably. Caller holds the write lock.
+    /// Removes the scan copy, if there is one, durably. Caller holds the write lock. A
+    /// directory under its name is left alone: every reader refuses it (`verify` reports it),
+    /// and it must not stop a change or the replay of a journal.
     static func dropPack(in directory: URL) throws {
-        guard try DurableFile.remove(directory.appendingPathComponent(EntryPack.fileName)) else { return }
+        let url = directory.appendingPathComponent(EntryPack.fileName)
+        guard unlink(url.path) == 0 else {
+            if errno == ENOENT || errno == EISDIR { return }
+            throw StoreError.io(path: url.path, detail: DurableFile.errnoText())
+        }
         try DurableFile.syncDirectory(directory)
     }
 }

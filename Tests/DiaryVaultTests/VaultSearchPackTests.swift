@@ -102,4 +102,42 @@ final class VaultSearchPackTests: VaultTestCase {
         XCTAssertFalse(fresh.output.contains("warning: entries.pack"), fresh.output)
         XCTAssertTrue(fresh.output.contains("\(Self.entryCount) records, each equal to its entry file"), fresh.output)
     }
+    private func entryFile(_ id: UUID) -> URL {
+        vaultURL.appendingPathComponent("entries").appendingPathComponent(id.uuidString.lowercased())
+    }
+
+    private func inode(_ url: URL) -> UInt64 {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? UInt64(info.st_ino) : 0
+    }
+
+    /// A damaged entry (a byte of its ciphertext changed, its tag intact) is reported by every
+    /// search, and does not make every search write the copy again: a new copy would hold the
+    /// same bytes.
+    func testADamagedEntryDoesNotMakeEverySearchWriteTheCopy() throws {
+        let (vault, texts) = try largeVault()
+        let damaged = try XCTUnwrap(texts.keys.first)
+        var bytes = [UInt8](try Data(contentsOf: entryFile(damaged)))
+        bytes[bytes.count / 2] ^= 0x55
+        try Data(bytes).write(to: entryFile(damaged))
+        XCTAssertEqual(try vault.search("needle").damaged, [damaged])
+        let copy = inode(pack)
+        for _ in 0..<3 { XCTAssertEqual(try vault.search("needle").damaged, [damaged]) }
+        XCTAssertEqual(inode(pack), copy, "written again")
+    }
+
+    /// An entry file the index does not list (a deleted entry's file put back) is reported as
+    /// itself; the copy, which holds it as every file, is not blamed for it.
+    func testVerifyDoesNotBlameTheCopyForAFileTheIndexDoesNotList() throws {
+        let (vault, texts) = try largeVault()
+        let id = try XCTUnwrap(texts.keys.first)
+        let saved = try Data(contentsOf: entryFile(id))
+        try vault.delete(id)
+        try saved.write(to: entryFile(id))
+        _ = try found(vault)
+        XCTAssertTrue(hasPack)
+        let damage = try vault.verify().damaged.map(\.description)
+        XCTAssertFalse(damage.isEmpty)
+        XCTAssertFalse(damage.contains { $0.contains("entries.pack") }, "\(damage)")
+    }
 }

@@ -11,13 +11,22 @@ extension Vault {
     /// without removing it, and then the copy keeps an entry's earlier ciphertext, or a deleted
     /// entry's, that the vault no longer shows: removing the copy is always safe. Judged by the
     /// index's tags, so no entry file is opened a second time.
-    static func scanCopyDamage(_ reader: any StoreReader, _ expected: Verifier.Expectations) -> [Damage] {
+    ///
+    /// `present` holds the entry files there are: the copy copies every one, so a record of a
+    /// file the index does not list is that file's copy, and the file is reported on its own.
+    static func scanCopyDamage(
+        _ reader: any StoreReader, _ expected: Verifier.Expectations, present: Set<UUID>
+    ) -> [Damage] {
         guard let copy = reader as? ScanCopyReading else { return [] }
         var stale: [UUID] = []
         let problems = copy.forEachScanCopyRecord { id, sealed in
             // A record in a damaged page's range, or with no index at all: the index cannot say.
             guard expected.covers(id) else { return }
-            if !(expected.rows?[id]?.matches(sealed) ?? false) { stale.append(id) }
+            guard let recorded = expected.rows?[id] else {
+                if !present.contains(id) { stale.append(id) }
+                return
+            }
+            if !recorded.matches(sealed) { stale.append(id) }
         }
         var damage = problems.map { Damage(object: .store, reason: $0) }
         if !stale.isEmpty {

@@ -84,17 +84,23 @@ final class ParallelSearch: @unchecked Sendable {
         return undecided + listed.filter { !seen.contains($0) }
     }
 
-    /// One entry lent by the store, on worker `w`'s thread: false when it is a suspect (the
-    /// store learns that a copy it lent from is stale, `EntryScanBody`).
+    /// One entry lent by the store, on worker `w`'s thread: false when it is not the copy the
+    /// index records (the store learns that a copy it lent from is stale, `EntryScanBody`).
+    /// One that carries the recorded tag but does not open is a suspect too, but the entry's
+    /// own damage: a copy made again would hold the same bytes.
     func take(_ w: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) -> Bool {
         let page = table.page(of: id)
         let (found, row) = page.position(of: id)
         guard found, IndexListing.passes(filter, page, row) else { return true }
         let worker = workers[w]
         worker.taken.append(id)
-        guard page.sealTagMatches(ofRowAt: row, sealed), let hit = matcher.match(id, sealed, in: worker.buffer) else {
+        guard page.sealTagMatches(ofRowAt: row, sealed) else {
             worker.suspects.append(id)
             return false
+        }
+        guard let hit = matcher.match(id, sealed, in: worker.buffer) else {
+            worker.suspects.append(id)
+            return true
         }
         if hit { worker.matches.append(id) }
         return true

@@ -1,0 +1,133 @@
+import DiaryTestSupport
+import Foundation
+import Synchronization
+import XCTest
+
+@testable import DiaryStore
+
+/// The scan copy against what a hostile or careless hand leaves in the vault directory (from
+/// an independent review): it can cost time, never an answer, a crash, an unbounded read, a
+/// blocked write, or a copy never written.
+final class StoreEntryPackHostileTests: XCTestCase {
+    private var scratch: StoreScratch!
+
+    override func setUpWithError() throws { scratch = try StoreScratch() }
+    override func tearDown() { scratch.cleanUp() }
+
+    private func store(entries count: Int = EntryPack.minimumEntries + 76) throws -> (FileStore, [UUID: [UInt8]]) {
+        var initial = initialChange()
+        for i in 0..<count {
+            initial.putEntries[UUID()] = (0..<(1 + (i * 37) % 900)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ i) }
+        }
+        let store = try XCTUnwrap(try StoreLayout.create(.files, at: scratch.vaultURL(), initial: initial) as? FileStore)
+        return (store, initial.putEntries)
+    }
+
+    /// Each id lent once, with its bytes.
+    private func scan(_ store: FileStore, among ids: [UUID]) throws -> [UUID: [UInt8]] {
+        let seen = Mutex<([UUID: [UInt8]], Int)>(([:], 0))
+        try store.withSnapshot { reader in
+            let scanner = try XCTUnwrap(reader as? EntryScanning)
+            try scanner.scanEntries(among: ids.sorted { $0.sortKey < $1.sortKey }, workers: 3) { _, id, sealed in
+                let bytes = [UInt8](sealed)
+                seen.withLock { if $0.0.updateValue(bytes, forKey: id) != nil { $0.1 += 1 } }
+                return true
+            }
+        }
+        let (lent, twice) = seen.withLock { $0 }
+        XCTAssertEqual(twice, 0, "an entry was handed over twice")
+        return lent
+    }
+
+    private func packURL(_ store: FileStore) -> URL { store.directory.appendingPathComponent(EntryPack.fileName) }
+
+    /// Bytes this process has read so far (`/proc/self/io`).
+    private func bytesRead() throws -> Int {
+        let text = try String(contentsOfFile: "/proc/self/io", encoding: .utf8)
+        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("rchar:") })
+        return try XCTUnwrap(Int(line.split(separator: " ").last ?? ""))
+    }
+
+    /// A file in `entries/` under an entry's name that the scan is not asked for and that
+    /// cannot be read (a directory): the copy is written without it, and nothing fails.
+    func testAnUnreadableFileTheScanIsNotAskedForIsLeftOut() throws {
+        let (store, entries) = try store()
+        let stray = store.directory.appendingPathComponent(FileStore.entriesName)
+            .appendingPathComponent(FileStore.fileName(for: UUID()))
+        try FileManager.default.createDirectory(at: stray, withIntermediateDirectories: false)
+        XCTAssertEqual(try scan(store, among: Array(entries.keys)), entries)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: packURL(store).path))
+    }
+
+    /// A scan of a few ids never reads the copy; a filtered large one reads only the segments
+    /// holding its ids.
+    func testAScanReadsOnlyTheSegmentsItNeeds() throws {
+        let (store, entries) = try store(entries: 4000)
+        let ids = Array(entries.keys).sorted { $0.sortKey < $1.sortKey }
+        _ = try scan(store, among: ids)
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: packURL(store).path)[.size] as? Int)
+        var before = try bytesRead()
+        XCTAssertEqual(try scan(store, among: [ids[0]]).count, 1)
+        XCTAssertLessThan(try bytesRead() - before, size / 10, "a scan of one id")
+        before = try bytesRead()
+        let firstQuarter = Array(ids.prefix(EntryPack.minimumEntries))
+        XCTAssertEqual(try scan(store, among: firstQuarter).count, firstQuarter.count)
+        XCTAssertLessThan(try bytesRead() - before, size / 2, "a scan of the first quarter")
+    }
+
+    /// A sparse copy of terabytes of holes that passes every check of its trailer: a scan reads
+    /// one segment per thread at most, then the files, and writes a real copy over it.
+    func testASparseCopyOfHolesCostsOneSegment() throws {
+        let (store, entries) = try store()
+        let segments = 1 << 16
+        let length = EntryPack.maximumSegmentLength
+        let end = EntryPack.headerLength + segments * length
+        let table = (0..<segments).map { i in
+            EntryPack.Segment(
+                offset: EntryPack.headerLength + i * length, length: length, count: 1, first: (0, UInt64(2 * i)),
+                last: (0, UInt64(2 * i + 1)))
+        }
+        let handle = try FileHandle(forWritingTo: { () -> URL in
+            FileManager.default.createFile(atPath: packURL(store).path, contents: nil)
+            return packURL(store)
+        }())
+        try handle.write(contentsOf: Data(EntryPack.magic + [EntryPack.version]))
+        try handle.seek(toOffset: UInt64(end))
+        try handle.write(contentsOf: Data(EntryPackWriter.trailer(table, at: end)))
+        try handle.close()
+        guard case .opened = EntryPack.open(in: store.directory) else { return XCTFail("the trailer is refused") }
+        let before = try bytesRead()
+        XCTAssertEqual(try scan(store, among: Array(entries.keys)), entries)
+        XCTAssertLessThan(try bytesRead() - before, 8 * length, "read holes")
+        guard case .opened(let rewritten) = EntryPack.open(in: store.directory) else { return XCTFail("no copy") }
+        XCTAssertEqual(rewritten.segments.reduce(0) { $0 + $1.count }, entries.count)
+    }
+
+    /// A directory where the copy goes blocks no change and no journal replay; searches go on.
+    func testADirectoryNamedAsTheCopyBlocksNothing() throws {
+        let (store, entries) = try store()
+        try FileManager.default.createDirectory(at: packURL(store), withIntermediateDirectories: false)
+        XCTAssertEqual(try scan(store, among: Array(entries.keys)), entries)
+        let ids = Array(entries.keys)
+        try store.apply(StoreChange(deleteEntries: [ids[0]]))
+        let journal = FileJournal(operations: [
+            .put(name: FileStore.entriesName + "/" + FileStore.fileName(for: ids[1]), bytes: [7]),
+            .put(name: FileStore.indexName, bytes: blob(32)),
+        ])
+        try Data(journal.encoded()).write(to: store.directory.appendingPathComponent(FileJournal.fileName))
+        let reopened = try StoreLayout.open(at: store.directory)
+        XCTAssertEqual(try reopened.readEntry(ids[1]), [7])
+    }
+
+    /// A copy left half-written by a search that was killed is removed by the next search that
+    /// writes one; one whose process lives (another search, now) is not.
+    func testACopyAbandonedByAKilledSearchIsRemovedByTheNext() throws {
+        let (store, entries) = try store()
+        let dead = store.directory.appendingPathComponent("\(EntryPackWriter.tempPrefix)999999999-abc")
+        let alive = store.directory.appendingPathComponent("\(EntryPackWriter.tempPrefix)\(getpid())-abc")
+        for url in [dead, alive] { XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data([1]))) }
+        XCTAssertEqual(try scan(store, among: Array(entries.keys)), entries)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dead.path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: alive.path))
+    }
+}
