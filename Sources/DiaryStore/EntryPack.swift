@@ -166,7 +166,9 @@ final class EntryPack: Sendable {
         while at < bytes.count {
             let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt32.self)))
             let id = UUID(uuid: bytes.loadUnaligned(fromByteOffset: at, as: uuid_t.self))
-            body(id, UnsafeRawBufferPointer(rebasing: bytes[(at + recordHeaderLength)..<(at + recordHeaderLength + length)]))
+            body(
+                id,
+                UnsafeRawBufferPointer(rebasing: bytes[(at + recordHeaderLength)..<(at + recordHeaderLength + length)]))
             at += recordHeaderLength + length
         }
         return true

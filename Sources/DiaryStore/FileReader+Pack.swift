@@ -64,12 +64,14 @@ extension FileReader {
                 var at = listed.lowerBound(segment.first)
                 guard listed.hasKey(at: at, atMost: segment.last) else { continue }
                 guard let bytes = buffer.read(segment, from: pack.fd),
-                    EntryPack.records(in: bytes, of: segment, { id, sealed in
-                        guard let position = listed.advance(&at, to: id.sortKey) else { return }
-                        listed.cover(position)
-                        lent += 1
-                        if !body(w, id, sealed) { stale = true }
-                    })
+                    EntryPack.records(
+                        in: bytes, of: segment,
+                        { id, sealed in
+                            guard let position = listed.advance(&at, to: id.sortKey) else { return }
+                            listed.cover(position)
+                            lent += 1
+                            if !body(w, id, sealed) { stale = true }
+                        })
                 else {
                     stale = true
                     outcome.withLock { $0.stale = true }

@@ -59,7 +59,7 @@ extension FileReader: EntryScanning {
                     for at in first..<min(first + Self.share, ids.count) {
                         do {
                             try read(ids[at], with: worker) { each(w, at, ids[at], $0) }
-                        } catch where tolerating(at) {
+                        } catch  where tolerating(at) {
                             continue
                         }
                     }
@@ -72,7 +72,8 @@ extension FileReader: EntryScanning {
         if let error = failure.withLock({ $0 }) { throw error }
     }
 
-    typealias FileVisit = @Sendable (_ worker: Int, _ position: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) -> Void
+    typealias FileVisit =
+        @Sendable (_ worker: Int, _ position: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) -> Void
 
     /// Files a worker reads before it looks for the next share.
     private static let share = 64

@@ -19,7 +19,8 @@ final class StoreEntryPackHostileTests: XCTestCase {
         for i in 0..<count {
             initial.putEntries[UUID()] = (0..<(1 + (i * 37) % 900)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ i) }
         }
-        let store = try XCTUnwrap(try StoreLayout.create(.files, at: scratch.vaultURL(), initial: initial) as? FileStore)
+        let store = try XCTUnwrap(
+            try StoreLayout.create(.files, at: scratch.vaultURL(), initial: initial) as? FileStore)
         return (store, initial.putEntries)
     }
 
@@ -87,10 +88,11 @@ final class StoreEntryPackHostileTests: XCTestCase {
                 offset: EntryPack.headerLength + i * length, length: length, count: 1, first: (0, UInt64(2 * i)),
                 last: (0, UInt64(2 * i + 1)))
         }
-        let handle = try FileHandle(forWritingTo: { () -> URL in
-            FileManager.default.createFile(atPath: packURL(store).path, contents: nil)
-            return packURL(store)
-        }())
+        let handle = try FileHandle(
+            forWritingTo: { () -> URL in
+                FileManager.default.createFile(atPath: packURL(store).path, contents: nil)
+                return packURL(store)
+            }())
         try handle.write(contentsOf: Data(EntryPack.magic + [EntryPack.version]))
         try handle.seek(toOffset: UInt64(end))
         try handle.write(contentsOf: Data(EntryPackWriter.trailer(table, at: end)))
@@ -125,7 +127,9 @@ final class StoreEntryPackHostileTests: XCTestCase {
         let (store, entries) = try store()
         let dead = store.directory.appendingPathComponent("\(EntryPackWriter.tempPrefix)999999999-abc")
         let alive = store.directory.appendingPathComponent("\(EntryPackWriter.tempPrefix)\(getpid())-abc")
-        for url in [dead, alive] { XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data([1]))) }
+        for url in [dead, alive] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data([1])))
+        }
         XCTAssertEqual(try scan(store, among: Array(entries.keys)), entries)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dead.path))
         XCTAssertTrue(FileManager.default.fileExists(atPath: alive.path))

@@ -22,7 +22,8 @@ final class StoreEntryPackTests: XCTestCase {
             let size = i == 7 ? EntryPack.segmentBytes + 5 : 1 + (i * 37) % 900
             initial.putEntries[UUID()] = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ i) }
         }
-        let store = try XCTUnwrap(try StoreLayout.create(.files, at: scratch.vaultURL(), initial: initial) as? FileStore)
+        let store = try XCTUnwrap(
+            try StoreLayout.create(.files, at: scratch.vaultURL(), initial: initial) as? FileStore)
         return (store, initial.putEntries)
     }
 
@@ -63,7 +64,8 @@ final class StoreEntryPackTests: XCTestCase {
     private func packURL(_ store: FileStore) -> URL { store.directory.appendingPathComponent(EntryPack.fileName) }
     private func hasPack(_ store: FileStore) -> Bool { FileManager.default.fileExists(atPath: packURL(store).path) }
     private func entryFile(_ store: FileStore, _ id: UUID) -> URL {
-        store.directory.appendingPathComponent(FileStore.entriesName).appendingPathComponent(FileStore.fileName(for: id))
+        store.directory.appendingPathComponent(FileStore.entriesName).appendingPathComponent(
+            FileStore.fileName(for: id))
     }
     private func inode(_ url: URL) -> UInt64 {
         var info = stat()
@@ -191,7 +193,8 @@ final class StoreEntryPackTests: XCTestCase {
         XCTAssertTrue(problems.first?.hasPrefix("entries.pack: segment ") ?? false, "\(problems)")
         XCTAssertTrue(problems.first?.hasSuffix(" is malformed (remove it; a search writes it again)") ?? false)
         try Data("not a copy".utf8).write(to: packURL(store))
-        XCTAssertEqual(try copyCheck(store).problems, ["entries.pack is too short (remove it; a search writes it again)"])
+        XCTAssertEqual(
+            try copyCheck(store).problems, ["entries.pack is too short (remove it; a search writes it again)"])
         XCTAssertEqual(try FileStoreAudit.findings(in: store.directory), [])
     }
 
@@ -210,7 +213,9 @@ final class StoreEntryPackTests: XCTestCase {
                 bytes.removeLast(Int.random(in: 1..<bytes.count, using: &generator))
             } else {
                 for _ in 0..<(1 + round % 3) {
-                    let at = round % 2 == 0 ? Int.random(in: 0..<bytes.count, using: &generator)
+                    let at =
+                        round % 2 == 0
+                        ? Int.random(in: 0..<bytes.count, using: &generator)
                         : bytes.count - Int.random(in: 1...min(bytes.count, 4096), using: &generator)
                     bytes[at] ^= UInt8.random(in: 1...255, using: &generator)
                 }
@@ -243,7 +248,10 @@ final class StoreEntryPackTests: XCTestCase {
         XCTAssertEqual(reason, "lists segment 1 out of place or order")
         // An offset near the largest integer: refused, not an overflow.
         let first = pack.segments[0]
-        segments = [EntryPack.Segment(offset: Int.max, length: first.length, count: first.count, first: first.first, last: first.last)]
+        segments = [
+            EntryPack.Segment(
+                offset: Int.max, length: first.length, count: first.count, first: first.first, last: first.last)
+        ]
         let base = [UInt8](try Data(contentsOf: packURL(store)))
         try Data(Array(base[..<trailerAt]) + EntryPackWriter.trailer(segments, at: trailerAt)).write(to: packURL(store))
         guard case .refused(let far) = EntryPack.open(in: store.directory) else { return XCTFail("accepted") }

@@ -25,7 +25,8 @@ final class VaultSearchPackTests: VaultTestCase {
             let date = Date(millisecondsSince1970: 1_700_000_000_000 + Int64(n) * 60_000)
             let text = n % 7 == 0 ? "day \(n): a Needle in the hay" : "day \(n): only hay"
             let entry = Entry(
-                id: SecureRandom.uuid(), text: text, date: date, created: date, modified: date, starred: false, tags: [])
+                id: SecureRandom.uuid(), text: text, date: date, created: date, modified: date, starred: false, tags: []
+            )
             texts[entry.id] = text
             return entry
         }

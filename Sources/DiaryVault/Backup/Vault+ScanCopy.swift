@@ -36,7 +36,8 @@ extension Vault {
                 Damage(
                     object: .store,
                     reason: "entries.pack holds sealed entries the index does not record: \(named)\(more)"
-                        + " (earlier copies, left by a diary that did not know it; remove it, a search writes it again)"))
+                        + " (earlier copies, left by a diary that did not know it; remove it, a search writes it again)"
+                ))
         }
         return damage
     }
