@@ -225,7 +225,13 @@ package enum DurableFile {
     static func removeTempFiles(in directory: URL) throws {
         var removed = false
         for name in try names(in: directory) ?? [] where name.hasPrefix(tempPrefix) {
-            removed = try remove(directory.appendingPathComponent(name)) || removed
+            let url = directory.appendingPathComponent(name)
+            if unlink(url.path) == 0 {
+                removed = true
+            } else if errno != ENOENT && errno != EISDIR {
+                // A directory under a temporary name is no leftover of ours: it must not stop a change.
+                throw StoreError.io(path: url.path, detail: errnoText())
+            }
         }
         if removed { try syncDirectory(directory) }
     }

@@ -47,6 +47,13 @@ final class EntryPackWriter: Sendable {
     /// First removes the copies that searches killed while writing them left behind.
     init?(in directory: URL) {
         self.directory = directory
+        // A directory under the copy's name would refuse the rename: no copy to write.
+        var info = stat()
+        if lstat(directory.appendingPathComponent(EntryPack.fileName).path, &info) == 0,
+            (info.st_mode & S_IFMT) == S_IFDIR
+        {
+            return nil
+        }
         Self.removeAbandoned(in: directory)
         temp = directory.appendingPathComponent("\(Self.tempPrefix)\(getpid())-\(SecureRandomName.make())")
         fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, DurableFile.fileMode)

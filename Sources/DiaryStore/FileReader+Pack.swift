@@ -102,7 +102,8 @@ extension FileReader {
             all, workers: workers,
             tolerating: { position in
                 var at = listed.lowerBound(all[position].sortKey)
-                return listed.advance(&at, to: all[position].sortKey) == nil
+                // Not asked for, or already lent from the copy: the scan would not read it.
+                return listed.advance(&at, to: all[position].sortKey).map(listed.isCovered) ?? true
             },
             each: { w, _, id, sealed in
                 writer.add(id, sealed, to: segments[w])

@@ -119,6 +119,20 @@ final class StoreEntryPackHostileTests: XCTestCase {
         try Data(journal.encoded()).write(to: store.directory.appendingPathComponent(FileJournal.fileName))
         let reopened = try StoreLayout.open(at: store.directory)
         XCTAssertEqual(try reopened.readEntry(ids[1]), [7])
+        // Nor is a copy written only to be thrown away: no writer starts.
+        XCTAssertNil(EntryPackWriter(in: store.directory))
+    }
+
+    /// A directory under a temporary name (no leftover of ours) blocks no change either.
+    func testADirectoryUnderATemporaryNameBlocksNothing() throws {
+        let (store, entries) = try store()
+        let stray = store.directory.appendingPathComponent("\(EntryPackWriter.tempPrefix)1-x")
+        try FileManager.default.createDirectory(at: stray, withIntermediateDirectories: false)
+        try store.apply(StoreChange(deleteEntries: [try XCTUnwrap(entries.keys.first)]))
+        try store.apply(inParts: { put in
+            try put([UUID(): [1]])
+            return StoreChange()
+        })
     }
 
     /// A copy left half-written by a search that was killed is removed by the next search that

@@ -141,4 +141,21 @@ final class VaultSearchPackTests: VaultTestCase {
         XCTAssertFalse(damage.isEmpty)
         XCTAssertFalse(damage.contains { $0.contains("entries.pack") }, "\(damage)")
     }
+    /// An entry edited and then deleted by an older diary, which left the copy holding its
+    /// first text, and its later file put back: the record is not that file's copy, so the
+    /// copy is blamed as well as the file (from a review).
+    func testVerifyBlamesTheCopyForAnEarlierCopyOfAFileTheIndexDoesNotList() throws {
+        let (vault, texts) = try largeVault()
+        _ = try found(vault)
+        let first = try Data(contentsOf: pack)
+        let id = try XCTUnwrap(texts.keys.first)
+        try vault.update(id, text: "a second text")
+        let second = try Data(contentsOf: entryFile(id))
+        try vault.delete(id)
+        try first.write(to: pack)
+        try second.write(to: entryFile(id))
+        let damage = try vault.verify().damaged.map(\.description)
+        XCTAssertTrue(
+            damage.contains { $0.contains("entries.pack") && $0.contains(id.uuidString.lowercased()) }, "\(damage)")
+    }
 }

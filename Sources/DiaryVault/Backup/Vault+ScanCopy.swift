@@ -12,10 +12,11 @@ extension Vault {
     /// entry's, that the vault no longer shows: removing the copy is always safe. Judged by the
     /// index's tags, so no entry file is opened a second time.
     ///
-    /// `present` holds the entry files there are: the copy copies every one, so a record of a
-    /// file the index does not list is that file's copy, and the file is reported on its own.
+    /// `rowless` holds the tags of the entry files the index does not list: the copy copies
+    /// every file, so a record that is such a file's copy is not blamed (the file is reported
+    /// on its own); one that is not (an earlier copy of it) is.
     static func scanCopyDamage(
-        _ reader: any StoreReader, _ expected: Verifier.Expectations, present: Set<UUID>
+        _ reader: any StoreReader, _ expected: Verifier.Expectations, rowless: [UUID: SealTag]
     ) -> [Damage] {
         guard let copy = reader as? ScanCopyReading else { return [] }
         var stale: [UUID] = []
@@ -23,7 +24,7 @@ extension Vault {
             // A record in a damaged page's range, or with no index at all: the index cannot say.
             guard expected.covers(id) else { return }
             guard let recorded = expected.rows?[id] else {
-                if !present.contains(id) { stale.append(id) }
+                if !(rowless[id]?.matches(sealed) ?? false) { stale.append(id) }
                 return
             }
             if !recorded.matches(sealed) { stale.append(id) }

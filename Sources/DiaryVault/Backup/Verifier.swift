@@ -316,7 +316,7 @@ extension Vault {
                     checkedEntries: scan.checked, checkedTemplates: scan.templates,
                     damaged: damage.sorted { $0.description < $1.description } + scan.lookupDamage + objects.damage,
                     checkedAttachments: objects.checked, unreferencedAttachments: objects.unreferenced)
-                report.damaged += Self.scanCopyDamage(reader, expected, present: scan.present)
+                report.damaged += Self.scanCopyDamage(reader, expected, rowless: scan.rowlessTags)
                 report.absentAttachments = objects.absent
                 report.checkedAttachmentRecords = objects.attachments
                 report.checkedCaptureDevices = scan.captureDevices
