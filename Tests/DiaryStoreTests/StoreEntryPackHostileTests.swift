@@ -15,13 +15,7 @@ final class StoreEntryPackHostileTests: XCTestCase {
     override func tearDown() { scratch.cleanUp() }
 
     private func store(entries count: Int = EntryPack.minimumEntries + 76) throws -> (FileStore, [UUID: [UInt8]]) {
-        var initial = initialChange()
-        for i in 0..<count {
-            initial.putEntries[UUID()] = (0..<(1 + (i * 37) % 900)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ i) }
-        }
-        let store = try XCTUnwrap(
-            try StoreLayout.create(.files, at: scratch.vaultURL(), initial: initial) as? FileStore)
-        return (store, initial.putEntries)
+        try scratch.packedFilesStore(entries: count)
     }
 
     /// Each id lent once, with its bytes.

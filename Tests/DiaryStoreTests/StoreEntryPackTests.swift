@@ -15,16 +15,8 @@ final class StoreEntryPackTests: XCTestCase {
     override func setUpWithError() throws { scratch = try StoreScratch() }
     override func tearDown() { scratch.cleanUp() }
 
-    /// A files store of `count` entries of varied sizes (one larger than a segment's target).
     private func store(entries count: Int = EntryPack.minimumEntries + 76) throws -> (FileStore, [UUID: [UInt8]]) {
-        var initial = initialChange()
-        for i in 0..<count {
-            let size = i == 7 ? EntryPack.segmentBytes + 5 : 1 + (i * 37) % 900
-            initial.putEntries[UUID()] = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ i) }
-        }
-        let store = try XCTUnwrap(
-            try StoreLayout.create(.files, at: scratch.vaultURL(), initial: initial) as? FileStore)
-        return (store, initial.putEntries)
+        try scratch.packedFilesStore(entries: count)
     }
 
     /// What one scan lent, as id → bytes; `accept` says what the caller answers for each.

@@ -36,6 +36,20 @@ final class StoreScratch {
     }
 }
 
+extension StoreScratch {
+    /// A files store large enough for a scan copy (`EntryPack`): `count` entries of varied
+    /// sizes, one of them larger than a segment's target.
+    func packedFilesStore(entries count: Int) throws -> (FileStore, [UUID: [UInt8]]) {
+        var initial = initialChange()
+        for i in 0..<count {
+            let size = i == 7 ? EntryPack.segmentBytes + 5 : 1 + (i * 37) % 900
+            initial.putEntries[UUID()] = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ i) }
+        }
+        let store = try XCTUnwrap(try StoreLayout.create(.files, at: vaultURL(), initial: initial) as? FileStore)
+        return (store, initial.putEntries)
+    }
+}
+
 /// A change as the vault layer makes it on `diary init`: a header, an index, some entries.
 func initialChange(entries: Int = 0) -> StoreChange {
     var puts = [UUID: [UInt8]]()
