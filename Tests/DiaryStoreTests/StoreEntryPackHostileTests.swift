@@ -54,20 +54,27 @@ final class StoreEntryPackHostileTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: packURL(store).path))
     }
 
-    /// A scan of a few ids never reads the copy; a filtered large one reads only the segments
-    /// holding its ids.
+    /// A filtered large scan reads only the segments holding its ids: the others are made
+    /// malformed, and a scan that read one would find it and write the copy again.
     func testAScanReadsOnlyTheSegmentsItNeeds() throws {
         let (store, entries) = try store(entries: 4000)
         let ids = Array(entries.keys).sorted { $0.sortKey < $1.sortKey }
         _ = try scan(store, among: ids)
-        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: packURL(store).path)[.size] as? Int)
-        var before = try bytesRead()
-        XCTAssertEqual(try scan(store, among: [ids[0]]).count, 1)
-        XCTAssertLessThan(try bytesRead() - before, size / 10, "a scan of one id")
-        before = try bytesRead()
         let firstQuarter = Array(ids.prefix(EntryPack.minimumEntries))
-        XCTAssertEqual(try scan(store, among: firstQuarter).count, firstQuarter.count)
-        XCTAssertLessThan(try bytesRead() - before, size / 2, "a scan of the first quarter")
+        let lastKey = try XCTUnwrap(firstQuarter.last).sortKey
+        guard case .opened(let pack) = EntryPack.open(in: store.directory) else { return XCTFail("copy refused") }
+        var bytes = [UInt8](try Data(contentsOf: packURL(store)))
+        let beyond = pack.segments.filter { lastKey < $0.first }
+        XCTAssertGreaterThan(beyond.count, pack.segments.count / 2)
+        for segment in beyond { bytes[segment.offset + 16] ^= 0xFF }  // the first record's length
+        try Data(bytes).write(to: packURL(store))
+        let lent = try scan(store, among: firstQuarter)
+        XCTAssertEqual(lent.count, firstQuarter.count)
+        for id in firstQuarter { XCTAssertEqual(lent[id], entries[id]) }
+        XCTAssertEqual([UInt8](try Data(contentsOf: packURL(store))), bytes, "a malformed segment was read")
+        // The whole scan does read them, and writes the copy again.
+        XCTAssertEqual(try scan(store, among: ids), entries)
+        XCTAssertNotEqual([UInt8](try Data(contentsOf: packURL(store))), bytes)
     }
 
     /// A sparse copy of terabytes of holes that passes every check of its trailer: a scan reads
