@@ -149,6 +149,14 @@ package enum DurableFile {
         throw StoreError.io(path: url.path, detail: errnoText())
     }
 
+    /// `remove`, leaving a directory where it is instead of failing: for names diary writes as
+    /// files, where someone else's directory must not stop a change. True when a file went.
+    static func removeUnlessDirectory(_ url: URL) throws -> Bool {
+        if unlink(url.path) == 0 { return true }
+        if errno == ENOENT || errno == EISDIR { return false }
+        throw StoreError.io(path: url.path, detail: errnoText())
+    }
+
     /// Makes the contents of `files`, all in the file system that holds `directory`, durable:
     /// a large batch on Linux with one `syncfs` of that file system (a few thousand fsyncs, one
     /// per file, cost a journal commit each), anything else with one fsync per file. A small
@@ -225,13 +233,8 @@ package enum DurableFile {
     static func removeTempFiles(in directory: URL) throws {
         var removed = false
         for name in try names(in: directory) ?? [] where name.hasPrefix(tempPrefix) {
-            let url = directory.appendingPathComponent(name)
-            if unlink(url.path) == 0 {
-                removed = true
-            } else if errno != ENOENT && errno != EISDIR {
-                // A directory under a temporary name is no leftover of ours: it must not stop a change.
-                throw StoreError.io(path: url.path, detail: errnoText())
-            }
+            // A directory under a temporary name is no leftover of ours: it must not stop a change.
+            removed = try removeUnlessDirectory(directory.appendingPathComponent(name)) || removed
         }
         if removed { try syncDirectory(directory) }
     }

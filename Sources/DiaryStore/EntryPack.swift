@@ -75,10 +75,16 @@ final class EntryPack: Sendable {
     /// is checked when it is read, `records(in:of:)`).
     static func open(in directory: URL) -> Opening {
         let path = directory.appendingPathComponent(fileName).path
-        let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
-        var fd = Glibc.open(path, flags | DurableFile.oNoAtime)
-        if fd < 0 && errno == EPERM { fd = Glibc.open(path, flags) }
-        guard fd >= 0 else { return errno == ENOENT ? .absent : .refused(DurableFile.errnoText()) }
+        let fd: Int32
+        do {
+            // The flags every store file is read with (no following a link, no waiting on a FIFO).
+            guard let opened = try DurableFile.openRegular(path: path, { Glibc.open(path, $0) }) else { return .absent }
+            fd = opened
+        } catch StoreError.corrupt(_, let detail) {
+            return .refused(detail)
+        } catch {
+            return .refused(DurableFile.errnoText())
+        }
         switch trailer(fd) {
         case .success(let segments): return .opened(EntryPack(fd: fd, segments: segments))
         case .failure(let refusal):

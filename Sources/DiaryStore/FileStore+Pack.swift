@@ -27,10 +27,8 @@ extension FileStore {
     /// directory under its name is left alone: every reader refuses it (`verify` reports it),
     /// and it must not stop a change or the replay of a journal.
     static func dropPack(in directory: URL) throws {
-        let url = directory.appendingPathComponent(EntryPack.fileName)
-        guard unlink(url.path) == 0 else {
-            if errno == ENOENT || errno == EISDIR { return }
-            throw StoreError.io(path: url.path, detail: DurableFile.errnoText())
+        guard try DurableFile.removeUnlessDirectory(directory.appendingPathComponent(EntryPack.fileName)) else {
+            return
         }
         try DurableFile.syncDirectory(directory)
     }
