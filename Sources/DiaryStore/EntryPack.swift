@@ -12,20 +12,27 @@ import Darwin
 ///
 /// It is a copy, never the truth. Each record is trusted only as far as the entry opens under
 /// its id and carries the index's tag; a listed entry it lacks is read from its file. Writers
-/// remove it before they replace or remove an entry file (`FileStore.dropPack`), so every
-/// record is the current content of its entry's file and no deleted or replaced ciphertext
-/// stays in it.
+/// scrub a record (zeros in place, made durable) or remove the whole copy before they replace
+/// or remove its entry's file (`FileStore.clearPack`), so every live record is the current
+/// content of its entry's file and no deleted or replaced ciphertext stays in it.
 ///
 /// ```
-/// [8] "DIARYPAK" ‖ u8 version = 1 ‖ segments ‖ trailer
-/// segment: records, each [16] id ‖ u32 length ‖ sealed bytes (ids strictly increasing)
+/// [8] "DIARYPAK" ‖ u8 version (1 or 2) ‖ segments ‖ trailer
+/// segment: records, each [16] id ‖ u32 word ‖ bytes, the word's low 31 bits their length;
+///          version 2: bit 31 set marks a scrubbed record, its id and bytes all zero, never a
+///          segment's first or last record; the other (live) ids strictly increasing
 /// trailer: u32 S ‖ S × (u64 offset ‖ u32 length ‖ u32 records ‖ [16] first id ‖ [16] last id)
 ///          ‖ u64 trailer offset ‖ [8] "DIARYPAK"
 /// ```
 final class EntryPack: Sendable {
     static let fileName = "entries.pack"
     static let magic = Array("DIARYPAK".utf8)
-    static let version: UInt8 = 1
+    /// The version a writer writes. A reader accepts 1 too: version 1 is version 2 without
+    /// scrubbed records (a copy written before they existed; never scrubbed, only removed).
+    static let version: UInt8 = 2
+    static let readableVersions: ClosedRange<UInt8> = 1...2
+    /// In a version-2 record's length word: the record is scrubbed.
+    static let scrubbedFlag: UInt32 = 1 << 31
     /// Magic and version: where the first segment may start.
     static let headerLength = 9
     /// A segment's record: id and length, then the sealed bytes.
@@ -60,25 +67,30 @@ final class EntryPack: Sendable {
     }
 
     let fd: Int32
+    let version: UInt8
     /// In id order, their id ranges disjoint and their bytes filling the file from the header
     /// to the trailer (checked by `open`).
     let segments: [Segment]
 
-    private init(fd: Int32, segments: [Segment]) {
+    private init(fd: Int32, version: UInt8, segments: [Segment]) {
         self.fd = fd
+        self.version = version
         self.segments = segments
     }
 
     deinit { close(fd) }
 
     /// Opens the copy in `directory` and checks its header and trailer (not its segments: each
-    /// is checked when it is read, `records(in:of:)`).
-    static func open(in directory: URL) -> Opening {
+    /// is checked when it is read, `records(in:of:)`); for writing too when `writable` (a
+    /// scrub, `EntryPack+Scrub.swift`).
+    static func open(in directory: URL, writable: Bool = false) -> Opening {
         let path = directory.appendingPathComponent(fileName).path
         let fd: Int32
         do {
             // The flags every store file is read with (no following a link, no waiting on a FIFO).
-            guard let opened = try DurableFile.openRegular(path: path, { Glibc.open(path, $0) }) else { return .absent }
+            let access = writable ? O_RDWR : O_RDONLY
+            guard let opened = try DurableFile.openRegular(path: path, { Glibc.open(path, $0 & ~O_ACCMODE | access) })
+            else { return .absent }
             fd = opened
         } catch StoreError.corrupt(_, let detail) {
             return .refused(detail)
@@ -86,7 +98,7 @@ final class EntryPack: Sendable {
             return .refused(DurableFile.errnoText())
         }
         switch trailer(fd) {
-        case .success(let segments): return .opened(EntryPack(fd: fd, segments: segments))
+        case .success(let (version, segments)): return .opened(EntryPack(fd: fd, version: version, segments: segments))
         case .failure(let refusal):
             close(fd)
             return .refused(refusal.reason)
@@ -97,7 +109,7 @@ final class EntryPack: Sendable {
         let reason: String
     }
 
-    private static func trailer(_ fd: Int32) -> Result<[Segment], Refusal> {
+    private static func trailer(_ fd: Int32) -> Result<(UInt8, [Segment]), Refusal> {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(Refusal(reason: DurableFile.errnoText())) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Refusal(reason: "is not a regular file")) }
@@ -105,8 +117,8 @@ final class EntryPack: Sendable {
         guard size >= headerLength + 4 + 16, let head = readAt(fd, 0, headerLength),
             let tail = readAt(fd, size - 16, 16)
         else { return .failure(Refusal(reason: "is too short")) }
-        guard Array(head[0..<8]) == magic, head[8] == version, Array(tail[8..<16]) == magic else {
-            return .failure(Refusal(reason: "does not start and end as a copy of version \(version)"))
+        guard Array(head[0..<8]) == magic, readableVersions.contains(head[8]), Array(tail[8..<16]) == magic else {
+            return .failure(Refusal(reason: "does not start and end as a copy of version 1 or \(version)"))
         }
         let at = Int(clamping: tail.bigEndianU64(at: 0))
         guard at >= headerLength, at <= size - 20, let countBytes = readAt(fd, at, 4) else {
@@ -139,7 +151,7 @@ final class EntryPack: Sendable {
             end += segment.length
         }
         guard end == at else { return .failure(Refusal(reason: "has bytes in no segment")) }
-        return .success(segments)
+        return .success((head[8], segments))
     }
 
     /// `count` bytes at `offset`, or nil when the file does not have them.
@@ -161,44 +173,104 @@ final class EntryPack: Sendable {
         return true
     }
 
-    /// Calls `body` with each record of `segment`, whose bytes are `bytes`, once the whole
-    /// segment is checked: its records fill it exactly, number as the trailer says, and have
-    /// ids strictly increasing from its first id to its last. False (and nothing lent) otherwise.
-    static func records(
+    /// Writes all of `bytes` at `offset`; false on an error.
+    static func writeFully(_ fd: Int32, _ bytes: [UInt8], at offset: Int) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                done += n
+            }
+            return true
+        }
+    }
+
+    /// Calls `body` with each live record of `segment`, whose bytes are `bytes`, once the whole
+    /// segment is checked (`check`). False (and nothing lent) when it is malformed.
+    func records(
         in bytes: UnsafeRawBufferPointer, of segment: Segment, _ body: (UUID, UnsafeRawBufferPointer) -> Void
     ) -> Bool {
-        guard bytes.count == segment.length, check(bytes, segment) else { return false }
-        var at = 0
-        while at < bytes.count {
-            let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt32.self)))
-            let id = UUID(uuid: bytes.loadUnaligned(fromByteOffset: at, as: uuid_t.self))
-            body(
-                id,
-                UnsafeRawBufferPointer(rebasing: bytes[(at + recordHeaderLength)..<(at + recordHeaderLength + length)]))
-            at += recordHeaderLength + length
+        guard check(bytes, segment) else { return false }
+        for case let record? in RecordWalk(bytes) where !record.scrubbed {
+            let id = UUID(uuid: bytes.loadUnaligned(fromByteOffset: record.offset, as: uuid_t.self))
+            body(id, UnsafeRawBufferPointer(rebasing: bytes[record.body]))
         }
         return true
     }
 
-    private static func check(_ bytes: UnsafeRawBufferPointer, _ segment: Segment) -> Bool {
-        var at = 0
+    /// Whether `bytes` is `segment` as a writer leaves it: records that fill it exactly and
+    /// number as the trailer says, each of 1 to `ReadLimits.entry` bytes; the first and the last
+    /// live and carrying the trailer's first and last ids, the live ids strictly increasing; a
+    /// scrubbed record (version 2 only) all zeros but its length word.
+    func check(_ bytes: UnsafeRawBufferPointer, _ segment: Segment) -> Bool {
+        guard bytes.count == segment.length else { return false }
         var count = 0
         var previous: (UInt64, UInt64)?
-        while at < bytes.count {
-            guard bytes.count - at >= recordHeaderLength + 1 else { return false }
-            let key = (
-                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)),
-                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
-            )
-            let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt32.self)))
-            guard length >= 1, length <= ReadLimits.entry, length <= bytes.count - at - recordHeaderLength,
-                previous.map({ $0 < key }) ?? (key == segment.first)
-            else { return false }
-            previous = key
+        var lastLive = false
+        for record in RecordWalk(bytes) {
+            guard let record, record.body.count >= 1, record.body.count <= ReadLimits.entry else { return false }
             count += 1
-            at += recordHeaderLength + length
+            lastLive = !record.scrubbed
+            if record.scrubbed {
+                guard version >= 2, previous != nil, Self.isZero(bytes, record.offset..<record.offset + 16),
+                    Self.isZero(bytes, record.body)
+                else { return false }
+                continue
+            }
+            let key = bytes.sortKey(at: record.offset)
+            guard previous.map({ $0 < key }) ?? (key == segment.first) else { return false }
+            previous = key
         }
-        return count == segment.count && previous.map { $0 == segment.last } ?? false
+        return count == segment.count && lastLive && previous.map { $0 == segment.last } ?? false
+    }
+
+    private static func isZero(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+        bytes[range].allSatisfy { $0 == 0 }
+    }
+}
+
+/// The records of a segment in order, each as its offset, its bytes' range and whether it is
+/// scrubbed; nil for a record that runs past the segment's end (then nothing more).
+struct RecordWalk: Sequence, IteratorProtocol {
+    struct Record {
+        let offset: Int
+        let body: Range<Int>
+        let scrubbed: Bool
+    }
+
+    private let bytes: UnsafeRawBufferPointer
+    private var at = 0
+    private var broken = false
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    mutating func next() -> Record?? {
+        guard at < bytes.count, !broken else { return nil }
+        guard bytes.count - at >= EntryPack.recordHeaderLength else {
+            broken = true
+            return .some(nil)
+        }
+        let word = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt32.self))
+        let length = Int(word & ~EntryPack.scrubbedFlag)
+        let start = at + EntryPack.recordHeaderLength
+        guard length <= bytes.count - start else {
+            broken = true
+            return .some(nil)
+        }
+        defer { at = start + length }
+        return Record(offset: at, body: start..<start + length, scrubbed: word & EntryPack.scrubbedFlag != 0)
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The 16 bytes at `i` as `UUID.sortKey` orders them.
+    func sortKey(at i: Int) -> (UInt64, UInt64) {
+        (
+            UInt64(bigEndian: loadUnaligned(fromByteOffset: i, as: UInt64.self)),
+            UInt64(bigEndian: loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+        )
     }
 }
 

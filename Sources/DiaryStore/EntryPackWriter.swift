@@ -159,16 +159,5 @@ final class EntryPackWriter: Sendable {
         return bytes + EntryPack.magic
     }
 
-    private func write(_ bytes: [UInt8], at offset: Int) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                done += n
-            }
-            return true
-        }
-    }
+    private func write(_ bytes: [UInt8], at offset: Int) -> Bool { EntryPack.writeFully(fd, bytes, at: offset) }
 }

@@ -64,7 +64,7 @@ extension FileReader {
                 var at = listed.lowerBound(segment.first)
                 guard listed.hasKey(at: at, atMost: segment.last) else { continue }
                 guard let bytes = buffer.read(segment, from: pack.fd),
-                    EntryPack.records(
+                    pack.records(
                         in: bytes, of: segment,
                         { id, sealed in
                             guard let position = listed.advance(&at, to: id.sortKey) else { return }

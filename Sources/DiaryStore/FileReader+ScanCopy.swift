@@ -24,7 +24,7 @@ extension FileReader: ScanCopyReading {
         for (i, segment) in pack.segments.enumerated() {
             let wellFormed =
                 EntryPack.readAt(pack.fd, segment.offset, segment.length)?.withUnsafeBytes { raw in
-                    EntryPack.records(in: raw, of: segment, body)
+                    pack.records(in: raw, of: segment, body)
                 } ?? false
             guard wellFormed else {
                 return ["\(EntryPack.fileName): segment \(i) is malformed (remove it; a search writes it again)"]

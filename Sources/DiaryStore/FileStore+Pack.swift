@@ -7,19 +7,22 @@ import Darwin
 #endif
 
 extension FileStore {
-    /// Removes the scan copy (`EntryPack`) before a change that replaces or removes an entry
-    /// file, and makes the removal durable first: the copy must never keep an entry's earlier
-    /// sealed bytes once the entry's file has moved on (the files store's counterpart of
-    /// SQLite's `secure_delete`). A change that only adds entries leaves it: a new entry is not
-    /// in it, and a search reads that entry's file. Caller holds the write lock.
-    static func dropPack(before change: StoreChange, in directory: URL) throws {
+    /// Before a change that replaces or removes entry files, takes their earlier sealed bytes
+    /// out of the scan copy (`EntryPack`), durably: the copy must never keep an entry's earlier
+    /// bytes once the entry's file has moved on (the files store's counterpart of SQLite's
+    /// `secure_delete`). A few entries are scrubbed in place (`EntryPack.scrub`), so the next
+    /// search still reads the copy and opens only their files; otherwise the copy is removed.
+    /// A change that only adds entries leaves it: a new entry is not in it, and a search reads
+    /// that entry's file. Caller holds the write lock.
+    static func clearPack(before change: StoreChange, in directory: URL) throws {
         let pack = directory.appendingPathComponent(EntryPack.fileName)
         guard access(pack.path, F_OK) == 0 else { return }
         let entries = directory.appendingPathComponent(entriesName)
-        let replaces = change.putEntries.keys.contains {
+        let replaced = change.putEntries.keys.filter {
             access(entries.appendingPathComponent(fileName(for: $0)).path, F_OK) == 0
         }
-        guard replaces || !change.deleteEntries.isEmpty else { return }
+        let leaving = change.deleteEntries.union(replaced)
+        guard !leaving.isEmpty, EntryPack.scrub(leaving, in: directory) == .removeCopy else { return }
         try dropPack(in: directory)
     }
 

@@ -21,11 +21,11 @@ extension FileStore {
                 // file is replaced or removed (a rekey's first part removes it).
                 let change = try produce { part in
                     let puts = StoreChange(putEntries: part)
-                    try FileStore.dropPack(before: puts, in: directory)
+                    try FileStore.clearPack(before: puts, in: directory)
                     try writer.add(FileStore.operations(for: puts))
                 }
                 try change.validate(path: directory.path)
-                try FileStore.dropPack(before: change, in: directory)
+                try FileStore.clearPack(before: change, in: directory)
                 try writer.add(FileStore.operations(for: change))
                 guard writer.count > 0 else { return writer.discard() }
                 try writer.seal()

@@ -184,7 +184,7 @@ public final class FileStore: VaultStore {
     private static func writeLocked(_ change: StoreChange, in directory: URL) throws {
         let operations = operations(for: change)
         if operations.isEmpty { return }
-        try dropPack(before: change, in: directory)
+        try clearPack(before: change, in: directory)
         if operations.count == 1 {
             try perform(operations, in: directory)
             try hideDirectoryTimes(in: directory)

@@ -6,7 +6,8 @@ import XCTest
 @testable import DiaryStore
 
 /// The files store's scan copy, `entries.pack` (docs/FORMAT.md §2.2): a large scan writes it,
-/// the next scan lends from it, a change that replaces or removes an entry removes it first,
+/// the next scan lends from it, a change that replaces or removes an entry scrubs its record or
+/// removes the copy first,
 /// and whatever it holds, each listed entry is lent once and a record the caller turns away
 /// makes the scan write it again.
 final class StoreEntryPackTests: XCTestCase {
@@ -92,50 +93,51 @@ final class StoreEntryPackTests: XCTestCase {
         XCTAssertFalse(hasPack(small))
     }
 
-    func testAChangeThatReplacesOrRemovesAnEntryRemovesTheCopyAndAnAddKeepsIt() throws {
+    /// Whatever a change replaces or removes, the copy (scrubbed or removed:
+    /// `StoreEntryPackScrubTests`) holds no earlier bytes of it; an add leaves it as it was, and
+    /// a change in parts of more entries than a scrub takes (a rekey) removes it.
+    func testAChangeThatReplacesOrRemovesAnEntryLeavesNoEarlierCopyOfIt() throws {
         let (store, entries) = try store()
         var current = entries
         let ids = Array(entries.keys)
         _ = try scan(store, among: ids)
+        let unchanged = try Data(contentsOf: packURL(store))
         let added = UUID()
         try store.apply(StoreChange(putEntries: [added: [1, 2, 3]]))
         current[added] = [1, 2, 3]
-        XCTAssertTrue(hasPack(store), "an added entry leaves the copy")
+        XCTAssertEqual(try Data(contentsOf: packURL(store)), unchanged, "an added entry leaves the copy")
         XCTAssertEqual(try scan(store, among: Array(current.keys)), current, "the new entry read from its file")
 
-        try store.apply(StoreChange(putEntries: [ids[0]: [4, 5]]))
-        current[ids[0]] = [4, 5]
-        XCTAssertFalse(hasPack(store), "an entry replaced")
+        let changes: [(String, () throws -> Void)] = [
+            ("an entry replaced", { try store.apply(StoreChange(putEntries: [ids[0]: [4, 5]])) }),
+            ("an entry removed", { try store.apply(StoreChange(deleteEntries: [ids[1]])) }),
+            (
+                "in parts, replaced",
+                {
+                    try store.apply(inParts: {
+                        try $0([ids[2]: [6]]); return StoreChange()
+                    })
+                }
+            ),
+            ("in parts, removed", { try store.apply(inParts: { _ in StoreChange(deleteEntries: [ids[3]]) }) }),
+        ]
+        (current[ids[0]], current[ids[1]], current[ids[2]], current[ids[3]]) = ([4, 5], nil, [6], nil)
+        for (name, change) in changes {
+            try change()
+            XCTAssertEqual(try copyCheck(store).stale, [], name)
+            XCTAssertEqual(try copyCheck(store).problems, [], name)
+        }
         XCTAssertEqual(try scan(store, among: Array(current.keys)), current)
-        XCTAssertTrue(hasPack(store))
 
-        try store.apply(StoreChange(deleteEntries: [ids[1]]))
-        current[ids[1]] = nil
-        XCTAssertFalse(hasPack(store), "an entry removed")
-        XCTAssertEqual(try scan(store, among: Array(current.keys)), current)
-
-        let new = UUID()
+        let rekeyed = Dictionary(uniqueKeysWithValues: ids[4..<(5 + EntryPack.scrubLimit)].map { ($0, [UInt8]([9])) })
         try store.apply(inParts: { put in
-            try put([new: [8]])
-            return StoreChange(putEntries: [UUID(): [9]])
-        })
-        current[new] = [8]
-        XCTAssertTrue(hasPack(store), "a change in parts that only adds")
-        XCTAssertEqual(Set(try scan(store, among: Array(current.keys)).keys), Set(current.keys))
-
-        try store.apply(inParts: { put in
-            try put([ids[2]: [6]])
+            try put(rekeyed)
             return StoreChange()
         })
-        current[ids[2]] = [6]
-        XCTAssertFalse(hasPack(store), "a change in parts that replaces (a rekey)")
-        XCTAssertEqual(Set(try scan(store, among: Array(current.keys)).keys), Set(current.keys))
+        current.merge(rekeyed) { $1 }
+        XCTAssertFalse(hasPack(store), "a change in parts that replaces many (a rekey)")
+        XCTAssertEqual(try scan(store, among: Array(current.keys)), current)
         XCTAssertTrue(hasPack(store))
-        XCTAssertEqual(try copyCheck(store).stale, [])
-        try store.apply(inParts: { _ in StoreChange(deleteEntries: [ids[3]]) })
-        current[ids[3]] = nil
-        XCTAssertFalse(hasPack(store), "a change in parts that removes")
-        XCTAssertEqual(try scan(store, among: Array(current.keys)).count, current.count)
         XCTAssertEqual(try copyCheck(store).stale, [])
     }
 
