@@ -7,7 +7,7 @@ import subprocess
 from . import corpus
 from .measure import repeat, run, CommandFailed
 
-OPS = ["add", "list10", "list", "show", "search", "search_absent", "search_rewrite", "tag", "export", "passwd", "rekey", "backup", "verify"]
+OPS = ["add", "list10", "list", "show", "search", "search_absent", "search_after_edit", "search_rewrite", "tag", "export", "passwd", "rekey", "backup", "verify"]
 # Measured once per store and size in the unlocked session, after the two modes (issue 23):
 # restore of the backup, import of the JSON export into a new vault, and rekey under the
 # interactive KDF (rekey always derives a key: with the default KDF its 256 MiB would be the
@@ -90,8 +90,10 @@ class DiaryBench:
         stats = corpus.stats(entries)
         current = [passphrases[0], passphrases[1]]  # [current, other]
         pick = entries[n // 2]
+        # Entries edited (a tag added, untimed) before each "first search after an edit".
+        edits = [e["id"] for e in entries[n // 3:n // 3 + 2 * self.runs]]
         try:
-            results = self._measure_modes(store, n, root, env, stats, current, pick)
+            results = self._measure_modes(store, n, root, env, stats, current, pick, edits)
         finally:
             # Never leave an agent behind, even when a command failed.
             run([self.diary, "lock"], env, check=False)
@@ -143,7 +145,7 @@ class DiaryBench:
         r["rekey_interactive"] = repeat(1, lambda i: [d, "rekey", "--passphrase-file", current[0]], env)
         return r
 
-    def _measure_modes(self, store, n, root, env, stats, current, pick):
+    def _measure_modes(self, store, n, root, env, stats, current, pick, edits):
         d = self.diary
 
         def pp():
@@ -169,8 +171,16 @@ class DiaryBench:
             r["search_absent"] = repeat(self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
                                         check_out=_lines(0), ok=(1,))
             if store == "files":
-                # The first search after an edit or a delete: the edit removed the scan copy
-                # (entries.pack), and this search reads every entry file and writes it again.
+                # The first search after an edit: the edit (a tag added to an entry, untimed)
+                # scrubbed the entry's record in the scan copy (entries.pack), and this search
+                # reads the copy and that entry's file.
+                base = 0 if mode == "unlocked" else self.runs
+                r["search_after_edit"] = repeat(
+                    self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
+                    before=lambda i: run([d, "tag", edits[base + i], f"+bench-edit-{mode}-{i}"] + a(), env),
+                    check_out=_lines(0), ok=(1,))
+                # The first search without a copy (after a key rotation, or a change of more
+                # than 64 entries, which remove it): it reads every entry file and writes it.
                 pack = os.path.join(env["DIARY_VAULT"], "entries.pack")
                 r["search_rewrite"] = repeat(self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
                                              before=lambda i: os.path.exists(pack) and os.remove(pack),

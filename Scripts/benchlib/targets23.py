@@ -77,8 +77,12 @@ def _flat_rows(res, sizes, flat_sizes):
     return out
 
 
+# A row's verdict for a figure shown beside the targets but not one of them.
+SHOWN = "shown"
+
+
 def rows(res, sizes, flat_sizes=()):
-    """[(target, measured, ratio text, met: True|False|None)]; None: not judged at these sizes."""
+    """[(target, measured, ratio text, met: True|False|None|SHOWN)]; None: not judged at these sizes."""
     out = []
     stores = list(res["diary"])
     for store in stores:
@@ -88,12 +92,17 @@ def rows(res, sizes, flat_sizes=()):
                 want = SEARCH_WANT.get(store, 2.0)
                 out.append((f"{store}: search for an absent word ≤ {want:.0f}× the floor (N={n:,})",
                             f"{_ms(t)} vs {_floor_text(res, store, n)}", f"{t / f:.2f}×", t / f <= want))
+            t = _median(res, store, n, "search_after_edit")
+            if t and f:
+                # The files store's first search after an edit, which scrubbed a record of the scan copy.
+                out.append((f"{store}: the same, first search after an edit ≤ {want:.0f}× the floor (N={n:,})",
+                            f"{_ms(t)} vs {_floor_text(res, store, n)}", f"{t / f:.2f}×", t / f <= want))
             t = _median(res, store, n, "search_rewrite")
             if t and f:
-                # The files store's first search after an edit, which writes the scan copy again.
-                out.append((f"{store}: the same, first search after an edit (writes entries.pack) ≤ "
-                            f"{want:.0f}× the floor (N={n:,})", f"{_ms(t)} vs {_floor_text(res, store, n)}",
-                            f"{t / f:.2f}×", t / f <= want))
+                # Without a copy (after a key rotation or a change of more than 64 entries): it is
+                # written again. Shown, not judged: the target is the search a diarist repeats.
+                out.append((f"{store}: the same, first search without entries.pack (writes it; N={n:,})",
+                            f"{_ms(t)} vs {_floor_text(res, store, n)}", f"{t / f:.2f}×", SHOWN))
     lo, hi = _pair(sizes)
     for store in stores:
         for op, name in (("list10", "list -n 10"), ("show", "show"), ("add", "add")):
@@ -147,6 +156,8 @@ def table(res, sizes, flat_sizes=()):
     for name, value, ratio, met in rows(res, sizes, flat_sizes):
         op = next((o for key, o in jrnl_op.items() if key in name), None)
         peer = _jrnl(res, op) if op else None
-        verdict = "not judged (needs N=100,000; flat rows: N=10,000 and 1,000,000)" if met is None else "met" if met else "**not met**"
+        verdict = ("shown, not a target" if met == SHOWN else
+                   "not judged (needs N=100,000; flat rows: N=10,000 and 1,000,000)" if met is None else
+                   "met" if met else "**not met**")
         out.append(f"| {name} | {value} | {ratio} | {verdict} | {_ms(peer)} |")
     return "\n".join(out)
