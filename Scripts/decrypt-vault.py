@@ -463,15 +463,14 @@ def read_files_vault(path: str):
 # The files store's scan copy, entries.pack (FORMAT.md §2.2)
 
 PACK_NAME, PACK_MAGIC, PACK_VERSIONS = "entries.pack", b"DIARYPAK", (1, 2)
-PACK_SCRUBBED = 1 << 31  # version 2: in a record's length word, a record scrubbed to zeros
 PACK_MAX_SEGMENTS, PACK_MAX_RECORD = 1 << 20, 16 << 20
 PACK_MAX_SEGMENT = (1 << 20) + 20 + PACK_MAX_RECORD  # a full segment (under 1 MiB) plus the largest record
 PACK_NAMED = 10  # records named per kind of finding; the rest are counted
 
 
 def parse_pack(read, size: int) -> tuple:
-    """The live records of a scan copy of `size` bytes, read through read(offset, count), as (id,
-    sealed bytes) in id order, and how many records are scrubbed. Raises ValueError naming the
+    """The records of a scan copy of `size` bytes, read through read(offset, count), as (id,
+    sealed bytes) in id order, and how many segments are emptied (version 2). Raises ValueError naming the
     first rule of §2.2 it breaks: a reader then refuses the whole copy."""
     if size < 9 + 4 + 16:
         raise ValueError(f"{size} bytes: shorter than a copy without segments")
@@ -480,7 +479,7 @@ def parse_pack(read, size: int) -> tuple:
         raise ValueError("does not start and end with the magic DIARYPAK")
     if head[8] not in PACK_VERSIONS:
         raise ValueError(f"version {head[8]}, not 1 or 2")
-    version, scrubbed = head[8], 0
+    version, emptied = head[8], 0
     t = struct.unpack(">Q", tail[:8])[0]
     if not 9 <= t <= size - 20:
         raise ValueError(f"its trailer offset {t} is outside the file")
@@ -492,34 +491,32 @@ def parse_pack(read, size: int) -> tuple:
         offset, length, n = table.u64(), table.u32(), table.u32()
         first, last = table.take(16), table.take(16)
         spans.append((offset, length))
-        if offset < 9 or offset + length > t or length > PACK_MAX_SEGMENT or n < 1:
+        if offset < 9 or offset + length > t or length > PACK_MAX_SEGMENT or length < 1 or (n < 1 and version < 2):
             raise ValueError(f"segment {i} (offset {offset}, {length} bytes, {n} records) is out of bounds")
         if first > last or (last_before is not None and last_before >= first):
             raise ValueError(f"segment {i} is out of id order")  # bytes compare as 16 unsigned bytes
         last_before = last
-        r, ids, n_records, last_live = Reader(read(offset, length)), [], 0, False
+        if n == 0:  # an emptied segment (version 2): zeros only
+            if any(read(offset, length)):
+                raise ValueError(f"segment {i} is emptied but not zeros")
+            emptied += 1
+            continue
+        r, ids = Reader(read(offset, length)), []
         try:
             while r.off < length:
-                rid, word = r.take(16), r.u32()
-                rlen, dead = word & ~PACK_SCRUBBED, bool(word & PACK_SCRUBBED)
+                rid, rlen = r.take(16), r.u32()
                 if not 1 <= rlen <= PACK_MAX_RECORD:
                     raise ValueError(f"a record of {rlen} bytes")
-                body, n_records, last_live = r.take(rlen), n_records + 1, not dead
-                if dead:  # version 2 only, never first or last, its id and bytes all zero
-                    if version < 2 or not ids or any(rid) or any(body):
-                        raise ValueError("a scrubbed record out of place or not zeros")
-                    scrubbed += 1
-                    continue
                 if ids and ids[-1] >= rid:
                     raise ValueError("records out of id order")
                 ids.append(rid)
-                records.append((rid, body))
+                records.append((rid, r.take(rlen)))
         except ValueError as error:
             raise ValueError(f"segment {i} does not parse: {error}") from None
-        if not ids or not last_live:
-            raise ValueError(f"segment {i} is empty or ends with a scrubbed record")
-        if n_records != n or ids[0] != first or ids[-1] != last:
-            raise ValueError(f"segment {i} holds {n_records} records from {uuid.UUID(bytes=ids[0])} to "
+        if not ids:
+            raise ValueError(f"segment {i} is empty")
+        if len(ids) != n or ids[0] != first or ids[-1] != last:
+            raise ValueError(f"segment {i} holds {len(ids)} records from {uuid.UUID(bytes=ids[0])} to "
                              f"{uuid.UUID(bytes=ids[-1])}, not the {n} its trailer record names")
     end = 9  # back to back from byte 9 to the trailer: no byte lies in no segment
     for offset, length in sorted(spans):
@@ -528,7 +525,7 @@ def parse_pack(read, size: int) -> tuple:
         end += length
     if end != t:
         raise ValueError(f"bytes {end}…{t - 1} lie in no segment")
-    return records, scrubbed
+    return records, emptied
 
 
 def check_pack(vault: str, entries: dict) -> tuple:
@@ -558,7 +555,7 @@ def check_pack(vault: str, entries: dict) -> tuple:
                 data += more
             return data
 
-        records, scrubbed = parse_pack(read, os.fstat(fd).st_size)
+        records, emptied = parse_pack(read, os.fstat(fd).st_size)
     except ValueError as why:
         return "refused", [f"refused (treated as absent): {why}"]
     finally:
@@ -577,7 +574,7 @@ def check_pack(vault: str, entries: dict) -> tuple:
                         "or have none")
     state = "each equal to its entry file" if not findings else \
         f"differing from their entry files: {len(differ)}, without one: {len(missing)}"
-    dead = f", {scrubbed} scrubbed (zeros)" if scrubbed else ""
+    dead = f" ({emptied} segment{'' if emptied == 1 else 's'} emptied)" if emptied else ""
     return f"{len(records)} records{dead}, {state}; not used", findings
 
 

@@ -172,8 +172,8 @@ class DiaryBench:
                                         check_out=_lines(0), ok=(1,))
             if store == "files":
                 # The first search after an edit: the edit (a tag added to an entry, untimed)
-                # scrubbed the entry's record in the scan copy (entries.pack), and this search
-                # reads the copy and that entry's file.
+                # emptied the segment of the scan copy (entries.pack) holding it, and this
+                # search reads the rest of the copy and that segment's entry files.
                 base = 0 if mode == "unlocked" else self.runs
                 r["search_after_edit"] = repeat(
                     self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,

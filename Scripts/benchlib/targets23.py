@@ -94,7 +94,7 @@ def rows(res, sizes, flat_sizes=()):
                             f"{_ms(t)} vs {_floor_text(res, store, n)}", f"{t / f:.2f}×", t / f <= want))
             t = _median(res, store, n, "search_after_edit")
             if t and f:
-                # The files store's first search after an edit, which scrubbed a record of the scan copy.
+                # The files store's first search after an edit, which emptied a segment of the scan copy.
                 out.append((f"{store}: the same, first search after an edit ≤ {want:.0f}× the floor (N={n:,})",
                             f"{_ms(t)} vs {_floor_text(res, store, n)}", f"{t / f:.2f}×", t / f <= want))
             t = _median(res, store, n, "search_rewrite")

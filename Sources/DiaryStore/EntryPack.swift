@@ -12,15 +12,14 @@ import Darwin
 ///
 /// It is a copy, never the truth. Each record is trusted only as far as the entry opens under
 /// its id and carries the index's tag; a listed entry it lacks is read from its file. Writers
-/// scrub a record (zeros in place, made durable) or remove the whole copy before they replace
-/// or remove its entry's file (`FileStore.clearPack`), so every live record is the current
-/// content of its entry's file and no deleted or replaced ciphertext stays in it.
+/// empty the segment holding an entry (zeros in place, made durable) or remove the whole copy
+/// before they replace or remove the entry's file (`FileStore.clearPack`), so every record is
+/// the current content of its entry's file and no deleted or replaced ciphertext stays in it.
 ///
 /// ```
 /// [8] "DIARYPAK" ‖ u8 version (1 or 2) ‖ segments ‖ trailer
-/// segment: records, each [16] id ‖ u32 word ‖ bytes, the word's low 31 bits their length;
-///          version 2: bit 31 set marks a scrubbed record, its id and bytes all zero, never a
-///          segment's first or last record; the other (live) ids strictly increasing
+/// segment: records, each [16] id ‖ u32 length ‖ sealed bytes (ids strictly increasing);
+///          version 2: an emptied segment, its record count 0 and its bytes all zero
 /// trailer: u32 S ‖ S × (u64 offset ‖ u32 length ‖ u32 records ‖ [16] first id ‖ [16] last id)
 ///          ‖ u64 trailer offset ‖ [8] "DIARYPAK"
 /// ```
@@ -28,11 +27,9 @@ final class EntryPack: Sendable {
     static let fileName = "entries.pack"
     static let magic = Array("DIARYPAK".utf8)
     /// The version a writer writes. A reader accepts 1 too: version 1 is version 2 without
-    /// scrubbed records (a copy written before they existed; never scrubbed, only removed).
+    /// emptied segments (a copy written before they existed; never emptied, only removed).
     static let version: UInt8 = 2
     static let readableVersions: ClosedRange<UInt8> = 1...2
-    /// In a version-2 record's length word: the record is scrubbed.
-    static let scrubbedFlag: UInt32 = 1 << 31
     /// Magic and version: where the first segment may start.
     static let headerLength = 9
     /// A segment's record: id and length, then the sealed bytes.
@@ -68,13 +65,16 @@ final class EntryPack: Sendable {
 
     let fd: Int32
     let version: UInt8
+    /// Where the trailer starts (`T`): a segment's record count is at `T + 4 + 48·i + 12`.
+    let trailerOffset: Int
     /// In id order, their id ranges disjoint and their bytes filling the file from the header
     /// to the trailer (checked by `open`).
     let segments: [Segment]
 
-    private init(fd: Int32, version: UInt8, segments: [Segment]) {
+    private init(fd: Int32, version: UInt8, trailerOffset: Int, segments: [Segment]) {
         self.fd = fd
         self.version = version
+        self.trailerOffset = trailerOffset
         self.segments = segments
     }
 
@@ -82,7 +82,7 @@ final class EntryPack: Sendable {
 
     /// Opens the copy in `directory` and checks its header and trailer (not its segments: each
     /// is checked when it is read, `records(in:of:)`); for writing too when `writable` (a
-    /// scrub, `EntryPack+Scrub.swift`).
+    /// writer emptying segments, `EntryPack+Empty.swift`).
     static func open(in directory: URL, writable: Bool = false) -> Opening {
         let path = directory.appendingPathComponent(fileName).path
         let fd: Int32
@@ -98,7 +98,8 @@ final class EntryPack: Sendable {
             return .refused(DurableFile.errnoText())
         }
         switch trailer(fd) {
-        case .success(let (version, segments)): return .opened(EntryPack(fd: fd, version: version, segments: segments))
+        case .success(let (version, at, segments)):
+            return .opened(EntryPack(fd: fd, version: version, trailerOffset: at, segments: segments))
         case .failure(let refusal):
             close(fd)
             return .refused(refusal.reason)
@@ -109,7 +110,7 @@ final class EntryPack: Sendable {
         let reason: String
     }
 
-    private static func trailer(_ fd: Int32) -> Result<(UInt8, [Segment]), Refusal> {
+    private static func trailer(_ fd: Int32) -> Result<(UInt8, Int, [Segment]), Refusal> {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(Refusal(reason: DurableFile.errnoText())) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(Refusal(reason: "is not a regular file")) }
@@ -137,8 +138,8 @@ final class EntryPack: Sendable {
                 count: Int(table.bigEndianU32(at: o + 12)), first: table.sortKey(at: o + 16),
                 last: table.sortKey(at: o + 32))
             guard segment.offset >= headerLength, segment.length <= maximumSegmentLength,
-                segment.offset <= at - segment.length, segment.count >= 1,
-                segment.length >= segment.count * (recordHeaderLength + 1), !(segment.last < segment.first),
+                segment.offset <= at - segment.length, segment.count >= 1 || head[8] >= 2,
+                segment.length >= max(1, segment.count * (recordHeaderLength + 1)), !(segment.last < segment.first),
                 segments.last.map({ $0.last < segment.first }) ?? true
             else { return .failure(Refusal(reason: "lists segment \(i) out of place or order")) }
             segments.append(segment)
@@ -151,7 +152,7 @@ final class EntryPack: Sendable {
             end += segment.length
         }
         guard end == at else { return .failure(Refusal(reason: "has bytes in no segment")) }
-        return .success((head[8], segments))
+        return .success((head[8], at, segments))
     }
 
     /// `count` bytes at `offset`, or nil when the file does not have them.
@@ -187,80 +188,47 @@ final class EntryPack: Sendable {
         }
     }
 
-    /// Calls `body` with each live record of `segment`, whose bytes are `bytes`, once the whole
-    /// segment is checked (`check`). False (and nothing lent) when it is malformed.
+    /// Calls `body` with each record of `segment`, whose bytes are `bytes`, once the whole
+    /// segment is checked (`check`). False (and nothing lent) when it is malformed. An emptied
+    /// segment lends nothing.
     func records(
         in bytes: UnsafeRawBufferPointer, of segment: Segment, _ body: (UUID, UnsafeRawBufferPointer) -> Void
     ) -> Bool {
         guard check(bytes, segment) else { return false }
-        for case let record? in RecordWalk(bytes) where !record.scrubbed {
-            let id = UUID(uuid: bytes.loadUnaligned(fromByteOffset: record.offset, as: uuid_t.self))
-            body(id, UnsafeRawBufferPointer(rebasing: bytes[record.body]))
+        var at = 0
+        while segment.count > 0, at < bytes.count {
+            let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt32.self)))
+            let id = UUID(uuid: bytes.loadUnaligned(fromByteOffset: at, as: uuid_t.self))
+            body(
+                id,
+                UnsafeRawBufferPointer(
+                    rebasing: bytes[(at + Self.recordHeaderLength)..<(at + Self.recordHeaderLength + length)]))
+            at += Self.recordHeaderLength + length
         }
         return true
     }
 
     /// Whether `bytes` is `segment` as a writer leaves it: records that fill it exactly and
-    /// number as the trailer says, each of 1 to `ReadLimits.entry` bytes; the first and the last
-    /// live and carrying the trailer's first and last ids, the live ids strictly increasing; a
-    /// scrubbed record (version 2 only) all zeros but its length word.
+    /// number as the trailer says, each of 1 to `ReadLimits.entry` bytes, with ids strictly
+    /// increasing from its first id to its last; or, emptied (count 0, version 2 only), zeros.
     func check(_ bytes: UnsafeRawBufferPointer, _ segment: Segment) -> Bool {
         guard bytes.count == segment.length else { return false }
+        if segment.count == 0 { return version >= 2 && bytes.allSatisfy { $0 == 0 } }
+        var at = 0
         var count = 0
         var previous: (UInt64, UInt64)?
-        var lastLive = false
-        for record in RecordWalk(bytes) {
-            guard let record, record.body.count >= 1, record.body.count <= ReadLimits.entry else { return false }
-            count += 1
-            lastLive = !record.scrubbed
-            if record.scrubbed {
-                guard version >= 2, previous != nil, Self.isZero(bytes, record.offset..<record.offset + 16),
-                    Self.isZero(bytes, record.body)
-                else { return false }
-                continue
-            }
-            let key = bytes.sortKey(at: record.offset)
-            guard previous.map({ $0 < key }) ?? (key == segment.first) else { return false }
+        while at < bytes.count {
+            guard bytes.count - at >= Self.recordHeaderLength + 1 else { return false }
+            let key = bytes.sortKey(at: at)
+            let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt32.self)))
+            guard length >= 1, length <= ReadLimits.entry, length <= bytes.count - at - Self.recordHeaderLength,
+                previous.map({ $0 < key }) ?? (key == segment.first)
+            else { return false }
             previous = key
+            count += 1
+            at += Self.recordHeaderLength + length
         }
-        return count == segment.count && lastLive && previous.map { $0 == segment.last } ?? false
-    }
-
-    private static func isZero(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
-        bytes[range].allSatisfy { $0 == 0 }
-    }
-}
-
-/// The records of a segment in order, each as its offset, its bytes' range and whether it is
-/// scrubbed; nil for a record that runs past the segment's end (then nothing more).
-struct RecordWalk: Sequence, IteratorProtocol {
-    struct Record {
-        let offset: Int
-        let body: Range<Int>
-        let scrubbed: Bool
-    }
-
-    private let bytes: UnsafeRawBufferPointer
-    private var at = 0
-    private var broken = false
-
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    mutating func next() -> Record?? {
-        guard at < bytes.count, !broken else { return nil }
-        guard bytes.count - at >= EntryPack.recordHeaderLength else {
-            broken = true
-            return .some(nil)
-        }
-        let word = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at + 16, as: UInt32.self))
-        let length = Int(word & ~EntryPack.scrubbedFlag)
-        let start = at + EntryPack.recordHeaderLength
-        guard length <= bytes.count - start else {
-            broken = true
-            return .some(nil)
-        }
-        defer { at = start + length }
-        return Record(offset: at, body: start..<start + length, scrubbed: word & EntryPack.scrubbedFlag != 0)
+        return count == segment.count && previous.map { $0 == segment.last } ?? false
     }
 }
 

@@ -62,7 +62,8 @@ extension FileReader {
                 guard i < pack.segments.count else { break }
                 let segment = pack.segments[i]
                 var at = listed.lowerBound(segment.first)
-                guard listed.hasKey(at: at, atMost: segment.last) else { continue }
+                // Emptied (its entries changed since the copy was written): nothing to read.
+                guard segment.count > 0, listed.hasKey(at: at, atMost: segment.last) else { continue }
                 guard let bytes = buffer.read(segment, from: pack.fd),
                     pack.records(
                         in: bytes, of: segment,

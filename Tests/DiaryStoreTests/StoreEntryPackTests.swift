@@ -6,8 +6,8 @@ import XCTest
 @testable import DiaryStore
 
 /// The files store's scan copy, `entries.pack` (docs/FORMAT.md §2.2): a large scan writes it,
-/// the next scan lends from it, a change that replaces or removes an entry scrubs its record or
-/// removes the copy first,
+/// the next scan lends from it, a change that replaces or removes an entry empties its segment
+/// or removes the copy first,
 /// and whatever it holds, each listed entry is lent once and a record the caller turns away
 /// makes the scan write it again.
 final class StoreEntryPackTests: XCTestCase {
@@ -93,9 +93,9 @@ final class StoreEntryPackTests: XCTestCase {
         XCTAssertFalse(hasPack(small))
     }
 
-    /// Whatever a change replaces or removes, the copy (scrubbed or removed:
-    /// `StoreEntryPackScrubTests`) holds no earlier bytes of it; an add leaves it as it was, and
-    /// a change in parts of more entries than a scrub takes (a rekey) removes it.
+    /// Whatever a change replaces or removes, the copy (emptied or removed:
+    /// `StoreEntryPackEmptyTests`) holds no earlier bytes of it; an add leaves it as it was, and
+    /// a change in parts touching more segments than emptying takes (a rekey) removes it.
     func testAChangeThatReplacesOrRemovesAnEntryLeavesNoEarlierCopyOfIt() throws {
         let (store, entries) = try store()
         var current = entries
@@ -129,7 +129,7 @@ final class StoreEntryPackTests: XCTestCase {
         }
         XCTAssertEqual(try scan(store, among: Array(current.keys)), current)
 
-        let rekeyed = Dictionary(uniqueKeysWithValues: ids[4..<(5 + EntryPack.scrubLimit)].map { ($0, [UInt8]([9])) })
+        let rekeyed = Dictionary(uniqueKeysWithValues: ids[4...].map { ($0, [UInt8]([9])) })
         try store.apply(inParts: { put in
             try put(rekeyed)
             return StoreChange()

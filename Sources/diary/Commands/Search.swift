@@ -21,8 +21,8 @@ struct Search: ParsableCommand {
             In a files vault, a search that reads 1,024 entries or more keeps a copy of the \
             sealed entries in one file, entries.pack, so the next search reads that file \
             instead of one file per entry. It is ciphertext only; an edit or delete overwrites \
-            that entry's copy with zeros (or removes the whole file), and it is safe to delete \
-            at any time (see the guide, "Searching").
+            the part holding that entry with zeros (or removes the whole file), and it is safe \
+            to delete at any time (see the guide, "Searching").
 
             Exits with status 0 when an entry matched and 1 when none did (as grep does; \
             --json then prints []); any other status is an error.
