@@ -14,6 +14,9 @@ it builds each entry's heads and prints every entry (shown, deleted or in confli
 
 A files vault's `entries.pack` (§2.2, a cache) is never read for entries; it is checked against the
 entry files, and what breaks its rules is a `decrypt-vault: warning: entries.pack: …` line on stderr.
+A files vault left in the middle of a change (a valid `vault.journal`, §2.1) is read as diary would
+open it, the journal applied in memory (nothing is written); a torn journal is ignored. Each is a
+`decrypt-vault: note: …` line on stderr.
 
     pip install pynacl            # or: apt-get install python3-nacl
     Scripts/decrypt-vault.py docs/format-example/vault 'correct horse battery staple'
@@ -456,7 +459,83 @@ def read_files_vault(path: str):
     entries = {}
     for name in sorted(os.listdir(os.path.join(path, "entries"))):
         entries[name] = open(os.path.join(path, "entries", name), "rb").read()
+    journal = read_journal(path)
+    if journal is not None:
+        # An interrupted change (§2.1): what diary would do on opening the vault, done here in memory.
+        print(f"decrypt-vault: note: {JOURNAL_NAME} holds an interrupted change of {len(journal)} operations, "
+              "applied here in memory (diary finishes it when it next opens the vault)", file=sys.stderr)
+        for name, blob in journal:
+            kind, _, rest = name.partition("/")
+            if kind == "attachments":
+                continue  # a delete only; the index this journal writes no longer names the object
+            files = {"index": pages, "entries": entries}.get(kind)
+            if files is None:
+                header, index = (blob, index) if name == "vault.header" else (header, blob)
+                continue
+            key = int(rest, 16) if kind == "index" else rest
+            if blob is None:
+                files.pop(key, None)
+            else:
+                files[key] = blob
+        entries = dict(sorted(entries.items()))
     return header, index, pages, entries, None
+
+
+# ---------------------------------------------------------------------------------------------
+# The files store's journal, vault.journal (FORMAT.md §2.1)
+
+JOURNAL_NAME, JOURNAL_MAGIC, JOURNAL_MAX = "vault.journal", b"DIARYJNL", 512 << 20
+UUID_NAME = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def journal_target_ok(name: str, put: bool) -> bool:
+    """A name a journal may touch (§2.1): the header, the index root, a page under the one name
+    §2 gives its number, an entry; an attachment object only in a delete."""
+    if name in ("vault.header", "vault.index"):
+        return True
+    kind, _, rest = name.partition("/")
+    if kind == "index":
+        if len(rest) not in (2, 8) or not re.fullmatch(r"[0-9a-f]+", rest):
+            return False
+        return (int(rest, 16) < 64) == (len(rest) == 2)
+    return (kind == "entries" or (kind == "attachments" and not put)) and UUID_NAME.fullmatch(rest) is not None
+
+
+def read_journal(path: str):
+    """The operations [(name, blob, or None for a delete)] of the vault's journal, or None when
+    there is none, or it is torn or damaged: such a journal was never acted upon and is ignored
+    (§2.1), as diary discards it. One over the size limit is refused, as diary refuses it."""
+    where = os.path.join(path, JOURNAL_NAME)
+    try:
+        mode = os.lstat(where).st_mode
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(mode):
+        raise RecoveryInputError(f"{where} is not a regular file")
+    if os.path.getsize(where) > JOURNAL_MAX:
+        raise RecoveryInputError(f"{where} is larger than {JOURNAL_MAX} bytes")
+    data = open(where, "rb").read()
+    body, checksum = data[:-32], data[-32:]
+    ignored = f"decrypt-vault: note: {JOURNAL_NAME} is torn or damaged: ignored (it was never acted upon)"
+    if len(data) < len(JOURNAL_MAGIC) + 1 + 4 + 32 or not hmac.compare_digest(h(body), checksum):
+        print(ignored, file=sys.stderr)
+        return None
+    try:
+        r = Reader(body)
+        if r.take(len(JOURNAL_MAGIC)) != JOURNAL_MAGIC or r.u8() != 1:
+            raise ValueError("not a journal of version 1")
+        operations, seen = [], set()
+        for _ in range(r.u32()):
+            kind, name = r.u8(), r.str16()
+            if kind not in (1, 2) or not journal_target_ok(name, kind == 1) or name in seen:
+                raise ValueError(name)
+            seen.add(name)
+            operations.append((name, r.take(r.u32()) if kind == 1 else None))
+        r.end()
+    except ValueError:  # UnicodeDecodeError among them
+        print(ignored, file=sys.stderr)
+        return None
+    return operations
 
 
 # ---------------------------------------------------------------------------------------------
