@@ -87,6 +87,12 @@ final class StoreScanEntriesTests: XCTestCase {
         let notBlob = StoreError.corrupt(path: path, detail: "\(what) is not a blob")
         XCTAssertThrowsStoreError(notBlob) { try store.forEachEntry { _, _ in } }
         XCTAssertThrowsStoreError(notBlob) { try scan(store) }
+        // Neither a blob nor within the limit: not a blob, first.
+        try tamper(
+            "UPDATE entry SET sealed = printf('%.*c', ?, 'x') WHERE id = ?",
+            [ReadLimits.entry + 1, SQLiteSchema.key(ids[0])])
+        XCTAssertThrowsStoreError(notBlob) { try store.forEachEntry { _, _ in } }
+        XCTAssertThrowsStoreError(notBlob) { try scan(store) }
         try tamper("UPDATE entry SET id = ? WHERE id = ?", [Data(repeating: 7, count: 15), SQLiteSchema.key(ids[1])])
         XCTAssertThrowsCorrupt { try store.forEachEntry { _, _ in } }
         XCTAssertThrowsCorrupt { try scan(store) }
