@@ -39,6 +39,7 @@ Never run it on a real diary where the printed keys could be seen: it prints key
 """
 import bisect
 import datetime
+import errno
 import getpass
 import hashlib
 import hmac
@@ -541,23 +542,26 @@ def read_journal(path: str):
 # ---------------------------------------------------------------------------------------------
 # The files store's scan copy, entries.pack (FORMAT.md §2.2)
 
-PACK_NAME, PACK_MAGIC, PACK_VERSIONS = "entries.pack", b"DIARYPAK", (1, 2)
+PACK_NAME, PACK_MAGIC, PACK_VERSIONS = "entries.pack", b"DIARYPAK", (1, 3)  # 2 is refused (§2.2)
 PACK_MAX_SEGMENTS, PACK_MAX_RECORD = 1 << 20, 16 << 20
 PACK_MAX_SEGMENT = (1 << 20) + 20 + PACK_MAX_RECORD  # a full segment (under 1 MiB) plus the largest record
 PACK_NAMED = 10  # records named per kind of finding; the rest are counted
 
 
-def parse_pack(read, size: int) -> tuple:
+def parse_pack(read, size: int, zeros=None) -> tuple:
     """The records of a scan copy of `size` bytes, read through read(offset, count), as (id,
-    sealed bytes) in id order, and how many segments are emptied (version 2). Raises ValueError naming the
-    first rule of §2.2 it breaks: a reader then refuses the whole copy."""
+    sealed bytes) in id order, and how many segments are emptied (version 3). Raises ValueError naming the
+    first rule of §2.2 it breaks: a reader then refuses the whole copy. zeros(offset, count) says
+    whether those bytes are all zero (by default it reads them; check_pack reads only the data of
+    a sparse file, so that terabytes of holes cost nothing)."""
+    zeros = zeros or (lambda offset, count: not any(read(offset, count)))
     if size < 9 + 4 + 16:
         raise ValueError(f"{size} bytes: shorter than a copy without segments")
     head, tail = read(0, 9), read(size - 16, 16)
     if head[:8] != PACK_MAGIC or tail[8:] != PACK_MAGIC:
         raise ValueError("does not start and end with the magic DIARYPAK")
     if head[8] not in PACK_VERSIONS:
-        raise ValueError(f"version {head[8]}, not 1 or 2")
+        raise ValueError(f"version {head[8]}, not 1 or 3")
     version, emptied = head[8], 0
     t = struct.unpack(">Q", tail[:8])[0]
     if not 9 <= t <= size - 20:
@@ -570,13 +574,13 @@ def parse_pack(read, size: int) -> tuple:
         offset, length, n = table.u64(), table.u32(), table.u32()
         first, last = table.take(16), table.take(16)
         spans.append((offset, length))
-        if offset < 9 or offset + length > t or length > PACK_MAX_SEGMENT or length < 1 or (n < 1 and version < 2):
+        if offset < 9 or offset + length > t or length > PACK_MAX_SEGMENT or length < 1 or (n < 1 and version < 3):
             raise ValueError(f"segment {i} (offset {offset}, {length} bytes, {n} records) is out of bounds")
         if first > last or (last_before is not None and last_before >= first):
             raise ValueError(f"segment {i} is out of id order")  # bytes compare as 16 unsigned bytes
         last_before = last
-        if n == 0:  # an emptied segment (version 2): zeros only
-            if any(read(offset, length)):
+        if n == 0:  # an emptied segment (version 3): zeros only
+            if not zeros(offset, length):
                 raise ValueError(f"segment {i} is emptied but not zeros")
             emptied += 1
             continue
@@ -634,7 +638,27 @@ def check_pack(vault: str, entries: dict) -> tuple:
                 data += more
             return data
 
-        records, emptied = parse_pack(read, os.fstat(fd).st_size)
+        def zeros(offset: int, count: int) -> bool:
+            """Whether the bytes are zeros, reading only where the file holds data (a hole
+            reads as zeros); without SEEK_DATA, everything."""
+            at, end = offset, offset + count
+            while at < end:
+                try:
+                    data = os.lseek(fd, at, getattr(os, "SEEK_DATA", -1))
+                    hole = os.lseek(fd, data, os.SEEK_HOLE) if data < end else end
+                except OSError as error:
+                    if error.errno == errno.ENXIO:
+                        return True  # no data from here to the end of the file
+                    data, hole = at, end
+                if data >= end:
+                    return True
+                for piece in range(data, min(hole, end), 1 << 20):
+                    if any(read(piece, min(1 << 20, min(hole, end) - piece))):
+                        return False
+                at = min(hole, end)
+            return True
+
+        records, emptied = parse_pack(read, os.fstat(fd).st_size, zeros)
     except ValueError as why:
         return "refused", [f"refused (treated as absent): {why}"]
     finally:

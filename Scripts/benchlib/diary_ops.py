@@ -90,8 +90,9 @@ class DiaryBench:
         stats = corpus.stats(entries)
         current = [passphrases[0], passphrases[1]]  # [current, other]
         pick = entries[n // 2]
-        # Entries edited (a tag added, untimed) before each "first search after an edit".
-        edits = [e["id"] for e in entries[n // 3:n // 3 + 2 * self.runs]]
+        # Entries edited (starred, untimed) before each "first search after an edit": not starred
+        # yet, so the star re-seals each one (at the same size: a flag bit of its plaintext).
+        edits = [e["id"] for e in entries[n // 3:] if not e["starred"]][:2 * self.runs]
         try:
             results = self._measure_modes(store, n, root, env, stats, current, pick, edits)
         finally:
@@ -171,16 +172,17 @@ class DiaryBench:
             r["search_absent"] = repeat(self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
                                         check_out=_lines(0), ok=(1,))
             if store == "files":
-                # The first search after an edit: the edit (a tag added to an entry, untimed)
-                # emptied the segment of the scan copy (entries.pack) holding it, and this
-                # search reads the rest of the copy and that segment's entry files.
+                # The first search after an edit that keeps the entry's sealed size (a star set,
+                # untimed): it emptied the segment of the scan copy (entries.pack) holding the
+                # entry, and this search reads the rest of the copy and that segment's files.
                 base = 0 if mode == "unlocked" else self.runs
                 r["search_after_edit"] = repeat(
                     self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
-                    before=lambda i: run([d, "tag", edits[base + i], f"+bench-edit-{mode}-{i}"] + a(), env),
+                    before=lambda i: run([d, "star", edits[base + i]] + a(), env),
                     check_out=_lines(0), ok=(1,))
-                # The first search without a copy (after a key rotation, or a change of more
-                # than 64 entries, which remove it): it reads every entry file and writes it.
+                # The first search without a copy (after a delete, an edit that changes an
+                # entry's size, a key rotation or a change of more than 16 segments, which
+                # remove it): it reads every entry file and writes the copy again.
                 pack = os.path.join(env["DIARY_VAULT"], "entries.pack")
                 r["search_rewrite"] = repeat(self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
                                              before=lambda i: os.path.exists(pack) and os.remove(pack),

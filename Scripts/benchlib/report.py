@@ -2,7 +2,7 @@
 
 OP_NAMES = {"add": "add one entry", "list10": "list last 10", "list": "list all", "show": "show one",
             "search": "search rare word", "search_absent": "search absent word",
-            "search_after_edit": "search absent word, first after an edit (a segment of entries.pack emptied)",
+            "search_after_edit": "search absent word, first after a same-size edit (a segment of entries.pack emptied)",
             "search_rewrite": "search absent word, no entries.pack (writes it)", "tag": "list by tag",
             "export": "export JSON", "passwd": "passwd", "rekey": "rekey", "backup": "backup", "verify": "verify",
             "restore": "restore", "import": "import (diary JSON, new vault)", "rekey_interactive": "rekey (interactive KDF)"}

@@ -94,14 +94,17 @@ def rows(res, sizes, flat_sizes=()):
                             f"{_ms(t)} vs {_floor_text(res, store, n)}", f"{t / f:.2f}×", t / f <= want))
             t = _median(res, store, n, "search_after_edit")
             if t and f:
-                # The files store's first search after an edit, which emptied a segment of the scan copy.
-                out.append((f"{store}: the same, first search after an edit ≤ {want:.0f}× the floor (N={n:,})",
+                # The files store's first search after an edit that kept the entry's size, which
+                # emptied a segment of the scan copy.
+                out.append((f"{store}: the same, first search after a same-size edit ≤ {want:.0f}× the floor (N={n:,})",
                             f"{_ms(t)} vs {_floor_text(res, store, n)}", f"{t / f:.2f}×", t / f <= want))
             t = _median(res, store, n, "search_rewrite")
             if t and f:
-                # Without a copy (after a key rotation or a change of more than 64 entries): it is
-                # written again. Shown, not judged: the target is the search a diarist repeats.
-                out.append((f"{store}: the same, first search without entries.pack (writes it; N={n:,})",
+                # Without a copy (after a delete, a resizing edit, a key rotation or a change of more
+                # than 16 segments): it is written again. Shown, not judged: the target is the
+                # search a diarist repeats.
+                out.append((f"{store}: the same, first search without entries.pack, after a delete or a "
+                            f"resizing edit (writes it; N={n:,})",
                             f"{_ms(t)} vs {_floor_text(res, store, n)}", f"{t / f:.2f}×", SHOWN))
     lo, hi = _pair(sizes)
     for store in stores:

@@ -17,19 +17,22 @@ import Darwin
 /// the current content of its entry's file and no deleted or replaced ciphertext stays in it.
 ///
 /// ```
-/// [8] "DIARYPAK" ‖ u8 version (1 or 2) ‖ segments ‖ trailer
+/// [8] "DIARYPAK" ‖ u8 version (1 or 3) ‖ segments ‖ trailer
 /// segment: records, each [16] id ‖ u32 length ‖ sealed bytes (ids strictly increasing);
-///          version 2: an emptied segment, its record count 0 and its bytes all zero
+///          version 3: an emptied segment, its record count 0 and its bytes all zero
 /// trailer: u32 S ‖ S × (u64 offset ‖ u32 length ‖ u32 records ‖ [16] first id ‖ [16] last id)
 ///          ‖ u64 trailer offset ‖ [8] "DIARYPAK"
 /// ```
 final class EntryPack: Sendable {
     static let fileName = "entries.pack"
     static let magic = Array("DIARYPAK".utf8)
-    /// The version a writer writes. A reader accepts 1 too: version 1 is version 2 without
+    /// The version a writer writes. A reader accepts 1 too: version 1 is version 3 without
     /// emptied segments (a copy written before they existed; never emptied, only removed).
-    static let version: UInt8 = 2
-    static let readableVersions: ClosedRange<UInt8> = 1...2
+    /// Version 2 is refused: development builds wrote it in two forms (records zeroed one by
+    /// one, then segments emptied with no order between the zeros and the count), so it says
+    /// nothing a reader can rely on. Refused is absent: a search writes a new copy over it.
+    static let version: UInt8 = 3
+    static let readableVersions: Set<UInt8> = [1, 3]
     /// Magic and version: where the first segment may start.
     static let headerLength = 9
     /// A segment's record: id and length, then the sealed bytes.
@@ -118,8 +121,11 @@ final class EntryPack: Sendable {
         guard size >= headerLength + 4 + 16, let head = readAt(fd, 0, headerLength),
             let tail = readAt(fd, size - 16, 16)
         else { return .failure(Refusal(reason: "is too short")) }
-        guard Array(head[0..<8]) == magic, readableVersions.contains(head[8]), Array(tail[8..<16]) == magic else {
-            return .failure(Refusal(reason: "does not start and end as a copy of version 1 or \(version)"))
+        guard Array(head[0..<8]) == magic, Array(tail[8..<16]) == magic else {
+            return .failure(Refusal(reason: "does not start and end as a copy"))
+        }
+        guard readableVersions.contains(head[8]) else {
+            return .failure(Refusal(reason: "is version \(head[8]), not 1 or \(version)"))
         }
         let at = Int(clamping: tail.bigEndianU64(at: 0))
         guard at >= headerLength, at <= size - 20, let countBytes = readAt(fd, at, 4) else {
@@ -138,7 +144,7 @@ final class EntryPack: Sendable {
                 count: Int(table.bigEndianU32(at: o + 12)), first: table.sortKey(at: o + 16),
                 last: table.sortKey(at: o + 32))
             guard segment.offset >= headerLength, segment.length <= maximumSegmentLength,
-                segment.offset <= at - segment.length, segment.count >= 1 || head[8] >= 2,
+                segment.offset <= at - segment.length, segment.count >= 1 || head[8] >= 3,
                 segment.length >= max(1, segment.count * (recordHeaderLength + 1)), !(segment.last < segment.first),
                 segments.last.map({ $0.last < segment.first }) ?? true
             else { return .failure(Refusal(reason: "lists segment \(i) out of place or order")) }
@@ -210,10 +216,10 @@ final class EntryPack: Sendable {
 
     /// Whether `bytes` is `segment` as a writer leaves it: records that fill it exactly and
     /// number as the trailer says, each of 1 to `ReadLimits.entry` bytes, with ids strictly
-    /// increasing from its first id to its last; or, emptied (count 0, version 2 only), zeros.
+    /// increasing from its first id to its last; or, emptied (count 0, version 3 only), zeros.
     func check(_ bytes: UnsafeRawBufferPointer, _ segment: Segment) -> Bool {
         guard bytes.count == segment.length else { return false }
-        if segment.count == 0 { return version >= 2 && bytes.allSatisfy { $0 == 0 } }
+        if segment.count == 0 { return version >= 3 && bytes.allSatisfy { $0 == 0 } }
         var at = 0
         var count = 0
         var previous: (UInt64, UInt64)?

@@ -20,8 +20,18 @@ extension FileReader: ScanCopyReading {
         case .opened(let opened): pack = opened
         }
         // Not past the first segment that is malformed: a crafted copy (a sparse file of
-        // terabytes) must not keep `verify` reading holes.
+        // terabytes) must not keep `verify` reading holes. An emptied segment is read only
+        // where it holds data (`holdsOnlyZeros`), for the same reason.
         for (i, segment) in pack.segments.enumerated() {
+            if segment.count == 0 {
+                guard pack.holdsOnlyZeros(segment).zeros else {
+                    return [
+                        "\(EntryPack.fileName): segment \(i) is emptied but not zeros"
+                            + " (remove it; the next search then writes a new copy)"
+                    ]
+                }
+                continue
+            }
             let wellFormed =
                 EntryPack.readAt(pack.fd, segment.offset, segment.length)?.withUnsafeBytes { raw in
                     pack.records(in: raw, of: segment, body)

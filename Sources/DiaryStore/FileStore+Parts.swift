@@ -18,10 +18,12 @@ extension FileStore {
             let writer = try PartsJournal(directory: directory)
             do {
                 // Nothing is renamed before `commit`, so the copy still goes before any entry
-                // file is replaced or removed (a rekey's first part removes it).
+                // file is replaced or removed. A part that replaces one removes it whole (a
+                // rekey's first): parts that each emptied their own segments would zero all of
+                // it, a batch at a time. The rest of the change (an edit's whole) may empty.
                 let change = try produce { part in
                     let puts = StoreChange(putEntries: part)
-                    try FileStore.clearPack(before: puts, in: directory)
+                    try FileStore.clearPack(before: puts, in: directory, emptying: false)
                     try writer.add(FileStore.operations(for: puts))
                 }
                 try change.validate(path: directory.path)

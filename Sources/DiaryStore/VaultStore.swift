@@ -28,6 +28,11 @@ public struct StoreChange: Sendable {
     /// Attachment objects to remove (written before by `VaultStore.putAttachment`), with the
     /// rest of the change. Removing an object that does not exist is not an error.
     public var deleteAttachments: Set<UUID>
+    /// Whether the change is part of a key rotation, re-sealing entries under the next key:
+    /// then no cache of sealed entries is kept in part (the files store removes its scan copy
+    /// whole at the rotation's first change rather than empty it a segment at a time, batch
+    /// after batch). The SQLite store has no cache.
+    public var reseals = false
 
     /// The page numbers a store accepts (a u32, docs/FORMAT.md §7); `apply` refuses a change
     /// naming any other.

@@ -82,6 +82,25 @@ final class VaultSearchPackTests: VaultTestCase {
         XCTAssertTrue(try vault.verify().isClean)
     }
 
+    /// A key rotation removes the copy at its first batch (a reviewer found each batch emptying
+    /// its own segments, the whole copy zeroed a batch at a time), and a search after it
+    /// writes a copy under the new key.
+    func testAKeyRotationRemovesTheCopyBeforeItsSecondBatch() throws {
+        let (vault, texts) = try largeVault()
+        _ = try found(vault)
+        XCTAssertTrue(hasPack)
+        var afterBatches: [Bool] = []
+        try vault.rotateKey(passphrase: secret("correct horse")) { done, total in
+            if done > 0 && done < total { afterBatches.append(self.hasPack) }
+        }
+        XCTAssertFalse(afterBatches.isEmpty, "one batch only")
+        XCTAssertEqual(afterBatches.filter { $0 }, [], "a copy outlived a batch")
+        XCTAssertFalse(hasPack)
+        XCTAssertEqual(try found(vault), expected(texts))
+        XCTAssertTrue(hasPack)
+        XCTAssertTrue(try vault.verify().isClean)
+    }
+
     /// An older diary edits an entry and leaves the copy (simulated: the copy from before the
     /// edit is put back). The search shows the edit, not the copy's earlier text, and writes
     /// the copy again; until then `verify` reports it and the reader warns, exit status 0.

@@ -296,7 +296,9 @@ extension Vault {
                 }
             }
             if !puts.isEmpty {
-                try sealedIndex.commit(next, with: StoreChange(putEntries: puts), keys: keyRing.current)
+                var change = StoreChange(putEntries: puts)
+                change.reseals = true
+                try sealedIndex.commit(next, with: change, keys: keyRing.current)
             }
             done += batch.count
             progress?(done, pending.count)

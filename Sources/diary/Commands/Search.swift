@@ -20,9 +20,10 @@ struct Search: ParsableCommand {
 
             In a files vault, a search that reads 1,024 entries or more keeps a copy of the \
             sealed entries in one file, entries.pack, so the next search reads that file \
-            instead of one file per entry. It is ciphertext only; an edit or delete overwrites \
-            the part holding that entry with zeros (or removes the whole file), and it is safe \
-            to delete at any time (see the guide, "Searching").
+            instead of one file per entry. It is ciphertext only; an edit that keeps the \
+            entry's size overwrites the part holding that entry with zeros, a delete or any \
+            other change of an entry in it removes the whole file, and it is safe to delete at \
+            any time (see the guide, "Searching").
 
             Exits with status 0 when an entry matched and 1 when none did (as grep does; \
             --json then prints []); any other status is an error.
