@@ -7,6 +7,9 @@ public enum AppError: Error, Equatable, Sendable {
     case locked(vault: String)
     /// The agent holds the key but did not hand it over, and there is nothing to fall back on.
     case agentBusy(vault: String)
+    /// The agent holds the key, but a key rotation was interrupted: opening needs every key
+    /// generation, which only the passphrase gives, and there is nothing to ask it with.
+    case lockedMidRotation(vault: String)
     /// A new passphrase is needed and there is neither a file nor a terminal.
     case noTerminalForNewPassphrase
     /// The passphrase file could not be read, or its first line is empty.

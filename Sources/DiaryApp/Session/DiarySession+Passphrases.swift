@@ -5,19 +5,23 @@ import Foundation
 
 extension DiarySession {
     /// Runs `use` with the current passphrase: from the file, else the asker, else `locked`
-    /// (or `agentBusy` when an agent holds the key but could not be reached: unlocking again
-    /// would not help). A passphrase from the asker that `use` finds wrong
+    /// (or `agentBusy` when an agent holds the key but could not be reached, `lockedMidRotation`
+    /// when its key cannot open a vault whose rotation was interrupted: unlocking again would
+    /// not help). A passphrase from the asker that `use` finds wrong
     /// (`VaultError.wrongPassphrase`) is asked for again, up to `passphraseTries` in all; a
     /// passphrase file is read once, so a script with a wrong one fails at once.
     public func withCurrentPassphrase<T>(
-        _ reason: PassphraseReason? = nil, agentIsBusy: Bool = false, _ use: (SecretBytes) throws -> T
+        _ reason: PassphraseReason? = nil, agentIsBusy: Bool = false, midRotation: Bool = false,
+        _ use: (SecretBytes) throws -> T
     ) throws -> T {
         if agentIsBusy { events(.agentBusyUsingPassphrase) }
         if let passphraseFile { return try use(PassphraseFile.read(passphraseFile, events: events)) }
         var attempt = 1
         while true {
             guard let passphrase = try asker.ask(reason ?? .unlock(path: directory.path), attempt: attempt) else {
-                throw agentIsBusy ? AppError.agentBusy(vault: directory.path) : AppError.locked(vault: directory.path)
+                if agentIsBusy { throw AppError.agentBusy(vault: directory.path) }
+                throw midRotation
+                    ? AppError.lockedMidRotation(vault: directory.path) : AppError.locked(vault: directory.path)
             }
             do {
                 return try use(passphrase)

@@ -67,15 +67,20 @@ public final class DiarySession {
         let sealed = try SealedVault(at: directory)
         checkSettings(sealed.info)
         var agentIsBusy = false
+        var midRotation = false
         switch try openWithAgent(sealed) {
         case .opened(let vault):
             return try watch(vault, mode: mode)
         case .busy:
             agentIsBusy = true
+        case .midRotation:
+            midRotation = true
         case .unavailable:
             break
         }
-        let vault = try withCurrentPassphrase(agentIsBusy: agentIsBusy) { try sealed.open(passphrase: $0) }
+        let vault = try withCurrentPassphrase(agentIsBusy: agentIsBusy, midRotation: midRotation) {
+            try sealed.open(passphrase: $0)
+        }
         try watch(vault, mode: mode)
         if vault.rotationInterrupted { events(.rotationInterrupted) }
         return vault
@@ -151,6 +156,8 @@ public final class DiarySession {
     private enum AgentAttempt {
         case opened(Vault)
         case busy
+        /// The agent's key is this vault's, but a rotation was interrupted (`VaultError.rotationInterrupted`).
+        case midRotation
         case unavailable
     }
 
@@ -167,8 +174,11 @@ public final class DiarySession {
             } catch VaultError.wrongKey {
                 events(.agentKeyRefused)
                 return .unavailable
-            } catch VaultError.rotationInterrupted, VaultError.indexUnavailable {
-                // Both need every key generation or a rebuilt index: only the passphrase gives that.
+            } catch VaultError.rotationInterrupted {
+                // It needs every key generation: only the passphrase gives them.
+                return .midRotation
+            } catch VaultError.indexUnavailable {
+                // It needs a rebuilt index: only the passphrase gives that.
                 return .unavailable
             }
         }

@@ -10,6 +10,9 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     /// The agent holds the key but every connection slot stayed taken, and there is no
     /// passphrase file or terminal to fall back on.
     case agentBusy(vault: String)
+    /// The agent holds the key, but a key rotation was interrupted, and there is no passphrase
+    /// file or terminal to open the vault with every key generation.
+    case lockedMidRotation(vault: String)
     /// A new passphrase is needed and there is neither a file nor a terminal.
     case noTerminalForNewPassphrase
     /// The passphrase file could not be read, or its first line is empty.
@@ -79,6 +82,9 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .locked(let vault): return "the vault is locked: \(vault)"
         case .agentBusy(let vault):
             return "the unlock agent is busy and did not hand over the key: \(vault)"
+        case .lockedMidRotation(let vault):
+            return
+                "a key rotation was interrupted, and the unlocked session's key alone does not open the vault: \(vault)"
         case .noTerminalForNewPassphrase: return "a new passphrase is needed, and there is no terminal to ask on"
         case .passphraseFile(let path, let detail): return "cannot use passphrase file \(path): \(detail)"
         case .passphraseMismatch: return "the passphrases do not match; nothing was changed"
@@ -140,6 +146,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .locked: return "run `diary unlock`, or pass --passphrase-file"
         case .agentBusy: return "try again in a moment, or pass --passphrase-file"
+        case .lockedMidRotation:
+            return "run `diary rekey` on a terminal to finish the rotation, or pass --passphrase-file"
         case .weakPassphrase:
             return
                 "choose a longer one (four or more random words, or 12 or more mixed characters), or pass --allow-weak-passphrase to use it anyway"
@@ -178,7 +186,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
 
     var exitCode: ExitCode {
         switch self {
-        case .locked, .agentBusy, .noTerminalForNewPassphrase: return .locked
+        case .locked, .agentBusy, .lockedMidRotation, .noTerminalForNewPassphrase: return .locked
         case .passphraseFile, .passphraseMismatch, .emptyPassphrase, .declined, .editorFailed,
             .notRegularFile, .noMemoryFileSystem, .system, .agent, .notAllLocked, .emptyText, .noEntries:
             return .failure
@@ -198,6 +206,7 @@ extension CLIError {
         switch error {
         case .locked(let vault): self = .locked(vault: vault)
         case .agentBusy(let vault): self = .agentBusy(vault: vault)
+        case .lockedMidRotation(let vault): self = .lockedMidRotation(vault: vault)
         case .noTerminalForNewPassphrase: self = .noTerminalForNewPassphrase
         case .passphraseFile(let path, let detail): self = .passphraseFile(path: path, detail: detail)
         case .weakPassphrase(let weakness): self = .weakPassphrase(reason: PassphraseWords.weakness(weakness))

@@ -42,7 +42,7 @@ enum ExitCode: Int32, CaseIterable, Sendable {
         case .noVault: return "no usable vault (missing, not a vault, newer format)"
         case .inputRefused: return "input refused (not UTF-8, over 8 MiB, bad import file, weak passphrase)"
         case .alreadyExists: return "refused to overwrite an existing vault or file"
-        case .locked: return "vault locked (or its agent busy) and no way to ask for the passphrase"
+        case .locked: return "vault locked (or its agent busy, or a rekey unfinished) and no passphrase"
         case .wrongPassphrase: return "wrong passphrase"
         }
     }

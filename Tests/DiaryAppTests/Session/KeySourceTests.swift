@@ -72,6 +72,25 @@ final class KeySourceTests: SessionTestCase {
         }
     }
 
+    /// A rotation interrupted after the agent got its key: the key (one generation) cannot open
+    /// the vault, which needs them all. With nothing to ask, the error says so, not "locked"
+    /// (a user told to unlock a vault `status` calls unlocked goes round in circles); with an
+    /// asker, the passphrase opens it and the rotation is said.
+    func testAnInterruptedRotationIsSaidNotCalledLocked() throws {
+        let vault = try makeVault(.files)
+        let (key, generation) = (try vault.vaultKey.slice(0..<vault.vaultKey.count), vault.keyGeneration)
+        struct Stop: Error {}
+        XCTAssertThrowsError(
+            try vault.rotateKey(passphrase: secret("correct horse"), beforeRetiring: { _ in throw Stop() }))
+        let agent = FakeAgent { .key(key, generation: generation, vaultID: vault.id) }
+        XCTAssertThrowsError(try session(vault.directory, agent: agent).open()) { error in
+            XCTAssertEqual(error as? AppError, .lockedMidRotation(vault: vault.directory.path))
+        }
+        let opened = try session(vault.directory, asker: ScriptedAsker(["correct horse"]), agent: agent).open()
+        XCTAssertTrue(opened.rotationInterrupted)
+        XCTAssertEqual(events, [.rotationInterrupted])
+    }
+
     func testAWeakNewPassphraseIsRefusedUnlessAllowedThenSaid() throws {
         let vault = try makeVault(.sqlite)
         let weak = try passphraseFile("abcabcabc")
