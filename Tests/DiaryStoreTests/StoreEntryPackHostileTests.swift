@@ -8,33 +8,11 @@ import XCTest
 /// The scan copy against what a hostile or careless hand leaves in the vault directory (from
 /// an independent review): it can cost time, never an answer, a crash, an unbounded read, a
 /// blocked write, or a copy never written.
-final class StoreEntryPackHostileTests: XCTestCase {
-    private var scratch: StoreScratch!
-
-    override func setUpWithError() throws { scratch = try StoreScratch() }
-    override func tearDown() { scratch.cleanUp() }
-
-    private func store(entries count: Int = EntryPack.minimumEntries + 76) throws -> (FileStore, [UUID: [UInt8]]) {
+final class StoreEntryPackHostileTests: PackTestCase {
+    /// A files store of `count` entries, without a copy yet.
+    private func filesStore(entries count: Int = EntryPack.minimumEntries + 76) throws -> (FileStore, [UUID: [UInt8]]) {
         try scratch.packedFilesStore(entries: count)
     }
-
-    /// Each id lent once, with its bytes.
-    private func scan(_ store: FileStore, among ids: [UUID]) throws -> [UUID: [UInt8]] {
-        let seen = Mutex<([UUID: [UInt8]], Int)>(([:], 0))
-        try store.withSnapshot { reader in
-            let scanner = try XCTUnwrap(reader as? EntryScanning)
-            try scanner.scanEntries(among: ids.sorted { $0.sortKey < $1.sortKey }, workers: 3) { _, id, sealed in
-                let bytes = [UInt8](sealed)
-                seen.withLock { if $0.0.updateValue(bytes, forKey: id) != nil { $0.1 += 1 } }
-                return true
-            }
-        }
-        let (lent, twice) = seen.withLock { $0 }
-        XCTAssertEqual(twice, 0, "an entry was handed over twice")
-        return lent
-    }
-
-    private func packURL(_ store: FileStore) -> URL { store.directory.appendingPathComponent(EntryPack.fileName) }
 
     /// Bytes this process has read so far (`/proc/self/io`).
     private func bytesRead() throws -> Int {
@@ -46,7 +24,7 @@ final class StoreEntryPackHostileTests: XCTestCase {
     /// A file in `entries/` under an entry's name that the scan is not asked for and that
     /// cannot be read (a directory): the copy is written without it, and nothing fails.
     func testAnUnreadableFileTheScanIsNotAskedForIsLeftOut() throws {
-        let (store, entries) = try store()
+        let (store, entries) = try filesStore()
         let stray = store.directory.appendingPathComponent(FileStore.entriesName)
             .appendingPathComponent(FileStore.fileName(for: UUID()))
         try FileManager.default.createDirectory(at: stray, withIntermediateDirectories: false)
@@ -57,7 +35,7 @@ final class StoreEntryPackHostileTests: XCTestCase {
     /// A filtered large scan reads only the segments holding its ids: the others are made
     /// malformed, and a scan that read one would find it and write the copy again.
     func testAScanReadsOnlyTheSegmentsItNeeds() throws {
-        let (store, entries) = try store(entries: 4000)
+        let (store, entries) = try filesStore(entries: 4000)
         let ids = Array(entries.keys).sorted { $0.sortKey < $1.sortKey }
         _ = try scan(store, among: ids)
         let firstQuarter = Array(ids.prefix(EntryPack.minimumEntries))
@@ -80,7 +58,7 @@ final class StoreEntryPackHostileTests: XCTestCase {
     /// A sparse copy of terabytes of holes that passes every check of its trailer: a scan reads
     /// one segment per thread at most, then the files, and writes a real copy over it.
     func testASparseCopyOfHolesCostsOneSegment() throws {
-        let (store, entries) = try store()
+        let (store, entries) = try filesStore()
         let segments = 1 << 16
         let length = EntryPack.maximumSegmentLength
         let end = EntryPack.headerLength + segments * length
@@ -108,7 +86,7 @@ final class StoreEntryPackHostileTests: XCTestCase {
 
     /// A directory where the copy goes blocks no change and no journal replay; searches go on.
     func testADirectoryNamedAsTheCopyBlocksNothing() throws {
-        let (store, entries) = try store()
+        let (store, entries) = try filesStore()
         try FileManager.default.createDirectory(at: packURL(store), withIntermediateDirectories: false)
         XCTAssertEqual(try scan(store, among: Array(entries.keys)), entries)
         let ids = Array(entries.keys)
@@ -126,7 +104,7 @@ final class StoreEntryPackHostileTests: XCTestCase {
 
     /// A directory under a temporary name (no leftover of ours) blocks no change either.
     func testADirectoryUnderATemporaryNameBlocksNothing() throws {
-        let (store, entries) = try store()
+        let (store, entries) = try filesStore()
         let stray = store.directory.appendingPathComponent("\(EntryPackWriter.tempPrefix)1-x")
         try FileManager.default.createDirectory(at: stray, withIntermediateDirectories: false)
         try store.apply(StoreChange(deleteEntries: [try XCTUnwrap(entries.keys.first)]))
@@ -139,7 +117,7 @@ final class StoreEntryPackHostileTests: XCTestCase {
     /// A copy left half-written by a search that was killed is removed by the next search that
     /// writes one; one whose process lives (another search, now) is not.
     func testACopyAbandonedByAKilledSearchIsRemovedByTheNext() throws {
-        let (store, entries) = try store()
+        let (store, entries) = try filesStore()
         let dead = store.directory.appendingPathComponent("\(EntryPackWriter.tempPrefix)999999999-abc")
         let alive = store.directory.appendingPathComponent("\(EntryPackWriter.tempPrefix)\(getpid())-abc")
         for url in [dead, alive] {
