@@ -76,7 +76,9 @@ extension EntryPack {
         let end = segment.offset + segment.length
         var at = segment.offset
         var read = 0
-        var chunk = [UInt8](repeating: 0, count: min(segment.length, 1 << 20))
+        // Allocated once data is found: a crafted copy of 2^20 segments of holes must not cost
+        // 2^20 buffers zeroed either.
+        var chunk: [UInt8] = []
         while at < end {
             let data = lseek(fd, off_t(at), Self.seekData)
             // No data from here to the end of the file (ENXIO): the rest is a hole. Another
@@ -87,6 +89,7 @@ extension EntryPack {
             let hole = data < 0 ? end : Int(lseek(fd, off_t(from), Self.seekHole))
             let to = hole <= from ? end : min(hole, end)
             var offset = from
+            if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: min(segment.length, 1 << 20)) }
             while offset < to {
                 let count = min(chunk.count, to - offset)
                 let ok = chunk.withUnsafeMutableBytes { Self.readFully(fd, $0.baseAddress!, count, at: offset) }

@@ -105,6 +105,27 @@ final class VaultSearchPackTests: VaultTestCase {
         XCTAssertTrue(try vault.verify().isClean)
     }
 
+    /// `rekey --attachments` run again after an interruption (a search wrote a copy in
+    /// between) re-seals each object's entries as part of the rotation: the copy goes at the
+    /// first object, not a segment per object (from a review).
+    func testResealingAttachmentsRemovesTheCopyAtItsFirstObject() throws {
+        let (vault, texts) = try largeVault()
+        let holders = Array(texts.keys.prefix(3))
+        for (n, id) in holders.enumerated() {
+            _ = try vault.attach(
+                [AttachmentFixtures.input(AttachmentFixtures.bytes(5_000, seed: UInt8(n)), name: "a\(n)")], to: id)
+        }
+        try vault.rotateKey(passphrase: secret("correct horse"))
+        _ = try found(vault)
+        XCTAssertTrue(hasPack)
+        var afterEach: [Bool] = []
+        let outcome = try vault.resealAttachments(afterEach: { afterEach.append(self.hasPack) })
+        XCTAssertEqual(outcome.resealed, holders.count)
+        XCTAssertEqual(afterEach, Array(repeating: false, count: holders.count), "a copy outlived an object")
+        XCTAssertEqual(try found(vault), expected(texts))
+        XCTAssertTrue(try vault.verify().isClean)
+    }
+
     /// An older diary edits an entry and leaves the copy (simulated: the copy from before the
     /// edit is put back). The search shows the edit, not the copy's earlier text, and writes
     /// the copy again; until then `verify` reports it and the reader warns, exit status 0.
@@ -130,6 +151,41 @@ final class VaultSearchPackTests: VaultTestCase {
         XCTAssertFalse(fresh.output.contains("warning: entries.pack"), fresh.output)
         XCTAssertTrue(fresh.output.contains("\(Self.entryCount) records, each equal to its entry file"), fresh.output)
     }
+
+    /// What `Scripts/decrypt-vault.py` (written from FORMAT.md) and `verify` say of a copy with
+    /// an emptied segment that is not zeros, and of a copy of version 2: the reader refuses it
+    /// (a warning, exit status 0), `verify` reports it.
+    func testTheReaderAndVerifyRefuseAnEmptiedSegmentNotZerosAndVersion2() throws {
+        let (vault, texts) = try largeVault()
+        _ = try found(vault)
+        let edited = try XCTUnwrap(texts.first { !$0.value.lowercased().contains("needle") }?.key)
+        try vault.update(edited, text: "now a needle too")  // the same size bucket: a segment emptied
+        var bytes = [UInt8](try Data(contentsOf: pack))
+        let emptied = try XCTUnwrap(Self.emptiedSegments(of: bytes).first, "no segment emptied")
+        bytes[emptied.offset + emptied.length / 2] = 7
+        try Data(bytes).write(to: pack)
+        try readerSays("entries.pack: refused (treated as absent): segment \(emptied.index) is emptied but not zeros")
+        XCTAssertTrue(
+            try vault.verify().damaged.contains { $0.description.contains("is emptied but not zeros") })
+
+        bytes[emptied.offset + emptied.length / 2] = 0
+        bytes[8] = 2
+        try Data(bytes).write(to: pack)
+        try readerSays("entries.pack: refused (treated as absent): version 2, not 1 or 3")
+        XCTAssertTrue(
+            try vault.verify().damaged.contains { $0.description.contains("entries.pack is version 2, not 1 or 3") })
+    }
+
+    /// The emptied segments of a copy (record count 0), read from its trailer (FORMAT.md §2.2).
+    private static func emptiedSegments(of bytes: [UInt8]) -> [(index: Int, offset: Int, length: Int)] {
+        func number(_ at: Int, _ count: Int) -> Int { bytes[at..<at + count].reduce(0) { $0 << 8 | Int($1) } }
+        let trailer = number(bytes.count - 16, 8)
+        return (0..<number(trailer, 4)).compactMap { i in
+            let at = trailer + 4 + 48 * i
+            return number(at + 12, 4) == 0 ? (i, number(at, 8), number(at + 8, 4)) : nil
+        }
+    }
+
     private func entryFile(_ id: UUID) -> URL {
         vaultURL.appendingPathComponent("entries").appendingPathComponent(id.uuidString.lowercased())
     }

@@ -141,7 +141,11 @@ extension Vault {
                 puts[entry.id] = sealed
                 index[entry.id] = IndexRow(summary: entry.summary, sealTag: IndexRow.tag(of: sealed))
             }
-            return (StoreChange(putEntries: puts, deleteAttachments: [object]), ())
+            // Part of a key rotation (`rekey --attachments`): each object's entries re-sealed
+            // would otherwise empty their segments of the scan copy, one object at a time.
+            var change = StoreChange(putEntries: puts, deleteAttachments: [object])
+            change.reseals = true
+            return (change, ())
         }
     }
 
