@@ -88,6 +88,38 @@ final class AgentCLITests: XCTestCase {
         try box.ok(["verify"])
     }
 
+    /// A rotation cut short while the vault is unlocked: the agent's key (one generation) does
+    /// not open the vault until it is finished. `status` and `unlock` say so, and a command
+    /// with nothing to ask the passphrase with says why, not "locked"; `rekey` finishes it and
+    /// hands the agent the new key.
+    func testAnInterruptedRotationIsSaidByStatusUnlockAndEveryCommand() throws {
+        try box.ok(["unlock", "--passphrase-file", pass])
+        try box.ok(["new", "before the rotation"])
+        struct Interrupted: Error {}
+        let passphrase = String(try String(contentsOfFile: pass, encoding: .utf8).split(separator: "\n").first ?? "")
+        let vault = try Vault.open(at: box.vault, passphrase: try secretBytes(passphrase))
+        XCTAssertThrowsError(
+            try vault.rotateKey(passphrase: try secretBytes(passphrase), beforeRetiring: { _ in throw Interrupted() }))
+
+        let interrupted =
+            "a key rotation was interrupted: until `diary rekey` finishes it, commands ask for the passphrase"
+        let status = try box.ok(["status"])
+        XCTAssertTrue(status.out.hasPrefix("* unlocked"), status.out)
+        XCTAssertTrue(status.stderr.contains(interrupted), status.stderr)
+        let list = try box.run(["list"])
+        XCTAssertEqual(list.status, 75, list.stderr)
+        XCTAssertTrue(list.stderr.contains("the unlocked session's key alone does not open the vault"), list.stderr)
+        XCTAssertTrue(list.stderr.contains("run `diary rekey` on a terminal to finish the rotation"), list.stderr)
+        try box.ok(["lock"])
+        let unlock = try box.ok(["unlock", "--passphrase-file", pass])
+        XCTAssertTrue(unlock.stderr.contains(interrupted), unlock.stderr)
+
+        try box.ok(["rekey", "--passphrase-file", pass])
+        let after = try box.ok(["list", "--json"])
+        XCTAssertTrue(after.stdout.contains("before the rotation"), after.stdout)
+        XCTAssertFalse(try box.ok(["status"]).stderr.contains("interrupted"))
+    }
+
     func testAStaleAgentKeyFallsBackToThePassphraseWithAWarning() throws {
         try box.ok(["unlock", "--passphrase-file", pass])
         try box.ok(["new", "kept"])

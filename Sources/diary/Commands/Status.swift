@@ -19,7 +19,9 @@ struct Status: ParsableCommand {
             and the time left. A path registered as a named journal (`diary journal list`) is \
             followed by the journal's name in brackets; a vault unlocked by an older diary, whose agent does not say \
             its path, is named by its vault id. Without a vault here the others are still \
-            listed, then the error. Does not count as a use of any key.
+            listed, then the error. Does not count as a use of any key. While a key rotation \
+            is unfinished (a `diary rekey` cut short), a warning on stderr says so: until \
+            `diary rekey` finishes it, commands ask for the passphrase even while unlocked.
 
             Only your own agents are listed: those in your private runtime directory \
             ($XDG_RUNTIME_DIR/diary), and in the places an agent started from a shell without \
@@ -60,6 +62,12 @@ struct Status: ParsableCommand {
                     + Self.whereAbouts(shown, here: directories[0]))
         } else {
             Output.data("* locked \(path) (\(info.store.rawValue))")
+        }
+        // Read from the header, without a key: the session's key (one generation) does not open
+        // the vault until the rotation is finished, so every command asks for the passphrase.
+        if info.keyGenerations.count > 1 {
+            Output.warning(
+                "a key rotation was interrupted: until `diary rekey` finishes it, commands ask for the passphrase")
         }
         for line in Self.otherLines(listing, except: shown?.socketURL, here: directories[0]) { Output.data(line) }
     }
