@@ -15,25 +15,25 @@ extension FileStore {
     /// those segments' entry files; a change too large for that, one that deletes an entry in
     /// the copy's range or changes the size of one, a key rotation's (`StoreChange.reseals`),
     /// and the parts of a change in parts (`emptying` false: an import's, each of which would
-    /// empty its own segments) remove the copy.
-    /// A change that only adds entries leaves it: a new entry is not in it, and a search reads
-    /// that entry's file. Caller holds the write lock.
+    /// empty its own segments) remove the copy. A change that only adds entries leaves it: a
+    /// new entry is not in it, and a search reads that entry's file. Caller holds the write lock.
     static func clearPack(before change: StoreChange, in directory: URL, emptying: Bool = true) throws {
         let pack = directory.appendingPathComponent(EntryPack.fileName)
         guard access(pack.path, F_OK) == 0 else { return }
         let entries = directory.appendingPathComponent(entriesName)
         var replaced: [UUID] = []
-        var resized = change.deleteEntries
+        // The ids emptying may not hide: the deleted, and those whose size changes.
+        var removing = change.deleteEntries
         for (id, bytes) in change.putEntries {
             var info = stat()
             guard lstat(entries.appendingPathComponent(fileName(for: id)).path, &info) == 0 else { continue }
             replaced.append(id)
-            if (info.st_mode & S_IFMT) != S_IFREG || Int(info.st_size) != bytes.count { resized.insert(id) }
+            if (info.st_mode & S_IFMT) != S_IFREG || Int(info.st_size) != bytes.count { removing.insert(id) }
         }
         let leaving = change.deleteEntries.union(replaced)
         guard !leaving.isEmpty else { return }
         if emptying, !change.reseals,
-            EntryPack.empty(segmentsHolding: leaving, removing: resized, in: directory) == .done
+            EntryPack.empty(segmentsHolding: leaving, removing: removing, in: directory) == .done
         {
             return
         }
