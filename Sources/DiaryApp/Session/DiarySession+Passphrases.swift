@@ -4,24 +4,45 @@ import DiaryVault
 import Foundation
 
 extension DiarySession {
-    /// Runs `use` with the current passphrase: from the file, else the asker, else `locked`
-    /// (or `agentBusy` when an agent holds the key but could not be reached, `lockedMidRotation`
-    /// when its key cannot open a vault whose rotation was interrupted: unlocking again would
-    /// not help). A passphrase from the asker that `use` finds wrong
-    /// (`VaultError.wrongPassphrase`) is asked for again, up to `passphraseTries` in all; a
-    /// passphrase file is read once, so a script with a wrong one fails at once.
+    /// Why the agent's key did not open the vault, which decides the error when there is no
+    /// passphrase either: unlocking again helps only when no agent holds the key.
+    enum AgentMiss {
+        /// No agent for this vault (or a stale key): `locked`.
+        case noKey
+        /// An agent holds the key but could not be reached: `agentBusy`.
+        case busy
+        /// The agent's key cannot open a vault whose rotation was interrupted: `lockedMidRotation`.
+        case midRotation
+
+        func error(vault: String) -> AppError {
+            switch self {
+            case .noKey: return .locked(vault: vault)
+            case .busy: return .agentBusy(vault: vault)
+            case .midRotation: return .lockedMidRotation(vault: vault)
+            }
+        }
+    }
+
+    /// Runs `use` with the current passphrase: from the file, else the asker, else `locked`.
+    /// A passphrase from the asker that `use` finds wrong (`VaultError.wrongPassphrase`) is
+    /// asked for again, up to `passphraseTries` in all; a passphrase file is read once, so a
+    /// script with a wrong one fails at once.
     public func withCurrentPassphrase<T>(
-        _ reason: PassphraseReason? = nil, agentIsBusy: Bool = false, midRotation: Bool = false,
-        _ use: (SecretBytes) throws -> T
+        _ reason: PassphraseReason? = nil, _ use: (SecretBytes) throws -> T
     ) throws -> T {
-        if agentIsBusy { events(.agentBusyUsingPassphrase) }
+        try withCurrentPassphrase(reason, after: .noKey, use)
+    }
+
+    /// `withCurrentPassphrase`, after the agent's key did not open the vault for `miss`.
+    func withCurrentPassphrase<T>(
+        _ reason: PassphraseReason? = nil, after miss: AgentMiss, _ use: (SecretBytes) throws -> T
+    ) throws -> T {
+        if miss == .busy { events(.agentBusyUsingPassphrase) }
         if let passphraseFile { return try use(PassphraseFile.read(passphraseFile, events: events)) }
         var attempt = 1
         while true {
             guard let passphrase = try asker.ask(reason ?? .unlock(path: directory.path), attempt: attempt) else {
-                if agentIsBusy { throw AppError.agentBusy(vault: directory.path) }
-                throw midRotation
-                    ? AppError.lockedMidRotation(vault: directory.path) : AppError.locked(vault: directory.path)
+                throw miss.error(vault: directory.path)
             }
             do {
                 return try use(passphrase)

@@ -66,21 +66,12 @@ public final class DiarySession {
     public func open(mode: EntrySetGuard.Mode = .enforce) throws -> Vault {
         let sealed = try SealedVault(at: directory)
         checkSettings(sealed.info)
-        var agentIsBusy = false
-        var midRotation = false
+        let miss: AgentMiss
         switch try openWithAgent(sealed) {
-        case .opened(let vault):
-            return try watch(vault, mode: mode)
-        case .busy:
-            agentIsBusy = true
-        case .midRotation:
-            midRotation = true
-        case .unavailable:
-            break
+        case .opened(let vault): return try watch(vault, mode: mode)
+        case .missed(let reason): miss = reason
         }
-        let vault = try withCurrentPassphrase(agentIsBusy: agentIsBusy, midRotation: midRotation) {
-            try sealed.open(passphrase: $0)
-        }
+        let vault = try withCurrentPassphrase(after: miss) { try sealed.open(passphrase: $0) }
         try watch(vault, mode: mode)
         if vault.rotationInterrupted { events(.rotationInterrupted) }
         return vault
@@ -155,31 +146,28 @@ public final class DiarySession {
 
     private enum AgentAttempt {
         case opened(Vault)
-        case busy
-        /// The agent's key is this vault's, but a rotation was interrupted (`VaultError.rotationInterrupted`).
-        case midRotation
-        case unavailable
+        case missed(AgentMiss)
     }
 
     /// Tries the agent. A missing agent, another vault's agent or a stale key (the vault was
     /// rekeyed elsewhere) falls through to the passphrase; a key that does not open is said.
     private func openWithAgent(_ sealed: SealedVault) throws -> AgentAttempt {
         switch agent.fetchKey(vaultID: sealed.info.id) {
-        case .busy: return .busy
-        case .unavailable: return .unavailable
+        case .busy: return .missed(.busy)
+        case .unavailable: return .missed(.noKey)
         case .key(let key, let generation, let vaultID):
-            guard vaultID == sealed.info.id else { return .unavailable }
+            guard vaultID == sealed.info.id else { return .missed(.noKey) }
             do {
                 return .opened(try sealed.open(vaultKey: key, keyGeneration: generation))
             } catch VaultError.wrongKey {
                 events(.agentKeyRefused)
-                return .unavailable
+                return .missed(.noKey)
             } catch VaultError.rotationInterrupted {
                 // It needs every key generation: only the passphrase gives them.
-                return .midRotation
+                return .missed(.midRotation)
             } catch VaultError.indexUnavailable {
                 // It needs a rebuilt index: only the passphrase gives that.
-                return .unavailable
+                return .missed(.noKey)
             }
         }
     }

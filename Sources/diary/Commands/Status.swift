@@ -63,12 +63,7 @@ struct Status: ParsableCommand {
         } else {
             Output.data("* locked \(path) (\(info.store.rawValue))")
         }
-        // Read from the header, without a key: the session's key (one generation) does not open
-        // the vault until the rotation is finished, so every command asks for the passphrase.
-        if info.keyGenerations.count > 1 {
-            Output.warning(
-                "a key rotation was interrupted: until `diary rekey` finishes it, commands ask for the passphrase")
-        }
+        AppEventWords.warnIfRotationUnfinished(info)
         for line in Self.otherLines(listing, except: shown?.socketURL, here: directories[0]) { Output.data(line) }
     }
 

@@ -64,11 +64,6 @@ struct Unlock: ParsableCommand {
         Output.note(
             "unlocked \(session.directory.path) for \(TimeSpan.describe(timeout.seconds)) without use, at most \(TimeSpan.describe(max.seconds))"
         )
-        // The session's key is one generation; until the rotation is finished, opening needs
-        // them all, so every command would ask for the passphrase again.
-        if vault.rotationInterrupted {
-            Output.warning(
-                "a key rotation was interrupted: until `diary rekey` finishes it, commands ask for the passphrase")
-        }
+        AppEventWords.warnIfRotationUnfinished(info)
     }
 }

@@ -4,6 +4,15 @@ import Foundation
 /// The words for what DiaryApp reports (`AppEvent`), on stderr: warnings, notes and hints, as
 /// diary has always worded them.
 enum AppEventWords {
+    /// Warns when the header holds two key generations (a `rekey` cut short): an unlocked
+    /// session's key is one of them, so until the rotation is finished every command asks for
+    /// the passphrase. Read from the header alone, so `status` can say it without a key.
+    static func warnIfRotationUnfinished(_ info: VaultInfo) {
+        guard info.keyGenerations.count > 1 else { return }
+        Output.warning(
+            "a key rotation was interrupted: until `diary rekey` finishes it, commands ask for the passphrase")
+    }
+
     static func say(_ event: AppEvent) {
         switch event {
         case .agentBusyUsingPassphrase:
