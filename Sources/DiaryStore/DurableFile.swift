@@ -107,29 +107,40 @@ package enum DurableFile {
 
     /// `stage` to a temporary file of the caller's naming (a `tempPrefix` name nobody else uses).
     static func stage(_ bytes: [UInt8], at url: URL, hidingTimes: Bool = false, sync: Bool = true) throws {
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, fileMode)
-        guard fd >= 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+        try stage(bytes, atPath: url.path, hidingTimes: hidingTimes, sync: sync)
+    }
+
+    /// `stage(_:at:)` by path: a writer of many files builds no `URL` per file (Foundation
+    /// parses each one).
+    static func stage(_ bytes: [UInt8], atPath path: String, hidingTimes: Bool = false, sync: Bool = true) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, fileMode)
+        guard fd >= 0 else { throw StoreError.io(path: path, detail: errnoText()) }
         do {
             defer { close(fd) }
-            guard fchmod(fd, fileMode) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
-            try writeAll(fd, bytes, path: url.path)
+            guard fchmod(fd, fileMode) == 0 else { throw StoreError.io(path: path, detail: errnoText()) }
+            try writeAll(fd, bytes, path: path)
             if hidingTimes {
                 var times = uninformativeTimes()
-                guard futimens(fd, &times) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+                guard futimens(fd, &times) == 0 else { throw StoreError.io(path: path, detail: errnoText()) }
             }
-            guard !sync || fsync(fd) == 0 else { throw StoreError.io(path: url.path, detail: errnoText()) }
+            guard !sync || fsync(fd) == 0 else { throw StoreError.io(path: path, detail: errnoText()) }
         } catch {
-            unlink(url.path)
+            unlink(path)
             throw error
         }
     }
 
     /// Renames a staged file over `target` (atomic on POSIX). The directory still needs a sync.
     static func commit(_ staged: URL, to target: URL) throws {
-        guard rename(staged.path, target.path) == 0 else {
+        try commit(path: staged.path, to: target.path)
+    }
+
+    /// `commit(_:to:)` by path.
+    static func commit(path staged: String, to target: String) throws {
+        guard rename(staged, target) == 0 else {
             let detail = errnoText()
-            unlink(staged.path)
-            throw StoreError.io(path: target.path, detail: detail)
+            unlink(staged)
+            throw StoreError.io(path: target, detail: detail)
         }
     }
 
@@ -144,9 +155,15 @@ package enum DurableFile {
     /// Removes `url`; a missing file is not an error. Returns whether something was removed.
     @discardableResult
     static func remove(_ url: URL) throws -> Bool {
-        if unlink(url.path) == 0 { return true }
+        try remove(path: url.path)
+    }
+
+    /// `remove(_:)` by path.
+    @discardableResult
+    static func remove(path: String) throws -> Bool {
+        if unlink(path) == 0 { return true }
         if errno == ENOENT { return false }
-        throw StoreError.io(path: url.path, detail: errnoText())
+        throw StoreError.io(path: path, detail: errnoText())
     }
 
     /// `remove`, leaving a directory where it is instead of failing: for names diary writes as
@@ -230,9 +247,11 @@ package enum DurableFile {
     /// Removes every `.tmp-…` file a killed writer (or a search killed while writing the scan
     /// copy) may have left in `directory`, durably when there was one: a leftover must not come
     /// back after a crash holding sealed bytes that a later change replaced.
-    static func removeTempFiles(in directory: URL) throws {
+    /// Except the names in `keeping`: a rotation's spares, which its next batch overwrites
+    /// (`SpareFiles`).
+    static func removeTempFiles(in directory: URL, keeping: Set<String> = []) throws {
         var removed = false
-        for name in try names(in: directory) ?? [] where name.hasPrefix(tempPrefix) {
+        for name in try names(in: directory) ?? [] where name.hasPrefix(tempPrefix) && !keeping.contains(name) {
             // A directory under a temporary name is no leftover of ours: it must not stop a change.
             removed = try removeUnlessDirectory(directory.appendingPathComponent(name)) || removed
         }

@@ -14,8 +14,9 @@ extension FileStore {
     /// holds one part and the list of names, not the change.
     public func apply(inParts produce: (_ put: ([UUID: [UInt8]]) throws -> Void) throws -> StoreChange) throws {
         try withWriteLock {
-            try DurableFile.removeTempFiles(in: directory)
+            try DurableFile.removeTempFiles(in: directory, keeping: spares.kept)
             let writer = try PartsJournal(directory: directory)
+            var reusing: SpareFiles?
             do {
                 // Nothing is renamed before `commit`, so the copy still goes before any entry
                 // file is replaced or removed. A part that replaces one removes it whole (a
@@ -28,7 +29,10 @@ extension FileStore {
                 }
                 try change.validate(path: directory.path)
                 try FileStore.clearPack(before: change, in: directory)
-                try writer.add(FileStore.operations(for: change))
+                // A rotation's batch writes into the files the batch before it replaced, and
+                // keeps the ones it replaces for the next (`SpareFiles`).
+                reusing = change.rotationBatch ? spares : nil
+                try writer.add(FileStore.operations(for: change), spares: reusing)
                 guard writer.count > 0 else { return writer.discard() }
                 try writer.seal()
             } catch {
@@ -36,7 +40,10 @@ extension FileStore {
                 throw error
             }
             // From here on a failure leaves the journal, and the next reader or writer finishes it.
-            try writer.commit()
+            try writer.commit(spares: reusing)
+            // Any other change ends the run of batches (the rotation's last commit, or whatever
+            // follows one that failed): nothing of the files they replaced stays.
+            if reusing == nil { try spares.removeAll(in: directory) }
             try FileStore.hideDirectoryTimes(in: directory)
         }
     }
@@ -52,10 +59,14 @@ final class PartsJournal {
     }
 
     let directory: URL
+    /// `directory`'s path with a trailing slash.
+    private let directoryPath: String
     private let token = SecureRandomName.make()
     private var targets: [Target] = []
     private var entries = Set<UUID>()
     private var size = 0
+    /// The operations staged in a spare (`SpareFiles`), by number, with its name.
+    private var reused: [Int: String] = [:]
     private let fd: Int32
     // Named with `isDirectory: false`: without it Foundation stats each path to ask whether
     // it is a directory, several times per entry of a large change.
@@ -66,6 +77,7 @@ final class PartsJournal {
 
     init(directory: URL) throws {
         self.directory = directory
+        directoryPath = directory.path + "/"
         journalTemp = directory.appendingPathComponent(DurableFile.tempPrefix + token + "-journal", isDirectory: false)
         journalURL = directory.appendingPathComponent(FileJournal.fileName, isDirectory: false)
         try DurableFile.makeDirectory(directory.appendingPathComponent(FileStore.entriesName))
@@ -82,16 +94,19 @@ final class PartsJournal {
 
     deinit { close(fd) }
 
-    /// The temporary file staging the blob of the `n`th operation.
-    private func staged(_ n: Int) -> URL {
-        directory.appendingPathComponent(DurableFile.tempPrefix + token + "-\(n)", isDirectory: false)
+    /// The path of the temporary file staging the blob of the `n`th operation: a spare's name
+    /// when one was written (`reused`), else one of this journal's own. Paths, not URLs: each
+    /// URL is parsed, which for a rotation's batch of thousands of files showed.
+    private func staged(_ n: Int) -> String {
+        directoryPath + (reused[n] ?? DurableFile.tempPrefix + token + "-\(n)")
     }
 
-    /// Where the `n`th operation's file goes.
-    private func url(_ name: String) -> URL { directory.appendingPathComponent(name, isDirectory: false) }
+    /// The path of the file named `name` (relative to the vault directory).
+    private func path(_ name: String) -> String { directoryPath + name }
 
-    /// Stages each put's blob (not fsynced: the journal can write it again) and journals it.
-    func add(_ operations: [FileJournal.Operation]) throws {
+    /// Stages each put's blob (not fsynced: the journal can write it again) and journals it;
+    /// into the files in `spares` while there are any.
+    func add(_ operations: [FileJournal.Operation], spares: SpareFiles? = nil) throws {
         for operation in operations {
             var encoded: [UInt8] = []
             FileJournal.encode(operation, into: &encoded)
@@ -100,13 +115,34 @@ final class PartsJournal {
                 if name.hasPrefix(FileStore.indexPagesName + "/") {
                     try DurableFile.makeDirectory(directory.appendingPathComponent(FileStore.indexPagesName))
                 }
-                try DurableFile.stage(bytes, at: staged(targets.count), hidingTimes: true, sync: false)
+                try stage(bytes, spares: spares)
                 targets.append(try target(name))
             case .delete(let name):
                 targets.append(.delete(name))
             }
             try write(encoded)
         }
+    }
+
+    private func stage(_ bytes: [UInt8], spares: SpareFiles?) throws {
+        let n = targets.count
+        while let spare = spares?.take() {
+            reused[n] = spare
+            let written: Bool
+            do {
+                written = try DurableFile.overwrite(bytes, atPath: staged(n), hidingTimes: true)
+            } catch {
+                _ = try? DurableFile.remove(path: staged(n))
+                reused[n] = nil
+                throw error
+            }
+            if written { return }
+            // Gone, or held by another name too (a hard-linked snapshot): not written into,
+            // and only this name of it removed.
+            try DurableFile.remove(path: staged(n))
+            reused[n] = nil
+        }
+        try DurableFile.stage(bytes, atPath: staged(n), hidingTimes: true, sync: false)
     }
 
     /// An entry's name is kept as its id; a journal must name each file once.
@@ -161,22 +197,23 @@ final class PartsJournal {
     /// The blobs are written back before any rename, all at once: ext4 writes a delayed-
     /// allocation file's data at once when it is renamed over another file (`auto_da_alloc`),
     /// which for a rekey of 100,000 entries was 100,000 writes issued one at a time. The
-    /// replaced files are freed on another thread (`ReplacedFiles`).
-    func commit() throws {
+    /// replaced files are freed on another thread (`ReplacedFiles`), or, with `spares`, each
+    /// is exchanged with its staged file and kept there for the next batch (`SpareFiles`).
+    func commit(spares: SpareFiles? = nil) throws {
         try syncStaged()
         var pages = false
         var attachments = false
         for (n, target) in targets.enumerated() {
             switch target {
             case .entry(let id):
-                try replace(with: staged(n), url(FileStore.entriesName + "/" + FileStore.fileName(for: id)))
+                try replace(with: staged(n), path(FileStore.entriesName + "/" + FileStore.fileName(for: id)), spares)
             case .put(let name):
                 pages = pages || name.hasPrefix(FileStore.indexPagesName + "/")
-                try replace(with: staged(n), url(name))
+                try replace(with: staged(n), path(name), spares)
             case .delete(let name):
                 pages = pages || name.hasPrefix(FileStore.indexPagesName + "/")
                 attachments = attachments || FileStore.isAttachmentName(name)
-                try DurableFile.remove(url(name))
+                try DurableFile.remove(path: path(name))
             }
         }
         try FileStore.syncAttachments(in: directory, if: attachments)
@@ -188,11 +225,15 @@ final class PartsJournal {
     }
 
     /// Renames `staged` over `target`, leaving the old file, if any, to be freed off this
-    /// thread (`ReplacedFiles`).
-    private func replace(with staged: URL, _ target: URL) throws {
-        let old = ReplacedFiles.shared.hold(target.path)
+    /// thread (`ReplacedFiles`); with `spares`, exchanges the two names where it can and keeps
+    /// the old file in `spares`.
+    private func replace(with staged: String, _ target: String, _ spares: SpareFiles?) throws {
+        if let spares, try DurableFile.exchange(path: staged, with: target) == .exchanged {
+            return spares.keep(String(staged.dropFirst(directoryPath.count)))
+        }
+        let old = ReplacedFiles.shared.hold(target)
         do {
-            try DurableFile.commit(staged, to: target)
+            try DurableFile.commit(path: staged, to: target)
         } catch {
             if let old { close(old) }
             throw error
@@ -208,14 +249,14 @@ final class PartsJournal {
         #endif
         let staged = targets.indices.compactMap { n -> URL? in
             if case .delete = targets[n] { return nil }
-            return self.staged(n)
+            return URL(fileURLWithPath: self.staged(n), isDirectory: false)
         }
         try DurableFile.syncFiles(staged, in: directory)
     }
 
     /// Removes the staged blobs and the unnamed journal (before `seal` named it).
     func discard() {
-        for n in 0..<targets.count { _ = try? DurableFile.remove(staged(n)) }
+        for n in 0..<targets.count { _ = try? DurableFile.remove(path: staged(n)) }
         _ = try? DurableFile.remove(journalTemp)
     }
 

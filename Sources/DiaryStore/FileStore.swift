@@ -33,6 +33,8 @@ public final class FileStore: VaultStore {
     public let kind = StoreKind.files
     public let directory: URL
     private let lock: FileLock
+    /// The files a rotation's last batch replaced, for its next (`SpareFiles`).
+    let spares = SpareFiles()
 
     private var journalURL: URL { directory.appendingPathComponent(FileJournal.fileName) }
     private var entriesURL: URL { directory.appendingPathComponent(Self.entriesName) }
@@ -113,7 +115,8 @@ public final class FileStore: VaultStore {
     }
 
     /// Nothing to do: every write replaces an object's file whole, so no old ciphertext
-    /// stays behind inside a file that is still in use.
+    /// stays behind inside a file that is still in use. (What a rotation's batches keep for
+    /// each other under temporary names, `SpareFiles`, its last change has removed.)
     public func compact() throws {}
 
     public func auditLayout() throws -> [String] {
@@ -136,15 +139,15 @@ public final class FileStore: VaultStore {
         return files.sorted()
     }
 
-    /// The entry id a file in `entries/` names, or nil unless the name is a canonical lowercase UUID.
+    /// The entry id a file in `entries/` names, or nil unless the name is a canonical lowercase
+    /// UUID; decoded byte by byte, without Foundation's `sscanf` (a rotation names every entry).
     package static func entryID(fromFileName name: String) -> UUID? {
-        guard name.utf8.count == 36, let id = UUID(uuidString: name), fileName(for: id) == name else { return nil }
-        return id
+        UUID(hyphenatedHex: name, lowercaseOnly: true)
     }
 
     /// The file name of an entry: its UUID in lowercase.
     package static func fileName(for id: UUID) -> String {
-        id.uuidString.lowercased()
+        id.lowercaseString
     }
 
     // MARK: - Writing (lock held)
@@ -333,8 +336,6 @@ struct FileReader: StoreReader {
     /// Ids of the files in `entries/` named as lowercase UUIDs; temporary files and other
     /// names are not entries.
     func entryIDs() throws -> [UUID] {
-        // `canonicalEntryID`: the names `FileStore.entryID(fromFileName:)` accepts, without
-        // Foundation's parser and formatter for each (a rekey lists every entry).
         try (DurableFile.names(in: url(FileStore.entriesName)) ?? []).compactMap(Self.canonicalEntryID)
     }
 

@@ -33,6 +33,11 @@ public struct StoreChange: Sendable {
     /// whole at the rotation's first change rather than empty it a segment at a time, batch
     /// after batch). The SQLite store has no cache.
     public var reseals = false
+    /// Whether the change is one batch of a key rotation's re-sealing, to be followed by
+    /// another or by the rotation's last change: the files store writes its blobs into the
+    /// files the batch before it replaced and keeps those it replaces for the next
+    /// (`SpareFiles`); the first change that is not a batch removes what is left.
+    public var rotationBatch = false
 
     /// The page numbers a store accepts (a u32, docs/FORMAT.md §7); `apply` refuses a change
     /// naming any other.

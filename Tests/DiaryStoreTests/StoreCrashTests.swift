@@ -73,7 +73,8 @@ final class StoreCrashTests: XCTestCase {
         }
     }
 
-    /// The child: applies generation after generation until it is killed.
+    /// The child: applies generation after generation until it is killed, two in four as
+    /// batches of a rotation.
     private static func runChild(_ directory: URL) throws -> Never {
         let store = try StoreLayout.open(at: directory)
         var generation = try decode(store.readHeader()) ?? 0
@@ -84,7 +85,15 @@ final class StoreCrashTests: XCTestCase {
             let previous = Set(ids(generation: generation - 1))
             var change = change(generation: generation, ids: next)
             change.deleteEntries = previous.subtracting(next)
-            try store.withWriteLock { try store.apply(change) }
+            if generation % 4 < 2 {
+                // As a rotation's batches write: the files store exchanges each file with the
+                // one it replaces and writes the next batch into those (`SpareFiles`).
+                change.reseals = true
+                change.rotationBatch = true
+                try store.apply(inParts: { _ in change })
+            } else {
+                try store.withWriteLock { try store.apply(change) }
+            }
         }
         exit(0)
     }

@@ -34,6 +34,11 @@ final class UUIDHyphenatedHexTests: XCTestCase {
                     "\(text.debugDescription): \(String(describing: ours)), Foundation \(String(describing: foundations))"
                 )
             }
+            // An entry file's name: Foundation's id whose lowercase spelling is the name itself.
+            let named = foundations.flatMap { $0.uuidString.lowercased() == text ? $0 : nil }
+            if FileStore.entryID(fromFileName: text) != named {
+                return XCTFail("\(text.debugDescription) names \(String(describing: named)) as an entry file")
+            }
         }
     }
 

@@ -23,7 +23,7 @@ final class UUIDHexTests: XCTestCase {
         for _ in 0..<1000 {
             let id = UUID()
             XCTAssertEqual(id.lowercaseString, id.uuidString.lowercased())
-            XCTAssertEqual(id.lowercaseString, FileStore.fileName(for: id))
+            XCTAssertEqual(FileStore.fileName(for: id), id.uuidString.lowercased())
         }
     }
 }

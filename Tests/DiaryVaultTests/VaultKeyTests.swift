@@ -92,6 +92,10 @@ final class VaultKeyTests: VaultTestCase {
             XCTAssertEqual(vault.keyGeneration, 2)
             XCTAssertFalse(vault.rotationInterrupted)
             XCTAssertEqual(progress.last?.0, 20)
+            // Three batches: the files store's second and third wrote into the files the one
+            // before replaced (`SpareFiles`), and none of them is left.
+            let names = try FileManager.default.contentsOfDirectory(atPath: vault.directory.path)
+            XCTAssertEqual(names.filter { $0.hasPrefix(".tmp-") }, [])
             let after = try snapshotOfEntries(vault)
             for id in ids { XCTAssertNotEqual(before[id], after[id]) }
             let reopened = try Vault.open(at: vault.directory, passphrase: secret("correct horse"))

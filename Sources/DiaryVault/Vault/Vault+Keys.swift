@@ -298,6 +298,7 @@ extension Vault {
             if !puts.isEmpty {
                 var change = StoreChange(putEntries: puts)
                 change.reseals = true
+                change.rotationBatch = true
                 try sealedIndex.commit(next, with: change, keys: keyRing.current)
             }
             done += batch.count
