@@ -138,8 +138,8 @@ final class PartsJournal {
             }
             if written { return }
             // Gone, or held by another name too (a hard-linked snapshot): not written into,
-            // and only this name of it removed.
-            try DurableFile.remove(path: staged(n))
+            // and only this name of it removed (a directory is left, as `removeTempFiles` does).
+            _ = try DurableFile.removeUnlessDirectory(URL(fileURLWithPath: staged(n), isDirectory: false))
             reused[n] = nil
         }
         try DurableFile.stage(bytes, atPath: staged(n), hidingTimes: true, sync: false)

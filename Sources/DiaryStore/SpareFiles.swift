@@ -75,7 +75,8 @@ extension DurableFile {
     static func overwrite(_ bytes: [UInt8], atPath path: String, hidingTimes: Bool) throws -> Bool {
         let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
-            if errno == ENOENT || errno == ELOOP { return false }
+            // Gone, or no longer a file of ours (a link, a FIFO, a directory): not written into.
+            if [ENOENT, ELOOP, ENXIO, EISDIR].contains(errno) { return false }
             throw StoreError.io(path: path, detail: errnoText())
         }
         defer { close(fd) }

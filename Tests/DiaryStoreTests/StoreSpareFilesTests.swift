@@ -105,6 +105,32 @@ final class StoreSpareFilesTests: XCTestCase {
         XCTAssertEqual(try store.auditLayout(), [])
     }
 
+    /// A spare that is no longer a plain file of ours when the next batch comes (someone with
+    /// access to the directory put a link, a FIFO or a directory in its place) is not written
+    /// into, and the batch goes on in new files.
+    func testASpareReplacedByALinkAFIFOOrADirectoryIsPassedOver() throws {
+        let (store, first, second) = try store()
+        let outside = scratch.root.appendingPathComponent("outside")
+        try Data("not the vault's".utf8).write(to: outside)
+        try batch(store, first)
+        let spares = try temporaryFiles(in: store).keys.sorted().map { store.directory.appendingPathComponent($0) }
+        XCTAssertGreaterThanOrEqual(spares.count, 3)
+        for (n, spare) in spares.enumerated() {
+            try FileManager.default.removeItem(at: spare)
+            switch n % 3 {
+            case 0: XCTAssertEqual(symlink(outside.path, spare.path), 0)
+            case 1: XCTAssertEqual(mkfifo(spare.path, 0o600), 0)
+            default: try FileManager.default.createDirectory(at: spare, withIntermediateDirectories: false)
+            }
+        }
+        let written = try batch(store, second)
+        for (id, bytes) in written { XCTAssertEqual(try store.readEntry(id), bytes) }
+        XCTAssertEqual(try String(contentsOf: outside, encoding: .utf8), "not the vault's")
+        try finish(store)
+        XCTAssertEqual(try store.auditLayout(), [])
+        for (id, bytes) in written { XCTAssertEqual(try store.readEntry(id), bytes) }
+    }
+
     private func entryURL(_ id: UUID, in store: FileStore) -> URL {
         store.directory.appendingPathComponent(FileStore.entriesName + "/" + FileStore.fileName(for: id))
     }
