@@ -33,7 +33,14 @@ extension FileStore {
                 // keeps the ones it replaces for the next (`SpareFiles`).
                 reusing = change.rotationBatch ? spares : nil
                 try writer.add(FileStore.operations(for: change), spares: reusing)
-                guard writer.count > 0 else { return writer.discard() }
+                guard writer.count > 0 else {
+                    writer.discard()
+                    if reusing == nil, !spares.kept.isEmpty {
+                        spares.removeAll(in: directory)
+                        try FileStore.hideDirectoryTimes(in: directory)
+                    }
+                    return
+                }
                 try writer.seal()
             } catch {
                 writer.discard()
@@ -43,7 +50,7 @@ extension FileStore {
             try writer.commit(spares: reusing)
             // Any other change ends the run of batches (the rotation's last commit, or whatever
             // follows one that failed): nothing of the files they replaced stays.
-            if reusing == nil { try spares.removeAll(in: directory) }
+            if reusing == nil { spares.removeAll(in: directory) }
             try FileStore.hideDirectoryTimes(in: directory)
         }
     }

@@ -51,17 +51,21 @@ final class SpareFiles: Sendable {
         names.withLock { Set($0) }
     }
 
-    /// Removes every spare from `directory`, durably: nothing of a finished rotation's old
-    /// blobs stays under any name.
-    func removeAll(in directory: URL) throws {
+    /// Removes every spare from `directory`, durably where it can: nothing of a finished
+    /// rotation's old blobs stays under any name. It runs after a change is committed, so it
+    /// throws nothing: a spare it cannot remove (someone put a directory in its place) is a
+    /// leftover like any other, for the next change's `removeTempFiles`.
+    func removeAll(in directory: URL) {
         let spares = names.withLock { names in
             defer { names.removeAll() }
             return names
         }
         var removed = false
-        let prefix = directory.path + "/"
-        for name in spares { removed = try DurableFile.remove(path: prefix + name) || removed }
-        if removed { try DurableFile.syncDirectory(directory) }
+        for name in spares {
+            let url = directory.appendingPathComponent(name, isDirectory: false)
+            removed = ((try? DurableFile.removeUnlessDirectory(url)) ?? false) || removed
+        }
+        if removed { try? DurableFile.syncDirectory(directory) }
     }
 }
 
@@ -69,20 +73,21 @@ extension DurableFile {
     /// `stage` into an existing file of ours (a spare: see `SpareFiles`) instead of a new one:
     /// the bytes are written over the old ones, the size set, and the mode and times as `stage`
     /// sets them. Nothing is fsynced (a journal can write it again). Returns false, having
-    /// written nothing, when the file is gone or is not a regular file with one link: a file
-    /// someone else also holds (a hard-linked snapshot of the vault) must not have its bytes
-    /// changed under them.
+    /// written nothing, when the file is gone or is not a regular file of this user's with one
+    /// link: a file someone else also holds (a hard-linked snapshot of the vault) must not have
+    /// its bytes changed under them, and one this user may not write (left read-only by a
+    /// copy, or owned by root after a `sudo diary`) was replaceable by a rename all the same.
     static func overwrite(_ bytes: [UInt8], atPath path: String, hidingTimes: Bool) throws -> Bool {
         let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
-            // Gone, or no longer a file of ours (a link, a FIFO, a directory): not written into.
-            if [ENOENT, ELOOP, ENXIO, EISDIR].contains(errno) { return false }
+            // Gone, no longer a file (a link, a FIFO, a directory), or not writable by us.
+            if [ENOENT, ELOOP, ENXIO, EISDIR, EACCES, EPERM].contains(errno) { return false }
             throw StoreError.io(path: path, detail: errnoText())
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, detail: errnoText()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1 else { return false }
+        guard (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1, info.st_uid == geteuid() else { return false }
         // A store file has its mode already: a call (and an inode update) saved per file.
         if info.st_mode & 0o7777 != fileMode {
             guard fchmod(fd, fileMode) == 0 else { throw StoreError.io(path: path, detail: errnoText()) }
@@ -115,10 +120,14 @@ extension DurableFile {
     }
 
     /// Atomically swaps the names `staged` and `target` (`renameat2` with `RENAME_EXCHANGE`),
-    /// where the system can; `notExchanged` otherwise, for the caller to rename as before.
+    /// where the system can and `target` is a regular file; `notExchanged` otherwise, for the
+    /// caller to rename as before. (An exchange would move a directory found at `target` away
+    /// under a temporary name, where a rename over it fails, as it always did.)
     static func exchange(path staged: String, with target: String) throws -> Exchange {
         #if os(Linux)
         guard exchangeWorks.load(ordering: .relaxed) else { return .notExchanged }
+        var info = stat()
+        guard lstat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .notExchanged }
         let renameExchange: UInt32 = 2
         if linuxRenameAt2(atFDCWD, staged, atFDCWD, target, renameExchange) == 0 { return .exchanged }
         switch errno {
@@ -138,7 +147,9 @@ extension DurableFile {
 }
 
 #if os(Linux)
-private let exchangeWorks = Atomic<Bool>(true)
+/// Whether `renameat2` exchanges names here (false after it said it cannot; tests set it to
+/// try the fallback).
+let exchangeWorks = Atomic<Bool>(true)
 private let atFDCWD: Int32 = -100
 
 /// `renameat2(2)`: Glibc declares it only under `_GNU_SOURCE`, which the module map does not set.

@@ -14,7 +14,18 @@ import Glibc
 final class StoreSpareFilesTests: XCTestCase {
     private var scratch: StoreScratch!
 
-    override func setUpWithError() throws { scratch = try StoreScratch() }
+    override func setUpWithError() throws {
+        scratch = try StoreScratch()
+        // Where the file system cannot exchange names, batches rename as other changes do
+        // (`testWithoutTheExchangeABatchRenamesAsBefore`); the rest has nothing to check.
+        let a = scratch.root.appendingPathComponent("a").path
+        let b = scratch.root.appendingPathComponent("b").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: a, contents: Data([1])))
+        XCTAssertTrue(FileManager.default.createFile(atPath: b, contents: Data([2])))
+        exchanges = try DurableFile.exchange(path: a, with: b) == .exchanged
+    }
+
+    private var exchanges = true
     override func tearDown() { scratch.cleanUp() }
 
     /// A files store of 20 entries, and its ids in two halves (two batches of a rotation).
@@ -44,6 +55,7 @@ final class StoreSpareFilesTests: XCTestCase {
     }
 
     func testABatchWritesIntoTheFilesTheBatchBeforeReplacedAndTheLastChangeRemovesTheRest() throws {
+        try XCTSkipUnless(exchanges, "this file system does not exchange names")
         let (store, first, second) = try store()
         let old = try inodes(first + second, in: store)
         try batch(store, first)
@@ -68,6 +80,7 @@ final class StoreSpareFilesTests: XCTestCase {
     /// A hard-linked snapshot of the vault (`cp -al`) shares the entries' files: a spare it
     /// still holds is left alone, and the snapshot keeps every byte it had.
     func testAFileASnapshotAlsoHoldsIsNeverWrittenInto() throws {
+        try XCTSkipUnless(exchanges, "this file system does not exchange names")
         let (store, first, second) = try store()
         let snapshot = scratch.root.appendingPathComponent("snapshot")
         try FileManager.default.createDirectory(at: snapshot, withIntermediateDirectories: true)
@@ -90,6 +103,7 @@ final class StoreSpareFilesTests: XCTestCase {
     /// Any other change leaves no replaced file behind, and another writer's change (another
     /// process, which knows nothing of the spares) removes them: the next batch makes new files.
     func testOnlyARotationKeepsReplacedFilesAndAnotherWriterRemovesThem() throws {
+        try XCTSkipUnless(exchanges, "this file system does not exchange names")
         let (store, first, second) = try store()
         try batch(store, first, rotationBatch: false)
         XCTAssertEqual(try temporaryFiles(in: store), [:])
@@ -109,6 +123,7 @@ final class StoreSpareFilesTests: XCTestCase {
     /// access to the directory put a link, a FIFO or a directory in its place) is not written
     /// into, and the batch goes on in new files.
     func testASpareReplacedByALinkAFIFOOrADirectoryIsPassedOver() throws {
+        try XCTSkipUnless(exchanges, "this file system does not exchange names")
         let (store, first, second) = try store()
         let outside = scratch.root.appendingPathComponent("outside")
         try Data("not the vault's".utf8).write(to: outside)
@@ -129,6 +144,76 @@ final class StoreSpareFilesTests: XCTestCase {
         try finish(store)
         XCTAssertEqual(try store.auditLayout(), [])
         for (id, bytes) in written { XCTAssertEqual(try store.readEntry(id), bytes) }
+    }
+
+    /// A spare this user may not write (left read-only by a copy that kept modes, or owned by
+    /// someone else after a `sudo diary`) is passed over, as a rename over it never minded.
+    func testASpareThisUserMayNotWriteIsPassedOver() throws {
+        try XCTSkipUnless(exchanges, "this file system does not exchange names")
+        let (store, first, second) = try store()
+        try batch(store, first)
+        let spares = try temporaryFiles(in: store)
+        for name in spares.keys {
+            let path = store.directory.appendingPathComponent(name).path
+            // As root a mode does not stop a write, an owner does.
+            XCTAssertEqual(geteuid() == 0 ? chown(path, 65534, 65534) : chmod(path, 0o400), 0)
+        }
+        let written = try batch(store, second)
+        for (id, bytes) in written { XCTAssertEqual(try store.readEntry(id), bytes) }
+        let entries = try inodes(second, in: store)
+        XCTAssertTrue(Set(entries.values).isDisjoint(with: Set(spares.values)), "a spare not ours was written into")
+        XCTAssertTrue(Set(try temporaryFiles(in: store).keys).isDisjoint(with: Set(spares.keys)))
+        try finish(store)
+        XCTAssertEqual(try temporaryFiles(in: store), [:])
+    }
+
+    /// A directory where an entry file should be is not exchanged away under a temporary name:
+    /// the batch fails, as a rename over it always did, and the directory stays where it was.
+    func testADirectoryInAnEntrysPlaceStaysWhereItIs() throws {
+        let (store, first, _) = try store()
+        let url = entryURL(first[3], in: store)
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        try Data("precious".utf8).write(to: url.appendingPathComponent("note"))
+        XCTAssertThrowsError(try batch(store, first))
+        XCTAssertEqual(try String(contentsOf: url.appendingPathComponent("note"), encoding: .utf8), "precious")
+        let names = try FileManager.default.contentsOfDirectory(atPath: store.directory.path)
+        for name in names where name.hasPrefix(DurableFile.tempPrefix) {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(
+                atPath: store.directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
+            XCTAssertFalse(isDirectory.boolValue, "\(name) holds a directory")
+        }
+    }
+
+    /// A change with nothing to write after the batches removes what they kept all the same.
+    func testAnEmptyChangeAfterTheBatchesRemovesTheSpares() throws {
+        let (store, first, _) = try store()
+        try batch(store, first)
+        try store.apply(inParts: { _ in StoreChange() })
+        XCTAssertEqual(try temporaryFiles(in: store), [:])
+    }
+
+    /// Without the exchange (a file system that lacks it), a batch renames over each file and
+    /// keeps nothing; every entry is written all the same.
+    func testWithoutTheExchangeABatchRenamesAsBefore() throws {
+        #if os(Linux)
+        let was = exchangeWorks.load(ordering: .relaxed)
+        exchangeWorks.store(false, ordering: .relaxed)
+        defer { exchangeWorks.store(was, ordering: .relaxed) }
+        #endif
+        let (store, first, second) = try store()
+        let old = try inodes(first + second, in: store)
+        var written = try batch(store, first)
+        XCTAssertEqual(try temporaryFiles(in: store), [:])
+        written.merge(try batch(store, second)) { _, new in new }
+        for (id, bytes) in written {
+            XCTAssertEqual(try store.readEntry(id), bytes)
+            XCTAssertNotEqual(try inode(entryURL(id, in: store)), old[id])
+        }
+        try finish(store)
+        XCTAssertEqual(try temporaryFiles(in: store), [:])
+        XCTAssertEqual(try store.auditLayout(), [])
     }
 
     private func entryURL(_ id: UUID, in store: FileStore) -> URL {
