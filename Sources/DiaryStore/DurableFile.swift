@@ -258,7 +258,7 @@ package enum DurableFile {
         if removed { try syncDirectory(directory) }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { raw in

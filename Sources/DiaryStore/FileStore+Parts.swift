@@ -131,23 +131,26 @@ final class PartsJournal {
         }
     }
 
+    /// Stages the next blob: into a spare (`SpareFiles`) while one takes it, else a new file.
     private func stage(_ bytes: [UInt8], spares: SpareFiles?) throws {
         let n = targets.count
         while let spare = spares?.take() {
-            reused[n] = spare
+            let path = directoryPath + spare
             let written: Bool
             do {
-                written = try DurableFile.overwrite(bytes, atPath: staged(n), hidingTimes: true)
+                written = try DurableFile.overwrite(bytes, atPath: path, hidingTimes: true)
             } catch {
-                _ = try? DurableFile.remove(path: staged(n))
-                reused[n] = nil
+                _ = try? DurableFile.remove(path: path)
                 throw error
             }
-            if written { return }
-            // Gone, or held by another name too (a hard-linked snapshot): not written into,
-            // and only this name of it removed (a directory is left, as `removeTempFiles` does).
-            _ = try DurableFile.removeUnlessDirectory(URL(fileURLWithPath: staged(n), isDirectory: false))
-            reused[n] = nil
+            if written {
+                reused[n] = spare
+                return
+            }
+            // Gone, held by another name too (a hard-linked snapshot) or not this user's: not
+            // written into, and only this name of it removed (a directory is left, as
+            // `removeTempFiles` leaves one).
+            _ = try DurableFile.removeUnlessDirectory(URL(fileURLWithPath: path, isDirectory: false))
         }
         try DurableFile.stage(bytes, atPath: staged(n), hidingTimes: true, sync: false)
     }

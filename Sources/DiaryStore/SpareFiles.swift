@@ -92,13 +92,7 @@ extension DurableFile {
         if info.st_mode & 0o7777 != fileMode {
             guard fchmod(fd, fileMode) == 0 else { throw StoreError.io(path: path, detail: errnoText()) }
         }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + offset, $0.count - offset, off_t(offset)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw StoreError.io(path: path, detail: errnoText()) }
-            offset += n
-        }
+        try writeAll(fd, bytes, path: path)  // from offset 0: the file was just opened
         if Int(info.st_size) != bytes.count {
             guard ftruncate(fd, off_t(bytes.count)) == 0 else {
                 throw StoreError.io(path: path, detail: errnoText())
