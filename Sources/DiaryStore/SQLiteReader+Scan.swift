@@ -19,8 +19,10 @@ extension SQLiteReader: EntryScanning {
     func scanEntries(workers: Int, _ body: EntryScanBody) throws {
         let threads = max(1, min(workers, 16))
         // Ranges by the first byte of the id (ids are random, so they are even), several per
-        // thread and taken in turn: a thread the system runs less takes fewer.
-        let ranges = RangeQueue(count: threads == 1 ? 1 : 16)
+        // thread and taken in turn: a thread the system runs less takes fewer. Small ones (64,
+        // not 16), so the threads end nearly together: with 16, one thread waited for the
+        // other's last range 1.3 ms on average of a 10,000-entry search.
+        let ranges = RangeQueue(count: threads == 1 ? 1 : 64)
         let path = self.path
         let others = try (1..<threads).map { _ in
             try SQLiteSchema.mapping(path: path) {
@@ -70,7 +72,9 @@ extension SQLiteReader: EntryScanning {
         // in SQL (two more function calls and a string comparison per row made a search 8–10%
         // slower, at 10,000 and 100,000 entries); only `bounded`'s NULL needs SQL to tell its two
         // causes apart.
-        let statement = try db.makeStatement(sql: "SELECT id, \(SQLiteSchema.bounded) FROM entry" + filter)
+        // Prepared once per connection for each of its four shapes: 64 ranges each preparing
+        // its own statement cost as much CPU as the shorter wait at the end saved.
+        let statement = try db.cachedStatement(sql: "SELECT id, \(SQLiteSchema.bounded) FROM entry" + filter)
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         let raw = statement.sqliteStatement
         while try rows.next() != nil {

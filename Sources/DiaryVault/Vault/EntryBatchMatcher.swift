@@ -28,7 +28,9 @@ struct EntryBatchMatcher: @unchecked Sendable {
         buffers = (0..<max(workers, 1)).map { _ in PlaintextBuffer() }
     }
 
-    static var defaultWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8) }
+    /// Counted once: `activeProcessorCount` reads the cgroup's files again at every call, and a
+    /// search asked three times.
+    static let defaultWorkers = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
 
     /// For each entry: nil when it fails to open or to parse (damaged), else whether its text
     /// contains every query (no query matches every entry that opens).

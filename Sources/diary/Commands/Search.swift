@@ -50,6 +50,7 @@ struct Search: ParsableCommand {
 
     func run() throws {
         let query = try SearchQuery(validating: text)
+        ScanThreads.warmUp()
         let session = global.session()
         let vault = try session.openVault()
         let (found, damaged) = try session.read { vault in
