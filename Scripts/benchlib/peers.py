@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from . import corpus
-from .measure import repeat, run, CommandFailed
+from .measure import READ_WARMUP, repeat, run, CommandFailed
 
 CACHE = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "diary-bench")
 JRNL_VERSION = "4.6"
@@ -99,12 +99,14 @@ keyring.set_password("jrnl", "default", {PASSWORD!r})
 
         self.log(f"  jrnl N={len(entries)}")
         r = {}
-        r["list10"] = repeat(runs, lambda i: [j, "-n", "10", "--format", "short"], env, check_out=count_entries(10))
-        r["show"] = repeat(runs, lambda i: [j, "-on", day], env)
+        # The same untimed first run as diary's rows that change nothing (READ_WARMUP).
+        r["list10"] = repeat(runs, lambda i: [j, "-n", "10", "--format", "short"], env, check_out=count_entries(10),
+                             warmup=READ_WARMUP)
+        r["show"] = repeat(runs, lambda i: [j, "-on", day], env, warmup=READ_WARMUP)
         r["search"] = repeat(runs, lambda i: [j, "-contains", corpus.RARE_WORD, "--format", "short"], env,
-                             check_out=count_entries(stats["rare_hits"]))
+                             check_out=count_entries(stats["rare_hits"]), warmup=READ_WARMUP)
         r["tag"] = repeat(runs, lambda i: [j, "@" + corpus.TAG_FOR_LISTING, "--format", "short"], env,
-                          check_out=count_entries(stats["tag_hits"]))
+                          check_out=count_entries(stats["tag_hits"]), warmup=READ_WARMUP)
         r["export"] = repeat(runs, lambda i: [j, "--export", "json"], env)
         r["add"] = repeat(runs, lambda i: [j, f"Bench entry {i}. Added by Scripts/bench. @bench"], env)
         # A new password: asked twice, then whether to keep it in the keyring (yes, so the
@@ -172,10 +174,10 @@ class Pass:
             return check
 
         r = {}
-        r["show"] = repeat(runs, lambda i: ["pass", "show", pick], env,
+        r["show"] = repeat(runs, lambda i: ["pass", "show", pick], env, warmup=READ_WARMUP,
                            check_out=lambda out: None if entries[len(names) // 2]["text"][:20] in out else
                            (_ for _ in ()).throw(CommandFailed("pass show: wrong text")))
-        r["search"] = repeat(min(runs, 3), lambda i: ["pass", "grep", corpus.RARE_WORD], env,
+        r["search"] = repeat(min(runs, 3), lambda i: ["pass", "grep", corpus.RARE_WORD], env, warmup=READ_WARMUP,
                              check_out=count_hits(stats["rare_hits"]))
         # Listing by tag would be another `pass grep` over every file: the same cost as search.
         r["add"] = repeat(runs, lambda i: ["pass", "insert", "-m", f"diary/new/bench-{i}"], env,
