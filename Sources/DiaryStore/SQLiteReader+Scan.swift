@@ -29,6 +29,8 @@ extension SQLiteReader: EntryScanning {
             let group = DispatchGroup()
             for k in 1..<threads {
                 DispatchQueue.global(qos: .userInitiated).async(group: group) {
+                    // No connection when the calling thread has taken every range already.
+                    guard !failure.isSet, let first = ranges.next() else { return }
                     failure.catching {
                         try SQLiteSchema.mapping(path: path) {
                             // Opened on its own thread (about 0.5 ms), while this one scans
@@ -38,8 +40,10 @@ extension SQLiteReader: EntryScanning {
                             defer { try? queue.close() }
                             try queue.read { db in
                                 let reader = SQLiteReader(db: db, path: path)
-                                while !failure.isSet, let range = ranges.next() {
+                                var next: Range<Int>? = first
+                                while !failure.isSet, let range = next {
                                     try reader.scan(range) { _ = body(k, $0, $1) }
+                                    next = ranges.next()
                                 }
                             }
                         }
@@ -71,8 +75,9 @@ extension SQLiteReader: EntryScanning {
         // in SQL (two more function calls and a string comparison per row made a search 8–10%
         // slower, at 10,000 and 100,000 entries); only `bounded`'s NULL needs SQL to tell its two
         // causes apart.
-        // Prepared once per connection for each of its four shapes: 64 ranges each preparing
-        // its own statement cost as much CPU as the shorter wait at the end saved.
+        // Prepared once per connection for each shape (bounded below, above, both, or neither):
+        // 64 ranges each preparing its own statement cost as much CPU as the shorter wait at the
+        // end saved.
         let statement = try db.cachedStatement(sql: "SELECT id, \(SQLiteSchema.bounded) FROM entry" + filter)
         let rows = try Row.fetchCursor(statement, arguments: arguments)
         let raw = statement.sqliteStatement
