@@ -258,16 +258,16 @@ package enum DurableFile {
         if removed { try syncDirectory(directory) }
     }
 
+    /// Every byte written at the file's offset, across short writes and interruptions; a write
+    /// that makes no progress is an error, not a loop.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { raw in
                 Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw StoreError.io(path: path, detail: errnoText())
-            }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw StoreError.io(path: path, detail: errnoText()) }
             offset += n
         }
     }

@@ -35,8 +35,7 @@ extension FileStore {
                 try writer.add(FileStore.operations(for: change), spares: reusing)
                 guard writer.count > 0 else {
                     writer.discard()
-                    if reusing == nil, !spares.kept.isEmpty {
-                        spares.removeAll(in: directory)
+                    if reusing == nil, spares.removeAll(in: directory) {
                         try FileStore.hideDirectoryTimes(in: directory)
                     }
                     return
@@ -174,7 +173,7 @@ final class PartsJournal {
                 path: journalURL.path,
                 detail: "this change is more than the \(ReadLimits.journal) bytes one change may hold")
         }
-        try Self.writeAll(fd, bytes, path: journalTemp.path)
+        try DurableFile.writeAll(fd, bytes, path: journalTemp.path)
     }
 
     /// Writes the count and the checksum (read back from the file, not held), fsyncs the
@@ -195,7 +194,7 @@ final class PartsJournal {
             hasher.update(Array(chunk[0..<n]))
             offset += n
         }
-        try Self.writeAll(fd, hasher.finish(), path: journalTemp.path)
+        try DurableFile.writeAll(fd, hasher.finish(), path: journalTemp.path)
         guard fsync(fd) == 0 else { throw StoreError.io(path: journalTemp.path, detail: DurableFile.errnoText()) }
         try DurableFile.commit(journalTemp, to: journalURL)
         try DurableFile.syncDirectory(directory)
@@ -268,15 +267,5 @@ final class PartsJournal {
     func discard() {
         for n in 0..<targets.count { _ = try? DurableFile.remove(path: staged(n)) }
         _ = try? DurableFile.remove(journalTemp)
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw StoreError.io(path: path, detail: DurableFile.errnoText()) }
-            offset += n
-        }
     }
 }

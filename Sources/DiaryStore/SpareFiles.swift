@@ -54,8 +54,10 @@ final class SpareFiles: Sendable {
     /// Removes every spare from `directory`, durably where it can: nothing of a finished
     /// rotation's old blobs stays under any name. It runs after a change is committed, so it
     /// throws nothing: a spare it cannot remove (someone put a directory in its place) is a
-    /// leftover like any other, for the next change's `removeTempFiles`.
-    func removeAll(in directory: URL) {
+    /// leftover like any other, for the next change's `removeTempFiles`. True when it removed
+    /// any (the directory changed).
+    @discardableResult
+    func removeAll(in directory: URL) -> Bool {
         let spares = names.withLock { names in
             defer { names.removeAll() }
             return names
@@ -66,6 +68,7 @@ final class SpareFiles: Sendable {
             removed = ((try? DurableFile.removeUnlessDirectory(url)) ?? false) || removed
         }
         if removed { try? DurableFile.syncDirectory(directory) }
+        return removed
     }
 }
 
