@@ -78,7 +78,7 @@ let package = Package(
         .target(
             name: "DiaryApp",
             dependencies: [
-                "DiaryVault", "DiaryCrypto", "DiaryExchange", "DiaryAgent", "DiarySync",
+                "DiaryVault", "DiaryStore", "DiaryCrypto", "DiaryExchange", "DiaryAgent", "DiarySync",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),

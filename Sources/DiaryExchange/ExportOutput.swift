@@ -53,20 +53,12 @@ public final class ExportOutput {
 
     /// Writes all of `buffer` (the caller's to clear).
     func write(_ buffer: UnsafeRawBufferPointer) throws {
-        guard !closed, let base = buffer.baseAddress else { return }
-        var offset = 0
-        while offset < buffer.count {
-            let n = Glibc.write(fd, base + offset, buffer.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                guard let path else {
-                    closed = true
-                    return
-                }
-                throw ExchangeError.writeFailed(path: path, detail: String(cString: strerror(errno)))
-            }
-            offset += n
+        guard !closed, let code = DurableFile.writeFully(fd, buffer) else { return }
+        guard let path else {
+            closed = true
+            return
         }
+        throw ExchangeError.writeFailed(path: path, detail: DurableFile.errnoText(code))
     }
 
     /// A file: synced, closed, and its name synced too (the backup's and the stores' writes

@@ -258,25 +258,37 @@ package enum DurableFile {
         if removed { try syncDirectory(directory) }
     }
 
-    /// Every byte written at the file's offset, across short writes and interruptions; a write
-    /// that makes no progress is an error, not a loop.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+        if let code = bytes.withUnsafeBytes({ writeFully(fd, $0) }) {
+            throw StoreError.io(path: path, detail: errnoText(code))
+        }
+    }
+
+    /// Writes every byte at the file's offset, across short writes and interruptions: nil when
+    /// all were written, else the failure's errno. The one loop of its kind, for every module:
+    /// each caller words the failure as its own error.
+    ///
+    /// A write that makes no progress (returns 0) is ENOSPC, not a loop, and never an errno left
+    /// over from an earlier call.
+    package static func writeFully(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+            let n = Glibc_write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw StoreError.io(path: path, detail: errnoText()) }
+            if n == 0 { return ENOSPC }
             offset += n
         }
+        return nil
     }
 }
 
 /// Unpredictable temporary-file names, so no other process can pre-create or guess them.
-enum SecureRandomName {
+package enum SecureRandomName {
     /// 128 bits from the crypto module's random source, in hex.
-    static func make() -> String {
+    package static func make() -> String {
         SecureRandom.bytes(count: 16).map { String(format: "%02x", $0) }.joined()
     }
 }

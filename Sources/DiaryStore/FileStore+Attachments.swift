@@ -81,13 +81,7 @@ private final class StagedAttachment {
         guard size <= ReadLimits.attachment else {
             throw StoreError.io(path: url.path, detail: "an attachment may hold at most \(ReadLimits.attachment) bytes")
         }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw StoreError.io(path: url.path, detail: DurableFile.errnoText()) }
-            offset += n
-        }
+        try DurableFile.writeAll(fd, bytes, path: url.path)
     }
 
     /// Refuses an empty object; hides the file's times (HiddenTimes.swift), fsyncs and closes it.

@@ -143,11 +143,17 @@ final class RemoteFolder {
     /// fsynced, renamed over `name` (a link there is replaced, not followed), then the folder
     /// fsynced so the rename survives a power cut.
     func write(_ bytes: [UInt8], to name: String, shown: String) throws(Failure) {
-        let temp = DurableFile.tempPrefix + SecureRandom.bytes(count: 16).map { String(format: "%02x", $0) }.joined()
+        let temp = DurableFile.tempPrefix + SecureRandomName.make()
         let file = openat(fd, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw .io(path: shown, errno: errno) }
         var failure: Int32 = 0
-        if fchmod(file, 0o600) != 0 || !Self.writeAll(file, bytes) || fsync(file) != 0 { failure = errno }
+        if fchmod(file, 0o600) != 0 {
+            failure = errno
+        } else if let code = bytes.withUnsafeBytes({ DurableFile.writeFully(file, $0) }) {
+            failure = code
+        } else if fsync(file) != 0 {
+            failure = errno
+        }
         close(file)
         if failure == 0, renameat(fd, temp, fd, name) != 0 { failure = errno }
         if failure != 0 {
@@ -165,14 +171,14 @@ final class RemoteFolder {
         to name: String, shown: String, _ produce: (_ put: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
     ) throws {
         guard kind(of: name) == nil else { throw Failure.io(path: shown, errno: EEXIST) }
-        let temp = DurableFile.tempPrefix + SecureRandom.bytes(count: 16).map { String(format: "%02x", $0) }.joined()
+        let temp = DurableFile.tempPrefix + SecureRandomName.make()
         let file = openat(fd, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw Failure.io(path: shown, errno: errno) }
         do {
             defer { close(file) }
             guard fchmod(file, 0o600) == 0 else { throw Failure.io(path: shown, errno: errno) }
             try produce { piece in
-                guard Self.writeAll(file, piece) else { throw Failure.io(path: shown, errno: errno) }
+                if let code = DurableFile.writeFully(file, piece) { throw Failure.io(path: shown, errno: code) }
             }
             guard fsync(file) == 0 else { throw Failure.io(path: shown, errno: errno) }
         } catch {
@@ -185,23 +191,6 @@ final class RemoteFolder {
             throw Failure.io(path: shown, errno: code)
         }
         guard fsync(fd) == 0 else { throw Failure.io(path: shown, errno: errno) }
-    }
-
-    private static func writeAll(_ file: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { writeAll(file, $0) }
-    }
-
-    private static func writeAll(_ file: Int32, _ raw: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < raw.count {
-            let n = writeBytes(file, raw.baseAddress! + offset, raw.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
-        }
-        return true
     }
 }
 
@@ -252,8 +241,4 @@ private func openPath(_ path: String, _ flags: Int32) -> Int32 { open(path, flag
 
 private func readBytes(_ file: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(file, buffer, count)
-}
-
-private func writeBytes(_ file: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(file, buffer, count)
 }

@@ -1,3 +1,4 @@
+import DiaryStore
 import DiaryVault
 import Foundation
 
@@ -96,12 +97,8 @@ public enum AttachmentExtraction {
     }
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw AttachmentFileError.unwritable(path: path, errno: errno) }
-            offset += n
+        if let code = DurableFile.writeFully(fd, bytes) {
+            throw AttachmentFileError.unwritable(path: path, errno: code)
         }
     }
 }

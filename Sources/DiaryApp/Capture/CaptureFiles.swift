@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiaryStore
 import Foundation
 
 #if canImport(Glibc)
@@ -153,12 +154,8 @@ enum CaptureFiles {
     }
 
     static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw CaptureAppError.io(path: path, detail: String(cString: strerror(errno))) }
-            written += n
+        if let code = bytes.withUnsafeBytes({ DurableFile.writeFully(fd, $0) }) {
+            throw CaptureAppError.io(path: path, detail: DurableFile.errnoText(code))
         }
     }
 

@@ -1,4 +1,5 @@
 import DiaryCrypto
+import DiaryStore
 import DiaryVault
 import Foundation
 
@@ -126,12 +127,8 @@ public final class RecoveryKeyFile {
     }
 
     private func writeAll(_ bytes: [UInt8]) throws {
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw RecoveryKeyFileError.cannotWrite(path: path, errno: n < 0 ? errno : ENOSPC) }
-            written += n
+        if let code = bytes.withUnsafeBytes({ DurableFile.writeFully(fd, $0) }) {
+            throw RecoveryKeyFileError.cannotWrite(path: path, errno: code)
         }
     }
 

@@ -119,13 +119,7 @@ package enum BackupFile {
         }
 
         private mutating func flush() throws {
-            var offset = 0
-            while offset < buffer.count {
-                let n = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw failure(n < 0 ? errno : ENOSPC) }
-                offset += n
-            }
+            if let code = buffer.withUnsafeBytes({ DurableFile.writeFully(fd, $0) }) { throw failure(code) }
             buffer.removeAll(keepingCapacity: true)
         }
 

@@ -127,12 +127,8 @@ struct Extract: ParsableCommand {
     }
 
     static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw CLIError.system(what: "cannot write to stdout", errno: errno) }
-            offset += n
+        if let code = DescriptorWrite.all(bytes, to: fd) {
+            throw CLIError.system(what: "cannot write to stdout", errno: code)
         }
     }
 }

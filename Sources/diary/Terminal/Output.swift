@@ -49,15 +49,7 @@ enum Output {
     /// there is nobody left to tell.
     static func write(_ text: String, to fd: Int32) {
         var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            offset += n
-        }
+        _ = bytes.withUnsafeBytes { DescriptorWrite.all($0, to: fd) }
         // The buffer may hold entry text; do not leave it for the allocator to hand out.
         secureZero(&bytes)
     }

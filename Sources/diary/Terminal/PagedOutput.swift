@@ -1,3 +1,4 @@
+import DiaryApp
 import DiaryCrypto
 import Foundation
 
@@ -61,15 +62,9 @@ final class PagedOutput {
         var bytes = Array(text.utf8)
         defer { secureZero(&bytes) }
         let fd = pager?.input ?? STDOUT_FILENO
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                closed = true
-                return false
-            }
-            offset += n
+        guard bytes.withUnsafeBytes({ DescriptorWrite.all($0, to: fd) }) == nil else {
+            closed = true
+            return false
         }
         return true
     }

@@ -119,12 +119,8 @@ struct ShareFolder {
         defer { close(fd) }
         var bytes = Array(contents.utf8)
         defer { secureZero(&bytes) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw ShareOutputError(path: file, reason: .system(what: "write", errno: errno)) }
-            offset += n
+        if let code = bytes.withUnsafeBytes({ DescriptorWrite.all($0, to: fd) }) {
+            throw ShareOutputError(path: file, reason: .system(what: "write", errno: code))
         }
         guard fsync(fd) == 0 else { throw ShareOutputError(path: file, reason: .system(what: "write", errno: errno)) }
     }
