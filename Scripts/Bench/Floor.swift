@@ -8,6 +8,11 @@ import Foundation
 /// data of the vault's length (54 bytes), so libsodium opens exactly as many bytes, in
 /// messages of exactly the same sizes, as `diary search` must, without the passphrase.
 /// Prints the median wall and CPU time of `--runs` passes (default 7).
+///
+/// With `--passes-from stdin`, it prints the vault's figures (entries, bytes, workers) once set
+/// up, then runs one pass for each line it reads and prints that pass's times, until stdin
+/// ends: `Scripts/bench` asks for a pass after each run of a row it judges against the floor,
+/// so that the row and its floor are measured under the same load, run by run.
 func benchFloor(_ o: Options) throws {
     let dir = URL(fileURLWithPath: o.required("vault"), isDirectory: true)
     let runs = Int(o.values["runs"] ?? "") ?? 7
@@ -21,22 +26,27 @@ func benchFloor(_ o: Options) throws {
         try XChaCha20Poly1305.seal(SecureRandom.bytes(count: max(size - 46, 0)), key: key, associatedData: ad)
     }
     let workers = max(ProcessInfo.processInfo.activeProcessorCount, 1)
-    var times: [Double] = []
-    var cpuTimes: [Double] = []
-    for _ in 0..<runs {
+    /// One pass: every box opened, the boxes shared out between one thread per core.
+    func pass() -> (wall: Double, cpu: Double) {
         let cpuStart = cpuSeconds()
-        times.append(
-            seconds {
-                DispatchQueue.concurrentPerform(iterations: workers) { w in
-                    for i in stride(from: w, to: boxes.count, by: workers) {
-                        _ = try! XChaCha20Poly1305.open(boxes[i], key: key, associatedData: ad)
-                    }
+        let wall = seconds {
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                for i in stride(from: w, to: boxes.count, by: workers) {
+                    _ = try! XChaCha20Poly1305.open(boxes[i], key: key, associatedData: ad)
                 }
-            })
-        cpuTimes.append(cpuSeconds() - cpuStart)
+            }
+        }
+        return (wall, cpuSeconds() - cpuStart)
     }
-    emit([
-        "entries": sizes.count, "sealed_bytes": sizes.reduce(0, +), "workers": workers,
-        "open_s": median(times), "open_cpu_s": median(cpuTimes),
-    ])
+    let vault: [String: Any] = ["entries": sizes.count, "sealed_bytes": sizes.reduce(0, +), "workers": workers]
+    if o.values["passes-from"] == "stdin" {
+        emit(vault)
+        while readLine() != nil {
+            let (wall, cpu) = pass()
+            emit(["open_s": wall, "open_cpu_s": cpu])
+        }
+        return
+    }
+    let passes = (0..<runs).map { _ in pass() }
+    emit(vault.merging(["open_s": median(passes.map(\.wall)), "open_cpu_s": median(passes.map(\.cpu))]) { a, _ in a })
 }

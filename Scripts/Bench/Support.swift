@@ -68,8 +68,9 @@ struct Options {
     }
 }
 
-/// Prints one JSON object on stdout (what Scripts/bench parses).
+/// Prints one JSON object on stdout (what Scripts/bench parses), as one line written at once:
+/// not through stdio's buffer, so a reader waiting for it (`floor --passes-from stdin`) gets it.
 func emit(_ object: [String: Any]) {
     let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-    print(String(decoding: data, as: UTF8.self))
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
 }

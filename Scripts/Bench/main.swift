@@ -10,8 +10,9 @@
 //       raw XChaCha20-Poly1305 open speed.
 //   diary-bench search --vault DIR --passphrase-file F --query WORD [--runs N]
 //       Vault.search in process, the vault already open.
-//   diary-bench floor --vault DIR [--runs N]
-//       the search floor: libsodium opens the vault's sealed bytes (same sizes) on every core.
+//   diary-bench floor --vault DIR [--runs N | --passes-from stdin]
+//       the search floor: libsodium opens the vault's sealed bytes (same sizes) on every core;
+//       with --passes-from stdin, one pass per line read (Scripts/bench pairs them with a row's runs).
 //   diary-bench attach --vault DIR --store sqlite|files --passphrase-file F --file PATH [--kdf test]
 //   diary-bench extract --vault DIR --passphrase-file F --out PATH
 //   diary-bench verify --vault DIR --passphrase-file F

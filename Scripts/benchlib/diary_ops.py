@@ -5,7 +5,7 @@ import shutil
 import subprocess
 
 from . import corpus
-from .measure import READ_WARMUP, repeat, run, CommandFailed
+from .measure import READ_WARMUP, PairedFloor, Sample, repeat, run, CommandFailed
 
 OPS = ["add", "list10", "list", "show", "search", "search_absent", "search_after_edit", "search_rewrite", "tag", "export", "passwd", "rekey", "backup", "verify"]
 # Measured once per store and size in the unlocked session, after the two modes (issue 23):
@@ -86,6 +86,52 @@ class DiaryBench:
             shutil.rmtree(root, ignore_errors=True)
         return r
 
+    def measure_side_by_side(self, stores, sizes, corpus_file, pick_ids, passphrases):
+        """Issue 23's rows that compare two vaults, timed with both built and unlocked at once and their
+        runs alternated: add, list -n 10 and show at the two `sizes` of each store (flatness), and
+        `rekey` of the larger size in each store (the files store against sqlite). The main blocks time
+        those vaults minutes apart; two runs on 2026-11-29 each had one block about a third slower than
+        the rest, which alone made such a row miss or pass.
+        Returns ({store: {str(n): {op: Sample}}}, {store: Sample of rekey at the larger size})."""
+        d = self.diary
+        built = {(store, n): self.setup(store, n, corpus_file, passphrases) for store in stores for n in sizes}
+        flat = {store: {str(n): {op: Sample() for op in ("add", "list10", "show")} for n in sizes} for store in stores}
+        rekey = {store: Sample() for store in stores}
+        try:
+            for _, _, env in built.values():
+                run([d, "unlock", "--timeout", "3h", "--max", "8h", "--passphrase-file", passphrases[0]], env)
+            commands = {
+                "add": lambda n, i: [d, "new", f"Bench entry {i}\nAdded by Scripts/bench.", "--tag", "bench"],
+                "list10": lambda n, i: [d, "list", "-n", "10"],
+                "show": lambda n, i: [d, "show", pick_ids[n]],
+            }
+            for store in stores:
+                self.log(f"  {store} N={' and '.join(f'{n:,}' for n in sizes)} flat rows, alternated")
+                for op, make in commands.items():
+                    self._alternate([(built[(store, n)][2], n) for n in sizes], make, flat[store], op,
+                                    warmup=op != "add")
+            self.log(f"  rekey at N={sizes[-1]:,}, {' and '.join(stores)} alternated")
+            make_rekey = lambda store, i: [d, "rekey", "--passphrase-file", passphrases[0]]  # noqa: E731
+            self._alternate([(built[(store, sizes[-1])][2], store) for store in stores], make_rekey,
+                            {store: {"rekey": rekey[store]} for store in stores}, "rekey",
+                            runs=self.runs_for("rekey", sizes[-1]))
+        finally:
+            for root, _, env in built.values():
+                run([d, "lock"], env, check=False)
+                shutil.rmtree(root, ignore_errors=True)
+        return flat, rekey
+
+    def _alternate(self, targets, make, samples, op, warmup=False, runs=None):
+        """`make(key, i)` on each (env, key) of `targets` in turn, `runs` rounds, each key first in every
+        other round so that none always follows another; times go to samples[str(key)][op]."""
+        if warmup:  # READ_WARMUP, as in the main blocks
+            for env, key in targets:
+                run(make(key, 0), env, check=False)
+        for i in range(runs or self.runs):
+            for env, key in (targets if i % 2 == 0 else targets[::-1]):
+                t, peak, _ = run(make(key, i), env)
+                samples[str(key)][op].add(t, peak)
+
     def measure(self, store, n, entries, corpus_file, passphrases):
         """{mode: {op: Sample}} for mode in unlocked, passphrase."""
         root, vault, env = self.setup(store, n, corpus_file, passphrases)
@@ -95,8 +141,9 @@ class DiaryBench:
         # Entries edited (starred, untimed) before each "first search after an edit": not starred
         # yet, so the star re-seals each one (at the same size: a flag bit of its plaintext).
         edits = [e["id"] for e in entries[n // 3:] if not e["starred"]][:2 * self.runs]
+        paired = {}
         try:
-            results = self._measure_modes(store, n, root, env, stats, current, pick, edits)
+            results = self._measure_modes(store, n, root, env, stats, current, pick, edits, paired)
         finally:
             # Never leave an agent behind, even when a command failed.
             run([self.diary, "lock"], env, check=False)
@@ -106,6 +153,8 @@ class DiaryBench:
         inproc["start"] = repeat(max(self.runs, 5), lambda i: [self.diary, "--version"], dict(os.environ)).as_dict()
         inproc["floor"] = json.loads(run([self.bench, "floor", "--vault", vault, "--runs", str(max(self.runs, 5))],
                                          dict(os.environ))[2])
+        # Each judged row's own floor, measured run by run beside it (`PairedFloor`).
+        inproc["paired_floor"] = paired
         try:
             results["unlocked"].update(self._measure_extra(store, n, root, env, current))
         finally:
@@ -148,8 +197,21 @@ class DiaryBench:
         r["rekey_interactive"] = repeat(1, lambda i: [d, "rekey", "--passphrase-file", current[0]], env)
         return r
 
-    def _measure_modes(self, store, n, root, env, stats, current, pick, edits):
+    def _measure_modes(self, store, n, root, env, stats, current, pick, edits, paired):
+        """`paired` is given the floor measured beside each row judged against it (unlocked)."""
         d = self.diary
+
+        def judged(op, mode, measure):
+            """`measure(after)` with a floor sample after each run, in the unlocked session."""
+            if mode != "unlocked":
+                return measure(None)
+            floor = PairedFloor(d, self.bench, env["DIARY_VAULT"])
+            try:
+                return measure(floor.sample)
+            finally:
+                figures = floor.finish()
+                if figures:
+                    paired[op] = figures
 
         def pp():
             return ["--passphrase-file", current[0]]
@@ -175,14 +237,16 @@ class DiaryBench:
             r["search"] = repeat(self.runs, lambda i: [d, "search", corpus.RARE_WORD] + a(), env,
                                  check_out=_lines(stats["rare_hits"]), warmup=READ_WARMUP)
             # Exit status 1: no match, as documented.
-            r["search_absent"] = repeat(self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
-                                        check_out=_lines(0), ok=(1,), warmup=READ_WARMUP)
-            if store == "files":
+            r["search_absent"] = judged("search_absent", mode, lambda after: repeat(
+                self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
+                check_out=_lines(0), ok=(1,), warmup=READ_WARMUP, after=after))
+            pack = os.path.join(env["DIARY_VAULT"], "entries.pack")
+            # Below 1,024 entries a search makes no scan copy (`EntryPack.minimumEntries`): no row.
+            if store == "files" and os.path.exists(pack):
                 # The first search after an edit that keeps the entry's sealed size (a star set,
                 # untimed): it emptied the segment of the scan copy (entries.pack) holding the
                 # entry, and this search reads the rest of the copy and that segment's files.
                 base = 0 if mode == "unlocked" else self.runs
-                pack = os.path.join(env["DIARY_VAULT"], "entries.pack")
 
                 def star_keeping_copy(entry):
                     run([d, "star", entry] + a(), env)
@@ -191,10 +255,10 @@ class DiaryBench:
                     if not os.path.exists(pack):
                         raise RuntimeError(f"`diary star {entry}` removed entries.pack")
 
-                r["search_after_edit"] = repeat(
+                r["search_after_edit"] = judged("search_after_edit", mode, lambda after: repeat(
                     self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
                     before=lambda i: star_keeping_copy(edits[base + i]),
-                    check_out=_lines(0), ok=(1,))
+                    check_out=_lines(0), ok=(1,), after=after))
                 # The first search without a copy (after a delete, an edit that changes an
                 # entry's size, a key rotation or a change of more than 16 segments, which
                 # remove it): it reads every entry file and writes the copy again.
@@ -204,7 +268,8 @@ class DiaryBench:
             r["tag"] = repeat(self.runs, lambda i: [d, "list", "--tag", corpus.TAG_FOR_LISTING] + a(), env,
                               check_out=_lines(stats["tag_hits"]), warmup=READ_WARMUP)
             if self.has_export:
-                r["export"] = repeat(self.runs_for("export", n), lambda i: [d, "export", "--yes"] + a(), env)
+                r["export"] = judged("export", mode, lambda after: repeat(
+                    self.runs_for("export", n), lambda i: [d, "export", "--yes"] + a(), env, after=after))
             bak = os.path.join(root, "backup.diarybak")
             r["backup"] = repeat(self.runs_for("backup", n), lambda i: [d, "backup", bak] + a(), env,
                                  before=lambda i: os.path.exists(bak) and os.remove(bak))
