@@ -9,14 +9,19 @@ import Glibc
 public enum KeyHandoff {
     /// Writes the key's raw bytes to `fd` (the write end of the agent's stdin pipe).
     public static func write(_ key: SecretBytes, to fd: Int32) throws {
-        try key.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written > 0 { offset += written; continue }
-                if written < 0, errno == EINTR { continue }
-                throw AgentError.lastSystemError("write key to agent")
-            }
+        try key.withUnsafeBytes { try writeAll($0, to: fd, call: "write key to agent") }
+    }
+
+    /// Every byte of `raw` to `fd`, across short writes and interruptions. A write that makes no
+    /// progress is ENOSPC, never the errno an earlier call left. (This module stands on
+    /// DiaryCrypto alone, so not `DurableFile.writeFully`, which the others share.)
+    private static func writeAll(_ raw: UnsafeRawBufferPointer, to fd: Int32, call: String) throws {
+        var offset = 0
+        while offset < raw.count {
+            let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if written > 0 { offset += written; continue }
+            if written < 0, errno == EINTR { continue }
+            throw AgentError.system(call: call, errno: written == 0 ? ENOSPC : errno)
         }
     }
 
@@ -45,14 +50,8 @@ public enum KeyHandoff {
     /// agent reports in its status. Not secret, but kept out of argv, which every user on the
     /// machine can read in /proc.
     public static func write(path: String, to fd: Int32) throws {
-        var bytes = Array(path.utf8.prefix(maximumPathBytes))
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written > 0 { offset += written; continue }
-            if written < 0, errno == EINTR { continue }
-            throw AgentError.lastSystemError("write vault path to agent")
-        }
+        let bytes = Array(path.utf8.prefix(maximumPathBytes))
+        try bytes.withUnsafeBytes { try writeAll($0, to: fd, call: "write vault path to agent") }
     }
 
     /// Reads exactly `byteCount` bytes of the vault's path from `fd` (after the key).

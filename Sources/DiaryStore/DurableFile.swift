@@ -258,6 +258,7 @@ package enum DurableFile {
         if removed { try syncDirectory(directory) }
     }
 
+    /// Every byte written at the file's offset (`writeFully`), or the store's error naming `path`.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
         if let code = bytes.withUnsafeBytes({ writeFully(fd, $0) }) {
             throw StoreError.io(path: path, detail: errnoText(code))

@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// The config file on disk: `$XDG_CONFIG_HOME/diary/config.toml`, else
@@ -45,12 +46,8 @@ public struct ConfigFile: Sendable {
         guard fd >= 0 else { throw .io(path: temporary.path, errno: errno) }
         // A file replaced keeps its mode (a user who made it 0644 meant it); a new one is 0600.
         if let mode, fchmod(fd, mode) != 0 { return try abandon(fd, temporary, errno) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return try abandon(fd, temporary, errno) }
-            written += n
+        if let code = bytes.withUnsafeBytes({ DurableFile.writeFully(fd, $0) }) {
+            return try abandon(fd, temporary, code)
         }
         guard fsync(fd) == 0 else { return try abandon(fd, temporary, errno) }
         close(fd)

@@ -100,17 +100,11 @@ struct CaptureKeyCreate: ParsableCommand {
         var previous = sigaction()
         sigaction(SIGPIPE, &ignore, &previous)
         defer { sigaction(SIGPIPE, &previous, nil) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                // Said after `CaptureKeys.create` withdrew the device (nobody holds its key).
-                let detail = String(cString: strerror(errno))
-                throw CaptureAppError.io(
-                    path: "stdout", detail: "\(detail); the key was not handed over: no device enrolled")
-            }
-            written += n
+        if let code = bytes.withUnsafeBytes({ DescriptorWrite.all($0, to: STDOUT_FILENO) }) {
+            // Said after `CaptureKeys.create` withdrew the device (nobody holds its key).
+            let detail = String(cString: strerror(code))
+            throw CaptureAppError.io(
+                path: "stdout", detail: "\(detail); the key was not handed over: no device enrolled")
         }
     }
 }

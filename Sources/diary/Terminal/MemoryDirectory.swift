@@ -87,12 +87,8 @@ struct MemoryDirectory {
         let fd = openat(self.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CLIError.system(what: "cannot create \(file)", errno: errno) }
         defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw CLIError.system(what: "cannot write \(file)", errno: errno) }
-            offset += n
+        if let code = bytes.withUnsafeBytes({ DescriptorWrite.all($0, to: fd) }) {
+            throw CLIError.system(what: "cannot write \(file)", errno: code)
         }
         return file
     }

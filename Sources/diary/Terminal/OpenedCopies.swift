@@ -27,12 +27,8 @@ enum OpenedCopies {
         guard fd >= 0 else { throw CLIError.system(what: "cannot create \(file)", errno: errno) }
         defer { close(fd) }
         try vault.readAttachment(record) { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw CLIError.system(what: "cannot write \(file)", errno: errno) }
-                offset += n
+            if let code = DescriptorWrite.all(bytes, to: fd) {
+                throw CLIError.system(what: "cannot write \(file)", errno: code)
             }
         }
         return file
