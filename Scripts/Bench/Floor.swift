@@ -16,9 +16,7 @@ import Foundation
 func benchFloor(_ o: Options) throws {
     let dir = URL(fileURLWithPath: o.required("vault"), isDirectory: true)
     let runs = Int(o.values["runs"] ?? "") ?? 7
-    let store = try StoreLayout.open(at: dir)
-    var sizes: [Int] = []
-    try store.forEachEntry { _, sealed in sizes.append(sealed.count) }
+    let sizes = try sealedSizes(in: dir)
     // version, kind, generation (6) and the nonce (24) precede the ciphertext; the tag ends it.
     let key = try SecretBytes(randomCount: XChaCha20Poly1305.keyByteCount)
     let ad = [UInt8](repeating: 7, count: 54)
@@ -49,4 +47,15 @@ func benchFloor(_ o: Options) throws {
     }
     let passes = (0..<runs).map { _ in pass() }
     emit(vault.merging(["open_s": median(passes.map(\.wall)), "open_cpu_s": median(passes.map(\.cpu))]) { a, _ in a })
+}
+
+/// The sizes of the vault's sealed entries. The store is closed when this returns: a floor kept
+/// running beside a row (`--passes-from stdin`) must not hold the SQLite file open while `diary`
+/// runs, or no `diary` process would be the file's last connection, and none would pay for the
+/// checkpoint and the removal of the write-ahead log that a user's command pays for on closing.
+private func sealedSizes(in dir: URL) throws -> [Int] {
+    let store = try StoreLayout.open(at: dir)
+    var sizes: [Int] = []
+    try store.forEachEntry { _, sealed in sizes.append(sealed.count) }
+    return sizes
 }

@@ -13,6 +13,8 @@ OPS = ["add", "list10", "list", "show", "search", "search_absent", "search_after
 # interactive KDF (rekey always derives a key: with the default KDF its 256 MiB would be the
 # peak whatever rekey itself holds).
 EXTRA_OPS = ["restore", "import", "rekey_interactive"]
+# A files-store search makes its scan copy, entries.pack, from this many entries (`EntryPack.minimumEntries`).
+PACK_MINIMUM_ENTRIES = 1024
 # passwd and rekey always need the current passphrase, even while unlocked (issue 4), so they
 # are the same command in both modes and are measured once.
 PASSPHRASE_ONLY = {"passwd", "rekey"}
@@ -94,42 +96,51 @@ class DiaryBench:
         the rest, which alone made such a row miss or pass.
         Returns ({store: {str(n): {op: Sample}}}, {store: Sample of rekey at the larger size})."""
         d = self.diary
-        built = {(store, n): self.setup(store, n, corpus_file, passphrases) for store in stores for n in sizes}
+        built = {}
         flat = {store: {str(n): {op: Sample() for op in ("add", "list10", "show")} for n in sizes} for store in stores}
-        rekey = {store: Sample() for store in stores}
+        rekey = {store: Sample() for store in ("sqlite", "files") if store in stores}
         try:
+            for store in stores:
+                for n in sizes:
+                    built[(store, n)] = self.setup(store, n, corpus_file, passphrases)
             for _, _, env in built.values():
                 run([d, "unlock", "--timeout", "3h", "--max", "8h", "--passphrase-file", passphrases[0]], env)
             commands = {
-                "add": lambda n, i: [d, "new", f"Bench entry {i}\nAdded by Scripts/bench.", "--tag", "bench"],
-                "list10": lambda n, i: [d, "list", "-n", "10"],
-                "show": lambda n, i: [d, "show", pick_ids[n]],
+                "add": (lambda n, i: [d, "new", f"Bench entry {i}\nAdded by Scripts/bench.", "--tag", "bench"], None),
+                "list10": (lambda n, i: [d, "list", "-n", "10"], _lines(10)),
+                "show": (lambda n, i: [d, "show", pick_ids[n]], _nonempty),
             }
             for store in stores:
                 self.log(f"  {store} N={' and '.join(f'{n:,}' for n in sizes)} flat rows, alternated")
-                for op, make in commands.items():
+                for op, (make, check) in commands.items():
                     self._alternate([(built[(store, n)][2], n) for n in sizes], make, flat[store], op,
-                                    warmup=op != "add")
-            self.log(f"  rekey at N={sizes[-1]:,}, {' and '.join(stores)} alternated")
-            make_rekey = lambda store, i: [d, "rekey", "--passphrase-file", passphrases[0]]  # noqa: E731
-            self._alternate([(built[(store, sizes[-1])][2], store) for store in stores], make_rekey,
-                            {store: {"rekey": rekey[store]} for store in stores}, "rekey",
-                            runs=self.runs_for("rekey", sizes[-1]))
+                                    warm_each=True, check_out=check)
+            if len(rekey) == 2:
+                self.log(f"  rekey at N={sizes[-1]:,}, sqlite and files alternated")
+                make_rekey = lambda store, i: [d, "rekey", "--passphrase-file", passphrases[0]]  # noqa: E731
+                self._alternate([(built[(store, sizes[-1])][2], store) for store in rekey], make_rekey,
+                                {store: {"rekey": rekey[store]} for store in rekey}, "rekey",
+                                runs=self.runs_for("rekey", sizes[-1]))
         finally:
             for root, _, env in built.values():
                 run([d, "lock"], env, check=False)
                 shutil.rmtree(root, ignore_errors=True)
         return flat, rekey
 
-    def _alternate(self, targets, make, samples, op, warmup=False, runs=None):
+    def _alternate(self, targets, make, samples, op, warm_each=False, check_out=None, runs=None):
         """`make(key, i)` on each (env, key) of `targets` in turn, `runs` rounds, each key first in every
-        other round so that none always follows another; times go to samples[str(key)][op]."""
-        if warmup:  # READ_WARMUP, as in the main blocks
-            for env, key in targets:
-                run(make(key, 0), env, check=False)
+        other round; times go to samples[str(key)][op].
+
+        With `warm_each`, each timed run follows an untimed run of the same command on the same vault
+        (A′ A B′ B …): a command's first run after another vault's pays for what that one left (the
+        6–10 ms the main blocks' warm-up is for), and that cost is not the same in both directions."""
         for i in range(runs or self.runs):
             for env, key in (targets if i % 2 == 0 else targets[::-1]):
-                t, peak, _ = run(make(key, i), env)
+                if warm_each:
+                    run(make(key, i), env, check=False)
+                t, peak, out = run(make(key, i), env)
+                if check_out:
+                    check_out(out)
                 samples[str(key)][op].add(t, peak)
 
     def measure(self, store, n, entries, corpus_file, passphrases):
@@ -212,6 +223,9 @@ class DiaryBench:
                 figures = floor.finish()
                 if figures:
                     paired[op] = figures
+                elif floor.failure:
+                    self.log(f"  {store} N={n} {op}: the floor beside it failed ({floor.failure[-200:]}); "
+                             "the block's floor is used")
 
         def pp():
             return ["--passphrase-file", current[0]]
@@ -242,7 +256,8 @@ class DiaryBench:
                 check_out=_lines(0), ok=(1,), warmup=READ_WARMUP, after=after))
             pack = os.path.join(env["DIARY_VAULT"], "entries.pack")
             # Below 1,024 entries a search makes no scan copy (`EntryPack.minimumEntries`): no row.
-            if store == "files" and os.path.exists(pack):
+            # At or above, a missing copy fails the row (`star_keeping_copy`) rather than hiding it.
+            if store == "files" and n >= PACK_MINIMUM_ENTRIES:
                 # The first search after an edit that keeps the entry's sealed size (a star set,
                 # untimed): it emptied the segment of the scan copy (entries.pack) holding the
                 # entry, and this search reads the rest of the copy and that segment's files.

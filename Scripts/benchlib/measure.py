@@ -102,42 +102,66 @@ class PairedFloor:
 
     After each of the row's runs (untimed for the row): `diary --version`, timed as the row's
     commands are, and an all-core open of the vault's sealed bytes by a `diary-bench floor
-    --passes-from stdin` set up once for the row; each twice, the second one kept. The row and its floor then see the same load:
-    on a shared machine a slow minute lasts longer than a row, and a floor measured minutes
-    away from its row moved the ratio by a third either way (two runs on 2026-11-29).
+    --passes-from stdin` set up once for the row (it has closed the vault by then); each twice,
+    the second one kept. The row and its floor then see the same load: on a shared machine a slow
+    minute lasts longer than a row, and a floor measured minutes away from its row moved the
+    ratio by a third either way (two runs on 2026-11-29).
+
+    A floor that fails (its process dies or answers nonsense) stops sampling and says why in
+    `failure`; the row goes on, and `finish` gives None, so the block's floor is used.
     """
 
     def __init__(self, diary, bench, vault):
-        import json
-        self._json = json
         self.diary = diary
-        self.proc = subprocess.Popen([bench, "floor", "--vault", vault, "--passes-from", "stdin"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=dict(os.environ))
-        self.vault = json.loads(self.proc.stdout.readline())
         self.start = Sample()
         self.opens, self.open_cpus = [], []
+        self.failure = None
+        self.proc = subprocess.Popen([bench, "floor", "--vault", vault, "--passes-from", "stdin"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=dict(os.environ))
+        try:
+            self.vault = self._answer()
+        except CommandFailed as failure:
+            self.failure = str(failure)
+
+    def _answer(self):
+        import json
+        line = self.proc.stdout.readline()
+        try:
+            return json.loads(line)
+        except ValueError:
+            raise CommandFailed(f"diary-bench floor answered {line[:80]!r} (exit status {self.proc.poll()})")
 
     def sample(self, _i=None):
-        # Each part twice, the second timed: warm, as the block's floor (five in a row) is, so
-        # that the caches the row's command just used cannot make the floor slower.
-        for timed in (False, True):
-            t, peak, _ = run([self.diary, "--version"], dict(os.environ))
-            if timed:
-                self.start.add(t, peak)
-        for timed in (False, True):
-            self.proc.stdin.write("\n")
-            self.proc.stdin.flush()
-            passed = self._json.loads(self.proc.stdout.readline())
-            if timed:
-                self.opens.append(passed["open_s"])
-                self.open_cpus.append(passed["open_cpu_s"])
+        if self.failure:
+            return
+        try:
+            # Each part twice, the second timed: warm, as the block's floor (five in a row) is, so
+            # that the caches the row's command just used cannot make the floor slower.
+            for timed in (False, True):
+                t, peak, _ = run([self.diary, "--version"], dict(os.environ))
+                if timed:
+                    self.start.add(t, peak)
+            for timed in (False, True):
+                self.proc.stdin.write("\n")
+                self.proc.stdin.flush()
+                passed = self._answer()
+                if timed:
+                    self.opens.append(passed["open_s"])
+                    self.open_cpus.append(passed["open_cpu_s"])
+        except (OSError, KeyError, CommandFailed) as failure:
+            self.failure = str(failure) or type(failure).__name__
 
     def finish(self):
-        """{start, floor} shaped as the block's `inprocess_search` figures, for `targets23`."""
-        self.proc.stdin.close()
-        self.proc.wait()
-        if not self.opens:
-            return None  # the row failed before its first run ended
+        """{start, floor} shaped as the block's `inprocess_search` figures, for `targets23`; None when
+        the floor failed or the row ended before its first run did."""
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        if self.failure or not self.opens:
+            return None
         floor = dict(self.vault, open_s=statistics.median(self.opens), open_cpu_s=statistics.median(self.open_cpus),
                      passes=len(self.opens))
         return {"start": self.start.as_dict(), "floor": floor}

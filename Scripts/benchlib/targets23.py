@@ -120,7 +120,7 @@ def rows(res, sizes, flat_sizes=()):
                             f"{_ms(t)} vs {_floor_text(res, store, n)}", f"{t / f:.2f}×", SHOWN))
     lo, hi = pair(sizes)
     for store in stores:
-        # The two vaults timed side by side, runs alternated, when the bench did (`measure_flat_pair`);
+        # The two vaults timed side by side, runs alternated, when the bench did (`measure_side_by_side`);
         # else the main blocks' figures, measured minutes apart.
         side = res.get("flat_pair", {}).get(store)
         for op, name in (("list10", "list -n 10"), ("show", "show"), ("add", "add")):
