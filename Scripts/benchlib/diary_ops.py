@@ -69,6 +69,15 @@ class DiaryBench:
             env.pop(k, None)
         return root, vault, env
 
+    def _flat_commands(self, pick_id):
+        """{op: (make(i) -> argv, output check)} for the flatness rows: add, list -n 10 and show `pick_id`."""
+        d = self.diary
+        return {
+            "add": (lambda i: [d, "new", f"Bench entry {i}\nAdded by Scripts/bench.", "--tag", "bench"], None),
+            "list10": (lambda i: [d, "list", "-n", "10"], _lines(10)),
+            "show": (lambda i: [d, "show", pick_id], _nonempty),
+        }
+
     def measure_flat(self, store, n, corpus_file, pick_id, passphrases):
         """{op: Sample} for add, list -n 10 and show alone, in the unlocked session: the flatness rows at a
         size too large for the whole set (issue 23: within 1.5x at 1,000,000)."""
@@ -77,12 +86,8 @@ class DiaryBench:
         try:
             run([d, "unlock", "--timeout", "3h", "--max", "8h", "--passphrase-file", passphrases[0]], env)
             self.log(f"  {store} N={n} flat rows (add, list -n 10, show)")
-            r["add"] = repeat(self.runs, lambda i: [d, "new", f"Bench entry {i}\nAdded by Scripts/bench.", "--tag",
-                                                    "bench"], env)
-            r["list10"] = repeat(self.runs, lambda i: [d, "list", "-n", "10"], env, check_out=_lines(10),
-                                 warmup=READ_WARMUP)
-            r["show"] = repeat(self.runs, lambda i: [d, "show", pick_id], env, check_out=_nonempty,
-                               warmup=READ_WARMUP)
+            for op, (make, check) in self._flat_commands(pick_id).items():
+                r[op] = repeat(self.runs, make, env, check_out=check, warmup=0 if op == "add" else READ_WARMUP)
         finally:
             run([d, "lock"], env, check=False)
             shutil.rmtree(root, ignore_errors=True)
@@ -105,14 +110,11 @@ class DiaryBench:
                     built[(store, n)] = self.setup(store, n, corpus_file, passphrases)
             for _, _, env in built.values():
                 run([d, "unlock", "--timeout", "3h", "--max", "8h", "--passphrase-file", passphrases[0]], env)
-            commands = {
-                "add": (lambda n, i: [d, "new", f"Bench entry {i}\nAdded by Scripts/bench.", "--tag", "bench"], None),
-                "list10": (lambda n, i: [d, "list", "-n", "10"], _lines(10)),
-                "show": (lambda n, i: [d, "show", pick_ids[n]], _nonempty),
-            }
+            commands = {n: self._flat_commands(pick_ids[n]) for n in sizes}
             for store in stores:
                 self.log(f"  {store} N={' and '.join(f'{n:,}' for n in sizes)} flat rows, alternated")
-                for op, (make, check) in commands.items():
+                for op, (_, check) in commands[sizes[0]].items():
+                    make = lambda n, i, op=op: commands[n][op][0](i)  # noqa: E731
                     self._alternate([(built[(store, n)][2], n) for n in sizes], make, flat[store], op,
                                     warm_each=True, check_out=check)
             if len(rekey) == 2:
@@ -125,7 +127,8 @@ class DiaryBench:
             for root, _, env in built.values():
                 run([d, "lock"], env, check=False)
                 shutil.rmtree(root, ignore_errors=True)
-        return flat, rekey
+        # Only both stores make the rekey row (the files store against sqlite).
+        return flat, (rekey if len(rekey) == 2 else {})
 
     def _alternate(self, targets, make, samples, op, warm_each=False, check_out=None, runs=None):
         """`make(key, i)` on each (env, key) of `targets` in turn, `runs` rounds, each key first in every

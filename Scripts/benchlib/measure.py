@@ -6,6 +6,7 @@ to reading stdin. Peak memory is GNU time's %M (the command's ru_maxrss, which c
 descendant it waited for: for pass, the gpg processes). Not wait4 in this script: Python starts
 children with vfork, so their ru_maxrss would include this script's own memory (the corpus).
 """
+import json
 import os
 import statistics
 import subprocess
@@ -124,7 +125,6 @@ class PairedFloor:
             self.failure = str(failure)
 
     def _answer(self):
-        import json
         line = self.proc.stdout.readline()
         try:
             return json.loads(line)
