@@ -51,6 +51,23 @@ final class IndexPageTests: XCTestCase {
         XCTAssertTrue(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "rows are kept in id order")
     }
 
+    /// A scan's hint (the row after the last one found) is only tried: a wrong one, one out of
+    /// range or one for an id the page lacks gives what the binary search gives.
+    func testAPositionHintNeverChangesTheAnswer() {
+        var page = IndexPage(number: 69)
+        for _ in 0..<40 { page.upsert(row(id(onPage: 5))) }
+        let listed = (0..<page.count).map { page.id(ofRowAt: $0) }
+        let absent = id(onPage: 5)
+        for id in listed + [absent] {
+            for hint in -2...(page.count + 2) {
+                let found = page.position(of: id, hint: hint)
+                XCTAssertTrue(found == page.position(of: id), "hint \(hint)")
+            }
+        }
+        XCTAssertTrue(page.position(of: listed[7], hint: 7) == (true, 7))
+        XCTAssertFalse(page.position(of: absent, hint: 0).found)
+    }
+
     func testUpsertReplacesAndRemoveDeletes() throws {
         var page = IndexPage(number: 64)
         let a = row(id(onPage: 0), title: "short")

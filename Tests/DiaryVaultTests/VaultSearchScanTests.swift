@@ -30,6 +30,26 @@ final class VaultSearchScanTests: VaultTestCase {
         }
     }
 
+    /// The fast pass (`ParallelSearch`) decides every entry of a healthy vault itself, leaving
+    /// none to be read again: a fast pass that failed for every entry would give the same
+    /// answers through the slow one, only slower, and nothing else would notice.
+    func testTheFastPassDecidesEveryEntryOfAHealthyVault() {
+        forEachStoreKind { kind in
+            let vault = try makeVault(kind)
+            for n in 0..<300 { try vault.add(text: n % 7 == 0 ? "saw a Quetzal, day \(n)" : "plain day \(n)") }
+            try vault.sealedIndex.ensureAllPages()
+            let matcher = EntryBatchMatcher(
+                vaultID: vault.header.vaultID, keyRing: vault.keyRing, queries: [TextMatcher.Query("quetzal")])
+            let fast = ParallelSearch(index: vault.sealedIndex.index, filter: EntryFilter(), matcher: matcher)
+            try vault.backend.withSnapshot { reader in
+                let scanner = try XCTUnwrap(reader as? EntryScanning)
+                try scanner.scanEntries(workers: fast.workerCount) { w, id, sealed in fast.take(w, id, sealed) }
+            }
+            XCTAssertEqual(fast.suspects, [])
+            XCTAssertEqual(fast.matches.count, 43)
+        }
+    }
+
     func testDamagedEntriesAreReportedNewestFirstAndTheRestAreSearched() {
         forEachStoreKind { kind in
             let vault = try makeVault(kind)

@@ -24,7 +24,11 @@ package struct Envelope {
     static let prefixLength = 6
     static let overhead = prefixLength + XChaCha20Poly1305.nonceByteCount + XChaCha20Poly1305.tagByteCount
     /// The domain label that opens every associated data string (docs/FORMAT.md §5).
-    static let domain: [UInt8] = Array("diary.v1".utf8)
+    static let domain: [UInt8] = domainLabel.withUTF8Buffer { Array($0) }
+    /// The same label as a literal, for `withAssociatedData`: reading the static array there
+    /// ran its one-time initialiser's check for every entry a search opened, a call the
+    /// optimiser cannot see into, so it retained and released every reference alive across it.
+    static var domainLabel: StaticString { "diary.v1" }
     /// The object id used for the index, which has no UUID of its own.
     package static let indexObjectID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
@@ -49,13 +53,16 @@ package struct Envelope {
         vaultID: UUID, kind: ObjectKind, generation: UInt32, objectID: UUID,
         _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: domain.count + 16 + prefixLength + 16) { out in
+        let label = domainLabel
+        return try withUnsafeTemporaryAllocation(
+            of: UInt8.self, capacity: label.utf8CodeUnitCount + 16 + prefixLength + 16
+        ) { out in
             var at = 0
             func put(_ b: UInt8) {
                 out[at] = b
                 at += 1
             }
-            for b in domain { put(b) }
+            label.withUTF8Buffer { for b in $0 { put(b) } }
             withUnsafeBytes(of: vaultID.uuid) { for b in $0 { put(b) } }
             put(version)
             put(kind.rawValue)
@@ -141,20 +148,19 @@ package struct Envelope {
         into buffer: PlaintextBuffer, _ body: (UnsafeRawBufferPointer) throws -> R
     ) throws -> R {
         let envelope = try peek(raw, expecting: kind)
-        guard let key = keyRing.key(for: kind, generation: envelope.generation) else {
-            throw FormatError.invalidField("key generation \(envelope.generation)")
-        }
         let nonceEnd = prefixLength + XChaCha20Poly1305.nonceByteCount
-        return try withAssociatedData(
-            vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID
-        ) { adBytes in
-            try XChaCha20Poly1305.open(
-                UnsafeRawBufferPointer(rebasing: raw[nonceEnd...]), key: key,
-                nonce: UnsafeRawBufferPointer(rebasing: raw[prefixLength..<nonceEnd]),
-                associatedData: adBytes, into: buffer
-            ) { padded in
-                // After authentication only: see `LengthPadding.unpaddedLength`.
-                try body(UnsafeRawBufferPointer(rebasing: padded[0..<LengthPadding.unpaddedLength(padded)]))
+        return try keyRing.withKey(for: kind, generation: envelope.generation) { key in
+            try withAssociatedData(
+                vaultID: vaultID, kind: kind, generation: envelope.generation, objectID: objectID
+            ) { adBytes in
+                try XChaCha20Poly1305.open(
+                    UnsafeRawBufferPointer(rebasing: raw[nonceEnd...]), key: key,
+                    nonce: UnsafeRawBufferPointer(rebasing: raw[prefixLength..<nonceEnd]),
+                    associatedData: adBytes, into: buffer
+                ) { padded in
+                    // After authentication only: see `LengthPadding.unpaddedLength`.
+                    try body(UnsafeRawBufferPointer(rebasing: padded[0..<LengthPadding.unpaddedLength(padded)]))
+                }
             }
         }
     }

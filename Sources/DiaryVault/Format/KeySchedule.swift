@@ -38,22 +38,38 @@ package struct GenerationKeys {
 
 /// Every unwrapped generation of a vault: one normally, two during a key rotation.
 package struct KeyRing {
-    private(set) var byGeneration: [UInt32: GenerationKeys]
-    /// The one generation's subkeys when there is one (nearly always), found without hashing
-    /// or copying its keys: a search looks a key up for every entry it opens.
-    private let only: (generation: UInt32, entry: SecretBytes, index: SecretBytes)?
+    let byGeneration: [UInt32: GenerationKeys]
+    /// The one generation's subkeys when there is one (nearly always), found without hashing:
+    /// a search looks a key up for every entry it opens. Unmanaged, so that lending one never
+    /// retains it (see `withKey`); `byGeneration`, a constant as long-lived as the ring, holds
+    /// them.
+    private let only: (generation: UInt32, entry: Unmanaged<SecretBytes>, index: Unmanaged<SecretBytes>)?
 
     package init(_ keys: [GenerationKeys]) {
         byGeneration = Dictionary(uniqueKeysWithValues: keys.map { ($0.generation, $0) })
-        only = byGeneration.count == 1 ? keys.first.map { ($0.generation, $0.entryKey, $0.indexKey) } : nil
+        only =
+            byGeneration.count == 1
+            ? keys.first.map {
+                ($0.generation, Unmanaged.passUnretained($0.entryKey), Unmanaged.passUnretained($0.indexKey))
+            }
+            : nil
     }
 
-    /// The key that opens objects of `kind` sealed under `generation`, if the ring holds it:
-    /// `self[generation]?.key(for: kind)`.
-    func key(for kind: ObjectKind, generation: UInt32) -> SecretBytes? {
-        guard let only else { return byGeneration[generation]?.key(for: kind) }
-        guard only.generation == generation else { return nil }
-        return kind == .entry ? only.entry : only.index
+    /// Lends `body` the key that opens objects of `kind` sealed under `generation`
+    /// (`self[generation]?.key(for: kind)`), or throws when the ring lacks that generation.
+    ///
+    /// Why lent, and not retained: a search's workers open entries on every core with the same
+    /// key, and each retain and release of it passed the key's reference count from core to
+    /// core, for every entry.
+    @inline(__always)
+    func withKey<R>(for kind: ObjectKind, generation: UInt32, _ body: (SecretBytes) throws -> R) throws -> R {
+        if let only, only.generation == generation {
+            return try (kind == .entry ? only.entry : only.index)._withUnsafeGuaranteedRef(body)
+        }
+        guard let keys = byGeneration[generation] else {
+            throw FormatError.invalidField("key generation \(generation)")
+        }
+        return try body(keys.key(for: kind))
     }
 
     /// The newest generation: every new seal uses it.

@@ -163,6 +163,14 @@ package struct IndexPage: Equatable {
         return (false, low)
     }
 
+    /// `position(of:)`, trying the row `hint` first: a scan in id order finds each entry in the
+    /// row after the last one it found, nearly always, and a binary search of every entry's
+    /// page missed the cache at nearly every step (2% of a search at 100,000 entries).
+    func position(of id: UUID, hint: Int) -> (found: Bool, index: Int) {
+        if hint >= 0, hint < count, idKey(ofRowAt: hint) == id.sortKey { return (true, hint) }
+        return position(of: id)
+    }
+
     package func row(_ id: UUID) -> IndexRow? {
         let (found, i) = position(of: id)
         return found ? row(at: i) : nil

@@ -7,14 +7,25 @@ import Foundation
 /// Made once per search, after every page is loaded; it answers as `PagedIndex.page(of:)`.
 struct PageTable {
     private let index: PagedIndex
-    private let pages: [IndexPage]
+    /// The pages, each boxed so `withPage` can lend one unretained (`lent`).
+    private let pages: [PageBox]
+    /// `pages`, unmanaged: an array's element is retained as it is read (the optimiser cannot
+    /// prove that nothing frees it while it is used), and the workers of a search, reading
+    /// the same pages on every core, passed the pages' reference counts between the cores for
+    /// every entry. `pages` holds each one as long as the table lives.
+    private let lent: [Unmanaged<PageBox>]
+
+    private final class PageBox {
+        let page: IndexPage
+        init(_ page: IndexPage) { self.page = page }
+    }
     /// For each head, the position in `pages` of the page that holds its ids; -1 for a head
     /// whose page is not loaded (then `PagedIndex.page(of:)` answers, and traps as it does).
     private let slots: [Int32]
 
     init(_ index: PagedIndex) {
         self.index = index
-        var pages: [IndexPage] = []
+        var pages: [PageBox] = []
         var slots = [Int32](repeating: -1, count: 1 << IndexLayout.maximumDepth)
         // Deepest first, so that were two pages to cover one head, the shallower would win,
         // as in `PagedIndex.pageNumber(of:)`, which tries the shallowest depth first.
@@ -22,16 +33,25 @@ struct PageTable {
         for number in numbers {
             guard let page = index.pages[number] else { continue }
             let slot = Int32(pages.count)
-            pages.append(page)
+            pages.append(PageBox(page))
             for head in IndexLayout.heads(ofPage: number, version: index.version) { slots[head] = slot }
         }
         self.pages = pages
+        lent = pages.map { Unmanaged.passUnretained($0) }
         self.slots = slots
     }
 
     /// The page that holds `id`'s row, if the index lists it.
     func page(of id: UUID) -> IndexPage {
         let slot = Int(slots[IndexLayout.head(of: id)])
-        return slot >= 0 ? pages[slot] : index.page(of: id)
+        return slot >= 0 ? pages[slot].page : index.page(of: id)
+    }
+
+    /// `body(page(of: id))`, with the page lent without a retain (see `lent`).
+    @inline(__always)
+    func withPage<R>(of id: UUID, _ body: (IndexPage) -> R) -> R {
+        let slot = Int(slots[IndexLayout.head(of: id)])
+        guard slot >= 0 else { return body(index.page(of: id)) }
+        return withExtendedLifetime(pages) { lent[slot]._withUnsafeGuaranteedRef { body($0.page) } }
     }
 }

@@ -28,6 +28,14 @@ struct EntryBatchMatcher: @unchecked Sendable {
         buffers = (0..<max(workers, 1)).map { _ in PlaintextBuffer() }
     }
 
+    /// A matcher for one thread, with copies of the queries' strings of its own: a matcher
+    /// retains a query's strings as it reads them for each entry (an array's element), and
+    /// two threads retaining the same strings passed their reference counts between the cores.
+    func copyForOneThread() -> EntryBatchMatcher {
+        EntryBatchMatcher(
+            vaultID: vaultID, keyRing: keyRing, queries: queries.map { TextMatcher.Query(copying: $0) }, workers: 1)
+    }
+
     /// Counted once: `activeProcessorCount` reads the cgroup's files again at every call, and a
     /// search asked three times.
     static let defaultWorkers = min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
@@ -92,8 +100,12 @@ struct EntryBatchMatcher: @unchecked Sendable {
             sealed, kind: .entry, objectID: id, vaultID: vaultID, keyRing: keyRing, into: buffer
         ) { plaintext in
             // Parsed as strictly as `openEntry` does, even when there is no query.
-            let text = try EntryCodec.text(in: plaintext, textLimit: Vault.maximumTextBytes)
-            return queries.allSatisfy { TextMatcher.contains(text, $0) }
+            matchesEvery(try EntryCodec.text(in: plaintext, textLimit: Vault.maximumTextBytes))
         }
+    }
+
+    private func matchesEvery(_ text: ValidatedUTF8) -> Bool {
+        for i in queries.indices where !TextMatcher.contains(text, queries[i]) { return false }
+        return true
     }
 }

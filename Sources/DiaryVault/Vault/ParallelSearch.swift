@@ -21,28 +21,40 @@ final class ParallelSearch: @unchecked Sendable {
     private let index: PagedIndex
     private let table: PageTable
     private let filter: EntryFilter
-    private let matcher: EntryBatchMatcher
     private let workers: [Worker]
+    /// `workers`, unmanaged: an array's element is retained as it is read, which wrote each
+    /// worker's reference count for every entry, beside the other workers' objects. `workers`
+    /// holds each one as long as the search lives.
+    private let lent: [Unmanaged<Worker>]
     /// The entries to search: the ids the index lists whose rows pass the filter, in id order.
     /// Made only when asked for: a store that reads every entry needs no list (`readsByID`),
     /// and `suspects` only when some listed entry was not lent.
     private(set) lazy var listed: [UUID] = listing()
 
-    /// One thread's buffer and findings.
+    /// One thread's matcher, buffer and findings.
     private final class Worker {
+        /// The row after the last one this thread found (`IndexPage.position(of:hint:)`).
+        /// Written for every entry: the first field, away from the object's end, which the
+        /// next worker's object may share a cache line with.
+        var nextRow = 0
+        /// The thread's own copy (`EntryBatchMatcher.copyForOneThread`): what it retains as it
+        /// matches is its own.
+        let matcher: EntryBatchMatcher
         let buffer = PlaintextBuffer()
         var matches: [UUID] = []
         var suspects: [UUID] = []
         /// Every entry taken (listed by the index and passing the filter), decided or not.
         var taken: [UUID] = []
+
+        init(_ matcher: EntryBatchMatcher) { self.matcher = matcher }
     }
 
     init(index: PagedIndex, filter: EntryFilter, matcher: EntryBatchMatcher) {
         self.index = index
         table = PageTable(index)
         self.filter = filter
-        self.matcher = matcher
-        workers = (0..<EntryBatchMatcher.defaultWorkers).map { _ in Worker() }
+        workers = (0..<EntryBatchMatcher.defaultWorkers).map { _ in Worker(matcher.copyForOneThread()) }
+        lent = workers.map { Unmanaged.passUnretained($0) }
     }
 
     private func listing() -> [UUID] {
@@ -89,16 +101,24 @@ final class ParallelSearch: @unchecked Sendable {
     /// One that carries the recorded tag but does not open is a suspect too, but the entry's
     /// own damage: a copy made again would hold the same bytes.
     func take(_ w: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) -> Bool {
-        let page = table.page(of: id)
-        let (found, row) = page.position(of: id)
-        guard found, IndexListing.passes(filter, page, row) else { return true }
-        let worker = workers[w]
+        withExtendedLifetime(workers) {
+            lent[w]._withUnsafeGuaranteedRef { worker in
+                table.withPage(of: id) { page in take(id, sealed, on: page, by: worker) }
+            }
+        }
+    }
+
+    private func take(_ id: UUID, _ sealed: UnsafeRawBufferPointer, on page: IndexPage, by worker: Worker) -> Bool {
+        let (found, row) = page.position(of: id, hint: worker.nextRow)
+        guard found else { return true }
+        worker.nextRow = row + 1
+        guard IndexListing.passes(filter, page, row) else { return true }
         worker.taken.append(id)
         guard page.sealTagMatches(ofRowAt: row, sealed) else {
             worker.suspects.append(id)
             return false
         }
-        guard let hit = matcher.match(id, sealed, in: worker.buffer) else {
+        guard let hit = worker.matcher.match(id, sealed, in: worker.buffer) else {
             worker.suspects.append(id)
             return true
         }

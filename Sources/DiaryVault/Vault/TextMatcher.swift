@@ -27,13 +27,21 @@ enum TextMatcher {
     /// A query prepared once for a scan over many texts.
     struct Query {
         let needle: String
-        /// The needle lowercased, when it is non-empty printable ASCII (the fast path); else nil.
-        let pattern: [UInt8]?
+        /// The needle lowercased, when it is non-empty printable ASCII (the fast path); else
+        /// empty. Not an optional: unwrapping one copies the array, a retain and a release per
+        /// entry of an array every worker of a search shares.
+        let pattern: [UInt8]
 
         init(_ needle: String) {
             self.needle = needle
             let bytes = Array(needle.utf8)
-            pattern = !bytes.isEmpty && bytes.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) ? bytes.map(lowerASCII) : nil
+            pattern = !bytes.isEmpty && bytes.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) ? bytes.map(lowerASCII) : []
+        }
+
+        /// The same query in storage of its own, shared with no other copy.
+        init(copying other: Query) {
+            needle = String(decoding: Array(other.needle.utf8), as: UTF8.self)
+            pattern = other.pattern.map { $0 }  // a new buffer: `Array(_:)` would share it
         }
     }
 
@@ -48,13 +56,13 @@ enum TextMatcher {
     /// Otherwise the segment-by-segment path decides, with Foundation for the mixed segments,
     /// as `contains` does.
     static func contains(_ text: ValidatedUTF8, _ query: Query) -> Bool {
-        guard let pattern = query.pattern else {
+        guard !query.pattern.isEmpty else {
             return foundationContains(String(decoding: text.bytes, as: UTF8.self), query.needle)
         }
         guard let base = text.bytes.baseAddress else { return false }
         let bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: text.bytes.count)
-        if text.onlyASCIIAndBarriers { return bytewiseContains(bytes, pattern: pattern) }
-        return segmentedContains(bytes, pattern: pattern, needle: query.needle)
+        if text.onlyASCIIAndBarriers { return bytewiseContains(bytes, pattern: query.pattern) }
+        return segmentedContains(bytes, pattern: query.pattern, needle: query.needle)
     }
 
     /// True when `pattern` (lowercase) occurs in `bytes` ignoring ASCII case. Candidates are
