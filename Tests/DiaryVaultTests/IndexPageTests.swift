@@ -206,7 +206,8 @@ final class IndexPageTests: XCTestCase {
             samples.append((0..<Int.random(in: 0...8)).map { _ in UInt8.random(in: 0...255) })
         }
         for bytes in samples {
-            XCTAssertEqual(UTF8Check.isValid(bytes[...]), String(validating: bytes, as: UTF8.self) != nil, "\(bytes)")
+            XCTAssertEqual(
+                bytes.withUnsafeBytes(UTF8Check.isValid), String(validating: bytes, as: UTF8.self) != nil, "\(bytes)")
         }
     }
 }

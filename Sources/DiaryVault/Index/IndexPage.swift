@@ -143,7 +143,9 @@ package struct IndexPage: Equatable {
         guard rows.count - start >= 2 else { throw FormatError.truncated }
         let end = start + 2 + Int(uint16(at: start))
         guard end <= rows.count else { throw FormatError.truncated }
-        guard UTF8Check.isValid(rows[(start + 2)..<end]) else { throw FormatError.invalidUTF8 }
+        // In place: a slice of `rows` for each of a page's strings retained and released it.
+        let valid = rows.withUnsafeBytes { UTF8Check.isValid(UnsafeRawBufferPointer(rebasing: $0[(start + 2)..<end])) }
+        guard valid else { throw FormatError.invalidUTF8 }
         return end
     }
 

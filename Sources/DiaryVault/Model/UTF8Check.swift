@@ -20,7 +20,26 @@ struct ValidatedUTF8 {
 /// barrier scalars, and learning it here saves a second pass over every scalar (for a Korean
 /// entry, that pass cost as much as the validation).
 enum UTF8Check {
-    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool { scan(bytes) != nil }
+    static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool { isASCII(bytes) || scan(bytes) != nil }
+
+    /// True when every byte is ASCII, eight at a time: the short strings of an index row (a
+    /// title, a tag) nearly always are, and `scan`'s set-up cost as much as such a string.
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let n = bytes.count
+        var i = 0
+        var any: UInt64 = 0
+        while i + 8 <= n {
+            any |= base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < n {
+            any |= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
+            i += 1
+        }
+        return any & highBits == 0
+    }
 
     /// The validated text, or nil when `bytes` is not valid UTF-8.
     static func scan(_ bytes: UnsafeRawBufferPointer) -> ValidatedUTF8? {
@@ -159,12 +178,5 @@ enum UTF8Check {
         let edFollowerBad = ((next << 2) | ((next << 3) & (next << 4) & (next << 5) & (next << 6))) & h  // A0– or 9E/9F
         guard ea & ~eaFollowerOK == 0, ed & edFollowerBad == 0 else { return 0 }
         return consumed
-    }
-}
-
-extension UTF8Check {
-    /// For fields of decoded index pages.
-    static func isValid(_ bytes: ArraySlice<UInt8>) -> Bool {
-        bytes.withUnsafeBytes { isValid($0) }
     }
 }
