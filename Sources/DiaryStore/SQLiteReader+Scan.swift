@@ -39,6 +39,7 @@ extension SQLiteReader: EntryScanning {
                                 path: path, configuration: SQLiteSchema.configuration(path: path))
                             defer { try? queue.close() }
                             try queue.read { db in
+                                try db.execute(sql: "PRAGMA cache_size = -\(Self.scanCacheKiB)")
                                 let reader = SQLiteReader(db: db, path: path)
                                 var next: Range<Int>? = first
                                 while !failure.isSet, let range = next {
@@ -51,11 +52,27 @@ extension SQLiteReader: EntryScanning {
                 }
             }
             failure.catching {
-                while !failure.isSet, let range = ranges.next() { try scan(range) { _ = body(0, $0, $1) } }
+                try withCacheSize(Self.scanCacheKiB) {
+                    while !failure.isSet, let range = ranges.next() { try scan(range) { _ = body(0, $0, $1) } }
+                }
             }
             group.wait()
         }
         try failure.rethrow()
+    }
+
+    /// The page cache of a scan's connections, in KiB: a few pages. A scan reads each page of
+    /// the table once, in order, so a larger cache (the default's 2 MiB) only spread its reads
+    /// over fresh memory: 125 more pages of 16 KiB to fault in per connection, each read into
+    /// a buffer no cache held. A small one reuses the same few buffers.
+    static let scanCacheKiB = 256
+
+    /// Runs `body` with this connection's page cache set to `kib`, then puts the size back.
+    private func withCacheSize(_ kib: Int, _ body: () throws -> Void) throws {
+        let previous = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+        try db.execute(sql: "PRAGMA cache_size = -\(kib)")
+        defer { try? db.execute(sql: "PRAGMA cache_size = \(previous)") }
+        try body()
     }
 
     /// Every entry whose id's first byte is in `range`, handed to `body` in place.

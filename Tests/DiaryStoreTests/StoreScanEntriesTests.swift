@@ -57,6 +57,18 @@ final class StoreScanEntriesTests: XCTestCase {
         }
     }
 
+    /// A scan reads with a page cache of a few pages (`SQLiteReader.scanCacheKiB`) and gives the
+    /// snapshot's connection its own size back, so the command's later reads keep theirs.
+    func testASQLiteScanGivesTheConnectionItsCacheSizeBack() throws {
+        let store = try StoreLayout.create(.sqlite, at: scratch.vaultURL(), initial: initialChange(entries: 40))
+        let sqlite = try XCTUnwrap(store as? SQLiteStore)
+        let before = try sqlite.inspect { try Int.fetchOne($0, sql: "PRAGMA cache_size") }
+        let (entries, _) = try scan(store, workers: 2)
+        XCTAssertEqual(entries.count, 40)
+        XCTAssertEqual(try sqlite.inspect { try Int.fetchOne($0, sql: "PRAGMA cache_size") }, before)
+        XCTAssertNotEqual(before, -SQLiteReader.scanCacheKiB)
+    }
+
     func testAnEmptyStoreLendsNothing() {
         scratch.forEachNewStore(initial: initialChange()) { store, _ in
             XCTAssertEqual(try scan(store).0, [:])

@@ -36,7 +36,7 @@ final class VaultSearchScanTests: VaultTestCase {
     func testTheFastPassDecidesEveryEntryOfAHealthyVault() {
         forEachStoreKind { kind in
             let vault = try makeVault(kind)
-            for n in 0..<300 { try vault.add(text: n % 7 == 0 ? "saw a Quetzal, day \(n)" : "plain day \(n)") }
+            for n in 0..<300 { _ = try vault.add(text: n % 7 == 0 ? "saw a Quetzal, day \(n)" : "plain day \(n)") }
             try vault.sealedIndex.ensureAllPages()
             let matcher = EntryBatchMatcher(
                 vaultID: vault.header.vaultID, keyRing: vault.keyRing, queries: [TextMatcher.Query("quetzal")])
