@@ -256,7 +256,7 @@ class DiaryBench:
             # Exit status 1: no match, as documented.
             r["search_absent"] = judged("search_absent", mode, lambda after: repeat(
                 self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
-                check_out=_lines(0), ok=(1,), warmup=READ_WARMUP, after=after))
+                check_out=_lines(0), ok=(1,), warmup=READ_WARMUP, after=after, warm_each=after is not None))
             pack = os.path.join(env["DIARY_VAULT"], "entries.pack")
             # Below 1,024 entries a search makes no scan copy (`EntryPack.minimumEntries`): no row.
             # At or above, a missing copy fails the row (`star_keeping_copy`) rather than hiding it.
@@ -276,7 +276,7 @@ class DiaryBench:
                 r["search_after_edit"] = judged("search_after_edit", mode, lambda after: repeat(
                     self.runs, lambda i: [d, "search", corpus.ABSENT_WORD] + a(), env,
                     before=lambda i: star_keeping_copy(edits[base + i]),
-                    check_out=_lines(0), ok=(1,), after=after))
+                    check_out=_lines(0), ok=(1,), after=after, warm_each=after is not None))
                 # The first search without a copy (after a delete, an edit that changes an
                 # entry's size, a key rotation or a change of more than 16 segments, which
                 # remove it): it reads every entry file and writes the copy again.
@@ -287,7 +287,8 @@ class DiaryBench:
                               check_out=_lines(stats["tag_hits"]), warmup=READ_WARMUP)
             if self.has_export:
                 r["export"] = judged("export", mode, lambda after: repeat(
-                    self.runs_for("export", n), lambda i: [d, "export", "--yes"] + a(), env, after=after))
+                    self.runs_for("export", n), lambda i: [d, "export", "--yes"] + a(), env, after=after,
+                    warm_each=after is not None))
             bak = os.path.join(root, "backup.diarybak")
             r["backup"] = repeat(self.runs_for("backup", n), lambda i: [d, "backup", bak] + a(), env,
                                  before=lambda i: os.path.exists(bak) and os.remove(bak))
