@@ -39,7 +39,8 @@ extension SQLiteReader: EntryScanning {
                                 path: path, configuration: SQLiteSchema.configuration(path: path))
                             defer { try? queue.close() }
                             try queue.read { db in
-                                try db.execute(sql: "PRAGMA cache_size = -\(Self.scanCacheKiB)")
+                                // Best effort, as in `withCacheSize`: only a speed.
+                                try? db.execute(sql: "PRAGMA cache_size = -\(Self.scanCacheKiB)")
                                 let reader = SQLiteReader(db: db, path: path)
                                 var next: Range<Int>? = first
                                 while !failure.isSet, let range = next {
@@ -68,9 +69,12 @@ extension SQLiteReader: EntryScanning {
     static let scanCacheKiB = 256
 
     /// Runs `body` with this connection's page cache set to `kib`, then puts the size back.
+    /// Best effort: a size that cannot be read or set leaves the cache as it is, since it only
+    /// changes how fast the scan reads, never what it reads.
     private func withCacheSize(_ kib: Int, _ body: () throws -> Void) throws {
-        let previous = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-        try db.execute(sql: "PRAGMA cache_size = -\(kib)")
+        guard let previous = try? Int.fetchOne(db, sql: "PRAGMA cache_size"),
+            (try? db.execute(sql: "PRAGMA cache_size = -\(kib)")) != nil
+        else { return try body() }
         defer { try? db.execute(sql: "PRAGMA cache_size = \(previous)") }
         try body()
     }

@@ -114,6 +114,16 @@ final class EntryTextDecodeTests: XCTestCase {
             let expected = String(validating: bytes, as: UTF8.self) != nil
             XCTAssertEqual(bytes.withUnsafeBytes(UTF8Check.isValid), expected, "round \(round): \(bytes)")
         }
+        // ASCII with one stray byte anywhere, for the ASCII pass's word loop and its tail alike.
+        for count in 1...24 {
+            for at in 0..<count {
+                var bytes = [UInt8](repeating: 0x61, count: count)
+                bytes[at] = 0x80
+                XCTAssertFalse(bytes.withUnsafeBytes(UTF8Check.isValid), "\(count) bytes, 0x80 at \(at)")
+                bytes[at] = 0x7F
+                XCTAssertTrue(bytes.withUnsafeBytes(UTF8Check.isValid), "\(count) bytes, 0x7F at \(at)")
+            }
+        }
         for text in ["", "plain ascii longer than eight bytes", "오늘 카페", "👩‍💻 e\u{301} \u{10FFFF}"] {
             XCTAssertTrue(Array(text.utf8).withUnsafeBytes(UTF8Check.isValid), text)
         }

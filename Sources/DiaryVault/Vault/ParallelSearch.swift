@@ -33,9 +33,8 @@ final class ParallelSearch: @unchecked Sendable {
 
     /// One thread's matcher, buffer and findings.
     private final class Worker {
-        /// The row after the last one this thread found (`IndexPage.position(of:hint:)`).
-        /// Written for every entry: the first field, away from the object's end, which the
-        /// next worker's object may share a cache line with.
+        /// The row after the last one this thread found (`IndexPage.position(of:hint:)`),
+        /// written by this thread alone.
         var nextRow = 0
         /// The thread's own copy (`EntryBatchMatcher.copyForOneThread`): what it retains as it
         /// matches is its own.
