@@ -61,8 +61,8 @@ package struct KeyRing {
     /// Why lent, and not retained: a search's workers open entries on every core with the same
     /// key, and each retain and release of it passed the key's reference count from core to
     /// core, for every entry. (`_withUnsafeGuaranteedRef` is the standard library's way to use
-    /// an unmanaged reference without retaining it; `PageTable` and `ParallelSearch` use it the
-    /// same way, each with the array that owns the objects kept alive around the call.)
+    /// an unmanaged reference without retaining it; `LentObjects` does the same for a search's
+    /// pages and workers.)
     @inline(__always)
     func withKey<R>(for kind: ObjectKind, generation: UInt32, _ body: (SecretBytes) throws -> R) throws -> R {
         if let only, only.generation == generation {

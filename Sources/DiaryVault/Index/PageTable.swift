@@ -7,18 +7,14 @@ import Foundation
 /// Made once per search, after every page is loaded; it answers as `PagedIndex.page(of:)`.
 struct PageTable {
     private let index: PagedIndex
-    /// The pages, each boxed so `withPage` can lend one unretained (`lent`).
-    private let pages: [PageBox]
-    /// `pages`, unmanaged: an array's element is retained as it is read (the optimiser cannot
-    /// prove that nothing frees it while it is used), and the workers of a search, reading
-    /// the same pages on every core, passed the pages' reference counts between the cores for
-    /// every entry. `pages` holds each one as long as the table lives.
-    private let lent: [Unmanaged<PageBox>]
+    /// The pages, boxed so that `withPage` can lend one without a retain (`LentObjects`).
+    private let pages: LentObjects<PageBox>
 
     private final class PageBox {
         let page: IndexPage
         init(_ page: IndexPage) { self.page = page }
     }
+
     /// For each head, the position in `pages` of the page that holds its ids; -1 for a head
     /// whose page is not loaded (then `PagedIndex.page(of:)` answers, and traps as it does).
     private let slots: [Int32]
@@ -36,22 +32,16 @@ struct PageTable {
             pages.append(PageBox(page))
             for head in IndexLayout.heads(ofPage: number, version: index.version) { slots[head] = slot }
         }
-        self.pages = pages
-        lent = pages.map { Unmanaged.passUnretained($0) }
+        self.pages = LentObjects(pages)
         self.slots = slots
     }
 
-    /// The page that holds `id`'s row, if the index lists it.
-    func page(of id: UUID) -> IndexPage {
-        let slot = Int(slots[IndexLayout.head(of: id)])
-        return slot >= 0 ? pages[slot].page : index.page(of: id)
-    }
-
-    /// `body(page(of: id))`, with the page lent without a retain (see `lent`).
+    /// `body` with the page that holds `id`'s row, if the index lists it (else as
+    /// `PagedIndex.page(of:)` answers), lent without a retain.
     @inline(__always)
     func withPage<R>(of id: UUID, _ body: (IndexPage) -> R) -> R {
         let slot = Int(slots[IndexLayout.head(of: id)])
         guard slot >= 0 else { return body(index.page(of: id)) }
-        return withExtendedLifetime(pages) { lent[slot]._withUnsafeGuaranteedRef { body($0.page) } }
+        return pages.with(slot) { body($0.page) }
     }
 }

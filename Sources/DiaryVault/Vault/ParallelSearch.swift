@@ -21,11 +21,8 @@ final class ParallelSearch: @unchecked Sendable {
     private let index: PagedIndex
     private let table: PageTable
     private let filter: EntryFilter
-    private let workers: [Worker]
-    /// `workers`, unmanaged: an array's element is retained as it is read, which wrote each
-    /// worker's reference count for every entry, beside the other workers' objects. `workers`
-    /// holds each one as long as the search lives.
-    private let lent: [Unmanaged<Worker>]
+    /// One per thread, lent without a retain for every entry (`LentObjects`).
+    private let workers: LentObjects<Worker>
     /// The entries to search: the ids the index lists whose rows pass the filter, in id order.
     /// Made only when asked for: a store that reads every entry needs no list (`readsByID`),
     /// and `suspects` only when some listed entry was not lent.
@@ -52,8 +49,7 @@ final class ParallelSearch: @unchecked Sendable {
         self.index = index
         table = PageTable(index)
         self.filter = filter
-        workers = (0..<EntryBatchMatcher.defaultWorkers).map { _ in Worker(matcher.copyForOneThread()) }
-        lent = workers.map { Unmanaged.passUnretained($0) }
+        workers = LentObjects((0..<EntryBatchMatcher.defaultWorkers).map { _ in Worker(matcher.copyForOneThread()) })
     }
 
     private func listing() -> [UUID] {
@@ -80,7 +76,7 @@ final class ParallelSearch: @unchecked Sendable {
     var workerCount: Int { workers.count }
 
     /// The matching entries found, in no order.
-    var matches: [UUID] { workers.flatMap(\.matches) }
+    var matches: [UUID] { workers.all.flatMap(\.matches) }
 
     /// The entries this pass could not decide, in no order; with them, the entries of `listed`
     /// that the store did not lend. A store may read with more than one snapshot
@@ -88,10 +84,10 @@ final class ParallelSearch: @unchecked Sendable {
     /// meanwhile count as that snapshot has it, as an entry changed meanwhile does (its tag
     /// differs: a suspect).
     var suspects: [UUID] {
-        let undecided = workers.flatMap(\.suspects)
-        let taken = workers.reduce(0) { $0 + $1.taken.count }
+        let undecided = workers.all.flatMap(\.suspects)
+        let taken = workers.all.reduce(0) { $0 + $1.taken.count }
         guard listedCount != taken else { return undecided }
-        let seen = Set(workers.flatMap(\.taken))
+        let seen = Set(workers.all.flatMap(\.taken))
         return undecided + listed.filter { !seen.contains($0) }
     }
 
@@ -100,11 +96,7 @@ final class ParallelSearch: @unchecked Sendable {
     /// One that carries the recorded tag but does not open is a suspect too, but the entry's
     /// own damage: a copy made again would hold the same bytes.
     func take(_ w: Int, _ id: UUID, _ sealed: UnsafeRawBufferPointer) -> Bool {
-        withExtendedLifetime(workers) {
-            lent[w]._withUnsafeGuaranteedRef { worker in
-                table.withPage(of: id) { page in take(id, sealed, on: page, by: worker) }
-            }
-        }
+        workers.with(w) { worker in table.withPage(of: id) { page in take(id, sealed, on: page, by: worker) } }
     }
 
     private func take(_ id: UUID, _ sealed: UnsafeRawBufferPointer, on page: IndexPage, by worker: Worker) -> Bool {
