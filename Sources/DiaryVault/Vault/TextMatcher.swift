@@ -28,8 +28,8 @@ enum TextMatcher {
     struct Query {
         let needle: String
         /// The needle lowercased, when it is non-empty printable ASCII (the fast path); else
-        /// empty. Not an optional: unwrapping one copies the array, a retain and a release per
-        /// entry of an array every worker of a search shares.
+        /// empty. Not an optional: unwrapping one copied the array, a retain and a release for
+        /// every entry a search matched.
         let pattern: [UInt8]
 
         init(_ needle: String) {
